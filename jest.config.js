@@ -1,0 +1,13 @@
+/** Jest in ESM mode with ts-jest (see DESIGN.md "Stack"). */
+export default {
+  testEnvironment: 'node',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.test.json' }],
+  },
+  testMatch: ['<rootDir>/test/**/*.test.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+  testTimeout: 30000,
+  maxWorkers: 2,
+};

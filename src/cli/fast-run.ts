@@ -1,0 +1,94 @@
+import { existsSync, statSync } from 'node:fs';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from '../core/errors/index.js';
+import { SecretRegistry } from '../core/mask.js';
+import { hasUserPlugins, collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
+import type { PluginEntry } from '../core/registry.js';
+import { VERSION } from '../core/version.js';
+import { formatError } from './report-error.js';
+import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
+import { processIo, runFileCommand } from './run-file.js';
+
+const COMMANDS = new Set(['run', 'oauth', 'tui', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+const HELP = new Set(['--help', '-h', 'help']);
+
+function parseConfig(): ParseArgsConfig['options'] {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+    options[name] = { type: spec.type, ...(spec.char ? { short: spec.char } : {}), ...(spec.multiple ? { multiple: true } : {}) };
+    if (spec.allowNo) options[`no-${name}`] = { type: 'boolean' };
+  }
+  return options;
+}
+
+function isFile(path: string): boolean {
+  try {
+    return existsSync(path) && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Parses `run` argv with the same flag table as the oclif command. */
+export function parseRunArgv(argv: string[]): { file: string | undefined; flags: RawRunFlags } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: parseConfig(), allowPositionals: true, strict: true });
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option '/, "unknown flag '");
+    throw new UsageError(message, { hint: 'see reqflow run --help' });
+  }
+  const values = parsed.values as Record<string, unknown>;
+  for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+    if (spec.allowNo && values[`no-${name}`] === true) values[name] = false;
+    delete values[`no-${name}`];
+    const allowed = spec.options;
+    if (allowed && typeof values[name] === 'string' && !allowed.includes(values[name] as string)) {
+      throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${String(values[name])}"`);
+    }
+  }
+  if (parsed.positionals.length > 1) throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`, { hint: 'run one request file at a time: reqflow run FILE' });
+  return { file: parsed.positionals[0], flags: values as RawRunFlags };
+}
+
+/**
+ * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`) or
+ * `--version`, which are served without loading oclif: that is what keeps one GET near
+ * `node -e 0`. Anything else (help, other commands, the TUI) returns undefined.
+ */
+export function fastPathArgs(argv: string[], cwd: string): string[] | 'version' | undefined {
+  if (argv.length === 1 && argv[0] === '--version') return 'version';
+  if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;
+  if (argv[0] === 'run') return argv.slice(1);
+  const first = argv[0] as string;
+  if (!first.startsWith('-')) return !COMMANDS.has(first) && isFile(`${cwd}/${first}`) || (first.startsWith('/') && isFile(first)) ? argv : undefined;
+  // Flags first: a run when some argument is an existing file.
+  return argv.some((arg) => !arg.startsWith('-') && isFile(arg.startsWith('/') ? arg : `${cwd}/${arg}`)) ? argv : undefined;
+}
+
+async function loadThirdParty(warn: (message: string) => void): Promise<PluginEntry[]> {
+  if (!hasUserPlugins()) return [];
+  const { Config } = await import('@oclif/core');
+  const config = await Config.load({ root: new URL('../../', import.meta.url).pathname });
+  return collectThirdPartyPlugins(config as unknown as HookRunner, warn);
+}
+
+/** Returns the exit code, or undefined when oclif must handle argv. */
+export async function tryFastPath(argv: string[]): Promise<number | undefined> {
+  const io = processIo();
+  const args = fastPathArgs(argv, io.cwd);
+  if (args === undefined) return undefined;
+  if (args === 'version') {
+    io.stdout.write(`reqflow/${VERSION} ${process.platform}-${process.arch} node-${process.version}\n`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseRunArgv(args);
+  } catch (error) {
+    const { text, exitCode } = formatError(error, { debug: false, secrets: new SecretRegistry() });
+    io.stderr.write(text);
+    return exitCode;
+  }
+  return runFileCommand(parsed.file, parsed.flags, io, loadThirdParty);
+}

@@ -1,0 +1,102 @@
+import { dirname, resolve } from 'node:path';
+import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { ExitCode, UsageError } from '../core/errors/index.js';
+import { AgentPool } from '../core/http/agents.js';
+import { SecretRegistry, isSecretName, maskUrl } from '../core/mask.js';
+import type { OutputSink } from '../core/pipeline.js';
+import { resolveProfile } from '../core/profiles.js';
+import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
+import { PluginRegistry, type PluginEntry } from '../core/registry.js';
+import { combinedExitCode, executeRequest, parseRequestFile, selectRequests, validateFilters, type RequestOutcome, type RunServices } from '../core/runner.js';
+import { loadSession } from '../core/session.js';
+import { baseRecord } from '../plugins/render-json/index.js';
+import { formatError } from './report-error.js';
+import type { RawRunFlags } from './run-flags.js';
+import { toRunOptions } from './run-options.js';
+
+export interface CliIo {
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+  stdin: NodeJS.ReadStream;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+function sinkFor(io: CliIo): OutputSink {
+  return {
+    out: (chunk) => void io.stdout.write(chunk),
+    err: (line) => void io.stderr.write(`${line}\n`),
+    stream: io.stdout,
+  };
+}
+
+/** `reqflow run FILE`: the whole run, from flags to exit code. Never throws. */
+export async function runFileCommand(file: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
+  const secrets = new SecretRegistry();
+  const output = sinkFor(io);
+  const warn = (message: string): void => output.err(`reqflow: warning: ${message}`);
+  let debug = flags.debug === true;
+  const agents = new AgentPool();
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
+    const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdin.isTTY === true, env: io.env });
+    debug = options.debug;
+    const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
+    const path = resolve(io.cwd, file);
+    const specs = await parseRequestFile(path, registry);
+    if (flags.list) {
+      for (const spec of specs) output.out(`${spec.name}\t${spec.method}\t${maskUrl(spec.url)}\n`);
+      return ExitCode.ok;
+    }
+    const selected = selectRequests(specs, flags.name ?? []);
+    await validateFilters(selected, options);
+    const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}), env: io.env, cwd: io.cwd });
+    for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
+    const session = await loadSession(profile.name, { env: io.env, warn });
+    const services: RunServices = {
+      registry,
+      options,
+      profile,
+      ...(document.path ? { profilesPath: document.path } : {}),
+      session,
+      output,
+      prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,
+      promptCache: new Map(),
+      secrets,
+      agents,
+      signal: controller.signal,
+      env: io.env,
+    };
+    const outcomes: RequestOutcome[] = [];
+    for (const spec of selected) {
+      if (controller.signal.aborted) break;
+      const outcome = await executeRequest(spec, path, services);
+      outcomes.push(outcome);
+      if (outcome.error) {
+        if (options.output === 'json') {
+          const { text: _text, exitCode } = formatError(outcome.error, { debug: false, secrets });
+          const record = { ...baseRecord(outcome.ctx ?? { spec }), error: { message: secrets.scrub(outcome.error.message), exitCode, ...(outcome.error.hint ? { hint: secrets.scrub(outcome.error.hint) } : {}) } };
+          output.out(`${JSON.stringify(record)}\n`);
+        }
+        io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
+      }
+      if (flags['fail-fast'] && outcome.exitCode !== ExitCode.ok) break;
+    }
+    if (controller.signal.aborted && !outcomes.some((o) => o.ctx?.state.streamEndedByUser === true)) return 130;
+    return combinedExitCode(outcomes);
+  } catch (error) {
+    const { text, exitCode } = formatError(error, { debug, secrets });
+    io.stderr.write(text);
+    return exitCode;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    agents.destroy();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The flags of `reqflow run`, declared once as data: the oclif command builds its flags (and so
+ * its `--help`) from this table, and the fast start-up path parses argv with the same table.
+ */
+export interface FlagSpec {
+  type: 'string' | 'boolean';
+  char?: string;
+  multiple?: boolean;
+  description: string;
+  helpValue?: string;
+  options?: readonly string[];
+  default?: string | boolean;
+  /** Booleans that also accept `--no-NAME`. */
+  allowNo?: boolean;
+}
+
+export const RUN_FLAGS = {
+  variable: { type: 'string', char: 'e', multiple: true, helpValue: 'NAME=VALUE', description: 'Set a variable (wins over session and profile values). Repeatable.' },
+  profile: { type: 'string', char: 'p', helpValue: 'NAME', description: 'Profile to use (default: $REQFLOW_PROFILE, else "default", else the first).' },
+  profiles: { type: 'string', helpValue: 'PATH', description: 'Profiles file (default: .profiles.json in the request file\'s folder or its parents, else the current folder).' },
+  name: { type: 'string', char: 'n', multiple: true, helpValue: 'NAME', description: 'Run only the request with this name. Repeatable.' },
+  output: { type: 'string', char: 'o', options: ['pretty', 'json', 'raw'], default: 'pretty', description: 'pretty: status line and formatted body; json: one JSON object per request; raw: body bytes unchanged.' },
+  verbose: { type: 'boolean', char: 'v', description: 'Show request and response headers (secrets masked).' },
+  filter: { type: 'string', helpValue: 'JMESPATH', description: 'JMESPath applied to JSON responses (wins over # @filter).' },
+  timeout: { type: 'string', helpValue: 'MS', default: '30000', description: 'Time-out for connecting and for each silence while receiving, in milliseconds.' },
+  extract: { type: 'boolean', allowNo: true, default: true, description: 'Store token/accessToken/access_token of 2xx JSON responses in the session as {{token}} (--no-extract turns it off).' },
+  insecure: { type: 'boolean', char: 'k', description: 'Skip TLS certificate verification for every request (warned on stderr).' },
+  follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
+  'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
+  'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
+  'stream-timeout': { type: 'string', helpValue: 'MS', description: 'Streaming: stop after MS milliseconds.' },
+  'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },
+  list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
+  color: { type: 'boolean', allowNo: true, description: 'Force colours on (--color) or off (--no-color); default: on a terminal only.' },
+  debug: { type: 'boolean', description: 'Show stack traces of errors.' },
+} as const satisfies Record<string, FlagSpec>;
+
+export type RunFlagName = keyof typeof RUN_FLAGS;
+
+/** Parsed flag values, as both parsers produce them. */
+export interface RawRunFlags {
+  variable?: string[];
+  profile?: string;
+  profiles?: string;
+  name?: string[];
+  output?: string;
+  verbose?: boolean;
+  filter?: string;
+  timeout?: string;
+  extract?: boolean;
+  insecure?: boolean;
+  follow?: boolean;
+  'max-size'?: string;
+  'max-events'?: string;
+  'stream-timeout'?: string;
+  'fail-fast'?: boolean;
+  list?: boolean;
+  color?: boolean;
+  debug?: boolean;
+}
+
+export const RUN_EXAMPLES = [
+  { description: 'Run every request of a file', command: '<%= config.bin %> run api.http' },
+  { description: 'The same, without the command name', command: '<%= config.bin %> api.http' },
+  { description: 'Pick a request and a profile, set a variable', command: '<%= config.bin %> run api.http -n login -p staging -e user=alice' },
+  { description: 'Machine-readable output, one JSON object per request', command: '<%= config.bin %> run api.http -o json' },
+  { description: 'Only a field of the JSON response, unquoted', command: '<%= config.bin %> run api.http --filter "data.users[0].name" -o raw' },
+  { description: 'Show headers (secrets masked)', command: '<%= config.bin %> run api.http -v' },
+];

@@ -1,0 +1,48 @@
+import { UsageError } from '../core/errors/index.js';
+import type { RunOptions } from '../core/pipeline.js';
+import { DEFAULT_MAX_SIZE } from '../core/read-body.js';
+import { colorWanted } from '../core/render/colors.js';
+import type { RawRunFlags } from './run-flags.js';
+
+function positiveInteger(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} expects a positive whole number, got "${value}"`);
+  return Number(value);
+}
+
+/** `-e name=value` pairs; a value may itself contain `=`. */
+export function parseCliVariables(pairs: readonly string[] = []): Record<string, string> {
+  const variables: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`-e expects NAME=VALUE, got "${pair}"`, { hint: 'for example: -e token=abc123' });
+    variables[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return variables;
+}
+
+/** Validates the raw flags once, where they enter. */
+export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; stdinIsTTY: boolean; env: NodeJS.ProcessEnv }): RunOptions {
+  const output = flags.output ?? 'pretty';
+  if (output !== 'pretty' && output !== 'json' && output !== 'raw') throw new UsageError(`--output must be pretty, json or raw, got "${output}"`);
+  const options: RunOptions = {
+    output,
+    verbose: flags.verbose === true,
+    timeoutMs: positiveInteger(flags.timeout, 'timeout') ?? 30_000,
+    extract: flags.extract !== false,
+    insecure: flags.insecure === true,
+    followRedirects: flags.follow === true,
+    maxSizeBytes: positiveInteger(flags['max-size'], 'max-size') ?? DEFAULT_MAX_SIZE,
+    color: flags.color ?? (output === 'pretty' && colorWanted(io.stdoutIsTTY, io.env)),
+    isTerminal: io.stdoutIsTTY,
+    interactive: io.stdinIsTTY,
+    debug: flags.debug === true || io.env.REQFLOW_DEBUG === '1',
+    cliVariables: parseCliVariables(flags.variable),
+  };
+  if (flags.filter !== undefined) options.filter = flags.filter;
+  const maxEvents = positiveInteger(flags['max-events'], 'max-events');
+  if (maxEvents !== undefined) options.maxEvents = maxEvents;
+  const streamTimeout = positiveInteger(flags['stream-timeout'], 'stream-timeout');
+  if (streamTimeout !== undefined) options.streamTimeoutMs = streamTimeout;
+  return options;
+}

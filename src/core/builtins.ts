@@ -1,0 +1,65 @@
+import type { Plugin, RequestContext } from './pipeline.js';
+import type { PluginEntry } from './registry.js';
+import { requestedAuth } from './registry.js';
+import { substitutePlugin } from './stages/substitute.js';
+import { sendHttpPlugin } from './stages/send-http.js';
+
+const load = (importer: () => Promise<{ default: Plugin }>) => async (): Promise<Plugin> => (await importer()).default;
+const inline = (plugin: Plugin) => () => Promise.resolve(plugin);
+
+/** Does the request use the session token (so OAuth must make sure it is fresh first)? */
+function usesToken(ctx: RequestContext): boolean {
+  if (requestedAuth(ctx) === 'bearer') return true;
+  const { url, headers, body } = ctx.spec;
+  const mentions = (text: string | undefined): boolean => text !== undefined && /\{\{\s*token\s*\}\}/.test(text);
+  return mentions(url) || mentions(body) || Object.values(headers).some(mentions) || Object.values(ctx.profile.headers).some(mentions);
+}
+
+/**
+ * The built-in plugins, in run order. Each says cheaply (without importing) when it applies;
+ * its module is imported only then.
+ */
+export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
+  { name: 'format-http', builtin: true, stages: ['parse'], extensions: ['http', 'rest'], load: load(() => import('../plugins/format-http/index.js')) },
+  { name: 'format-yaml', builtin: true, stages: ['parse'], extensions: ['yaml', 'yml'], load: load(() => import('../plugins/format-yaml/index.js')) },
+  { name: 'format-json', builtin: true, stages: ['parse'], extensions: ['json'], load: load(() => import('../plugins/format-json/index.js')) },
+  {
+    name: 'auth-oauth2',
+    builtin: true,
+    stages: ['substitute', 'auth'],
+    authName: 'oauth2',
+    appliesTo: (ctx) => ctx.profile.oauth !== undefined && usesToken(ctx),
+    before: ['core-substitute'],
+    load: load(() => import('../plugins/auth-oauth2/index.js')),
+  },
+  { name: 'core-substitute', builtin: true, stages: ['substitute'], load: inline(substitutePlugin) },
+  { name: 'auth-bearer', builtin: true, stages: ['auth'], authName: 'bearer', load: load(() => import('../plugins/auth-bearer/index.js')) },
+  { name: 'auth-apikey', builtin: true, stages: ['auth'], authName: 'apikey', load: load(() => import('../plugins/auth-apikey/index.js')) },
+  { name: 'auth-basic', builtin: true, stages: ['auth'], authName: 'basic', load: load(() => import('../plugins/auth-basic/index.js')) },
+  { name: 'auth-custom', builtin: true, stages: ['auth'], authName: 'custom', load: load(() => import('../plugins/auth-custom/index.js')) },
+  {
+    name: 'auth-mtls',
+    builtin: true,
+    stages: ['auth'],
+    appliesTo: (ctx) => Object.keys(ctx.tls).length > 0,
+    load: load(() => import('../plugins/auth-mtls/index.js')),
+  },
+  {
+    name: 'graphql',
+    builtin: true,
+    stages: ['transform', 'send', 'render'],
+    appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'graphql',
+    load: load(() => import('../plugins/graphql/index.js')),
+  },
+  {
+    name: 'sse',
+    builtin: true,
+    stages: ['send', 'render'],
+    appliesTo: (ctx) => ctx.spec.annotations.streaming === 'true',
+    load: load(() => import('../plugins/sse/index.js')),
+  },
+  { name: 'core-http', builtin: true, stages: ['send'], load: inline(sendHttpPlugin) },
+  { name: 'render-pretty', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'pretty', load: load(() => import('../plugins/render-pretty/index.js')) },
+  { name: 'render-json', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'json', load: load(() => import('../plugins/render-json/index.js')) },
+  { name: 'render-raw', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'raw', load: load(() => import('../plugins/render-raw/index.js')) },
+];

@@ -1,0 +1,63 @@
+import { ExitCode } from './exit-codes.js';
+import { ReqflowError } from './reqflow-error.js';
+
+type Extra = { hint?: string; cause?: unknown };
+
+/** Bad flags, a malformed request file, an invalid profile file: exit 2. */
+export class UsageError extends ReqflowError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, { ...extra, exitCode: ExitCode.usage });
+    this.name = 'ReqflowError';
+  }
+}
+
+/** A request file that cannot be parsed; the message names file, line and column. */
+export class ParseError extends UsageError {
+  constructor(file: string, line: number, column: number, what: string, extra: Extra = {}) {
+    super(`${file}:${line}:${column}: ${what}`, extra);
+  }
+}
+
+/** A variable that nothing defines, a failing shell value, a prompt without a terminal: exit 3. */
+export class VariableError extends ReqflowError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, { ...extra, exitCode: ExitCode.variable });
+  }
+}
+
+/** Refused, DNS, time-out, reset: exit 4. */
+export class NetworkError extends ReqflowError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, { ...extra, exitCode: ExitCode.network });
+  }
+}
+
+/** Certificates, keys, trust, hostname: exit 5. */
+export class TlsError extends ReqflowError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, { ...extra, exitCode: ExitCode.tls });
+  }
+}
+
+/** OAuth login, refresh, token endpoint failures: exit 6. */
+export class AuthFlowError extends ReqflowError {
+  constructor(message: string, extra: Extra = {}) {
+    super(message, { ...extra, exitCode: ExitCode.auth });
+  }
+}
+
+/** A plugin that threw while handling a request: exit 70, naming the plugin and stage. */
+export class PluginError extends ReqflowError {
+  readonly plugin: string;
+  readonly stage: string;
+  constructor(plugin: string, stage: string, cause: unknown) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    super(`plugin "${plugin}" failed in the ${stage} stage: ${why}`, {
+      exitCode: ExitCode.internal,
+      hint: 'this is a bug in the plugin; run with --debug for its stack trace',
+      cause,
+    });
+    this.plugin = plugin;
+    this.stage = stage;
+  }
+}

@@ -1,0 +1,32 @@
+import { UsageError } from './errors/index.js';
+
+type JMESPath = typeof import('@jmespath-community/jmespath');
+let jmespath: JMESPath | undefined;
+
+async function load(): Promise<JMESPath> {
+  jmespath ??= await import('@jmespath-community/jmespath');
+  return jmespath;
+}
+
+/** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */
+export async function validateFilter(expression: string, where: string): Promise<void> {
+  const { compile } = await load();
+  try {
+    compile(expression);
+  } catch (error) {
+    throw new UsageError(`invalid JMESPath filter ${JSON.stringify(expression)}${where}: ${firstLine(error)}`, { hint: 'see https://jmespath.site for the syntax, e.g. data.users[0].name' });
+  }
+}
+
+export async function applyFilter(expression: string, document: unknown): Promise<unknown> {
+  const { search } = await load();
+  try {
+    return search(document as Parameters<typeof search>[0], expression);
+  } catch (error) {
+    throw new UsageError(`JMESPath filter ${JSON.stringify(expression)} failed: ${firstLine(error)}`);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
+}

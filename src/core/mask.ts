@@ -1,0 +1,80 @@
+/**
+ * Secrets are shown as `•••` in every log, `-v` output, `-o json` echo, error and TUI pane.
+ */
+export const MASK = '•••';
+
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
+const SECRET_WORDS = /token|secret|password|passwd|passphrase|key|signature|credential|auth/i;
+
+/** True for `Authorization`, `Cookie`, `X-API-Key` and any name containing token/secret/password/key/signature. */
+export function isSecretName(name: string): boolean {
+  return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_WORDS.test(name);
+}
+
+export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name] = isSecretName(name) ? MASK : value;
+  }
+  return out;
+}
+
+/**
+ * Replaces every occurrence of the known secret values in a text. Used on error messages and
+ * URLs (an API key may travel in the query string).
+ */
+export function redact(text: string, secrets: Iterable<string>): string {
+  let result = text;
+  for (const secret of secrets) {
+    if (secret.length < 4) continue; // too short to hide without mangling ordinary text
+    result = result.split(secret).join(MASK);
+    const encoded = encodeURIComponent(secret);
+    if (encoded !== secret) result = result.split(encoded).join(MASK);
+  }
+  return result;
+}
+
+/** Masks query parameters whose names look secret (`?api_key=...`). */
+export function maskUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const params = url.slice(q + 1).split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    const name = decodeURIComponentSafe(pair.slice(0, eq));
+    return isSecretName(name) ? `${pair.slice(0, eq)}=${MASK}` : pair;
+  });
+  return `${url.slice(0, q)}?${params.join('&')}`;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * Collects every value a run treats as secret, so that error messages can be scrubbed of them.
+ * One per run; stages add what they learn (resolved secret variables, auth headers).
+ */
+export class SecretRegistry {
+  private readonly values = new Set<string>();
+  add(value: string | undefined): void {
+    if (value && value.length >= 4) this.values.add(value);
+  }
+  addHeaderValue(name: string, value: string): void {
+    if (!isSecretName(name)) return;
+    this.add(value);
+    const space = value.indexOf(' ');
+    if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"
+  }
+  scrub(text: string): string {
+    return redact(text, this.values);
+  }
+  [Symbol.iterator](): Iterator<string> {
+    return this.values[Symbol.iterator]();
+  }
+}

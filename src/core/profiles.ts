@@ -1,0 +1,179 @@
+import { readFile, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from './errors/index.js';
+import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './pipeline.js';
+
+export const PROFILES_FILE = '.profiles.json';
+
+export interface ProfilesDocument {
+  /** Absolute path of the file the profiles came from, or undefined when none was found. */
+  path?: string;
+  profiles: Profile[];
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** `.profiles.json` in the request file's folder or its parents, else in the current folder. */
+export async function findProfilesFile(startDir: string, cwd: string = process.cwd()): Promise<string | undefined> {
+  let dir = resolve(startDir);
+  for (;;) {
+    const candidate = join(dir, PROFILES_FILE);
+    if (await isFile(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  const fallback = join(resolve(cwd), PROFILES_FILE);
+  return (await isFile(fallback)) ? fallback : undefined;
+}
+
+export async function loadProfiles(path: string): Promise<ProfilesDocument> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read profiles file ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);
+  }
+  return { path, profiles: parseProfiles(text, path) };
+}
+
+/** Validates the profiles file once, where it enters; every error names the field. */
+export function parseProfiles(text: string, path: string): Profile[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new UsageError(`${path}: not valid JSON (${(error as Error).message})`, { hint: 'the profiles file is a JSON array of profiles, or {"profiles": [...]}' });
+  }
+  const list = Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.profiles) ? raw.profiles : undefined;
+  if (!list) throw new UsageError(`${path}: expected an array of profiles or {"profiles": [...]}`);
+  const baseDir = dirname(resolve(path));
+  const profiles = list.map((entry, index) => validateProfile(entry, `${path}: profiles[${index}]`, baseDir));
+  const seen = new Set<string>();
+  for (const profile of profiles) {
+    if (seen.has(profile.name)) throw new UsageError(`${path}: profile name "${profile.name}" is used more than once`, { hint: 'give each profile a unique name' });
+    seen.add(profile.name);
+  }
+  return profiles;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function fail(where: string, expected: string): never {
+  throw new UsageError(`${where}: expected ${expected}`);
+}
+
+function stringRecord(value: unknown, where: string): Record<string, string> {
+  if (value === undefined) return {};
+  if (!isObject(value)) fail(where, 'an object of strings');
+  for (const [key, item] of Object.entries(value)) if (typeof item !== 'string') fail(`${where}.${key}`, 'a string');
+  return value as Record<string, string>;
+}
+
+function optionalString(value: unknown, where: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') fail(where, 'a string');
+  return value;
+}
+
+function validateVariables(value: unknown, where: string): Record<string, ProfileVariable> {
+  if (value === undefined) return {};
+  if (!isObject(value)) fail(where, 'an object');
+  const out: Record<string, ProfileVariable> = {};
+  for (const [name, item] of Object.entries(value)) {
+    if (typeof item === 'string') out[name] = item;
+    else if (typeof item === 'number' || typeof item === 'boolean') out[name] = String(item);
+    else if (isObject(item) && (typeof item.value === 'string' || item.value === undefined)) {
+      if (item.interactive !== undefined && typeof item.interactive !== 'boolean') fail(`${where}.${name}.interactive`, 'true or false');
+      out[name] = { value: (item.value as string | undefined) ?? '', interactive: item.interactive === true, secret: item.secret === true };
+    } else fail(`${where}.${name}`, 'a string or {"value": "...", "interactive": true}');
+  }
+  return out;
+}
+
+export function validateTls(value: unknown, where: string): TlsSettings | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(where, 'an object');
+  const tls: TlsSettings = {};
+  for (const key of ['certFile', 'keyFile', 'caFile', 'pfxFile', 'passphrase'] as const) {
+    const item = optionalString(value[key], `${where}.${key}`);
+    if (item !== undefined) tls[key] = item;
+  }
+  const skip = value.insecureSkipVerify;
+  if (skip !== undefined) {
+    if (typeof skip === 'boolean') tls.insecureSkipVerify = skip;
+    else if (skip === 'true' || skip === 'false') tls.insecureSkipVerify = skip === 'true';
+    else fail(`${where}.insecureSkipVerify`, 'true or false');
+  }
+  return tls;
+}
+
+function validateOAuth(value: unknown, where: string): OAuthSettings | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) fail(where, 'an object');
+  for (const key of ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'issuer', 'grant']) {
+    optionalString(value[key], `${where}.${key}`);
+  }
+  const grant = value.grant;
+  if (grant !== undefined && !['authorization_code', 'client_credentials', 'device_code'].includes(grant as string)) {
+    fail(`${where}.grant`, '"authorization_code", "client_credentials" or "device_code"');
+  }
+  // clientId and the endpoints are checked by the OAuth plugin when a flow needs them (exit 2 naming the field).
+  return { ...value, clientId: (value.clientId as string | undefined) ?? '' } as OAuthSettings;
+}
+
+function validateAuth(value: unknown, where: string): AuthSettings | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return { type: value };
+  if (!isObject(value) || typeof value.type !== 'string') fail(where, 'an object with a "type" string');
+  return value as AuthSettings;
+}
+
+function validateProfile(entry: unknown, where: string, baseDir: string): Profile {
+  if (!isObject(entry)) fail(where, 'an object');
+  if (typeof entry.name !== 'string' || entry.name === '') fail(`${where}.name`, 'a non-empty string');
+  const profile: Profile = {
+    name: entry.name,
+    variables: validateVariables(entry.variables, `${where}.variables`),
+    headers: stringRecord(entry.headers, `${where}.headers`),
+    baseDir,
+  };
+  const oauth = validateOAuth(entry.oauth, `${where}.oauth`);
+  if (oauth) profile.oauth = oauth;
+  const tls = validateTls(entry.tls, `${where}.tls`);
+  if (tls) profile.tls = tls;
+  const auth = validateAuth(entry.auth, `${where}.auth`);
+  if (auth) profile.auth = auth;
+  return profile;
+}
+
+/** `-p NAME`, else `REQFLOW_PROFILE`, else the profile named `default`, else the first; none at all: an empty `default`. */
+export function selectProfile(doc: ProfilesDocument, requested: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Profile {
+  const wanted = requested ?? (env.REQFLOW_PROFILE || undefined);
+  if (wanted !== undefined) {
+    const found = doc.profiles.find((p) => p.name === wanted);
+    if (found) return found;
+    const names = doc.profiles.map((p) => p.name);
+    throw new UsageError(`unknown profile "${wanted}"${doc.path ? ` in ${doc.path}` : ' (no .profiles.json found)'}`, {
+      hint: names.length ? `available profiles: ${names.join(', ')}` : 'create a .profiles.json beside your request files, or pass --profiles PATH',
+    });
+  }
+  return doc.profiles.find((p) => p.name === 'default') ?? doc.profiles[0] ?? { name: 'default', variables: {}, headers: {}, baseDir: resolve(cwd) };
+}
+
+/** Finds, loads and selects in one step, as `run` does. */
+export async function resolveProfile(options: { requestDir: string; profilesPath?: string; profile?: string; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ profile: Profile; document: ProfilesDocument }> {
+  const cwd = options.cwd ?? process.cwd();
+  const path = options.profilesPath ? resolve(cwd, options.profilesPath) : await findProfilesFile(options.requestDir, cwd);
+  const document: ProfilesDocument = path ? await loadProfiles(path) : { profiles: [] };
+  return { profile: selectProfile(document, options.profile, options.env, cwd), document };
+}

@@ -1,0 +1,46 @@
+import type { ResponseInfo } from '../pipeline.js';
+
+export function contentType(response: ResponseInfo): string {
+  const value = response.headers['content-type'];
+  return ((Array.isArray(value) ? value[0] : value) ?? '').toLowerCase();
+}
+
+/** `application/json`, `application/problem+json`, `text/json`, ... */
+export function isJsonResponse(response: ResponseInfo): boolean {
+  const type = contentType(response).split(';')[0]?.trim() ?? '';
+  return type === 'application/json' || type === 'text/json' || type.endsWith('+json');
+}
+
+export function isTextual(response: ResponseInfo, body?: Buffer): boolean {
+  const type = contentType(response);
+  if (type.startsWith('text/') || isJsonResponse(response) || /xml|javascript|x-www-form-urlencoded|graphql|yaml/.test(type)) return true;
+  if (body) return !body.subarray(0, 8000).includes(0);
+  return type === '';
+}
+
+export type ParsedBody = { ok: true; value: unknown } | { ok: false; reason: string };
+
+/** Parses a JSON body, with a readable reason when it is not JSON or not UTF-8. */
+export function parseJsonBody(body: Buffer): ParsedBody {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return { ok: false, reason: 'the body is not valid UTF-8' };
+  }
+  if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
+  }
+}
+
+/** Body as text for display: invalid UTF-8 becomes U+FFFD rather than an exception. */
+export function bodyText(body: Buffer): { text: string; validUtf8: boolean } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), validUtf8: true };
+  } catch {
+    return { text: new TextDecoder('utf-8').decode(body), validUtf8: false };
+  }
+}

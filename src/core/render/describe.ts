@@ -1,0 +1,35 @@
+import { maskHeaders, maskUrl } from '../mask.js';
+import type { RequestContext } from '../pipeline.js';
+import type { Palette } from './colors.js';
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} kB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** `HTTP/1.1 200 OK  12 ms` */
+export function statusLine(ctx: RequestContext, colors: Palette): string {
+  const res = ctx.response;
+  if (!res) return '';
+  const status = colors.status(res.status, `${res.status} ${res.statusText}`.trim());
+  return `${colors.dim(`HTTP/${res.httpVersion}`)} ${status}  ${colors.dim(`${Math.round(res.durationMs)} ms`)}`;
+}
+
+function headerLines(headers: Record<string, string | string[]>, colors: Palette): string[] {
+  const lines: string[] = [];
+  for (const [name, value] of Object.entries(maskHeaders(headers))) {
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(name)}: ${item}`);
+  }
+  return lines;
+}
+
+/** `-v`: the request as sent (secrets masked), a blank line, then the response headers. */
+export function verboseRequest(ctx: RequestContext, colors: Palette): string {
+  const lines = [`${colors.method(ctx.spec.method)} ${maskUrl(ctx.spec.url)}`, ...headerLines(ctx.spec.headers, colors)];
+  return `${lines.join('\n')}\n`;
+}
+
+export function verboseResponseHeaders(ctx: RequestContext, colors: Palette): string {
+  return ctx.response ? `${headerLines(ctx.response.headers, colors).join('\n')}\n` : '';
+}

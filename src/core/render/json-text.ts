@@ -1,0 +1,19 @@
+import type { Palette } from './colors.js';
+
+/** `JSON.stringify(value, null, 2)`, coloured token by token when the palette has colours. */
+export function prettyJson(value: unknown, colors: Palette): string {
+  const text = JSON.stringify(value, null, 2) ?? 'undefined';
+  return colorizeJson(text, colors);
+}
+
+const TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g;
+
+/** Colours already-formatted JSON text (keys, strings, numbers, literals). */
+export function colorizeJson(text: string, colors: Palette): string {
+  if (colors.key('x') === 'x') return text;
+  return text.replace(TOKEN, (_match, str: string | undefined, colon: string | undefined, num: string | undefined, lit: string | undefined) => {
+    if (str !== undefined) return colon ? colors.key(str) + colon : colors.string(str);
+    if (num !== undefined) return colors.number(num);
+    return colors.literal(lit ?? '');
+  });
+}

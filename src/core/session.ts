@@ -1,0 +1,125 @@
+import { readFile, rename, chmod, mkdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import type { Session } from './pipeline.js';
+
+/** Where sessions live: `$REQFLOW_STATE_DIR`, else `$XDG_STATE_HOME/reqflow`, else `~/.local/state/reqflow`. */
+export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.REQFLOW_STATE_DIR) return env.REQFLOW_STATE_DIR;
+  const xdg = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(xdg, 'reqflow');
+}
+
+/** File of a profile's session; the profile name is encoded so that any name is a safe file name. */
+export function sessionPath(profile: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'sessions', `${encodeURIComponent(profile)}.json`);
+}
+
+interface SessionFile {
+  version: 1;
+  variables: Record<string, string>;
+  data: Record<string, unknown>;
+}
+
+function emptyFile(): SessionFile {
+  return { version: 1, variables: {}, data: {} };
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+/**
+ * Loads a session. A corrupt file is reported through `warn` and moved aside
+ * (`<file>.corrupt-<time>`), never silently overwritten.
+ */
+export async function loadSession(profile: string, options: { env?: NodeJS.ProcessEnv; warn?: (message: string) => void } = {}): Promise<FileSession> {
+  const path = sessionPath(profile, options.env);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile());
+    throw error;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<SessionFile>;
+    if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object') throw new Error('unexpected shape');
+    return new FileSession(profile, path, { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} });
+  } catch {
+    const aside = `${path}.corrupt-${Date.now()}`;
+    await rename(path, aside);
+    options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
+    return new FileSession(profile, path, emptyFile());
+  }
+}
+
+export class FileSession implements Session {
+  private dirty = false;
+  constructor(
+    readonly profile: string,
+    readonly path: string,
+    private readonly content: SessionFile,
+  ) {}
+
+  get(name: string): string | undefined {
+    return Object.hasOwn(this.content.variables, name) ? this.content.variables[name] : undefined;
+  }
+  set(name: string, value: string): void {
+    if (this.content.variables[name] === value) return;
+    this.content.variables[name] = value;
+    this.dirty = true;
+  }
+  delete(name: string): void {
+    if (!Object.hasOwn(this.content.variables, name)) return;
+    delete this.content.variables[name];
+    this.dirty = true;
+  }
+  getData<T = unknown>(key: string): T | undefined {
+    return this.content.data[key] as T | undefined;
+  }
+  setData(key: string, value: unknown): void {
+    if (value === undefined) delete this.content.data[key];
+    else this.content.data[key] = value;
+    this.dirty = true;
+  }
+  names(): string[] {
+    return Object.keys(this.content.variables);
+  }
+  async save(): Promise<void> {
+    if (!this.dirty) return;
+    const dir = join(this.path, '..');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    await chmod(dir, 0o700).catch(() => undefined);
+    await chmod(join(dir, '..'), 0o700).catch(() => undefined);
+    await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
+    this.dirty = false;
+  }
+}
+
+/** A session kept in memory only (tests, `--no-session` style callers). */
+export class MemorySession implements Session {
+  private readonly variables = new Map<string, string>();
+  private readonly data = new Map<string, unknown>();
+  constructor(readonly profile: string) {}
+  get(name: string): string | undefined {
+    return this.variables.get(name);
+  }
+  set(name: string, value: string): void {
+    this.variables.set(name, value);
+  }
+  delete(name: string): void {
+    this.variables.delete(name);
+  }
+  getData<T = unknown>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+  setData(key: string, value: unknown): void {
+    this.data.set(key, value);
+  }
+  names(): string[] {
+    return [...this.variables.keys()];
+  }
+  async save(): Promise<void> {}
+}

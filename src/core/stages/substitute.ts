@@ -1,0 +1,50 @@
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { mergeHeaders } from '../headers.js';
+import type { Plugin, RequestContext, TlsSettings, VariableResolver } from '../pipeline.js';
+
+const TLS_PATHS = ['certFile', 'keyFile', 'caFile', 'pfxFile'] as const;
+
+/** `~/x` and relative paths become absolute, relative to the file that named them. */
+export function resolvePath(path: string, baseDir: string): string {
+  const expanded = path === '~' ? homedir() : path.startsWith('~/') ? resolve(homedir(), path.slice(2)) : path;
+  return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
+}
+
+async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: VariableResolver): Promise<TlsSettings> {
+  const out: TlsSettings = {};
+  if (!tls) return out;
+  for (const key of TLS_PATHS) {
+    const value = tls[key];
+    if (value !== undefined) out[key] = resolvePath(await variables.expand(value), baseDir);
+  }
+  if (tls.passphrase !== undefined) out.passphrase = await variables.expand(tls.passphrase);
+  if (tls.insecureSkipVerify !== undefined) out.insecureSkipVerify = tls.insecureSkipVerify;
+  return out;
+}
+
+/** The request's TLS overrides the profile's field by field; `--insecure` overrides both. */
+export async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
+  const fromProfile = await resolveTls(ctx.profile.tls, ctx.profile.baseDir, ctx.variables);
+  const fromRequest = await resolveTls(ctx.spec.tls, ctx.baseDir, ctx.variables);
+  const merged: TlsSettings = { ...fromProfile, ...fromRequest };
+  if (ctx.options.insecure) merged.insecureSkipVerify = true;
+  return merged;
+}
+
+/** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
+export const substitutePlugin: Plugin = {
+  name: 'core-substitute',
+  stages: {
+    substitute: async (ctx) => {
+      const { spec, variables } = ctx;
+      const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+      spec.headers = {};
+      for (const [name, value] of Object.entries(headers)) spec.headers[await variables.expand(name)] = await variables.expand(value);
+      spec.url = await variables.expand(spec.url);
+      if (spec.body !== undefined) spec.body = await variables.expand(spec.body);
+      ctx.tls = await mergeTls(ctx);
+      return ctx;
+    },
+  },
+};

@@ -1,0 +1,174 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { VariableError } from './errors/index.js';
+import { isSecretName, type SecretRegistry } from './mask.js';
+import type { Profile, ProfileVariable, Session, VariableResolver } from './pipeline.js';
+import type { Prompter } from './prompt.js';
+import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
+
+/** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
+const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+
+type Source = 'cli' | 'session' | 'profile';
+
+export interface ResolverOptions {
+  cliVariables: Record<string, string>;
+  session: Session;
+  profile: Profile;
+  prompter: Prompter;
+  /** Answers to interactive prompts, shared by the requests of one run (ask once per run). */
+  promptCache: Map<string, string>;
+  env?: NodeJS.ProcessEnv;
+  secrets?: SecretRegistry;
+  signal?: AbortSignal;
+  /** For messages: the request being resolved. */
+  requestName?: string;
+  profilesPath?: string;
+}
+
+const HELPERS: Record<string, (value: string) => string> = {
+  urlencode: (value) => encodeURIComponent(value),
+  base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
+};
+
+const DYNAMIC: Record<string, () => string> = {
+  $uuid: () => randomUUID(),
+  $timestamp: () => String(Math.floor(Date.now() / 1000)),
+  $isoTimestamp: () => new Date().toISOString(),
+  $randomInt: () => String(randomInt(0, 1000)),
+};
+
+/**
+ * Resolves variables for one request. Lookup order: `-e`, then session, then profile.
+ * Shell values run once per resolver (one resolver per request); session values are taken
+ * literally, never expanded or run (they may come from a response).
+ */
+export class TemplateResolver implements VariableResolver {
+  private readonly cache = new Map<string, Promise<string>>();
+  private readonly env: NodeJS.ProcessEnv;
+
+  constructor(private readonly options: ResolverOptions) {
+    this.env = options.env ?? process.env;
+  }
+
+  sourceOf(name: string): Source | undefined {
+    if (Object.hasOwn(this.options.cliVariables, name)) return 'cli';
+    if (this.options.session.get(name) !== undefined) return 'session';
+    if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    return this.sourceOf(name) !== undefined;
+  }
+
+  get(name: string): Promise<string> {
+    return this.resolveName(name, []);
+  }
+
+  expand(text: string): Promise<string> {
+    return this.expandIn(text, [], false);
+  }
+
+  private async expandIn(text: string, stack: string[], forShell: boolean): Promise<string> {
+    if (!text.includes('{{')) return text;
+    // Sequential on purpose: shell values run in dependency order and prompts come one at a time.
+    let result = '';
+    let last = 0;
+    for (const match of text.matchAll(TEMPLATE)) {
+      result += text.slice(last, match.index);
+      const value = await this.evaluate(match[1] ?? '', stack);
+      result += forShell ? shellQuote(value) : value;
+      last = (match.index ?? 0) + match[0].length;
+    }
+    return result + text.slice(last);
+  }
+
+  private async evaluate(expression: string, stack: string[]): Promise<string> {
+    if (expression.startsWith('env.')) {
+      const envName = expression.slice(4);
+      const value = this.env[envName];
+      if (value === undefined) {
+        throw new VariableError(`environment variable ${envName} is not set${this.where()}`, { hint: `export ${envName}=... before running, or use a profile variable instead` });
+      }
+      return value;
+    }
+    const dynamic = DYNAMIC[expression];
+    if (dynamic) return dynamic();
+    const space = expression.indexOf(' ');
+    if (space > 0) {
+      const helper = HELPERS[expression.slice(0, space)];
+      if (!helper) throw new VariableError(`unknown template helper "${expression.slice(0, space)}"${this.where()}`, { hint: `available helpers: ${Object.keys(HELPERS).join(', ')}` });
+      const argument = expression.slice(space + 1).trim();
+      const quoted = /^"(.*)"$/s.exec(argument);
+      return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack));
+    }
+    if (expression === '') throw new VariableError(`empty template {{}}${this.where()}`);
+    return this.resolveName(expression, stack);
+  }
+
+  private resolveName(name: string, stack: string[]): Promise<string> {
+    if (stack.includes(name)) {
+      return Promise.reject(new VariableError(`variable cycle: ${[...stack, name].join(' → ')}`, { hint: 'a variable cannot refer to itself, directly or through others' }));
+    }
+    const cached = this.cache.get(name);
+    if (cached) return cached;
+    const pending = this.compute(name, [...stack, name]);
+    this.cache.set(name, pending);
+    return pending;
+  }
+
+  private async compute(name: string, stack: string[]): Promise<string> {
+    const source = this.sourceOf(name);
+    let value: string;
+    if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
+    else if (source === 'session') value = this.options.session.get(name) ?? '';
+    else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
+    else throw this.unknown(name);
+    if (isSecretName(name)) this.options.secrets?.add(value);
+    return value;
+  }
+
+  /** Profile and `-e` values may reference other variables and may be shell commands. */
+  private async fromTrusted(name: string, raw: string, stack: string[]): Promise<string> {
+    if (isShellValue(raw)) {
+      const command = await this.expandIn(shellCommandOf(raw), stack, true);
+      return runShellValue(name, command, this.options.signal ? { signal: this.options.signal } : {});
+    }
+    return this.expandIn(raw, stack, false);
+  }
+
+  private async fromProfile(name: string, variable: ProfileVariable, stack: string[]): Promise<string> {
+    if (typeof variable === 'string') return this.fromTrusted(name, variable, stack);
+    if (!variable.interactive) return this.fromTrusted(name, variable.value, stack);
+    const answered = this.options.promptCache.get(name);
+    if (answered !== undefined) return answered;
+    const defaultValue = await this.expandIn(variable.value, stack, false);
+    const answer = await this.options.prompter({ name, defaultValue, secret: variable.secret === true || isSecretName(name) });
+    this.options.promptCache.set(name, answer);
+    return answer;
+  }
+
+  private where(): string {
+    return this.options.requestName ? ` in request "${this.options.requestName}"` : '';
+  }
+
+  private unknown(name: string): VariableError {
+    const profile = this.options.profile.name;
+    const file = this.options.profilesPath ?? '.profiles.json';
+    return new VariableError(`unknown variable "${name}"${this.where()}`, {
+      hint: `set it with -e ${name}=value, in the "variables" of profile "${profile}" in ${file}, or from an earlier response (session)`,
+    });
+  }
+}
+
+/** Names referenced by `{{...}}` in a text (plain names only: not env., helpers or dynamics). */
+export function referencedNames(text: string): string[] {
+  const names: string[] = [];
+  for (const match of text.matchAll(TEMPLATE)) {
+    const expression = match[1] ?? '';
+    if (expression.startsWith('env.') || expression.startsWith('$')) continue;
+    const space = expression.indexOf(' ');
+    names.push(space > 0 ? expression.slice(space + 1).trim() : expression);
+  }
+  return names;
+}

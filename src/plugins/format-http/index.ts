@@ -1,0 +1,13 @@
+import type { Plugin } from '../../core/pipeline.js';
+import { parseHttpText } from './parse-http.js';
+
+const plugin: Plugin = {
+  name: 'format-http',
+  extensions: ['http', 'rest'],
+  stages: {
+    parse: (ctx) => {
+      ctx.requests.push(...parseHttpText(ctx.text, ctx.file));
+    },
+  },
+};
+export default plugin;

@@ -1,0 +1,15 @@
+import type { RequestSpec } from '../../core/pipeline.js';
+
+/** Writes requests back in the HTTP text format (`parseHttpText` reads it back unchanged). */
+export function printHttpText(requests: readonly RequestSpec[]): string {
+  return requests
+    .map((spec) => {
+      const lines = [`### ${spec.name}`];
+      for (const [key, value] of Object.entries(spec.annotations)) lines.push(`# @${key} ${value}`);
+      lines.push(`${spec.method} ${spec.url}`);
+      for (const [name, value] of Object.entries(spec.headers)) lines.push(`${name}: ${value}`);
+      if (spec.body !== undefined) lines.push('', spec.body);
+      return lines.join('\n');
+    })
+    .join('\n\n');
+}

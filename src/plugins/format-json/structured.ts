@@ -1,0 +1,82 @@
+import { UsageError } from '../../core/errors/index.js';
+import { setHeader, hasHeader } from '../../core/headers.js';
+import type { RequestSpec } from '../../core/pipeline.js';
+import { validateTls } from '../../core/profiles.js';
+
+/** Fields a YAML/JSON request may carry besides name/method/url/headers/body/tls/variables. */
+const ANNOTATION_FIELDS = ['protocol', 'streaming', 'filter', 'auth', 'operation', 'transport'] as const;
+const KNOWN = new Set(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', ...ANNOTATION_FIELDS]);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Turns parsed YAML/JSON into request specs: one request, an array, or `{ "requests": [...] }`.
+ * Each error names the file and the field.
+ */
+export function specsFromData(data: unknown, file: string): RequestSpec[] {
+  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.requests) ? data.requests : isObject(data) ? [data] : undefined;
+  if (!list) throw new UsageError(`${file}: expected a request object, an array of requests or {"requests": [...]}`);
+  return list.map((item, index) => specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1));
+}
+
+function specFromObject(item: unknown, file: string, path: string, index: number): RequestSpec {
+  const where = (field?: string): string => `${file}: ${[path, field].filter(Boolean).join('.') || 'request'}`;
+  if (!isObject(item)) throw new UsageError(`${where()}: expected an object`);
+  for (const key of Object.keys(item)) if (!KNOWN.has(key)) throw new UsageError(`${where(key)}: unknown field`, { hint: `known fields: ${[...KNOWN].join(', ')}` });
+  if (typeof item.url !== 'string' || item.url === '') throw new UsageError(`${where('url')}: expected a URL string`);
+  if (item.method !== undefined && (typeof item.method !== 'string' || !/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/.test(item.method))) {
+    throw new UsageError(`${where('method')}: expected an HTTP method such as GET or POST`);
+  }
+  if (item.name !== undefined && typeof item.name !== 'string') throw new UsageError(`${where('name')}: expected a string`);
+  const headers: Record<string, string> = {};
+  if (item.headers !== undefined) {
+    if (!isObject(item.headers)) throw new UsageError(`${where('headers')}: expected an object of "Name": "value"`);
+    for (const [name, value] of Object.entries(item.headers)) {
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${where(`headers.${name}`)}: expected a string`);
+      headers[name] = String(value);
+    }
+  }
+  const annotations: Record<string, string> = {};
+  if (item.annotations !== undefined) {
+    if (!isObject(item.annotations)) throw new UsageError(`${where('annotations')}: expected an object`);
+    for (const [key, value] of Object.entries(item.annotations)) annotations[key] = String(value);
+  }
+  for (const field of ANNOTATION_FIELDS) {
+    const value = item[field];
+    if (value === undefined) continue;
+    if (typeof value !== 'string' && typeof value !== 'boolean') throw new UsageError(`${where(field)}: expected a string`);
+    annotations[field] = String(value);
+  }
+  const method = (item.method as string | undefined) ?? 'GET';
+  const spec: RequestSpec = {
+    name: (item.name as string | undefined) ?? `request-${index}`,
+    method: method.toUpperCase() === method.toLowerCase() ? method : /^(get|post|put|patch|delete|head|options)$/i.test(method) ? method.toUpperCase() : method,
+    url: item.url,
+    headers,
+    annotations,
+    source: { file, line: 1 },
+  };
+  if (item.body !== undefined && item.body !== null) {
+    if (typeof item.body === 'string') spec.body = item.body;
+    else {
+      spec.body = JSON.stringify(item.body, null, 2);
+      if (!hasHeader(headers, 'content-type') && annotations.protocol !== 'graphql') setHeader(headers, 'Content-Type', 'application/json');
+    }
+  }
+  if (item.variables !== undefined) {
+    if (!isObject(item.variables)) throw new UsageError(`${where('variables')}: expected an object of GraphQL variables`);
+    spec.graphqlVariables = item.variables;
+  }
+  const tls = validateTls(item.tls, where('tls'));
+  if (tls) spec.tls = tls;
+  return spec;
+}
+
+/** Line and column (1-based) of a character offset. */
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
+}

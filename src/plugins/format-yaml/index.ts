@@ -1,0 +1,30 @@
+import { ParseError } from '../../core/errors/index.js';
+import type { Plugin } from '../../core/pipeline.js';
+import { specsFromData } from '../format-json/structured.js';
+
+interface YamlMark {
+  line: number;
+  column: number;
+}
+
+const plugin: Plugin = {
+  name: 'format-yaml',
+  extensions: ['yaml', 'yml'],
+  stages: {
+    parse: async (ctx) => {
+      const { load } = await import('js-yaml');
+      let data: unknown;
+      try {
+        // JSON_SCHEMA-like core schema: no custom tags, nothing executable.
+        data = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file });
+      } catch (error) {
+        const mark = (error as { mark?: YamlMark }).mark;
+        const reason = (error as { reason?: string }).reason ?? (error as Error).message;
+        throw new ParseError(ctx.file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1, `invalid YAML: ${reason}`);
+      }
+      if (data === undefined || data === null) throw new ParseError(ctx.file, 1, 1, 'empty file', { hint: 'a YAML request file holds a request, a list of requests or {requests: [...]}' });
+      ctx.requests.push(...specsFromData(data, ctx.file));
+    },
+  },
+};
+export default plugin;

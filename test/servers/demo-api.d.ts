@@ -1,0 +1,7 @@
+export interface DemoApi {
+  url: string;
+  port: number;
+  tokens: Set<string>;
+  close(): Promise<void>;
+}
+export function startDemoApi(): Promise<DemoApi>;
