@@ -23,6 +23,8 @@ export interface ResolverOptions {
   /** For messages: the request being resolved. */
   requestName?: string;
   profilesPath?: string;
+  /** Time-out of `$(...)` values (DESIGN.md: 10 s). */
+  shellTimeoutMs?: number;
 }
 
 const HELPERS: Record<string, (value: string) => string> = {
@@ -132,7 +134,10 @@ export class TemplateResolver implements VariableResolver {
   private async fromTrusted(name: string, raw: string, stack: string[]): Promise<string> {
     if (isShellValue(raw)) {
       const command = await this.expandIn(shellCommandOf(raw), stack, true);
-      return runShellValue(name, command, this.options.signal ? { signal: this.options.signal } : {});
+      return runShellValue(name, command, {
+        ...(this.options.signal ? { signal: this.options.signal } : {}),
+        ...(this.options.shellTimeoutMs !== undefined ? { timeoutMs: this.options.shellTimeoutMs } : {}),
+      });
     }
     return this.expandIn(raw, stack, false);
   }

@@ -1,0 +1,84 @@
+import { describe, expect, test } from '@jest/globals';
+import { parseHttpText } from '../src/plugins/format-http/parse-http.js';
+import { printHttpText } from '../src/plugins/format-http/print-http.js';
+import { ReqflowError } from '../src/core/errors/index.js';
+
+function parseError(text: string): ReqflowError {
+  try {
+    parseHttpText(text, 'api.http');
+  } catch (error) {
+    return error as ReqflowError;
+  }
+  throw new Error('expected a parse error');
+}
+
+describe('HTTP text format', () => {
+  test('a file without ### is one request, with headers and body', () => {
+    const [spec, ...rest] = parseHttpText('POST https://api.test/users HTTP/1.1\nContent-Type: application/json\nX-Trace:  a:b \n\n{"name": "ada"}\n\n', 'api.http');
+    expect(rest).toHaveLength(0);
+    expect(spec).toMatchObject({ name: 'request-1', method: 'POST', url: 'https://api.test/users', headers: { 'Content-Type': 'application/json', 'X-Trace': 'a:b' }, body: '{"name": "ada"}' });
+    expect(spec?.source).toEqual({ file: 'api.http', line: 1 });
+  });
+
+  test('### names requests; annotations, comments and unknown annotations are kept', () => {
+    const text = [
+      '# a file comment',
+      '### login',
+      '# @filter token',
+      '// @auth bearer',
+      '# @tls.certFile ./client.pem',
+      '# @tls.insecureSkipVerify true',
+      '# @my-plugin.option some value',
+      '# plain comment',
+      'GET https://api.test/login',
+      '',
+      '### second',
+      'PROPFIND https://api.test/dav',
+      'Depth: 1',
+    ].join('\n');
+    const specs = parseHttpText(text, 'api.http');
+    expect(specs.map((s) => s.name)).toEqual(['login', 'second']);
+    expect(specs[0]?.annotations).toEqual({ filter: 'token', auth: 'bearer', 'tls.certFile': './client.pem', 'tls.insecureSkipVerify': 'true', 'my-plugin.option': 'some value' });
+    expect(specs[0]?.tls).toEqual({ certFile: './client.pem', insecureSkipVerify: true });
+    expect(specs[0]?.body).toBeUndefined();
+    expect(specs[1]).toMatchObject({ method: 'PROPFIND', headers: { Depth: '1' }, source: { line: 12 } });
+  });
+
+  test('the body runs up to the next ### and keeps its inner blank lines and # lines', () => {
+    const specs = parseHttpText('### a\nPOST http://x.test/\n\nline 1\n\n# not a comment in a body\n\n### b\nGET http://x.test/b', 'f.http');
+    expect(specs[0]?.body).toBe('line 1\n\n# not a comment in a body');
+    expect(specs[1]?.url).toBe('http://x.test/b');
+  });
+
+  test('CRLF line endings, a BOM and lower-case standard methods', () => {
+    const [spec] = parseHttpText('\uFEFF### crlf\r\nget http://x.test/\r\nAccept: */*\r\n\r\nbody\r\n', 'f.http');
+    expect(spec).toMatchObject({ name: 'crlf', method: 'GET', headers: { Accept: '*/*' }, body: 'body' });
+  });
+
+  test('a bare URL is a GET', () => {
+    expect(parseHttpText('{{baseUrl}}/health', 'f.http')[0]).toMatchObject({ method: 'GET', url: '{{baseUrl}}/health' });
+  });
+
+  test('errors name file, line and column', () => {
+    expect(parseError('### a\nGET http://x.test/\nNoColonHere\n').message).toBe('api.http:3:1: header line has no "Name: value" form: NoColonHere');
+    expect(parseError('### a\nG@T http://x.test/\n').message).toBe('api.http:2:2: invalid method "G@T"');
+    expect(parseError('### a\n  GET\n').message).toBe('api.http:2:6: request line has no URL: GET');
+    expect(parseError('### a\nGET http://x.test/ a b\n').message).toMatch(/^api\.http:2:\d+: unexpected text after the URL/);
+    expect(parseError('### empty\n# @filter x\n\n### b\nGET http://x.test/').message).toBe('api.http:1:1: request "empty" has no request line');
+    expect(parseError('GET http://x\u0000').message).toMatch(/not a text file/);
+    const error = parseError('### a\nGET http://x.test/\nBad Name: v\n');
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toBe('api.http:3:4: invalid header name "Bad Name"');
+  });
+
+  test('a file of only comments has no requests', () => {
+    expect(parseHttpText('# nothing here\n// or here\n', 'f.http')).toEqual([]);
+  });
+
+  test('print → parse is stable', () => {
+    const text = '### one\n# @filter a.b\nPOST http://x.test/a\nContent-Type: text/plain\n\nhello\n\n### two\nDELETE http://x.test/b';
+    const once = parseHttpText(text, 'f.http');
+    const twice = parseHttpText(printHttpText(once), 'f.http');
+    expect(twice.map(({ source: _s, ...rest }) => rest)).toEqual(once.map(({ source: _s, ...rest }) => rest));
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, test } from '@jest/globals';
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findProfilesFile, parseProfiles, resolveProfile, selectProfile } from '../src/core/profiles.js';
+import { loadSession, sessionPath } from '../src/core/session.js';
+import type { ReqflowError } from '../src/core/errors/index.js';
+import { tempDir } from './helpers/cli.js';
+
+function thrown(run: () => unknown): ReqflowError {
+  try {
+    run();
+  } catch (error) {
+    return error as ReqflowError;
+  }
+  throw new Error('expected an error');
+}
+
+describe('profiles', () => {
+  test('found in the request file folder or its parents, else the current folder', async () => {
+    const tmp = tempDir();
+    try {
+      const top = tmp.write('.profiles.json', '[]');
+      mkdirSync(join(tmp.dir, 'a', 'b'), { recursive: true });
+      expect(await findProfilesFile(join(tmp.dir, 'a', 'b'), '/')).toBe(top);
+      const near = tmp.write('a/.profiles.json', '[]');
+      expect(await findProfilesFile(join(tmp.dir, 'a', 'b'), '/')).toBe(near);
+      const other = tempDir();
+      const cwdFile = other.write('.profiles.json', '[]');
+      expect(await findProfilesFile('/', other.dir)).toBe(cwdFile);
+      other.cleanup();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test('selection: -p, then REQFLOW_PROFILE, then "default", then the first', () => {
+    const doc = { path: 'p.json', profiles: parseProfiles('{"profiles": [{"name": "a"}, {"name": "default"}, {"name": "c"}]}', 'p.json') };
+    expect(selectProfile(doc, 'c', {}).name).toBe('c');
+    expect(selectProfile(doc, undefined, { REQFLOW_PROFILE: 'a' }).name).toBe('a');
+    expect(selectProfile(doc, undefined, {}).name).toBe('default');
+    const noDefault = { profiles: parseProfiles('[{"name": "x"}, {"name": "y"}]', 'p.json') };
+    expect(selectProfile(noDefault, undefined, {}).name).toBe('x');
+    expect(selectProfile({ profiles: [] }, undefined, {}, '/tmp')).toMatchObject({ name: 'default', variables: {}, headers: {} });
+    const unknown = thrown(() => selectProfile(doc, 'prod', {}));
+    expect([unknown.exitCode, unknown.message, unknown.hint]).toEqual([2, 'unknown profile "prod" in p.json', 'available profiles: a, default, c']);
+  });
+
+  test('validation names the field (exit 2)', () => {
+    const cases: Array<[string, RegExp]> = [
+      ['not json', /p\.json: not valid JSON/],
+      ['{"x": 1}', /expected an array of profiles/],
+      ['[{"variables": {}}]', /profiles\[0\]\.name: expected a non-empty string/],
+      ['[{"name": "a", "headers": {"X": 1}}]', /profiles\[0\]\.headers\.X: expected a string/],
+      ['[{"name": "a", "variables": {"v": [1]}}]', /profiles\[0\]\.variables\.v: expected a string or/],
+      ['[{"name": "a", "tls": {"insecureSkipVerify": "maybe"}}]', /profiles\[0\]\.tls\.insecureSkipVerify: expected true or false/],
+      ['[{"name": "a", "oauth": {"clientId": 5}}]', /profiles\[0\]\.oauth\.clientId: expected a string/],
+      ['[{"name": "a"}, {"name": "a"}]', /profile name "a" is used more than once/],
+    ];
+    for (const [text, message] of cases) {
+      const error = thrown(() => parseProfiles(text, 'p.json'));
+      expect(error.exitCode).toBe(2);
+      expect(error.message).toMatch(message);
+    }
+  });
+
+  test('--profiles overrides discovery; a missing file is exit 2', async () => {
+    const tmp = tempDir();
+    try {
+      const path = tmp.write('custom.json', '[{"name": "only", "variables": {"a": "1"}}]');
+      const { profile, document } = await resolveProfile({ requestDir: '/', profilesPath: path, env: {} });
+      expect([profile.name, profile.variables, document.path, profile.baseDir]).toEqual(['only', { a: '1' }, path, tmp.dir]);
+      await expect(resolveProfile({ requestDir: '/', profilesPath: join(tmp.dir, 'missing.json'), env: {} })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/cannot read profiles file .*missing\.json: no such file/) });
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+describe('sessions', () => {
+  test('stored under REQFLOW_STATE_DIR, 0600 in a 0700 folder, atomically, one per profile', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+      const session = await loadSession('dev/eu', { env });
+      session.set('token', 'abc');
+      session.setData('oauth', { expiresAt: 1 });
+      await session.save();
+      const path = sessionPath('dev/eu', env);
+      expect(path).toBe(join(tmp.dir, 'state', 'sessions', 'dev%2Feu.json'));
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      expect(statSync(join(tmp.dir, 'state', 'sessions')).mode & 0o777).toBe(0o700);
+      expect(readdirSync(join(tmp.dir, 'state', 'sessions'))).toEqual(['dev%2Feu.json']);
+      const again = await loadSession('dev/eu', { env });
+      expect([again.get('token'), again.getData('oauth')]).toEqual(['abc', { expiresAt: 1 }]);
+      expect((await loadSession('other', { env })).get('token')).toBeUndefined();
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test('XDG_STATE_HOME is used when REQFLOW_STATE_DIR is not set', () => {
+    expect(sessionPath('default', { XDG_STATE_HOME: '/x/state' })).toBe('/x/state/reqflow/sessions/default.json');
+  });
+
+  test('a corrupt session file is reported and set aside, not overwritten', async () => {
+    const tmp = tempDir();
+    try {
+      const env = { REQFLOW_STATE_DIR: tmp.dir };
+      const path = sessionPath('default', env);
+      mkdirSync(join(tmp.dir, 'sessions'), { recursive: true });
+      writeFileSync(path, '{"variables": {"token": ');
+      const warnings: string[] = [];
+      const session = await loadSession('default', { env, warn: (m) => warnings.push(m) });
+      expect(session.get('token')).toBeUndefined();
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/session file of profile "default" was corrupt; moved it to .*\.corrupt-\d+/);
+      const aside = readdirSync(join(tmp.dir, 'sessions')).find((f) => f.includes('.corrupt-'));
+      expect(readFileSync(join(tmp.dir, 'sessions', aside ?? ''), 'utf8')).toBe('{"variables": {"token": ');
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
