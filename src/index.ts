@@ -1,13 +1,17 @@
 /**
  * The public API of reqflow for plugin authors:
  *
- *   import type { Plugin, RequestContext, Stage } from 'reqflow';
- *   import { ReqflowError, ExitCode, getHeader, setHeader, MASK } from 'reqflow';
+ *   import type { Plugin, RequestContext, Stage, PluginsHook } from 'reqflow';
+ *
+ * At run time, take the values below from the `reqflow` option your `reqflow:plugins` hook
+ * receives (see `PluginsHookOptions`): an installed plugin has no copy of reqflow to import.
  */
 export type {
   Stage,
   RequestStage,
   Plugin,
+  PluginsHook,
+  PluginsHookOptions,
   StageHandlers,
   RequestHandler,
   ParseHandler,
@@ -31,7 +35,11 @@ export type {
   SourceLocation,
   Awaitable,
 } from './core/pipeline.js';
+export type { ExitCodeValue } from './core/errors/index.js';
 export { STAGES, REQUEST_STAGES } from './core/pipeline.js';
 export { ReqflowError, UsageError, ParseError, VariableError, NetworkError, TlsError, AuthFlowError, PluginError, ExitCode, isReqflowError } from './core/errors/index.js';
 export { getHeader, setHeader, hasHeader, deleteHeader } from './core/headers.js';
 export { MASK, isSecretName, maskHeaders, maskUrl } from './core/mask.js';
+/** The URL of a request, validated as `send` does (exit 2 with a hint for text that is not an http(s) URL). */
+export { parseRequestUrl } from './core/http/send.js';
+export { readVariable, readOptionalVariable, readSession, writeSession, fail, maskSecret, readAuthSettings, requestedAuth } from './core/plugin-helpers.js';

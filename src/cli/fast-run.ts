@@ -2,12 +2,9 @@ import { existsSync, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
-import { hasUserPlugins, collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
-import type { PluginEntry } from '../core/registry.js';
 import { VERSION } from '../core/version.js';
 import { formatError } from './report-error.js';
 import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
-import { processIo, runFileCommand } from './run-file.js';
 
 const COMMANDS = new Set(['run', 'oauth', 'tui', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
 const HELP = new Set(['--help', '-h', 'help']);
@@ -66,20 +63,12 @@ export function fastPathArgs(argv: string[], cwd: string): string[] | 'version' 
   return argv.some((arg) => !arg.startsWith('-') && isFile(arg.startsWith('/') ? arg : `${cwd}/${arg}`)) ? argv : undefined;
 }
 
-async function loadThirdParty(warn: (message: string) => void): Promise<PluginEntry[]> {
-  if (!hasUserPlugins()) return [];
-  const { Config } = await import('@oclif/core');
-  const config = await Config.load({ root: new URL('../../', import.meta.url).pathname });
-  return collectThirdPartyPlugins(config as unknown as HookRunner, warn);
-}
-
 /** Returns the exit code, or undefined when oclif must handle argv. */
 export async function tryFastPath(argv: string[]): Promise<number | undefined> {
-  const io = processIo();
-  const args = fastPathArgs(argv, io.cwd);
+  const args = fastPathArgs(argv, process.cwd());
   if (args === undefined) return undefined;
   if (args === 'version') {
-    io.stdout.write(`reqflow/${VERSION} ${process.platform}-${process.arch} node-${process.version}\n`);
+    process.stdout.write(`reqflow/${VERSION} ${process.platform}-${process.arch} node-${process.version}\n`);
     return 0;
   }
   let parsed;
@@ -87,8 +76,11 @@ export async function tryFastPath(argv: string[]): Promise<number | undefined> {
     parsed = parseRunArgv(args);
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug: false, secrets: new SecretRegistry() });
-    io.stderr.write(text);
+    process.stderr.write(text);
     return exitCode;
   }
-  return runFileCommand(parsed.file, parsed.flags, io, loadThirdParty);
+  // The run's modules load only here: `--version` and the commands oclif serves never pay for them.
+  const [{ processIo, runFileCommand }, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../core/third-party.js')]);
+  const io = processIo();
+  return runFileCommand(parsed.file, parsed.flags, io, (warn) => loadUserPlugins(warn, io.env));
 }

@@ -1,8 +1,9 @@
 import { dirname, resolve } from 'node:path';
+import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
-import { SecretRegistry, isSecretName, maskUrl } from '../core/mask.js';
+import { SecretRegistry, displayUrl, isSecretName } from '../core/mask.js';
 import type { OutputSink } from '../core/pipeline.js';
 import { resolveProfile } from '../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
@@ -18,17 +19,29 @@ export interface CliIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
   stdin: NodeJS.ReadStream;
+  /** Whether stdin is a terminal, when known without building `stdin` (see processIo). */
+  stdinIsTTY?: boolean;
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Building process.stdin costs ms of start-up: only a prompt needs the stream itself.
+    get stdin() {
+      return process.stdin;
+    },
+    stdinIsTTY: isatty(0),
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
-function sinkFor(io: CliIo): OutputSink {
+function sinkFor(io: CliIo, outputGone: () => boolean): OutputSink {
   return {
-    out: (chunk) => void io.stdout.write(chunk),
+    out: (chunk) => void (outputGone() ? undefined : io.stdout.write(chunk)),
     err: (line) => void io.stderr.write(`${line}\n`),
     stream: io.stdout,
   };
@@ -37,22 +50,31 @@ function sinkFor(io: CliIo): OutputSink {
 /** `reqflow run FILE`: the whole run, from flags to exit code. Never throws. */
 export async function runFileCommand(file: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
   const secrets = new SecretRegistry();
-  const output = sinkFor(io);
+  const controller = new AbortController();
+  // `reqflow run x | head`: the reader left. Stop quietly (no EPIPE stack trace), like httpie.
+  let outputClosed = false;
+  const onStdoutError = (): void => {
+    outputClosed = true;
+    controller.abort();
+  };
+  // Kept after the run returns: buffered output may still meet the closed pipe while exiting.
+  io.stdout.on('error', onStdoutError);
+  io.stderr.on('error', () => undefined);
+  const output = sinkFor(io, () => outputClosed);
   const warn = (message: string): void => output.err(`reqflow: warning: ${message}`);
   let debug = flags.debug === true;
   const agents = new AgentPool();
-  const controller = new AbortController();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
   try {
     if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
-    const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdin.isTTY === true, env: io.env });
+    const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
     debug = options.debug;
     const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
     const path = resolve(io.cwd, file);
     const specs = await parseRequestFile(path, registry);
     if (flags.list) {
-      for (const spec of specs) output.out(`${spec.name}\t${spec.method}\t${maskUrl(spec.url)}\n`);
+      for (const spec of specs) output.out(`${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`);
       return ExitCode.ok;
     }
     const selected = selectRequests(specs, flags.name ?? []);
@@ -74,22 +96,27 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       signal: controller.signal,
       env: io.env,
     };
+    // Only what the exit code needs is kept: holding every context (and its body) would make
+    // memory grow with the length of the file.
     const outcomes: RequestOutcome[] = [];
+    let streamEndedByUser = false;
     for (const spec of selected) {
       if (controller.signal.aborted) break;
       const outcome = await executeRequest(spec, path, services);
-      outcomes.push(outcome);
+      if (outputClosed) break; // the request cut short by the closed output is not a failure
+      if (outcome.ctx?.state.streamEndedByUser === true) streamEndedByUser = true;
+      outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
       if (outcome.error) {
         if (options.output === 'json') {
           const { text: _text, exitCode } = formatError(outcome.error, { debug: false, secrets });
-          const record = { ...baseRecord(outcome.ctx ?? { spec }), error: { message: secrets.scrub(outcome.error.message), exitCode, ...(outcome.error.hint ? { hint: secrets.scrub(outcome.error.hint) } : {}) } };
+          const record = { ...baseRecord(outcome.ctx ?? { spec, redact: (text) => secrets.scrub(text) }), error: { message: secrets.scrub(outcome.error.message), exitCode, ...(outcome.error.hint ? { hint: secrets.scrub(outcome.error.hint) } : {}) } };
           output.out(`${JSON.stringify(record)}\n`);
         }
         io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
       }
       if (flags['fail-fast'] && outcome.exitCode !== ExitCode.ok) break;
     }
-    if (controller.signal.aborted && !outcomes.some((o) => o.ctx?.state.streamEndedByUser === true)) return 130;
+    if (controller.signal.aborted && !outputClosed && !streamEndedByUser) return 130;
     return combinedExitCode(outcomes);
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug, secrets });

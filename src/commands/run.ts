@@ -6,9 +6,11 @@ import { processIo, runFileCommand } from '../cli/run-file.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- oclif's flag types are invariant; the table is checked by FlagSpec
 type OclifFlag = any;
 
-function toOclifFlags(): Record<string, OclifFlag> {
+/** oclif flags from the run flag table; `names` picks a subset (the `tui` command shares some). */
+export function toOclifFlags(names?: readonly string[]): Record<string, OclifFlag> {
   const flags: Record<string, OclifFlag> = {};
   for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+    if (names && !names.includes(name)) continue;
     const common = { description: spec.description, ...(spec.char ? { char: spec.char as 'e' } : {}) };
     flags[name] =
       spec.type === 'boolean'

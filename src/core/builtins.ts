@@ -55,7 +55,8 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'sse',
     builtin: true,
     stages: ['send', 'render'],
-    appliesTo: (ctx) => ctx.spec.annotations.streaming === 'true',
+    // GraphQL mode streams with its own transports (subscriptions over SSE or WebSocket).
+    appliesTo: (ctx) => ctx.spec.annotations.streaming === 'true' && ctx.spec.annotations.protocol?.toLowerCase() !== 'graphql',
     load: load(() => import('../plugins/sse/index.js')),
   },
   { name: 'core-http', builtin: true, stages: ['send'], load: inline(sendHttpPlugin) },

@@ -48,6 +48,22 @@ export function maskUrl(url: string): string {
   return `${url.slice(0, q)}?${params.join('&')}`;
 }
 
+type Redact = (text: string) => string;
+
+/** A URL as shown to the user: secret query parameters masked, known secret values scrubbed. */
+export function displayUrl(url: string, redact?: Redact): string {
+  const masked = maskUrl(url);
+  return redact ? redact(masked) : masked;
+}
+
+/** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
+export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact): Record<string, string | string[]> {
+  const masked = maskHeaders(headers);
+  if (!redact) return masked;
+  for (const [name, value] of Object.entries(masked)) masked[name] = Array.isArray(value) ? value.map(redact) : redact(value);
+  return masked;
+}
+
 function decodeURIComponentSafe(text: string): string {
   try {
     return decodeURIComponent(text);

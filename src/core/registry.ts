@@ -1,4 +1,4 @@
-import { UsageError } from './errors/index.js';
+import { PluginError, UsageError } from './errors/index.js';
 import type { Plugin, RequestContext, Stage } from './pipeline.js';
 
 /**
@@ -16,6 +16,8 @@ export interface PluginEntry {
   before?: readonly string[];
   after?: readonly string[];
   builtin: boolean;
+  /** The npm package a third-party plugin came from (for messages that say what to uninstall). */
+  source?: string;
   load(): Promise<Plugin>;
 }
 
@@ -25,13 +27,14 @@ export function requestedAuth(ctx: RequestContext): string | undefined {
   return name === undefined || name === '' || name === 'none' ? undefined : name;
 }
 
-export function entryFromPlugin(plugin: Plugin, builtin = false): PluginEntry {
+export function entryFromPlugin(plugin: Plugin, builtin = false, source?: string): PluginEntry {
   const entry: PluginEntry = {
     name: plugin.name,
     stages: Object.keys(plugin.stages).filter((stage) => typeof plugin.stages[stage as Stage] === 'function') as Stage[],
     builtin,
     load: () => Promise.resolve(plugin),
   };
+  if (source !== undefined) entry.source = source;
   if (plugin.authName !== undefined) entry.authName = plugin.authName;
   if (plugin.extensions !== undefined) entry.extensions = plugin.extensions;
   if (plugin.appliesTo !== undefined) entry.appliesTo = (ctx) => plugin.appliesTo?.(ctx) === true;
@@ -42,13 +45,16 @@ export function entryFromPlugin(plugin: Plugin, builtin = false): PluginEntry {
 
 export class PluginRegistry {
   readonly entries: readonly PluginEntry[];
-  private readonly loaded = new Map<string, Promise<Plugin>>();
+  private readonly loaded = new Map<PluginEntry, Promise<Plugin>>();
   private readonly orderCache = new Map<Stage, PluginEntry[]>();
+
+  /** Auth methods that several plugins claim: only requests that ask for one of them fail. */
+  private readonly contested: ReadonlyMap<string, PluginEntry[]>;
 
   /** Built-ins first, in the order given; then third-party plugins in name order. */
   constructor(builtins: readonly PluginEntry[], thirdParty: readonly PluginEntry[] = []) {
-    this.entries = [...builtins, ...[...thirdParty].sort((a, b) => a.name.localeCompare(b.name))];
-    checkAuthNames(this.entries);
+    this.entries = [...builtins, ...[...thirdParty].sort((a, b) => compareNames(a.name, b.name))];
+    this.contested = contestedAuthNames(this.entries);
   }
 
   /** Handlers of a stage in run order: registry order, adjusted by `before`/`after`. */
@@ -63,17 +69,28 @@ export class PluginRegistry {
 
   /** The plugin object, imported on first use. */
   load(entry: PluginEntry): Promise<Plugin> {
-    let pending = this.loaded.get(entry.name);
+    let pending = this.loaded.get(entry);
     if (!pending) {
       pending = entry.load();
-      this.loaded.set(entry.name, pending);
+      this.loaded.set(entry, pending);
     }
     return pending;
   }
 
-  applies(entry: PluginEntry, ctx: RequestContext): boolean {
+  /**
+   * Does the plugin take part in this request? A third-party `appliesTo` that throws fails the
+   * request like a throwing handler: exit 70 naming the plugin and the stage.
+   */
+  applies(entry: PluginEntry, ctx: RequestContext, stage?: Stage): boolean {
     if (entry.authName !== undefined && requestedAuth(ctx) === entry.authName) return true;
-    if (entry.appliesTo) return entry.appliesTo(ctx);
+    if (entry.appliesTo) {
+      if (entry.builtin) return entry.appliesTo(ctx);
+      try {
+        return entry.appliesTo(ctx);
+      } catch (error) {
+        throw new PluginError(entry.name, stage ?? 'appliesTo', error);
+      }
+    }
     return entry.authName === undefined && entry.extensions === undefined;
   }
 
@@ -82,28 +99,60 @@ export class PluginRegistry {
     return this.ordered('parse').filter((entry) => entry.extensions === undefined || entry.extensions.includes(extension));
   }
 
-  /** Fails clearly when `# @auth NAME` names a method no plugin provides. */
+  /** True when some plugin's `parse` names this extension (a format a third-party plugin adds). */
+  claimsExtension(extension: string): boolean {
+    return this.entries.some((entry) => entry.extensions?.includes(extension) === true);
+  }
+
+  /**
+   * Fails clearly (exit 2) when the request asks for an auth method that no plugin provides,
+   * or that several plugins claim (naming them all).
+   */
   checkAuthAvailable(ctx: RequestContext): void {
     const name = requestedAuth(ctx);
     if (name === undefined) return;
+    const claimants = this.contested.get(name);
+    if (claimants) {
+      const names = claimants.map(describeEntry);
+      const removable = claimants.filter((entry) => !entry.builtin).map((entry) => entry.source ?? entry.name);
+      const who = `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''} ${names.length === 2 ? 'both' : 'all'}`;
+      throw new UsageError(`${who} provide auth method "${name}" (request "${ctx.spec.name}")`, {
+        hint: `uninstall all but one of them, e.g. reqflow plugins uninstall ${removable.at(-1) ?? ''}`,
+      });
+    }
     if (this.entries.some((entry) => entry.authName === name)) return;
-    const known = this.entries.filter((e) => e.authName !== undefined).map((e) => e.authName);
+    const known = [...new Set(this.entries.filter((e) => e.authName !== undefined).map((e) => e.authName))];
     throw new UsageError(`no plugin provides auth method "${name}" (request "${ctx.spec.name}")`, {
-      hint: `known methods: ${known.join(', ')}; install a plugin with: reqflow plugins install <package> (or reqflow plugins link DIR)`,
+      hint: `known methods: ${known.join(', ')}; list installed plugins with: reqflow plugins; add one with: reqflow plugins install <package> (or reqflow plugins link DIR)`,
     });
   }
 }
 
-function checkAuthNames(entries: readonly PluginEntry[]): void {
-  const owners = new Map<string, string>();
+/** `plugin "auth-hmac" (package reqflow-plugin-auth-hmac)`, or `built-in plugin "auth-bearer"`. */
+function describeEntry(entry: PluginEntry): string {
+  if (entry.builtin) return `built-in plugin "${entry.name}"`;
+  return entry.source !== undefined && entry.source !== entry.name ? `plugin "${entry.name}" (package ${entry.source})` : `plugin "${entry.name}"`;
+}
+
+/** Plain code-point order: the same on every machine, whatever the locale. */
+export function compareNames(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function contestedAuthNames(entries: readonly PluginEntry[]): Map<string, PluginEntry[]> {
+  const owners = new Map<string, PluginEntry[]>();
   for (const entry of entries) {
     if (entry.authName === undefined) continue;
-    const owner = owners.get(entry.authName);
-    if (owner !== undefined) {
-      throw new UsageError(`plugins "${owner}" and "${entry.name}" both provide auth method "${entry.authName}"`, { hint: 'uninstall one of them with: reqflow plugins uninstall NAME' });
-    }
-    owners.set(entry.authName, entry.name);
+    owners.set(entry.authName, [...(owners.get(entry.authName) ?? []), entry]);
   }
+  const contested = new Map<string, PluginEntry[]>();
+  for (const [name, claimants] of owners) {
+    if (claimants.length < 2) continue;
+    // Two built-ins claiming one name is a bug in reqflow itself, not something a user can fix.
+    if (claimants.every((entry) => entry.builtin)) throw new Error(`built-in plugins ${claimants.map((e) => e.name).join(', ')} both claim auth method "${name}"`);
+    contested.set(name, claimants);
+  }
+  return contested;
 }
 
 /** Stable topological sort: keeps registry order except where `before`/`after` say otherwise. */
@@ -114,16 +163,23 @@ function sortByConstraints(entries: PluginEntry[]): PluginEntry[] {
     for (const other of entry.after ?? []) if (names.has(other)) after.get(entry.name)?.add(other);
     for (const other of entry.before ?? []) if (names.has(other)) after.get(other)?.add(entry.name);
   }
+  // Depth-first in registry order: an entry's prerequisites are placed just before it, so
+  // `before: ['x']` moves a plugin to just ahead of x without reshuffling anything else.
+  const byName = new Map(entries.map((e) => [e.name, e]));
   const result: PluginEntry[] = [];
   const placed = new Set<string>();
-  while (result.length < entries.length) {
-    const next = entries.find((e) => !placed.has(e.name) && [...(after.get(e.name) ?? [])].every((dep) => placed.has(dep)));
-    if (!next) {
-      const stuck = entries.filter((e) => !placed.has(e.name)).map((e) => e.name);
-      throw new UsageError(`plugins ${stuck.join(', ')} have contradictory before/after ordering`);
+  const visiting = new Set<string>();
+  const place = (entry: PluginEntry): void => {
+    if (placed.has(entry.name)) return;
+    if (visiting.has(entry.name)) {
+      throw new UsageError(`plugins ${[...visiting].join(', ')} have contradictory before/after ordering`);
     }
-    result.push(next);
-    placed.add(next.name);
-  }
+    visiting.add(entry.name);
+    for (const dep of after.get(entry.name) ?? []) place(byName.get(dep) as PluginEntry);
+    visiting.delete(entry.name);
+    placed.add(entry.name);
+    result.push(entry);
+  };
+  for (const entry of entries) place(entry);
   return result;
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
-import { ExitCode, PluginError, ReqflowError, UsageError, isReqflowError } from './errors/index.js';
+import { ExitCode, ParseError, PluginError, ReqflowError, UsageError, isReqflowError } from './errors/index.js';
 import type { AgentPool } from './http/agents.js';
 import { sendHttp } from './http/send.js';
 import type { SecretRegistry } from './mask.js';
@@ -42,16 +42,17 @@ const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http'
 /** Reads and parses a request file with the format plugin of its extension (unknown ones: HTTP text). */
 export async function parseRequestFile(file: string, registry: PluginRegistry): Promise<RequestSpec[]> {
   const path = resolve(file);
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new UsageError(`cannot read request file ${file}: ${why}`);
   }
+  const text = decodeRequestFile(bytes, file);
   const raw = extname(path).slice(1).toLowerCase();
-  const extension = FORMAT_BY_EXTENSION[raw] ? raw : 'http';
+  const extension = FORMAT_BY_EXTENSION[raw] || registry.claimsExtension(raw) ? raw : 'http';
   const ctx: ParseContext = { file, text, extension, requests: [] };
   for (const entry of registry.parsersFor(extension)) {
     const plugin = await registry.load(entry);
@@ -62,6 +63,25 @@ export async function parseRequestFile(file: string, registry: PluginRegistry): 
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
   return ctx.requests;
+}
+
+/**
+ * Request files are UTF-8. Anything else is refused with the position of the first bad byte,
+ * rather than sent with U+FFFD in place of the user's characters.
+ */
+function decodeRequestFile(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lossy = bytes.toString('utf8');
+    const at = Math.max(lossy.indexOf('\uFFFD'), 0);
+    const before = lossy.slice(0, at);
+    const line = before.split('\n').length;
+    const binary = bytes.includes(0);
+    throw new ParseError(file, line, at - before.lastIndexOf('\n'), binary ? 'not a text file (it contains NUL bytes)' : 'not valid UTF-8 text', {
+      hint: binary ? 'is this the right file? request files are UTF-8 text' : 'request files are UTF-8 text; convert it, e.g. iconv -f latin1 -t utf-8 FILE',
+    });
+  }
 }
 
 /** `-n NAME` (repeatable) picks requests; an unknown name is exit 2 listing the names. */
@@ -128,6 +148,8 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     state: {},
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${services.secrets.scrub(message)}`),
+    addSecret: (value) => services.secrets.add(value),
+    redact: (text) => services.secrets.scrub(text),
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
       send: (request) =>
@@ -161,7 +183,7 @@ export async function executeRequest(spec: RequestSpec, file: string, services: 
       if (stage === 'render' && ctx.response && services.options.extract && wantsExtraction(ctx.response)) extractFrom = captureBody(ctx.response);
       for (const entry of registry.ordered(stage)) {
         if (stage === 'send' && ctx.response) break;
-        if (!registry.applies(entry, ctx)) continue;
+        if (!registry.applies(entry, ctx, stage)) continue;
         const plugin = await registry.load(entry);
         const handler = plugin.stages[stage];
         if (!handler) continue;

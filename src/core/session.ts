@@ -1,4 +1,5 @@
 import { readFile, rename, chmod, mkdir } from 'node:fs/promises';
+import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
@@ -41,7 +42,7 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile());
-    throw error;
+    throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
   }
   try {
     const parsed = JSON.parse(text) as Partial<SessionFile>;
@@ -49,10 +50,22 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
     return new FileSession(profile, path, { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} });
   } catch {
     const aside = `${path}.corrupt-${Date.now()}`;
-    await rename(path, aside);
+    try {
+      await rename(path, aside);
+      await chmod(aside, 0o600); // it may hold tokens
+    } catch (error) {
+      throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
+    }
     options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
     return new FileSession(profile, path, emptyFile());
   }
+}
+
+/** A file-system failure on a session file, as one clear line (exit 2) instead of a crash. */
+function fileError(what: string, path: string, error: unknown): UsageError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'a parent of it is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'no space left on the device' : code === 'EROFS' ? 'read-only file system' : String(code ?? error);
+  return new UsageError(`${what}: ${path}: ${why}`, { hint: 'sessions live in $REQFLOW_STATE_DIR, else $XDG_STATE_HOME/reqflow, else ~/.local/state/reqflow; fix or remove that path', cause: error });
 }
 
 export class FileSession implements Session {
@@ -90,10 +103,14 @@ export class FileSession implements Session {
   async save(): Promise<void> {
     if (!this.dirty) return;
     const dir = join(this.path, '..');
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    await chmod(dir, 0o700).catch(() => undefined);
-    await chmod(join(dir, '..'), 0o700).catch(() => undefined);
-    await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
+    try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700).catch(() => undefined);
+      await chmod(join(dir, '..'), 0o700).catch(() => undefined);
+      await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
+    } catch (error) {
+      throw fileError(`cannot save the session of profile "${this.profile}"`, this.path, error);
+    }
     this.dirty = false;
   }
 }

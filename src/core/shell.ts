@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 
 export const SHELL_TIMEOUT_MS = 10_000;
@@ -26,6 +26,7 @@ export function shellQuote(value: string): string {
 export function runShellValue(name: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
   return new Promise((resolvePromise, reject) => {
+    const { spawn } = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
     const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];

@@ -1,9 +1,11 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './pipeline.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
+
+const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -27,16 +29,19 @@ export interface ResolverOptions {
   shellTimeoutMs?: number;
 }
 
+/** Lone UTF-16 surrogates (a response may carry `"\ud800"`) become U+FFFD, as UTF-8 encoding does. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 const HELPERS: Record<string, (value: string) => string> = {
-  urlencode: (value) => encodeURIComponent(value),
+  urlencode: (value) => encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')),
   base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
 };
 
 const DYNAMIC: Record<string, () => string> = {
-  $uuid: () => randomUUID(),
+  $uuid: () => crypto().randomUUID(),
   $timestamp: () => String(Math.floor(Date.now() / 1000)),
   $isoTimestamp: () => new Date().toISOString(),
-  $randomInt: () => String(randomInt(0, 1000)),
+  $randomInt: () => String(crypto().randomInt(0, 1000)),
 };
 
 /**

@@ -1,9 +1,8 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import type { Readable } from 'node:stream';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../pipeline.js';
+import { lazyBuiltin } from '../lazy-builtin.js';
 import type { AgentPool } from './agents.js';
 import { toRequestError } from './network-errors.js';
 
@@ -59,24 +58,38 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
       url = next;
       continue;
     }
-    return toResponseInfo(response, performance.now() - started, { method, url });
+    return toResponseInfo(response, performance.now() - started, { method, url }, request.signal);
   }
 }
 
 function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
   return new Promise((resolvePromise, reject) => {
-    const target = { method: request.method, url };
+    // Cancelled before the request went out (Esc in the TUI while variables resolved): an
+    // abort listener added now would never fire.
+    if (request.signal?.aborted) {
+      reject(new NetworkError(`${request.method} ${url.href} was cancelled`));
+      return;
+    }
+    const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
     const headers: Record<string, string> = { ...request.headers };
     if (request.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
       headers['Content-Length'] = String(Buffer.byteLength(request.body));
     }
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, { method: request.method, headers, agent: agents.forUrl(url, request.tls) });
+    const send = url.protocol === 'https:' ? lazyBuiltin<typeof import('node:https')>('node:https').request : httpRequest;
+    let req: ReturnType<typeof httpRequest>;
+    try {
+      req = send(url, { method: request.method, headers, agent: agents.forUrl(url, request.tls) });
+    } catch (error) {
+      // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
+      reject(toRequestError(error, target, request.timeoutMs));
+      return;
+    }
     let settled = false;
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
-      reject(toRequestError(error, target, request.timeoutMs));
+      // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
+      reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, request.timeoutMs));
     };
     req.setTimeout(request.timeoutMs, () => {
       const error = Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' });
@@ -87,6 +100,8 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     };
     request.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error) => {
+      // Failed before a response: the run's signal must not keep this request's listener (5,000 failures add up).
+      request.signal?.removeEventListener('abort', onAbort);
       if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') {
         if (!settled) {
           settled = true;
@@ -111,7 +126,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
   });
 }
 
-function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }): ResponseInfo {
+function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, signal?: AbortSignal): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
@@ -122,22 +137,51 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
     durationMs,
     size: 0,
   };
-  const stream = decoded(res);
-  stream.on('data', (chunk: Buffer) => {
-    info.size += chunk.length;
-  });
-  // A reset mid-body surfaces as an error on the stream: give it the same clear wording.
-  res.on('aborted', () => stream.destroy(toRequestError(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }), target, 0)));
-  res.socket?.once('timeout', () => stream.destroy(toRequestError(Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' }), target, res.socket?.timeout ?? 0)));
-  info.stream = stream;
+  info.stream = bodyStream(res, info, target, signal);
   return info;
+}
+
+/**
+ * The body as its reader sees it. Counting happens inside a transform, not with a 'data'
+ * listener: a listener would start the flow before any renderer is attached and lose the body.
+ * Socket errors surface as the same one-line NetworkError as errors before the headers.
+ */
+function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, signal?: AbortSignal): Readable {
+  const source = decoded(res);
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      info.size += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  const fail = (error: unknown, timeoutMs = 0): void => {
+    if (!stream.destroyed) stream.destroy(toRequestError(error, target, timeoutMs));
+  };
+  source.on('error', (error) => fail(error));
+  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
+  res.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  const socket = res.socket;
+  const onTimeout = (): void => fail(Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' }), socket?.timeout ?? 0);
+  // Keep-alive sockets serve many responses: remove the listener when this body is done.
+  socket?.on('timeout', onTimeout);
+  // Ctrl-C while a body (or an endless stream) arrives ends it at once.
+  const onAbort = (): void => fail(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  stream.once('close', () => {
+    socket?.removeListener('timeout', onTimeout);
+    signal?.removeEventListener('abort', onAbort);
+    if (!source.readableEnded) source.destroy();
+  });
+  source.pipe(stream);
+  return stream;
 }
 
 /** Undoes `Content-Encoding` (gzip, deflate, br) so that the user sees the body, not its wire form. */
 function decoded(res: IncomingMessage): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
   if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res;
-  const decoder = encoding === 'br' ? createBrotliDecompress() : encoding === 'deflate' ? createInflate() : createGunzip();
+  const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
+  const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
   res.on('error', (error) => decoder.destroy(error));
   return res.pipe(decoder);
 }

@@ -1,4 +1,4 @@
-import { maskHeaders, maskUrl } from '../mask.js';
+import { displayHeaders, displayUrl } from '../mask.js';
 import type { RequestContext } from '../pipeline.js';
 import type { Palette } from './colors.js';
 
@@ -16,9 +16,9 @@ export function statusLine(ctx: RequestContext, colors: Palette): string {
   return `${colors.dim(`HTTP/${res.httpVersion}`)} ${status}  ${colors.dim(`${Math.round(res.durationMs)} ms`)}`;
 }
 
-function headerLines(headers: Record<string, string | string[]>, colors: Palette): string[] {
+function headerLines(headers: Record<string, string | string[]>, colors: Palette, redact: (text: string) => string): string[] {
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(maskHeaders(headers))) {
+  for (const [name, value] of Object.entries(displayHeaders(headers, redact))) {
     for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(name)}: ${item}`);
   }
   return lines;
@@ -26,10 +26,10 @@ function headerLines(headers: Record<string, string | string[]>, colors: Palette
 
 /** `-v`: the request as sent (secrets masked), a blank line, then the response headers. */
 export function verboseRequest(ctx: RequestContext, colors: Palette): string {
-  const lines = [`${colors.method(ctx.spec.method)} ${maskUrl(ctx.spec.url)}`, ...headerLines(ctx.spec.headers, colors)];
+  const lines = [`${colors.method(ctx.spec.method)} ${displayUrl(ctx.spec.url, ctx.redact)}`, ...headerLines(ctx.spec.headers, colors, ctx.redact)];
   return `${lines.join('\n')}\n`;
 }
 
 export function verboseResponseHeaders(ctx: RequestContext, colors: Palette): string {
-  return ctx.response ? `${headerLines(ctx.response.headers, colors).join('\n')}\n` : '';
+  return ctx.response ? `${headerLines(ctx.response.headers, colors, ctx.redact).join('\n')}\n` : '';
 }

@@ -1,17 +1,38 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /**
  * Pipes a body to the output without ending it (more requests may follow), honouring
- * back-pressure so a 100 MiB body never sits in memory.
+ * back-pressure so a 100 MiB body never sits in memory. When the output goes away
+ * (`reqflow run x | head`), the body is dropped and the promise settles instead of hanging.
  */
 export function pipeTo(source: Readable, target: NodeJS.WritableStream): Promise<void> {
+  const sink = target as NodeJS.WritableStream & Writable;
   return new Promise((resolvePromise, reject) => {
+    const cleanup = (): void => {
+      source.unpipe(sink);
+      sink.removeListener('close', onGone);
+      sink.removeListener('error', onGone);
+    };
     const onError = (error: Error): void => {
-      source.unpipe(target as NodeJS.WritableStream & import('node:stream').Writable);
+      cleanup();
       reject(error);
     };
+    const onGone = (): void => {
+      cleanup();
+      source.destroy();
+      resolvePromise();
+    };
+    if (sink.destroyed || sink.writable === false) {
+      onGone();
+      return;
+    }
     source.once('error', onError);
-    source.once('end', () => resolvePromise());
-    source.pipe(target as NodeJS.WritableStream & import('node:stream').Writable, { end: false });
+    source.once('end', () => {
+      cleanup();
+      resolvePromise();
+    });
+    sink.once('close', onGone);
+    sink.once('error', onGone);
+    source.pipe(sink, { end: false });
   });
 }

@@ -1,27 +1,51 @@
-import { readFile } from 'node:fs/promises';
-import { TlsError } from '../../core/errors/index.js';
-import type { Plugin, RequestContext } from '../../core/pipeline.js';
+/**
+ * Mutual TLS and server trust: turns the merged `tls` settings (profile, then the request field
+ * by field; paths already absolute) into Node TLS options, checking the files first so that
+ * every problem is one clear exit-5 line. `insecureSkipVerify` warns once per run.
+ */
+import type { Plugin, RequestContext, RunOptions, TlsConnectionOptions } from '../../core/pipeline.js';
+import { tlsFile } from './files.js';
+import { loadIdentity } from './identity.js';
+import { loadCaFile } from './trust.js';
 
-async function readPem(path: string, what: string): Promise<Buffer> {
-  try {
-    return await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new TlsError(`cannot read ${what} ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : String(code)}`, { hint: 'check the tls paths (relative paths start at the file that names them)' });
+/** Per run (keyed by the run's options object): files are read and checked once per distinct setting. */
+interface RunState {
+  warned: boolean;
+  loaded: Map<string, Promise<TlsConnectionOptions>>;
+}
+const runs = new WeakMap<RunOptions, RunState>();
+
+function runState(ctx: RequestContext): RunState {
+  let state = runs.get(ctx.options);
+  if (!state) {
+    state = { warned: false, loaded: new Map() };
+    runs.set(ctx.options, state);
   }
+  return state;
 }
 
-/** Turns the merged `tls` settings into Node TLS options (file contents), and warns about skipped verification. */
+async function load(ctx: RequestContext): Promise<TlsConnectionOptions> {
+  const options: TlsConnectionOptions = { ...(await loadIdentity(ctx)) };
+  const ca = tlsFile(ctx, 'caFile');
+  if (ca) options.ca = [await loadCaFile(ca)];
+  if (ctx.tls.insecureSkipVerify === true) options.rejectUnauthorized = false;
+  return options;
+}
+
 async function applyTls(ctx: RequestContext): Promise<RequestContext> {
-  const { tls } = ctx;
-  if (tls.certFile) ctx.tlsOptions.cert = await readPem(tls.certFile, 'client certificate');
-  if (tls.keyFile) ctx.tlsOptions.key = await readPem(tls.keyFile, 'client key');
-  if (tls.caFile) ctx.tlsOptions.ca = [await readPem(tls.caFile, 'CA file')];
-  if (tls.pfxFile) ctx.tlsOptions.pfx = await readPem(tls.pfxFile, 'PKCS#12 file');
-  if (tls.passphrase !== undefined) ctx.tlsOptions.passphrase = tls.passphrase;
-  if (tls.insecureSkipVerify === true) {
-    ctx.tlsOptions.rejectUnauthorized = false;
-    ctx.warn(`TLS certificate verification is disabled for "${ctx.spec.name}" (insecureSkipVerify)`);
+  const state = runState(ctx);
+  const key = JSON.stringify([ctx.tls, ctx.spec.tls ?? {}]);
+  let pending = state.loaded.get(key);
+  if (!pending) {
+    pending = load(ctx);
+    state.loaded.set(key, pending);
+    // Errors name the request: the next request with the same settings checks again for its own message.
+    pending.catch(() => state.loaded.delete(key));
+  }
+  Object.assign(ctx.tlsOptions, await pending);
+  if (ctx.tls.insecureSkipVerify === true && !state.warned && /^https:/i.test(ctx.spec.url)) {
+    state.warned = true;
+    ctx.warn('TLS certificate verification is off (insecureSkipVerify): the server is not authenticated; use tls.caFile to trust a private CA instead');
   }
   return ctx;
 }

@@ -1,13 +1,37 @@
-// PLACEHOLDER: replaced by the auth-oauth2 implementation (see issues). Fails loudly if reached.
-import { ReqflowError } from '../../core/errors/index.js';
+/**
+ * OAuth 2.0 for reqflow: `reqflow oauth login|status|logout` and, before each request that uses
+ * `{{token}}` (or `# @auth oauth2`), a fresh access token from the profile's session.
+ *
+ * openid-client is imported only when a token must be fetched or refreshed, never for a request
+ * whose token is still valid.
+ */
+import { setHeader, hasHeader } from '../../core/headers.js';
 import type { Plugin } from '../../core/pipeline.js';
+import { requestedAuth } from '../../core/registry.js';
+import { ensureFreshToken } from './ensure-token.js';
+import { TOKEN_VARIABLE } from './token-store.js';
+
+export { login, loginWithBrowser, loginWithDevice, runGrant, profileExpander, DEFAULT_LOGIN_TIMEOUT_MS, type LoginOptions, type LoginResult } from './login.js';
+export { oauthStatus, formatStatus, logout, type OAuthStatus } from './status.js';
+export type { FlowEvent } from './flows/index.js';
+export type { GrantName, OAuthSettings } from './settings.js';
 
 const plugin: Plugin = {
   name: 'auth-oauth2',
+  authName: 'oauth2',
   stages: {
-    auth: () => {
-      throw new ReqflowError('auth-oauth2 is not implemented yet');
+    // Runs before core-substitute (builtins.ts): `{{token}}` must see the renewed token.
+    substitute: async (ctx) => {
+      await ensureFreshToken(ctx);
+      return ctx;
+    },
+    // `# @auth oauth2` (or profile auth.type "oauth2"): send the token without writing the header.
+    auth: async (ctx) => {
+      if (requestedAuth(ctx) !== 'oauth2' || hasHeader(ctx.spec.headers, 'Authorization')) return ctx;
+      setHeader(ctx.spec.headers, 'Authorization', `Bearer ${await ctx.variables.get(TOKEN_VARIABLE)}`);
+      return ctx;
     },
   },
 };
+
 export default plugin;

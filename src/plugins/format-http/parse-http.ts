@@ -23,7 +23,8 @@ interface Block {
  */
 export function parseHttpText(text: string, file: string): RequestSpec[] {
   if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
-  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  // `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content.
+  const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/);
   const requests: RequestSpec[] = [];
   for (const block of splitBlocks(lines)) {
     const spec = parseBlock(block, file, requests.length + 1);
@@ -48,13 +49,15 @@ function splitBlocks(lines: string[]): Block[] {
 
 function parseBlock(block: Block, file: string, index: number): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
+  const annotationLines: Record<string, number> = {};
   let i = 0;
   // Annotations, comments and blank lines come before the request line.
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
     const annotation = ANNOTATION.exec(line);
     if (annotation) {
-      annotations[annotation[1] as string] = annotation[2] ?? 'true';
+      annotations[annotation[1] as string] = annotation[2] || 'true'; // bare `# @flag` (even with trailing spaces) means true
+      annotationLines[annotation[1] as string] = block.firstLine + i;
       continue;
     }
     if (line.trim() === '' || COMMENT.test(line)) continue;
@@ -93,7 +96,7 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
     source: { file, line: lineNo },
   };
   if (bodyLines.length > 0) spec.body = bodyLines.join('\n');
-  const tls = tlsFromAnnotations(annotations);
+  const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;
   return spec;
 }
@@ -101,7 +104,8 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
 function parseRequestLine(line: string, file: string, lineNo: number): { method: string; url: string } {
   const trimmed = line.trim();
   const indent = line.length - line.trimStart().length;
-  const parts = trimmed.split(/\s+/);
+  // Spaces inside a template (`{{urlencode query}}`) do not split the line.
+  const parts = trimmed.match(/(?:\{\{.*?\}\}|\S)+/g) ?? [];
   const first = parts[0] ?? '';
   // A bare URL is a GET, as in the JetBrains and httpyac formats.
   if (parts.length === 1 && /^(https?:\/\/|\{\{)/i.test(first)) return { method: 'GET', url: first };
@@ -122,7 +126,7 @@ function clip(text: string): string {
 }
 
 /** `# @tls.certFile path` and friends become the request's `tls` object. */
-function tlsFromAnnotations(annotations: Record<string, string>): RequestSpec['tls'] | undefined {
+function tlsFromAnnotations(annotations: Record<string, string>, invalid: (key: string, what: string) => ParseError): RequestSpec['tls'] | undefined {
   const tls: NonNullable<RequestSpec['tls']> = {};
   let any = false;
   for (const key of ['certFile', 'keyFile', 'caFile', 'pfxFile', 'passphrase'] as const) {
@@ -134,7 +138,9 @@ function tlsFromAnnotations(annotations: Record<string, string>): RequestSpec['t
   }
   const skip = annotations['tls.insecureSkipVerify'];
   if (skip !== undefined) {
-    tls.insecureSkipVerify = skip !== 'false';
+    // Only an explicit yes turns verification off: `0`, `no` or a typo must not.
+    if (skip !== 'true' && skip !== 'false') throw invalid('tls.insecureSkipVerify', `# @tls.insecureSkipVerify expects true or false, got ${JSON.stringify(clip(skip))}`);
+    tls.insecureSkipVerify = skip === 'true';
     any = true;
   }
   return any ? tls : undefined;

@@ -1,13 +1,20 @@
-// PLACEHOLDER: replaced by the graphql implementation (see issues). Fails loudly if reached.
-import { ReqflowError } from '../../core/errors/index.js';
 import type { Plugin } from '../../core/pipeline.js';
+import { renderGraphql } from './render.js';
+import { sendGraphql } from './send.js';
+import { transformGraphql } from './transform.js';
 
+/**
+ * GraphQL mode (`# @protocol graphql`): the body is GraphQL text, parsed locally, sent as
+ * `POST {"query", "operationName", "variables"}`; responses show `data` and readable `errors`.
+ * Subscriptions stream over SSE, or over graphql-ws with `# @transport ws`.
+ */
 const plugin: Plugin = {
   name: 'graphql',
+  appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'graphql',
   stages: {
-    auth: () => {
-      throw new ReqflowError('graphql is not implemented yet');
-    },
+    transform: transformGraphql,
+    send: sendGraphql,
+    render: renderGraphql,
   },
 };
 export default plugin;

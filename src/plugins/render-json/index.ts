@@ -1,4 +1,4 @@
-import { maskHeaders, maskUrl } from '../../core/mask.js';
+import { displayHeaders, displayUrl } from '../../core/mask.js';
 import { bodyText, isJsonResponse, parseJsonBody } from '../../core/render/body.js';
 import { activeFilter, filteredJson } from '../../core/render/filtered.js';
 import type { Plugin, RequestContext } from '../../core/pipeline.js';
@@ -17,12 +17,12 @@ export interface JsonRecord {
   error?: { message: string; exitCode: number; hint?: string };
 }
 
-export function baseRecord(ctx: Pick<RequestContext, 'spec'>): JsonRecord {
+export function baseRecord(ctx: Pick<RequestContext, 'spec'> & Partial<Pick<RequestContext, 'redact'>>): JsonRecord {
   return {
     name: ctx.spec.name,
     method: ctx.spec.method,
-    url: maskUrl(ctx.spec.url),
-    request: { headers: maskHeaders(ctx.spec.headers) },
+    url: displayUrl(ctx.spec.url, ctx.redact),
+    request: { headers: displayHeaders(ctx.spec.headers, ctx.redact) },
   };
 }
 
@@ -49,7 +49,7 @@ const plugin: Plugin = {
       const record: JsonRecord = {
         ...baseRecord(ctx),
         status: res.status,
-        headers: maskHeaders(res.headers),
+        headers: displayHeaders(res.headers, ctx.redact),
         body,
         durationMs: Math.round(res.durationMs * 10) / 10,
         size: res.size,

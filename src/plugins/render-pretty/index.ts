@@ -1,19 +1,11 @@
-import { bodyText, isJsonResponse, isTextual, parseJsonBody } from '../../core/render/body.js';
+import { bodyText, isJsonResponse, isTextual } from '../../core/render/body.js';
 import { palette } from '../../core/render/colors.js';
-import { statusLine, verboseRequest, verboseResponseHeaders } from '../../core/render/describe.js';
 import { activeFilter, filteredJson } from '../../core/render/filtered.js';
 import { colorizeJson, prettyJson } from '../../core/render/json-text.js';
+import { renderJsonBody } from '../../core/render/json-stream-render.js';
+import { writeResponseHead } from '../../core/render/meta.js';
 import { pipeTo } from '../../core/render/pipe.js';
 import type { Plugin, RequestContext } from '../../core/pipeline.js';
-
-/**
- * Status line and metadata go to stdout on a terminal and to stderr when piped, so that
- * `reqflow run x.http | jq` receives the body only.
- */
-function meta(ctx: RequestContext, text: string): void {
-  if (ctx.options.isTerminal) ctx.output.out(text.endsWith('\n') ? text : `${text}\n`);
-  else ctx.output.err(text.replace(/\n$/, ''));
-}
 
 async function renderBody(ctx: RequestContext): Promise<void> {
   const res = ctx.response;
@@ -25,18 +17,11 @@ async function renderBody(ctx: RequestContext): Promise<void> {
     return;
   }
   if (isJsonResponse(res)) {
-    const body = await ctx.readBody();
-    if (body.length === 0) return;
-    const parsed = parseJsonBody(body);
-    if (parsed.ok) {
-      ctx.output.out(`${prettyJson(parsed.value, colors)}\n`);
-      return;
-    }
-    ctx.warn(`response says JSON but ${parsed.reason}; showing it as text`);
-    ctx.output.out(ensureNewline(bodyText(body).text));
+    // Streamed in constant memory; a body that is not JSON falls back to text with a warning.
+    await renderJsonBody(ctx, colors);
     return;
   }
-  if (ctx.options.isTerminal || !ctx.output.stream || !res.stream) {
+  if (ctx.options.isTerminal || !ctx.output.stream || !res.stream || res.body !== undefined) {
     const body = await ctx.readBody();
     if (body.length === 0) return;
     if (!isTextual(res, body) && ctx.options.isTerminal) {
@@ -66,10 +51,7 @@ const plugin: Plugin = {
   stages: {
     render: async (ctx) => {
       if (ctx.rendered || !ctx.response) return ctx;
-      const colors = palette(ctx.options.color);
-      if (ctx.options.verbose) meta(ctx, verboseRequest(ctx, colors));
-      meta(ctx, statusLine(ctx, colors));
-      if (ctx.options.verbose) meta(ctx, verboseResponseHeaders(ctx, colors));
+      writeResponseHead(ctx, palette(ctx.options.color));
       await renderBody(ctx);
       ctx.rendered = true;
       return ctx;

@@ -1,0 +1,235 @@
+/**
+ * `npm run bench`: reqflow against curl, httpie and httpyac on this machine, side by side in one
+ * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
+ * targets of issue 8, and writes the figures to bench/results.json.
+ *
+ *   node bench/run.js [--quick] [--runs N] [--only startup,batch,large,sse,parse,plugins]
+ *
+ * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
+ * time-out and the whole run a deadline.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeFixtures } from './lib/fixtures.js';
+import { command, compare, runChecked, summarize, timeVerbose } from './lib/measure.js';
+import { formatSection, formatTargets, ms, mb, ratio } from './lib/report.js';
+import { eventLatencies } from './lib/sse.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin', 'run.js');
+const HTTPYAC = join(ROOT, 'node_modules', '.bin', 'httpyac');
+const DEADLINE_MS = 10 * 60_000;
+
+const argv = process.argv.slice(2);
+const quick = argv.includes('--quick');
+const runsArg = argv.indexOf('--runs');
+const RUNS = runsArg >= 0 ? Number(argv[runsArg + 1]) : quick ? 5 : 10;
+const onlyArg = argv.indexOf('--only');
+const ONLY = onlyArg >= 0 ? new Set(argv[onlyArg + 1].split(',')) : undefined;
+const wanted = (name) => !ONLY || ONLY.has(name);
+
+function available(file, args = ['--version']) {
+  const probe = spawnSync(file, args, { stdio: 'ignore', timeout: 20_000 });
+  return probe.status === 0;
+}
+
+/** Starts bench/server.js; resolves with its base URL and a stop function. */
+function startServer() {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'server.js')], { stdio: ['pipe', 'pipe', 'inherit'] });
+    let text = '';
+    child.once('error', reject);
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const line = text.split('\n')[0];
+      if (text.includes('\n')) {
+        const { port } = JSON.parse(line);
+        resolve({
+          base: `http://127.0.0.1:${port}`,
+          stop: () => {
+            child.stdin.end();
+            child.kill();
+          },
+        });
+      }
+    });
+  });
+}
+
+async function main() {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'fast-run.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+  const tools = {
+    curl: available('curl'),
+    httpie: available('http', ['--version']),
+    httpyac: existsSync(HTTPYAC),
+    time: existsSync('/usr/bin/time'),
+  };
+  const tmp = mkdtempSync(join(tmpdir(), 'reqflow-bench-'));
+  const home = join(tmp, 'home');
+  mkdirSync(home);
+  const server = await startServer();
+  const deadline = setTimeout(() => {
+    console.error(`bench: stopped after ${DEADLINE_MS / 60_000} minutes (deadline)`);
+    server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+    process.exit(1);
+  }, DEADLINE_MS);
+  deadline.unref();
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
+    runs: RUNS,
+    tools,
+    cases: {},
+    targets: [],
+  };
+  try {
+    const files = writeFixtures(tmp, server.base);
+    // A clean environment: no user config, state or installed plugins (measured separately below).
+    const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp, 'state'), REQFLOW_DATA_DIR: join(tmp, 'data'), LANG: 'C.UTF-8' };
+    const opts = { env, cwd: tmp };
+    const node = (label, ...args) => command(label, process.execPath, args);
+    const reqflow = (label, ...args) => command(label, process.execPath, [BIN, ...args]);
+    const httpyac = (label, ...args) => command(label, HTTPYAC, args);
+    const peers = [];
+    if (tools.curl) peers.push(command('curl', 'curl', ['-sS', `${server.base}/get`]));
+    if (tools.httpie) peers.push(command('httpie', 'http', ['--ignore-stdin', 'GET', `${server.base}/get`]));
+    if (tools.httpyac) peers.push(httpyac('httpyac send', 'send', files.one, '--all', '-o', 'body'));
+    // pass: null when the comparison could not be made (a peer is missing).
+    const check = (name, target, value, pass, detail) => results.targets.push({ name, target, value: Number.isFinite(value) ? Number(value.toFixed(3)) : null, pass: Number.isFinite(value) ? pass : null, detail });
+
+    if (wanted('startup')) {
+      console.error('bench: start-up ...');
+      const s = await compare([node('node -e 0', '-e', '0'), reqflow('reqflow --version', '--version'), reqflow('reqflow run (one GET)', 'run', files.one), ...peers], { warmup: 2, runs: RUNS, ...opts });
+      results.cases.startup = s;
+      const base = s['node -e 0'].median;
+      const get = s['reqflow run (one GET)'].median;
+      console.log(
+        formatSection(
+          'Start-up: one GET (wall time, median)',
+          ['command', 'median', 'min', 'ratio to node -e 0'],
+          Object.entries(s).map(([label, v]) => [label, ms(v.median), ms(v.min), ratio(v.median / base)]),
+        ),
+      );
+      check('one GET, ratio to node -e 0', '≤ 2.0 ×', get / base, get / base <= 2.0, `${ms(get)} vs ${ms(base)}`);
+      if (s.httpie) check('one GET, ratio to httpie', 'faster (< 1.0 ×)', get / s.httpie.median, get < s.httpie.median, `${ms(get)} vs ${ms(s.httpie.median)}`);
+      else check('one GET, ratio to httpie', 'faster (< 1.0 ×)', NaN, null, 'httpie is not installed');
+      if (s['httpyac send']) check('one GET, ratio to httpyac', 'faster (< 1.0 ×)', get / s['httpyac send'].median, get < s['httpyac send'].median, `${ms(get)} vs ${ms(s['httpyac send'].median)}`);
+    }
+
+    if (wanted('batch')) {
+      const batch = {};
+      for (const [kind, one, many] of [
+        ['GET', files.one, files.batchGet],
+        ['GraphQL POST', files.oneGraphql, files.batchGraphql],
+      ]) {
+        console.error(`bench: batch of 1,000 ${kind}s ...`);
+        const r = await compare([reqflow('1 request', 'run', one), reqflow('1,000 requests', 'run', many)], { warmup: 1, runs: Math.max(3, Math.round(RUNS / 2)), ...opts });
+        const row = { reqflow: { one: r['1 request'].median, many: r['1,000 requests'].median, marginal: (r['1,000 requests'].median - r['1 request'].median) / 999 } };
+        if (tools.httpyac) {
+          const y = await compare([httpyac('1 request', 'send', one, '--all', '-o', 'body'), httpyac('1,000 requests', 'send', many, '--all', '-o', 'body')], { warmup: 1, runs: 3, ...opts, timeoutMs: 180_000 });
+          row.httpyac = { one: y['1 request'].median, many: y['1,000 requests'].median, marginal: (y['1,000 requests'].median - y['1 request'].median) / 999 };
+        }
+        batch[kind] = row;
+      }
+      results.cases.batch = batch;
+      const rows = [];
+      for (const [kind, row] of Object.entries(batch)) {
+        for (const [tool, v] of Object.entries(row)) rows.push([`${kind}: ${tool}`, ms(v.one), ms(v.many), `${v.marginal.toFixed(3)} ms`, tool === 'reqflow' && row.httpyac ? `${(row.httpyac.marginal / v.marginal).toFixed(1)} × better` : '']);
+        check(`batch ${kind}: marginal per request (ms)`, '≤ 0.5 ms', row.reqflow.marginal, row.reqflow.marginal <= 0.5, `${row.reqflow.marginal.toFixed(3)} ms`);
+        if (row.httpyac) {
+          const better = row.httpyac.marginal / row.reqflow.marginal;
+          check(`batch ${kind}: httpyac's marginal / reqflow's (×)`, '≥ 10 ×', better, better >= 10, `${row.httpyac.marginal.toFixed(2)} ms vs ${row.reqflow.marginal.toFixed(3)} ms`);
+        }
+      }
+      console.log(formatSection('Batch: one file of 1,000 requests to one host (median)', ['case', '1 request', '1,000 requests', 'marginal / request', 'vs httpyac'], rows));
+    }
+
+    if (wanted('large')) {
+      if (!tools.time) throw new Error('/usr/bin/time is missing: apt-get install -y time');
+      console.error('bench: 100 MiB JSON response ...');
+      const url = `${server.base}/large?mib=100`;
+      const cases = [
+        ...(tools.curl ? [command('curl', 'curl', ['-sS', url])] : []),
+        reqflow('reqflow -o raw', 'run', files.large, '-o', 'raw'),
+        reqflow('reqflow (pretty)', 'run', files.large),
+      ];
+      // The first request makes the server build its document: a warm-up round, unmeasured.
+      for (const cmd of cases) await runChecked(cmd, opts);
+      const samples = Object.fromEntries(cases.map((cmd) => [cmd.label, { ms: [], rss: [] }]));
+      const rounds = quick ? 2 : 3;
+      for (let round = 0; round < rounds; round++) {
+        for (const cmd of cases) {
+          const r = await timeVerbose(cmd, opts);
+          samples[cmd.label].ms.push(r.ms);
+          samples[cmd.label].rss.push(r.rssMb);
+        }
+      }
+      const large = Object.fromEntries(Object.entries(samples).map(([label, v]) => [label, { ms: summarize(v.ms).median, rssMb: Math.max(...v.rss) }]));
+      results.cases.large = large;
+      const oneGet = results.cases.startup ?? (await compare([reqflow('reqflow run (one GET)', 'run', files.one), ...peers.filter((p) => p.label === 'curl')], { warmup: 1, runs: 5, ...opts }));
+      const beyond = (label, oneLabel) => large[label].ms - (oneGet[oneLabel]?.median ?? 0);
+      const rows = Object.entries(large).map(([label, v]) => [label, ms(v.ms), mb(v.rssMb), ms(beyond(label, label === 'curl' ? 'curl' : 'reqflow run (one GET)'))]);
+      console.log(formatSection('Large response: 100 MiB JSON into a pipe (median wall time, peak RSS of all runs)', ['command', 'wall', 'peak RSS', 'beyond a one-GET run'], rows));
+      check('100 MiB raw: peak RSS (MB)', '≤ 64 MB', large['reqflow -o raw'].rssMb, large['reqflow -o raw'].rssMb <= 64, mb(large['reqflow -o raw'].rssMb));
+      if (large.curl) {
+        const mine = beyond('reqflow -o raw', 'reqflow run (one GET)');
+        const theirs = beyond('curl', 'curl');
+        check('100 MiB raw: time beyond one GET, ratio to curl', '≤ 3 ×', mine / theirs, mine / theirs <= 3, `${ms(mine)} vs curl ${ms(theirs)}`);
+      }
+      check('100 MiB pretty: peak RSS (MB)', '≤ 100 MB', large['reqflow (pretty)'].rssMb, large['reqflow (pretty)'].rssMb <= 100, mb(large['reqflow (pretty)'].rssMb));
+      check('100 MiB pretty: wall time (s)', '≤ 3 s', large['reqflow (pretty)'].ms / 1000, large['reqflow (pretty)'].ms <= 3000, ms(large['reqflow (pretty)'].ms));
+    }
+
+    if (wanted('sse')) {
+      console.error('bench: server-sent events ...');
+      const cmd = reqflow('reqflow (streaming)', 'run', files.events);
+      await eventLatencies(cmd, opts);
+      const all = [];
+      const rounds = quick ? 2 : 3;
+      for (let round = 0; round < rounds; round++) all.push(...(await eventLatencies(cmd, opts)));
+      const s = summarize(all);
+      results.cases.sse = { events: all.length, expected: 200 * rounds, medianMs: s.median, p99Ms: s.p99, maxMs: s.max };
+      console.log(formatSection(`SSE: 200 events 5 ms apart, ${rounds} runs (server write → reqflow output)`, ['events seen', 'median', 'p99', 'max'], [[`${all.length} / ${200 * rounds}`, ms(s.median, 2), ms(s.p99, 2), ms(s.max, 2)]]));
+      check('SSE latency: median (ms)', '≤ 5 ms', s.median, s.median <= 5, ms(s.median, 2));
+      check('SSE latency: p99 (ms)', '≤ 20 ms', s.p99, s.p99 <= 20, ms(s.p99, 2));
+      check('SSE: events printed', `${200 * rounds}`, all.length, all.length === 200 * rounds, `${all.length} of ${200 * rounds}`);
+    }
+
+    if (wanted('parse')) {
+      console.error('bench: parsing 10,000 requests ...');
+      const p = await compare([reqflow('list 1 request', 'run', files.one, '--list'), reqflow('list 10,000 requests', 'run', files.parse, '--list')], { warmup: 2, runs: RUNS, ...opts });
+      results.cases.parse = p;
+      const beyond = p['list 10,000 requests'].median - p['list 1 request'].median;
+      console.log(formatSection('Parse: reqflow run FILE --list (median)', ['command', 'median', 'beyond start-up'], [['list 1 request', ms(p['list 1 request'].median), ''], ['list 10,000 requests', ms(p['list 10,000 requests'].median), ms(beyond)]]));
+      check('parse 10,000 requests beyond start-up (ms)', '≤ 300 ms', beyond, beyond <= 300, ms(beyond));
+    }
+
+    if (wanted('plugins') && existsSync(join(ROOT, 'bench', 'plugins-overhead.js'))) {
+      console.error('bench: third-party plugin collection ...');
+      const { measurePluginsOverhead, formatPluginsOverhead } = await import('./plugins-overhead.js');
+      const r = await measurePluginsOverhead({ runs: RUNS });
+      results.cases.plugins = r;
+      console.log(`\n${formatPluginsOverhead(r)}`);
+      check('plugin look-up overhead, none installed (%)', '≤ 10 %', r.overheadPercent, r.overheadPercent <= 10, `${r.overheadPercent} %`);
+    }
+
+    console.log(formatTargets(results.targets));
+    writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`\nfigures written to bench/results.json (${results.machine.cpus} CPUs, node ${results.machine.node}; peers: ${Object.entries(tools).map(([k, v]) => `${k} ${v ? 'yes' : 'missing'}`).join(', ')})`);
+    if (!tools.httpie) console.log('note: httpie is not installed (Debian: apt-get install -y httpie): its comparisons are skipped');
+    if (results.targets.some((t) => t.pass === false)) process.exitCode = 1;
+  } finally {
+    clearTimeout(deadline);
+    server.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(`bench: ${error.message}`);
+  process.exit(1);
+});

@@ -1,0 +1,19 @@
+import type { RequestContext } from '../pipeline.js';
+import type { Palette } from './colors.js';
+import { statusLine, verboseRequest, verboseResponseHeaders } from './describe.js';
+
+/**
+ * Status lines and other metadata go to stdout on a terminal and to stderr when piped, so that
+ * `reqflow run x.http | jq` receives the body only.
+ */
+export function writeMeta(ctx: Pick<RequestContext, 'options' | 'output'>, text: string): void {
+  if (ctx.options.isTerminal) ctx.output.out(text.endsWith('\n') ? text : `${text}\n`);
+  else ctx.output.err(text.replace(/\n$/, ''));
+}
+
+/** What precedes a body in pretty output: the status line, and with `-v` the request and response headers. */
+export function writeResponseHead(ctx: RequestContext, colors: Palette): void {
+  if (ctx.options.verbose) writeMeta(ctx, verboseRequest(ctx, colors));
+  writeMeta(ctx, statusLine(ctx, colors));
+  if (ctx.options.verbose) writeMeta(ctx, verboseResponseHeaders(ctx, colors));
+}

@@ -1,0 +1,177 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AuthFlowError, type ReqflowError } from '../../core/errors/index.js';
+import { formatDuration } from './token-store.js';
+
+export interface CallbackOptions {
+  /** Where to listen: a loopback http:// URL. Port 0 picks a free port (RFC 8252 §7.3). */
+  redirectUrl: URL;
+  /** The `state` sent with the authorization request. */
+  state: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  profile: string;
+}
+
+export interface CallbackServer {
+  /** The redirect URI to send (with the real port when port 0 was asked for). */
+  redirectUri: string;
+  /** Resolves with the callback URL (it has a `code`); rejects on an error, a wrong state, time-out or cancel. */
+  result: Promise<URL>;
+  close(): Promise<void>;
+}
+
+const PAGE = (title: string, text: string): string =>
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>reqflow: ${title}</title></head>` +
+  `<body style="font-family:sans-serif;margin:4em auto;max-width:32em;text-align:center"><h1>${title}</h1><p>${text}</p></body></html>`;
+
+const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function sameState(received: string, expected: string): boolean {
+  const a = Buffer.from(received);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** `localhost` is served on both loopback addresses: browsers may try either. */
+function bindAddresses(hostname: string): string[] {
+  if (hostname === 'localhost') return ['127.0.0.1', '::1'];
+  return [hostname.replace(/^\[|\]$/g, '')];
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const onError = (error: Error): void => reject(error);
+    server.once('error', onError);
+    server.listen({ port, host, exclusive: true }, () => {
+      server.removeListener('error', onError);
+      resolvePromise((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function listenError(error: NodeJS.ErrnoException, url: URL, port: number, profile: string): ReqflowError {
+  const where = `${url.hostname}:${port}`;
+  const hint = `set oauth.redirectUrl of profile "${profile}" to a free port (e.g. http://localhost:${port === 8080 ? 8081 : 8080}${url.pathname}) that the authorization server allows, or stop the program using port ${port}`;
+  if (error.code === 'EADDRINUSE') return new AuthFlowError(`cannot receive the OAuth callback: port ${port} on ${url.hostname} is already in use`, { hint, cause: error });
+  if (error.code === 'EACCES') return new AuthFlowError(`cannot receive the OAuth callback: no permission to listen on ${where}`, { hint, cause: error });
+  return new AuthFlowError(`cannot receive the OAuth callback on ${where}: ${error.message}`, { hint, cause: error });
+}
+
+/**
+ * A one-shot HTTP server on the loopback address for the browser's redirect back to reqflow.
+ * It answers exactly one callback at the redirect path: a `code` with the right `state` ends the
+ * wait with success; an `error`, or any `state` other than ours, ends it with an error (the code
+ * of a wrong-state callback is never used). Other paths get 404 and the wait goes on.
+ */
+export async function startCallbackServer(options: CallbackOptions): Promise<CallbackServer> {
+  const { redirectUrl, state, profile } = options;
+  const servers: Server[] = [];
+  let settle: { resolve(url: URL): void; reject(error: ReqflowError): void } | undefined;
+  const result = new Promise<URL>((resolvePromise, reject) => (settle = { resolve: resolvePromise, reject }));
+  result.catch(() => undefined); // the caller may close before awaiting
+  let finished = false;
+  let base: URL = redirectUrl;
+
+  const finish = (outcome: URL | ReqflowError): void => {
+    if (finished) return;
+    finished = true;
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+    if (outcome instanceof URL) settle?.resolve(outcome);
+    else settle?.reject(outcome);
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const reply = (status: number, title: string, text: string): void => {
+      res.writeHead(status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'close' });
+      res.end(PAGE(title, text));
+    };
+    const incoming = new URL(req.url ?? '/', base);
+    if (incoming.pathname !== base.pathname || finished) return reply(404, 'Not found', 'This is reqflow\'s OAuth callback server.');
+    if (req.method !== 'GET') return reply(405, 'Method not allowed', 'The OAuth callback is a GET request.');
+    const params = incoming.searchParams;
+    const code = params.get('code');
+    const error = params.get('error');
+    if (code === null && error === null) return reply(400, 'Not an OAuth callback', 'Expected a <code>code</code> or an <code>error</code> parameter.');
+    const received = params.get('state');
+    if (received === null || !sameState(received, state)) {
+      reply(400, 'Login failed', 'The response does not belong to the login in progress (state mismatch). Nothing was stored; you can close this tab.');
+      return finish(
+        new AuthFlowError('OAuth callback state mismatch: the response does not belong to this login (a stale browser tab, or a forged request); no token was stored', {
+          hint: `run reqflow oauth login -p ${profile} again`,
+        }),
+      );
+    }
+    if (error !== null) {
+      const description = params.get('error_description');
+      reply(400, 'Login failed', `${escapeHtml(error)}${description ? `: ${escapeHtml(description)}` : ''}. You can close this tab.`);
+      const text = description ? `${error} (${description})` : error;
+      return finish(
+        error === 'access_denied'
+          ? new AuthFlowError(`access denied: ${text}`, { hint: `run reqflow oauth login -p ${profile} again and approve the request` })
+          : new AuthFlowError(`the authorization server refused the login: ${text}`, { hint: `check oauth.clientId, oauth.scope and oauth.redirectUrl of profile "${profile}"` }),
+      );
+    }
+    reply(200, 'Logged in', 'reqflow received the authorization. You can close this tab.');
+    // The URL as registered (not the Host header the browser sent): openid-client derives redirect_uri from it.
+    const callback = new URL(base.href);
+    callback.search = incoming.search;
+    finish(callback);
+  };
+
+  const timer = setTimeout(
+    () =>
+      finish(
+        new AuthFlowError(`timed out after ${formatDuration(options.timeoutMs)} waiting for the browser to return to ${base.href}`, {
+          hint: `run reqflow oauth login -p ${profile} again (with --no-browser, open the printed URL yourself)`,
+        }),
+      ),
+    options.timeoutMs,
+  );
+  const onAbort = (): void => finish(new AuthFlowError('login cancelled'));
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  /** Stops listening; open connections end after their response (Connection: close), or at once when `hard`. */
+  const stop = (hard: boolean): Promise<void> =>
+    Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((resolvePromise) => {
+            server.close(() => resolvePromise());
+            if (hard) server.closeAllConnections();
+            else server.closeIdleConnections();
+          }),
+      ),
+    ).then(() => undefined);
+  // Closing before a callback arrived cancels the wait; the servers stop once the wait is over.
+  const close = async (): Promise<void> => finish(new AuthFlowError('login cancelled'));
+
+  const wanted = Number(redirectUrl.port || 80);
+  let port = wanted;
+  for (const [index, host] of bindAddresses(redirectUrl.hostname).entries()) {
+    const server = createServer(handle);
+    try {
+      port = await listen(server, port, host);
+      servers.push(server);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The second address of `localhost` (::1) is a courtesy: no IPv6 is fine.
+      if (index > 0 && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')) continue;
+      await close();
+      throw listenError(error as NodeJS.ErrnoException, redirectUrl, port, profile);
+    }
+  }
+  base = new URL(redirectUrl.href);
+  base.port = String(port);
+  // One callback only: stop listening as soon as the wait is over. The last page is still being
+  // sent, so connections get a moment to finish before they are cut (a browser's pre-opened
+  // sockets would otherwise keep the process alive).
+  const wrapUp = (): void => {
+    void stop(false);
+    setTimeout(() => void stop(true), 500).unref();
+  };
+  result.then(wrapUp, wrapUp);
+  return { redirectUri: base.href, result, close };
+}

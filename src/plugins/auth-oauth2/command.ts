@@ -1,0 +1,99 @@
+/**
+ * What the three `reqflow oauth` commands share: find the profile and its session, expand
+ * `{{...}}` in the oauth settings, report errors as one line with the right exit code. The
+ * oclif command classes stay thin (parse flags, call this).
+ */
+import { formatError } from '../../cli/report-error.js';
+import { UsageError } from '../../core/errors/index.js';
+import { SecretRegistry } from '../../core/mask.js';
+import type { Profile } from '../../core/pipeline.js';
+import { resolveProfile } from '../../core/profiles.js';
+import { noTerminalPrompter, terminalPrompter } from '../../core/prompt.js';
+import { loadSession, type FileSession } from '../../core/session.js';
+import { TemplateResolver } from '../../core/variables.js';
+import { TOKEN_VARIABLE, readStored } from './token-store.js';
+
+export interface OAuthCommandFlags {
+  profile?: string;
+  profiles?: string;
+  debug?: boolean;
+}
+
+export interface OAuthCommandContext {
+  profile: Profile;
+  session: FileSession;
+  /** Expands `{{...}}` (prompts on a terminal for interactive variables). */
+  expand(text: string): Promise<string>;
+  /** Values to hide in every message (client secret, tokens). */
+  secrets: SecretRegistry;
+  signal: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  out(text: string): void;
+  err(line: string): void;
+  warn(message: string): void;
+}
+
+/** Exit code of a cancelled command (128 + SIGINT), as for `reqflow run`. */
+const CANCELLED = 130;
+
+export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OAuthCommandContext) => Promise<number>): Promise<number> {
+  const secrets = new SecretRegistry();
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  const env = process.env;
+  const cwd = process.cwd();
+  const err = (line: string): void => void process.stderr.write(`${secrets.scrub(line)}\n`);
+  const warn = (message: string): void => err(`reqflow: warning: ${message}`);
+  try {
+    const { profile, document } = await resolveProfile({ requestDir: cwd, cwd, env, ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}) });
+    if (flags.profile === undefined && !env.REQFLOW_PROFILE && document.profiles.length === 0) {
+      throw new UsageError('no profiles found (.profiles.json)', { hint: 'create a .profiles.json with an "oauth" object in the current folder, or pass --profiles PATH' });
+    }
+    const session = await loadSession(profile.name, { env, warn });
+    secrets.add(session.get(TOKEN_VARIABLE));
+    secrets.add(readStored(session)?.refreshToken);
+    const resolver = new TemplateResolver({
+      cliVariables: {},
+      session,
+      profile,
+      prompter: process.stdin.isTTY ? terminalPrompter(process.stdin, process.stderr) : noTerminalPrompter,
+      promptCache: new Map(),
+      secrets,
+      signal: controller.signal,
+      env,
+      ...(document.path ? { profilesPath: document.path } : {}),
+    });
+    return await action({
+      profile,
+      session,
+      expand: (text) => resolver.expand(text),
+      secrets,
+      signal: controller.signal,
+      env,
+      out: (text) => void process.stdout.write(text),
+      err,
+      warn,
+    });
+  } catch (error) {
+    if (controller.signal.aborted) {
+      err('reqflow: cancelled');
+      return CANCELLED;
+    }
+    const { text, exitCode } = formatError(error, { debug: flags.debug === true || env.REQFLOW_DEBUG === '1', secrets });
+    process.stderr.write(text);
+    return exitCode;
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+}
+
+/** `--wait 90`, `90s`, `5m`, `1500ms` → milliseconds. A plain number is seconds. */
+export function parseWait(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
+  const amount = match ? Number(match[1]) : Number.NaN;
+  if (!match || !(amount > 0)) throw new UsageError(`--wait expects a duration such as 300, 90s, 5m or 1500ms, got "${text}"`);
+  const unit = match[2] ?? 's';
+  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
+  return Math.round(amount * factor);
+}

@@ -1,0 +1,45 @@
+import { startCallbackServer } from '../callback-server.js';
+import { toOAuthError } from '../errors.js';
+import { parseRedirectUrl } from '../settings.js';
+import type { GrantFlow } from './flow.js';
+
+/**
+ * Authorization code flow (RFC 6749 §4.1) through the user's browser: PKCE with S256 for public
+ * clients (RFC 7636), the client secret for confidential ones; a random `state` checked on return.
+ */
+export const authorizationCodeFlow: GrantFlow = {
+  grant: 'authorization_code',
+  endpoints: ['authorization', 'token'],
+  async perform(ctx) {
+    const { client } = ctx;
+    const { lib, config, settings } = client;
+    const redirectUrl = parseRedirectUrl(settings);
+    const state = lib.randomState();
+    // The verifier stays in this closure: it is never printed or stored.
+    const verifier = settings.clientSecret ? undefined : lib.randomPKCECodeVerifier();
+    const server = await startCallbackServer({ redirectUrl, state, timeoutMs: ctx.timeoutMs, profile: settings.profile, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    try {
+      const parameters: Record<string, string> = { redirect_uri: server.redirectUri, state };
+      if (settings.scope) parameters.scope = settings.scope;
+      if (verifier) {
+        parameters.code_challenge = await lib.calculatePKCECodeChallenge(verifier);
+        parameters.code_challenge_method = 'S256';
+      }
+      const url = lib.buildAuthorizationUrl(config, parameters).href;
+      ctx.report({ type: 'authorization-url', url, redirectUri: server.redirectUri, timeoutMs: ctx.timeoutMs, openingBrowser: ctx.openBrowser !== undefined });
+      if (ctx.openBrowser) {
+        await ctx.openBrowser(url).catch((error: unknown) => ctx.warn(`could not open a browser (${error instanceof Error ? error.message : String(error)}); open the URL above yourself`));
+      }
+      const callback = await server.result;
+      // RFC 9207 `iss` can only be checked against a configured issuer (see client.ts).
+      if (!client.verifiesIssuer) callback.searchParams.delete('iss');
+      try {
+        return await lib.authorizationCodeGrant(config, callback, { expectedState: state, ...(verifier ? { pkceCodeVerifier: verifier } : {}) });
+      } catch (error) {
+        throw toOAuthError(error, client.site('token'));
+      }
+    } finally {
+      await server.close();
+    }
+  },
+};

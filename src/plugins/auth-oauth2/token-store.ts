@@ -1,0 +1,97 @@
+import type { Session } from '../../core/pipeline.js';
+import type { GrantName } from './settings.js';
+
+/** The access token lives in the session variable `token`, so `{{token}}` works in any request. */
+export const TOKEN_VARIABLE = 'token';
+/** Everything else about it is session data under this key. */
+export const SESSION_KEY = 'oauth';
+/** A token that expires within this margin is renewed before the request, not after a 401. */
+export const RENEW_MARGIN_MS = 30_000;
+
+export interface StoredOAuth {
+  grant: GrantName;
+  clientId: string;
+  tokenType: string;
+  /** ISO time the token was obtained. */
+  obtainedAt: string;
+  /** ISO time the access token expires; absent when the server did not say (`expires_in`). */
+  expiresAt?: string;
+  refreshToken?: string;
+  /** Granted scopes, space-separated. */
+  scope?: string;
+}
+
+/** What a token endpoint answered (the fields reqflow keeps). */
+export interface TokenResponse {
+  access_token: string;
+  token_type?: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+}
+
+export function readStored(session: Session): StoredOAuth | undefined {
+  const data = session.getData<StoredOAuth>(SESSION_KEY);
+  return data && typeof data === 'object' && typeof data.grant === 'string' ? data : undefined;
+}
+
+/**
+ * Saves a token endpoint's answer in the session. A refresh that returns no new refresh token or
+ * scope keeps the previous ones (RFC 6749 §6).
+ */
+export function storeTokens(session: Session, response: TokenResponse, meta: { grant: GrantName; clientId: string; requestedScope?: string }, previous?: StoredOAuth, now = Date.now()): StoredOAuth {
+  const stored: StoredOAuth = {
+    grant: meta.grant,
+    clientId: meta.clientId,
+    // openid-client lower-cases it; `Bearer` is how it is written in the Authorization header.
+    tokenType: !response.token_type || response.token_type.toLowerCase() === 'bearer' ? 'Bearer' : response.token_type,
+    obtainedAt: new Date(now).toISOString(),
+  };
+  if (typeof response.expires_in === 'number' && Number.isFinite(response.expires_in)) stored.expiresAt = new Date(now + response.expires_in * 1000).toISOString();
+  const refreshToken = response.refresh_token ?? previous?.refreshToken;
+  if (refreshToken) stored.refreshToken = refreshToken;
+  const scope = response.scope ?? previous?.scope ?? meta.requestedScope;
+  if (scope) stored.scope = scope;
+  session.set(TOKEN_VARIABLE, response.access_token);
+  session.setData(SESSION_KEY, stored);
+  return stored;
+}
+
+/** Removes the access token and everything stored with it. True when there was something to remove. */
+export function clearTokens(session: Session): boolean {
+  const had = session.get(TOKEN_VARIABLE) !== undefined || readStored(session) !== undefined;
+  session.delete(TOKEN_VARIABLE);
+  session.setData(SESSION_KEY, undefined);
+  return had;
+}
+
+/** Milliseconds until the access token expires (negative: expired); undefined when unknown. */
+export function msUntilExpiry(stored: Pick<StoredOAuth, 'expiresAt'> | undefined, now = Date.now()): number | undefined {
+  if (!stored?.expiresAt) return undefined;
+  const at = Date.parse(stored.expiresAt);
+  return Number.isNaN(at) ? undefined : at - now;
+}
+
+export function expiresSoon(stored: Pick<StoredOAuth, 'expiresAt'> | undefined, now = Date.now()): boolean {
+  const left = msUntilExpiry(stored, now);
+  return left !== undefined && left <= RENEW_MARGIN_MS;
+}
+
+/** "59 min", "2 h 5 min", "45 s". */
+export function formatDuration(ms: number): string {
+  const seconds = Math.round(Math.abs(ms) / 1000);
+  if (seconds < 90) return `${seconds} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 48) return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/** "expires in 59 min" / "expired 3 min ago" / "expiry unknown". */
+export function describeExpiry(stored: Pick<StoredOAuth, 'expiresAt'> | undefined, now = Date.now()): string {
+  const left = msUntilExpiry(stored, now);
+  if (left === undefined) return 'expiry unknown';
+  return left > 0 ? `expires in ${formatDuration(left)}` : `expired ${formatDuration(left)} ago`;
+}

@@ -1,0 +1,37 @@
+import type { Palette } from '../../core/render/colors.js';
+import type { GraphqlError } from './result.js';
+
+/** `1:44, 3:5` */
+function locationsText(error: GraphqlError): string | undefined {
+  if (!Array.isArray(error.locations) || error.locations.length === 0) return undefined;
+  return error.locations.map((l) => `${String(l.line ?? '?')}:${String(l.column ?? '?')}`).join(', ');
+}
+
+/** `user.posts.0.title` */
+function pathText(error: GraphqlError): string | undefined {
+  return Array.isArray(error.path) && error.path.length > 0 ? error.path.map(String).join('.') : undefined;
+}
+
+/**
+ * GraphQL errors formatted for reading, one block per error (locations and path only when the
+ * server sent them: a path may come without locations):
+ *
+ *   error: ratings are disabled
+ *     at 1:44
+ *     path: user.posts.0.rating
+ *     code: FORBIDDEN
+ */
+export function formatGraphqlErrors(errors: readonly GraphqlError[], colors: Palette): string {
+  const blocks = errors.map((error) => {
+    const message = typeof error.message === 'string' ? error.message : JSON.stringify(error.message ?? error);
+    const lines = [`${colors.error('error:')} ${message}`];
+    const at = locationsText(error);
+    if (at) lines.push(`  at ${at}`);
+    const path = pathText(error);
+    if (path) lines.push(`  path: ${path}`);
+    const code = error.extensions?.code;
+    if (typeof code === 'string' || typeof code === 'number') lines.push(`  code: ${code}`);
+    return lines.join('\n');
+  });
+  return `${blocks.join('\n')}\n`;
+}

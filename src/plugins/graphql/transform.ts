@@ -1,0 +1,86 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { UsageError } from '../../core/errors/index.js';
+import { getHeader, setHeader } from '../../core/headers.js';
+import type { RequestContext } from '../../core/pipeline.js';
+import { checkRequiredVariables, selectOperation, warnUndeclaredVariables, type SelectedOperation } from './document.js';
+import { graphqlVariables } from './variables.js';
+
+/** How an operation travels: one POST, GraphQL over SSE, or the graphql-ws WebSocket protocol. */
+export type Transport = 'http' | 'sse' | 'ws';
+
+/** What the transform stage decided, for the send and render stages. */
+export interface GraphqlState {
+  operation: SelectedOperation;
+  transport: Transport;
+  /** The JSON payload: `{ query, operationName?, variables? }`. */
+  payload: { query: string; operationName?: string; variables?: Record<string, unknown> };
+  /** Releases a WebSocket transport (set by send). */
+  close?: () => void;
+}
+
+export function graphqlState(ctx: RequestContext): GraphqlState | undefined {
+  return ctx.state.graphql as GraphqlState | undefined;
+}
+
+const ACCEPT: Record<Exclude<Transport, 'ws'>, string> = {
+  http: 'application/graphql-response+json, application/json;q=0.9',
+  sse: 'text/event-stream',
+};
+
+/** Subscriptions stream over SSE unless `# @transport ws`; `# @streaming true` streams any operation. */
+function chooseTransport(ctx: RequestContext, operation: SelectedOperation): Transport {
+  const asked = ctx.spec.annotations.transport?.trim().toLowerCase();
+  if (asked !== undefined && asked !== 'sse' && asked !== 'ws') {
+    throw new UsageError(`unknown # @transport "${ctx.spec.annotations.transport}" in request "${ctx.spec.name}"`, { hint: 'use sse (GraphQL over server-sent events, the default for subscriptions) or ws (the graphql-ws WebSocket protocol)' });
+  }
+  if (asked === 'ws') return 'ws';
+  if (asked === 'sse' || operation.type === 'subscription' || ctx.spec.annotations.streaming === 'true') return 'sse';
+  return 'http';
+}
+
+/**
+ * Did the user write the method? A bare-URL request line (and a YAML/JSON request without
+ * `method`) defaults to GET, which is no reason to warn.
+ */
+async function methodWasWritten(ctx: RequestContext): Promise<boolean> {
+  const extension = extname(ctx.file).slice(1).toLowerCase();
+  if (extension === 'yaml' || extension === 'yml' || extension === 'json') return ctx.spec.method !== 'GET';
+  try {
+    const line = (await readFile(ctx.file, 'utf8')).split(/\r?\n/)[ctx.spec.source.line - 1] ?? '';
+    return line.trim().split(/\s+/).length > 1;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * GraphQL mode's transform stage: parses the body locally, picks the operation, gathers the
+ * variables, and shapes the request as `POST` with `{"query", "operationName", "variables"}`.
+ */
+export async function transformGraphql(ctx: RequestContext): Promise<RequestContext> {
+  const { spec } = ctx;
+  const query = spec.body ?? '';
+  if (query.trim() === '') {
+    throw new UsageError(`GraphQL request "${spec.name}" (${spec.source.file}:${spec.source.line}) has no query`, { hint: 'write the query as the body: a blank line after the headers, then e.g. { users { name } }' });
+  }
+  const operation = await selectOperation(ctx, query);
+  const variables = await graphqlVariables(ctx);
+  checkRequiredVariables(ctx, operation, variables);
+  warnUndeclaredVariables(ctx, operation, variables);
+  const transport = chooseTransport(ctx, operation);
+  const payload: GraphqlState['payload'] = { query, ...(operation.operationName ? { operationName: operation.operationName } : {}), ...(variables ? { variables } : {}) };
+  const state: GraphqlState = { operation, transport, payload };
+  ctx.state.graphql = state;
+  if (transport === 'ws') return ctx; // no HTTP request: the payload travels in a subscribe message
+  if (spec.method !== 'POST') {
+    if (await methodWasWritten(ctx)) ctx.warn(`GraphQL requests are sent as POST; request "${spec.name}" says ${spec.method}`);
+    spec.method = 'POST';
+  }
+  const type = getHeader(spec.headers, 'content-type');
+  if (type !== undefined && !/json/i.test(type)) ctx.warn(`GraphQL requests send JSON: Content-Type "${type}" of request "${spec.name}" is replaced by application/json`);
+  if (type === undefined || !/json/i.test(type)) setHeader(spec.headers, 'Content-Type', 'application/json');
+  if (getHeader(spec.headers, 'accept') === undefined) setHeader(spec.headers, 'Accept', ACCEPT[transport]);
+  spec.body = JSON.stringify(payload);
+  return ctx;
+}

@@ -1,0 +1,85 @@
+import { ExitCode, NetworkError, isReqflowError } from '../../core/errors/index.js';
+import type { RequestContext, StreamEvent } from '../../core/pipeline.js';
+
+/** Why a stream stopped: the source ended, a limit stopped it, or the user did (Ctrl-C). */
+export type StreamEnd = 'complete' | 'max-events' | 'timeout' | 'user';
+
+export interface StreamOutcome {
+  end: StreamEnd;
+  count: number;
+}
+
+/**
+ * Hands each event to `onEvent` the moment it arrives, until the source ends, `onEvent` returns
+ * false, `--max-events` or `--stream-timeout` is reached, or the user cancels. `close` releases
+ * the source (socket, WebSocket) in every case. An error of the source (a dropped connection)
+ * propagates after the events already handled.
+ */
+export async function consumeEvents(
+  ctx: Pick<RequestContext, 'options' | 'signal' | 'state'>,
+  events: AsyncIterable<StreamEvent>,
+  close: () => void,
+  /** Returns false for an event that ends the stream (GraphQL's `complete`); it is not counted. */
+  onEvent: (event: StreamEvent) => Promise<boolean | void> | boolean | void,
+): Promise<StreamOutcome> {
+  const { maxEvents, streamTimeoutMs } = ctx.options;
+  const iterator = events[Symbol.asyncIterator]();
+  let stop: (end: StreamEnd) => void = () => undefined;
+  const stopped = new Promise<StreamEnd>((resolve) => (stop = resolve));
+  const onAbort = (): void => stop('user');
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+  if (ctx.signal.aborted) stop('user');
+  const timer = streamTimeoutMs === undefined ? undefined : setTimeout(() => stop('timeout'), streamTimeoutMs);
+  let count = 0;
+  const finish = (end: StreamEnd): StreamOutcome => {
+    if (end === 'user') ctx.state.streamEndedByUser = true;
+    return { end, count };
+  };
+  try {
+    for (;;) {
+      if (maxEvents !== undefined && count >= maxEvents) return finish('max-events');
+      const next = iterator.next();
+      const winner = await Promise.race([next.then((result) => ({ result }), (error: unknown) => ({ error })), stopped.then((end) => ({ end }))]);
+      if ('end' in winner) {
+        next.catch(() => undefined); // closing the source rejects the pending read: expected
+        return finish(winner.end);
+      }
+      if ('error' in winner) {
+        if (ctx.signal.aborted) return finish('user'); // Ctrl-C also tears the socket down
+        throw brokenStream(winner.error, count);
+      }
+      if (winner.result.done) return finish('complete');
+      if ((await onEvent(winner.result.value)) === false) return finish('complete');
+      count += 1;
+    }
+  } finally {
+    if (timer) clearTimeout(timer);
+    ctx.signal.removeEventListener('abort', onAbort);
+    close();
+  }
+}
+
+/** A source that fails mid-stream is a dropped connection (exit 4) unless it says otherwise. */
+function brokenStream(error: unknown, count: number): unknown {
+  if (isReqflowError(error) && error.exitCode !== ExitCode.network) return error;
+  const why = error instanceof Error ? error.message : String(error);
+  return new NetworkError(`the stream broke off after ${count} event${count === 1 ? '' : 's'}: ${why}`, {
+    hint: 'the connection closed before the server ended the stream; the events above arrived complete',
+    cause: error,
+  });
+}
+
+/** `3 events; stopped by --max-events` for the closing status line. */
+export function describeEnd(outcome: StreamOutcome): string {
+  const events = `${outcome.count} event${outcome.count === 1 ? '' : 's'}`;
+  switch (outcome.end) {
+    case 'max-events':
+      return `${events}; stopped by --max-events`;
+    case 'timeout':
+      return `${events}; stopped by --stream-timeout`;
+    case 'user':
+      return `${events}; stopped by the user`;
+    default:
+      return `${events}; the server ended the stream`;
+  }
+}

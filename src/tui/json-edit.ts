@@ -1,0 +1,158 @@
+/**
+ * Surgical edits of JSON text: a scanner that records where every value sits, and edits that
+ * replace, insert or remove one member while leaving every other byte of the file as it was
+ * (the user's formatting, key order, escapes and neighbouring profiles).
+ */
+
+export interface JsonMember {
+  key: string;
+  /** Offset of the opening quote of the key. */
+  keyStart: number;
+  value: JsonNode;
+}
+
+export type JsonNode =
+  | { kind: 'object'; start: number; end: number; members: JsonMember[] }
+  | { kind: 'array'; start: number; end: number; items: JsonNode[] }
+  | { kind: 'scalar'; start: number; end: number };
+
+/** Scans a JSON document (already known to be valid: call `JSON.parse` first). `end` is exclusive. */
+export function scanJson(text: string): JsonNode {
+  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const skip = (): void => {
+    while (pos < text.length && /\s/.test(text[pos] as string)) pos += 1;
+  };
+  const stringEnd = (from: number): number => {
+    let i = from + 1;
+    while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    return i + 1;
+  };
+  const value = (): JsonNode => {
+    skip();
+    const start = pos;
+    const ch = text[pos];
+    if (ch === '{') {
+      pos += 1;
+      const members: JsonMember[] = [];
+      skip();
+      while (text[pos] !== '}') {
+        skip();
+        const keyStart = pos;
+        pos = stringEnd(pos);
+        const key = JSON.parse(text.slice(keyStart, pos)) as string;
+        skip();
+        pos += 1; // ':'
+        members.push({ key, keyStart, value: value() });
+        skip();
+        if (text[pos] === ',') pos += 1;
+        skip();
+      }
+      pos += 1;
+      return { kind: 'object', start, end: pos, members };
+    }
+    if (ch === '[') {
+      pos += 1;
+      const items: JsonNode[] = [];
+      skip();
+      while (text[pos] !== ']') {
+        items.push(value());
+        skip();
+        if (text[pos] === ',') pos += 1;
+        skip();
+      }
+      pos += 1;
+      return { kind: 'array', start, end: pos, items };
+    }
+    if (ch === '"') {
+      pos = stringEnd(pos);
+      return { kind: 'scalar', start, end: pos };
+    }
+    while (pos < text.length && !/[\s,\]}]/.test(text[pos] as string)) pos += 1;
+    return { kind: 'scalar', start, end: pos };
+  };
+  return value();
+}
+
+export function member(node: JsonNode, key: string): JsonMember | undefined {
+  return node.kind === 'object' ? node.members.find((m) => m.key === key) : undefined;
+}
+
+/** The text's indentation unit (first indented line), or undefined for one-line documents. */
+export function indentUnit(text: string): string | undefined {
+  const match = /\n([ \t]+)\S/.exec(text);
+  return match ? match[1] : text.includes('\n') ? '  ' : undefined;
+}
+
+/** Leading whitespace of the line that holds `pos`. */
+function lineIndent(text: string, pos: number): string {
+  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
+}
+
+function isMultiline(text: string, node: JsonNode): boolean {
+  return text.slice(node.start, node.end).includes('\n');
+}
+
+/** `value` as JSON text for a slot whose line is indented by `indent` (one line when `unit` is undefined). */
+export function serialise(value: unknown, unit: string | undefined, indent: string): string {
+  if (unit === undefined) return JSON.stringify(value);
+  return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
+}
+
+function splice(text: string, start: number, end: number, replacement: string): string {
+  return text.slice(0, start) + replacement + text.slice(end);
+}
+
+/** Replaces a node's value text. */
+export function replaceNode(text: string, node: JsonNode, value: unknown): string {
+  return splice(text, node.start, node.end, serialise(value, indentUnit(text), lineIndent(text, node.start)));
+}
+
+/** Sets `key` of an object: replaces its value in place, or adds the member after the last one. */
+export function setMember(text: string, object: JsonNode, key: string, value: unknown): string {
+  if (object.kind !== 'object') throw new Error('setMember needs an object');
+  const existing = object.members.find((m) => m.key === key);
+  if (existing) return replaceNode(text, existing.value, value);
+  const unit = indentUnit(text);
+  const last = object.members[object.members.length - 1];
+  if (!last) {
+    const outer = lineIndent(text, object.start);
+    if (unit === undefined) return splice(text, object.start, object.end, `{${JSON.stringify(key)}: ${serialise(value, unit, '')}}`);
+    const inner = outer + unit;
+    return splice(text, object.start, object.end, `{\n${inner}${JSON.stringify(key)}: ${serialise(value, unit, inner)}\n${outer}}`);
+  }
+  if (unit === undefined || !isMultiline(text, object)) {
+    return splice(text, last.value.end, last.value.end, `, ${JSON.stringify(key)}: ${serialise(value, undefined, '')}`);
+  }
+  const indent = lineIndent(text, last.keyStart);
+  return splice(text, last.value.end, last.value.end, `,\n${indent}${JSON.stringify(key)}: ${serialise(value, unit, indent)}`);
+}
+
+/** Removes `key` from an object together with its comma; a no-op when absent. */
+export function removeMember(text: string, object: JsonNode, key: string): string {
+  if (object.kind !== 'object') return text;
+  const index = object.members.findIndex((m) => m.key === key);
+  if (index < 0) return text;
+  const target = object.members[index] as JsonMember;
+  const next = object.members[index + 1];
+  if (next) return splice(text, target.keyStart, next.keyStart, '');
+  const previous = object.members[index - 1];
+  if (previous) return splice(text, previous.value.end, target.value.end, '');
+  return splice(text, object.start, object.end, '{}');
+}
+
+/** Appends an element to an array, indented like its siblings. */
+export function appendItem(text: string, array: JsonNode, value: unknown): string {
+  if (array.kind !== 'array') throw new Error('appendItem needs an array');
+  const unit = indentUnit(text);
+  const last = array.items[array.items.length - 1];
+  if (!last) {
+    const outer = lineIndent(text, array.start);
+    if (unit === undefined) return splice(text, array.start, array.end, `[${serialise(value, unit, '')}]`);
+    const inner = outer + unit;
+    return splice(text, array.start, array.end, `[\n${inner}${serialise(value, unit, inner)}\n${outer}]`);
+  }
+  if (unit === undefined || !isMultiline(text, array)) return splice(text, last.end, last.end, `, ${serialise(value, undefined, '')}`);
+  const indent = lineIndent(text, last.start);
+  return splice(text, last.end, last.end, `,\n${indent}${serialise(value, unit, indent)}`);
+}

@@ -1,0 +1,79 @@
+import type { ReqflowError } from '../../core/errors/index.js';
+import { maskHeaders } from '../../core/mask.js';
+import { palette } from '../../core/render/colors.js';
+import { formatSize } from '../../core/render/describe.js';
+import type { RequestPreview } from '../preview.js';
+import type { ResponseMeta } from '../response-capture.js';
+
+/** The UI always draws colours: neo-blessed turns the ANSI codes into cell attributes. */
+export const colors = palette(true);
+
+/** Visible width of a text that may hold ANSI colour codes. */
+export function visibleLength(text: string): number {
+  return [...text.replace(/\u001b\[[\d;]*m/g, '')].length;
+}
+
+/** Cuts plain text to `width` columns with an ellipsis. */
+export function fit(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  return width <= 1 ? chars.slice(0, width).join('') : `${chars.slice(0, width - 1).join('')}…`;
+}
+
+/** Wraps plain text at word boundaries to `width` columns; continuation lines get `indent`. */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`;
+    if ([...candidate].length <= width || line.trim() === '') line = candidate;
+    else {
+      lines.push(line);
+      line = `${indent}${word}`;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** The request pane: method and URL, headers, then the body. */
+export function requestText(preview: RequestPreview, sent: boolean): string {
+  const lines = [`${colors.method(preview.method)} ${preview.url}`];
+  for (const [name, value] of preview.headers) lines.push(`${colors.key(name)}: ${value}`);
+  if (preview.body !== undefined && preview.body !== '') lines.push('', preview.body);
+  const notes: string[] = [];
+  if (preview.unresolved.length > 0) notes.push(colors.warn(`not defined yet: ${preview.unresolved.map((n) => `{{${n}}}`).join(', ')} (v lists variables)`));
+  if (preview.deferred.length > 0) notes.push(colors.dim(`resolved when sent: ${preview.deferred.map((n) => `‹${n}›`).join(', ')}`));
+  if (sent) notes.push(colors.dim('(as sent)'));
+  return [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
+}
+
+/** ` 200 OK · 12 ms · 1.2 kB ` for the response pane's title. */
+export function responseSummary(meta: ResponseMeta): string {
+  const status = colors.status(meta.status, `${meta.status} ${meta.statusText}`.trim());
+  return `${status} · ${Math.round(meta.durationMs)} ms · ${formatSize(meta.size)}`;
+}
+
+export function headersText(meta: ResponseMeta): string {
+  const lines = [colors.dim(`HTTP/${meta.httpVersion} ${meta.status} ${meta.statusText}`.trim())];
+  for (const [name, value] of Object.entries(maskHeaders(meta.headers))) {
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(name)}: ${item}`);
+  }
+  return lines.join('\n');
+}
+
+/** The detail of an error: the message, the hint, and what `reqflow run` would exit with. */
+export function errorText(error: ReqflowError, scrub: (text: string) => string): string {
+  const lines = [colors.error(`✗ ${scrub(error.message)}`)];
+  if (error.hint) lines.push(`${colors.dim('hint:')} ${scrub(error.hint)}`);
+  lines.push('', colors.dim(`(reqflow run exits with ${error.exitCode} for this)`));
+  return lines.join('\n');
+}
+
+/** At most `max` lines: a body keeps its beginning, a stream its end. */
+export function limitLines(text: string, max: number, keepEnd: boolean): { text: string; cut: number } {
+  const lines = text.split('\n');
+  if (lines.length <= max) return { text, cut: 0 };
+  const cut = lines.length - max;
+  return { text: (keepEnd ? lines.slice(cut) : lines.slice(0, max)).join('\n'), cut };
+}

@@ -1,0 +1,198 @@
+import { join, resolve } from 'node:path';
+import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
+import { AgentPool } from '../core/http/agents.js';
+import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
+import type { Profile, RequestSpec, RunOptions, Session } from '../core/pipeline.js';
+import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
+import type { Prompter } from '../core/prompt.js';
+import { PluginRegistry, type PluginEntry } from '../core/registry.js';
+import { executeRequest, validateFilters, type RequestOutcome, type RunServices } from '../core/runner.js';
+import { loadSession } from '../core/session.js';
+import { isShellValue } from '../core/shell.js';
+import { loadCatalog, type Catalog } from './catalog.js';
+import { TUI_RENDER_ENTRIES } from './render-plugin.js';
+import type { ResponseCapture } from './response-capture.js';
+import { tokenState, type TokenState } from './token-state.js';
+
+export interface WorkspaceOptions {
+  /** The folder whose request files are shown (absolute). */
+  dir: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** Run options from the flags (`-e`, `--timeout`, `-k`, ...). */
+  options: RunOptions;
+  /** `-p NAME`. */
+  profile?: string;
+  /** `--profiles PATH`. */
+  profilesPath?: string;
+  thirdParty?: PluginEntry[];
+}
+
+/** One row of the `v` overlay. */
+export interface VariableRow {
+  name: string;
+  /** Masked when the name looks secret. */
+  value: string;
+  source: '-e' | 'session' | 'profile';
+  note?: string;
+}
+
+/**
+ * Everything the UI works on, without any drawing: the request files, the profiles file and
+ * the chosen profile, its session, and the run services every send shares (plugin registry,
+ * keep-alive agents, secrets seen so far, prompt answers).
+ */
+export class Workspace {
+  readonly registry: PluginRegistry;
+  readonly secrets = new SecretRegistry();
+  readonly agents = new AgentPool();
+  catalog: Catalog = { root: '', files: [], truncated: false };
+  document: ProfilesDocument = { profiles: [] };
+  profile!: Profile;
+  session!: Session;
+  /** Why the profiles file or the requested profile could not be used (the UI shows it). */
+  profileProblem?: ReqflowError;
+  /** Interactive answers: asked once per profile while the UI runs. */
+  private promptCache = new Map<string, string>();
+
+  private constructor(readonly config: WorkspaceOptions) {
+    this.registry = new PluginRegistry([...BUILTIN_PLUGINS, ...TUI_RENDER_ENTRIES], config.thirdParty ?? []);
+    for (const [name, value] of Object.entries(config.options.cliVariables)) if (isSecretName(name)) this.secrets.add(value);
+  }
+
+  static async open(config: WorkspaceOptions): Promise<Workspace> {
+    const workspace = new Workspace(config);
+    await workspace.reloadProfiles(config.profile);
+    await workspace.reloadCatalog();
+    return workspace;
+  }
+
+  get options(): RunOptions {
+    return this.config.options;
+  }
+
+  async reloadCatalog(): Promise<void> {
+    this.catalog = await loadCatalog(this.config.dir, this.registry);
+  }
+
+  /** Where `O` saves: the profiles file in use, else `.profiles.json` in the folder. */
+  profilesFileForSaving(): string {
+    if (this.document.path) return this.document.path;
+    return this.config.profilesPath ? resolve(this.config.cwd, this.config.profilesPath) : join(this.config.dir, PROFILES_FILE);
+  }
+
+  /**
+   * Re-reads the profiles file and selects `wanted` (else `-p`, `REQFLOW_PROFILE`, `default`,
+   * the first). Problems are kept in `profileProblem`, never thrown: the UI still opens.
+   */
+  async reloadProfiles(wanted?: string): Promise<void> {
+    delete this.profileProblem;
+    const { dir, cwd, env } = this.config;
+    try {
+      const path = this.config.profilesPath ? resolve(cwd, this.config.profilesPath) : await findProfilesFile(dir, cwd);
+      this.document = path ? await loadProfiles(path) : { profiles: [] };
+    } catch (error) {
+      this.document = { profiles: [] };
+      this.profileProblem = asReqflowError(error);
+    }
+    let profile: Profile;
+    try {
+      profile = selectProfile(this.document, wanted, env, cwd);
+    } catch (error) {
+      this.profileProblem ??= asReqflowError(error);
+      profile = selectProfile(this.document, undefined, {}, cwd);
+    }
+    await this.useProfile(profile);
+  }
+
+  async useProfile(profile: Profile): Promise<void> {
+    this.profile = profile;
+    this.promptCache = new Map();
+    this.session = await this.loadSession();
+  }
+
+  async switchProfile(name: string): Promise<void> {
+    const profile = this.document.profiles.find((p) => p.name === name);
+    if (!profile) throw new ReqflowError(`unknown profile "${name}"`, { exitCode: ExitCode.usage });
+    await this.useProfile(profile);
+  }
+
+  /** The session as stored now (another terminal may have logged in or out meanwhile). */
+  async loadSession(): Promise<Session> {
+    return loadSession(this.profile.name, { env: this.config.env, warn: () => undefined });
+  }
+
+  async refreshSession(): Promise<void> {
+    this.session = await this.loadSession();
+  }
+
+  tokenState(now = Date.now()): TokenState {
+    return tokenState(this.session, now);
+  }
+
+  /**
+   * Sends one request through the whole pipeline, as `reqflow run` does; the render stage
+   * writes into `capture`. Errors come back in the outcome, never thrown.
+   */
+  async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal }): Promise<RequestOutcome> {
+    try {
+      await this.refreshSession();
+      await validateFilters([spec], this.options);
+    } catch (error) {
+      return { spec, error: asReqflowError(error), exitCode: asReqflowError(error).exitCode };
+    }
+    const services: RunServices = {
+      registry: this.registry,
+      options: this.options,
+      profile: this.profile,
+      ...(this.document.path ? { profilesPath: this.document.path } : {}),
+      session: this.session,
+      output: io.capture,
+      prompter: io.prompter,
+      promptCache: this.promptCache,
+      secrets: this.secrets,
+      agents: this.agents,
+      signal: io.signal,
+      env: this.config.env,
+    };
+    return executeRequest(spec, file, services);
+  }
+
+  /** Every variable a request can use, with the source that wins (`-e`, then session, then profile). */
+  variables(): VariableRow[] {
+    const rows: VariableRow[] = [];
+    const seen = new Set<string>();
+    const show = (name: string, value: string): string => (isSecretName(name) ? MASK : redact(value, this.secrets));
+    for (const [name, value] of Object.entries(this.options.cliVariables)) {
+      seen.add(name);
+      rows.push({ name, value: show(name, value), source: '-e', ...(isShellValue(value) ? { note: 'shell command, runs when sent' } : {}) });
+    }
+    for (const name of this.session.names().sort()) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      rows.push({ name, value: show(name, this.session.get(name) ?? ''), source: 'session' });
+    }
+    for (const [name, variable] of Object.entries(this.profile.variables)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      const raw = typeof variable === 'string' ? variable : variable.value;
+      const interactive = typeof variable !== 'string' && variable.interactive === true;
+      const secret = isSecretName(name) || (typeof variable !== 'string' && variable.secret === true);
+      const answered = this.promptCache.get(name);
+      const value = interactive && answered !== undefined ? answered : raw;
+      const note = interactive ? (answered !== undefined ? 'interactive, answered' : 'interactive, asked when sent') : isShellValue(raw) ? 'shell command, runs when sent' : undefined;
+      rows.push({ name, value: secret ? MASK : redact(value, this.secrets), source: 'profile', ...(note ? { note } : {}) });
+    }
+    return rows;
+  }
+
+  close(): void {
+    this.agents.destroy();
+  }
+}
+
+export function asReqflowError(error: unknown): ReqflowError {
+  if (isReqflowError(error)) return error;
+  return new ReqflowError(`internal error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: ExitCode.internal, cause: error });
+}

@@ -1,0 +1,172 @@
+/**
+ * Sessions hold tokens: they are private (0600 files in 0700 folders), written atomically, never
+ * torn or emptied by a crash, and a corrupt one is reported and kept aside, never silently
+ * overwritten. A session path that cannot be used is a clear error, not a crash.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { loadSession, sessionPath } from '../src/core/session.js';
+import { ROOT } from './helpers/cli.js';
+import { expectCleanFailure } from './helpers/expect-error.js';
+import { project, type Project } from './helpers/auth-project.js';
+import { seededRandom, startFaultServer, type FaultServer } from './helpers/fault-server.js';
+
+let server: FaultServer;
+let p: Project;
+
+beforeAll(async () => {
+  server = await startFaultServer();
+  p = project();
+  const login = encodeURIComponent(JSON.stringify({ token: 'tok-session-0600-check' }));
+  p.write('login.http', `### login\nPOST ${server.url}/json?body=${login}\n\n### me\nGET ${server.url}/ok\nAuthorization: Bearer {{token}}\n`);
+});
+
+afterAll(async () => {
+  await server.close();
+  p.cleanup();
+});
+
+const mode = (path: string): number => statSync(path).mode & 0o777;
+const env = (): NodeJS.ProcessEnv => ({ REQFLOW_STATE_DIR: p.stateDir });
+
+describe('session files', () => {
+  test('are 0600 in a 0700 folder, with no temp files left behind', async () => {
+    const result = await p.run(['run', 'login.http']);
+    expect(result.code).toBe(0);
+    const path = sessionPath('default', env());
+    expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
+    expect(mode(path)).toBe(0o600);
+    expect(mode(join(p.stateDir, 'sessions'))).toBe(0o700);
+    expect(mode(p.stateDir)).toBe(0o700);
+    expect(readdirSync(join(p.stateDir, 'sessions'))).toEqual(['default.json']);
+    // The second request really used the stored token.
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer tok-session-0600-check');
+  });
+
+  test('a folder made too open is tightened on the next save', async () => {
+    const dir = join(p.stateDir, 'sessions');
+    (await import('node:fs')).chmodSync(dir, 0o755);
+    (await import('node:fs')).chmodSync(p.stateDir, 0o777);
+    const session = await loadSession('default', { env: env() });
+    session.set('other', 'value');
+    await session.save();
+    expect(mode(dir)).toBe(0o700);
+    expect(mode(p.stateDir)).toBe(0o700);
+  });
+
+  test('a corrupt session is reported, moved aside byte for byte (0600), and a new one started', async () => {
+    const path = sessionPath('default', env());
+    const garbage = '{"version":1,"variables":{"token":"half-writ';
+    writeFileSync(path, garbage, { mode: 0o644 });
+    const result = await p.run(['run', 'login.http']);
+    expect(result.code).toBe(0);
+    const warning = /^reqflow: warning: session file of profile "default" was corrupt; moved it to (.+\.corrupt-\d+) and started a new session$/m.exec(result.stderr);
+    expect(warning).not.toBeNull();
+    const aside = (warning as RegExpExecArray)[1] as string;
+    expect(readFileSync(aside, 'utf8')).toBe(garbage);
+    expect(mode(aside)).toBe(0o600);
+    // The new session works: the login stored a fresh token.
+    expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
+  });
+
+  test.each([
+    ['empty', ''],
+    ['wrong shape', '{"version":1,"variables":{"token":42}}'],
+    ['not JSON', '\u0000\u0001binary'],
+  ])('a session file that is %s is also set aside with a warning', async (_name, content) => {
+    const path = sessionPath('default', env());
+    writeFileSync(path, content);
+    const result = await p.run(['run', 'login.http', '-n', 'login']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^reqflow: warning: session file of profile "default" was corrupt; moved it to .+ and started a new session$/m);
+  });
+
+  test('a session path that is a folder is a clear error', async () => {
+    const q = project();
+    try {
+      q.write('a.http', `GET ${server.url}/ok\n`);
+      mkdirSync(sessionPath('default', { REQFLOW_STATE_DIR: q.stateDir }), { recursive: true });
+      expectCleanFailure(await q.run(['run', 'a.http']), { code: 2, message: /cannot read the session file of profile "default": .*default\.json: it is a folder/, hint: /REQFLOW_STATE_DIR/ });
+    } finally {
+      q.cleanup();
+    }
+  });
+
+  test('a state folder that cannot be created is a clear error', async () => {
+    const q = project();
+    try {
+      q.write('a.http', `GET ${server.url}/ok\n`);
+      const file = q.write('not-a-folder', 'x');
+      const result = await q.run(['run', 'a.http'], { REQFLOW_STATE_DIR: file });
+      expectCleanFailure(result, { code: 2, message: /session file of profile "default": .*a parent of it is not a folder/ });
+    } finally {
+      q.cleanup();
+    }
+  });
+});
+
+/**
+ * A child process saves a session in a loop (values of varying size), and is killed with
+ * SIGKILL at seeded random moments. After every kill the session file must be whole: valid
+ * JSON with the expected shape, never empty, never torn, and loading it must not warn.
+ */
+describe('a crash mid-write', () => {
+  const WRITER = `
+    const { loadSession } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/core/session.js')).href)});
+    const env = { REQFLOW_STATE_DIR: process.argv[1] };
+    let n = 0;
+    for (;;) {
+      const session = await loadSession('crash', { env, warn: (m) => { console.error('WARN ' + m); process.exit(3); } });
+      const size = 1 + ((n * 7919) % 400000);
+      session.set('token', 'v' + n + ':' + 'x'.repeat(size));
+      session.setData('oauth', { n, refresh: 'r'.repeat(size % 1000) });
+      await session.save();
+      if (n++ === 0) process.stdout.write('ready\\n');
+    }
+  `;
+
+  test('never leaves a corrupt or empty session (SIGKILL at random moments)', async () => {
+    const q = project();
+    const random = seededRandom(20260609);
+    const seen = new Set<number>();
+    try {
+      for (let round = 0; round < 16; round++) {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, q.stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stderr = '';
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.once('data', () => resolve());
+          child.once('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
+        });
+        await new Promise((r) => setTimeout(r, 5 + Math.floor(random() * 120)));
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+        expect(stderr).toBe('');
+        const path = sessionPath('crash', { REQFLOW_STATE_DIR: q.stateDir });
+        const text = readFileSync(path, 'utf8');
+        expect(text.length).toBeGreaterThan(0);
+        const parsed = JSON.parse(text) as { version: number; variables: { token: string }; data: { oauth: { n: number } } };
+        expect(parsed.version).toBe(1);
+        const n = parsed.data.oauth.n;
+        expect(parsed.variables.token).toBe(`v${n}:${'x'.repeat(1 + ((n * 7919) % 400000))}`);
+        seen.add(n);
+        const warnings: string[] = [];
+        await loadSession('crash', { env: { REQFLOW_STATE_DIR: q.stateDir }, warn: (m) => warnings.push(m) });
+        expect(warnings).toEqual([]);
+        expect(mode(path)).toBe(0o600);
+      }
+      // The kills landed at different points of the loop, not always before the first save.
+      expect(seen.size).toBeGreaterThan(3);
+      // Temp files of killed writers do not pile up: at most the one of the last kill remains.
+      const leftovers = readdirSync(join(q.stateDir, 'sessions')).filter((name) => name.endsWith('.tmp'));
+      expect(leftovers.length).toBeLessThanOrEqual(1);
+      expect(existsSync(join(q.stateDir, 'sessions', 'crash.json'))).toBe(true);
+    } finally {
+      q.cleanup();
+    }
+  }, 60_000);
+});

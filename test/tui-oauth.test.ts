@@ -1,0 +1,241 @@
+/**
+ * OAuth in the terminal UI: the `O` form saving `.profiles.json` surgically, and `o` running
+ * the authorization code flow against the real oidc-provider of the OAuth tests, with the
+ * browser simulated.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadOAuthLogin } from '../src/tui/oauth-login.js';
+import { tempDir } from './helpers/cli.js';
+import { browse, type BrowseResult } from './helpers/oauth-browser.js';
+import { startHarness, type Harness } from './helpers/tui-harness.js';
+import { startOidcProvider } from './servers/oidc-provider.js';
+
+let workspace: ReturnType<typeof tempDir>;
+let harness: Harness | undefined;
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: workspace.dir, REQFLOW_STATE_DIR: `${workspace.dir}/state` });
+
+const PROFILES = `[
+    {
+        "name": "dev",
+        "variables": { "baseUrl": "http://127.0.0.1:1", "note": "caf\\u00e9" },
+        "headers": { "X-Env": "dev" }
+    },
+    {
+        "name": "staging",
+        "variables": {"baseUrl": "https://staging.example.com"},
+        "oauth": {
+            "authUrl": "https://old.example.com/authorize",
+            "tokenUrl": "https://old.example.com/token",
+            "clientId": "old-client",
+            "clientSecret": "old-secret-value",
+            "x-extra": true
+        },
+        "tls": { "caFile": "./ca.pem", "insecureSkipVerify": false }
+    }
+]
+`;
+
+beforeAll(() => {
+  workspace = tempDir('reqflow-tui-oauth-');
+  workspace.write('api.http', '### ping\nGET {{baseUrl}}/ping\n');
+});
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+afterAll(() => workspace.cleanup());
+
+describe('O: the OAuth settings form', () => {
+  it('validates, then saves into .profiles.json changing only the edited keys', async () => {
+    const path = workspace.write('.profiles.json', PROFILES);
+    harness = await startHarness({ dir: workspace.dir, env: env(), profile: 'staging' });
+    const h = harness;
+    await h.press('O');
+    let screen = await h.waitFor('OAuth settings · profile staging');
+    expect(screen).toContain('https://old.example.com/authorize');
+    expect(screen).toContain('old-client');
+    expect(screen).not.toContain('old-secret-value');
+    expect(screen).toMatch(/Client secret\s+•{5,}/);
+    expect(screen).toContain(`saves into ${path}`);
+    // An empty client ID is refused, with the field named.
+    await h.press('down', 'down');
+    await h.press('C-u');
+    await h.press('enter');
+    screen = await h.waitFor('Client ID is required');
+    expect(readFileSync(path, 'utf8')).toBe(PROFILES);
+    await h.type('new-client');
+    // A redirect URL off this machine is refused too.
+    await h.press('down', 'down', 'down');
+    await h.type('https://evil.example.com/cb');
+    await h.press('enter');
+    await h.waitFor('must point at this machine');
+    await h.press('C-u');
+    await h.type('http://127.0.0.1:8765/callback');
+    await h.press('up');
+    await h.type('openid api:read');
+    await h.press('enter');
+    await h.waitFor((s) => !s.includes('OAuth settings ·'));
+    expect(h.status()).toContain('saved');
+    const expected = PROFILES.replace('"clientId": "old-client"', '"clientId": "new-client"').replace(
+      '"x-extra": true\n',
+      '"x-extra": true,\n            "scope": "openid api:read",\n            "redirectUrl": "http://127.0.0.1:8765/callback"\n',
+    );
+    expect(readFileSync(path, 'utf8')).toBe(expected);
+    // The UI uses the new settings at once.
+    await h.press('O');
+    await h.waitFor('new-client');
+    await h.press('escape');
+  });
+
+  it('creates .profiles.json when the folder has none, and Esc closes without saving', async () => {
+    const dir = tempDir('reqflow-tui-oauth-new-');
+    dir.write('a.http', 'GET https://example.com\n');
+    try {
+      harness = await startHarness({ dir: dir.dir, env: env() });
+      const h = harness;
+      await h.press('O');
+      await h.waitFor('OAuth settings · profile default');
+      await h.type('https://auth.example.com/authorize');
+      await h.press('escape');
+      await h.waitFor((s) => !s.includes('OAuth settings ·'));
+      expect(() => readFileSync(`${dir.dir}/.profiles.json`)).toThrow();
+      await h.press('O');
+      await h.waitFor('OAuth settings · profile default');
+      await h.type('https://auth.example.com/authorize');
+      await h.press('tab');
+      await h.type('https://auth.example.com/token');
+      await h.press('tab');
+      await h.type('cli-app');
+      await h.press('enter');
+      await h.waitFor((s) => !s.includes('OAuth settings ·'));
+      expect(JSON.parse(readFileSync(`${dir.dir}/.profiles.json`, 'utf8'))).toEqual([
+        { name: 'default', oauth: { authUrl: 'https://auth.example.com/authorize', tokenUrl: 'https://auth.example.com/token', clientId: 'cli-app' } },
+      ]);
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  it('shows an unreadable profiles file as an error instead of overwriting it', async () => {
+    const path = workspace.write('.profiles.json', '[{"name": "dev",}]');
+    harness = await startHarness({ dir: workspace.dir, env: env() });
+    expect(harness.status()).toMatch(/profiles: \.profiles\.json: not valid JSON/);
+    expect(harness.text()).toContain('hint: the profiles file is a JSON array');
+    await harness.press('O');
+    await harness.waitFor('OAuth settings · profile default');
+    await harness.press('tab', 'tab');
+    await harness.type('x');
+    await harness.press('up', 'up');
+    await harness.type('https://a.example/authorize');
+    await harness.press('tab');
+    await harness.type('https://a.example/token');
+    await harness.press('enter');
+    await harness.waitFor('not valid JSON');
+    expect(readFileSync(path, 'utf8')).toBe('[{"name": "dev",}]');
+    writeFileSync(path, PROFILES);
+  });
+});
+
+describe('o: the OAuth login, against the real oidc-provider', () => {
+  let provider: Awaited<ReturnType<typeof startOidcProvider>>;
+  let folder: ReturnType<typeof tempDir>;
+  let run = 0;
+  let stateDir = '';
+  /** Each test starts logged out: its own state folder. */
+  const oauthEnv = (): NodeJS.ProcessEnv => {
+    stateDir = `${folder.dir}/state-${(run += 1)}`;
+    return { PATH: process.env.PATH, HOME: folder.dir, REQFLOW_STATE_DIR: stateDir };
+  };
+
+  beforeAll(async () => {
+    provider = await startOidcProvider();
+    folder = tempDir('reqflow-tui-login-');
+    const endpoints = { authUrl: `${provider.issuer}/auth`, tokenUrl: `${provider.issuer}/token` };
+    folder.write(
+      '.profiles.json',
+      JSON.stringify(
+        [
+          { name: 'public', variables: { apiUrl: provider.apiUrl }, oauth: { clientId: provider.clients.public.clientId, ...endpoints, scope: 'openid api:read', redirectUrl: 'http://127.0.0.1:0/callback' } },
+          { name: 'machine', variables: { apiUrl: provider.apiUrl }, oauth: { grant: 'client_credentials', clientId: provider.clients.machine.clientId, clientSecret: provider.clients.machine.clientSecret, clientAuth: 'post', tokenUrl: endpoints.tokenUrl, scope: 'api:read' } },
+          { name: 'none', variables: { apiUrl: provider.apiUrl } },
+        ],
+        null,
+        2,
+      ),
+    );
+    folder.write('api.http', '### me\nGET {{apiUrl}}\nAuthorization: Bearer {{token}}\n');
+  });
+
+  afterAll(async () => {
+    await provider.close();
+    folder.cleanup();
+  });
+
+  it('runs the authorization code flow in the (simulated) browser, stores the token and uses it', async () => {
+    const pages: BrowseResult[] = [];
+    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void pages.push(await browse(url)) });
+    const h = harness;
+    expect(h.status()).toContain('token: none');
+    await h.press('o');
+    await h.waitFor('OAuth login · public');
+    const status = await h.waitFor((s) => (s.split('\n').pop() ?? '').includes('logged in'), 15_000);
+    expect(status).not.toContain('OAuth login ·');
+    expect(h.status()).toMatch(/token: valid for (59|60) min/);
+    expect(pages[0]?.body).toContain('You can close this tab');
+    const session = JSON.parse(readFileSync(`${stateDir}/sessions/public.json`, 'utf8')) as { variables: { token: string }; data: { oauth: { refreshToken?: string } } };
+    expect(session.variables.token).toMatch(/^[\w-]{20,}$/);
+    expect(session.data.oauth.refreshToken).toBeDefined();
+    // {{token}} now authenticates the protected API through the pipeline.
+    await h.press('j', 'enter');
+    const screen = await h.waitFor('"sub": "alice"');
+    expect(screen).toMatch(/200 OK/);
+    expect(screen).toContain('Authorization: •••');
+    expect(screen).not.toContain(session.variables.token);
+  });
+
+  it('shows the URL while it waits, y copies it, Esc cancels and frees the callback port', async () => {
+    let opened = '';
+    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (opened = url) });
+    const h = harness;
+    await h.press('o');
+    const screen = await h.waitFor('y copies it');
+    expect(screen).toContain(`${provider.issuer}/auth`);
+    h.output.written = '';
+    await h.press('y');
+    const copied = /\u001b\]52;c;([A-Za-z0-9+/=]+)\u0007/.exec(h.output.written)?.[1] ?? '';
+    expect(Buffer.from(copied, 'base64').toString('utf8')).toBe(opened);
+    const redirect = new URL(new URL(opened).searchParams.get('redirect_uri') ?? '');
+    await h.press('escape');
+    await h.waitFor('OAuth login cancelled');
+    await expect(fetch(`${redirect.origin}/callback?code=x&state=y`)).rejects.toThrow();
+    expect(h.status()).toContain('token: none');
+  });
+
+  it('shows a denied authorization in a detail window and the status bar', async () => {
+    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (await browse(url, { deny: true })) });
+    const h = harness;
+    await h.press('o');
+    const screen = await h.waitFor('Esc closes', 15_000);
+    expect(screen).toMatch(/access_denied|denied/);
+    expect(h.status()).toMatch(/denied/);
+    await h.press('escape');
+    await h.waitFor((s) => !s.includes('OAuth login ·'));
+  });
+
+  it('client credentials profiles get a token without a browser; profiles without oauth point at O', async () => {
+    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'machine' }, { oauthLogin: loadOAuthLogin });
+    const h = harness;
+    await h.press('o');
+    await h.waitFor((s) => (s.split('\n').pop() ?? '').includes('logged in'), 15_000);
+    expect(h.status()).toMatch(/token: valid for (59|60) min/);
+    await h.press('j', 'enter');
+    await h.waitFor('"clientId": "reqflow-machine"');
+    await h.close();
+    harness = await startHarness({ dir: folder.dir, env: { ...oauthEnv(), REQFLOW_STATE_DIR: stateDir }, profile: 'none' }, { oauthLogin: loadOAuthLogin });
+    await harness.press('o');
+    await harness.waitFor('has no oauth settings: press O');
+  });
+});

@@ -1,0 +1,395 @@
+/**
+ * The terminal UI, headless: the real neo-blessed screen on fake terminal streams, real
+ * request files, the real demo API. Keys go in as escape sequences; the screen is read back.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { startDemoApi, type DemoApi } from './servers/demo-api.js';
+import { tempDir } from './helpers/cli.js';
+import { startHarness, type Harness } from './helpers/tui-harness.js';
+
+let api: DemoApi;
+let workspace: ReturnType<typeof tempDir>;
+let harness: Harness | undefined;
+
+const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: workspace.dir, REQFLOW_STATE_DIR: `${workspace.dir}/state` });
+
+beforeAll(async () => {
+  api = await startDemoApi();
+  workspace = tempDir('reqflow-tui-');
+  workspace.write(
+    'users.http',
+    [
+      '### list users',
+      'GET {{baseUrl}}/users',
+      'Accept: application/json',
+      'X-Api-Key: {{apiKey}}',
+      '',
+      '### login',
+      'POST {{baseUrl}}/login',
+      'Content-Type: application/json',
+      '',
+      '{"username": "alice", "password": "{{password}}"}',
+      '',
+      '### me',
+      'GET {{baseUrl}}/me',
+      'Authorization: Bearer {{token}}',
+      '',
+      '### ghost',
+      'GET {{baseUrl}}/users/{{userId}}',
+      '',
+    ].join('\n'),
+  );
+  workspace.write('more/status.http', ['### not found', 'GET {{baseUrl}}/status/404', '', '### slow', 'GET {{baseUrl}}/slow?ms=2000', '', '### refused', 'GET http://127.0.0.1:1/nothing', ''].join('\n'));
+  workspace.write('more/stream.http', ['### ticks', '# @streaming true', 'GET {{baseUrl}}/events?count=200&interval=40', ''].join('\n'));
+  workspace.write('broken.http', 'this is not a request line\n');
+  workspace.write('package.json', '{"name": "not-requests"}\n');
+  workspace.write(
+    '.profiles.json',
+    JSON.stringify(
+      [
+        { name: 'dev', variables: { baseUrl: api.url, apiKey: 'k-123456789', password: { value: '', interactive: true } } },
+        { name: 'prod', variables: { baseUrl: 'https://api.example.invalid', apiKey: 'prod-key-123' } },
+      ],
+      null,
+      2,
+    ),
+  );
+});
+
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+afterAll(async () => {
+  await api.close();
+  workspace.cleanup();
+});
+
+async function open(options: { variables?: string[]; profile?: string } = {}): Promise<Harness> {
+  harness = await startHarness({ dir: workspace.dir, env: env(), ...options });
+  return harness;
+}
+
+/** Moves the tree selection to the request row named `name`. */
+async function select(h: Harness, name: string): Promise<void> {
+  await h.press('g');
+  for (let i = 0; i < 30; i++) {
+    if (new RegExp(`Request · ${name}\\b`).test(h.text())) return;
+    await h.press('j');
+  }
+  throw new Error(`request "${name}" not found:\n${h.text()}`);
+}
+
+describe('layout and navigation', () => {
+  it('lists the request files of the folder with their requests, methods and a broken file', async () => {
+    const h = await open();
+    const screen = h.text();
+    expect(screen).toContain('✗ broken.http');
+    expect(screen).toMatch(/▾ more\/status\.http/);
+    expect(screen).toMatch(/GET\s+list users/);
+    expect(screen).toMatch(/POST\s+login/);
+    expect(screen).not.toContain('package.json');
+    expect(h.status()).toContain('dev');
+    expect(h.status()).toContain('token: none');
+    expect(h.status()).toContain('broken.http');
+    expect(screen.split('\n')).toHaveLength(24);
+    for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+  });
+
+  it('shows the selected request after substitution with secrets masked, and moves with j/k and arrows', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    const screen = await h.waitFor(`GET ${api.url}/users`);
+    expect(screen).toContain('X-Api-Key: •••');
+    expect(screen).not.toContain('k-123456789');
+    await h.press('down');
+    await h.waitFor('Request · login');
+    await h.press('k');
+    await h.waitFor('Request · list users');
+  });
+
+  it('marks variables that nothing defines yet', async () => {
+    const h = await open();
+    await select(h, 'ghost');
+    await h.waitFor('not defined yet: {{userId}}');
+  });
+
+  it('shows the parse error of a broken file in the detail pane', async () => {
+    const h = await open();
+    await h.press('g');
+    const screen = await h.waitFor('unexpected text');
+    expect(screen).toContain('broken.http:1');
+  });
+
+  it('filters requests by name with /', async () => {
+    const h = await open();
+    await h.press('/');
+    await h.type('slo');
+    let screen = await h.waitFor('Requests /slo');
+    expect(screen).toMatch(/GET\s+slow/);
+    expect(screen).not.toMatch(/list users|login|ticks/);
+    await h.type('x');
+    screen = await h.waitFor('no request matches');
+    await h.press('backspace', 'backspace', 'backspace', 'backspace');
+    await h.type('tick');
+    screen = await h.waitFor((s) => s.includes('ticks') && !s.includes('login'));
+    await h.press('enter');
+    await h.waitFor('Request · ticks');
+    await h.press('escape');
+    await h.waitFor((s) => s.includes('login'));
+  });
+
+  it('folds a file with Enter on its row, lists keys with ?, and quits with q', async () => {
+    const h = await open();
+    await h.press('j');
+    await h.waitFor(/Request\s/);
+    const before = h.text();
+    expect(before).toMatch(/▾ more\/status\.http/);
+    await h.press('enter');
+    await h.waitFor(/▸ more\/status\.http/);
+    expect(h.text()).not.toMatch(/GET\s+not found/);
+    await h.press('?');
+    const help = await h.waitFor('Keys');
+    expect(help).toContain('OSC 52');
+    await h.press('escape');
+    await h.waitFor((s) => !s.includes('OSC 52'));
+    let quit = false;
+    void h.tui.app.run().then(() => (quit = true));
+    await h.press('q');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(quit).toBe(true);
+  });
+
+  it('Tab moves the focus to the response pane, where j and k scroll', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    await h.press('enter');
+    await h.waitFor('Ada Lovelace');
+    const top = (): string => h.text().split('\n')[10] ?? '';
+    expect(top()).toMatch(/│\{\s+│$/);
+    await h.press('tab', 'tab');
+    await h.press('j', 'j', 'j');
+    await h.waitFor(() => !/│\{\s+│$/.test(top()));
+    await h.press('k', 'k', 'k');
+    await h.waitFor(() => /│\{\s+│$/.test(top()));
+    // Back on the tree, j moves the selection again.
+    await h.press('tab');
+    await h.press('j');
+    await h.waitFor('Request · login');
+  });
+
+  it('shows the token state from the session: valid for N min, expired', async () => {
+    const write = (expiresAt: string): void =>
+      void workspace.write('state-token/sessions/dev.json', JSON.stringify({ version: 1, variables: { token: 'at-1234567890' }, data: { oauth: { grant: 'authorization_code', clientId: 'c', tokenType: 'Bearer', obtainedAt: new Date().toISOString(), expiresAt } } }));
+    write(new Date(Date.now() + 42 * 60_000 + 30_000).toISOString());
+    harness = await startHarness({ dir: workspace.dir, env: { ...env(), REQFLOW_STATE_DIR: `${workspace.dir}/state-token` } });
+    expect(harness.status()).toContain('token: valid for 42 min');
+    await harness.close();
+    write(new Date(Date.now() - 60_000).toISOString());
+    harness = await startHarness({ dir: workspace.dir, env: { ...env(), REQFLOW_STATE_DIR: `${workspace.dir}/state-token` } });
+    expect(harness.status()).toContain('token: expired');
+  });
+
+  it('redraws on resize and stays inside 80x24 and smaller', async () => {
+    const h = await open();
+    await h.resize(100, 30);
+    let screen = h.text();
+    expect(screen.split('\n')).toHaveLength(30);
+    expect(screen.split('\n')[0]).toMatch(/┐$/);
+    expect([...(screen.split('\n')[0] ?? '')].length).toBe(100);
+    await h.resize(80, 24);
+    screen = h.text();
+    expect([...(screen.split('\n')[0] ?? '')].length).toBe(80);
+    expect(h.status()).toContain('? help');
+  });
+});
+
+describe('sending', () => {
+  // First: the demo API's /slow handler keeps its timer after the cancel; later tests outlast it.
+  it('cancels a slow request with Esc while it waits for the server', async () => {
+    const h = await open();
+    await select(h, 'slow');
+    await h.press('enter');
+    await h.waitFor('sending… Esc cancels');
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the request is on the wire by now
+    await h.press('escape');
+    await h.waitFor('cancelled slow', 3000);
+    await select(h, 'not found');
+    await h.press('enter');
+    await h.waitFor('404 Not Found');
+  });
+
+  it('sends the selected request through the pipeline and shows status, time, size and the pretty body', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    await h.press('enter');
+    const screen = await h.waitFor('Ada Lovelace');
+    expect(screen).toMatch(/200 OK · \d+ ms · \d+ B/);
+    expect(screen).toContain('"users": [');
+    expect(h.status()).toContain('200 OK');
+    // h toggles the response headers.
+    await h.press('h');
+    await h.waitFor('content-type: application/json');
+    await h.press('h');
+    await h.waitFor((s) => !s.includes('content-type: application/json'));
+  });
+
+  it('copies the body with y as an OSC 52 sequence', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    await h.press('enter');
+    await h.waitFor('Ada Lovelace');
+    h.output.written = '';
+    await h.press('y');
+    const match = /\u001b\]52;c;([A-Za-z0-9+/=]+)\u0007/.exec(h.output.written);
+    expect(match).not.toBeNull();
+    const copied = JSON.parse(Buffer.from(match?.[1] ?? '', 'base64').toString('utf8')) as { total: number };
+    expect(copied.total).toBe(3);
+    expect(h.status()).toContain('copied');
+  });
+
+  it('shows the response full screen with f and scrolls it', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    await h.press('enter');
+    await h.waitFor('Ada Lovelace');
+    await h.press('f');
+    let screen = await h.waitFor((s) => !s.includes('Requests'));
+    expect(screen).toContain('"users": [');
+    await h.press('G');
+    screen = await h.waitFor('"total": 3');
+    expect(screen).not.toContain('"users": [');
+    await h.press('escape');
+    await h.waitFor('Requests');
+  });
+
+  it('asks interactive variables in a modal with hidden input, extracts the token and uses it', async () => {
+    const h = await open();
+    await select(h, 'login');
+    await h.press('enter');
+    await h.waitFor('Value of password');
+    await h.type('secret');
+    const modal = h.text();
+    expect(modal).toContain('••••••');
+    expect(modal).not.toContain('secret');
+    await h.press('enter');
+    await h.waitFor('token stored in the session');
+    expect(h.status()).toContain('token: set');
+    const session = JSON.parse(readFileSync(`${workspace.dir}/state/sessions/dev.json`, 'utf8')) as { variables: { token: string } };
+    expect(api.tokens.has(session.variables.token)).toBe(true);
+    // The request pane shows the request as sent, the password masked.
+    expect(h.text()).toContain('"password": "•••"');
+    await select(h, 'me');
+    await h.press('enter');
+    const screen = await h.waitFor('"scopes"');
+    expect(screen).toContain('Authorization: •••');
+    expect(screen).not.toContain(session.variables.token);
+  });
+
+  it('Esc in the prompt cancels the request with a clear message', async () => {
+    const h = await open({ profile: 'dev' });
+    await select(h, 'login');
+    await h.press('enter');
+    await h.waitFor('Value of password');
+    await h.press('escape');
+    await h.waitFor('prompt for "password" was cancelled');
+  });
+
+  it('switches the profile with p and re-substitutes the request', async () => {
+    const h = await open();
+    await select(h, 'list users');
+    await h.waitFor(`GET ${api.url}/users`);
+    await h.press('p');
+    await h.waitFor('Profile');
+    await h.press('j', 'enter');
+    await h.waitFor('https://api.example.invalid/users');
+    expect(h.status()).toMatch(/^ prod │/);
+    await h.press('v');
+    const vars = await h.waitFor('Variables · profile prod');
+    expect(vars).toMatch(/apiKey\s+profile\s+•••/);
+    expect(vars).toMatch(/baseUrl\s+profile\s+https:\/\/api\.example\.invalid/);
+  });
+
+  it('lists variables with their source (-e wins over the profile; secrets masked)', async () => {
+    const h = await open({ variables: ['baseUrl=http://override.invalid', 'clientSecret=s3cr3t-value'] });
+    await h.press('v');
+    const screen = await h.waitFor('Variables · profile dev');
+    expect(screen).toMatch(/baseUrl\s+-e\s+http:\/\/override\.invalid/);
+    expect(screen).toMatch(/clientSecret\s+-e\s+•••/);
+    expect(screen).toMatch(/password\s+profile\s+•••\s+interactive, asked when sent/);
+    expect(screen).not.toContain('s3cr3t-value');
+  });
+});
+
+describe('errors never break the UI', () => {
+  it('shows a missing variable in the status bar and the detail pane', async () => {
+    const h = await open();
+    await select(h, 'ghost');
+    await h.press('enter');
+    const screen = await h.waitFor('unknown variable "userId"');
+    expect(screen).toContain('hint:');
+    expect(h.status()).toContain('unknown variable "userId"');
+  });
+
+  it('shows a refused connection and an HTTP error status', async () => {
+    const h = await open();
+    await select(h, 'refused');
+    await h.press('enter');
+    const screen = await h.waitFor('exits with 4');
+    expect(screen).toMatch(/refused/);
+    expect(h.status()).toMatch(/refused/);
+    await select(h, 'not found');
+    await h.press('enter');
+    await h.waitFor('404 Not Found');
+  });
+
+  it('shows a TLS failure (self-signed server certificate)', async () => {
+    const dir = tempDir('reqflow-tui-tls-');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir.dir}/key.pem`, '-out', `${dir.dir}/cert.pem`, '-days', '365', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    const server = createServer({ key: readFileSync(`${dir.dir}/key.pem`), cert: readFileSync(`${dir.dir}/cert.pem`) }, (_req, res) => res.end('{}'));
+    server.on('tlsClientError', () => undefined);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      dir.write('tls.http', `### secure\nGET https://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
+      harness = await startHarness({ dir: dir.dir, env: env() });
+      await select(harness, 'secure');
+      await harness.press('enter');
+      const screen = await harness.waitFor('exits with 5');
+      expect(screen).toContain('self-signed');
+      expect(harness.status()).toContain('TLS error');
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      dir.cleanup();
+    }
+  });
+
+  it('shows stream events live until Esc stops the stream', async () => {
+    const h = await open();
+    await select(h, 'ticks');
+    await h.press('enter');
+    await h.waitFor('streaming… Esc stops');
+    await h.waitFor('id: 3');
+    await h.press('escape');
+    const screen = await h.waitFor('stopped by the user');
+    expect(h.status()).toContain('stream stopped');
+    expect(screen).not.toContain('id: 200');
+  });
+
+  it('restores the terminal on quit', async () => {
+    const h = await open();
+    expect(h.input.isRaw).toBe(true);
+    await h.waitFor(() => h.output.written.includes('\u001b[?1049h'));
+    await h.close();
+    harness = undefined;
+    expect(h.input.isRaw).toBe(false);
+    expect(h.output.written).toContain('\u001b[?1049l');
+    expect(h.output.written).toContain('\u001b[?25h');
+    expect(existsSync(workspace.dir)).toBe(true);
+  });
+});
