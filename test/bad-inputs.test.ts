@@ -134,7 +134,8 @@ const NETWORK: Case[] = [
   { name: 'server that resets mid-body (-o raw)', files: http('GET API/reset\n'), args: (_f, file) => [file, '-o', 'raw'], code: 4, message: /was reset/ },
   { name: 'server that does not speak HTTP', files: (f) => ({ 'req.http': `GET ${f.garbage}/\n` }), code: 4, message: /127\.0\.0\.1:\d+ (did not answer with valid HTTP|sent a malformed HTTP response)/ },
   { name: 'https:// to a plain HTTP port', files: (f) => ({ 'req.http': `GET ${f.api.replace('http:', 'https:')}/ok\n` }), code: 5, message: /TLS error with 127\.0\.0\.1:\d+/ },
-  { name: 'response larger than --max-size', files: http('GET API/big?bytes=200000\n'), args: (_f, file) => [file, '--max-size', '10000'], code: 4, message: /response is larger than --max-size \(10000 bytes\)/, hint: /raise --max-size/ },
+  // --max-size bounds what must be held in memory (-o json, filters); streamed output needs no bound.
+  { name: 'response larger than --max-size (-o json)', files: http('GET API/big?bytes=200000\n'), args: (_f, file) => [file, '--max-size', '10000', '-o', 'json'], code: 4, message: /response is larger than --max-size \(10000 bytes\)/, hint: /raise --max-size/ },
   { name: 'response larger than --max-size with a filter', files: http('GET API/big?bytes=200000\n'), args: (_f, file) => [file, '--max-size', '10000', '--filter', 'items[0]', '-o', 'raw'], code: 4, message: /larger than --max-size/ },
   { name: 'invalid UTF-8 in a JSON response', files: http('GET API/bad-utf8\n'), code: 0, warning: /response says JSON but the body is not valid UTF-8/, stdout: /"name":"\uFFFD\(\uFFFD"/ },
   { name: 'invalid JSON in a JSON response', files: http('GET API/bad-json\n'), code: 0, warning: /response says JSON but the body is not valid JSON/, stdout: /\{"name": nope,/ },
@@ -149,10 +150,10 @@ const oauthProfile = (path: string) => (f: Fixture): Record<string, string> => (
 });
 
 const OAUTH: Case[] = [
-  { name: 'OAuth token endpoint answers HTML', files: oauthProfile('/oauth/html'), code: 6, message: /token/i },
-  { name: 'OAuth token endpoint answers garbage', files: oauthProfile('/oauth/garbage'), code: 6, message: /token/i },
-  { name: 'OAuth token endpoint answers without access_token', files: oauthProfile('/oauth/empty'), code: 6, message: /access_token|token/i },
-  { name: 'OAuth token endpoint refuses the client', files: oauthProfile('/oauth/denied'), code: 6, message: /invalid_client/ },
+  { name: 'OAuth token endpoint answers HTML', files: oauthProfile('/oauth/html'), code: 6, message: /token endpoint http:\/\/127\.0\.0\.1:\d+\/oauth\/html answered HTTP 200 with text\/html, not an OAuth JSON response/, hint: /oauth\.tokenUrl/ },
+  { name: 'OAuth token endpoint answers garbage', files: oauthProfile('/oauth/garbage'), code: 6, message: /token endpoint .*\/oauth\/garbage answered with malformed JSON/, hint: /oauth\.tokenUrl/ },
+  { name: 'OAuth token endpoint answers without access_token', files: oauthProfile('/oauth/empty'), code: 6, message: /token endpoint .*\/oauth\/empty .*access_token/, hint: /oauth\.tokenUrl/ },
+  { name: 'OAuth token endpoint refuses the client', files: oauthProfile('/oauth/denied'), code: 6, message: /token endpoint rejected the request: invalid_client/, hint: /clientSecret/ },
   // A network failure keeps its own exit code (4), naming the OAuth endpoint.
   { name: 'OAuth token endpoint unreachable', files: (f) => ({ ...oauthProfile('/x')(f), '.profiles.json': profiles([{ name: 'dev', oauth: { grant: 'client_credentials', clientId: 'cli', clientSecret: 's', tokenUrl: `${f.refused}/token` } }]) }), code: 4, message: /cannot reach the OAuth endpoint http:\/\/127\.0\.0\.1:\d+\/token: connection refused/, hint: /server running/ },
 ];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { startCli } from './helpers/live-cli.js';
+import { startCli } from './helpers/cli-live.js';
 import { startGraphqlServer, type GraphqlServer, type ReceivedOperation } from './servers/graphql-server.js';
 
 let server: GraphqlServer;

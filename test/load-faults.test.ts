@@ -11,20 +11,23 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { BIN, tempDir } from './helpers/cli.js';
 import { errorLines, expectNoStackTrace } from './helpers/expect-error.js';
-import { chaosFate, startChaosServer, type FaultServer } from './helpers/fault-server.js';
+import { chaosFate, startChaosServer, startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
 const SEED = 9;
 const COUNT = 5000;
 
 let server: FaultServer;
+let faults: FaultServer;
 const temp = tempDir('reqflow-load-');
 
 beforeAll(async () => {
   server = await startChaosServer(SEED);
+  faults = await startFaultServer();
 });
 
 afterAll(async () => {
   await server.close();
+  await faults.close();
   temp.cleanup();
 });
 
@@ -161,37 +164,21 @@ describe('Ctrl-C', () => {
     expectNoStackTrace(result.stderr);
   });
 
-  test('while waiting for a server that never answers', async () => {
-    const hang = (await import('./helpers/fault-server.js')).startFaultServer;
-    const faults = await hang();
-    try {
-      temp.write('hang.http', `GET ${faults.url}/hang\n`);
-      const result = await interrupt(['hang.http', '--timeout', '60000'], () => faults.requests.length > 0);
-      expect(result.code).toBe(130);
-      expect(result.afterMs).toBeLessThan(1500);
-      expectNoStackTrace(result.stderr);
-    } finally {
-      await faults.close();
-    }
-  });
-
-  test('during an endless body (-o raw)', async () => {
-    const faults = await (await import('./helpers/fault-server.js')).startFaultServer();
-    try {
-      temp.write('stall.http', `GET ${faults.url}/stall\n`);
-      const result = await interrupt(['stall.http', '-o', 'raw', '--timeout', '60000'], (run) => run.stdout().includes('first chunk'));
-      expect(result.code).toBe(130);
-      expect(result.afterMs).toBeLessThan(1500);
-      expectNoStackTrace(result.stderr);
-    } finally {
-      await faults.close();
-    }
+  const slow: Array<[string, string, string[], (run: Child) => boolean]> = [
+    ['while waiting for a server that never answers', '/hang', [], () => faults.requests.some((r) => r.url === '/hang')],
+    ['during an endless body (-o raw)', '/stall', ['-o', 'raw'], (run) => run.stdout().includes('first chunk')],
+  ];
+  test.each(slow)('%s', async (_name, path, extra, ready) => {
+    temp.write('slow.http', `GET ${faults.url}${path}\n`);
+    const result = await interrupt(['slow.http', '--timeout', '60000', ...extra], ready);
+    expect(result.code).toBe(130);
+    expect(result.afterMs).toBeLessThan(1500);
+    expectNoStackTrace(result.stderr);
   });
 
   test('during a server-sent event stream', async () => {
     temp.write('events.http', `# @streaming true\nGET ${server.url}/events\n`);
     const result = await interrupt(['events.http'], (run) => /tick/.test(run.stdout()));
-    process.stdout.write(`SSE Ctrl-C exit code: ${result.code}\n`);
     // The user ended the stream: the events so far are the result (0), or the run was cut short (130).
     expect([0, 130]).toContain(result.code);
     expect(result.afterMs).toBeLessThan(1500);

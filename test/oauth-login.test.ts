@@ -7,9 +7,9 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { startOidcProvider } from './servers/oidc-provider.js';
-import { startCli } from './helpers/cli-live.js';
+import { startCli, stopAllClis } from './helpers/cli-live.js';
 import { browse } from './helpers/oauth-browser.js';
-import { callApi, workspace, type Provider, type Workspace } from './helpers/oauth-fixture.js';
+import { callApi, closedPort, workspace, type Provider, type Workspace } from './helpers/oauth-fixture.js';
 
 let provider: Provider;
 let ws: Workspace;
@@ -29,7 +29,10 @@ beforeEach(() => {
     { name: 'no-oauth', variables: { apiUrl: provider.apiUrl } },
   ]);
 });
-afterEach(() => ws.cleanup());
+afterEach(() => {
+  stopAllClis();
+  ws.cleanup();
+});
 
 describe('authorization code flow', () => {
   test('public client: PKCE (S256), tokens in the session, {{token}} authenticates the API', async () => {
@@ -191,6 +194,18 @@ describe('login errors: one line, exit 6 (flow) or 2 (profile)', () => {
     expect(result.stderr).toMatch(/reqflow: timed out after 1 s waiting for the browser to return to http:\/\/127\.0\.0\.1:\d+\/callback\nhint: run reqflow oauth login -p public again \(with --no-browser, open the printed URL yourself\)\n$/);
   });
 
+  test('Ctrl-C while waiting cancels the login: exit 130, the callback port is released', async () => {
+    const cli = startCli(['oauth', 'login', '-p', 'public', '--no-browser'], { cwd: ws.dir, env: ws.env });
+    const [, url = ''] = await cli.waitForStderr(/^\s+(http\S+)$/m);
+    await cli.waitForStderr(/Waiting up to 5 min/);
+    cli.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    expect(result.stderr).toMatch(/reqflow: cancelled\n$/);
+    const redirectUri = new URL(url).searchParams.get('redirect_uri') as string;
+    await expect(fetch(redirectUri)).rejects.toThrow();
+  });
+
   test('invalid_client: a wrong client secret', async () => {
     const { result } = await ws.loginInBrowser('bad-secret');
     expect(result.code).toBe(6);
@@ -226,7 +241,6 @@ describe('login errors: one line, exit 6 (flow) or 2 (profile)', () => {
   });
 
   test('an unreachable issuer (discovery) is a network error, exit 4', async () => {
-    const { closedPort } = await import('./helpers/oauth-fixture.js');
     const port = await closedPort();
     writeFileSync(join(ws.dir, 'down.json'), JSON.stringify([{ name: 'down', oauth: { issuer: `http://127.0.0.1:${port}`, clientId: 'x' } }]));
     const result = await ws.run(['oauth', 'login', '--profiles', 'down.json', '--no-browser']);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { PluginRegistry, entryFromPlugin, type PluginEntry } from '../src/core/registry.js';
 import type { Plugin, RequestContext, Stage } from '../src/core/pipeline.js';
-import type { ReqflowError } from '../src/core/errors/index.js';
+import { thrownBy } from './helpers/expect-error.js';
 
 function entry(name: string, stages: Stage[], extra: Partial<PluginEntry> = {}, loads: string[] = []): PluginEntry {
   return {
@@ -19,14 +19,6 @@ function entry(name: string, stages: Stage[], extra: Partial<PluginEntry> = {}, 
 const ctx = (annotations: Record<string, string> = {}, authType?: string) =>
   ({ spec: { annotations }, profile: authType ? { auth: { type: authType } } : {} }) as unknown as RequestContext;
 
-function thrown(run: () => unknown): ReqflowError {
-  try {
-    run();
-  } catch (error) {
-    return error as ReqflowError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('plugin registry', () => {
   test('built-ins first in order, third-party by name, then before/after', () => {
@@ -40,7 +32,7 @@ describe('plugin registry', () => {
 
   test('contradictory ordering is exit 2', () => {
     const registry = new PluginRegistry([entry('a', ['auth'], { before: ['b'] }), entry('b', ['auth'], { before: ['a'] })]);
-    expect(thrown(() => registry.ordered('auth')).message).toMatch(/contradictory before\/after/);
+    expect(thrownBy(() => registry.ordered('auth')).message).toMatch(/contradictory before\/after/);
   });
 
   test('applicability: auth name by annotation or profile, predicate, always', () => {
@@ -57,7 +49,7 @@ describe('plugin registry', () => {
 
   test('an unknown auth method is exit 2 with a hint to install a plugin', () => {
     const registry = new PluginRegistry([entry('auth-basic', ['auth'], { authName: 'basic' })]);
-    const error = thrown(() => registry.checkAuthAvailable({ ...ctx({ auth: 'hmac' }), spec: { name: 'r', annotations: { auth: 'hmac' } } } as unknown as RequestContext));
+    const error = thrownBy(() => registry.checkAuthAvailable({ ...ctx({ auth: 'hmac' }), spec: { name: 'r', annotations: { auth: 'hmac' } } } as unknown as RequestContext));
     expect(error.exitCode).toBe(2);
     expect(error.message).toBe('no plugin provides auth method "hmac" (request "r")');
     expect(error.hint).toMatch(/reqflow plugins install/);

@@ -3,17 +3,9 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { findProfilesFile, parseProfiles, resolveProfile, selectProfile } from '../src/core/profiles.js';
 import { loadSession, sessionPath } from '../src/core/session.js';
-import type { ReqflowError } from '../src/core/errors/index.js';
+import { thrownBy } from './helpers/expect-error.js';
 import { tempDir } from './helpers/cli.js';
 
-function thrown(run: () => unknown): ReqflowError {
-  try {
-    run();
-  } catch (error) {
-    return error as ReqflowError;
-  }
-  throw new Error('expected an error');
-}
 
 describe('profiles', () => {
   test('found in the request file folder or its parents, else the current folder', async () => {
@@ -41,7 +33,7 @@ describe('profiles', () => {
     const noDefault = { profiles: parseProfiles('[{"name": "x"}, {"name": "y"}]', 'p.json') };
     expect(selectProfile(noDefault, undefined, {}).name).toBe('x');
     expect(selectProfile({ profiles: [] }, undefined, {}, '/tmp')).toMatchObject({ name: 'default', variables: {}, headers: {} });
-    const unknown = thrown(() => selectProfile(doc, 'prod', {}));
+    const unknown = thrownBy(() => selectProfile(doc, 'prod', {}));
     expect([unknown.exitCode, unknown.message, unknown.hint]).toEqual([2, 'unknown profile "prod" in p.json', 'available profiles: a, default, c']);
   });
 
@@ -57,7 +49,7 @@ describe('profiles', () => {
       ['[{"name": "a"}, {"name": "a"}]', /profile name "a" is used more than once/],
     ];
     for (const [text, message] of cases) {
-      const error = thrown(() => parseProfiles(text, 'p.json'));
+      const error = thrownBy(() => parseProfiles(text, 'p.json'));
       expect(error.exitCode).toBe(2);
       expect(error.message).toMatch(message);
     }

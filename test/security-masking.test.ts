@@ -21,6 +21,7 @@ const SECRETS = {
   signature: 'HMAC-signature-0b1c2d',
   proxy: 'proxyuser:PROXY-pass-3c3c',
   querySecret: 'QUERY-accessKey-8e8e',
+  literalKey: 'LITERAL-api-key-4d4d',
 } as const;
 const ALL = Object.values(SECRETS);
 
@@ -51,6 +52,9 @@ GET {{apiToken}}
 ### shell-fails
 GET {{baseUrl}}/ok
 X-Leak: {{leakyPassword}}
+
+### literal-key-in-url
+GET ftp://files.example.test/report.csv?api_key=${SECRETS.literalKey}
 `;
 
 beforeAll(async () => {
@@ -112,6 +116,7 @@ describe('secrets are masked in every output channel', () => {
     expect(result.stderr).toMatch(/connection refused/);
     expect(result.stderr).toMatch(/not a valid URL: "•••"/);
     expect(result.stderr).toMatch(/shell value of "leakyPassword" failed with exit code 1: bad password •••/);
+    expect(result.stderr).toMatch(/unsupported URL scheme "ftp" in ftp:\/\/files\.example\.test\/report\.csv\?api_key=•••/);
     // ...and no secret, raw or encoded, appears on stdout or stderr.
     expectNoSecrets(result, ALL);
   });
@@ -130,7 +135,7 @@ describe('secrets are masked in every output channel', () => {
   test('-o json request echoes mask the URL and headers, error records too', async () => {
     const result = await run(['-o', 'json']);
     const records = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; url: string; request: { headers: Record<string, string> }; error?: { message: string } });
-    expect(records.map((r) => r.name)).toEqual(['call', 'refused', 'bad-url', 'shell-fails']);
+    expect(records.map((r) => r.name)).toEqual(['call', 'refused', 'bad-url', 'shell-fails', 'literal-key-in-url']);
     const [call, failed] = records;
     expect(call?.url).toMatch(/\/echo-nothing\/•••\?access_key=•••&plain=1&sig=•••$/);
     expect(call?.request.headers).toMatchObject({ Authorization: '•••', 'Proxy-Authorization': '•••', Cookie: '•••', 'X-API-Key': '•••', 'X-Client-Secret': '•••', 'X-Db-Password': '•••', 'X-Signature': '•••', 'X-Harmless-Name': '•••' });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { runCli, tempDir } from './helpers/cli.js';
-import { startCli } from './helpers/live-cli.js';
+import { startCli } from './helpers/cli-live.js';
 import { startSseServer, type SseServer } from './servers/sse-server.js';
 
 let server: SseServer;

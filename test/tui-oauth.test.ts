@@ -160,6 +160,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
         [
           { name: 'public', variables: { apiUrl: provider.apiUrl }, oauth: { clientId: provider.clients.public.clientId, ...endpoints, scope: 'openid api:read', redirectUrl: 'http://127.0.0.1:0/callback' } },
           { name: 'machine', variables: { apiUrl: provider.apiUrl }, oauth: { grant: 'client_credentials', clientId: provider.clients.machine.clientId, clientSecret: provider.clients.machine.clientSecret, clientAuth: 'post', tokenUrl: endpoints.tokenUrl, scope: 'api:read' } },
+          { name: 'device', variables: { apiUrl: provider.apiUrl }, oauth: { grant: 'device_code', clientId: provider.clients.public.clientId, tokenUrl: endpoints.tokenUrl, deviceUrl: `${provider.issuer}/device/auth`, scope: 'openid api:read' } },
           { name: 'none', variables: { apiUrl: provider.apiUrl } },
         ],
         null,
@@ -223,6 +224,22 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
     expect(h.status()).toMatch(/denied/);
     await h.press('escape');
     await h.waitFor((s) => !s.includes('OAuth login ·'));
+  });
+
+  it('device code profiles show the code to enter, then store the token once approved', async () => {
+    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'device' }, { oauthLogin: loadOAuthLogin });
+    const h = harness;
+    await h.press('o');
+    const screen = await h.waitFor('enter the code');
+    const code = /^\W*([A-Z]{4}-[A-Z]{4})\W*$/m.exec(screen)?.[1];
+    expect(code).toBeDefined();
+    h.output.written = '';
+    await h.press('y');
+    const copied = Buffer.from(/\u001b\]52;c;([A-Za-z0-9+/=]+)\u0007/.exec(h.output.written)?.[1] ?? '', 'base64').toString('utf8');
+    expect(copied).toContain(`${provider.issuer}/device`);
+    await browse(copied, { userCode: code ?? '' });
+    await h.waitFor((s) => (s.split('\n').pop() ?? '').includes('logged in'), 15_000);
+    expect(h.status()).toMatch(/token: valid for (59|60) min/);
   });
 
   it('client credentials profiles get a token without a browser; profiles without oauth point at O', async () => {

@@ -206,6 +206,16 @@ describe('layout and navigation', () => {
     screen = h.text();
     expect([...(screen.split('\n')[0] ?? '')].length).toBe(80);
     expect(h.status()).toContain('? help');
+    // An open window re-fits too, even on a small terminal.
+    await h.press('?');
+    await h.waitFor('Keys');
+    await h.resize(50, 14);
+    screen = h.text();
+    expect(screen).toContain('Keys');
+    for (const line of screen.split('\n')) expect([...line].length).toBeLessThanOrEqual(50);
+    await h.press('escape');
+    await h.resize(80, 24);
+    await h.waitFor((s) => s.includes('Requests') && !s.includes('Keys'));
   });
 });
 

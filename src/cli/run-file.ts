@@ -71,10 +71,15 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
     const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
     debug = options.debug;
     const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
+    // The output's renderer compiles while the file is read and the request is in flight
+    // (start-up time); a failure to load surfaces where it is used, in the render stage.
+    const renderer = flags.list ? undefined : registry.entries.find((entry) => entry.builtin && entry.name === `render-${options.output}`);
+    if (renderer) void registry.load(renderer).catch(() => undefined);
     const path = resolve(io.cwd, file);
     const specs = await parseRequestFile(path, registry);
     if (flags.list) {
-      for (const spec of specs) output.out(`${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`);
+      // One write for the whole list: a file of 10,000 requests is 10,000 lines.
+      output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));
       return ExitCode.ok;
     }
     const selected = selectRequests(specs, flags.name ?? []);

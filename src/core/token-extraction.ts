@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import type { ResponseInfo, Session } from './pipeline.js';
 import { isJsonResponse } from './render/body.js';
 
@@ -10,6 +10,31 @@ export function wantsExtraction(response: ResponseInfo): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
 }
 
+/** Bodies the sender records as they pass (see {@link recordBody}), by stream. */
+const recorded = new WeakMap<Readable, () => Buffer | undefined>();
+
+/**
+ * For the sender, which already sees every chunk: returns a recorder to call with each chunk
+ * (and with `null` at the end) when the response may carry a token, so that
+ * {@link captureBody} needs no extra stream in the body's path (a batch run pays per stream).
+ */
+export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: Buffer | null) => void) | undefined {
+  if (!wantsExtraction(response)) return undefined;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overflow = false;
+  let done = false;
+  recorded.set(stream, () => (overflow || !done ? undefined : Buffer.concat(chunks, size)));
+  return (chunk) => {
+    if (chunk === null) done = true;
+    else if (!overflow && (size += chunk.length) <= CAPTURE_LIMIT) chunks.push(chunk);
+    else if (!overflow) {
+      overflow = true;
+      chunks.length = 0;
+    }
+  };
+}
+
 /**
  * Keeps a copy of the first MiB of a body while a renderer streams it, so that the token of a
  * login response can be extracted without buffering large responses.
@@ -17,6 +42,8 @@ export function wantsExtraction(response: ResponseInfo): boolean {
 export function captureBody(response: ResponseInfo): () => Buffer | undefined {
   const source = response.stream;
   if (!source || response.body) return () => response.body;
+  const recording = recorded.get(source);
+  if (recording) return () => response.body ?? recording();
   const chunks: Buffer[] = [];
   let size = 0;
   let overflow = false;

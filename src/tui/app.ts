@@ -34,7 +34,6 @@ interface Exchange {
   controller: AbortController;
   outcome?: RequestOutcome;
   sent?: RequestPreview;
-  startedAt: number;
   /** The user pressed Esc. */
   cancelled?: boolean;
 }
@@ -310,6 +309,11 @@ export class TuiApp implements OverlayHost {
     }
   }
 
+  /** Async actions run beside the key loop; whatever they throw ends up in the status bar. */
+  private background(action: Promise<void>): void {
+    action.catch((error: unknown) => this.fail(error));
+  }
+
   private fail(error: unknown): void {
     if (this.screen.destroyed) return;
     const problem = asReqflowError(error);
@@ -319,7 +323,7 @@ export class TuiApp implements OverlayHost {
   private onKey(ch: string | undefined, key: Key): void {
     // A carriage return arrives both as `return` and `enter`: act on `enter` only.
     if (key.full === 'return' || this.quitting) return;
-    if (key.full === 'C-c') return void this.quit();
+    if (key.full === 'C-c') return this.background(this.quit());
     this.guard(() => {
       const top = this.layers[this.layers.length - 1];
       if (top) top.handleKey(ch, key);
@@ -331,7 +335,7 @@ export class TuiApp implements OverlayHost {
   private mainKey(key: Key): void {
     switch (key.full) {
       case 'q':
-        return void this.quit();
+        return this.background(this.quit());
       case 'tab':
       case 'S-tab': {
         const order: Pane[] = this.fullscreen ? ['response'] : ['tree', 'request', 'response'];
@@ -366,7 +370,7 @@ export class TuiApp implements OverlayHost {
         this.drawStatus();
         return this.render();
       case 'p':
-        return this.pickProfile();
+        return this.background(this.pickProfile());
       case 'v':
         return this.showVariables();
       case 'h':
@@ -385,9 +389,9 @@ export class TuiApp implements OverlayHost {
       case 'O':
         return this.openOAuthForm();
       case 'o':
-        return void this.oauthLogin();
+        return this.background(this.oauthLogin());
       case 'r':
-        return void this.reload();
+        return this.background(this.reload());
       default:
         return;
     }
@@ -423,7 +427,7 @@ export class TuiApp implements OverlayHost {
       this.rebuildTree(rowKey(row));
       return this.drawAll();
     }
-    void this.send(row.spec, row.file);
+    this.background(this.send(row.spec, row.file));
   }
 
   private escape(): void {
@@ -508,7 +512,7 @@ export class TuiApp implements OverlayHost {
     if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
     const controller = new AbortController();
     const capture = new ResponseCapture(() => this.scheduleRedraw());
-    const exchange: Exchange = { spec, file: file.path, capture, controller, startedAt: Date.now() };
+    const exchange: Exchange = { spec, file: file.path, capture, controller };
     this.exchange = exchange;
     this.running = true;
     this.followStream = true;
@@ -523,6 +527,7 @@ export class TuiApp implements OverlayHost {
       outcome = { spec, error: asReqflowError(error), exitCode: asReqflowError(error).exitCode };
     }
     this.running = false;
+    this.preview = undefined; // the session may have changed (token extraction)
     exchange.outcome = outcome;
     if (outcome.ctx && outcome.ctx.response) exchange.sent = sentRequest(outcome.ctx.spec, this.workspace.secrets);
     if (this.quitting || this.screen.destroyed) return;
@@ -559,29 +564,27 @@ export class TuiApp implements OverlayHost {
     this.say(truncated ? `copied the first 512 kB of the ${what} (OSC 52)` : `copied the ${what} to the clipboard (OSC 52)`, 'ok');
   }
 
-  private pickProfile(): void {
-    void (async () => {
-      await this.workspace.reloadProfiles(this.workspace.profile.name);
-      const { profiles } = this.workspace.document;
-      if (this.workspace.profileProblem) return this.say(`profiles: ${this.workspace.profileProblem.message}`, 'error');
-      if (profiles.length === 0) return this.say('no .profiles.json found: create one beside your request files (O creates one with OAuth settings)', 'warn');
-      const names = profiles.map((p) => p.name);
-      const current = names.indexOf(this.workspace.profile.name);
-      this.open(
-        new PickerOverlay(this, 'Profile', names.map((name, i) => (i === current ? `${name}  (current)` : name)), current, (index) => {
-          const name = names[index];
-          if (name === undefined) return;
-          this.workspace
-            .switchProfile(name)
-            .then(() => {
-              this.preview = undefined;
-              this.say(`profile ${name}`, 'ok');
-              this.drawAll();
-            })
-            .catch((error: unknown) => this.fail(error));
-        }),
-      );
-    })().catch((error: unknown) => this.fail(error));
+  private async pickProfile(): Promise<void> {
+    await this.workspace.reloadProfiles(this.workspace.profile.name);
+    const { profiles } = this.workspace.document;
+    if (this.workspace.profileProblem) return this.say(`profiles: ${this.workspace.profileProblem.message}`, 'error');
+    if (profiles.length === 0) return this.say('no .profiles.json found: create one beside your request files (O creates one with OAuth settings)', 'warn');
+    const names = profiles.map((p) => p.name);
+    const current = names.indexOf(this.workspace.profile.name);
+    const items = names.map((name, i) => (i === current ? `${name}  (current)` : name));
+    this.open(
+      new PickerOverlay(this, 'Profile', items, current, (index) => {
+        const name = names[index];
+        if (name !== undefined) this.background(this.switchProfile(name));
+      }),
+    );
+  }
+
+  private async switchProfile(name: string): Promise<void> {
+    await this.workspace.switchProfile(name);
+    this.preview = undefined;
+    this.say(`profile ${name}`, 'ok');
+    this.drawAll();
   }
 
   private showVariables(): void {

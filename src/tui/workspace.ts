@@ -93,8 +93,10 @@ export class Workspace {
       const path = this.config.profilesPath ? resolve(cwd, this.config.profilesPath) : await findProfilesFile(dir, cwd);
       this.document = path ? await loadProfiles(path) : { profiles: [] };
     } catch (error) {
-      this.document = { profiles: [] };
       this.profileProblem = asReqflowError(error);
+      // A file broken while the UI runs: keep working with the profiles read before.
+      if (this.profile) return;
+      this.document = { profiles: [] };
     }
     let profile: Profile;
     try {
@@ -107,8 +109,8 @@ export class Workspace {
   }
 
   async useProfile(profile: Profile): Promise<void> {
+    if (this.profile?.name !== profile.name) this.promptCache = new Map(); // answers belong to a profile
     this.profile = profile;
-    this.promptCache = new Map();
     this.session = await this.loadSession();
   }
 

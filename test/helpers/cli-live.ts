@@ -1,18 +1,30 @@
 /**
- * The built CLI as a running child process, for commands that wait for something (an OAuth
- * login waits for the browser): watch its stderr while it runs, then collect its exit.
+ * The built CLI as a running child process, for commands that keep going (an OAuth login
+ * waiting for the browser, a stream printing events): watch stdout and stderr while it runs,
+ * signal it, then collect its exit.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BIN, ROOT, type CliOptions, type CliResult } from './cli.js';
 
 export interface LiveCli {
-  /** Resolves with the first match of `pattern` in stderr (so far or later); rejects if the process exits first. */
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the first match of `pattern` in stdout (so far or later); rejects on time-out or if the process exits first. */
+  waitForStdout(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
+  /** The same for stderr. */
   waitForStderr(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** Sends a signal (Ctrl-C is SIGINT). */
   kill(signal?: NodeJS.Signals): void;
   /** The exit, with everything written. */
   done: Promise<CliResult>;
-  stderr(): string;
+}
+
+const running = new Set<LiveCli>();
+
+/** Kills every CLI still running (for afterEach: a failed test must not leave a login waiting). */
+export function stopAllClis(): void {
+  for (const cli of running) cli.kill('SIGKILL');
 }
 
 export function startCli(args: string[], options: CliOptions = {}): LiveCli {
@@ -21,14 +33,16 @@ export function startCli(args: string[], options: CliOptions = {}): LiveCli {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', ...options.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
+  const text = { stdout: '', stderr: '' };
   let exited = false;
   const listeners = new Set<() => void>();
   const notify = (): void => listeners.forEach((listener) => listener());
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+  child.stdout.on('data', (c: Buffer) => {
+    text.stdout += c.toString('utf8');
+    notify();
+  });
   child.stderr.on('data', (c: Buffer) => {
-    stderr += c.toString('utf8');
+    text.stderr += c.toString('utf8');
     notify();
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
@@ -38,31 +52,40 @@ export function startCli(args: string[], options: CliOptions = {}): LiveCli {
       exited = true;
       clearTimeout(timer);
       notify();
-      resolvePromise({ code, stdout, stderr, signal });
+      resolvePromise({ code, stdout: text.stdout, stderr: text.stderr, signal });
     });
   });
+  child.stdin.on('error', () => undefined);
   child.stdin.end(options.input ?? '');
 
-  return {
+  const waitFor = (stream: 'stdout' | 'stderr', pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> =>
+    new Promise((resolvePromise, reject) => {
+      const context = (): string => `\nstdout:\n${text.stdout}\nstderr:\n${text.stderr}`;
+      const check = (): void => {
+        const match = text[stream].match(pattern);
+        if (match) finish(() => resolvePromise(match));
+        else if (exited) finish(() => reject(new Error(`CLI exited before printing ${pattern} on ${stream}${context()}`)));
+      };
+      const limit = setTimeout(() => finish(() => reject(new Error(`no ${pattern} on ${stream} after ${timeoutMs} ms${context()}`))), timeoutMs);
+      const finish = (action: () => void): void => {
+        clearTimeout(limit);
+        listeners.delete(check);
+        action();
+      };
+      listeners.add(check);
+      check();
+    });
+
+  const live: LiveCli = {
+    child,
     done,
-    stderr: () => stderr,
+    stdout: () => text.stdout,
+    stderr: () => text.stderr,
     kill: (signal = 'SIGINT') => void child.kill(signal),
-    waitForStderr(pattern, timeoutMs = 15_000) {
-      return new Promise((resolvePromise, reject) => {
-        const check = (): void => {
-          const match = stderr.match(pattern);
-          if (match) finish(() => resolvePromise(match));
-          else if (exited) finish(() => reject(new Error(`CLI exited before printing ${pattern}; stderr:\n${stderr}\nstdout:\n${stdout}`)));
-        };
-        const limit = setTimeout(() => finish(() => reject(new Error(`no ${pattern} on stderr after ${timeoutMs} ms; stderr:\n${stderr}`))), timeoutMs);
-        const finish = (action: () => void): void => {
-          clearTimeout(limit);
-          listeners.delete(check);
-          action();
-        };
-        listeners.add(check);
-        check();
-      });
-    },
+    waitForStdout: (pattern, timeoutMs = 15_000) => waitFor('stdout', pattern, timeoutMs),
+    waitForStderr: (pattern, timeoutMs = 15_000) => waitFor('stderr', pattern, timeoutMs),
   };
+  running.add(live);
+  void done.finally(() => running.delete(live));
+  return live;
 }

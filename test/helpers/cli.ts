@@ -42,6 +42,8 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr, signal });
     });
+    // A child that exits before reading stdin makes this write fail with EPIPE: not an error of the test.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(options.input ?? '');
   });
 }

@@ -37,3 +37,13 @@ export function expectCleanFailure(result: CliResult, expected: ExpectedFailure)
   expectNoStackTrace(result.stderr);
   expectNoStackTrace(result.stdout);
 }
+
+/** The error a synchronous call throws; fails the test when it does not throw. */
+export function thrownBy(run: () => unknown): import('../../src/core/errors/index.js').ReqflowError {
+  try {
+    run();
+  } catch (error) {
+    return error as import('../../src/core/errors/index.js').ReqflowError;
+  }
+  throw new Error('expected an error');
+}

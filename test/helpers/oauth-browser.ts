@@ -117,6 +117,7 @@ export async function browse(startUrl: string, options: BrowseOptions = {}): Pro
     }
     const done = { url: url.href, status: response.status, body: text, visited };
     if (url.origin !== providerOrigin || response.status !== 200) return done;
+    if (process.env.BROWSE_DEBUG) console.log(`${method} ${url.href} -> ${response.status}\n${text.replace(/<style>[\s\S]*?<\/style>/, '').slice(0, 1500)}`);
     const next = nextAction(text, url, options);
     if (!next) return done;
     ({ method, url, body } = next);
@@ -131,9 +132,14 @@ function nextAction(html: string, page: URL, options: BrowseOptions): { method: 
   const abortLink = /<a href="([^"]*\/abort)"/.exec(html)?.[1];
 
   const deviceInput = forms.find((f) => f.id === 'op.deviceInputForm');
+  // The input form again, with a red message ("interrupted", "incorrect"): a user stops here.
+  if (deviceInput && html.includes('class="red"')) return undefined;
   if (deviceInput) return post(deviceInput, deviceInput.fields.user_code ? {} : { user_code: options.userCode ?? '' });
   const deviceConfirm = forms.find((f) => f.id === 'op.deviceConfirmForm');
   if (deviceConfirm) return post(deviceConfirm, options.deny ? { abort: 'yes' } : {});
+
+  // A page that submits itself with JavaScript (the device flow's "Submitting Callback").
+  if (forms.length === 1 && /forms\[0\]\.submit\(\)/.test(html)) return post(forms[0] as Form);
 
   const interaction = forms.find((f) => f.fields.prompt === 'login' || f.fields.prompt === 'consent');
   if (!interaction) return undefined;

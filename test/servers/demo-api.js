@@ -2,6 +2,7 @@
 // Plain Node `http` on 127.0.0.1 with port 0; no framework, so it starts in milliseconds.
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { readBody, listenOnLoopback } from './http-utils.js';
 
 const USERS = [
   { id: 1, name: 'Ada Lovelace', email: 'ada@example.com', roles: ['admin'] },
@@ -9,14 +10,6 @@ const USERS = [
   { id: 3, name: 'Grace Hopper', email: 'grace@example.com', roles: ['user', 'ops'] },
 ];
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 function json(res, status, value, headers = {}) {
   const body = JSON.stringify(value);
@@ -111,9 +104,7 @@ export async function startDemoApi() {
       return json(res, 400, { error: String(error.message ?? error) });
     }
   });
-  server.keepAliveTimeout = 5000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

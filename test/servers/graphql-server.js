@@ -6,6 +6,7 @@ import { GraphQLError } from 'graphql';
 import { createPubSub, createSchema, createYoga } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { listenOnLoopback } from './http-utils.js';
 
 export const TOKEN = 'gql-secret-token-42';
 
@@ -182,9 +183,7 @@ export async function startGraphqlServer() {
     wsServer,
   );
 
-  server.keepAliveTimeout = 5000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     port,

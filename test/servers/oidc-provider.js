@@ -5,9 +5,27 @@
 // Plain JS like demo-api.js, so `node -e` can start it for manual checks too.
 import { createServer } from 'node:http';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import Provider from 'oidc-provider';
 
 export const RESOURCE = 'urn:reqflow:api';
+
+// oidc-provider warns (console.warn/info) about its development defaults, which are exactly
+// what a test wants; keep test output readable by dropping those lines only.
+let quieted = 0;
+const original = { warn: console.warn, info: console.info };
+function quietProviderWarnings() {
+  if (quieted++ === 0) {
+    for (const level of ['warn', 'info']) {
+      original[level] = console[level];
+      console[level] = (...args) => {
+        if (typeof args[0] === 'string' && /^oidc-provider (WARNING|NOTICE)/.test(args[0])) return;
+        original[level](...args);
+      };
+    }
+  }
+  return () => {
+    if (--quieted === 0) Object.assign(console, original);
+  };
+}
 const RESOURCE_SCOPES = 'api:read api:write';
 
 function json(res, status, value, headers = {}) {
@@ -28,6 +46,8 @@ const NOT_OAUTH = {
  * @param {{ accessTokenTtl?: number, deviceInterval?: number }} [options]
  */
 export async function startOidcProvider(options = {}) {
+  const restoreWarn = quietProviderWarnings();
+  const { default: Provider } = await import('oidc-provider');
   const state = {
     accessTokenTtl: options.accessTokenTtl ?? 3600,
     deviceInterval: options.deviceInterval ?? 1,
@@ -164,7 +184,10 @@ export async function startOidcProvider(options = {}) {
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          restoreWarn();
+          resolve();
+        });
       }),
   };
 }

@@ -1,17 +1,10 @@
 // Server-sent-event endpoints for the streaming tests: plain Node `http` on 127.0.0.1, port 0.
 // Each route exercises one behaviour of the client (arrival one by one, limits, drops, parsing).
 import { createServer } from 'node:http';
+import { readBody } from './http-utils.js';
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' };
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 /**
  * Starts the server.

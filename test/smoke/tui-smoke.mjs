@@ -18,7 +18,8 @@ if (spawnSync('tmux', ['-V']).status !== 0) {
   process.exit(2);
 }
 
-const tmux = (...args) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+// -u: UTF-8 whatever the locale of CI says, so the borders and bullets survive capture-pane.
+const tmux = (...args) => execFileSync('tmux', ['-u', '-L', SOCKET, ...args], { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', SESSION);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -3,6 +3,8 @@ import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../pipeline.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
+import { maskUrl } from '../mask.js';
+import { recordBody } from '../token-extraction.js';
 import type { AgentPool } from './agents.js';
 import { toRequestError } from './network-errors.js';
 
@@ -28,9 +30,9 @@ export function parseRequestUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`not a valid URL: "${text}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
+    throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
   }
-  if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${text}`, { hint: 'reqflow sends http:// and https:// requests' });
+  if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests' });
   return url;
 }
 
@@ -45,7 +47,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
     const response = await once({ ...request, method, body, headers }, url, agents);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
-      if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${request.url}`);
+      if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
       response.resume();
       const next = new URL(location, url);
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
@@ -67,7 +69,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
     // abort listener added now would never fire.
     if (request.signal?.aborted) {
-      reject(new NetworkError(`${request.method} ${url.href} was cancelled`));
+      reject(new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`));
       return;
     }
     const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
@@ -105,7 +107,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') {
         if (!settled) {
           settled = true;
-          reject(new NetworkError(`${request.method} ${url.href} was cancelled`));
+          reject(new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`));
         }
         return;
       }
@@ -148,12 +150,19 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
  */
 function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, signal?: AbortSignal): Readable {
   const source = decoded(res);
-  const stream = new Transform({
+  const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       info.size += chunk.length;
+      record?.(chunk);
       callback(null, chunk);
     },
+    flush(callback) {
+      record?.(null);
+      callback();
+    },
   });
+  // The first MiB of a 2xx JSON body, for token extraction, kept here rather than in a second stream.
+  const record = recordBody(stream, info);
   const fail = (error: unknown, timeoutMs = 0): void => {
     if (!stream.destroyed) stream.destroy(toRequestError(error, target, timeoutMs));
   };

@@ -24,12 +24,20 @@ function headerLines(headers: Record<string, string | string[]>, colors: Palette
   return lines;
 }
 
-/** `-v`: the request as sent (secrets masked), a blank line, then the response headers. */
+/** Longest request body `-v` shows; the rest is summarised (bodies can be uploads). */
+const VERBOSE_BODY_LIMIT = 4096;
+
+/** `-v`: the request as sent (secrets masked), its body (known secret values redacted), then a blank line. */
 export function verboseRequest(ctx: RequestContext, colors: Palette): string {
   const lines = [`${colors.method(ctx.spec.method)} ${displayUrl(ctx.spec.url, ctx.redact)}`, ...headerLines(ctx.spec.headers, colors, ctx.redact)];
-  return `${lines.join('\n')}\n`;
+  const body = ctx.spec.body;
+  if (body !== undefined && body !== '') {
+    const shown = body.length > VERBOSE_BODY_LIMIT ? `${body.slice(0, VERBOSE_BODY_LIMIT)}\n${colors.dim(`… ${Buffer.byteLength(body) - Buffer.byteLength(body.slice(0, VERBOSE_BODY_LIMIT))} more bytes`)}` : body;
+    lines.push('', ctx.redact(shown));
+  }
+  return `${lines.join('\n')}\n\n`;
 }
 
 export function verboseResponseHeaders(ctx: RequestContext, colors: Palette): string {
-  return ctx.response ? `${headerLines(ctx.response.headers, colors, ctx.redact).join('\n')}\n` : '';
+  return ctx.response ? `${headerLines(ctx.response.headers, colors, ctx.redact).join('\n')}\n\n` : '';
 }

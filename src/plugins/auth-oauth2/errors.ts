@@ -45,6 +45,14 @@ interface CodedError extends Error {
   error_description?: string;
 }
 
+/** A 401 with `WWW-Authenticate: Basic error="invalid_client", ...` (RFC 6750 §3) carries the OAuth error there. */
+function challengeError(err: CodedError | undefined): { error?: string; description?: string } | undefined {
+  if (err?.name !== 'WWWAuthenticateChallengeError' || !Array.isArray(err.cause)) return undefined;
+  const challenges = err.cause as Array<{ parameters?: Record<string, string> }>;
+  const found = challenges.find((challenge) => challenge.parameters?.error)?.parameters;
+  return found ? { error: found.error, ...(found.error_description ? { description: found.error_description } : {}) } : { error: `HTTP ${(err as { status?: number }).status ?? 401}` };
+}
+
 function findReqflowError(error: unknown): ReqflowError | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
     if (isReqflowError(current)) return current;
@@ -66,11 +74,12 @@ export function toOAuthError(error: unknown, site: OAuthCallSite): ReqflowError 
   if (known) return known;
   const err = error as CodedError;
   const where = `${site.what} ${site.url}`;
-  if (err?.name === 'ResponseBodyError' || err?.name === 'AuthorizationResponseError') {
-    const code = err.error ?? 'error';
+  const oauthError = err?.name === 'ResponseBodyError' || err?.name === 'AuthorizationResponseError' ? { error: err.error, description: err.error_description } : challengeError(err);
+  if (oauthError?.error) {
+    const code = oauthError.error;
     const hint = hintFor(code, site);
     const prefix = code === 'access_denied' ? 'access denied' : `${site.what} rejected the request`;
-    return new AuthFlowError(`${prefix}: ${describeOAuthError(code, err.error_description)}`, { ...(hint ? { hint } : {}), cause: error });
+    return new AuthFlowError(`${prefix}: ${describeOAuthError(code, oauthError.description)}`, { ...(hint ? { hint } : {}), cause: error });
   }
   const inner = err?.cause instanceof Error ? err.cause.message : undefined;
   switch (err?.code) {

@@ -104,8 +104,7 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
 function parseRequestLine(line: string, file: string, lineNo: number): { method: string; url: string } {
   const trimmed = line.trim();
   const indent = line.length - line.trimStart().length;
-  // Spaces inside a template (`{{urlencode query}}`) do not split the line.
-  const parts = trimmed.match(/(?:\{\{.*?\}\}|\S)+/g) ?? [];
+  const parts = splitRequestLine(trimmed);
   const first = parts[0] ?? '';
   // A bare URL is a GET, as in the JetBrains and httpyac formats.
   if (parts.length === 1 && /^(https?:\/\/|\{\{)/i.test(first)) return { method: 'GET', url: first };
@@ -120,6 +119,36 @@ function parseRequestLine(line: string, file: string, lineNo: number): { method:
   const upper = first.toUpperCase();
   return { method: STANDARD_METHODS.has(upper) ? upper : first, url: rest[0] as string };
 }
+
+/**
+ * Splits a request line at whitespace, except inside a template (`{{urlencode query}}`).
+ * A scan, not a regex with a repeated group: that one overflows the stack on a 10 MB line.
+ */
+function splitRequestLine(text: string): string[] {
+  const parts: string[] = [];
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    if (text.startsWith('{{', i)) {
+      const end = text.indexOf('}}', i + 2);
+      if (end >= 0) {
+        if (start < 0) start = i;
+        i = end + 2;
+        continue;
+      }
+    }
+    if (WHITESPACE.test(text[i] as string)) {
+      if (start >= 0) parts.push(text.slice(start, i));
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    }
+    i++;
+  }
+  if (start >= 0) parts.push(text.slice(start));
+  return parts;
+}
+
+const WHITESPACE = /\s/;
 
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;

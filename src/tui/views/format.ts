@@ -44,7 +44,7 @@ export function requestText(preview: RequestPreview, sent: boolean): string {
   const notes: string[] = [];
   if (preview.unresolved.length > 0) notes.push(colors.warn(`not defined yet: ${preview.unresolved.map((n) => `{{${n}}}`).join(', ')} (v lists variables)`));
   if (preview.deferred.length > 0) notes.push(colors.dim(`resolved when sent: ${preview.deferred.map((n) => `‹${n}›`).join(', ')}`));
-  if (sent) notes.push(colors.dim('(as sent)'));
+  if (sent) notes.push(colors.dim('(sent)'));
   return [...lines, ...(notes.length > 0 ? ['', ...notes] : [])].join('\n');
 }
 

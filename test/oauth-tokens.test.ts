@@ -1,0 +1,236 @@
+/**
+ * Tokens after the login, against a real OpenID provider: refresh before the request, client
+ * credentials fetched on demand, the device flow, and what an endpoint that misbehaves looks like.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { startOidcProvider } from './servers/oidc-provider.js';
+import { startCli, stopAllClis } from './helpers/cli-live.js';
+import { browse } from './helpers/oauth-browser.js';
+import { callApi, closedPort, workspace, type Provider, type Workspace } from './helpers/oauth-fixture.js';
+
+let provider: Provider;
+let ws: Workspace;
+let downPort: number;
+
+beforeAll(async () => {
+  provider = await startOidcProvider();
+  downPort = await closedPort();
+});
+afterAll(async () => {
+  await provider.close();
+});
+beforeEach(() => {
+  provider.state.accessTokenTtl = 3600;
+  const machine = { clientId: provider.clients.machine.clientId, clientSecret: provider.clients.machine.clientSecret, clientAuth: 'post', grant: 'client_credentials' };
+  ws = workspace(provider, [
+    { name: 'down', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `http://127.0.0.1:${downPort}/token` } },
+    { name: 'html', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/html` } },
+    { name: 'text', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/text` } },
+    { name: 'broken-json', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/broken-json` } },
+    { name: 'no-device-url', oauth: { clientId: provider.clients.public.clientId, tokenUrl: `${provider.issuer}/token` } },
+  ]);
+});
+afterEach(() => {
+  stopAllClis();
+  ws.cleanup();
+});
+
+const grants = (name: string): number => provider.state.grants[name] ?? 0;
+
+/** Rewrites the stored expiry, as if time had passed. */
+function expireStoredToken(profile: string, options: { dropRefreshToken?: boolean } = {}): void {
+  const session = ws.session(profile);
+  session.data.oauth.expiresAt = new Date(Date.now() - 60_000).toISOString();
+  if (options.dropRefreshToken) delete session.data.oauth.refreshToken;
+  writeFileSync(ws.sessionPath(profile), JSON.stringify(session));
+}
+
+describe('refresh before the request', () => {
+  test('a token that expires within 30 s is refreshed first, and the new one is stored', async () => {
+    provider.state.accessTokenTtl = 20;
+    await ws.loginInBrowser('public');
+    const before = ws.session('public');
+    const refreshes = grants('refresh_token');
+
+    const api = await ws.run(['run', 'api.http', '-p', 'public', '-o', 'json', '-v']);
+    expect(api.code).toBe(0);
+    expect(JSON.parse(api.stdout)).toMatchObject({ status: 200, body: { sub: 'alice', clientId: 'reqflow-public' } });
+    expect(api.stderr).toMatch(/reqflow: oauth: refreshed the access token of profile "public" \(expires in \d+ s\)/);
+    expect(grants('refresh_token')).toBe(refreshes + 1);
+    const after = ws.session('public');
+    expect(after.variables.token).not.toBe(before.variables.token);
+    expect(Date.parse(after.data.oauth.expiresAt)).toBeGreaterThan(Date.parse(before.data.oauth.expiresAt));
+    expect(after.data.oauth.refreshToken).toBeTruthy();
+    expect(api.stdout + api.stderr).not.toContain(after.variables.token);
+  });
+
+  test('an expired token is refreshed; the old one no longer works, the new one does', async () => {
+    provider.state.accessTokenTtl = 1;
+    await ws.loginInBrowser('public');
+    const old = ws.session('public').variables.token as string;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await callApi(provider, old)).status).toBe(401);
+    provider.state.accessTokenTtl = 3600;
+
+    const api = await ws.run(['run', 'api.http', '-p', 'public']);
+    expect(api.code).toBe(0);
+    expect(api.stdout).toContain('"clientId": "reqflow-public"');
+    const renewed = ws.session('public').variables.token as string;
+    expect(renewed).not.toBe(old);
+    expect((await callApi(provider, renewed)).status).toBe(200);
+  });
+
+  test('a fresh token is used as is: no refresh, and openid-client is not even loaded', async () => {
+    await ws.loginInBrowser('public');
+    const token = ws.session('public').variables.token;
+    const refreshes = grants('refresh_token');
+    // A module hook in the child reports every OAuth library it loads.
+    writeFileSync(join(ws.dir, 'hooks.mjs'), "import { writeSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (/openid-client|oauth4webapi/.test(url)) writeSync(2, `LOADED ${url}\\n`);\n  return next(url, context);\n}\n");
+    writeFileSync(join(ws.dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+    const traced = { NODE_OPTIONS: `--import ${join(ws.dir, 'register.mjs')}` };
+    for (let i = 0; i < 2; i++) {
+      const api = await ws.run(['run', 'api.http', '-p', 'public'], traced);
+      expect(api.code).toBe(0);
+      expect(api.stderr).not.toContain('LOADED');
+    }
+    expect(grants('refresh_token')).toBe(refreshes);
+    expect(ws.session('public').variables.token).toBe(token);
+    // The same hook does see it when a token must be fetched (the check itself works).
+    expect((await ws.run(['run', 'api.http', '-p', 'machine'], traced)).stderr).toContain('LOADED file://');
+  });
+
+  test('a refresh the server rejects (invalid_grant) is exit 6 with a hint to log in', async () => {
+    await ws.loginInBrowser('public');
+    expect(await provider.revokeRefreshToken(ws.session('public').data.oauth.refreshToken)).toBe(true);
+    expireStoredToken('public');
+    const api = await ws.run(['run', 'api.http', '-p', 'public']);
+    expect(api.code).toBe(6);
+    expect(api.stderr).toMatch(/^reqflow: cannot refresh the OAuth token of profile "public": token endpoint rejected the request: invalid_grant \(grant request is invalid\)\nhint: log in again: reqflow oauth login -p public\n$/);
+  });
+
+  test('an expired token without a refresh token is exit 6 with a hint to log in', async () => {
+    await ws.loginInBrowser('public');
+    expireStoredToken('public', { dropRefreshToken: true });
+    const api = await ws.run(['run', 'api.http', '-p', 'public']);
+    expect(api.code).toBe(6);
+    expect(api.stderr).toMatch(/^reqflow: the OAuth token of profile "public" expired 6[01] s ago and there is no refresh token\nhint: log in again: reqflow oauth login -p public\n$/);
+    const status = await ws.run(['oauth', 'status', '-p', 'public']);
+    expect(status.code).toBe(6);
+    expect(status.stdout).toMatch(/^expires: +expired 6[01] s ago/m);
+    expect(status.stdout).toMatch(/^refresh: +no$/m);
+  });
+
+  test('-e token=... wins: nothing is refreshed or fetched', async () => {
+    const before = grants('client_credentials');
+    const api = await ws.run(['run', 'api.http', '-p', 'machine', '-e', 'token=not-a-real-token']);
+    expect(api.code).toBe(1);
+    expect(api.stdout).toContain('invalid_token');
+    expect(grants('client_credentials')).toBe(before);
+  });
+});
+
+describe('client credentials', () => {
+  test('the token is fetched when a request needs it, then reused until it expires', async () => {
+    const before = grants('client_credentials');
+    const first = await ws.run(['run', 'api.http', '-p', 'machine', '-o', 'json']);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ status: 200, body: { sub: null, clientId: 'reqflow-machine', kind: 'ClientCredentials', scope: 'api:read' } });
+    expect(grants('client_credentials')).toBe(before + 1);
+    const session = ws.session('machine');
+    expect(session.data.oauth).toMatchObject({ grant: 'client_credentials', scope: 'api:read' });
+    expect(first.stdout + first.stderr).not.toContain(provider.clients.machine.clientSecret);
+
+    expect((await ws.run(['run', 'api.http', '-p', 'machine'])).code).toBe(0);
+    expect(grants('client_credentials')).toBe(before + 1);
+
+    expireStoredToken('machine');
+    expect((await ws.run(['run', 'api.http', '-p', 'machine'])).code).toBe(0);
+    expect(grants('client_credentials')).toBe(before + 2);
+    expect(ws.session('machine').variables.token).not.toBe(session.variables.token);
+  });
+
+  test('`oauth login` fetches one explicitly; `# @auth oauth2` sends it without an Authorization line', async () => {
+    const login = await ws.run(['oauth', 'login', '-p', 'machine']);
+    expect(login.code).toBe(0);
+    expect(login.stdout).toMatch(/^Logged in to profile "machine" \(client_credentials\): expires in (59|60) min, no refresh token, scopes: api:read\.\n$/);
+    writeFileSync(join(ws.dir, 'annotated.http'), '# @auth oauth2\nGET {{apiUrl}}\n');
+    const api = await ws.run(['run', 'annotated.http', '-p', 'machine', '-v']);
+    expect(api.code).toBe(0);
+    expect(api.stdout + api.stderr).toMatch(/Authorization: •••/);
+    expect(api.stdout).toContain('"kind": "ClientCredentials"');
+  });
+});
+
+describe('device flow (RFC 8628)', () => {
+  test('prints the URL and code, polls until approved in a browser', async () => {
+    const cli = startCli(['oauth', 'login', '-p', 'device', '--device'], { cwd: ws.dir, env: ws.env });
+    const [, code = ''] = await cli.waitForStderr(/enter the code:\n {2}(\S+)\n/);
+    const [, complete = ''] = await cli.waitForStderr(/\(or open (\S+)\)/);
+    expect(cli.stderr()).toContain(`To log in to profile "device", open ${provider.issuer}/device in a browser and enter the code:`);
+    expect(complete).toBe(`${provider.issuer}/device?user_code=${code}`);
+    const page = await browse(complete, { login: 'carol' });
+    expect(page.body).toContain('Sign-in Success');
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Logged in to profile "device" \(device_code\): expires in (59|60) min, refresh token stored, scopes: api:read\.\n$/);
+    const api = await ws.run(['run', 'api.http', '-p', 'device', '-o', 'json']);
+    expect(JSON.parse(api.stdout).body).toMatchObject({ sub: 'carol', clientId: 'reqflow-public' });
+  });
+
+  test('the user aborts on the device page: access denied, exit 6', async () => {
+    const cli = startCli(['oauth', 'login', '-p', 'device', '--device'], { cwd: ws.dir, env: ws.env });
+    const [, complete = ''] = await cli.waitForStderr(/\(or open (\S+)\)/);
+    await browse(complete, { deny: true });
+    const result = await cli.done;
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/reqflow: access denied: access_denied \(.+\)\nhint: run reqflow oauth login -p device again and approve the request\n$/);
+  });
+
+  test('honours slow_down: the next poll waits 5 s longer', async () => {
+    const cli = startCli(['oauth', 'login', '-p', 'device', '--device'], { cwd: ws.dir, env: ws.env });
+    const [, complete = ''] = await cli.waitForStderr(/\(or open (\S+)\)/);
+    const polls = provider.state.tokenRequests.length;
+    provider.slowDownNextPolls(1);
+    await browse(complete);
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    const times = provider.state.tokenRequests.slice(polls);
+    expect(times).toHaveLength(2);
+    // interval 1 s + 5 s after slow_down (RFC 8628 §3.5)
+    expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(5500);
+  }, 20_000);
+
+  test('time-out while waiting for approval', async () => {
+    const result = await ws.run(['oauth', 'login', '-p', 'device', '--device', '--wait', '1500ms']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toMatch(/reqflow: timed out after 2 s waiting for the code \S+ to be approved\nhint: run reqflow oauth login -p device --device again\n$/);
+  });
+
+  test('no device endpoint: exit 2 naming oauth.deviceUrl', async () => {
+    const result = await ws.run(['oauth', 'login', '-p', 'no-device-url', '--device']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe('reqflow: profile "no-device-url": oauth.deviceUrl is required for the device flow (--device)\nhint: set oauth.deviceUrl, or oauth.issuer to find the endpoints by OpenID discovery\n');
+  });
+});
+
+describe('endpoints that are down or not OAuth', () => {
+  test('unreachable token endpoint: exit 4', async () => {
+    const result = await ws.run(['run', 'api.http', '-p', 'down']);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`reqflow: cannot reach the OAuth endpoint http://127.0.0.1:${downPort}/token: connection refused by 127.0.0.1:${downPort}\nhint: is the server running and listening on that port?\n`);
+  });
+
+  test('a web page, plain text or broken JSON instead of a token: exit 6 with a clear message', async () => {
+    const html = await ws.run(['run', 'api.http', '-p', 'html']);
+    expect(html.code).toBe(6);
+    expect(html.stderr).toBe(`reqflow: token endpoint ${provider.issuer}/not-oauth/html answered HTTP 200 with text/html, not an OAuth JSON response\nhint: that is a web page: check profile "html": oauth.tokenUrl (it must be the OAuth token endpoint, not a login page)\n`);
+    const text = await ws.run(['oauth', 'login', '-p', 'text']);
+    expect(text.code).toBe(6);
+    expect(text.stderr).toContain('answered HTTP 200 with text/plain, not an OAuth JSON response');
+    const broken = await ws.run(['oauth', 'login', '-p', 'broken-json']);
+    expect(broken.code).toBe(6);
+    expect(broken.stderr).toBe(`reqflow: token endpoint ${provider.issuer}/not-oauth/broken-json answered with malformed JSON\nhint: check profile "broken-json": oauth.tokenUrl\n`);
+  });
+});

@@ -1,0 +1,18 @@
+// Small pieces the test servers share.
+
+/** The whole request body as UTF-8 text. */
+export function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Listens on 127.0.0.1 with a free port; resolves with the port. */
+export async function listenOnLoopback(server) {
+  server.keepAliveTimeout = 5000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server.address().port;
+}
