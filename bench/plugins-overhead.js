@@ -76,7 +76,8 @@ export async function measurePluginsOverhead({ runs = 20, withPlugin = true } = 
     const url = `http://127.0.0.1:${server.address().port}/health`;
     const file = join(tmp, 'get.http');
     writeFileSync(file, `GET ${url}\n`);
-    const base = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp, 'state') };
+    // REQFLOW_NO_BUNDLE: bin/run.js loads the same dist/ modules as the baseline, not the fast-path bundle.
+    const base = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp, 'state'), REQFLOW_NO_BUNDLE: '1' };
     const empty = { ...base, XDG_DATA_HOME: join(tmp, 'empty-data') };
     const linked = { ...base, XDG_DATA_HOME: join(tmp, 'linked-data'), XDG_CACHE_HOME: join(tmp, 'cache'), XDG_CONFIG_HOME: join(tmp, 'config') };
     const hmac = join(ROOT, 'plugins', 'auth-hmac');

@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--runs N] [--only startup,batch,large,sse,parse,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,large,sse,parse,plugins]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -25,6 +25,8 @@ const DEADLINE_MS = 10 * 60_000;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
+// --strict: exit 1 when a target is missed (for CI gating); otherwise the table says so.
+const strict = argv.includes('--strict');
 const runsArg = argv.indexOf('--runs');
 const RUNS = runsArg >= 0 ? Number(argv[runsArg + 1]) : quick ? 5 : 10;
 const onlyArg = argv.indexOf('--only');
@@ -127,10 +129,11 @@ async function main() {
         ['GraphQL POST', files.oneGraphql, files.batchGraphql],
       ]) {
         console.error(`bench: batch of 1,000 ${kind}s ...`);
-        const r = await compare([reqflow('1 request', 'run', one), reqflow('1,000 requests', 'run', many)], { warmup: 1, runs: Math.max(3, Math.round(RUNS / 2)), ...opts });
+        const r = await compare([reqflow('1 request', 'run', one), reqflow('1,000 requests', 'run', many)], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
         const row = { reqflow: { one: r['1 request'].median, many: r['1,000 requests'].median, marginal: (r['1,000 requests'].median - r['1 request'].median) / 999 } };
         if (tools.httpyac) {
-          const y = await compare([httpyac('1 request', 'send', one, '--all', '-o', 'body'), httpyac('1,000 requests', 'send', many, '--all', '-o', 'body')], { warmup: 1, runs: 3, ...opts, timeoutMs: 180_000 });
+          // httpyac needs ~25 s for 1,000 requests here: no warm-up round (the start-up case warmed it), fewer runs.
+          const y = await compare([httpyac('1 request', 'send', one, '--all', '-o', 'body'), httpyac('1,000 requests', 'send', many, '--all', '-o', 'body')], { warmup: 0, runs: quick ? 1 : 2, ...opts, timeoutMs: 180_000 });
           row.httpyac = { one: y['1 request'].median, many: y['1,000 requests'].median, marginal: (y['1,000 requests'].median - y['1 request'].median) / 999 };
         }
         batch[kind] = row;
@@ -211,7 +214,8 @@ async function main() {
     if (wanted('plugins') && existsSync(join(ROOT, 'bench', 'plugins-overhead.js'))) {
       console.error('bench: third-party plugin collection ...');
       const { measurePluginsOverhead, formatPluginsOverhead } = await import('./plugins-overhead.js');
-      const r = await measurePluginsOverhead({ runs: RUNS });
+      // A few ms in a ~80 ms run: twice the runs of the other cases to see through the noise.
+      const r = await measurePluginsOverhead({ runs: 2 * RUNS });
       results.cases.plugins = r;
       console.log(`\n${formatPluginsOverhead(r)}`);
       check('plugin look-up overhead, none installed (%)', '≤ 10 %', r.overheadPercent, r.overheadPercent <= 10, `${r.overheadPercent} %`);
@@ -221,7 +225,7 @@ async function main() {
     writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nfigures written to bench/results.json (${results.machine.cpus} CPUs, node ${results.machine.node}; peers: ${Object.entries(tools).map(([k, v]) => `${k} ${v ? 'yes' : 'missing'}`).join(', ')})`);
     if (!tools.httpie) console.log('note: httpie is not installed (Debian: apt-get install -y httpie): its comparisons are skipped');
-    if (results.targets.some((t) => t.pass === false)) process.exitCode = 1;
+    if (strict && results.targets.some((t) => t.pass === false)) process.exitCode = 1;
   } finally {
     clearTimeout(deadline);
     server.stop();

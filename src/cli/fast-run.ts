@@ -2,7 +2,6 @@ import { existsSync, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
-import { VERSION } from '../core/version.js';
 import { formatError } from './report-error.js';
 import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
 
@@ -49,12 +48,11 @@ export function parseRunArgv(argv: string[]): { file: string | undefined; flags:
 }
 
 /**
- * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`) or
- * `--version`, which are served without loading oclif: that is what keeps one GET near
- * `node -e 0`. Anything else (help, other commands, the TUI) returns undefined.
+ * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`), which is
+ * served without loading oclif: that is what keeps one GET near `node -e 0`. Anything else
+ * (help, other commands, the TUI) returns undefined. (`--version` is answered by bin/run.js.)
  */
-export function fastPathArgs(argv: string[], cwd: string): string[] | 'version' | undefined {
-  if (argv.length === 1 && argv[0] === '--version') return 'version';
+export function fastPathArgs(argv: string[], cwd: string): string[] | undefined {
   if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;
   if (argv[0] === 'run') return argv.slice(1);
   const first = argv[0] as string;
@@ -67,10 +65,6 @@ export function fastPathArgs(argv: string[], cwd: string): string[] | 'version' 
 export async function tryFastPath(argv: string[]): Promise<number | undefined> {
   const args = fastPathArgs(argv, process.cwd());
   if (args === undefined) return undefined;
-  if (args === 'version') {
-    process.stdout.write(`reqflow/${VERSION} ${process.platform}-${process.arch} node-${process.version}\n`);
-    return 0;
-  }
   let parsed;
   try {
     parsed = parseRunArgv(args);

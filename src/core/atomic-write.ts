@@ -1,40 +1,46 @@
-import { open, readdir, rename, unlink, mkdir } from 'node:fs/promises';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { lazyBuiltin } from './lazy-builtin.js';
 
 /**
  * Writes a file so that readers see either the old content or the new, never a torn one:
- * write a temp file in the same folder, fsync, rename over the target.
+ * write a temp file in the same folder, fsync, rename over the target. Synchronous fs on
+ * purpose: the files are small, and `fs/promises` alone costs ms of every start-up.
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number; dirMode?: number } = {}): Promise<void> {
   const dir = dirname(path);
-  await mkdir(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
+  mkdirSync(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${lazyBuiltin<typeof import('node:crypto')>('node:crypto').randomBytes(4).toString('hex')}.tmp`);
-  const handle = await open(temp, 'w', options.mode ?? 0o600);
+  const fd = openSync(temp, 'w', options.mode ?? 0o600);
   try {
-    await handle.writeFile(data);
-    await handle.sync();
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
+    fsyncSync(fd);
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   try {
-    await rename(temp, path);
+    renameSync(temp, path);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    try {
+      unlinkSync(temp);
+    } catch {
+      // already gone
+    }
     throw error;
   }
-  await removeStaleTemps(dir, basename(path));
+  removeStaleTemps(dir, basename(path));
 }
 
 /**
  * A writer killed between open and rename leaves its temp file (a session's holds tokens).
  * Remove those of processes that no longer run; never touch a live writer's.
  */
-async function removeStaleTemps(dir: string, name: string): Promise<void> {
+function removeStaleTemps(dir: string, name: string): void {
   const prefix = `.${name}.`;
   let entries: string[];
   try {
-    entries = await readdir(dir);
+    entries = readdirSync(dir);
   } catch {
     return;
   }
@@ -42,7 +48,11 @@ async function removeStaleTemps(dir: string, name: string): Promise<void> {
     if (!entry.startsWith(prefix) || !entry.endsWith('.tmp')) continue;
     const pid = Number(/^(\d+)\.[0-9a-f]+\.tmp$/.exec(entry.slice(prefix.length))?.[1]);
     if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    await unlink(join(dir, entry)).catch(() => undefined);
+    try {
+      unlinkSync(join(dir, entry));
+    } catch {
+      // another writer removed it first
+    }
   }
 }
 

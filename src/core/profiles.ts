@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './pipeline.js';
@@ -13,7 +13,7 @@ export interface ProfilesDocument {
 
 async function isFile(path: string): Promise<boolean> {
   try {
-    return (await stat(path)).isFile();
+    return statSync(path).isFile(); // sync: a handful of stats at start-up
   } catch {
     return false;
   }
@@ -36,7 +36,7 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
 export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read profiles file ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);

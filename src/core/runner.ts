@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { ExitCode, ParseError, PluginError, ReqflowError, UsageError, isReqflowError } from './errors/index.js';
 import type { AgentPool } from './http/agents.js';
@@ -44,7 +44,7 @@ export async function parseRequestFile(file: string, registry: PluginRegistry): 
   const path = resolve(file);
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = readFileSync(path); // sync: fs/promises alone costs ms of every start-up
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);

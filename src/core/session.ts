@@ -1,4 +1,4 @@
-import { readFile, rename, chmod, mkdir } from 'node:fs/promises';
+import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
   const path = sessionPath(profile, options.env);
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = readFileSync(path, 'utf8'); // sync: small file, and fs/promises costs start-up time
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile());
     throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
@@ -51,8 +51,8 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
   } catch {
     const aside = `${path}.corrupt-${Date.now()}`;
     try {
-      await rename(path, aside);
-      await chmod(aside, 0o600); // it may hold tokens
+      renameSync(path, aside);
+      chmodSync(aside, 0o600); // it may hold tokens
     } catch (error) {
       throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
     }
@@ -104,9 +104,14 @@ export class FileSession implements Session {
     if (!this.dirty) return;
     const dir = join(this.path, '..');
     try {
-      await mkdir(dir, { recursive: true, mode: 0o700 });
-      await chmod(dir, 0o700).catch(() => undefined);
-      await chmod(join(dir, '..'), 0o700).catch(() => undefined);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      for (const folder of [dir, join(dir, '..')]) {
+        try {
+          chmodSync(folder, 0o700);
+        } catch {
+          // not ours to change: the write below still fails clearly if it must
+        }
+      }
       await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
     } catch (error) {
       throw fileError(`cannot save the session of profile "${this.profile}"`, this.path, error);

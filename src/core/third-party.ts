@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,7 +121,7 @@ export async function loadUserPlugins(warn: (message: string) => void, env: Node
   // The config module alone, not all of @oclif/core (help, parser, ux): a run needs none of that.
   const { Config } = await import('@oclif/core/config');
   const root = fileURLToPath(new URL('../../', import.meta.url));
-  const pjson = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as { oclif: Record<string, unknown> };
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { oclif: Record<string, unknown> };
   // Only user plugins can declare our hook: leave out the bundled ones (help, plugins,
   // autocomplete), whose manifests would otherwise be read on every run.
   const config = await withWarningsAs(warn, () => Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, plugins: [] } } as never }));

@@ -43,7 +43,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
   let body = request.body;
   const headers = { ...request.headers };
   for (let hop = 0; ; hop++) {
-    const started = performance.now();
+    const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
     const response = await once({ ...request, method, body, headers }, url, agents);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
@@ -60,7 +60,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
       url = next;
       continue;
     }
-    return toResponseInfo(response, performance.now() - started, { method, url }, request.signal);
+    return toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, request.signal);
   }
 }
 

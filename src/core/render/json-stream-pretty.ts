@@ -24,7 +24,8 @@ import type { Palette } from './colors.js';
 const COMMIT_BYTES = 1 << 20;
 /** Output is handed to `write` in pieces of at least this size. */
 const FLUSH_BYTES = 64 * 1024;
-const INITIAL_BYTES = 256 * 1024;
+/** Small to start with (most bodies are small, and a batch run prints thousands); grows as needed. */
+const INITIAL_BYTES = 4 * 1024;
 /** Keys remembered per written-out object to spot a late duplicate. */
 const MAX_TRACKED_KEYS = 100_000;
 /** Objects with more keys than this do not become the shape their siblings are compared with. */
@@ -185,6 +186,8 @@ export class JsonPrettyPrinter {
   private utf8Tail: Buffer | undefined;
   // Token in progress across chunks.
   private text = '';
+  /** Input offset where the number or literal in `text` began (for error positions). */
+  private tokenStart = 0;
   private keyStart = 0;
   private keyDecodes = false;
   private escape = 0;
@@ -312,9 +315,11 @@ export class JsonPrettyPrinter {
 
   /** Writes everything produced so far, held objects included (used before showing an error). */
   flushAll(): void {
-    if (this.p > 0) this.write(this.o.subarray(0, this.p));
+    if (this.p === 0) return;
+    this.write(this.o.subarray(0, this.p));
     this.base += this.p;
-    this.o = Buffer.allocUnsafe(INITIAL_BYTES);
+    // What was written belongs to the caller now: later output goes to a new buffer.
+    this.o = this.o.subarray(this.p);
     this.p = 0;
   }
 
@@ -439,15 +444,16 @@ export class JsonPrettyPrinter {
         this.commit(frame);
       }
       held = this.heldFrom();
+      // Objects are always held up to COMMIT_BYTES; the limit bounds what reordering holds beyond that.
       const limit = this.options.holdLimit;
-      if (limit !== undefined && this.position() - held > limit) throw new JsonHoldLimitError(limit);
+      if (limit !== undefined && this.position() - held > Math.max(limit, COMMIT_BYTES)) throw new JsonHoldLimitError(limit);
     }
     const cut = held - this.base;
     const room = this.p + extra > this.o.length;
     if (cut < FLUSH_BYTES && !room) return;
     const keep = this.p - cut;
     // The written part goes to `write` as is (the caller may keep it); the held rest moves to a new buffer.
-    const next = Buffer.allocUnsafe(Math.max(INITIAL_BYTES, 2 * (keep + extra)));
+    const next = Buffer.allocUnsafe(Math.max(cut > 0 ? 2 * FLUSH_BYTES : 2 * this.o.length, 2 * (keep + extra)));
     this.o.copy(next, 0, cut, this.p);
     if (cut > 0) this.write(this.o.subarray(0, cut));
     this.o = next;
@@ -659,7 +665,10 @@ export class JsonPrettyPrinter {
     let j = i;
     if (token === Token.Number) while (j < n && isNumberByte(b[j] as number)) j++;
     else while (j < n && (b[j] as number) >= 0x61 && (b[j] as number) <= 0x7a) j++;
-    if (this.token !== token) this.text = '';
+    if (this.token !== token) {
+      this.text = '';
+      this.tokenStart = this.consumed + i;
+    }
     this.token = token;
     this.text += b.toString('latin1', i, j);
     if (j < n) this.finishRun();
@@ -672,12 +681,12 @@ export class JsonPrettyPrinter {
     this.token = Token.None;
     this.text = '';
     if (token === Token.Number) {
-      if (!NUMBER.test(text)) throw new JsonSyntaxError(`Invalid number ${JSON.stringify(text)}`, this.consumed);
+      if (!NUMBER.test(text)) throw new JsonSyntaxError(`Invalid number ${JSON.stringify(text)}`, this.tokenStart);
       this.bytes(this.numberColour[0]);
       this.ascii(normalNumber(text));
       this.bytes(this.numberColour[1]);
     } else {
-      if (text !== 'true' && text !== 'false' && text !== 'null') throw new JsonSyntaxError(`Unexpected token ${JSON.stringify(text)}`, this.consumed);
+      if (text !== 'true' && text !== 'false' && text !== 'null') throw new JsonSyntaxError(`Unexpected token ${JSON.stringify(text)}`, this.tokenStart);
       this.bytes(this.literalColour[0]);
       this.ascii(text);
       this.bytes(this.literalColour[1]);

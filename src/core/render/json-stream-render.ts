@@ -1,4 +1,4 @@
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { NetworkError } from '../errors/index.js';
 import type { RequestContext } from '../pipeline.js';
 import type { Palette } from './colors.js';
@@ -11,10 +11,10 @@ import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxErr
  */
 export const VALIDATION_WINDOW = 1 << 20;
 
-export interface TextOutput {
-  write(text: string | Uint8Array): void;
-  /** Resolves once the output can take more (back-pressure); may be absent. */
-  drained?(): Promise<void>;
+const NEWLINE = Buffer.from('\n');
+
+export interface BodyOutput {
+  write(data: string | Uint8Array): void;
 }
 
 export interface JsonBodyOptions {
@@ -24,94 +24,161 @@ export interface JsonBodyOptions {
   holdLimit: number;
 }
 
+type Mode = 'pretty' | 'text' | 'rest';
+
 /**
- * Prints a JSON body pretty, streaming, in constant memory: the output equals
+ * Prints a JSON body pretty as its chunks arrive, in constant memory: the output equals
  * `JSON.stringify(JSON.parse(body), null, 2)` plus a newline. A body that is not JSON (or not
- * UTF-8) is shown as text with a warning, as the non-streaming renderer did.
+ * UTF-8) is shown as text with a warning, as the non-streaming renderer did; an empty body
+ * prints nothing. Feed it with {@link push} and {@link end} (synchronous: the caller handles
+ * back-pressure between chunks).
  */
-export async function printJsonBody(source: AsyncIterable<Uint8Array>, output: TextOutput, options: JsonBodyOptions): Promise<void> {
-  let held: Uint8Array[] | undefined = [];
-  let raw: Uint8Array[] | undefined = [];
-  let rawBytes = 0;
-  let bytesBefore = 0;
-  let chunk: Uint8Array = new Uint8Array(0);
-  const printer = new JsonPrettyPrinter((bytes) => (held ? held.push(bytes) : output.write(bytes)), { colors: options.colors, holdLimit: options.holdLimit, onWarning: options.warn });
-  const release = (): void => {
-    for (const bytes of held ?? []) output.write(bytes);
-    held = undefined;
-    raw = undefined;
-  };
-  const iterator = source[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) break;
-      if (next.value.length === 0) continue;
-      bytesBefore += chunk.length;
-      chunk = next.value;
-      if (raw) {
-        raw.push(chunk);
-        rawBytes += chunk.length;
-      }
-      printer.push(chunk);
-      if (raw && rawBytes > VALIDATION_WINDOW) release();
-      if (!held) await output.drained?.();
+export class JsonBodyPrinter {
+  private mode: Mode = 'pretty';
+  /** Output and input kept while the body is still within {@link VALIDATION_WINDOW}. */
+  private held: Uint8Array[] | undefined = [];
+  private raw: Uint8Array[] | undefined = [];
+  private rawBytes = 0;
+  private bytesBefore = 0;
+  private sawBytes = false;
+  private lastByte = -1;
+  private readonly printer: JsonPrettyPrinter;
+  private readonly text = new TextDecoder('utf-8');
+
+  constructor(
+    private readonly output: BodyOutput,
+    private readonly options: JsonBodyOptions,
+  ) {
+    this.printer = new JsonPrettyPrinter((bytes) => (this.held ? this.held.push(bytes) : this.write(bytes)), { colors: options.colors, holdLimit: options.holdLimit, onWarning: options.warn });
+  }
+
+  push(chunk: Uint8Array): void {
+    if (chunk.length === 0) return;
+    this.sawBytes = true;
+    if (this.mode !== 'pretty') {
+      this.passThrough(chunk);
+      return;
     }
-    if (bytesBefore + chunk.length === 0) return; // an empty body prints nothing
-    printer.end();
-    release();
-    output.write('\n');
-  } catch (error) {
+    if (this.raw) {
+      this.raw.push(chunk);
+      this.rawBytes += chunk.length;
+    }
+    try {
+      this.printer.push(chunk);
+    } catch (error) {
+      this.fail(error, chunk);
+      return;
+    }
+    this.bytesBefore += chunk.length;
+    if (this.raw && this.rawBytes > VALIDATION_WINDOW) {
+      const held = this.held ?? [];
+      this.held = undefined;
+      this.raw = undefined;
+      for (const bytes of held) this.write(bytes);
+    }
+  }
+
+  end(): void {
+    if (!this.sawBytes) return; // an empty body prints nothing
+    if (this.mode === 'pretty') {
+      try {
+        this.printer.end();
+      } catch (error) {
+        this.fail(error, undefined);
+      }
+    }
+    if (this.mode === 'pretty') {
+      // Small bodies (the usual case) leave in one write, newline included.
+      const held = this.held;
+      this.held = undefined;
+      this.write(held ? Buffer.concat([...held, NEWLINE]) : NEWLINE);
+      return;
+    }
+    if (this.mode === 'text') this.writeText(this.text.decode());
+    if (this.lastByte !== 0x0a) this.write(NEWLINE);
+  }
+
+  private write(data: Uint8Array): void {
+    if (data.length === 0) return;
+    this.output.write(data);
+    this.lastByte = data[data.length - 1] as number;
+  }
+
+  private writeText(text: string): void {
+    if (text !== '') this.write(Buffer.from(text));
+  }
+
+  private passThrough(chunk: Uint8Array): void {
+    if (this.mode === 'text') this.writeText(this.text.decode(chunk, { stream: true }));
+    else this.write(chunk);
+  }
+
+  /** Not JSON after all: says why, then shows the body as text (or, past the window, the rest as received). */
+  private fail(error: unknown, chunk: Uint8Array | undefined): void {
     if (error instanceof JsonHoldLimitError) {
-      throw new NetworkError(`response is larger than --max-size (${options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: 'raise --max-size, or stream it with -o raw' });
+      throw new NetworkError(`response is larger than --max-size (${this.options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: 'raise --max-size, or stream it with -o raw' });
     }
     if (!(error instanceof JsonSyntaxError) && !(error instanceof JsonEncodingError)) throw error;
     const reason = error instanceof JsonEncodingError ? 'the body is not valid UTF-8' : /empty/.test(error.message) ? 'the body is empty' : `the body is not valid JSON (${error.message})`;
-    if (raw) {
-      options.warn(`response says JSON but ${reason}; showing it as text`);
-      await showAsText(raw, iterator, output);
-    } else {
-      printer.flushAll();
-      output.write('\n');
-      options.warn(`response says JSON but ${reason}; the rest of it is shown as received`);
-      if (error instanceof JsonSyntaxError) output.write(chunk.subarray(Math.max(error.offset - bytesBefore, 0)));
-      await copyRest(iterator, output);
+    if (this.raw) {
+      this.options.warn(`response says JSON but ${reason}; showing it as text`);
+      this.mode = 'text';
+      const raw = this.raw;
+      this.held = undefined;
+      this.raw = undefined;
+      for (const bytes of raw) this.passThrough(bytes);
+      return;
     }
+    this.printer.flushAll();
+    this.write(NEWLINE);
+    this.options.warn(`response says JSON but ${reason}; the rest of it is shown as received`);
+    this.mode = 'rest';
+    if (chunk && error instanceof JsonSyntaxError) this.write(chunk.subarray(Math.max(error.offset - this.bytesBefore, 0)));
   }
 }
 
-/** The body so far and the rest of it, as text (invalid UTF-8 shown as U+FFFD). */
-async function showAsText(head: Uint8Array[], rest: AsyncIterator<Uint8Array>, output: TextOutput): Promise<void> {
-  const decoder = new TextDecoder('utf-8');
-  let last = '';
-  const write = (text: string): void => {
-    if (text === '') return;
-    output.write(text);
-    last = text;
-  };
-  for (const chunk of head) write(decoder.decode(chunk, { stream: true }));
-  for (let next = await rest.next(); !next.done; next = await rest.next()) {
-    write(decoder.decode(next.value, { stream: true }));
-    await output.drained?.();
-  }
-  write(decoder.decode());
-  if (!last.endsWith('\n')) output.write('\n');
-}
-
-async function copyRest(rest: AsyncIterator<Uint8Array>, output: TextOutput): Promise<void> {
-  let last: Uint8Array | undefined;
-  for (let next = await rest.next(); !next.done; next = await rest.next()) {
-    if (next.value.length === 0) continue;
-    output.write(next.value);
-    last = next.value;
-    await output.drained?.();
-  }
-  if (last && last[last.length - 1] !== 0x0a) output.write('\n');
+/**
+ * Feeds a body stream to a printer with 'data' events (the cheapest way to read a stream),
+ * pausing while the output catches up.
+ */
+function drive(source: Readable, printer: JsonBodyPrinter, output: Writable | undefined, signal: AbortSignal): Promise<void> {
+  return new Promise((resolvePromise, reject) => {
+    const cleanup = (): void => {
+      source.off('data', onData).off('end', onEnd).off('error', onError);
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      try {
+        printer.end();
+        resolvePromise();
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const onData = (chunk: Buffer): void => {
+      try {
+        printer.push(chunk);
+      } catch (error) {
+        cleanup();
+        source.destroy();
+        reject(error);
+        return;
+      }
+      if (output?.writableNeedDrain && !output.destroyed && !signal.aborted) {
+        source.pause();
+        void drained(output, signal).then(() => source.resume());
+      }
+    };
+    source.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }
 
 /** Resolves when `stream` can take more data, or when it is gone (closed, failed, cancelled). */
 function drained(stream: Writable, signal: AbortSignal): Promise<void> {
-  if (!stream.writableNeedDrain || stream.destroyed || signal.aborted) return Promise.resolve();
   return new Promise((resolvePromise) => {
     const done = (): void => {
       stream.off('drain', done).off('close', done).off('error', done);
@@ -123,23 +190,16 @@ function drained(stream: Writable, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function* once(body: Uint8Array): AsyncIterable<Uint8Array> {
-  yield body;
-}
-
-/** The render stage's use of {@link printJsonBody}: the response's body to the run's output. */
+/** The render stage's use of {@link JsonBodyPrinter}: the response's body to the run's output. */
 export async function renderJsonBody(ctx: RequestContext, colors: Palette): Promise<void> {
   const res = ctx.response;
   if (!res) return;
-  const bodyStream = res.body === undefined ? res.stream : undefined;
-  const source: AsyncIterable<Uint8Array> = bodyStream ?? once(await ctx.readBody());
-  const stream = ctx.output.stream as Writable | undefined;
-  await printJsonBody(
-    source,
-    {
-      write: (text) => ctx.output.out(text),
-      ...(stream ? { drained: () => drained(stream, ctx.signal) } : {}),
-    },
-    { colors, warn: (message) => ctx.warn(message), holdLimit: ctx.options.maxSizeBytes },
-  );
+  const printer = new JsonBodyPrinter({ write: (data) => ctx.output.out(data) }, { colors, warn: (message) => ctx.warn(message), holdLimit: ctx.options.maxSizeBytes });
+  if (res.body !== undefined || !res.stream) {
+    printer.push(await ctx.readBody());
+    printer.end();
+    return;
+  }
+  if (res.stream.readableEnded || res.stream.destroyed) throw new Error('response body was already consumed by another stage');
+  await drive(res.stream, printer, ctx.output.stream as Writable | undefined, ctx.signal);
 }
