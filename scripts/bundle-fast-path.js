@@ -10,26 +10,43 @@
  * dist/cli/fast-run.js, so a bare `tsc` (which rewrites dist/) never runs stale code.
  * Run by `npm run build`, after tsc.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
+const outfile = `${root}dist/bundle/fast-run.cjs`;
 await build({
   entryPoints: [`${root}dist/cli/fast-run.js`],
   // Two levels below the root, as in dist/core/: code that resolves package.json or the oclif
   // root from its own URL finds them at the same relative place.
-  outfile: `${root}dist/bundle/fast-run.cjs`,
+  outfile,
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
   define: { 'import.meta.url': '__reqflowModuleUrl' },
-  banner: { js: 'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  banner: {
+    js: [
+      'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+      // bin/run.js runs this file from a V8 code cache, where import() has no loader: it
+      // provides one (a real ESM import() resolved from the package root). Plain require() of
+      // this file falls back to import().
+      'const __reqflowImport = (specifier) => (globalThis.__reqflowImport ?? ((s) => import(s)))(specifier);',
+    ].join('\n'),
+  },
   // Less text to compile at every start; identifiers are kept so --debug stacks stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
 });
+
+// Our own lazy imports are inlined by esbuild; what is left as import() is a package
+// (openid-client, graphql, ws, ...). Route those through __reqflowImport (see the banner).
+const bundled = readFileSync(outfile, 'utf8');
+const bannerLines = 2;
+const lines = bundled.split('\n');
+const body = lines.slice(bannerLines).join('\n').replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
+writeFileSync(outfile, [...lines.slice(0, bannerLines), body].join('\n'));
