@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import aws4 from 'aws4';
 import fc from 'fast-check';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expectCleanFailure } from './helpers/expect-error.js';
 import { buildPlugin, pluginSandbox } from './helpers/plugins.js';
+import { listenOnLoopback, readBody } from './servers/http-utils.js';
 
 type SignModule = typeof import('../plugins/auth-aws-sigv4/src/sign.js');
 
@@ -117,9 +117,7 @@ describe('linked into reqflow', () => {
     // the same Authorization for the request as received; 403 otherwise (as AWS does).
     const secrets: Record<string, string> = { AKIDEXAMPLE: DOC.secretAccessKey, AKIDLOCAL: 'local-secret-key-0123456789' };
     server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-      req.on('end', () => {
+      void readBody(req).then((body) => {
         received.push({ url: req.url ?? '', headers: req.headers, body });
         const authorization = String(req.headers.authorization);
         const [, accessKeyId = '', region, service] = /Credential=([^/]+)\/\d{8}\/([^/]+)\/([^/]+)\/aws4_request/.exec(authorization) ?? [];
@@ -134,8 +132,7 @@ describe('linked into reqflow', () => {
         res.end(JSON.stringify({ valid, signedHeaders }));
       });
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = `http://127.0.0.1:${await listenOnLoopback(server)}`;
     const link = await sandbox.cli(['plugins', 'link', pluginDir, '--no-install']);
     if (link.code !== 0) throw new Error(link.stderr);
     sandbox.write(

@@ -8,10 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expectCleanFailure, expectNoStackTrace } from './helpers/expect-error.js';
 import { buildPlugin, pluginSandbox, warningLines } from './helpers/plugins.js';
+import { listenOnLoopback } from './servers/http-utils.js';
 
 const SECRET = 'hmac-s3cr3t-value';
 const PACKAGE = 'reqflow-plugin-auth-hmac';
@@ -20,7 +20,7 @@ const PACKAGE = 'reqflow-plugin-auth-hmac';
  * Verifies the scheme as the plugin's README documents it, written independently of the
  * plugin: HMAC-SHA256 over "METHOD\npath?query\ntimestamp\nhex(sha256(body))".
  */
-function startVerifyingServer(): Promise<{ url: string; server: Server }> {
+async function startVerifyingServer(): Promise<{ url: string; server: Server }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -36,7 +36,7 @@ function startVerifyingServer(): Promise<{ url: string; server: Server }> {
       res.end(JSON.stringify({ verified, target: req.url, bodyBytes: body.length }));
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server })));
+  return { url: `http://127.0.0.1:${await listenOnLoopback(server)}`, server };
 }
 
 const sandbox = pluginSandbox();

@@ -2,14 +2,14 @@
  * GraphQL in the terminal UI, against the real graphql-yoga server of the GraphQL tests: `data`
  * pretty-printed with formatted `errors`, and a subscription streamed live until Esc.
  */
-import { afterAll, afterEach, beforeAll, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
-import { startHarness, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, type Harness } from './helpers/tui-harness.js';
 import { startGraphqlServer, type GraphqlServer } from './servers/graphql-server.js';
 
 let server: GraphqlServer;
 let folder: ReturnType<typeof tempDir>;
-let harness: Harness | undefined;
+const startHarness = harnessPerTest();
 
 beforeAll(async () => {
   server = await startGraphqlServer();
@@ -33,17 +33,12 @@ beforeAll(async () => {
   );
 });
 
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
 afterAll(async () => {
   await server.close();
   folder.cleanup();
 });
 
-const open = async (): Promise<Harness> => (harness = await startHarness({ dir: folder.dir, env: { PATH: process.env.PATH, REQFLOW_STATE_DIR: `${folder.dir}/state` } }));
+const open = (): Promise<Harness> => startHarness({ dir: folder.dir, env: { PATH: process.env.PATH, REQFLOW_STATE_DIR: `${folder.dir}/state` } });
 
 it('shows GraphQL data and formatted errors (partial data)', async () => {
   const h = await open();

@@ -3,17 +3,17 @@
  * the authorization code flow against the real oidc-provider of the OAuth tests, with the
  * browser simulated.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadOAuthLogin } from '../src/tui/oauth-login.js';
 import { tempDir } from './helpers/cli.js';
 import { browse, type BrowseResult } from './helpers/oauth-browser.js';
-import { startHarness, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv } from './helpers/tui-harness.js';
 import { startOidcProvider } from './servers/oidc-provider.js';
 
 let workspace: ReturnType<typeof tempDir>;
-let harness: Harness | undefined;
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: workspace.dir, REQFLOW_STATE_DIR: `${workspace.dir}/state` });
+const startHarness = harnessPerTest();
+const env = (): NodeJS.ProcessEnv => isolatedEnv(workspace.dir);
 
 const PROFILES = `[
     {
@@ -41,18 +41,12 @@ beforeAll(() => {
   workspace.write('api.http', '### ping\nGET {{baseUrl}}/ping\n');
 });
 
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
 afterAll(() => workspace.cleanup());
 
 describe('O: the OAuth settings form', () => {
   it('validates, then saves into .profiles.json changing only the edited keys', async () => {
     const path = workspace.write('.profiles.json', PROFILES);
-    harness = await startHarness({ dir: workspace.dir, env: env(), profile: 'staging' });
-    const h = harness;
+    const h = await startHarness({ dir: workspace.dir, env: env(), profile: 'staging' });
     await h.press('O');
     let screen = await h.waitFor('OAuth settings · profile staging');
     expect(screen).toContain('https://old.example.com/authorize');
@@ -94,8 +88,7 @@ describe('O: the OAuth settings form', () => {
     const dir = tempDir('reqflow-tui-oauth-new-');
     dir.write('a.http', 'GET https://example.com\n');
     try {
-      harness = await startHarness({ dir: dir.dir, env: env() });
-      const h = harness;
+      const h = await startHarness({ dir: dir.dir, env: env() });
       await h.press('O');
       await h.waitFor('OAuth settings · profile default');
       await h.type('https://auth.example.com/authorize');
@@ -121,19 +114,19 @@ describe('O: the OAuth settings form', () => {
 
   it('shows an unreadable profiles file as an error instead of overwriting it', async () => {
     const path = workspace.write('.profiles.json', '[{"name": "dev",}]');
-    harness = await startHarness({ dir: workspace.dir, env: env() });
-    expect(harness.status()).toMatch(/profiles: \.profiles\.json: not valid JSON/);
-    expect(harness.text()).toContain('hint: the profiles file is a JSON array');
-    await harness.press('O');
-    await harness.waitFor('OAuth settings · profile default');
-    await harness.press('tab', 'tab');
-    await harness.type('x');
-    await harness.press('up', 'up');
-    await harness.type('https://a.example/authorize');
-    await harness.press('tab');
-    await harness.type('https://a.example/token');
-    await harness.press('enter');
-    await harness.waitFor('not valid JSON');
+    const h = await startHarness({ dir: workspace.dir, env: env() });
+    expect(h.status()).toMatch(/profiles: \.profiles\.json: not valid JSON/);
+    expect(h.text()).toContain('hint: the profiles file is a JSON array');
+    await h.press('O');
+    await h.waitFor('OAuth settings · profile default');
+    await h.press('tab', 'tab');
+    await h.type('x');
+    await h.press('up', 'up');
+    await h.type('https://a.example/authorize');
+    await h.press('tab');
+    await h.type('https://a.example/token');
+    await h.press('enter');
+    await h.waitFor('not valid JSON');
     expect(readFileSync(path, 'utf8')).toBe('[{"name": "dev",}]');
     writeFileSync(path, PROFILES);
   });
@@ -147,7 +140,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
   /** Each test starts logged out: its own state folder. */
   const oauthEnv = (): NodeJS.ProcessEnv => {
     stateDir = `${folder.dir}/state-${(run += 1)}`;
-    return { PATH: process.env.PATH, HOME: folder.dir, REQFLOW_STATE_DIR: stateDir };
+    return isolatedEnv(folder.dir, stateDir);
   };
 
   beforeAll(async () => {
@@ -177,8 +170,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
 
   it('runs the authorization code flow in the (simulated) browser, stores the token and uses it', async () => {
     const pages: BrowseResult[] = [];
-    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void pages.push(await browse(url)) });
-    const h = harness;
+    const h = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void pages.push(await browse(url)) });
     expect(h.status()).toContain('token: none');
     await h.press('o');
     await h.waitFor('OAuth login · public');
@@ -199,8 +191,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
 
   it('shows the URL while it waits, y copies it, Esc cancels and frees the callback port', async () => {
     let opened = '';
-    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (opened = url) });
-    const h = harness;
+    const h = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (opened = url) });
     await h.press('o');
     const screen = await h.waitFor('y copies it');
     expect(screen).toContain(`${provider.issuer}/auth`);
@@ -216,8 +207,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
   });
 
   it('shows a denied authorization in a detail window and the status bar', async () => {
-    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (await browse(url, { deny: true })) });
-    const h = harness;
+    const h = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'public' }, { oauthLogin: loadOAuthLogin, openBrowser: async (url) => void (await browse(url, { deny: true })) });
     await h.press('o');
     const screen = await h.waitFor('Esc closes', 15_000);
     expect(screen).toMatch(/access_denied|denied/);
@@ -227,8 +217,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
   });
 
   it('device code profiles show the code to enter, then store the token once approved', async () => {
-    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'device' }, { oauthLogin: loadOAuthLogin });
-    const h = harness;
+    const h = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'device' }, { oauthLogin: loadOAuthLogin });
     await h.press('o');
     const screen = await h.waitFor('enter the code');
     const code = /^\W*([A-Z]{4}-[A-Z]{4})\W*$/m.exec(screen)?.[1];
@@ -243,16 +232,15 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
   });
 
   it('client credentials profiles get a token without a browser; profiles without oauth point at O', async () => {
-    harness = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'machine' }, { oauthLogin: loadOAuthLogin });
-    const h = harness;
+    const h = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'machine' }, { oauthLogin: loadOAuthLogin });
     await h.press('o');
     await h.waitFor((s) => (s.split('\n').pop() ?? '').includes('logged in'), 15_000);
     expect(h.status()).toMatch(/token: valid for (59|60) min/);
     await h.press('j', 'enter');
     await h.waitFor('"clientId": "reqflow-machine"');
     await h.close();
-    harness = await startHarness({ dir: folder.dir, env: { ...oauthEnv(), REQFLOW_STATE_DIR: stateDir }, profile: 'none' }, { oauthLogin: loadOAuthLogin });
-    await harness.press('o');
-    await harness.waitFor('has no oauth settings: press O');
+    const none = await startHarness({ dir: folder.dir, env: oauthEnv(), profile: 'none' }, { oauthLogin: loadOAuthLogin });
+    await none.press('o');
+    await none.waitFor('has no oauth settings: press O');
   });
 });

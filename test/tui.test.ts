@@ -2,20 +2,20 @@
  * The terminal UI, headless: the real neo-blessed screen on fake terminal streams, real
  * request files, the real demo API. Keys go in as escape sequences; the screen is read back.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
 import { tempDir } from './helpers/cli.js';
-import { startHarness, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
 
 let api: DemoApi;
 let workspace: ReturnType<typeof tempDir>;
-let harness: Harness | undefined;
+const startHarness = harnessPerTest();
 
-const env = (): NodeJS.ProcessEnv => ({ PATH: process.env.PATH, HOME: workspace.dir, REQFLOW_STATE_DIR: `${workspace.dir}/state` });
+const env = (): NodeJS.ProcessEnv => isolatedEnv(workspace.dir);
 
 beforeAll(async () => {
   api = await startDemoApi();
@@ -60,19 +60,13 @@ beforeAll(async () => {
   );
 });
 
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
 afterAll(async () => {
   await api.close();
   workspace.cleanup();
 });
 
-async function open(options: { variables?: string[]; profile?: string } = {}): Promise<Harness> {
-  harness = await startHarness({ dir: workspace.dir, env: env(), ...options });
-  return harness;
+function open(options: { variables?: string[]; profile?: string } = {}): Promise<Harness> {
+  return startHarness({ dir: workspace.dir, env: env(), ...options });
 }
 
 /** Moves the tree selection to the request row named `name`. */
@@ -83,6 +77,12 @@ async function select(h: Harness, name: string): Promise<void> {
     await h.press('j');
   }
   throw new Error(`request "${name}" not found:\n${h.text()}`);
+}
+
+/** Selects the request named `name` and sends it with Enter. */
+async function send(h: Harness, name: string): Promise<void> {
+  await select(h, name);
+  await h.press('enter');
 }
 
 describe('layout and navigation', () => {
@@ -167,8 +167,7 @@ describe('layout and navigation', () => {
 
   it('Tab moves the focus to the response pane, where j and k scroll', async () => {
     const h = await open();
-    await select(h, 'list users');
-    await h.press('enter');
+    await send(h, 'list users');
     await h.waitFor('Ada Lovelace');
     const top = (): string => h.text().split('\n')[10] ?? '';
     expect(top()).toMatch(/│\{\s+│$/);
@@ -186,13 +185,14 @@ describe('layout and navigation', () => {
   it('shows the token state from the session: valid for N min, expired', async () => {
     const write = (expiresAt: string): void =>
       void workspace.write('state-token/sessions/dev.json', JSON.stringify({ version: 1, variables: { token: 'at-1234567890' }, data: { oauth: { grant: 'authorization_code', clientId: 'c', tokenType: 'Bearer', obtainedAt: new Date().toISOString(), expiresAt } } }));
+    const tokenEnv = isolatedEnv(workspace.dir, `${workspace.dir}/state-token`);
     write(new Date(Date.now() + 42 * 60_000 + 30_000).toISOString());
-    harness = await startHarness({ dir: workspace.dir, env: { ...env(), REQFLOW_STATE_DIR: `${workspace.dir}/state-token` } });
-    expect(harness.status()).toContain('token: valid for 42 min');
-    await harness.close();
+    const valid = await startHarness({ dir: workspace.dir, env: tokenEnv });
+    expect(valid.status()).toContain('token: valid for 42 min');
+    await valid.close();
     write(new Date(Date.now() - 60_000).toISOString());
-    harness = await startHarness({ dir: workspace.dir, env: { ...env(), REQFLOW_STATE_DIR: `${workspace.dir}/state-token` } });
-    expect(harness.status()).toContain('token: expired');
+    const expired = await startHarness({ dir: workspace.dir, env: tokenEnv });
+    expect(expired.status()).toContain('token: expired');
   });
 
   it('redraws on resize and stays inside 80x24 and smaller', async () => {
@@ -223,21 +223,18 @@ describe('sending', () => {
   // First: the demo API's /slow handler keeps its timer after the cancel; later tests outlast it.
   it('cancels a slow request with Esc while it waits for the server', async () => {
     const h = await open();
-    await select(h, 'slow');
-    await h.press('enter');
+    await send(h, 'slow');
     await h.waitFor('sending… Esc cancels');
     await new Promise((resolve) => setTimeout(resolve, 300)); // the request is on the wire by now
     await h.press('escape');
     await h.waitFor('cancelled slow', 3000);
-    await select(h, 'not found');
-    await h.press('enter');
+    await send(h, 'not found');
     await h.waitFor('404 Not Found');
   });
 
   it('sends the selected request through the pipeline and shows status, time, size and the pretty body', async () => {
     const h = await open();
-    await select(h, 'list users');
-    await h.press('enter');
+    await send(h, 'list users');
     const screen = await h.waitFor('Ada Lovelace');
     expect(screen).toMatch(/200 OK · \d+ ms · \d+ B/);
     expect(screen).toContain('"users": [');
@@ -251,8 +248,7 @@ describe('sending', () => {
 
   it('copies the body with y as an OSC 52 sequence', async () => {
     const h = await open();
-    await select(h, 'list users');
-    await h.press('enter');
+    await send(h, 'list users');
     await h.waitFor('Ada Lovelace');
     h.output.written = '';
     await h.press('y');
@@ -265,8 +261,7 @@ describe('sending', () => {
 
   it('shows the response full screen with f and scrolls it', async () => {
     const h = await open();
-    await select(h, 'list users');
-    await h.press('enter');
+    await send(h, 'list users');
     await h.waitFor('Ada Lovelace');
     await h.press('f');
     let screen = await h.waitFor((s) => !s.includes('Requests'));
@@ -280,8 +275,7 @@ describe('sending', () => {
 
   it('asks interactive variables in a modal with hidden input, extracts the token and uses it', async () => {
     const h = await open();
-    await select(h, 'login');
-    await h.press('enter');
+    await send(h, 'login');
     await h.waitFor('Value of password');
     await h.type('secret');
     const modal = h.text();
@@ -294,8 +288,7 @@ describe('sending', () => {
     expect(api.tokens.has(session.variables.token)).toBe(true);
     // The request pane shows the request as sent, the password masked.
     expect(h.text()).toContain('"password": "•••"');
-    await select(h, 'me');
-    await h.press('enter');
+    await send(h, 'me');
     const screen = await h.waitFor('"scopes"');
     expect(screen).toContain('Authorization: •••');
     expect(screen).not.toContain(session.variables.token);
@@ -303,8 +296,7 @@ describe('sending', () => {
 
   it('Esc in the prompt cancels the request with a clear message', async () => {
     const h = await open({ profile: 'dev' });
-    await select(h, 'login');
-    await h.press('enter');
+    await send(h, 'login');
     await h.waitFor('Value of password');
     await h.press('escape');
     await h.waitFor('prompt for "password" was cancelled');
@@ -339,8 +331,7 @@ describe('sending', () => {
 describe('errors never break the UI', () => {
   it('shows a missing variable in the status bar and the detail pane', async () => {
     const h = await open();
-    await select(h, 'ghost');
-    await h.press('enter');
+    await send(h, 'ghost');
     const screen = await h.waitFor('unknown variable "userId"');
     expect(screen).toContain('hint:');
     expect(h.status()).toContain('unknown variable "userId"');
@@ -348,13 +339,11 @@ describe('errors never break the UI', () => {
 
   it('shows a refused connection and an HTTP error status', async () => {
     const h = await open();
-    await select(h, 'refused');
-    await h.press('enter');
+    await send(h, 'refused');
     const screen = await h.waitFor('exits with 4');
     expect(screen).toMatch(/refused/);
     expect(h.status()).toMatch(/refused/);
-    await select(h, 'not found');
-    await h.press('enter');
+    await send(h, 'not found');
     await h.waitFor('404 Not Found');
   });
 
@@ -366,12 +355,11 @@ describe('errors never break the UI', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       dir.write('tls.http', `### secure\nGET https://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
-      harness = await startHarness({ dir: dir.dir, env: env() });
-      await select(harness, 'secure');
-      await harness.press('enter');
-      const screen = await harness.waitFor('exits with 5');
+      const h = await startHarness({ dir: dir.dir, env: env() });
+      await send(h, 'secure');
+      const screen = await h.waitFor('exits with 5');
       expect(screen).toContain('self-signed');
-      expect(harness.status()).toContain('TLS error');
+      expect(h.status()).toContain('TLS error');
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
@@ -381,8 +369,7 @@ describe('errors never break the UI', () => {
 
   it('shows stream events live until Esc stops the stream', async () => {
     const h = await open();
-    await select(h, 'ticks');
-    await h.press('enter');
+    await send(h, 'ticks');
     await h.waitFor('streaming… Esc stops');
     await h.waitFor('id: 3');
     await h.press('escape');
@@ -396,7 +383,6 @@ describe('errors never break the UI', () => {
     expect(h.input.isRaw).toBe(true);
     await h.waitFor(() => h.output.written.includes('\u001b[?1049h'));
     await h.close();
-    harness = undefined;
     expect(h.input.isRaw).toBe(false);
     expect(h.output.written).toContain('\u001b[?1049l');
     expect(h.output.written).toContain('\u001b[?25h');

@@ -4,21 +4,11 @@
  * booleans, null, nested objects, arrays, escapes and non-ASCII text, so every path of a JSON
  * printer is exercised. Deterministic: the same size gives the same bytes.
  */
+import { seededRandom } from './seeded-random.js';
 
 const CITIES = ['Berlin', 'São Paulo', 'Zürich', 'Tōkyō', 'Kraków', 'New York', 'Montréal', 'Reykjavík'];
 const TAGS = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta'];
 
-/** Small deterministic PRNG (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function record(id, next) {
   const city = CITIES[id % CITIES.length];
@@ -40,7 +30,7 @@ function record(id, next) {
  * all (± one record).
  */
 export function* jsonDocumentChunks(totalBytes, chunkChars = 64 * 1024) {
-  const next = random(totalBytes);
+  const next = seededRandom(totalBytes);
   const head = '{"generated":"2024-05-01T12:00:00Z","source":"reqflow bench","items":[';
   let size = head.length;
   let piece = head;

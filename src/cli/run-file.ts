@@ -10,7 +10,7 @@ import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { combinedExitCode, executeRequest, parseRequestFile, selectRequests, validateFilters, type RequestOutcome, type RunServices } from '../core/runner.js';
 import { loadSession } from '../core/session.js';
-import { baseRecord } from '../plugins/render-json/index.js';
+import { errorRecord } from '../core/render/json-record.js';
 import { formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
@@ -113,15 +113,14 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
       if (outcome.error) {
         if (options.output === 'json') {
-          const { text: _text, exitCode } = formatError(outcome.error, { debug: false, secrets });
-          const record = { ...baseRecord(outcome.ctx ?? { spec, redact: (text) => secrets.scrub(text) }), error: { message: secrets.scrub(outcome.error.message), exitCode, ...(outcome.error.hint ? { hint: secrets.scrub(outcome.error.hint) } : {}) } };
-          output.out(`${JSON.stringify(record)}\n`);
+          const scrub = (text: string): string => secrets.scrub(text);
+          output.out(`${JSON.stringify(errorRecord(outcome.ctx ?? { spec, redact: scrub }, outcome.error, scrub))}\n`);
         }
         io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
       }
       if (flags['fail-fast'] && outcome.exitCode !== ExitCode.ok) break;
     }
-    if (controller.signal.aborted && !outputClosed && !streamEndedByUser) return 130;
+    if (controller.signal.aborted && !outputClosed && !streamEndedByUser) return ExitCode.interrupted;
     return combinedExitCode(outcomes);
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug, secrets });

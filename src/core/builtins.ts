@@ -17,7 +17,8 @@ function usesToken(ctx: RequestContext): boolean {
 
 /**
  * The built-in plugins, in run order. Each says cheaply (without importing) when it applies;
- * its module is imported only then.
+ * its module is imported only then. A built-in's selector (auth name, extensions, appliesTo)
+ * lives here only: the plugin modules carry just their name and handlers.
  */
 export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
   { name: 'format-http', builtin: true, stages: ['parse'], extensions: ['http', 'rest'], load: load(() => import('../plugins/format-http/index.js')) },

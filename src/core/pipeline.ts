@@ -78,6 +78,12 @@ export interface RequestSpec {
   /** Upper-case method token (`GET`, `POST`, `PROPFIND`, ...). */
   method: string;
   /**
+   * False when `method` is a default the user did not write (a bare URL in an HTTP file, no
+   * `method` field in YAML/JSON), so a plugin that changes it (GraphQL: always POST) knows
+   * whether to warn. Absent means written.
+   */
+  methodWritten?: boolean;
+  /**
    * The URL. Before `substitute` it may still hold `{{templates}}`; from `auth` on it is the
    * final URL, query string included.
    */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { ExitCode, ParseError, PluginError, ReqflowError, UsageError, isReqflowError } from './errors/index.js';
+import { ExitCode, ParseError, PluginError, ReqflowError, UsageError, internalError, isReqflowError } from './errors/index.js';
 import type { AgentPool } from './http/agents.js';
 import { sendHttp } from './http/send.js';
 import type { SecretRegistry } from './mask.js';
@@ -109,13 +109,7 @@ async function callHandler<T>(entry: PluginEntry, stage: string, run: () => T | 
     return await run();
   } catch (error) {
     if (isReqflowError(error)) throw error;
-    if (entry.builtin) {
-      throw new ReqflowError(`internal error in ${entry.name} (${stage} stage): ${error instanceof Error ? error.message : String(error)}`, {
-        exitCode: ExitCode.internal,
-        hint: 'this is a bug in reqflow; run with --debug for the stack trace and report it',
-        cause: error,
-      });
-    }
+    if (entry.builtin) throw internalError(error, `in ${entry.name} (${stage} stage)`);
     throw new PluginError(entry.name, stage, error);
   }
 }
@@ -201,9 +195,7 @@ export async function executeRequest(spec: RequestSpec, file: string, services: 
   } catch (error) {
     ctx.response?.stream?.destroy();
     await services.session.save().catch(() => undefined);
-    const reqflowError = isReqflowError(error)
-      ? error
-      : new ReqflowError(`internal error: ${error instanceof Error ? error.message : String(error)}`, { exitCode: ExitCode.internal, hint: 'this is a bug in reqflow; run with --debug for the stack trace', cause: error });
+    const reqflowError = isReqflowError(error) ? error : internalError(error);
     return { spec, ctx, error: reqflowError, exitCode: reqflowError.exitCode };
   }
 }

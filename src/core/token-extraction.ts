@@ -10,6 +10,25 @@ export function wantsExtraction(response: ResponseInfo): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
 }
 
+/** The first {@link CAPTURE_LIMIT} bytes of a body; nothing once the body is larger. */
+function boundedRecorder(): { add(chunk: Buffer): void; result(): Buffer | undefined } {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let overflow = false;
+  return {
+    add(chunk) {
+      if (overflow) return;
+      size += chunk.length;
+      if (size <= CAPTURE_LIMIT) chunks.push(chunk);
+      else {
+        overflow = true;
+        chunks.length = 0;
+      }
+    },
+    result: () => (overflow ? undefined : Buffer.concat(chunks, size)),
+  };
+}
+
 /** Bodies the sender records as they pass (see {@link recordBody}), by stream. */
 const recorded = new WeakMap<Readable, () => Buffer | undefined>();
 
@@ -20,46 +39,35 @@ const recorded = new WeakMap<Readable, () => Buffer | undefined>();
  */
 export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: Buffer | null) => void) | undefined {
   if (!wantsExtraction(response)) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let overflow = false;
+  const recorder = boundedRecorder();
   let done = false;
-  recorded.set(stream, () => (overflow || !done ? undefined : Buffer.concat(chunks, size)));
+  recorded.set(stream, () => (done ? recorder.result() : undefined));
   return (chunk) => {
     if (chunk === null) done = true;
-    else if (!overflow && (size += chunk.length) <= CAPTURE_LIMIT) chunks.push(chunk);
-    else if (!overflow) {
-      overflow = true;
-      chunks.length = 0;
-    }
+    else recorder.add(chunk);
   };
 }
 
 /**
  * Keeps a copy of the first MiB of a body while a renderer streams it, so that the token of a
- * login response can be extracted without buffering large responses.
+ * login response can be extracted without buffering large responses. Bodies from the core
+ * sender are already recorded; a plugin's sender gets a pass-through stream that records.
  */
 export function captureBody(response: ResponseInfo): () => Buffer | undefined {
   const source = response.stream;
   if (!source || response.body) return () => response.body;
   const recording = recorded.get(source);
   if (recording) return () => response.body ?? recording();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let overflow = false;
+  const recorder = boundedRecorder();
   const tee = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
-      if (!overflow) {
-        size += chunk.length;
-        if (size > CAPTURE_LIMIT) overflow = true;
-        else chunks.push(chunk);
-      }
+      recorder.add(chunk);
       callback(null, chunk);
     },
   });
   source.on('error', (error) => tee.destroy(error));
   response.stream = source.pipe(tee);
-  return () => response.body ?? (overflow || !tee.writableFinished ? undefined : Buffer.concat(chunks, size));
+  return () => response.body ?? (tee.writableFinished ? recorder.result() : undefined);
 }
 
 /**

@@ -11,7 +11,7 @@ import type { OAuthLogin } from './oauth-login.js';
 import { osc52 } from './osc52.js';
 import { previewRequest, sentRequest, type RequestPreview } from './preview.js';
 import { saveOAuthSettings } from './profiles-writer.js';
-import { ResponseCapture } from './response-capture.js';
+import { ResponseCapture, stripAnsi } from './response-capture.js';
 import { describeTokenState } from './token-state.js';
 import { colors, errorText, fit, headersText, limitLines, requestText, responseSummary, visibleLength } from './views/format.js';
 import { OAuthFormOverlay } from './views/oauth-form.js';
@@ -184,13 +184,12 @@ export class TuiApp implements OverlayHost {
       this.requestPane.setContent(detail);
       return;
     }
+    this.requestPane.setLabel(` Request · ${fit(row.spec.name, 30)} `);
     const exchange = this.exchange;
     if (exchange?.sent && exchange.spec.name === row.spec.name && exchange.file === row.file.path) {
-      this.requestPane.setLabel(` Request · ${fit(row.spec.name, 30)} `);
       this.requestPane.setContent(requestText(exchange.sent, true));
       return;
     }
-    this.requestPane.setLabel(` Request · ${fit(row.spec.name, 30)} `);
     const key = rowKey(row);
     if (this.preview?.key === key) this.requestPane.setContent(this.preview.text);
     else {
@@ -230,7 +229,7 @@ export class TuiApp implements OverlayHost {
     let label = ' Response ';
     if (capture.meta) label = ` ${responseSummary(capture.meta)} `;
     if (this.running) label = capture.streaming ? ` ${capture.meta ? `${responseSummary(capture.meta)} · ` : ''}streaming… Esc stops ` : ' sending… Esc cancels ';
-    pane.setLabel(visibleLength(label) > width ? ` ${fit(label.replace(/\u001b\[[\d;]*m/g, '').trim(), width - 2)} ` : label);
+    pane.setLabel(visibleLength(label) > width ? ` ${fit(stripAnsi(label).trim(), width - 2)} ` : label);
     const parts: string[] = [];
     if (outcome?.error && !exchange.cancelled) parts.push(errorText(outcome.error, (t) => this.workspace.secrets.scrub(t)), '');
     if (exchange.cancelled && !capture.streaming) parts.push(colors.warn('cancelled'), '');
@@ -520,12 +519,7 @@ export class TuiApp implements OverlayHost {
     this.message = { text: '', level: 'info' };
     this.drawAll();
     const tokenBefore = this.workspace.session.get('token');
-    let outcome: RequestOutcome;
-    try {
-      outcome = await this.workspace.send(spec, file.path, { capture, prompter: this.prompter(controller.signal), signal: controller.signal });
-    } catch (error) {
-      outcome = { spec, error: asReqflowError(error), exitCode: asReqflowError(error).exitCode };
-    }
+    const outcome = await this.workspace.send(spec, file.path, { capture, prompter: this.prompter(controller.signal), signal: controller.signal });
     this.running = false;
     this.preview = undefined; // the session may have changed (token extraction)
     exchange.outcome = outcome;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { isReqflowError, type ReqflowError } from '../core/errors/index.js';
+import type { ReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/pipeline.js';
 import type { Palette } from '../core/render/colors.js';
 import type { PluginRegistry } from '../core/registry.js';
@@ -32,7 +32,7 @@ export async function loadCatalog(root: string, registry: PluginRegistry): Promi
       try {
         return { path, label, specs: await parseRequestFile(path, registry) };
       } catch (error) {
-        return { path, label, specs: [], error: isReqflowError(error) ? error : (error as Error) };
+        return { path, label, specs: [], error: error as ReqflowError | Error };
       }
     }),
   );

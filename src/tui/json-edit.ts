@@ -27,40 +27,37 @@ export function scanJson(text: string): JsonNode {
     while (i < text.length && text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
     return i + 1;
   };
+  /** Reads the comma-separated entries of an object or array, from its opening to past its `close`. */
+  const entries = (close: string, entry: () => void): void => {
+    pos += 1;
+    skip();
+    while (text[pos] !== close) {
+      entry();
+      skip();
+      if (text[pos] === ',') pos += 1;
+      skip();
+    }
+    pos += 1;
+  };
   const value = (): JsonNode => {
     skip();
     const start = pos;
     const ch = text[pos];
     if (ch === '{') {
-      pos += 1;
       const members: JsonMember[] = [];
-      skip();
-      while (text[pos] !== '}') {
-        skip();
+      entries('}', () => {
         const keyStart = pos;
         pos = stringEnd(pos);
         const key = JSON.parse(text.slice(keyStart, pos)) as string;
         skip();
         pos += 1; // ':'
         members.push({ key, keyStart, value: value() });
-        skip();
-        if (text[pos] === ',') pos += 1;
-        skip();
-      }
-      pos += 1;
+      });
       return { kind: 'object', start, end: pos, members };
     }
     if (ch === '[') {
-      pos += 1;
       const items: JsonNode[] = [];
-      skip();
-      while (text[pos] !== ']') {
-        items.push(value());
-        skip();
-        if (text[pos] === ',') pos += 1;
-        skip();
-      }
-      pos += 1;
+      entries(']', () => items.push(value()));
       return { kind: 'array', start, end: pos, items };
     }
     if (ch === '"') {
@@ -108,24 +105,32 @@ export function replaceNode(text: string, node: JsonNode, value: unknown): strin
   return splice(text, node.start, node.end, serialise(value, indentUnit(text), lineIndent(text, node.start)));
 }
 
+/**
+ * Adds an entry after the last one of an object or array (`last`: its start and end), or as the
+ * only one: on its own line indented like its siblings, or inline when the container is on one line.
+ * `entry` writes the entry's text for a slot indented by `indent` (one line when `unit` is undefined).
+ */
+function addEntry(text: string, container: JsonNode, last: { start: number; end: number } | undefined, entry: (unit: string | undefined, indent: string) => string): string {
+  const unit = indentUnit(text);
+  if (!last) {
+    const [open, close] = container.kind === 'object' ? ['{', '}'] : ['[', ']'];
+    if (unit === undefined) return splice(text, container.start, container.end, `${open}${entry(unit, '')}${close}`);
+    const outer = lineIndent(text, container.start);
+    const inner = outer + unit;
+    return splice(text, container.start, container.end, `${open}\n${inner}${entry(unit, inner)}\n${outer}${close}`);
+  }
+  if (unit === undefined || !isMultiline(text, container)) return splice(text, last.end, last.end, `, ${entry(undefined, '')}`);
+  const indent = lineIndent(text, last.start);
+  return splice(text, last.end, last.end, `,\n${indent}${entry(unit, indent)}`);
+}
+
 /** Sets `key` of an object: replaces its value in place, or adds the member after the last one. */
 export function setMember(text: string, object: JsonNode, key: string, value: unknown): string {
   if (object.kind !== 'object') throw new Error('setMember needs an object');
   const existing = object.members.find((m) => m.key === key);
   if (existing) return replaceNode(text, existing.value, value);
-  const unit = indentUnit(text);
   const last = object.members[object.members.length - 1];
-  if (!last) {
-    const outer = lineIndent(text, object.start);
-    if (unit === undefined) return splice(text, object.start, object.end, `{${JSON.stringify(key)}: ${serialise(value, unit, '')}}`);
-    const inner = outer + unit;
-    return splice(text, object.start, object.end, `{\n${inner}${JSON.stringify(key)}: ${serialise(value, unit, inner)}\n${outer}}`);
-  }
-  if (unit === undefined || !isMultiline(text, object)) {
-    return splice(text, last.value.end, last.value.end, `, ${JSON.stringify(key)}: ${serialise(value, undefined, '')}`);
-  }
-  const indent = lineIndent(text, last.keyStart);
-  return splice(text, last.value.end, last.value.end, `,\n${indent}${JSON.stringify(key)}: ${serialise(value, unit, indent)}`);
+  return addEntry(text, object, last && { start: last.keyStart, end: last.value.end }, (unit, indent) => `${JSON.stringify(key)}: ${serialise(value, unit, indent)}`);
 }
 
 /** Removes `key` from an object together with its comma; a no-op when absent. */
@@ -144,15 +149,5 @@ export function removeMember(text: string, object: JsonNode, key: string): strin
 /** Appends an element to an array, indented like its siblings. */
 export function appendItem(text: string, array: JsonNode, value: unknown): string {
   if (array.kind !== 'array') throw new Error('appendItem needs an array');
-  const unit = indentUnit(text);
-  const last = array.items[array.items.length - 1];
-  if (!last) {
-    const outer = lineIndent(text, array.start);
-    if (unit === undefined) return splice(text, array.start, array.end, `[${serialise(value, unit, '')}]`);
-    const inner = outer + unit;
-    return splice(text, array.start, array.end, `[\n${inner}${serialise(value, unit, inner)}\n${outer}]`);
-  }
-  if (unit === undefined || !isMultiline(text, array)) return splice(text, last.end, last.end, `, ${serialise(value, undefined, '')}`);
-  const indent = lineIndent(text, last.start);
-  return splice(text, last.end, last.end, `,\n${indent}${serialise(value, unit, indent)}`);
+  return addEntry(text, array, array.items[array.items.length - 1], (unit, indent) => serialise(value, unit, indent));
 }

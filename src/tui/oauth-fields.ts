@@ -21,7 +21,7 @@ export function formFromSettings(settings: OAuthSettings | undefined): OAuthForm
     const value = settings?.[key];
     return typeof value === 'string' ? value : '';
   };
-  return { authUrl: get('authUrl'), tokenUrl: get('tokenUrl'), clientId: get('clientId'), clientSecret: get('clientSecret'), scope: get('scope'), redirectUrl: get('redirectUrl') };
+  return Object.fromEntries(OAUTH_FIELDS.map((field) => [field.key, get(field.key)])) as OAuthForm;
 }
 
 function urlProblem(value: string): string | undefined {

@@ -1,5 +1,5 @@
 import { mergeHeaders } from '../core/headers.js';
-import { MASK, SecretRegistry, isSecretName, maskHeaders, maskUrl } from '../core/mask.js';
+import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
 import type { Profile, ProfileVariable, RequestSpec, Session } from '../core/pipeline.js';
 import { isShellValue } from '../core/shell.js';
 import { TemplateResolver } from '../core/variables.js';
@@ -30,7 +30,7 @@ function inertProfile(profile: Profile, deferred: Set<string>): Profile {
     if (interactive || isShellValue(raw)) {
       deferred.add(name);
       variables[name] = `‹${name}›`;
-    } else variables[name] = typeof variable === 'string' ? variable : variable.value;
+    } else variables[name] = raw;
   }
   return { ...profile, variables };
 }
@@ -82,7 +82,7 @@ export async function previewRequest(spec: RequestSpec, context: { profile: Prof
   const body = spec.body === undefined ? undefined : track(await expand(spec.body));
   const preview: RequestPreview = {
     method: spec.method,
-    url: secrets.scrub(maskUrl(url)),
+    url: displayUrl(url, (text) => secrets.scrub(text)),
     headers,
     unresolved: [...unresolved],
     // Only the placeholders this request actually uses.
@@ -94,10 +94,11 @@ export async function previewRequest(spec: RequestSpec, context: { profile: Prof
 
 /** The request as actually sent (after auth), masked the same way. */
 export function sentRequest(spec: RequestSpec, secrets: SecretRegistry): RequestPreview {
+  const scrub = (text: string): string => secrets.scrub(text);
   const preview: RequestPreview = {
     method: spec.method,
-    url: secrets.scrub(maskUrl(spec.url)),
-    headers: Object.entries(maskHeaders(spec.headers)).map(([name, value]) => [name, secrets.scrub(Array.isArray(value) ? value.join(', ') : value)]),
+    url: displayUrl(spec.url, scrub),
+    headers: Object.entries(displayHeaders(spec.headers, scrub)).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
     unresolved: [],
     deferred: [],
   };

@@ -43,10 +43,8 @@ export function applyOAuthUpdate(text: string, path: string, profileName: string
     const profile = findProfile(current, profileList(scanJson(current), path), profileName) as JsonNode;
     return { profile, oauth: member(profile, 'oauth')?.value };
   };
-  let result = text;
-  if (!findProfile(result, profileList(scanJson(result), path), profileName)) {
-    result = appendItem(result, profileList(scanJson(result), path), { name: profileName });
-  }
+  const list = profileList(scanJson(text), path);
+  let result = findProfile(text, list, profileName) ? text : appendItem(text, list, { name: profileName });
   const { profile, oauth } = oauthOf(result);
   if (oauth === undefined || oauth.kind !== 'object') {
     const fresh = Object.fromEntries(wanted.filter(([, value]) => value !== ''));

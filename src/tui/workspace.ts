@@ -141,24 +141,25 @@ export class Workspace {
     try {
       await this.refreshSession();
       await validateFilters([spec], this.options);
+      const services: RunServices = {
+        registry: this.registry,
+        options: this.options,
+        profile: this.profile,
+        ...(this.document.path ? { profilesPath: this.document.path } : {}),
+        session: this.session,
+        output: io.capture,
+        prompter: io.prompter,
+        promptCache: this.promptCache,
+        secrets: this.secrets,
+        agents: this.agents,
+        signal: io.signal,
+        env: this.config.env,
+      };
+      return await executeRequest(spec, file, services);
     } catch (error) {
-      return { spec, error: asReqflowError(error), exitCode: asReqflowError(error).exitCode };
+      const problem = asReqflowError(error);
+      return { spec, error: problem, exitCode: problem.exitCode };
     }
-    const services: RunServices = {
-      registry: this.registry,
-      options: this.options,
-      profile: this.profile,
-      ...(this.document.path ? { profilesPath: this.document.path } : {}),
-      session: this.session,
-      output: io.capture,
-      prompter: io.prompter,
-      promptCache: this.promptCache,
-      secrets: this.secrets,
-      agents: this.agents,
-      signal: io.signal,
-      env: this.config.env,
-    };
-    return executeRequest(spec, file, services);
   }
 
   /** Every variable a request can use, with the source that wins (`-e`, then session, then profile). */

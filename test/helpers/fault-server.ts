@@ -22,6 +22,7 @@
  */
 import { createServer as createHttpServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
+import { seededRandom } from '../../bench/lib/seeded-random.js';
 
 export interface Received {
   method: string;
@@ -149,17 +150,8 @@ export async function refusedPort(): Promise<number> {
   return port;
 }
 
-/** Small seeded PRNG (mulberry32): the same seed gives the same faults on every run. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded randomness for the chaos server (the same seed gives the same faults on every run). */
+export { seededRandom };
 
 /** What the chaos server does with request N (the same for every run with the same seed). */
 export type ChaosFate = 'ok' | 'slow' | 'error500' | 'reset' | 'reset-mid-body';

@@ -3,6 +3,7 @@
  * raw mode, an output with columns/rows that records what is written), keys written as the
  * escape sequences a terminal sends, and the screen read back as text.
  */
+import { afterEach } from '@jest/globals';
 import { PassThrough, Writable } from 'node:stream';
 import { toRunOptions } from '../../src/cli/run-options.js';
 import { screenText } from '../../src/tui/blessed.js';
@@ -123,4 +124,25 @@ export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv
   };
   await harness.waitFor((screen) => screen.includes('Requests'));
   return harness;
+}
+
+/** An environment cut off from the user's: HOME is the test folder, the state under `stateDir`. */
+export function isolatedEnv(dir: string, stateDir = `${dir}/state`): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: dir, REQFLOW_STATE_DIR: stateDir };
+}
+
+/**
+ * {@link startHarness} for a test file: every UI a test opens is closed after it (closing twice
+ * is harmless). Call it at the top level of the file.
+ */
+export function harnessPerTest(): typeof startHarness {
+  const opened: Harness[] = [];
+  afterEach(async () => {
+    for (const harness of opened.splice(0)) await harness.close();
+  });
+  return async (config, hooks) => {
+    const harness = await startHarness(config, hooks);
+    opened.push(harness);
+    return harness;
+  };
 }

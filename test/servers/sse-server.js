@@ -1,10 +1,9 @@
 // Server-sent-event endpoints for the streaming tests: plain Node `http` on 127.0.0.1, port 0.
 // Each route exercises one behaviour of the client (arrival one by one, limits, drops, parsing).
 import { createServer } from 'node:http';
-import { readBody } from './http-utils.js';
+import { listenOnLoopback, readBody } from './http-utils.js';
 
 const SSE_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' };
-
 
 /**
  * Starts the server.
@@ -87,8 +86,7 @@ export async function startSseServer() {
         return res.end(JSON.stringify({ error: `no route ${url.pathname}` }));
     }
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = server.address().port;
+  const port = await listenOnLoopback(server);
   return {
     url: `http://127.0.0.1:${port}`,
     requests: state.requests,

@@ -17,6 +17,8 @@ export const ExitCode = {
   auth: 6,
   /** A bug: in reqflow or in a plugin. */
   internal: 70,
+  /** Interrupted with Ctrl-C (128 + SIGINT), as shells report it. */
+  interrupted: 130,
 } as const;
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

@@ -61,3 +61,16 @@ export class PluginError extends ReqflowError {
     this.stage = stage;
   }
 }
+
+/**
+ * Anything that escapes without being a ReqflowError is a bug in reqflow: one line naming
+ * where it happened (`where` such as `in format-yaml (parse stage)`), exit 70.
+ */
+export function internalError(cause: unknown, where?: string): ReqflowError {
+  const message = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] ?? '';
+  return new ReqflowError(`internal error${where ? ` ${where}` : ''}: ${message}`, {
+    exitCode: ExitCode.internal,
+    hint: 'this is a bug in reqflow; run with --debug for the stack trace and report it',
+    cause,
+  });
+}

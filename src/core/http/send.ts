@@ -3,6 +3,7 @@ import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../pipeline.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
+import { hasHeader } from '../headers.js';
 import { maskUrl } from '../mask.js';
 import { recordBody } from '../token-extraction.js';
 import type { AgentPool } from './agents.js';
@@ -22,6 +23,11 @@ export interface OutgoingRequest {
 }
 
 const MAX_REDIRECTS = 10;
+
+/** A socket-style error with a `code`, so that every failure goes through {@link toRequestError}. */
+function codedError(message: string, code: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(message), { code });
+}
 const SUPPORTED = new Set(['http:', 'https:']);
 
 /** Validates a URL once, where it enters the wire: exit 2 for text that is not an http(s) URL. */
@@ -66,15 +72,16 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
 
 function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
   return new Promise((resolvePromise, reject) => {
+    const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
     // abort listener added now would never fire.
     if (request.signal?.aborted) {
-      reject(new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`));
+      reject(cancelled());
       return;
     }
     const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
     const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
+    if (request.body !== undefined && !hasHeader(headers, 'content-length')) {
       headers['Content-Length'] = String(Buffer.byteLength(request.body));
     }
     const send = url.protocol === 'https:' ? lazyBuiltin<typeof import('node:https')>('node:https').request : httpRequest;
@@ -93,12 +100,9 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, request.timeoutMs));
     };
-    req.setTimeout(request.timeoutMs, () => {
-      const error = Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' });
-      req.destroy(error);
-    });
+    req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
     const onAbort = (): void => {
-      req.destroy(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
+      req.destroy(codedError('cancelled', 'ABORT_ERR'));
     };
     request.signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error) => {
@@ -107,7 +111,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') {
         if (!settled) {
           settled = true;
-          reject(new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`));
+          reject(cancelled());
         }
         return;
       }
@@ -168,13 +172,13 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   };
   source.on('error', (error) => fail(error));
   // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
-  res.on('aborted', () => fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+  res.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
   const socket = res.socket;
-  const onTimeout = (): void => fail(Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' }), socket?.timeout ?? 0);
+  const onTimeout = (): void => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), socket?.timeout ?? 0);
   // Keep-alive sockets serve many responses: remove the listener when this body is done.
   socket?.on('timeout', onTimeout);
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
-  const onAbort = (): void => fail(Object.assign(new Error('cancelled'), { code: 'ABORT_ERR' }));
+  const onAbort = (): void => fail(codedError('cancelled', 'ABORT_ERR'));
   signal?.addEventListener('abort', onAbort, { once: true });
   stream.once('close', () => {
     socket?.removeListener('timeout', onTimeout);

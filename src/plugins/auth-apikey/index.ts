@@ -36,5 +36,5 @@ async function addApiKey(ctx: RequestContext): Promise<RequestContext> {
   return ctx;
 }
 
-const plugin: Plugin = { name: 'auth-apikey', authName: 'apikey', stages: { auth: addApiKey } };
+const plugin: Plugin = { name: 'auth-apikey', stages: { auth: addApiKey } };
 export default plugin;

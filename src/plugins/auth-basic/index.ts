@@ -37,5 +37,5 @@ async function addBasic(ctx: RequestContext): Promise<RequestContext> {
   return ctx;
 }
 
-const plugin: Plugin = { name: 'auth-basic', authName: 'basic', stages: { auth: addBasic } };
+const plugin: Plugin = { name: 'auth-basic', stages: { auth: addBasic } };
 export default plugin;

@@ -30,5 +30,5 @@ async function addBearer(ctx: RequestContext): Promise<RequestContext> {
   return ctx;
 }
 
-const plugin: Plugin = { name: 'auth-bearer', authName: 'bearer', stages: { auth: addBearer } };
+const plugin: Plugin = { name: 'auth-bearer', stages: { auth: addBearer } };
 export default plugin;

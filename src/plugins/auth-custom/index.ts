@@ -35,5 +35,5 @@ async function addCustom(ctx: RequestContext): Promise<RequestContext> {
   return ctx;
 }
 
-const plugin: Plugin = { name: 'auth-custom', authName: 'custom', stages: { auth: addCustom } };
+const plugin: Plugin = { name: 'auth-custom', stages: { auth: addCustom } };
 export default plugin;

@@ -1,7 +1,7 @@
 import { UsageError } from '../../core/errors/index.js';
 import { toOAuthError, type OAuthCallSite } from './errors.js';
 import { createOAuthFetch } from './oauth-fetch.js';
-import { ENDPOINT_FIELD, checkTransport, fieldName, type Endpoint, type OAuthSettings } from './settings.js';
+import { ENDPOINT_FIELD, checkTransport, field, fieldName, type Endpoint, type OAuthSettings } from './settings.js';
 
 type OpenIdClient = typeof import('openid-client');
 type Configuration = import('openid-client').Configuration;
@@ -71,13 +71,18 @@ export async function withOAuthClient<T>(settings: OAuthSettings, options: Conne
 
 async function configure(lib: OpenIdClient, settings: OAuthSettings, options: ConnectOptions, fetch: ReturnType<typeof createOAuthFetch>['fetch']): Promise<Configuration> {
   const auth = clientAuthentication(lib, settings);
+  const fromMetadata = (metadata: import('openid-client').ServerMetadata): Configuration => {
+    const config = new lib.Configuration(metadata, settings.clientId, undefined, auth);
+    config[lib.customFetch] = fetch;
+    return config;
+  };
   const explicit = {
     ...(settings.authUrl ? { authorization_endpoint: settings.authUrl } : {}),
     ...(settings.tokenUrl ? { token_endpoint: settings.tokenUrl } : {}),
     ...(settings.deviceUrl ? { device_authorization_endpoint: settings.deviceUrl } : {}),
   };
   if (settings.issuer) {
-    const where = `profile "${settings.profile}": oauth.issuer`;
+    const where = field(settings.profile, 'issuer');
     const insecure = checkTransport(settings.issuer, where, options.env);
     let discovered: Configuration;
     try {
@@ -92,16 +97,12 @@ async function configure(lib: OpenIdClient, settings: OAuthSettings, options: Co
     // Endpoints written in the profile win over discovered ones.
     if (Object.keys(explicit).length === 0) return discovered;
     const metadata = Object.fromEntries(Object.entries(discovered.serverMetadata()).filter(([, value]) => typeof value !== 'function'));
-    const config = new lib.Configuration({ ...(metadata as unknown as import('openid-client').ServerMetadata), ...explicit }, settings.clientId, undefined, auth);
-    config[lib.customFetch] = fetch;
-    return config;
+    return fromMetadata({ ...(metadata as unknown as import('openid-client').ServerMetadata), ...explicit });
   }
   if (!settings.tokenUrl) throw missingEndpoint(settings, 'token');
   // Without discovery there is no issuer to check `iss` against; the token URL's origin stands in
   // (openid-client requires one) and ID tokens are dropped (see oauth-fetch.ts).
-  const config = new lib.Configuration({ issuer: new URL(settings.tokenUrl).origin, ...explicit }, settings.clientId, undefined, auth);
-  config[lib.customFetch] = fetch;
-  return config;
+  return fromMetadata({ issuer: new URL(settings.tokenUrl).origin, ...explicit });
 }
 
 function missingEndpoint(settings: OAuthSettings, endpoint: Endpoint): UsageError {

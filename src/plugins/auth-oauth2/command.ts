@@ -4,7 +4,7 @@
  * oclif command classes stay thin (parse flags, call this).
  */
 import { formatError } from '../../cli/report-error.js';
-import { UsageError } from '../../core/errors/index.js';
+import { ExitCode, UsageError } from '../../core/errors/index.js';
 import { SecretRegistry } from '../../core/mask.js';
 import type { Profile } from '../../core/pipeline.js';
 import { resolveProfile } from '../../core/profiles.js';
@@ -32,9 +32,6 @@ export interface OAuthCommandContext {
   err(line: string): void;
   warn(message: string): void;
 }
-
-/** Exit code of a cancelled command (128 + SIGINT), as for `reqflow run`. */
-const CANCELLED = 130;
 
 export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OAuthCommandContext) => Promise<number>): Promise<number> {
   const secrets = new SecretRegistry();
@@ -78,7 +75,7 @@ export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OA
   } catch (error) {
     if (controller.signal.aborted) {
       err('reqflow: cancelled');
-      return CANCELLED;
+      return ExitCode.interrupted;
     }
     const { text, exitCode } = formatError(error, { debug: flags.debug === true || env.REQFLOW_DEBUG === '1', secrets });
     process.stderr.write(text);

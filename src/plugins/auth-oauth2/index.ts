@@ -2,8 +2,9 @@
  * OAuth 2.0 for reqflow: `reqflow oauth login|status|logout` and, before each request that uses
  * `{{token}}` (or `# @auth oauth2`), a fresh access token from the profile's session.
  *
- * openid-client is imported only when a token must be fetched or refreshed, never for a request
- * whose token is still valid.
+ * This module is what a request loads: the login code (flows, callback server, openid-client) is
+ * imported only when a token must be fetched or refreshed, never for a request whose token is
+ * still valid. The commands and the TUI import login.ts and status.ts directly.
  */
 import { setHeader, hasHeader } from '../../core/headers.js';
 import type { Plugin } from '../../core/pipeline.js';
@@ -11,14 +12,13 @@ import { requestedAuth } from '../../core/registry.js';
 import { ensureFreshToken } from './ensure-token.js';
 import { TOKEN_VARIABLE } from './token-store.js';
 
-export { login, loginWithBrowser, loginWithDevice, runGrant, profileExpander, DEFAULT_LOGIN_TIMEOUT_MS, type LoginOptions, type LoginResult } from './login.js';
-export { oauthStatus, formatStatus, logout, type OAuthStatus } from './status.js';
+export type { LoginOptions, LoginResult } from './login.js';
+export type { OAuthStatus } from './status.js';
 export type { FlowEvent } from './flows/index.js';
 export type { GrantName, OAuthSettings } from './settings.js';
 
 const plugin: Plugin = {
   name: 'auth-oauth2',
-  authName: 'oauth2',
   stages: {
     // Runs before core-substitute (builtins.ts): `{{token}}` must see the renewed token.
     substitute: async (ctx) => {

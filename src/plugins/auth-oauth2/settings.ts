@@ -32,7 +32,8 @@ export interface OAuthSettings {
 const STRING_FIELDS = ['clientId', 'clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'issuer', 'redirectUrl', 'clientAuth'] as const;
 const URL_FIELDS = ['authUrl', 'tokenUrl', 'deviceUrl', 'issuer'] as const;
 
-function field(profile: string, name: string): string {
+/** `profile "dev": oauth.tokenUrl`: how messages name a setting. */
+export function field(profile: string, name: string): string {
   return `profile "${profile}": oauth.${name}`;
 }
 

@@ -3,7 +3,6 @@ import { parseHttpText } from './parse-http.js';
 
 const plugin: Plugin = {
   name: 'format-http',
-  extensions: ['http', 'rest'],
   stages: {
     parse: (ctx) => {
       ctx.requests.push(...parseHttpText(ctx.text, ctx.file));

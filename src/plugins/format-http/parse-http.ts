@@ -68,7 +68,7 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
     throw new ParseError(file, Math.max(block.firstLine - 1, 1), 1, `request ${block.name ? `"${block.name}" ` : ''}has no request line`, { hint: 'write a line such as: GET https://example.com/path' });
   }
   const lineNo = block.firstLine + i;
-  const { method, url } = parseRequestLine(block.lines[i] as string, file, lineNo);
+  const { method, url, methodWritten } = parseRequestLine(block.lines[i] as string, file, lineNo);
   const headers: Record<string, string> = {};
   i++;
   for (; i < block.lines.length; i++) {
@@ -95,19 +95,20 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
     annotations,
     source: { file, line: lineNo },
   };
+  if (methodWritten === false) spec.methodWritten = false;
   if (bodyLines.length > 0) spec.body = bodyLines.join('\n');
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;
   return spec;
 }
 
-function parseRequestLine(line: string, file: string, lineNo: number): { method: string; url: string } {
+function parseRequestLine(line: string, file: string, lineNo: number): { method: string; url: string; methodWritten?: false } {
   const trimmed = line.trim();
   const indent = line.length - line.trimStart().length;
   const parts = splitRequestLine(trimmed);
   const first = parts[0] ?? '';
   // A bare URL is a GET, as in the JetBrains and httpyac formats.
-  if (parts.length === 1 && /^(https?:\/\/|\{\{)/i.test(first)) return { method: 'GET', url: first };
+  if (parts.length === 1 && /^(https?:\/\/|\{\{)/i.test(first)) return { method: 'GET', url: first, methodWritten: false };
   if (!METHOD.test(first)) {
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
     throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });

@@ -6,7 +6,8 @@ export function printHttpText(requests: readonly RequestSpec[]): string {
     .map((spec) => {
       const lines = [`### ${spec.name}`];
       for (const [key, value] of Object.entries(spec.annotations)) lines.push(`# @${key} ${value}`);
-      lines.push(`${spec.method} ${spec.url}`);
+      // A method the user did not write stays unwritten (a bare URL), so print → parse is stable.
+      lines.push(spec.methodWritten === false ? spec.url : `${spec.method} ${spec.url}`);
       for (const [name, value] of Object.entries(spec.headers)) lines.push(`${name}: ${value}`);
       if (spec.body !== undefined) lines.push('', spec.body);
       return lines.join('\n');

@@ -18,7 +18,6 @@ export function parseJsonText(text: string, file: string): unknown {
 
 const plugin: Plugin = {
   name: 'format-json',
-  extensions: ['json'],
   stages: {
     parse: (ctx) => {
       ctx.requests.push(...specsFromData(parseJsonText(ctx.text, ctx.file), ctx.file));

@@ -58,6 +58,7 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     annotations,
     source: { file, line: 1 },
   };
+  if (item.method === undefined) spec.methodWritten = false;
   if (item.body !== undefined && item.body !== null) {
     if (typeof item.body === 'string') spec.body = item.body;
     else {

@@ -9,7 +9,6 @@ interface YamlMark {
 
 const plugin: Plugin = {
   name: 'format-yaml',
-  extensions: ['yaml', 'yml'],
   stages: {
     parse: async (ctx) => {
       const { load } = await import('js-yaml');

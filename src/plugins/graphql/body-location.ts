@@ -2,6 +2,12 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { RequestSpec } from '../../core/pipeline.js';
 
+/** YAML and JSON request files: no request line, and the body may sit indented or quoted. */
+export function isStructuredFile(file: string): boolean {
+  const extension = extname(file).slice(1).toLowerCase();
+  return extension === 'yaml' || extension === 'yml' || extension === 'json';
+}
+
 export interface FilePosition {
   line: number;
   column: number;
@@ -23,8 +29,7 @@ export async function bodyPositionInFile(file: string, spec: RequestSpec, body: 
     return undefined;
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/); // as format-http splits it
-  const extension = extname(file).slice(1).toLowerCase();
-  if (extension !== 'yaml' && extension !== 'yml' && extension !== 'json') {
+  if (!isStructuredFile(file)) {
     let i = spec.source.line; // 0-based index of the line after the request line
     while (i < lines.length && (lines[i] as string).trim() !== '') i++;
     return { line: i + 2 + line - 1, column };

@@ -18,16 +18,22 @@ export interface SelectedOperation {
 
 type Language = Pick<typeof import('graphql'), 'parse' | 'print'>;
 
+let language: Promise<Language> | undefined;
+
 /**
  * Only graphql's parser and printer: the package root loads the whole library (type system,
  * validation, execution), several times slower to import. graphql 16 has no `exports` map
- * and no typings for the `.mjs` files, hence the untyped specifiers.
+ * and no typings for the `.mjs` files, hence the untyped specifiers. Imported once per run, not
+ * once per request of a batch.
  */
-async function loadLanguage(): Promise<Language> {
-  const parser = 'graphql/language/parser.mjs';
-  const printer = 'graphql/language/printer.mjs';
-  const [{ parse }, { print }] = (await Promise.all([import(parser), import(printer)])) as [Pick<Language, 'parse'>, Pick<Language, 'print'>];
-  return { parse, print };
+function loadLanguage(): Promise<Language> {
+  language ??= (async () => {
+    const parser = 'graphql/language/parser.mjs';
+    const printer = 'graphql/language/printer.mjs';
+    const [{ parse }, { print }] = (await Promise.all([import(parser), import(printer)])) as [Pick<Language, 'parse'>, Pick<Language, 'print'>];
+    return { parse, print };
+  })();
+  return language;
 }
 
 /**

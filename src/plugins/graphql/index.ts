@@ -10,7 +10,6 @@ import { transformGraphql } from './transform.js';
  */
 const plugin: Plugin = {
   name: 'graphql',
-  appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'graphql',
   stages: {
     transform: transformGraphql,
     send: sendGraphql,

@@ -5,25 +5,16 @@ import { palette, type Palette } from '../../core/render/colors.js';
 import { activeFilter } from '../../core/render/filtered.js';
 import { prettyJson } from '../../core/render/json-text.js';
 import { writeMeta, writeResponseHead } from '../../core/render/meta.js';
-import { consumeEvents, describeEnd } from '../sse/consume.js';
+import { renderEvents } from '../sse/consume.js';
 import { formatGraphqlErrors } from './format-errors.js';
 import { hasErrors, isGraphqlResult, type GraphqlResult } from './result.js';
 import { graphqlState } from './transform.js';
 
-/** Pretty: the data (or the filter's result), then the errors formatted for reading. */
-async function showResult(ctx: RequestContext, result: GraphqlResult, colors: Palette): Promise<void> {
-  const filter = activeFilter(ctx);
-  const errors = result.errors ?? [];
-  if (filter !== undefined) {
-    ctx.output.out(`${prettyJson(await applyFilter(filter, result), colors)}\n`);
-  } else if ('data' in result || errors.length === 0) {
-    if (errors.length > 0) writeMeta(ctx, colors.dim('data:'));
-    ctx.output.out(`${prettyJson(result.data ?? null, colors)}\n`);
-  }
-  if (errors.length > 0) writeMeta(ctx, formatGraphqlErrors(errors, colors));
-}
-
-/** One result in the run's output mode (`-o json`: the raw `{data, errors}`, one line each). */
+/**
+ * One result in the run's output mode: `-o json` the raw `{data, errors}` (or the filter's
+ * result), one line each; pretty the data (or the filter's result), then the errors formatted
+ * for reading.
+ */
 async function printResult(ctx: RequestContext, result: GraphqlResult, colors: Palette): Promise<void> {
   const filter = activeFilter(ctx);
   const value = filter !== undefined ? await applyFilter(filter, result) : result;
@@ -34,8 +25,16 @@ async function printResult(ctx: RequestContext, result: GraphqlResult, colors: P
     case 'raw':
       ctx.output.out(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
       return;
-    default:
-      await showResult(ctx, result, colors);
+    default: {
+      const errors = result.errors ?? [];
+      if (filter !== undefined) {
+        ctx.output.out(`${prettyJson(value, colors)}\n`);
+      } else if ('data' in result || errors.length === 0) {
+        if (errors.length > 0) writeMeta(ctx, colors.dim('data:'));
+        ctx.output.out(`${prettyJson(result.data ?? null, colors)}\n`);
+      }
+      if (errors.length > 0) writeMeta(ctx, formatGraphqlErrors(errors, colors));
+    }
   }
 }
 
@@ -51,10 +50,8 @@ function parseEvent(event: StreamEvent): unknown {
 async function renderStream(ctx: RequestContext, colors: Palette): Promise<void> {
   const response = ctx.response;
   if (!response?.events) return;
-  const pretty = ctx.options.output === 'pretty';
-  if (pretty) writeResponseHead(ctx, colors);
   const close = graphqlState(ctx)?.close ?? ((): void => void response.stream?.destroy());
-  const outcome = await consumeEvents(ctx, response.events, close, async (event) => {
+  await renderEvents(ctx, colors, response.events, close, async (event) => {
     if (event.event === 'complete') return false; // GraphQL over SSE: the operation is done
     const result = parseEvent(event);
     if (!isGraphqlResult(result)) {
@@ -65,8 +62,6 @@ async function renderStream(ctx: RequestContext, colors: Palette): Promise<void>
     await printResult(ctx, result, colors);
     return true;
   });
-  if (pretty) writeMeta(ctx, colors.dim(`-- ${describeEnd(outcome)}`));
-  ctx.rendered = true;
 }
 
 /**

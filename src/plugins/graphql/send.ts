@@ -1,5 +1,5 @@
 import type { RequestContext } from '../../core/pipeline.js';
-import { isEventStream, readEventStream } from '../sse/read-events.js';
+import { sendForEvents } from '../sse/read-events.js';
 import { graphqlState } from './transform.js';
 
 /**
@@ -17,10 +17,7 @@ export async function sendGraphql(ctx: RequestContext): Promise<RequestContext> 
     ctx.response = response;
     return ctx;
   }
-  const { spec } = ctx;
-  const response = await ctx.http.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}), streaming: true });
   // A server that refuses (400 with errors, 404) answers with a plain document: rendered as a response.
-  if (response.status < 300 && response.stream && isEventStream(response)) response.events = readEventStream(response.stream);
-  ctx.response = response;
+  ctx.response = await sendForEvents(ctx);
   return ctx;
 }

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import { getHeader, setHeader } from '../../core/headers.js';
 import type { RequestContext } from '../../core/pipeline.js';
@@ -39,20 +37,6 @@ function chooseTransport(ctx: RequestContext, operation: SelectedOperation): Tra
   return 'http';
 }
 
-/**
- * Did the user write the method? A bare-URL request line (and a YAML/JSON request without
- * `method`) defaults to GET, which is no reason to warn.
- */
-async function methodWasWritten(ctx: RequestContext): Promise<boolean> {
-  const extension = extname(ctx.file).slice(1).toLowerCase();
-  if (extension === 'yaml' || extension === 'yml' || extension === 'json') return ctx.spec.method !== 'GET';
-  try {
-    const line = (await readFile(ctx.file, 'utf8')).split(/\r?\n/)[ctx.spec.source.line - 1] ?? '';
-    return line.trim().split(/\s+/).length > 1;
-  } catch {
-    return true;
-  }
-}
 
 /**
  * GraphQL mode's transform stage: parses the body locally, picks the operation, gathers the
@@ -74,7 +58,7 @@ export async function transformGraphql(ctx: RequestContext): Promise<RequestCont
   ctx.state.graphql = state;
   if (transport === 'ws') return ctx; // no HTTP request: the payload travels in a subscribe message
   if (spec.method !== 'POST') {
-    if (await methodWasWritten(ctx)) ctx.warn(`GraphQL requests are sent as POST; request "${spec.name}" says ${spec.method}`);
+    if (ctx.spec.methodWritten !== false) ctx.warn(`GraphQL requests are sent as POST; request "${spec.name}" says ${spec.method}`);
     spec.method = 'POST';
   }
   const type = getHeader(spec.headers, 'content-type');

@@ -1,30 +1,8 @@
-import { displayHeaders, displayUrl } from '../../core/mask.js';
+import { displayHeaders } from '../../core/mask.js';
+import { baseRecord, type JsonRecord } from '../../core/render/json-record.js';
 import { bodyText, isJsonResponse, parseJsonBody } from '../../core/render/body.js';
 import { activeFilter, filteredJson } from '../../core/render/filtered.js';
 import type { Plugin, RequestContext } from '../../core/pipeline.js';
-
-/** The machine-readable record of one request (`-o json`), one line each (NDJSON). */
-export interface JsonRecord {
-  name: string;
-  method: string;
-  url: string;
-  status?: number;
-  headers?: Record<string, string | string[]>;
-  body?: unknown;
-  durationMs?: number;
-  size?: number;
-  request: { headers: Record<string, string | string[]> };
-  error?: { message: string; exitCode: number; hint?: string };
-}
-
-export function baseRecord(ctx: Pick<RequestContext, 'spec'> & Partial<Pick<RequestContext, 'redact'>>): JsonRecord {
-  return {
-    name: ctx.spec.name,
-    method: ctx.spec.method,
-    url: displayUrl(ctx.spec.url, ctx.redact),
-    request: { headers: displayHeaders(ctx.spec.headers, ctx.redact) },
-  };
-}
 
 async function bodyValue(ctx: RequestContext): Promise<unknown> {
   const filter = activeFilter(ctx);
@@ -40,7 +18,6 @@ async function bodyValue(ctx: RequestContext): Promise<unknown> {
 
 const plugin: Plugin = {
   name: 'render-json',
-  appliesTo: (ctx) => ctx.options.output === 'json',
   stages: {
     render: async (ctx) => {
       if (ctx.rendered || !ctx.response) return ctx;

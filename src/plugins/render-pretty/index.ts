@@ -47,7 +47,6 @@ function looksLikeJson(text: string): boolean {
 
 const plugin: Plugin = {
   name: 'render-pretty',
-  appliesTo: (ctx) => ctx.options.output === 'pretty',
   stages: {
     render: async (ctx) => {
       if (ctx.rendered || !ctx.response) return ctx;

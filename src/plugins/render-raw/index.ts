@@ -5,7 +5,6 @@ import type { Plugin } from '../../core/pipeline.js';
 /** `-o raw`: the body bytes unchanged and streamed; with a filter, its result like `jq -r`. */
 const plugin: Plugin = {
   name: 'render-raw',
-  appliesTo: (ctx) => ctx.options.output === 'raw',
   stages: {
     render: async (ctx) => {
       if (ctx.rendered || !ctx.response) return ctx;

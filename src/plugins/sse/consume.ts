@@ -1,5 +1,7 @@
 import { ExitCode, NetworkError, isReqflowError } from '../../core/errors/index.js';
 import type { RequestContext, StreamEvent } from '../../core/pipeline.js';
+import type { Palette } from '../../core/render/colors.js';
+import { writeMeta, writeResponseHead } from '../../core/render/meta.js';
 
 /** Why a stream stopped: the source ended, a limit stopped it, or the user did (Ctrl-C). */
 export type StreamEnd = 'complete' | 'max-events' | 'timeout' | 'user';
@@ -70,7 +72,7 @@ function brokenStream(error: unknown, count: number): unknown {
 }
 
 /** `3 events; stopped by --max-events` for the closing status line. */
-export function describeEnd(outcome: StreamOutcome): string {
+function describeEnd(outcome: StreamOutcome): string {
   const events = `${outcome.count} event${outcome.count === 1 ? '' : 's'}`;
   switch (outcome.end) {
     case 'max-events':
@@ -82,4 +84,22 @@ export function describeEnd(outcome: StreamOutcome): string {
     default:
       return `${events}; the server ended the stream`;
   }
+}
+
+/**
+ * Renders a response whose `events` stream: pretty output frames the events with the status
+ * head and a closing line saying why the stream ended (`-- 3 events; stopped by --max-events`).
+ */
+export async function renderEvents(
+  ctx: RequestContext,
+  colors: Palette,
+  events: AsyncIterable<StreamEvent>,
+  close: () => void,
+  onEvent: (event: StreamEvent) => Promise<boolean | void> | boolean | void,
+): Promise<void> {
+  const pretty = ctx.options.output === 'pretty';
+  if (pretty) writeResponseHead(ctx, colors);
+  const outcome = await consumeEvents(ctx, events, close, onEvent);
+  if (pretty) writeMeta(ctx, colors.dim(`-- ${describeEnd(outcome)}`));
+  ctx.rendered = true;
 }

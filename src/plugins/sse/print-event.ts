@@ -1,6 +1,6 @@
 import { applyFilter } from '../../core/filter.js';
 import type { RequestContext, StreamEvent } from '../../core/pipeline.js';
-import { palette } from '../../core/render/colors.js';
+import type { Palette } from '../../core/render/colors.js';
 import { activeFilter } from '../../core/render/filtered.js';
 import { prettyJson } from '../../core/render/json-text.js';
 import { writeMeta } from '../../core/render/meta.js';
@@ -23,8 +23,7 @@ function parseData(data: string): Parsed {
  * - raw: the data as sent, one event per line.
  * A filter applies to each event's JSON data.
  */
-export function eventPrinter(ctx: RequestContext): (event: StreamEvent) => Promise<void> {
-  const colors = palette(ctx.options.color);
+export function eventPrinter(ctx: RequestContext, colors: Palette): (event: StreamEvent) => Promise<void> {
   const filter = activeFilter(ctx);
   let warned = false;
   return async (event) => {

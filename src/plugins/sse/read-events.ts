@@ -1,14 +1,26 @@
 import type { Readable } from 'node:stream';
-import type { ResponseInfo, StreamEvent } from '../../core/pipeline.js';
+import type { RequestContext, ResponseInfo, StreamEvent } from '../../core/pipeline.js';
 import { contentType } from '../../core/render/body.js';
 import { EventStreamParser } from './parser.js';
 
-export function isEventStream(response: ResponseInfo): boolean {
+function isEventStream(response: ResponseInfo): boolean {
   return contentType(response).split(';')[0]?.trim() === 'text/event-stream';
 }
 
 /** The events of a `text/event-stream` body, each yielded as soon as its blank line arrives. */
-export async function* readEventStream(stream: Readable): AsyncGenerator<StreamEvent> {
+async function* readEventStream(stream: Readable): AsyncGenerator<StreamEvent> {
   const parser = new EventStreamParser();
   for await (const chunk of stream as AsyncIterable<Buffer>) yield* parser.push(chunk);
+}
+
+/**
+ * Sends the request as it stands with a streamed body. A 2xx `text/event-stream` answer gets
+ * its `events`; anything else (an error status, a plain document) stays an ordinary response
+ * for the renderers.
+ */
+export async function sendForEvents(ctx: RequestContext): Promise<ResponseInfo> {
+  const { spec } = ctx;
+  const response = await ctx.http.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}), streaming: true });
+  if (response.status < 300 && response.stream && isEventStream(response)) response.events = readEventStream(response.stream);
+  return response;
 }

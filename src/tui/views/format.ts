@@ -3,14 +3,14 @@ import { maskHeaders } from '../../core/mask.js';
 import { palette } from '../../core/render/colors.js';
 import { formatSize } from '../../core/render/describe.js';
 import type { RequestPreview } from '../preview.js';
-import type { ResponseMeta } from '../response-capture.js';
+import { stripAnsi, type ResponseMeta } from '../response-capture.js';
 
 /** The UI always draws colours: neo-blessed turns the ANSI codes into cell attributes. */
 export const colors = palette(true);
 
 /** Visible width of a text that may hold ANSI colour codes. */
 export function visibleLength(text: string): number {
-  return [...text.replace(/\u001b\[[\d;]*m/g, '')].length;
+  return [...stripAnsi(text)].length;
 }
 
 /** Cuts plain text to `width` columns with an ellipsis. */

@@ -67,8 +67,7 @@ export class OAuthFormOverlay extends Overlay {
         delete this.problems[current.key];
       }
     }
-    this.draw();
-    this.host.render();
+    this.redraw();
   }
 
   private async submit(): Promise<void> {
@@ -77,20 +76,16 @@ export class OAuthFormOverlay extends Overlay {
     const first = OAUTH_FIELDS.findIndex((f) => this.problems[f.key]);
     if (first >= 0) {
       this.field = first;
-      this.draw();
-      this.host.render();
-      return;
+      return this.redraw();
     }
     this.note = colors.dim('saving…');
-    this.draw();
-    this.host.render();
+    this.redraw();
     try {
       await this.onSave(form);
       this.close();
     } catch (error) {
       this.note = colors.error(fit(`✗ ${(error as Error).message}`, this.innerWidth));
-      this.draw();
-      this.host.render();
+      this.redraw();
     }
   }
 }

@@ -60,6 +60,12 @@ export abstract class Overlay implements Layer {
   }
 
   protected abstract draw(): void;
+
+  /** Draws the overlay again and puts it on the screen. */
+  protected redraw(): void {
+    this.draw();
+    this.host.render();
+  }
   abstract handleKey(ch: string | undefined, key: Key): void;
 
   protected close(): void {
@@ -166,8 +172,7 @@ export class PickerOverlay extends Overlay {
       default:
         return;
     }
-    this.draw();
-    this.host.render();
+    this.redraw();
   }
 }
 
@@ -205,10 +210,7 @@ export class PromptOverlay extends Overlay {
       this.close();
       return this.onAnswer(this.editor.value === '' ? this.request.defaultValue : this.editor.value);
     }
-    if (this.editor.handle(ch, key)) {
-      this.draw();
-      this.host.render();
-    }
+    if (this.editor.handle(ch, key)) this.redraw();
   }
 
   /** Closed from outside (the request was cancelled). */
@@ -235,8 +237,7 @@ export class WaitOverlay extends Overlay {
 
   update(lines: string[]): void {
     this.lines = lines;
-    this.draw();
-    this.host.render();
+    this.redraw();
   }
 
   /** The step ended without success: the window stays as a detail pane until Esc. */

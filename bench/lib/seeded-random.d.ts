@@ -1,0 +1,2 @@
+/** See seeded-random.js. */
+export function seededRandom(seed: number): () => number;

@@ -1,0 +1,64 @@
+import { AuthFlowError, ExitCode, ReqflowError, isReqflowError } from '../../core/errors/index.js';
+import type { RequestContext } from '../../core/pipeline.js';
+import { withOAuthClient } from './client.js';
+import { refreshTokens } from './flows/index.js';
+import { runGrant } from './login.js';
+import { readOAuthSettings, type OAuthSettings } from './settings.js';
+import { TOKEN_VARIABLE, describeExpiry, msUntilExpiry, storeTokens, type StoredOAuth } from './token-store.js';
+
+function loginHint(profile: string): string {
+  return `log in again: reqflow oauth login -p ${profile}`;
+}
+
+function note(ctx: RequestContext, message: string): void {
+  if (ctx.options.verbose) ctx.output.err(`reqflow: oauth: ${message}`);
+}
+
+/** The token is missing or expires soon (see ensure-token.ts): fetch, refresh, or say how to log in. */
+export async function renewToken(ctx: RequestContext, stored: StoredOAuth | undefined, token: string | undefined): Promise<void> {
+  const { session, profile } = ctx;
+  const settings = await readOAuthSettings(profile, (text) => ctx.variables.expand(text));
+  if (settings.grant === 'client_credentials') {
+    const result = await runGrant(settings, 'client_credentials', { session, signal: ctx.signal, requestTimeoutMs: ctx.options.timeoutMs, openBrowser: false });
+    note(ctx, `fetched a client credentials token for profile "${profile.name}" (${describeExpiry(result.stored)})`);
+    return;
+  }
+  if (stored?.refreshToken) {
+    try {
+      await refresh(ctx, settings, stored, stored.refreshToken);
+      return;
+    } catch (error) {
+      const left = msUntilExpiry(stored);
+      // A token that is still valid for a few seconds is better than no request at all.
+      if (token !== undefined && left !== undefined && left > 0 && isReqflowError(error) && error.exitCode !== ExitCode.usage) {
+        ctx.warn(`could not refresh the OAuth token of profile "${profile.name}" (${error.message}); using the current one, which ${describeExpiry(stored)}`);
+        return;
+      }
+      throw error;
+    }
+  }
+  if (token === undefined) {
+    if (ctx.variables.has(TOKEN_VARIABLE)) return; // the profile defines `token` itself
+    throw new AuthFlowError(`profile "${profile.name}" has no OAuth token yet`, { hint: `log in first: reqflow oauth login -p ${profile.name}` });
+  }
+  const left = msUntilExpiry(stored);
+  if (left !== undefined && left <= 0) {
+    throw new AuthFlowError(`the OAuth token of profile "${profile.name}" ${describeExpiry(stored)} and there is no refresh token`, { hint: loginHint(profile.name) });
+  }
+}
+
+async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: StoredOAuth, refreshToken: string): Promise<void> {
+  const name = ctx.profile.name;
+  let response;
+  try {
+    response = await withOAuthClient(settings, { needs: ['token'], timeoutMs: ctx.options.timeoutMs, signal: ctx.signal, env: process.env }, (client) => refreshTokens(client, refreshToken));
+  } catch (error) {
+    if (!isReqflowError(error) || error.exitCode === ExitCode.usage) throw error;
+    // Keep the cause's exit code (4 unreachable, 5 TLS, 6 rejected) and say what was being done.
+    throw new ReqflowError(`cannot refresh the OAuth token of profile "${name}": ${error.message}`, { exitCode: error.exitCode, hint: error.exitCode === ExitCode.auth ? loginHint(name) : error.hint ?? loginHint(name), cause: error });
+  }
+  const updated = storeTokens(ctx.session, response, { grant: stored.grant, clientId: stored.clientId }, stored);
+  // Saved now: a rotated refresh token must not be lost if the request itself fails.
+  await ctx.session.save();
+  note(ctx, `refreshed the access token of profile "${name}" (${describeExpiry(updated)})`);
+}
