@@ -8,6 +8,7 @@ export default {
   },
   testMatch: ['<rootDir>/test/**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/test/e2e/'],
+  setupFilesAfterEnv: ['<rootDir>/test/helpers/fast-check-seed.ts'],
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -55,6 +55,14 @@ describe('HTTP text format', () => {
     expect(spec).toMatchObject({ name: 'crlf', method: 'GET', headers: { Accept: '*/*' }, body: 'body' });
   });
 
+  // Found by the round-trip property: a lone CR (old Mac line end) hid a `###` and an annotation.
+  test('a lone CR inside a ### line or an annotation is content, not a reason to miss the line', () => {
+    const specs = parseHttpText('GET http://x.test/ HTTP/1.1\n### :\rz\n# @note a\rb\nGET http://x.test/b', 'f.http');
+    expect(specs.map((s) => s.name)).toEqual(['request-1', ':\rz']);
+    expect(specs[0]?.headers).toEqual({});
+    expect(specs[1]?.annotations).toEqual({ note: 'a\rb' });
+  });
+
   test('a bare URL is a GET', () => {
     expect(parseHttpText('{{baseUrl}}/health', 'f.http')[0]).toMatchObject({ method: 'GET', url: '{{baseUrl}}/health' });
   });

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { watchPassThrough } from './pass-through-memory.js';
 
 /**
  * Pipes a body to the output without ending it (more requests may follow), honouring
@@ -8,7 +9,9 @@ import type { Readable, Writable } from 'node:stream';
 export function pipeTo(source: Readable, target: NodeJS.WritableStream): Promise<void> {
   const sink = target as NodeJS.WritableStream & Writable;
   return new Promise((resolvePromise, reject) => {
+    let unwatch = (): void => {};
     const cleanup = (): void => {
+      unwatch();
       source.unpipe(sink);
       sink.removeListener('close', onGone);
       sink.removeListener('error', onGone);
@@ -34,5 +37,6 @@ export function pipeTo(source: Readable, target: NodeJS.WritableStream): Promise
     sink.once('close', onGone);
     sink.once('error', onGone);
     source.pipe(sink, { end: false });
+    unwatch = watchPassThrough(source);
   });
 }

@@ -1,8 +1,9 @@
 import { ParseError } from '../../core/errors/index.js';
 import type { RequestSpec } from '../../core/pipeline.js';
 
-const SEPARATOR = /^###(.*)$/;
-const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/;
+// `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
+const SEPARATOR = /^###(.*)$/s;
+const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/s;
 const COMMENT = /^\s*(#|\/\/)/;
 const METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
