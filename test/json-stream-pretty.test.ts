@@ -247,6 +247,19 @@ describe('JsonBodyPrinter: what the render stage prints', () => {
     expect(render(['{"a":', '[1,2]}'])).toEqual({ out: `${reference('{"a":[1,2]}')}\n`, warnings: [], writes: 1 });
   });
 
+  // Small plain bodies take JSON.parse + JSON.stringify; it must print what the streaming printer does.
+  it('prints a small body exactly as the streaming printer does, however it is cut', () => {
+    fc.assert(
+      fc.property(fc.json({ maxDepth: 4 }), fc.array(fc.nat(), { maxLength: 4 }), (text, cuts) => {
+        const bytes = Buffer.from(text);
+        const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+        const pieces = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length));
+        expect(render(pieces).out).toBe(`${printPieces(pieces)}\n`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('prints nothing for an empty body', () => {
     expect(render([])).toEqual({ out: '', warnings: [], writes: 0 });
   });

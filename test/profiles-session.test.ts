@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'n
 import { join } from 'node:path';
 import { findProfilesFile, parseProfiles, resolveProfile, selectProfile } from '../src/core/profiles.js';
 import { loadSession, sessionPath } from '../src/core/session.js';
+import { extractToken } from '../src/core/token-extraction.js';
 import { thrownBy } from './helpers/expect-error.js';
 import { tempDir } from './helpers/cli.js';
 
@@ -111,5 +112,28 @@ describe('sessions', () => {
     } finally {
       tmp.cleanup();
     }
+  });
+});
+
+describe('token extraction', () => {
+  const extract = (body: string): { field: string | undefined; token: string | undefined } => {
+    const values = new Map<string, string>();
+    const session = { get: (n: string) => values.get(n), set: (n: string, v: string) => void values.set(n, v) } as unknown as Parameters<typeof extractToken>[1];
+    const field = extractToken(Buffer.from(body), session);
+    return { field, token: values.get('token') };
+  };
+
+  test('takes token, else accessToken, else access_token, from the top level only', () => {
+    expect(extract('{"access_token":"c","accessToken":"b","token":"a"}')).toEqual({ field: 'token', token: 'a' });
+    expect(extract('{"access_token":"c","accessToken":"b"}')).toEqual({ field: 'accessToken', token: 'b' });
+    expect(extract('{"data":{"token":"x"},"access_token":"c"}')).toEqual({ field: 'access_token', token: 'c' });
+    expect(extract('{"data":{"token":"x"}}')).toEqual({ field: undefined, token: undefined });
+  });
+
+  test('a field name written with escapes still counts; bodies without one are left alone', () => {
+    expect(extract('{"acc\\u0065ss_token":"e"}')).toEqual({ field: 'access_token', token: 'e' });
+    expect(extract('{"id":1,"name":"no token here"}')).toEqual({ field: undefined, token: undefined });
+    expect(extract('{"token":""}')).toEqual({ field: undefined, token: undefined });
+    expect(extract('not json "token"')).toEqual({ field: undefined, token: undefined });
   });
 });

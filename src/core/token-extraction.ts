@@ -5,6 +5,7 @@ import { isJsonResponse } from './render/body.js';
 /** Small enough to keep beside a streamed body; large enough for any login response. */
 const CAPTURE_LIMIT = 1024 * 1024;
 const TOKEN_FIELDS = ['token', 'accessToken', 'access_token'] as const;
+const MAYBE_TOKEN = /"(?:token|accessToken|access_token)"|\\u/;
 
 export function wantsExtraction(response: ResponseInfo): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
@@ -76,9 +77,12 @@ export function captureBody(response: ResponseInfo): () => Buffer | undefined {
  */
 export function extractToken(body: Buffer | undefined, session: Session): string | undefined {
   if (!body || body.length === 0) return undefined;
+  const text = body.toString('utf8');
+  // Most bodies of a batch carry no token: skip the parse unless a field name (or an escape that could spell one) is there.
+  if (!MAYBE_TOKEN.test(text)) return undefined;
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(text);
   } catch {
     return undefined;
   }

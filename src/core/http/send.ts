@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../pipeline.js';
+import { whenAborted } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { hasHeader } from '../headers.js';
 import { maskUrl } from '../mask.js';
@@ -30,8 +31,12 @@ function codedError(message: string, code: string): NodeJS.ErrnoException {
 }
 const SUPPORTED = new Set(['http:', 'https:']);
 
+/** The last URL parsed: a batch sends to the same URL over and over (never mutated, only read). */
+let lastUrl: { text: string; url: URL } | undefined;
+
 /** Validates a URL once, where it enters the wire: exit 2 for text that is not an http(s) URL. */
 export function parseRequestUrl(text: string): URL {
+  if (lastUrl?.text === text) return lastUrl.url;
   let url: URL;
   try {
     url = new URL(text);
@@ -39,6 +44,7 @@ export function parseRequestUrl(text: string): URL {
     throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
   }
   if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests' });
+  lastUrl = { text, url };
   return url;
 }
 
@@ -50,7 +56,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
   const headers = { ...request.headers };
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
-    const response = await once({ ...request, method, body, headers }, url, agents);
+    const response = await once(hop === 0 ? request : { ...request, method, body, headers }, url, agents);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
@@ -104,10 +110,10 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     const onAbort = (): void => {
       req.destroy(codedError('cancelled', 'ABORT_ERR'));
     };
-    request.signal?.addEventListener('abort', onAbort, { once: true });
+    const stopWatchingAbort = whenAborted(request.signal, onAbort);
     req.on('error', (error) => {
       // Failed before a response: the run's signal must not keep this request's listener (5,000 failures add up).
-      request.signal?.removeEventListener('abort', onAbort);
+      stopWatchingAbort();
       if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') {
         if (!settled) {
           settled = true;
@@ -119,7 +125,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     });
     req.on('response', (res) => {
       settled = true;
-      request.signal?.removeEventListener('abort', onAbort);
+      stopWatchingAbort();
       if (request.keepAliveAfterHeaders) req.setTimeout(0);
       else {
         // The same time-out bounds each silence while the body arrives.
@@ -179,10 +185,10 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   socket?.on('timeout', onTimeout);
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => fail(codedError('cancelled', 'ABORT_ERR'));
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const stopWatchingAbort = whenAborted(signal, onAbort);
   stream.once('close', () => {
     socket?.removeListener('timeout', onTimeout);
-    signal?.removeEventListener('abort', onAbort);
+    stopWatchingAbort();
     if (!source.readableEnded) source.destroy();
   });
   source.pipe(stream);

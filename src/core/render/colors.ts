@@ -46,6 +46,11 @@ export function palette(enabled: boolean): Palette {
   return enabled ? coloured : plain;
 }
 
+/** Whether text printed with `colors` is plain (no escape codes). */
+export function isPlain(colors: Palette): boolean {
+  return colors === plain;
+}
+
 /** Colour on a terminal unless NO_COLOR is set; FORCE_COLOR forces it. */
 export function colorWanted(isTerminal: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
   if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;

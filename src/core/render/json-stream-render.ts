@@ -1,7 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { NetworkError } from '../errors/index.js';
 import type { RequestContext } from '../pipeline.js';
-import type { Palette } from './colors.js';
+import { isUtf8 } from 'node:buffer';
+import { isPlain, type Palette } from './colors.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
 
 /**
@@ -10,6 +11,14 @@ import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxErr
  * memory stays bounded, so a late syntax error can only be reported where it happens.
  */
 export const VALIDATION_WINDOW = 1 << 20;
+
+/**
+ * A plain-text body up to this size is printed with `JSON.stringify(JSON.parse(body), null, 2)`
+ * once it has all arrived: the same output as the streaming printer (its contract), several
+ * times faster for the small responses a batch of requests is made of. Anything it cannot take
+ * (invalid JSON or UTF-8, nesting too deep) goes through the streaming printer as before.
+ */
+const SMALL_BODY = 64 * 1024;
 
 const NEWLINE = Buffer.from('\n');
 
@@ -35,6 +44,8 @@ type Mode = 'pretty' | 'text' | 'rest';
  */
 export class JsonBodyPrinter {
   private mode: Mode = 'pretty';
+  /** A small plain body, kept whole until its end (see {@link SMALL_BODY}); undefined once streaming. */
+  private small: { chunks: Uint8Array[]; bytes: number } | undefined;
   /** Output and input kept while the body is still within {@link VALIDATION_WINDOW}. */
   private held: Uint8Array[] | undefined = [];
   private raw: Uint8Array[] | undefined = [];
@@ -50,11 +61,18 @@ export class JsonBodyPrinter {
     private readonly options: JsonBodyOptions,
   ) {
     this.printer = new JsonPrettyPrinter((bytes) => (this.held ? this.held.push(bytes) : this.write(bytes)), { colors: options.colors, holdLimit: options.holdLimit, onWarning: options.warn });
+    if (isPlain(options.colors)) this.small = { chunks: [], bytes: 0 };
   }
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
     this.sawBytes = true;
+    if (this.small) {
+      this.small.chunks.push(chunk);
+      this.small.bytes += chunk.length;
+      if (this.small.bytes > SMALL_BODY) this.streamSmallBody();
+      return;
+    }
     if (this.mode !== 'pretty') {
       this.passThrough(chunk);
       return;
@@ -80,6 +98,15 @@ export class JsonBodyPrinter {
 
   end(): void {
     if (!this.sawBytes) return; // an empty body prints nothing
+    if (this.small) {
+      const printed = stringifiedJson(Buffer.concat(this.small.chunks, this.small.bytes));
+      if (printed !== undefined) {
+        this.small = undefined;
+        this.write(Buffer.from(`${printed}\n`));
+        return;
+      }
+      this.streamSmallBody();
+    }
     if (this.mode === 'pretty') {
       try {
         this.printer.end();
@@ -96,6 +123,13 @@ export class JsonBodyPrinter {
     }
     if (this.mode === 'text') this.writeText(this.text.decode());
     if (this.lastByte !== 0x0a) this.write(NEWLINE);
+  }
+
+  /** The kept small body goes through the streaming printer after all. */
+  private streamSmallBody(): void {
+    const chunks = this.small?.chunks ?? [];
+    this.small = undefined;
+    for (const chunk of chunks) this.push(chunk);
   }
 
   private write(data: Uint8Array): void {
@@ -134,6 +168,16 @@ export class JsonBodyPrinter {
     this.options.warn(`response says JSON but ${reason}; the rest of it is shown as received`);
     this.mode = 'rest';
     if (chunk && error instanceof JsonSyntaxError) this.write(chunk.subarray(Math.max(error.offset - this.bytesBefore, 0)));
+  }
+}
+
+/** `JSON.stringify(JSON.parse(body), null, 2)`, or undefined for a body it cannot take as is. */
+function stringifiedJson(body: Buffer): string | undefined {
+  if (!isUtf8(body)) return undefined; // toString would hide bad bytes; the printer reports them
+  try {
+    return JSON.stringify(JSON.parse(body.toString('utf8')), null, 2);
+  } catch {
+    return undefined; // not JSON, or nested deeper than the call stack: the printer explains or copes
   }
 }
 
