@@ -9,16 +9,28 @@ export async function readWholeBody(response: ResponseInfo, maxSize: number): Pr
   const stream = response.stream;
   if (!stream) return (response.body = Buffer.alloc(0));
   if (stream.readableEnded || stream.destroyed) throw new Error('response body was already consumed by another stage');
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > maxSize) {
-      stream.destroy();
-      throw new NetworkError(`response is larger than --max-size (${maxSize} bytes)`, { hint: 'raise --max-size, or stream it with -o raw (no filter), which needs no limit' });
-    }
-    chunks.push(chunk);
-  }
-  response.body = Buffer.concat(chunks, total);
+  // Events, not `for await`: the async iterator costs a promise per chunk, paid by every request of a batch.
+  response.body = await new Promise<Buffer>((resolvePromise, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const settle = (error: Error | undefined): void => {
+      stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (error) reject(error);
+      else resolvePromise(Buffer.concat(chunks, total));
+    };
+    const onData = (chunk: Buffer): void => {
+      total += chunk.length;
+      chunks.push(chunk);
+      if (total > maxSize) {
+        stream.destroy();
+        settle(new NetworkError(`response is larger than --max-size (${maxSize} bytes)`, { hint: 'raise --max-size, or stream it with -o raw (no filter), which needs no limit' }));
+      }
+    };
+    const onEnd = (): void => settle(undefined);
+    const onError = (error: Error): void => settle(error);
+    // Destroyed without an error (nothing else ends it): the same failure `for await` reported.
+    const onClose = (): void => settle(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    stream.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
   return response.body;
 }

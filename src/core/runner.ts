@@ -190,7 +190,7 @@ export async function executeRequest(spec: RequestSpec, file: string, services: 
       for (const entry of registry.ordered(stage)) {
         if (stage === 'send' && ctx.response) break;
         if (!registry.applies(entry, ctx, stage)) continue;
-        const plugin = await registry.load(entry);
+        const plugin = registry.loadedPlugin(entry) ?? (await registry.load(entry));
         const handler = plugin.stages[stage];
         if (!handler) continue;
         await callHandler(entry, stage, () => handler(ctx));

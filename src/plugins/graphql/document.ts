@@ -1,4 +1,4 @@
-import type { OperationDefinitionNode } from 'graphql';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { ParseError, UsageError, VariableError } from '../../core/errors/index.js';
 import type { RequestContext } from '../../core/pipeline.js';
 import { bodyPositionInFile } from './body-location.js';
@@ -36,15 +36,23 @@ function loadLanguage(): Promise<Language> {
   return language;
 }
 
+/** Documents parsed in this run, by text: a batch sends the same query many times (never mutated, only read). */
+const parsedDocuments = new Map<string, DocumentNode>();
+const PARSED_DOCUMENTS_KEPT = 64;
+
 /**
  * Parses the GraphQL body locally (graphql 16, imported only in GraphQL mode) and picks the
  * operation to send. A syntax error is exit 2 with the line and column in the request file.
  */
 export async function selectOperation(ctx: RequestContext, query: string): Promise<SelectedOperation> {
   const { parse, print } = await loadLanguage();
-  let document;
+  let document = parsedDocuments.get(query);
   try {
-    document = parse(query);
+    if (!document) {
+      document = parse(query);
+      if (parsedDocuments.size >= PARSED_DOCUMENTS_KEPT) parsedDocuments.clear();
+      parsedDocuments.set(query, document);
+    }
   } catch (error) {
     const located = error as { name?: string; message: string; locations?: ReadonlyArray<{ line: number; column: number }> };
     if (located.name !== 'GraphQLError') throw error;
