@@ -10,9 +10,9 @@ export interface PluginsOverhead {
   runs: number;
   /** The fast path with plugin loading replaced by "none". */
   withoutCheck: RunStats;
-  /** bin/run.js with no plugin installed. */
+  /** bin/run.cjs with no plugin installed. */
   withCheck: RunStats;
-  /** bin/run.js with plugins/auth-hmac linked (absent when the plugin is not built). */
+  /** bin/run.cjs with plugins/auth-hmac linked (absent when the plugin is not built). */
   withPlugin?: RunStats;
   /** (withCheck − withoutCheck) / withoutCheck, in percent, of the medians. */
   overheadPercent: number;

@@ -4,8 +4,8 @@
  * so that drift in machine load hits all of them alike:
  *
  *   without check  — the same fast path, with plugin loading replaced by "none" (the baseline)
- *   with check     — `bin/run.js` as shipped: one file read finds no plugin, oclif stays unloaded
- *   with a plugin  — `bin/run.js` with plugins/auth-hmac linked: oclif's Config and the hook load
+ *   with check     — `bin/run.cjs` as shipped: one file read finds no plugin, oclif stays unloaded
+ *   with a plugin  — `bin/run.cjs` with plugins/auth-hmac linked: oclif's Config and the hook load
  *
  * Also times the check itself in-process. Run: `node bench/plugins-overhead.js [runs] [--json]
  * [--check]` (after `npm run build`), or call `measurePluginsOverhead()` from the bench suite.
@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'run.js');
+const BIN = join(ROOT, 'bin', 'run.cjs');
 const WITHOUT_CHECK = join(ROOT, 'bench', 'lib', 'run-without-plugin-check.js');
 
 function startServer() {
@@ -76,7 +76,7 @@ export async function measurePluginsOverhead({ runs = 20, withPlugin = true } = 
     const url = `http://127.0.0.1:${server.address().port}/health`;
     const file = join(tmp, 'get.http');
     writeFileSync(file, `GET ${url}\n`);
-    // REQFLOW_NO_BUNDLE: bin/run.js loads the same dist/ modules as the baseline, not the fast-path bundle.
+    // REQFLOW_NO_BUNDLE: bin/run.cjs loads the same dist/ modules as the baseline, not the fast-path bundle.
     const base = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp, 'state'), REQFLOW_NO_BUNDLE: '1' };
     const empty = { ...base, XDG_DATA_HOME: join(tmp, 'empty-data') };
     const linked = { ...base, XDG_DATA_HOME: join(tmp, 'linked-data'), XDG_CACHE_HOME: join(tmp, 'cache'), XDG_CONFIG_HOME: join(tmp, 'config') };

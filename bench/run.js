@@ -19,7 +19,7 @@ import { formatSection, formatTargets, ms, mb, ratio } from './lib/report.js';
 import { eventLatencies } from './lib/sse.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'run.js');
+const BIN = join(ROOT, 'bin', 'run.cjs');
 const HTTPYAC = join(ROOT, 'node_modules', '.bin', 'httpyac');
 const DEADLINE_MS = 10 * 60_000;
 

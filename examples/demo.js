@@ -20,7 +20,7 @@ try {
     process.stdout.write(`\n\u001b[1m$ reqflow ${args.join(' ')}\u001b[0m\n`);
     // Async on purpose: the demo API runs in this process and must keep answering.
     const status = await new Promise((resolve) => {
-      const child = spawn(process.execPath, [join(root, 'bin', 'run.js'), ...args], {
+      const child = spawn(process.execPath, [join(root, 'bin', 'run.cjs'), ...args], {
         cwd: root,
         stdio: 'inherit',
         env: { ...process.env, REQFLOW_STATE_DIR: state, ...(process.stdout.isTTY ? { FORCE_COLOR: '1' } : {}) },

@@ -6,7 +6,7 @@
  * first imported, so a plain GET never evaluates the GraphQL or OAuth code.
  *
  * Packages from node_modules stay external and keep real `import()` calls (openid-client,
- * graphql-ws and others are ESM-only). bin/run.js uses the bundle only while it is newer than
+ * graphql-ws and others are ESM-only). bin/run.cjs uses the bundle only while it is newer than
  * dist/cli/fast-run.js, so a bare `tsc` (which rewrites dist/) never runs stale code.
  * Run by `npm run build`, after tsc.
  */
@@ -31,7 +31,7 @@ await build({
   banner: {
     js: [
       'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;',
-      // bin/run.js runs this file from a V8 code cache, where import() has no loader: it
+      // bin/run.cjs runs this file from a V8 code cache, where import() has no loader: it
       // provides one (a real ESM import() resolved from the package root). Plain require() of
       // this file falls back to import().
       'const __reqflowImport = (specifier) => (globalThis.__reqflowImport ?? ((s) => import(s)))(specifier);',

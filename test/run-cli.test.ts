@@ -222,7 +222,7 @@ describe('reqflow run', () => {
     const loaded = readFileSync(log, 'utf8');
     // The hook saw the run (the entry point; the fast-path bundle itself is CommonJS, which ESM
     // hooks do not see — packages are always loaded with import(), which they do see).
-    expect(loaded).toContain('/bin/run.js');
+    expect(loaded).toContain('/bin/run.cjs');
     expect(r.stdout).toBe('{\n  "status": "ok"\n}\n');
     for (const heavy of ['@oclif/core', '/graphql/', 'openid-client', 'neo-blessed', '/ws/', 'js-yaml', 'jmespath']) expect(loaded).not.toContain(heavy);
   });

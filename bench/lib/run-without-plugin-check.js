@@ -1,4 +1,4 @@
-// The baseline of bench/plugins-overhead.js: `reqflow run FILE` exactly as bin/run.js serves it
+// The baseline of bench/plugins-overhead.js: `reqflow run FILE` exactly as bin/run.cjs serves it
 // (same modules loaded), except that plugin collection is replaced by "no plugins" — so the
 // difference between the two is what looking for third-party plugins costs.
 import { parseRunArgv } from '../../dist/cli/fast-run.js';

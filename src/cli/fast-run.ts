@@ -50,7 +50,7 @@ export function parseRunArgv(argv: string[]): { file: string | undefined; flags:
 /**
  * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`), which is
  * served without loading oclif: that is what keeps one GET near `node -e 0`. Anything else
- * (help, other commands, the TUI) returns undefined. (`--version` is answered by bin/run.js.)
+ * (help, other commands, the TUI) returns undefined. (`--version` is answered by bin/run.cjs.)
  */
 export function fastPathArgs(argv: string[], cwd: string): string[] | undefined {
   if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;

@@ -5,7 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = join(ROOT, 'bin', 'run.js');
+export const BIN = join(ROOT, 'bin', 'run.cjs');
 
 export interface CliResult {
   code: number | null;
@@ -22,7 +22,7 @@ export interface CliOptions {
 }
 
 /**
- * Runs the built CLI (`bin/run.js`, after `npm run build`) as a child process, the way a user
+ * Runs the built CLI (`bin/run.cjs`, after `npm run build`) as a child process, the way a user
  * does: no terminal, its own state folder unless the caller sets REQFLOW_STATE_DIR.
  */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {

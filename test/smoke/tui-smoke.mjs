@@ -59,7 +59,7 @@ try {
     join(dir, '.profiles.json'),
     `${JSON.stringify([{ name: 'dev', variables: { baseUrl: api.url, password: { value: '', interactive: true } } }, { name: 'prod', variables: { baseUrl: 'https://api.example.invalid' } }], null, 2)}\n`,
   );
-  const command = `cd '${dir}' && node '${join(ROOT, 'bin', 'run.js')}'; echo "EXIT=$?"; sleep 60`;
+  const command = `cd '${dir}' && node '${join(ROOT, 'bin', 'run.cjs')}'; echo "EXIT=$?"; sleep 60`;
   tmux(
     'new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24',
     '-e', 'NCURSES_NO_UTF8_ACS=1', '-e', 'LANG=C.UTF-8', '-e', `REQFLOW_STATE_DIR=${join(dir, 'state')}`,

@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Plain runs (`reqflow run FILE`, `reqflow FILE`, `--version`) skip oclif entirely: it costs
 // more start-up time than the request. Everything else goes through oclif.
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { Module, createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { Script } from 'node:vm';
+// CommonJS, not ESM: an ES-module entry point starts Node's module loader (~4 ms of a ~45 ms run).
+'use strict';
+const { readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+// `module.constructor` is node:module's Module: requiring node:module would also load the ESM loader.
+const Module = module.constructor;
+const { dirname, join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
 function printVersion() {
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`reqflow/${version} ${process.platform}-${process.arch} node-${process.version}\n`);
   return 0;
 }
@@ -33,7 +37,7 @@ function requireWithCodeCache(file) {
   // Code from a cache has no import() loader: the bundle imports packages through this instead.
   globalThis.__reqflowImport = (specifier) => import(specifier);
   const module = { exports: {}, filename: file };
-  script.runInThisContext().call(module.exports, module.exports, createRequire(file), module, file, dirname(file));
+  script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
   if (cachedData === undefined || script.cachedDataRejected) {
     // At exit, so the cache also holds the functions this run compiled.
     process.once('exit', () => {
@@ -55,31 +59,36 @@ function requireWithCodeCache(file) {
  * then older than dist/cli/fast-run.js: the modules are used, so stale code never runs.
  */
 async function loadFastPath() {
-  const modules = new URL('../dist/cli/fast-run.js', import.meta.url);
+  const modules = join(__dirname, '..', 'dist', 'cli', 'fast-run.js');
   if (process.env.REQFLOW_NO_BUNDLE !== '1') {
     // REQFLOW_NO_BUNDLE=1 runs dist/ as is (to compare, or to debug).
     let bundle;
     try {
-      const path = new URL('../dist/bundle/fast-run.cjs', import.meta.url).pathname;
+      const path = join(__dirname, '..', 'dist', 'bundle', 'fast-run.cjs');
       if (statSync(path).mtimeMs >= statSync(modules).mtimeMs) bundle = path;
     } catch {
       // No bundle: the modules it would have been made from.
     }
     if (bundle) return requireWithCodeCache(bundle);
   }
-  return import(modules.href);
+  return import(pathToFileURL(modules).href);
 }
 
-const argv = process.argv.slice(2);
-// The cheapest answer of all: no module of reqflow is loaded for it.
-const code =
-  argv.length === 1 && argv[0] === '--version'
-    ? printVersion()
-    : await (await loadFastPath()).tryFastPath(argv);
-if (code === undefined) {
-  const { execute } = await import('@oclif/core');
-  // oclif 4 shows help for a bare command line; reqflow opens its default command (the UI).
-  await execute({ dir: import.meta.url, args: argv.length === 0 ? ['tui'] : argv });
-} else {
-  process.exitCode = code;
+async function main() {
+  const argv = process.argv.slice(2);
+  // The cheapest answer of all: no module of reqflow is loaded for it.
+  const code = argv.length === 1 && argv[0] === '--version' ? printVersion() : await (await loadFastPath()).tryFastPath(argv);
+  if (code === undefined) {
+    const { execute } = await import('@oclif/core');
+    // oclif 4 shows help for a bare command line; reqflow opens its default command (the UI).
+    await execute({ dir: __filename, args: argv.length === 0 ? ['tui'] : argv });
+  } else {
+    process.exitCode = code;
+  }
 }
+
+main().catch((error) => {
+  // The fast path and oclif report their own errors; this is only for a broken install.
+  process.stderr.write(`reqflow: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 70;
+});
