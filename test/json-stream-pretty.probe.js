@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { jsonDocumentChunks } from '../bench/lib/json-doc.js';
 import { JsonPrettyPrinter } from '../dist/core/render/json-stream-pretty.js';
+import peakRss from './helpers/peak-rss.cjs';
 
 const mib = Number(process.argv[2]);
 const reference = process.argv[3] === 'reference';
@@ -44,4 +45,4 @@ if (reference) {
   printer.end();
 }
 const retained = samples.length > 0 ? { retainedMb: samples[0], maxRetainedMb: Math.max(...samples), samples: samples.length } : {};
-process.stdout.write(`${JSON.stringify({ sha256: hash.digest('hex'), bytes, maxRssMb: process.resourceUsage().maxRSS / 1024, ...retained })}\n`);
+process.stdout.write(`${JSON.stringify({ sha256: hash.digest('hex'), bytes, maxRssMb: peakRss.peakRssKb() / 1024, ...retained })}\n`);

@@ -1,7 +1,7 @@
 /**
  * A large body passed through untouched (`-o raw`) arrives byte for byte in flat memory: the
  * issue's goal is a peak RSS of at most 64 MB for 100 MiB. The process reports its own peak
- * (`process.resourceUsage().maxRSS`, preloaded with `node -r`), so no `/usr/bin/time` is needed.
+ * (VmHWM from /proc, preloaded with `node -r`: see helpers/report-max-rss.cjs), so no `/usr/bin/time` is needed.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
