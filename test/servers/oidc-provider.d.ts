@@ -5,6 +5,8 @@ export interface OidcProviderOptions {
   accessTokenTtl?: number;
   /** Polling interval the device authorization endpoint announces, in seconds; default 1. */
   deviceInterval?: number;
+  /** Serve HTTPS with this certificate and key (PEM file paths) instead of HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 export interface OidcProviderState {

@@ -4,7 +4,9 @@
 // API (/api/me) that accepts only access tokens this provider issued and that are still valid.
 // Plain JS like demo-api.js, so `node -e` can start it for manual checks too.
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 
 export const RESOURCE = 'urn:reqflow:api';
 
@@ -43,7 +45,7 @@ const NOT_OAUTH = {
 
 /**
  * Starts the provider.
- * @param {{ accessTokenTtl?: number, deviceInterval?: number }} [options]
+ * @param {{ accessTokenTtl?: number, deviceInterval?: number, tls?: { cert: string, key: string } }} [options]
  */
 export async function startOidcProvider(options = {}) {
   const restoreWarn = quietProviderWarnings();
@@ -64,10 +66,11 @@ export async function startOidcProvider(options = {}) {
   // callback servers can take a free port.
   const loopbackRedirects = ['http://127.0.0.1/callback', 'http://localhost/callback', 'http://[::1]/callback'];
 
-  const server = createServer();
+  // With `tls`, the provider serves HTTPS with that certificate (the tests' own CA signs it).
+  const server = options.tls ? createHttpsServer({ cert: readFileSync(options.tls.cert), key: readFileSync(options.tls.key) }) : createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = server.address().port;
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
   const provider = new Provider(issuer, {

@@ -11,7 +11,8 @@ export function resolvePath(path: string, baseDir: string): string {
   return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
 }
 
-async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: VariableResolver): Promise<TlsSettings> {
+/** `{{...}}` expanded and paths made absolute, relative to `baseDir` (the file that named them). */
+export async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: Pick<VariableResolver, 'expand'>): Promise<TlsSettings> {
   const out: TlsSettings = {};
   if (!tls) return out;
   for (const key of TLS_PATHS) {

@@ -41,7 +41,7 @@ function clientAuthentication(lib: OpenIdClient, settings: OAuthSettings): impor
  */
 export async function withOAuthClient<T>(settings: OAuthSettings, options: ConnectOptions, use: (client: OAuthClient) => Promise<T>): Promise<T> {
   const lib = await import('openid-client');
-  const http = createOAuthFetch({ timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}), dropIdToken: settings.issuer === undefined });
+  const http = createOAuthFetch({ timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(settings.ca ? { ca: settings.ca } : {}), dropIdToken: settings.issuer === undefined });
   try {
     const config = await configure(lib, settings, options, http.fetch);
     const server = config.serverMetadata();

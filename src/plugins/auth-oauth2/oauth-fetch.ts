@@ -14,6 +14,8 @@ export interface OAuthFetchOptions {
    * OAuth 2.0 and drops the ID token (it only needs the access token).
    */
   dropIdToken: boolean;
+  /** Extra certificate authorities to trust (the profile's `tls.caFile`). */
+  ca?: Buffer[];
 }
 
 /** OAuth responses are small; anything bigger is not an OAuth response. */
@@ -46,7 +48,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
           url,
           headers: init.headers,
           ...(body !== undefined ? { body } : {}),
-          tls: {},
+          tls: options.ca ? { ca: options.ca } : {},
           timeoutMs: options.timeoutMs,
           followRedirects: false,
           ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),

@@ -27,6 +27,8 @@ export interface OAuthSettings {
   issuer?: string;
   redirectUrl: string;
   grant: GrantName;
+  /** Extra CAs for the authorization server: the profile's `tls.caFile` (see {@link readOAuthSettings}). */
+  ca?: Buffer[];
 }
 
 const STRING_FIELDS = ['clientId', 'clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'issuer', 'redirectUrl', 'clientAuth'] as const;
@@ -62,6 +64,13 @@ export async function readOAuthSettings(profile: Profile, expand: (text: string)
   for (const name of ['clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'issuer'] as const) if (values[name] !== undefined) settings[name] = values[name];
   if (grant === 'client_credentials' && !settings.clientSecret) {
     throw new UsageError(`${field(profile.name, 'clientSecret')} is required for grant "client_credentials"`, { hint: 'the client credentials grant authenticates the client itself with its secret' });
+  }
+  // A private CA in the profile's tls is trusted by the OAuth endpoints too (one place to set it).
+  if (profile.tls?.caFile !== undefined) {
+    const [{ resolveTls }, { profileServerTrust }] = await Promise.all([import('../../core/stages/substitute.js'), import('../auth-mtls/trust.js')]);
+    const { caFile } = await resolveTls({ caFile: profile.tls.caFile }, profile.baseDir, { expand });
+    const trust = await profileServerTrust(caFile === undefined ? {} : { caFile }, profile.name);
+    if (trust.ca) settings.ca = trust.ca;
   }
   return settings;
 }
