@@ -30,6 +30,8 @@ beforeEach(() => {
     { name: 'text', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/text` } },
     { name: 'broken-json', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/broken-json` } },
     { name: 'no-device-url', oauth: { clientId: provider.clients.public.clientId, tokenUrl: `${provider.issuer}/token` } },
+    { name: 'revocable', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `${provider.issuer}/token/revocation` } },
+    { name: 'revocation-down', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `http://127.0.0.1:${downPort}/revoke` } },
   ]);
 });
 afterEach(() => {
@@ -232,5 +234,52 @@ describe('endpoints that are down or not OAuth', () => {
     const broken = await ws.run(['oauth', 'login', '-p', 'broken-json']);
     expect(broken.code).toBe(6);
     expect(broken.stderr).toBe(`reqflow: token endpoint ${provider.issuer}/not-oauth/broken-json answered with malformed JSON\nhint: check profile "broken-json": oauth.tokenUrl\n`);
+  });
+});
+
+describe('logout revokes the tokens at the server (RFC 7009)', () => {
+  test('with a revocation endpoint, the old token stops working at the server', async () => {
+    expect((await ws.run(['oauth', 'login', '-p', 'revocable'])).code).toBe(0);
+    const token = ws.session('revocable').variables.token as string;
+    expect((await callApi(provider, token)).status).toBe(200);
+
+    const logout = await ws.run(['oauth', 'logout', '-p', 'revocable']);
+    expect(logout.code).toBe(0);
+    expect(logout.stdout).toBe('Logged out of profile "revocable": revoked its tokens at the authorization server and removed them from the session.\n');
+    expect(logout.stderr).toBe('');
+    expect(ws.session('revocable')).toMatchObject({ variables: {}, data: {} });
+    expect((await callApi(provider, token)).status).toBe(401);
+  });
+
+  test('the refresh token of a browser login is revoked too (endpoint found by discovery)', async () => {
+    await ws.loginInBrowser('discovery');
+    const { variables, data } = ws.session('discovery');
+    expect((await callApi(provider, variables.token)).status).toBe(200);
+    const logout = await ws.run(['oauth', 'logout', '-p', 'discovery']);
+    expect(logout.stdout).toContain('revoked its tokens at the authorization server');
+    expect((await callApi(provider, variables.token)).status).toBe(401);
+    expect(await provider.revokeRefreshToken(data.oauth.refreshToken)).toBe(false); // already gone
+  });
+
+  test('--no-revoke only forgets the tokens here', async () => {
+    expect((await ws.run(['oauth', 'login', '-p', 'revocable'])).code).toBe(0);
+    const token = ws.session('revocable').variables.token as string;
+    const logout = await ws.run(['oauth', 'logout', '-p', 'revocable', '--no-revoke']);
+    expect(logout.stdout).toBe('Logged out of profile "revocable": removed its access and refresh tokens from the session.\n');
+    expect(ws.session('revocable')).toMatchObject({ variables: {}, data: {} });
+    expect((await callApi(provider, token)).status).toBe(200);
+  });
+
+  test('a revocation endpoint that is down: one warning, the tokens are still removed, exit 0', async () => {
+    expect((await ws.run(['oauth', 'login', '-p', 'revocation-down'])).code).toBe(0);
+    const token = ws.session('revocation-down').variables.token as string;
+    const logout = await ws.run(['oauth', 'logout', '-p', 'revocation-down']);
+    expect(logout.code).toBe(0);
+    expect(logout.stderr).toBe(
+      `reqflow: warning: the tokens of profile "revocation-down" were not revoked at the server (cannot reach the OAuth endpoint http://127.0.0.1:${downPort}/revoke: connection refused by 127.0.0.1:${downPort}); they are removed from this machine only\n`,
+    );
+    expect(logout.stdout).toBe('Logged out of profile "revocation-down": removed its access and refresh tokens from the session.\n');
+    expect(ws.session('revocation-down')).toMatchObject({ variables: {}, data: {} });
+    expect(logout.stdout + logout.stderr).not.toContain(token);
   });
 });

@@ -169,6 +169,8 @@ export interface OAuthSettings {
   scope?: string;
   redirectUrl?: string;
   deviceUrl?: string;
+  /** Token revocation endpoint (RFC 7009) for `reqflow oauth logout`; discovery finds it from `issuer`. */
+  revocationUrl?: string;
   issuer?: string;
   grant?: 'authorization_code' | 'client_credentials' | 'device_code';
   [key: string]: unknown;

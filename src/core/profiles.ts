@@ -120,7 +120,7 @@ export function validateTls(value: unknown, where: string): TlsSettings | undefi
 function validateOAuth(value: unknown, where: string): OAuthSettings | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) fail(where, 'an object');
-  for (const key of ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'issuer', 'grant']) {
+  for (const key of ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'revocationUrl', 'issuer', 'grant']) {
     optionalString(value[key], `${where}.${key}`);
   }
   const grant = value.grant;

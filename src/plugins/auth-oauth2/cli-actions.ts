@@ -2,9 +2,11 @@
 import { ExitCode } from '../../core/errors/index.js';
 import type { OAuthCommandContext } from './command.js';
 import type { FlowEvent } from './flows/index.js';
-import { loadSettings, runGrant } from './login.js';
+import { withOAuthClient } from './client.js';
+import { revokeTokens } from './flows/index.js';
+import { DEFAULT_REQUEST_TIMEOUT_MS, loadSettings, runGrant } from './login.js';
 import { formatStatus, logout, oauthStatus } from './status.js';
-import { TOKEN_VARIABLE, describeExpiry, formatDuration } from './token-store.js';
+import { TOKEN_VARIABLE, describeExpiry, formatDuration, readStored } from './token-store.js';
 
 export interface LoginFlags {
   browser: boolean;
@@ -57,8 +59,43 @@ export async function statusAction(ctx: OAuthCommandContext, flags: { showToken:
   return ExitCode.auth;
 }
 
-export async function logoutAction(ctx: OAuthCommandContext): Promise<number> {
+export async function logoutAction(ctx: OAuthCommandContext, flags: { revoke: boolean }): Promise<number> {
+  const name = ctx.profile.name;
+  const accessToken = ctx.session.get(TOKEN_VARIABLE);
+  const refreshToken = readStored(ctx.session)?.refreshToken;
+  const revoked = flags.revoke && (accessToken !== undefined || refreshToken !== undefined) ? await revokeAtServer(ctx, { ...(accessToken ? { accessToken } : {}), ...(refreshToken ? { refreshToken } : {}) }) : false;
+  // Removed locally whatever the server said: logging out must always work offline.
   const removed = await logout(ctx.session);
-  ctx.out(removed ? `Logged out of profile "${ctx.profile.name}": removed its access and refresh tokens from the session.\n` : `Profile "${ctx.profile.name}" had no OAuth tokens.\n`);
+  if (!removed) ctx.out(`Profile "${name}" had no OAuth tokens.\n`);
+  else if (revoked) ctx.out(`Logged out of profile "${name}": revoked its tokens at the authorization server and removed them from the session.\n`);
+  else ctx.out(`Logged out of profile "${name}": removed its access and refresh tokens from the session.\n`);
   return ExitCode.ok;
+}
+
+/**
+ * Revokes the tokens at the server (RFC 7009) when it has a revocation endpoint (the profile's
+ * `oauth.revocationUrl`, else discovery). Never fails the logout: a problem is one warning.
+ */
+async function revokeAtServer(ctx: OAuthCommandContext, tokens: { accessToken?: string; refreshToken?: string }): Promise<boolean> {
+  const name = ctx.profile.name;
+  try {
+    const settings = await loadSettings({ profile: ctx.profile, session: ctx.session, expand: ctx.expand, env: ctx.env });
+    ctx.secrets.add(settings.clientSecret);
+    if (!settings.revocationUrl && !settings.issuer) {
+      ctx.err(`note: profile "${name}" names no revocation endpoint (oauth.revocationUrl, or oauth.issuer for discovery): its tokens stay valid at the server until they expire`);
+      return false;
+    }
+    const connect = { needs: [], uses: ['revocation' as const], timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, signal: ctx.signal, env: ctx.env };
+    const revoked = await withOAuthClient(settings, connect, async (client) => {
+      if (!client.endpoints.revocation) return false;
+      await revokeTokens(client, tokens);
+      return true;
+    });
+    if (!revoked) ctx.err(`note: the authorization server of profile "${name}" announces no revocation endpoint: its tokens stay valid there until they expire`);
+    return revoked;
+  } catch (error) {
+    if (ctx.signal.aborted) throw error;
+    ctx.warn(`the tokens of profile "${name}" were not revoked at the server (${error instanceof Error ? error.message : String(error)}); they are removed from this machine only`);
+    return false;
+  }
 }

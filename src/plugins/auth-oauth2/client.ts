@@ -22,13 +22,15 @@ export interface OAuthClient {
 export interface ConnectOptions {
   /** Endpoints the flow will use: each must be known (profile or discovery), else exit 2 naming the field. */
   needs: readonly Endpoint[];
+  /** Endpoints the flow uses when the server has them (checked like `needs` when present). */
+  uses?: readonly Endpoint[];
   timeoutMs: number;
   signal?: AbortSignal;
   env: NodeJS.ProcessEnv;
 }
 
-const ENDPOINT_LABEL: Record<Endpoint, string> = { authorization: 'authorization endpoint', token: 'token endpoint', device: 'device authorization endpoint' };
-const METADATA_KEY = { authorization: 'authorization_endpoint', token: 'token_endpoint', device: 'device_authorization_endpoint' } as const;
+const ENDPOINT_LABEL: Record<Endpoint, string> = { authorization: 'authorization endpoint', token: 'token endpoint', device: 'device authorization endpoint', revocation: 'revocation endpoint' };
+const METADATA_KEY = { authorization: 'authorization_endpoint', token: 'token_endpoint', device: 'device_authorization_endpoint', revocation: 'revocation_endpoint' } as const;
 
 function clientAuthentication(lib: OpenIdClient, settings: OAuthSettings): import('openid-client').ClientAuth {
   if (!settings.clientSecret) return lib.None();
@@ -51,7 +53,7 @@ export async function withOAuthClient<T>(settings: OAuthSettings, options: Conne
       const url = server[METADATA_KEY[endpoint]];
       if (typeof url !== 'string') continue;
       endpoints[endpoint] = url;
-      if (options.needs.includes(endpoint)) insecure = checkTransport(url, fieldName(settings, endpoint), options.env) || insecure;
+      if (options.needs.includes(endpoint) || options.uses?.includes(endpoint)) insecure = checkTransport(url, fieldName(settings, endpoint), options.env) || insecure;
     }
     for (const endpoint of options.needs) if (!endpoints[endpoint]) throw missingEndpoint(settings, endpoint);
     if (insecure) lib.allowInsecureRequests(config);
@@ -80,6 +82,7 @@ async function configure(lib: OpenIdClient, settings: OAuthSettings, options: Co
     ...(settings.authUrl ? { authorization_endpoint: settings.authUrl } : {}),
     ...(settings.tokenUrl ? { token_endpoint: settings.tokenUrl } : {}),
     ...(settings.deviceUrl ? { device_authorization_endpoint: settings.deviceUrl } : {}),
+    ...(settings.revocationUrl ? { revocation_endpoint: settings.revocationUrl } : {}),
   };
   if (settings.issuer) {
     const where = field(settings.profile, 'issuer');

@@ -4,8 +4,8 @@ import type { Profile } from '../../core/pipeline.js';
 export type GrantName = 'authorization_code' | 'device_code' | 'client_credentials';
 
 /** Endpoints a flow may need; each maps to the profile field that sets it. */
-export type Endpoint = 'authorization' | 'token' | 'device';
-export const ENDPOINT_FIELD: Record<Endpoint, 'authUrl' | 'tokenUrl' | 'deviceUrl'> = { authorization: 'authUrl', token: 'tokenUrl', device: 'deviceUrl' };
+export type Endpoint = 'authorization' | 'token' | 'device' | 'revocation';
+export const ENDPOINT_FIELD: Record<Endpoint, 'authUrl' | 'tokenUrl' | 'deviceUrl' | 'revocationUrl'> = { authorization: 'authUrl', token: 'tokenUrl', device: 'deviceUrl', revocation: 'revocationUrl' };
 
 export const DEFAULT_REDIRECT_URL = 'http://localhost:8080/callback';
 /** Set to 1 to allow plain http:// OAuth endpoints on hosts other than this machine (test servers). */
@@ -23,6 +23,8 @@ export interface OAuthSettings {
   authUrl?: string;
   tokenUrl?: string;
   deviceUrl?: string;
+  /** Token revocation (RFC 7009), used by `oauth logout`. */
+  revocationUrl?: string;
   /** OpenID discovery fills the endpoints not set above; also enables issuer (`iss`) checks. */
   issuer?: string;
   redirectUrl: string;
@@ -31,8 +33,8 @@ export interface OAuthSettings {
   ca?: Buffer[];
 }
 
-const STRING_FIELDS = ['clientId', 'clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'issuer', 'redirectUrl', 'clientAuth'] as const;
-const URL_FIELDS = ['authUrl', 'tokenUrl', 'deviceUrl', 'issuer'] as const;
+const STRING_FIELDS = ['clientId', 'clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'revocationUrl', 'issuer', 'redirectUrl', 'clientAuth'] as const;
+const URL_FIELDS = ['authUrl', 'tokenUrl', 'deviceUrl', 'revocationUrl', 'issuer'] as const;
 
 /** `profile "dev": oauth.tokenUrl`: how messages name a setting. */
 export function field(profile: string, name: string): string {
@@ -61,7 +63,7 @@ export async function readOAuthSettings(profile: Profile, expand: (text: string)
   if (clientAuth !== 'basic' && clientAuth !== 'post') throw new UsageError(`${field(profile.name, 'clientAuth')} must be "basic" or "post", got "${clientAuth}"`);
   const grant = (raw.grant as GrantName | undefined) ?? 'authorization_code';
   const settings: OAuthSettings = { profile: profile.name, clientId: values.clientId, clientAuth, grant, redirectUrl: values.redirectUrl ?? DEFAULT_REDIRECT_URL };
-  for (const name of ['clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'issuer'] as const) if (values[name] !== undefined) settings[name] = values[name];
+  for (const name of ['clientSecret', 'scope', 'authUrl', 'tokenUrl', 'deviceUrl', 'revocationUrl', 'issuer'] as const) if (values[name] !== undefined) settings[name] = values[name];
   if (grant === 'client_credentials' && !settings.clientSecret) {
     throw new UsageError(`${field(profile.name, 'clientSecret')} is required for grant "client_credentials"`, { hint: 'the client credentials grant authenticates the client itself with its secret' });
   }

@@ -6,6 +6,7 @@ import type { GrantFlow } from './flow.js';
 
 export type { FlowContext, FlowEvent, GrantFlow } from './flow.js';
 export { refreshTokens } from './refresh-token.js';
+export { revokeTokens } from './revoke.js';
 
 /** The login flows, by the grant name a profile's `oauth.grant` uses. */
 export const FLOWS: Record<GrantName, GrantFlow> = {
