@@ -5,19 +5,19 @@
  */
 export function whenAborted(signal: AbortSignal | undefined, fn: () => void): () => void {
   if (!signal) return noop;
-  let hooks = hooksBySignal.get(signal);
-  if (!hooks) {
-    const created = new Set<() => void>();
-    hooks = created;
-    hooksBySignal.set(signal, created);
-    signal.addEventListener('abort', () => {
-      for (const hook of [...created]) hook();
-      created.clear();
-    }, { once: true });
-  }
-  const set = hooks;
-  set.add(fn);
-  return () => void set.delete(fn);
+  const hooks = hooksBySignal.get(signal) ?? listenOnce(signal);
+  hooks.add(fn);
+  return () => void hooks.delete(fn);
+}
+
+function listenOnce(signal: AbortSignal): Set<() => void> {
+  const hooks = new Set<() => void>();
+  hooksBySignal.set(signal, hooks);
+  signal.addEventListener('abort', () => {
+    for (const hook of [...hooks]) hook();
+    hooks.clear();
+  }, { once: true });
+  return hooks;
 }
 
 const hooksBySignal = new WeakMap<AbortSignal, Set<() => void>>();

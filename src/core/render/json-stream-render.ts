@@ -53,15 +53,20 @@ export class JsonBodyPrinter {
   private bytesBefore = 0;
   private sawBytes = false;
   private lastByte = -1;
-  private readonly printer: JsonPrettyPrinter;
+  private streaming: JsonPrettyPrinter | undefined;
   private readonly text = new TextDecoder('utf-8');
 
   constructor(
     private readonly output: BodyOutput,
     private readonly options: JsonBodyOptions,
   ) {
-    this.printer = new JsonPrettyPrinter((bytes) => (this.held ? this.held.push(bytes) : this.write(bytes)), { colors: options.colors, holdLimit: options.holdLimit, onWarning: options.warn });
     if (isPlain(options.colors)) this.small = { chunks: [], bytes: 0 };
+  }
+
+  /** Made on first use: a small plain body (the common case in a batch) never needs it. */
+  private get printer(): JsonPrettyPrinter {
+    this.streaming ??= new JsonPrettyPrinter((bytes) => (this.held ? this.held.push(bytes) : this.write(bytes)), { colors: this.options.colors, holdLimit: this.options.holdLimit, onWarning: this.options.warn });
+    return this.streaming;
   }
 
   push(chunk: Uint8Array): void {

@@ -11,8 +11,7 @@ export function resolvePath(path: string, baseDir: string): string {
   return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
 }
 
-/** `{{...}}` expanded and paths made absolute, relative to `baseDir` (the file that named them). */
-export async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: Pick<VariableResolver, 'expand'>): Promise<TlsSettings> {
+async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: VariableResolver): Promise<TlsSettings> {
   const out: TlsSettings = {};
   if (!tls) return out;
   for (const key of TLS_PATHS) {

@@ -21,12 +21,21 @@ const WHAT: Record<TlsFileKey, string> = { certFile: 'client certificate', keyFi
 
 /** Where a merged tls field came from: the request's own `tls` wins over the profile's. */
 export function settingName(ctx: RequestContext, key: keyof TlsSettings): string {
-  return ctx.spec.tls?.[key] !== undefined ? `tls.${key} of request "${ctx.spec.name}"` : `tls.${key} of profile "${ctx.profile.name}"`;
+  return ctx.spec.tls?.[key] !== undefined ? `tls.${key} of request "${ctx.spec.name}"` : profileSetting(ctx.profile.name, key);
+}
+
+function profileSetting(profile: string, key: keyof TlsSettings): string {
+  return `tls.${key} of profile "${profile}"`;
 }
 
 export function tlsFile(ctx: RequestContext, key: TlsFileKey): TlsFile | undefined {
   const path = ctx.tls[key];
   return path === undefined ? undefined : { path, what: WHAT[key], setting: settingName(ctx, key) };
+}
+
+/** A file a profile's tls setting names, used outside any request (the OAuth endpoints); `path` already absolute. */
+export function profileTlsFile(profile: string, key: TlsFileKey, path: string): TlsFile {
+  return { path, what: WHAT[key], setting: profileSetting(profile, key) };
 }
 
 export function describeFile(file: TlsFile): string {

@@ -18,13 +18,3 @@ export async function loadCaFile(file: TlsFile): Promise<Buffer> {
   });
   return Buffer.from(certificates.map((block) => block.text).join('\n'));
 }
-
-/**
- * What to trust when reqflow talks to a server outside a request (the OAuth endpoints): the
- * profile's `tls.caFile`, checked like a request's. Certificates are always verified there;
- * `insecureSkipVerify` is for requests only.
- */
-export async function profileServerTrust(tls: { caFile?: string }, profile: string): Promise<{ ca?: Buffer[] }> {
-  if (tls.caFile === undefined) return {};
-  return { ca: [await loadCaFile({ path: tls.caFile, what: 'CA file', setting: `tls.caFile of profile "${profile}"` })] };
-}

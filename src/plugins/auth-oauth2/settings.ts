@@ -68,11 +68,11 @@ export async function readOAuthSettings(profile: Profile, expand: (text: string)
     throw new UsageError(`${field(profile.name, 'clientSecret')} is required for grant "client_credentials"`, { hint: 'the client credentials grant authenticates the client itself with its secret' });
   }
   // A private CA in the profile's tls is trusted by the OAuth endpoints too (one place to set it).
+  // Certificates of OAuth endpoints are always verified: insecureSkipVerify is for requests only.
   if (profile.tls?.caFile !== undefined) {
-    const [{ resolveTls }, { profileServerTrust }] = await Promise.all([import('../../core/stages/substitute.js'), import('../auth-mtls/trust.js')]);
-    const { caFile } = await resolveTls({ caFile: profile.tls.caFile }, profile.baseDir, { expand });
-    const trust = await profileServerTrust(caFile === undefined ? {} : { caFile }, profile.name);
-    if (trust.ca) settings.ca = trust.ca;
+    const [{ resolvePath }, { profileTlsFile }, { loadCaFile }] = await Promise.all([import('../../core/stages/substitute.js'), import('../auth-mtls/files.js'), import('../auth-mtls/trust.js')]);
+    const path = resolvePath(await expand(profile.tls.caFile), profile.baseDir);
+    settings.ca = [await loadCaFile(profileTlsFile(profile.name, 'caFile', path))];
   }
   return settings;
 }
