@@ -6,17 +6,9 @@
  * At run time, take the values below from the `reqflow` option your `reqflow:plugins` hook
  * receives (see `PluginsHookOptions`): an installed plugin has no copy of reqflow to import.
  */
+export type { Stage, RequestStage, Hook, Step, Plugin, PluginsHook, PluginsHookOptions, StageHandlers, RequestHandler, ParseHandler, Awaitable } from './pipeline/plugin.js';
+export type { RequestContext, BaseContext, SubstituteContext, AuthContext, TransformContext, SendContext, RenderContext, CaptureContext, PersistContext, ParseContext } from './pipeline/context.js';
 export type {
-  Stage,
-  RequestStage,
-  Plugin,
-  PluginsHook,
-  PluginsHookOptions,
-  StageHandlers,
-  RequestHandler,
-  ParseHandler,
-  RequestContext,
-  ParseContext,
   RequestSpec,
   ResponseInfo,
   StreamEvent,
@@ -33,10 +25,10 @@ export type {
   HttpClient,
   HttpRequest,
   SourceLocation,
-  Awaitable,
-} from './core/pipeline.js';
+} from './core/model.js';
+export type { Reporter, ReportFeed, BodyPart, EventPart, StreamEndPart, RequestOutcome, RunSummary } from './report/reporter.js';
 export type { ExitCodeValue } from './core/errors/index.js';
-export { STAGES, REQUEST_STAGES } from './core/pipeline.js';
+export { STAGES, REQUEST_STAGES, HOOKS } from './pipeline/plugin.js';
 export { ReqflowError, UsageError, ParseError, VariableError, NetworkError, TlsError, AuthFlowError, PluginError, ExitCode, isReqflowError } from './core/errors/index.js';
 export { getHeader, setHeader, hasHeader, deleteHeader } from './core/headers.js';
 export { MASK, isSecretName, maskHeaders, maskUrl } from './core/mask.js';

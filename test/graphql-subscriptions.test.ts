@@ -1,3 +1,4 @@
+import { eventsOf, parseRecords } from './helpers/records.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,7 +36,8 @@ function lastReceived(): ReceivedOperation {
   return last;
 }
 
-const ndjson = (text: string): unknown[] => text.trimEnd().split('\n').map((line) => JSON.parse(line));
+/** The GraphQL results of `-o json` event records, in order. */
+const results = (text: string): unknown[] => eventsOf(parseRecords(text)).map((event) => event.data);
 
 describe.each(TRANSPORTS)('GraphQL subscriptions over %s', (transport) => {
   test('each event renders like a GraphQL response; the stream ends with the subscription (exit 0)', async () => {
@@ -57,11 +59,11 @@ describe.each(TRANSPORTS)('GraphQL subscriptions over %s', (transport) => {
     expect(result.stdout).toBe('{\n  "gated": "first"\n}\n{\n  "gated": "last"\n}\n');
   });
 
-  test('-o json prints one raw {data} object per event (NDJSON); variables are sent', async () => {
+  test('-o json prints one event record per result (NDJSON); variables are sent', async () => {
     const file = subscription(`json-${transport}.http`, 'subscription Count($from: Int!) { countdown(from: $from, delayMs: 10) }', transport, ['# @variables {"from": {{start}}}']);
     const result = await runCli(['run', file, '-o', 'json', '-e', 'start=2'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([{ data: { countdown: 2 } }, { data: { countdown: 1 } }, { data: { countdown: 0 } }]);
+    expect(results(result.stdout)).toEqual([{ data: { countdown: 2 } }, { data: { countdown: 1 } }, { data: { countdown: 0 } }]);
     expect(lastReceived().params.variables).toEqual({ from: 2 });
   });
 
@@ -74,7 +76,7 @@ describe.each(TRANSPORTS)('GraphQL subscriptions over %s', (transport) => {
   test('--max-events N stops after N results, exit 0', async () => {
     const result = await runCli(['run', subscription(`max-${transport}.http`, 'subscription { countdown(from: 50, delayMs: 20) }', transport), '--max-events', '2', '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([{ data: { countdown: 50 } }, { data: { countdown: 49 } }]);
+    expect(results(result.stdout)).toEqual([{ data: { countdown: 50 } }, { data: { countdown: 49 } }]);
   });
 
   test('--stream-timeout MS stops it, exit 0', async () => {
@@ -139,7 +141,7 @@ describe('GraphQL subscriptions: transport details', () => {
     const file = tmp.write('ws-url.http', `# @protocol graphql\n# @transport ws\nGET ${server.url.replace('http://', 'ws://')}/graphql\n\nsubscription { countdown(from: 1) }\n`);
     const result = await runCli(['run', file, '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([{ data: { countdown: 1 } }, { data: { countdown: 0 } }]);
+    expect(results(result.stdout)).toEqual([{ data: { countdown: 1 } }, { data: { countdown: 0 } }]);
   });
 
   test('WebSocket: an endpoint that refuses the upgrade is exit 1 with the HTTP status', async () => {
@@ -160,7 +162,7 @@ describe('GraphQL subscriptions: transport details', () => {
     const file = subscription('query-stream.http', '{ hello }', 'sse', ['# @streaming true']);
     const result = await runCli(['run', file, '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([{ data: { hello: 'Hello, world!' } }]);
+    expect(results(result.stdout)).toEqual([{ data: { hello: 'Hello, world!' } }]);
     expect(lastReceived().headers.accept).toBe('text/event-stream');
   });
 });
@@ -174,7 +176,7 @@ describe("the spec's subscription workaround: GET /graphql/subscriptions?query= 
     const query = encodeURIComponent('subscription { countdown(from: 2, delayMs: 10) }');
     const result = await runCli(['run', file, '-e', `query=${query}`, '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([
+    expect(eventsOf(parseRecords(result.stdout))).toEqual([
       { event: 'next', data: { data: { countdown: 2 } } },
       { event: 'next', data: { data: { countdown: 1 } } },
       { event: 'next', data: { data: { countdown: 0 } } },
@@ -186,7 +188,7 @@ describe("the spec's subscription workaround: GET /graphql/subscriptions?query= 
   test('as written, with a plain {{query}}: spaces and braces are percent-encoded on the wire', async () => {
     const result = await runCli(['run', workaround('workaround-plain.http', '{{query}}'), '-e', 'query=subscription { countdown(from: 0) }', '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([{ event: 'next', data: { data: { countdown: 0 } } }, { event: 'complete', data: '' }]);
+    expect(eventsOf(parseRecords(result.stdout))).toEqual([{ event: 'next', data: { data: { countdown: 0 } } }, { event: 'complete', data: '' }]);
   });
 
   test('with the {{urlencode query}} helper and a plain query', async () => {
@@ -206,7 +208,7 @@ describe("the spec's subscription workaround: GET /graphql/subscriptions?query= 
     server.release();
     const result = await cli.done;
     expect(result.code).toBe(0);
-    expect(ndjson(result.stdout)).toEqual([
+    expect(eventsOf(parseRecords(result.stdout))).toEqual([
       { event: 'next', data: { data: { gated: 'first' } } },
       { event: 'next', data: { data: { gated: 'last' } } },
       { event: 'complete', data: '' },

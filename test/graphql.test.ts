@@ -1,3 +1,4 @@
+import { parseRecords } from './helpers/records.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -310,10 +311,12 @@ describe('GraphQL mode: responses', () => {
     expect(result.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toBe('{\n  "hello": "Hello, world!"\n}\n');
   });
 
-  test('-o json prints the raw {data, errors}', async () => {
+  test('-o json prints a response record whose body is the {data, errors} result', async () => {
     const result = await runCli(['run', gql('partial-json.http', '{ hello flaky }'), '-o', 'json'], opts);
     expect(result.code).toBe(1);
-    expect(JSON.parse(result.stdout)).toEqual({ data: { hello: 'Hello, world!', flaky: null }, errors: [{ message: 'flaky is unavailable right now', locations: [{ line: 1, column: 9 }], path: ['flaky'] }] });
+    const [record] = parseRecords(result.stdout);
+    expect(record).toMatchObject({ type: 'response', name: 'request-1', method: 'POST', status: 200 });
+    expect(record?.body).toEqual({ data: { hello: 'Hello, world!', flaky: null }, errors: [{ message: 'flaky is unavailable right now', locations: [{ line: 1, column: 9 }], path: ['flaky'] }] });
   });
 
   test('# @filter applies to the GraphQL response ({data, errors})', async () => {
@@ -325,7 +328,7 @@ describe('GraphQL mode: responses', () => {
     expect(raw.stdout).toBe('Hello, world!\n');
     const json = await runCli(['run', gql('filter-errors.http', '{ hello flaky }'), '-o', 'json', '--filter', 'errors[].message'], opts);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toEqual(['flaky is unavailable right now']);
+    expect(parseRecords(json.stdout)[0]?.body).toEqual(['flaky is unavailable right now']);
   });
 
   test('a non-JSON error response is shown with its status and body, never a stack trace', async () => {

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { palette } from '../src/core/render/colors.js';
-import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/core/render/json-stream-render.js';
-import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/core/render/json-stream-pretty.js';
+import { palette } from '../src/report/render/colors.js';
+import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/report/render/json-stream-render.js';
+import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const run = promisify(execFile);

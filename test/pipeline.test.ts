@@ -1,6 +1,7 @@
 import { describe, expect, test } from '@jest/globals';
 import { PluginRegistry, entryFromPlugin, type PluginEntry } from '../src/core/registry.js';
-import type { Plugin, RequestContext, Stage } from '../src/core/pipeline.js';
+import type { Plugin, Stage } from '../src/pipeline/plugin.js';
+import type { RequestContext } from '../src/pipeline/context.js';
 import { thrownBy } from './helpers/expect-error.js';
 
 function entry(name: string, stages: Stage[], extra: Partial<PluginEntry> = {}, loads: string[] = []): PluginEntry {

@@ -10,10 +10,14 @@ import { join } from 'node:path';
 import { toRunOptions } from '../src/cli/run-options.js';
 import { AgentPool } from '../src/core/http/agents.js';
 import { SecretRegistry } from '../src/core/mask.js';
-import type { Plugin, Profile, RequestContext, RequestSpec } from '../src/core/pipeline.js';
+import type { Plugin } from '../src/pipeline/plugin.js';
+import type { Profile, RequestSpec } from '../src/core/model.js';
+import type { RequestContext } from '../src/pipeline/context.js';
 import { noTerminalPrompter } from '../src/core/prompt.js';
 import { PluginRegistry, entryFromPlugin } from '../src/core/registry.js';
-import { createContext } from '../src/core/runner.js';
+import { createContext } from '../src/pipeline/create-context.js';
+import { createFeed } from '../src/report/feed.js';
+import { AbortHooks } from '../src/core/abort-hooks.js';
 import { loadSession } from '../src/core/session.js';
 import { pluginShapeProblem } from '../src/core/third-party.js';
 import * as reqflow from '../src/index.js';
@@ -105,11 +109,14 @@ describe('helpers for plugins', () => {
       profile: { ...profile, ...overrides },
       session,
       output: { out: () => undefined, err: (line) => errors.push(line) },
+      report: createFeed({}),
       prompter: noTerminalPrompter,
       promptCache: new Map(),
       secrets: new SecretRegistry(),
       agents,
       signal: new AbortController().signal,
+      abort: new AbortHooks(new AbortController().signal),
+      runState: {},
       env,
     });
   }

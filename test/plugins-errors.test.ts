@@ -19,7 +19,7 @@ const FIXTURES = ['malformed', 'hook-throws', 'throwing', 'team-a', 'team-b', 'e
 const EXPECTED_WARNINGS = [
   'reqflow: warning: skipping plugin package "reqflow-fixture-hook-throws": its reqflow:plugins hook failed: cannot read ~/.teamrc (remove it with: reqflow plugins uninstall reqflow-fixture-hook-throws)',
   'reqflow: warning: skipping a plugin from package "reqflow-fixture-malformed": plugin "half-done" stage "auth" is not a function (remove it with: reqflow plugins uninstall reqflow-fixture-malformed)',
-  'reqflow: warning: skipping plugin "render-pretty" from package "reqflow-fixture-malformed": a built-in plugin has that name',
+  'reqflow: warning: skipping plugin "core-report" from package "reqflow-fixture-malformed": a built-in plugin has that name',
 ];
 
 const sandbox = pluginSandbox();

@@ -7,7 +7,7 @@
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { isReqflowError } from '../src/core/errors/index.js';
-import type { RequestSpec } from '../src/core/pipeline.js';
+import type { RequestSpec } from '../src/core/model.js';
 import { parseHttpText } from '../src/plugins/format-http/parse-http.js';
 import { printHttpText } from '../src/plugins/format-http/print-http.js';
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
-import { JsonEncodingError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText } from '../src/core/render/json-stream-pretty.js';
+import { JsonEncodingError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText } from '../src/report/render/json-stream-pretty.js';
 
 /** Feeds the UTF-8 bytes of `text` in pieces cut at the given byte positions (inside characters too). */
 function prettyInChunks(text: string | Buffer, cuts: number[]): string {

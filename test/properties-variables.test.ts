@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Profile } from '../src/core/pipeline.js';
+import type { Profile } from '../src/core/model.js';
 import { noTerminalPrompter } from '../src/core/prompt.js';
 import { MemorySession } from '../src/core/session.js';
 import { TemplateResolver } from '../src/core/variables.js';

@@ -1,3 +1,4 @@
+import { parseRecords } from './helpers/records.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -80,12 +81,12 @@ describe('reqflow run', () => {
   test('-o json prints one object per request with the documented fields', async () => {
     const r = await runCli(['run', file, '-o', 'json', '-n', 'health', '-n', 'missing', '-e', `baseUrl=${api.url}`], { env: env() });
     expect(r.code).toBe(1);
-    const records = r.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    const records = parseRecords(r.stdout);
     expect(records).toHaveLength(2);
-    expect(Object.keys(records[0])).toEqual(['name', 'method', 'url', 'status', 'headers', 'body', 'durationMs', 'size', 'request']);
-    expect(records[0]).toMatchObject({ name: 'health', method: 'GET', url: `${api.url}/health`, status: 200, body: { status: 'ok' }, size: 15 });
-    expect(records[1]).toMatchObject({ name: 'missing', status: 404, body: { error: 'no user 99' } });
-    expect(typeof records[0].durationMs).toBe('number');
+    expect(Object.keys(records[0] ?? {})).toEqual(['type', 'name', 'method', 'url', 'status', 'statusText', 'httpVersion', 'headers', 'body', 'durationMs', 'size', 'request']);
+    expect(records[0]).toMatchObject({ type: 'response', name: 'health', method: 'GET', url: `${api.url}/health`, status: 200, statusText: 'OK', httpVersion: '1.1', body: { status: 'ok' }, size: 15 });
+    expect(records[1]).toMatchObject({ type: 'response', name: 'missing', status: 404, body: { error: 'no user 99' } });
+    expect(typeof records[0]?.durationMs).toBe('number');
   });
 
   test('-o raw writes the body bytes unchanged; with a filter, strings unquoted', async () => {

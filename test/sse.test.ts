@@ -1,3 +1,4 @@
+import { eventsOf, parseRecords } from './helpers/records.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli } from './helpers/cli-live.js';
@@ -53,8 +54,9 @@ describe('server-sent events (# @streaming true)', () => {
     server.release();
     const result = await cli.done;
     expect(result.code).toBe(0);
-    const lines = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect(lines).toEqual([
+    const records = parseRecords(result.stdout);
+    expect(records.at(-1)).toMatchObject({ type: 'end', status: 200, events: 3, reason: 'complete' });
+    expect(eventsOf(records)).toEqual([
       { event: 'greeting', id: '1', data: { hello: 'world', n: 1 } },
       { event: 'poem', id: '2', data: 'roses are red\nviolets are blue' },
       { event: 'done', id: '3', data: { last: true } },
@@ -90,13 +92,15 @@ describe('server-sent events (# @streaming true)', () => {
   test('line ends split across chunks, CR-only lines, a split UTF-8 character and a BOM parse correctly', async () => {
     const result = await runCli(['run', streamFile('split.http', '/split'), '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([{ data: { word: 'café' } }, { data: 'second\nline' }, { data: 'plain' }]);
+    expect(eventsOf(parseRecords(result.stdout))).toEqual([{ data: { word: 'café' } }, { data: 'second\nline' }, { data: 'plain' }]);
   });
 
   test('--max-events N ends an endless stream with exit 0 and closes the connection', async () => {
     const result = await runCli(['run', streamFile('ticks.http', '/ticks?interval=20'), '--max-events', '3', '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line))).toEqual([
+    const records = parseRecords(result.stdout);
+    expect(records.at(-1)).toMatchObject({ type: 'end', events: 3, reason: 'max-events' });
+    expect(eventsOf(records)).toEqual([
       { id: '1', data: { n: 1 } },
       { id: '2', data: { n: 2 } },
       { id: '3', data: { n: 3 } },
@@ -109,7 +113,7 @@ describe('server-sent events (# @streaming true)', () => {
   test('--timeout bounds the wait for the response headers, not the silences between events', async () => {
     const result = await runCli(['run', streamFile('ticks-slow.http', '/ticks?interval=300'), '--timeout', '100', '--max-events', '2', '-o', 'json'], opts);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('{"id":"1","data":{"n":1}}\n{"id":"2","data":{"n":2}}\n');
+    expect(eventsOf(parseRecords(result.stdout))).toEqual([{ id: '1', data: { n: 1 } }, { id: '2', data: { n: 2 } }]);
   });
 
   test('--stream-timeout MS ends an endless stream with exit 0', async () => {
@@ -140,10 +144,10 @@ describe('server-sent events (# @streaming true)', () => {
   test('a dropped connection is exit 4 after the events already shown', async () => {
     const result = await runCli(['run', streamFile('drop.http', '/drop'), '-o', 'json'], opts);
     expect(result.code).toBe(4);
-    const [first, second, error] = result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
-    expect([first, second]).toEqual([{ data: { n: 1 } }, { data: { n: 2 } }]);
+    const records = parseRecords(result.stdout);
+    expect(eventsOf(records)).toEqual([{ data: { n: 1 } }, { data: { n: 2 } }]);
     // -o json ends with the request's error record, as for any failed request.
-    expect(error.error).toMatchObject({ exitCode: 4 });
+    expect(records.at(-1)).toMatchObject({ type: 'error', error: { exitCode: 4 } });
     expect(result.stderr).toMatch(/^reqflow: the stream broke off after 2 events: connection to 127\.0\.0\.1:\d+ was reset\nhint: /m);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import type { Profile } from '../src/core/pipeline.js';
+import type { Profile } from '../src/core/model.js';
 import { MemorySession } from '../src/core/session.js';
 import type { Key } from '../src/tui/blessed.js';
 import { discoverRequestFiles } from '../src/tui/discover.js';

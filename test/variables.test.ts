@@ -2,7 +2,7 @@ import { describe, expect, test } from '@jest/globals';
 import { MemorySession } from '../src/core/session.js';
 import { TemplateResolver, type ResolverOptions } from '../src/core/variables.js';
 import { noTerminalPrompter, type Prompter } from '../src/core/prompt.js';
-import type { Profile } from '../src/core/pipeline.js';
+import type { Profile } from '../src/core/model.js';
 import { ReqflowError } from '../src/core/errors/index.js';
 import { SecretRegistry } from '../src/core/mask.js';
 

@@ -2,15 +2,19 @@ import { dirname, resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
+import { AbortHooks } from '../core/abort-hooks.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry, displayUrl, isSecretName } from '../core/mask.js';
-import type { OutputSink } from '../core/pipeline.js';
+import type { OutputSink, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
-import { combinedExitCode, executeRequest, parseRequestFile, selectRequests, validateFilters, type RequestOutcome, type RunServices } from '../core/runner.js';
 import { loadSession } from '../core/session.js';
-import { errorRecord } from '../core/render/json-record.js';
+import type { RunServices } from '../pipeline/create-context.js';
+import { runRequests } from '../pipeline/loop.js';
+import { parseRequestFile, selectRequests, validateFilters } from '../pipeline/parse-file.js';
+import { createFeed } from '../report/feed.js';
+import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
@@ -47,6 +51,18 @@ function sinkFor(io: CliIo, outputGone: () => boolean): OutputSink {
   };
 }
 
+/** The reporter of `-o pretty|json|raw`, imported only for the mode in use. */
+async function cliReporter(options: RunOptions, printError: (outcome: RequestOutcome) => void): Promise<Reporter> {
+  switch (options.output) {
+    case 'json':
+      return (await import('../report/json.js')).jsonReporter(printError);
+    case 'raw':
+      return (await import('../report/raw.js')).rawReporter(printError);
+    default:
+      return (await import('../report/pretty.js')).prettyReporter(printError);
+  }
+}
+
 /** `reqflow run FILE`: the whole run, from flags to exit code. Never throws. */
 export async function runFileCommand(file: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
   const secrets = new SecretRegistry();
@@ -71,10 +87,12 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
     const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
     debug = options.debug;
     const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
-    // The output's renderer compiles while the file is read and the request is in flight
-    // (start-up time); a failure to load surfaces where it is used, in the render stage.
-    const renderer = flags.list ? undefined : registry.entries.find((entry) => entry.builtin && entry.name === `render-${options.output}`);
-    if (renderer) void registry.load(renderer).catch(() => undefined);
+    // The reporter's module compiles while the file is read and the request is in flight (start-up time).
+    const printError = (outcome: RequestOutcome): void => {
+      if (!outputClosed && outcome.error) io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
+    };
+    const reporter = flags.list ? undefined : cliReporter(options, printError);
+    reporter?.catch(() => undefined);
     const path = resolve(io.cwd, file);
     const specs = await parseRequestFile(path, registry);
     if (flags.list) {
@@ -94,34 +112,19 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       ...(document.path ? { profilesPath: document.path } : {}),
       session,
       output,
+      report: createFeed(await (reporter as Promise<Reporter>)),
       prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,
       promptCache: new Map(),
       secrets,
       agents,
       signal: controller.signal,
+      abort: new AbortHooks(controller.signal),
+      runState: {},
       env: io.env,
     };
-    // Only what the exit code needs is kept: holding every context (and its body) would make
-    // memory grow with the length of the file.
-    const outcomes: RequestOutcome[] = [];
-    let streamEndedByUser = false;
-    for (const spec of selected) {
-      if (controller.signal.aborted) break;
-      const outcome = await executeRequest(spec, path, services);
-      if (outputClosed) break; // the request cut short by the closed output is not a failure
-      if (outcome.ctx?.state.streamEndedByUser === true) streamEndedByUser = true;
-      outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
-      if (outcome.error) {
-        if (options.output === 'json') {
-          const scrub = (text: string): string => secrets.scrub(text);
-          output.out(`${JSON.stringify(errorRecord(outcome.ctx ?? { spec, redact: scrub }, outcome.error, scrub))}\n`);
-        }
-        io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
-      }
-      if (flags['fail-fast'] && outcome.exitCode !== ExitCode.ok) break;
-    }
-    if (controller.signal.aborted && !outputClosed && !streamEndedByUser) return ExitCode.interrupted;
-    return combinedExitCode(outcomes);
+    const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
+    if (controller.signal.aborted && !outputClosed && !run.streamEndedByUser) return ExitCode.interrupted;
+    return run.exitCode;
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug, secrets });
     io.stderr.write(text);

@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors/index.js';
-import type { RunOptions } from '../core/pipeline.js';
+import type { RunOptions } from '../core/model.js';
 import { DEFAULT_MAX_SIZE } from '../core/read-body.js';
-import { colorWanted } from '../core/render/colors.js';
+import { colorWanted } from '../report/render/colors.js';
 import type { RawRunFlags } from './run-flags.js';
 
 function positiveInteger(value: string | undefined, flag: string): number | undefined {

@@ -1,24 +1,25 @@
 /**
- * `fn` runs when `signal` aborts, until the returned function is called. A run's signal gets a
- * single real listener: AbortSignal is an EventTarget, whose add/remove cost microseconds each,
- * and a batch of requests would pay them four times per request.
+ * Callbacks run when a run's signal aborts. The signal gets a single real listener: AbortSignal
+ * is an EventTarget, whose add/remove cost microseconds each, and a batch of requests would pay
+ * them four times per request. One per run (see RunServices), never shared between runs.
  */
-export function whenAborted(signal: AbortSignal | undefined, fn: () => void): () => void {
-  if (!signal) return noop;
-  const hooks = hooksBySignal.get(signal) ?? listenOnce(signal);
-  hooks.add(fn);
-  return () => void hooks.delete(fn);
-}
+export class AbortHooks {
+  private readonly hooks = new Set<() => void>();
 
-function listenOnce(signal: AbortSignal): Set<() => void> {
-  const hooks = new Set<() => void>();
-  hooksBySignal.set(signal, hooks);
-  signal.addEventListener('abort', () => {
-    for (const hook of [...hooks]) hook();
-    hooks.clear();
-  }, { once: true });
-  return hooks;
-}
+  constructor(readonly signal: AbortSignal) {
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const hook of [...this.hooks]) hook();
+        this.hooks.clear();
+      },
+      { once: true },
+    );
+  }
 
-const hooksBySignal = new WeakMap<AbortSignal, Set<() => void>>();
-const noop = (): void => undefined;
+  /** `fn` runs when the signal aborts, until the returned function is called. */
+  whenAborted(fn: () => void): () => void {
+    this.hooks.add(fn);
+    return () => void this.hooks.delete(fn);
+  }
+}

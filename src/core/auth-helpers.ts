@@ -3,7 +3,7 @@
  * lookup with a method-specific hint, header-value checks and query parameters.
  */
 import { UsageError, VariableError } from './errors/index.js';
-import type { RequestContext } from './pipeline.js';
+import type { RequestContext } from '../pipeline/context.js';
 
 /** A method's settings from the profile, with where they sit (`auth` or `auth.custom`) for messages. */
 export interface MethodSettings {

@@ -1,8 +1,13 @@
-import type { Plugin, RequestContext } from './pipeline.js';
+import type { RequestContext } from '../pipeline/context.js';
+import type { Plugin } from '../pipeline/plugin.js';
 import type { PluginEntry } from './registry.js';
 import { requestedAuth } from './registry.js';
-import { substitutePlugin } from './stages/substitute.js';
+import { captureTokenPlugin } from './stages/capture-token.js';
+import { persistSessionPlugin } from './stages/persist-session.js';
+import { reportPlugin } from './stages/report.js';
 import { sendHttpPlugin } from './stages/send-http.js';
+import { substitutePlugin } from './stages/substitute.js';
+import { wantsExtraction } from './token-extraction.js';
 
 const load = (importer: () => Promise<{ default: Plugin }>) => async (): Promise<Plugin> => (await importer()).default;
 const inline = (plugin: Plugin) => () => Promise.resolve(plugin);
@@ -61,7 +66,13 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     load: load(() => import('../plugins/sse/index.js')),
   },
   { name: 'core-http', builtin: true, stages: ['send'], load: inline(sendHttpPlugin) },
-  { name: 'render-pretty', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'pretty', load: load(() => import('../plugins/render-pretty/index.js')) },
-  { name: 'render-json', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'json', load: load(() => import('../plugins/render-json/index.js')) },
-  { name: 'render-raw', builtin: true, stages: ['render'], appliesTo: (ctx) => ctx.options.output === 'raw', load: load(() => import('../plugins/render-raw/index.js')) },
+  { name: 'core-report', builtin: true, stages: ['render'], load: inline(reportPlugin) },
+  {
+    name: 'capture-token',
+    builtin: true,
+    stages: ['capture'],
+    appliesTo: (ctx) => ctx.options.extract && ctx.response !== undefined && wantsExtraction(ctx.response),
+    load: inline(captureTokenPlugin),
+  },
+  { name: 'persist-session', builtin: true, stages: ['persist'], load: inline(persistSessionPlugin) },
 ];

@@ -1,11 +1,10 @@
 import { UsageError } from './errors/index.js';
 
 type JMESPath = typeof import('@jmespath-community/jmespath');
-let jmespath: JMESPath | undefined;
 
-async function load(): Promise<JMESPath> {
-  jmespath ??= await import('@jmespath-community/jmespath');
-  return jmespath;
+/** Imported on first use (Node caches it): runs without a filter never load it. */
+function load(): Promise<JMESPath> {
+  return import('@jmespath-community/jmespath');
 }
 
 /** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */

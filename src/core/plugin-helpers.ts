@@ -6,7 +6,7 @@
 import { authSettings } from './auth-helpers.js';
 import { ExitCode, ReqflowError, type ExitCodeValue } from './errors/index.js';
 import { MASK } from './mask.js';
-import type { RequestContext } from './pipeline.js';
+import type { RequestContext } from '../pipeline/context.js';
 import { requestedAuth } from './registry.js';
 
 /**

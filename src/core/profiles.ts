@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
-import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './pipeline.js';
+import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
 export const PROFILES_FILE = '.profiles.json';
 

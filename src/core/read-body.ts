@@ -1,5 +1,5 @@
 import { NetworkError } from './errors/index.js';
-import type { ResponseInfo } from './pipeline.js';
+import type { ResponseInfo } from './model.js';
 
 export const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
 

@@ -1,5 +1,6 @@
 import { PluginError, UsageError } from './errors/index.js';
-import type { Plugin, RequestContext, Stage } from './pipeline.js';
+import type { RequestContext } from '../pipeline/context.js';
+import type { Plugin, Step } from '../pipeline/plugin.js';
 
 /**
  * A plugin as the registry knows it before loading it. Built-ins describe themselves here and
@@ -7,8 +8,8 @@ import type { Plugin, RequestContext, Stage } from './pipeline.js';
  */
 export interface PluginEntry {
   name: string;
-  /** Stages the plugin has handlers for, known without importing it. */
-  stages: readonly Stage[];
+  /** Stages and hooks the plugin has handlers for, known without importing it. */
+  stages: readonly Step[];
   authName?: string;
   extensions?: readonly string[];
   /** Cheap test, no imports: does the plugin take part in this request? */
@@ -30,7 +31,7 @@ export function requestedAuth(ctx: RequestContext): string | undefined {
 export function entryFromPlugin(plugin: Plugin, builtin = false, source?: string): PluginEntry {
   const entry: PluginEntry = {
     name: plugin.name,
-    stages: Object.keys(plugin.stages).filter((stage) => typeof plugin.stages[stage as Stage] === 'function') as Stage[],
+    stages: Object.keys(plugin.stages).filter((stage) => typeof plugin.stages[stage as Step] === 'function') as Step[],
     builtin,
     load: () => Promise.resolve(plugin),
   };
@@ -47,7 +48,7 @@ export class PluginRegistry {
   readonly entries: readonly PluginEntry[];
   private readonly loaded = new Map<PluginEntry, Promise<Plugin>>();
   private readonly ready = new Map<PluginEntry, Plugin>();
-  private readonly orderCache = new Map<Stage, PluginEntry[]>();
+  private readonly orderCache = new Map<Step, PluginEntry[]>();
 
   /** Auth methods that several plugins claim: only requests that ask for one of them fail. */
   private readonly contested: ReadonlyMap<string, PluginEntry[]>;
@@ -58,8 +59,8 @@ export class PluginRegistry {
     this.contested = contestedAuthNames(this.entries);
   }
 
-  /** Handlers of a stage in run order: registry order, adjusted by `before`/`after`. */
-  ordered(stage: Stage): PluginEntry[] {
+  /** Handlers of a stage or hook in run order: registry order, adjusted by `before`/`after`. */
+  ordered(stage: Step): PluginEntry[] {
     let order = this.orderCache.get(stage);
     if (!order) {
       order = sortByConstraints(this.entries.filter((entry) => entry.stages.includes(stage)));
@@ -88,7 +89,7 @@ export class PluginRegistry {
    * Does the plugin take part in this request? A third-party `appliesTo` that throws fails the
    * request like a throwing handler: exit 70 naming the plugin and the stage.
    */
-  applies(entry: PluginEntry, ctx: RequestContext, stage?: Stage): boolean {
+  applies(entry: PluginEntry, ctx: RequestContext, stage?: Step): boolean {
     if (entry.authName !== undefined && requestedAuth(ctx) === entry.authName) return true;
     if (entry.appliesTo) {
       if (entry.builtin) return entry.appliesTo(ctx);
@@ -99,6 +100,11 @@ export class PluginRegistry {
       }
     }
     return entry.authName === undefined && entry.extensions === undefined;
+  }
+
+  /** Does any plugin with a handler for this step apply to the request? */
+  anyApplies(step: Step, ctx: RequestContext): boolean {
+    return this.ordered(step).some((entry) => this.applies(entry, ctx, step));
   }
 
   /** Parse plugins for a file extension. */

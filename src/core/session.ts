@@ -3,7 +3,7 @@ import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
-import type { Session } from './pipeline.js';
+import type { Session } from './model.js';
 
 /** Where sessions live: `$REQFLOW_STATE_DIR`, else `$XDG_STATE_HOME/reqflow`, else `~/.local/state/reqflow`. */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {

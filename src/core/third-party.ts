@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_PLUGINS } from './builtins.js';
-import type { Plugin, PluginsHookOptions, Stage } from './pipeline.js';
-import { STAGES } from './pipeline.js';
+import type { Plugin, PluginsHookOptions, Stage } from '../pipeline/plugin.js';
+import { STAGES } from '../pipeline/plugin.js';
 import { compareNames, entryFromPlugin, type PluginEntry } from './registry.js';
 
 /** The oclif hook third-party packages declare in their package.json `oclif.hooks`. */

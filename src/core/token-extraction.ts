@@ -1,6 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
-import type { ResponseInfo, Session } from './pipeline.js';
-import { isJsonResponse } from './render/body.js';
+import type { ResponseInfo, Session } from './model.js';
+import { isJsonResponse } from '../report/render/body.js';
 
 /** Small enough to keep beside a streamed body; large enough for any login response. */
 const CAPTURE_LIMIT = 1024 * 1024;
@@ -30,8 +30,9 @@ function boundedRecorder(): { add(chunk: Buffer): void; result(): Buffer | undef
   };
 }
 
-/** Bodies the sender records as they pass (see {@link recordBody}), by stream. */
-const recorded = new WeakMap<Readable, () => Buffer | undefined>();
+/** Where the sender leaves the recording of a body (see {@link recordBody}) on its stream. */
+const RECORDING = Symbol('reqflow.recordedBody');
+type RecordedStream = Readable & { [RECORDING]?: () => Buffer | undefined };
 
 /**
  * For the sender, which already sees every chunk: returns a recorder to call with each chunk
@@ -42,7 +43,7 @@ export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: B
   if (!wantsExtraction(response)) return undefined;
   const recorder = boundedRecorder();
   let done = false;
-  recorded.set(stream, () => (done ? recorder.result() : undefined));
+  (stream as RecordedStream)[RECORDING] = () => (done ? recorder.result() : undefined);
   return (chunk) => {
     if (chunk === null) done = true;
     else recorder.add(chunk);
@@ -57,7 +58,7 @@ export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: B
 export function captureBody(response: ResponseInfo): () => Buffer | undefined {
   const source = response.stream;
   if (!source || response.body) return () => response.body;
-  const recording = recorded.get(source);
+  const recording = (source as RecordedStream)[RECORDING];
   if (recording) return () => response.body ?? recording();
   const recorder = boundedRecorder();
   const tee = new Transform({

@@ -1,7 +1,7 @@
 import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
-import type { Profile, ProfileVariable, Session, VariableResolver } from './pipeline.js';
+import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
 

@@ -1,7 +1,7 @@
 import { VariableError } from '../core/errors/index.js';
-import type { RequestSpec } from '../core/pipeline.js';
+import type { RequestSpec } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
-import type { RequestOutcome } from '../core/runner.js';
+import type { RequestOutcome } from '../report/reporter.js';
 import type { Blessed, Element, Key, ListElement, Screen } from './blessed.js';
 import { rowKey, rowLabel, treeRows, type CatalogFile, type TreeRow } from './catalog.js';
 import { helpLines } from './keys.js';
@@ -523,7 +523,7 @@ export class TuiApp implements OverlayHost {
     this.running = false;
     this.preview = undefined; // the session may have changed (token extraction)
     exchange.outcome = outcome;
-    if (outcome.ctx && outcome.ctx.response) exchange.sent = sentRequest(outcome.ctx.spec, this.workspace.secrets);
+    if (outcome.sent && outcome.response) exchange.sent = sentRequest(outcome.sent, this.workspace.secrets);
     if (this.quitting || this.screen.destroyed) return;
     this.reportOutcome(exchange, tokenBefore);
     this.drawAll();
@@ -533,7 +533,7 @@ export class TuiApp implements OverlayHost {
     const { outcome, capture } = exchange;
     if (!outcome) return;
     const tokenAfter = this.workspace.session.get('token');
-    if (exchange.cancelled && (capture.streaming || outcome.ctx?.state.streamEndedByUser === true)) return this.say('stream stopped', 'warn');
+    if (exchange.cancelled && (capture.streaming || outcome.streamEndedByUser === true)) return this.say('stream stopped', 'warn');
     if (exchange.cancelled) return this.say(`cancelled ${exchange.spec.name}`, 'warn');
     if (outcome.error) return this.say(outcome.error.message, 'error');
     const meta = capture.meta;

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { ReqflowError } from '../core/errors/index.js';
-import type { RequestSpec } from '../core/pipeline.js';
-import type { Palette } from '../core/render/colors.js';
+import type { RequestSpec } from '../core/model.js';
+import type { Palette } from '../report/render/colors.js';
 import type { PluginRegistry } from '../core/registry.js';
-import { parseRequestFile } from '../core/runner.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
 import { discoverRequestFiles } from './discover.js';
 
 /** One request file of the folder: its requests, or why it could not be read. */

@@ -1,4 +1,4 @@
-import type { OAuthSettings } from '../core/pipeline.js';
+import type { OAuthSettings } from '../core/model.js';
 
 /** The fields of the `O` form, in order: the spec's `oauth` object. */
 export const OAUTH_FIELDS = [

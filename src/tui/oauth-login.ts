@@ -1,4 +1,4 @@
-import type { Profile, Session } from '../core/pipeline.js';
+import type { Profile, Session } from '../core/model.js';
 
 /** What the user must see while a login waits: the URL to open, or a device code to enter. */
 export type LoginPrompt = { type: 'url'; url: string } | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string };

@@ -1,6 +1,6 @@
 import { mergeHeaders } from '../core/headers.js';
 import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
-import type { Profile, ProfileVariable, RequestSpec, Session } from '../core/pipeline.js';
+import type { Profile, ProfileVariable, RequestSpec, Session } from '../core/model.js';
 import { isShellValue } from '../core/shell.js';
 import { TemplateResolver } from '../core/variables.js';
 

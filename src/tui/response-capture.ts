@@ -1,4 +1,4 @@
-import type { OutputSink, ResponseInfo } from '../core/pipeline.js';
+import type { OutputSink, ResponseInfo } from '../core/model.js';
 
 /** Status line facts of a response, as the response pane shows them. */
 export interface ResponseMeta {
@@ -20,8 +20,8 @@ export function stripAnsi(text: string): string {
 }
 
 /**
- * The TUI's output sink for one request: what the render stage writes lands here (bodies,
- * GraphQL results, stream events) and the response pane draws from it.
+ * The TUI's output sink for one request: what the pane reporter (pane-reporter.ts) writes
+ * lands here (bodies, GraphQL results, stream events) and the response pane draws from it.
  */
 export class ResponseCapture implements OutputSink {
   private response?: ResponseInfo;
@@ -35,18 +35,8 @@ export class ResponseCapture implements OutputSink {
 
   constructor(private readonly onChange: () => void = () => undefined) {}
 
-  /**
-   * The status line a streaming or GraphQL renderer prints before its output, as on a terminal:
-   * the pane's title already shows it, so that one chunk is skipped.
-   */
-  skipOnce?: string;
-
   out(chunk: string | Uint8Array): void {
     const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    if (this.skipOnce !== undefined && text === this.skipOnce) {
-      delete this.skipOnce;
-      return;
-    }
     this.text += text;
     if (this.text.length > CAPTURE_LIMIT) {
       // Streams keep the tail (newest events); a body keeps its head.

@@ -1,4 +1,4 @@
-import type { Session } from '../core/pipeline.js';
+import type { Session } from '../core/model.js';
 
 export type TokenState =
   | { kind: 'none' }

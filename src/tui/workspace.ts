@@ -3,15 +3,20 @@ import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
-import type { Profile, RequestSpec, RunOptions, Session } from '../core/pipeline.js';
+import type { Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
-import { executeRequest, validateFilters, type RequestOutcome, type RunServices } from '../core/runner.js';
+import type { RunServices } from '../pipeline/create-context.js';
+import { runRequest } from '../pipeline/loop.js';
+import { validateFilters } from '../pipeline/parse-file.js';
+import { createFeed } from '../report/feed.js';
+import type { RequestOutcome } from '../report/reporter.js';
 import { loadSession } from '../core/session.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
-import { TUI_RENDER_ENTRIES } from './render-plugin.js';
+import { AbortHooks } from '../core/abort-hooks.js';
+import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
 import { tokenState, type TokenState } from './token-state.js';
 
@@ -47,6 +52,8 @@ export class Workspace {
   readonly registry: PluginRegistry;
   readonly secrets = new SecretRegistry();
   readonly agents = new AgentPool();
+  /** Plugins' caches shared by the requests sent from this window (ctx.runState). */
+  private readonly runState: Record<string, unknown> = {};
   catalog: Catalog = { root: '', files: [], truncated: false };
   document: ProfilesDocument = { profiles: [] };
   profile!: Profile;
@@ -57,7 +64,7 @@ export class Workspace {
   private promptCache = new Map<string, string>();
 
   private constructor(readonly config: WorkspaceOptions) {
-    this.registry = new PluginRegistry([...BUILTIN_PLUGINS, ...TUI_RENDER_ENTRIES], config.thirdParty ?? []);
+    this.registry = new PluginRegistry(BUILTIN_PLUGINS, config.thirdParty ?? []);
     for (const [name, value] of Object.entries(config.options.cliVariables)) if (isSecretName(name)) this.secrets.add(value);
   }
 
@@ -134,7 +141,7 @@ export class Workspace {
   }
 
   /**
-   * Sends one request through the whole pipeline, as `reqflow run` does; the render stage
+   * Sends one request through the whole pipeline, as `reqflow run` does; the pane reporter
    * writes into `capture`. Errors come back in the outcome, never thrown.
    */
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal }): Promise<RequestOutcome> {
@@ -148,14 +155,17 @@ export class Workspace {
         ...(this.document.path ? { profilesPath: this.document.path } : {}),
         session: this.session,
         output: io.capture,
+        report: createFeed(paneReporter(io.capture)),
         prompter: io.prompter,
         promptCache: this.promptCache,
         secrets: this.secrets,
         agents: this.agents,
         signal: io.signal,
+        abort: new AbortHooks(io.signal),
+        runState: this.runState,
         env: this.config.env,
       };
-      return await executeRequest(spec, file, services);
+      return await runRequest(spec, file, services);
     } catch (error) {
       const problem = asReqflowError(error);
       return { spec, error: problem, exitCode: problem.exitCode };

@@ -3,6 +3,7 @@
  * waiting for the browser, a stream printing events): watch stdout and stderr while it runs,
  * signal it, then collect its exit.
  */
+import { parseRecords, wantsJson } from './records.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { BIN, ROOT, type CliOptions, type CliResult } from './cli.js';
 
@@ -52,6 +53,14 @@ export function startCli(args: string[], options: CliOptions = {}): LiveCli {
       exited = true;
       clearTimeout(timer);
       notify();
+      if (wantsJson(args)) {
+        try {
+          parseRecords(text.stdout); // every -o json line must match the published schema
+        } catch (error) {
+          reject(error);
+          return;
+        }
+      }
       resolvePromise({ code, stdout: text.stdout, stderr: text.stderr, signal });
     });
   });

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseRecords, wantsJson } from './records.js';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = join(ROOT, 'bin', 'run.cjs');
@@ -40,6 +41,15 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      // Every line any `-o json` run of the suite prints must match the published schema.
+      if (wantsJson(args)) {
+        try {
+          parseRecords(stdout);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+      }
       resolvePromise({ code, stdout, stderr, signal });
     });
     // A child that exits before reading stdin makes this write fail with EPIPE: not an error of the test.

@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import type { ConnectionOptions } from 'node:tls';
 import { lazyBuiltin } from '../lazy-builtin.js';
-import type { TlsConnectionOptions } from '../pipeline.js';
+import type { TlsConnectionOptions } from '../model.js';
 
 /**
  * One keep-alive agent per TLS setting, reused by every request of a run, so a file of 1,000

@@ -1,11 +1,12 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
-import type { ResponseInfo, TlsConnectionOptions } from '../pipeline.js';
-import { whenAborted } from '../abort-hooks.js';
+import type { ResponseInfo, TlsConnectionOptions } from '../model.js';
+import type { AbortHooks } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { hasHeader } from '../headers.js';
 import { maskUrl } from '../mask.js';
+import { VERSION } from '../version.js';
 import { recordBody } from '../token-extraction.js';
 import type { AgentPool } from './agents.js';
 import { toRequestError } from './network-errors.js';
@@ -18,7 +19,8 @@ export interface OutgoingRequest {
   tls: TlsConnectionOptions;
   timeoutMs: number;
   followRedirects: boolean;
-  signal?: AbortSignal;
+  /** The run's cancellation (Ctrl-C, Esc in the TUI). */
+  abort?: AbortHooks;
   /** Streaming responses (SSE) must not time out between events once the headers are in. */
   keepAliveAfterHeaders?: boolean;
 }
@@ -30,13 +32,10 @@ function codedError(message: string, code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
 }
 const SUPPORTED = new Set(['http:', 'https:']);
+const noop = (): void => undefined;
 
-/** The last URL parsed: a batch sends to the same URL over and over (never mutated, only read). */
-let lastUrl: { text: string; url: URL } | undefined;
-
-/** Validates a URL once, where it enters the wire: exit 2 for text that is not an http(s) URL. */
+/** Validates a URL once, where it enters the wire: exit 2 for text that is not an http(s) URL. A new object each call: callers may change it. */
 export function parseRequestUrl(text: string): URL {
-  if (lastUrl?.text === text) return lastUrl.url;
   let url: URL;
   try {
     url = new URL(text);
@@ -44,8 +43,18 @@ export function parseRequestUrl(text: string): URL {
     throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
   }
   if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests' });
-  lastUrl = { text, url };
   return url;
+}
+
+/**
+ * What every request reqflow sends carries unless the request sets its own: plain requests,
+ * streams (SSE, GraphQL subscriptions) and a plugin's own calls alike.
+ */
+export function withDefaultHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+  const out = { ...headers };
+  if (!hasHeader(out, 'user-agent')) out['User-Agent'] = `reqflow/${VERSION}`;
+  if (!hasHeader(out, 'accept')) out.Accept = '*/*';
+  return out;
 }
 
 /** Sends one request and resolves when the response headers arrive; the body is left as a stream. */
@@ -53,10 +62,10 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
   let url = parseRequestUrl(request.url);
   let method = request.method;
   let body = request.body;
-  const headers = { ...request.headers };
+  const headers = withDefaultHeaders(request.headers);
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
-    const response = await once(hop === 0 ? request : { ...request, method, body, headers }, url, agents);
+    const response = await once({ ...request, method, body, headers }, url, agents);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
@@ -72,7 +81,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
       url = next;
       continue;
     }
-    return toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, request.signal);
+    return toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, request.abort);
   }
 }
 
@@ -81,7 +90,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
     // abort listener added now would never fire.
-    if (request.signal?.aborted) {
+    if (request.abort?.signal.aborted) {
       reject(cancelled());
       return;
     }
@@ -110,7 +119,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
     const onAbort = (): void => {
       req.destroy(codedError('cancelled', 'ABORT_ERR'));
     };
-    const stopWatchingAbort = whenAborted(request.signal, onAbort);
+    const stopWatchingAbort = request.abort?.whenAborted(onAbort) ?? noop;
     req.on('error', (error) => {
       // Failed before a response: the run's signal must not keep this request's listener (5,000 failures add up).
       stopWatchingAbort();
@@ -138,7 +147,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
   });
 }
 
-function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, signal?: AbortSignal): ResponseInfo {
+function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, abort?: AbortHooks): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
@@ -149,7 +158,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
     durationMs,
     size: 0,
   };
-  info.stream = bodyStream(res, info, target, signal);
+  info.stream = bodyStream(res, info, target, abort);
   return info;
 }
 
@@ -158,7 +167,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
  * listener: a listener would start the flow before any renderer is attached and lose the body.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
-function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, signal?: AbortSignal): Readable {
+function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, abort?: AbortHooks): Readable {
   const source = decoded(res);
   const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -185,7 +194,7 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   socket?.on('timeout', onTimeout);
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => fail(codedError('cancelled', 'ABORT_ERR'));
-  const stopWatchingAbort = whenAborted(signal, onAbort);
+  const stopWatchingAbort = abort?.whenAborted(onAbort) ?? noop;
   stream.once('close', () => {
     socket?.removeListener('timeout', onTimeout);
     stopWatchingAbort();

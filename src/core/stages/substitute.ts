@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { mergeHeaders } from '../headers.js';
-import type { Plugin, RequestContext, TlsSettings, VariableResolver } from '../pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { TlsSettings, VariableResolver } from '../model.js';
 
 const TLS_PATHS = ['certFile', 'keyFile', 'caFile', 'pfxFile'] as const;
 

@@ -12,7 +12,8 @@
 import { addQueryParam, authSettings, checkHeaderName, checkHeaderValue, choiceSetting, credential, hasQueryParam, stringSetting } from '../../core/auth-helpers.js';
 import { VariableError } from '../../core/errors/index.js';
 import { hasHeader, setHeader } from '../../core/headers.js';
-import type { Plugin, RequestContext } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
 
 function missingKey(ctx: RequestContext, variable: string): VariableError {
   return new VariableError(`request "${ctx.spec.name}" uses API key auth but no key is set (variable "${variable}")`, {

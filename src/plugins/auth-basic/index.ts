@@ -9,7 +9,8 @@
 import { authSettings, checkHeaderValue, credential, stringSetting } from '../../core/auth-helpers.js';
 import { VariableError } from '../../core/errors/index.js';
 import { hasHeader, setHeader } from '../../core/headers.js';
-import type { Plugin, RequestContext } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
 
 function missing(ctx: RequestContext, name: 'username' | 'password'): VariableError {
   const prompt = name === 'password' ? ` (or ask for it each run: "password": {"value": "", "interactive": true, "secret": true})` : '';

@@ -10,7 +10,8 @@
 import { authSettings, checkHeaderValue, credential, stringSetting } from '../../core/auth-helpers.js';
 import { VariableError } from '../../core/errors/index.js';
 import { hasHeader, setHeader } from '../../core/headers.js';
-import type { Plugin, RequestContext } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
 
 function missingToken(ctx: RequestContext, variable: string): VariableError {
   const login = ctx.profile.oauth ? `reqflow oauth login -p ${ctx.profile.name}` : 'reqflow oauth login';

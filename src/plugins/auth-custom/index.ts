@@ -14,7 +14,8 @@
 import { addQueryParam, authSettings, checkHeaderName, checkHeaderValue, hasQueryParam, recordSetting } from '../../core/auth-helpers.js';
 import { UsageError } from '../../core/errors/index.js';
 import { hasHeader, setHeader } from '../../core/headers.js';
-import type { Plugin, RequestContext } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
 
 async function addCustom(ctx: RequestContext): Promise<RequestContext> {
   const settings = authSettings(ctx, 'custom');

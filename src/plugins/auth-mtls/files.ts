@@ -4,7 +4,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import { TlsError } from '../../core/errors/index.js';
-import type { RequestContext, TlsSettings } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { TlsSettings } from '../../core/model.js';
 
 export type TlsFileKey = 'certFile' | 'keyFile' | 'caFile' | 'pfxFile';
 

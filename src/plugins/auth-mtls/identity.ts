@@ -7,7 +7,8 @@
 import { X509Certificate, createPrivateKey, type KeyObject } from 'node:crypto';
 import { createSecureContext } from 'node:tls';
 import { TlsError } from '../../core/errors/index.js';
-import type { RequestContext, TlsConnectionOptions } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { TlsConnectionOptions } from '../../core/model.js';
 import { day, describeFile, isCertificateBlock, isEncryptedKeyBlock, isPrivateKeyBlock, pemBlocks, readTlsFile, settingName, tlsFile, type PemBlock, type TlsFile } from './files.js';
 
 type Identity = Pick<TlsConnectionOptions, 'cert' | 'key' | 'pfx' | 'passphrase'>;

@@ -3,25 +3,21 @@
  * by field; paths already absolute) into Node TLS options, checking the files first so that
  * every problem is one clear exit-5 line. `insecureSkipVerify` warns once per run.
  */
-import type { Plugin, RequestContext, RunOptions, TlsConnectionOptions } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { TlsConnectionOptions } from '../../core/model.js';
 import { tlsFile } from './files.js';
 import { loadIdentity } from './identity.js';
 import { loadCaFile } from './trust.js';
 
-/** Per run (keyed by the run's options object): files are read and checked once per distinct setting. */
+/** Per run: files are read and checked once per distinct setting. */
 interface RunState {
   warned: boolean;
   loaded: Map<string, Promise<TlsConnectionOptions>>;
 }
-const runs = new WeakMap<RunOptions, RunState>();
 
 function runState(ctx: RequestContext): RunState {
-  let state = runs.get(ctx.options);
-  if (!state) {
-    state = { warned: false, loaded: new Map() };
-    runs.set(ctx.options, state);
-  }
-  return state;
+  return (ctx.runState['auth-mtls'] ??= { warned: false, loaded: new Map() }) as RunState;
 }
 
 async function load(ctx: RequestContext): Promise<TlsConnectionOptions> {

@@ -6,7 +6,7 @@
 import { formatError } from '../../cli/report-error.js';
 import { ExitCode, UsageError } from '../../core/errors/index.js';
 import { SecretRegistry } from '../../core/mask.js';
-import type { Profile } from '../../core/pipeline.js';
+import type { Profile } from '../../core/model.js';
 import { resolveProfile } from '../../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../../core/prompt.js';
 import { loadSession, type FileSession } from '../../core/session.js';

@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { TOKEN_VARIABLE, expiresSoon, readStored } from './token-store.js';
 
 /**

@@ -7,7 +7,7 @@
  * still valid. The commands and the TUI import login.ts and status.ts directly.
  */
 import { setHeader, hasHeader } from '../../core/headers.js';
-import type { Plugin } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { requestedAuth } from '../../core/registry.js';
 import { ensureFreshToken } from './ensure-token.js';
 import { TOKEN_VARIABLE } from './token-store.js';

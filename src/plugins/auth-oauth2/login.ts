@@ -1,4 +1,4 @@
-import type { Profile, Session } from '../../core/pipeline.js';
+import type { Profile, Session } from '../../core/model.js';
 import { noTerminalPrompter } from '../../core/prompt.js';
 import { TemplateResolver } from '../../core/variables.js';
 import { openInBrowser } from './browser.js';

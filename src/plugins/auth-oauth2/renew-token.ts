@@ -1,5 +1,5 @@
 import { AuthFlowError, ExitCode, ReqflowError, isReqflowError } from '../../core/errors/index.js';
-import type { RequestContext } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors/index.js';
-import type { Profile } from '../../core/pipeline.js';
+import type { Profile } from '../../core/model.js';
 
 export type GrantName = 'authorization_code' | 'device_code' | 'client_credentials';
 

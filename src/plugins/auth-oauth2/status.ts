@@ -1,5 +1,5 @@
 import { MASK } from '../../core/mask.js';
-import type { Session } from '../../core/pipeline.js';
+import type { Session } from '../../core/model.js';
 import { TOKEN_VARIABLE, clearTokens, describeExpiry, msUntilExpiry, readStored, type StoredOAuth } from './token-store.js';
 
 export interface OAuthStatus {

@@ -1,4 +1,4 @@
-import type { Session } from '../../core/pipeline.js';
+import type { Session } from '../../core/model.js';
 import type { GrantName } from './settings.js';
 
 /** The access token lives in the session variable `token`, so `{{token}}` works in any request. */

@@ -1,4 +1,4 @@
-import type { Plugin } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { parseHttpText } from './parse-http.js';
 
 const plugin: Plugin = {

@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import type { RequestSpec } from '../../core/pipeline.js';
+import type { RequestSpec } from '../../core/model.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
 const SEPARATOR = /^###(.*)$/s;

@@ -1,4 +1,4 @@
-import type { RequestSpec } from '../../core/pipeline.js';
+import type { RequestSpec } from '../../core/model.js';
 
 /** Writes requests back in the HTTP text format (`parseHttpText` reads it back unchanged). */
 export function printHttpText(requests: readonly RequestSpec[]): string {

@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import type { Plugin } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { lineColumn, specsFromData } from './structured.js';
 
 /** Parses JSON, turning V8's "at position N" into the line and column of the file. */

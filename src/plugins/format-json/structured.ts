@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { setHeader, hasHeader } from '../../core/headers.js';
-import type { RequestSpec } from '../../core/pipeline.js';
+import type { RequestSpec } from '../../core/model.js';
 import { validateTls } from '../../core/profiles.js';
 
 /** Fields a YAML/JSON request may carry besides name/method/url/headers/body/tls/variables. */

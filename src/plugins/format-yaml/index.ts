@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import type { Plugin } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { specsFromData } from '../format-json/structured.js';
 
 interface YamlMark {

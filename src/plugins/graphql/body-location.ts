@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import type { RequestSpec } from '../../core/pipeline.js';
+import type { RequestSpec } from '../../core/model.js';
 
 /** YAML and JSON request files: no request line, and the body may sit indented or quoted. */
 export function isStructuredFile(file: string): boolean {

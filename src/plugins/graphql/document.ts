@@ -1,6 +1,6 @@
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { ParseError, UsageError, VariableError } from '../../core/errors/index.js';
-import type { RequestContext } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { bodyPositionInFile } from './body-location.js';
 
 export type OperationType = 'query' | 'mutation' | 'subscription';
@@ -18,27 +18,24 @@ export interface SelectedOperation {
 
 type Language = Pick<typeof import('graphql'), 'parse' | 'print'>;
 
-let language: Promise<Language> | undefined;
-
 /**
  * Only graphql's parser and printer: the package root loads the whole library (type system,
  * validation, execution), several times slower to import. graphql 16 has no `exports` map
- * and no typings for the `.mjs` files, hence the untyped specifiers. Imported once per run, not
- * once per request of a batch.
+ * and no typings for the `.mjs` files, hence the untyped specifiers. Node caches the modules.
  */
-function loadLanguage(): Promise<Language> {
-  language ??= (async () => {
-    const parser = 'graphql/language/parser.mjs';
-    const printer = 'graphql/language/printer.mjs';
-    const [{ parse }, { print }] = (await Promise.all([import(parser), import(printer)])) as [Pick<Language, 'parse'>, Pick<Language, 'print'>];
-    return { parse, print };
-  })();
-  return language;
+async function loadLanguage(): Promise<Language> {
+  const parser = 'graphql/language/parser.mjs';
+  const printer = 'graphql/language/printer.mjs';
+  const [{ parse }, { print }] = (await Promise.all([import(parser), import(printer)])) as [Pick<Language, 'parse'>, Pick<Language, 'print'>];
+  return { parse, print };
 }
 
-/** Documents parsed in this run, by text: a batch sends the same query many times (never mutated, only read). */
-const parsedDocuments = new Map<string, DocumentNode>();
 const PARSED_DOCUMENTS_KEPT = 64;
+
+/** Documents parsed in this run, by text: a batch sends the same query many times (never mutated, only read). */
+function parsedDocumentsOf(ctx: RequestContext): Map<string, DocumentNode> {
+  return (ctx.runState['graphql-documents'] ??= new Map<string, DocumentNode>()) as Map<string, DocumentNode>;
+}
 
 /**
  * Parses the GraphQL body locally (graphql 16, imported only in GraphQL mode) and picks the
@@ -46,6 +43,7 @@ const PARSED_DOCUMENTS_KEPT = 64;
  */
 export async function selectOperation(ctx: RequestContext, query: string): Promise<SelectedOperation> {
   const { parse, print } = await loadLanguage();
+  const parsedDocuments = parsedDocumentsOf(ctx);
   let document = parsedDocuments.get(query);
   try {
     if (!document) {

@@ -1,4 +1,4 @@
-import type { Plugin } from '../../core/pipeline.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { renderGraphql } from './render.js';
 import { sendGraphql } from './send.js';
 import { transformGraphql } from './transform.js';

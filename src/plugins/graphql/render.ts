@@ -1,77 +1,34 @@
-import { applyFilter } from '../../core/filter.js';
-import type { RequestContext, StreamEvent } from '../../core/pipeline.js';
-import { bodyText, isTextual, parseJsonBody } from '../../core/render/body.js';
-import { palette, type Palette } from '../../core/render/colors.js';
-import { activeFilter } from '../../core/render/filtered.js';
-import { prettyJson } from '../../core/render/json-text.js';
-import { writeMeta, writeResponseHead } from '../../core/render/meta.js';
-import { renderEvents } from '../sse/consume.js';
-import { formatGraphqlErrors } from './format-errors.js';
-import { hasErrors, isGraphqlResult, type GraphqlResult } from './result.js';
+import type { StreamEvent } from '../../core/model.js';
+import type { RenderContext } from '../../pipeline/context.js';
+import { parseJsonBody } from '../../report/render/body.js';
+import type { EventSeed } from '../../report/reporter.js';
+import { hasErrors, isGraphqlResult } from './result.js';
 import { graphqlState } from './transform.js';
 
-/**
- * One result in the run's output mode: `-o json` the raw `{data, errors}` (or the filter's
- * result), one line each; pretty the data (or the filter's result), then the errors formatted
- * for reading.
- */
-async function printResult(ctx: RequestContext, result: GraphqlResult, colors: Palette): Promise<void> {
-  const filter = activeFilter(ctx);
-  const value = filter !== undefined ? await applyFilter(filter, result) : result;
-  switch (ctx.options.output) {
-    case 'json':
-      ctx.output.out(`${JSON.stringify(value)}\n`);
-      return;
-    case 'raw':
-      ctx.output.out(`${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
-      return;
-    default: {
-      const errors = result.errors ?? [];
-      if (filter !== undefined) {
-        ctx.output.out(`${prettyJson(value, colors)}\n`);
-      } else if ('data' in result || errors.length === 0) {
-        if (errors.length > 0) writeMeta(ctx, colors.dim('data:'));
-        ctx.output.out(`${prettyJson(result.data ?? null, colors)}\n`);
-      }
-      if (errors.length > 0) writeMeta(ctx, formatGraphqlErrors(errors, colors));
-    }
-  }
-}
-
-function parseEvent(event: StreamEvent): unknown {
-  try {
-    return JSON.parse(event.data);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Subscriptions (SSE or WebSocket): each result is shown the moment it arrives, like a response. */
-async function renderStream(ctx: RequestContext, colors: Palette): Promise<void> {
+/** Subscriptions (SSE or WebSocket): each result goes to the reporter the moment it arrives. */
+async function renderStream(ctx: RenderContext): Promise<void> {
   const response = ctx.response;
-  if (!response?.events) return;
+  if (!response.events) return;
   const close = graphqlState(ctx)?.close ?? ((): void => void response.stream?.destroy());
-  await renderEvents(ctx, colors, response.events, close, async (event) => {
+  await ctx.report.stream(ctx, response.events, close, (event: StreamEvent): EventSeed | false | undefined => {
     if (event.event === 'complete') return false; // GraphQL over SSE: the operation is done
-    const result = parseEvent(event);
-    if (!isGraphqlResult(result)) {
+    const parsed = parseJsonBody(Buffer.from(event.data));
+    if (!parsed.ok || !isGraphqlResult(parsed.value)) {
       ctx.warn(`skipped an event of "${ctx.spec.name}" that is not a GraphQL result: ${event.data.slice(0, 80)}`);
-      return true;
+      return undefined;
     }
-    if (hasErrors(result)) ctx.failed = true;
-    await printResult(ctx, result, colors);
-    return true;
+    if (hasErrors(parsed.value)) ctx.failed = true;
+    return { raw: event.data, json: { value: parsed.value }, graphql: parsed.value };
   });
 }
 
 /**
  * A whole response. GraphQL results (whatever the status: a 4xx may carry `errors`) are shown
- * as data and readable errors. Anything else (an HTML error page, plain text) is left to the
- * ordinary renderers, which show its status and body; a 2xx of that kind is a failure.
+ * as data and readable errors. Anything else (an HTML error page, plain text) is shown as an
+ * ordinary response, unfiltered; a 2xx of that kind is a failure.
  */
-async function renderResponse(ctx: RequestContext, colors: Palette): Promise<void> {
+async function renderResponse(ctx: RenderContext): Promise<void> {
   const response = ctx.response;
-  if (!response) return;
   const body = await ctx.readBody();
   const parsed = parseJsonBody(body);
   if (!parsed.ok || !isGraphqlResult(parsed.value)) {
@@ -79,28 +36,20 @@ async function renderResponse(ctx: RequestContext, colors: Palette): Promise<voi
       ctx.warn(`the response to GraphQL request "${ctx.spec.name}" is not a GraphQL response (${parsed.ok ? 'JSON without "data" or "errors"' : parsed.reason})`);
       ctx.failed = true;
     }
-    if (ctx.options.output === 'pretty' && activeFilter(ctx) !== undefined) {
+    if (ctx.options.filter !== undefined || ctx.spec.annotations.filter !== undefined) {
       // The filter cannot apply: still show what the server said.
       ctx.warn(`the filter was not applied: the response to "${ctx.spec.name}" is not a GraphQL response`);
-      writeResponseHead(ctx, colors);
-      ctx.output.out(isTextual(response, body) ? `${bodyText(body).text.replace(/\n?$/, '\n')}` : colors.dim(`[binary body, ${body.length} bytes]\n`));
-      ctx.rendered = true;
+      await ctx.report.response(ctx, { filter: false });
     }
     return;
   }
-  const result = parsed.value;
-  if (hasErrors(result)) ctx.failed = true;
-  if (ctx.options.output === 'raw') return; // render-raw writes the body bytes (or the filter's result)
-  if (ctx.options.output === 'pretty') writeResponseHead(ctx, colors);
-  await printResult(ctx, result, colors);
-  ctx.rendered = true;
+  if (hasErrors(parsed.value)) ctx.failed = true;
+  await ctx.report.graphql(ctx, parsed.value, body);
 }
 
 /** GraphQL mode's render stage; sets `failed` (exit 1) when a result carries `errors`. */
-export async function renderGraphql(ctx: RequestContext): Promise<RequestContext> {
-  if (ctx.rendered || !ctx.response) return ctx;
-  const colors = palette(ctx.options.color);
-  if (ctx.response.events) await renderStream(ctx, colors);
-  else await renderResponse(ctx, colors);
-  return ctx;
+export async function renderGraphql(ctx: RenderContext): Promise<void> {
+  if (ctx.rendered) return;
+  if (ctx.response.events) await renderStream(ctx);
+  else await renderResponse(ctx);
 }

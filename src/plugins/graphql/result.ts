@@ -1,15 +1,8 @@
-/** One GraphQL response (or one subscription event), as the GraphQL spec shapes it. */
-export interface GraphqlResult {
-  data?: unknown;
-  errors?: GraphqlError[];
-  extensions?: unknown;
-}
+import type { GraphqlResultShape } from '../../report/reporter.js';
 
-export interface GraphqlError {
-  message?: unknown;
-  locations?: Array<{ line?: unknown; column?: unknown }>;
-  path?: Array<string | number>;
-  extensions?: Record<string, unknown>;
+/** One GraphQL response (or one subscription event), as the GraphQL spec shapes it. */
+export interface GraphqlResult extends GraphqlResultShape {
+  extensions?: unknown;
 }
 
 /** An object with `data` or `errors` (an array): anything else is not a GraphQL response. */

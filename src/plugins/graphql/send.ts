@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { sendForEvents } from '../sse/read-events.js';
 import { graphqlState } from './transform.js';
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { getHeader, setHeader } from '../../core/headers.js';
-import type { RequestContext } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { checkRequiredVariables, selectOperation, warnUndeclaredVariables, type SelectedOperation } from './document.js';
 import { graphqlVariables } from './variables.js';
 

@@ -1,5 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
-import type { RequestContext, VariableResolver } from '../../core/pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { VariableResolver } from '../../core/model.js';
 
 /** `{{var}}` in every string of a YAML/JSON `variables` object (numbers and booleans stay typed). */
 async function expandStrings(value: unknown, variables: VariableResolver): Promise<unknown> {

@@ -2,8 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import { ExitCode, NetworkError, ReqflowError, UsageError } from '../../core/errors/index.js';
 import { tlsConnectOptions } from '../../core/http/agents.js';
 import { toRequestError } from '../../core/http/network-errors.js';
-import { parseRequestUrl } from '../../core/http/send.js';
-import type { RequestContext, ResponseInfo } from '../../core/pipeline.js';
+import { parseRequestUrl, withDefaultHeaders } from '../../core/http/send.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { ResponseInfo } from '../../core/model.js';
 import { EventQueue } from './event-queue.js';
 import type { GraphqlState } from './transform.js';
 
@@ -83,7 +84,7 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   const [{ createClient }, { default: WebSocket }] = await Promise.all([import('graphql-ws/client'), import('ws')]);
   const url = webSocketUrl(ctx.spec.url);
   const params = await connectionParams(ctx);
-  const headers = Object.fromEntries(Object.entries(ctx.spec.headers).filter(([name]) => !NOT_FORWARDED.test(name)));
+  const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
   const tls = url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {};
   const timeoutMs = ctx.options.timeoutMs;
   let upgrade: IncomingMessage | undefined;

@@ -1,8 +1,5 @@
 import { getHeader, setHeader } from '../../core/headers.js';
-import type { Plugin } from '../../core/pipeline.js';
-import { palette } from '../../core/render/colors.js';
-import { renderEvents } from './consume.js';
-import { eventPrinter } from './print-event.js';
+import type { Plugin } from '../../pipeline/plugin.js';
 import { sendForEvents } from './read-events.js';
 
 /**
@@ -29,8 +26,7 @@ const plugin: Plugin = {
         if (response.status < 300) ctx.warn(`"${ctx.spec.name}" asked for an event stream but the response is ${String(response.headers['content-type'] ?? 'untyped')}; showing it as a plain response`);
         return ctx;
       }
-      const colors = palette(ctx.options.color);
-      await renderEvents(ctx, colors, response.events, () => response.stream?.destroy(), eventPrinter(ctx, colors));
+      await ctx.report.stream(ctx, response.events, () => response.stream?.destroy());
       return ctx;
     },
   },

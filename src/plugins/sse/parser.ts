@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../core/pipeline.js';
+import type { StreamEvent } from '../../core/model.js';
 
 /**
  * Incremental `text/event-stream` parser following the WHATWG rules: lines end in CRLF, LF or

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { RequestContext, ResponseInfo, StreamEvent } from '../../core/pipeline.js';
-import { contentType } from '../../core/render/body.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { ResponseInfo, StreamEvent } from '../../core/model.js';
+import { contentType } from '../../report/render/body.js';
 import { EventStreamParser } from './parser.js';
 
 function isEventStream(response: ResponseInfo): boolean {

@@ -1,7 +1,7 @@
 import type { ReqflowError } from '../../core/errors/index.js';
 import { maskHeaders } from '../../core/mask.js';
-import { palette } from '../../core/render/colors.js';
-import { formatSize } from '../../core/render/describe.js';
+import { palette } from '../../report/render/colors.js';
+import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
 

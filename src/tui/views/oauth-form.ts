@@ -1,4 +1,4 @@
-import type { OAuthSettings } from '../../core/pipeline.js';
+import type { OAuthSettings } from '../../core/model.js';
 import type { Key } from '../blessed.js';
 import { LineEditor } from '../line-editor.js';
 import { OAUTH_FIELDS, formFromSettings, validateOAuthForm, type OAuthFieldKey, type OAuthForm } from '../oauth-fields.js';

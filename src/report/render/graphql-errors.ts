@@ -1,5 +1,5 @@
-import type { Palette } from '../../core/render/colors.js';
-import type { GraphqlError } from './result.js';
+import type { Palette } from './colors.js';
+import type { GraphqlErrorShape as GraphqlError } from '../reporter.js';
 
 /** `1:44, 3:5` */
 function locationsText(error: GraphqlError): string | undefined {

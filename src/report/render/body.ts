@@ -1,4 +1,4 @@
-import type { ResponseInfo } from '../pipeline.js';
+import type { ResponseInfo } from '../../core/model.js';
 
 export function contentType(response: ResponseInfo): string {
   const value = response.headers['content-type'];

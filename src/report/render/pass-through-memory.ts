@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { lazyBuiltin } from '../lazy-builtin.js';
+import { lazyBuiltin } from '../../core/lazy-builtin.js';
 
 /**
  * Keeps memory flat while a large body passes through untouched (`-o raw`, non-JSON bodies).

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { NetworkError } from '../errors/index.js';
-import type { RequestContext } from '../pipeline.js';
+import { NetworkError } from '../../core/errors/index.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';

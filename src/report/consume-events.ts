@@ -1,12 +1,9 @@
-import { ExitCode, NetworkError, isReqflowError } from '../../core/errors/index.js';
-import type { RequestContext, StreamEvent } from '../../core/pipeline.js';
-import type { Palette } from '../../core/render/colors.js';
-import { writeMeta, writeResponseHead } from '../../core/render/meta.js';
+import { ExitCode, NetworkError, isReqflowError } from '../core/errors/index.js';
+import type { StreamEvent } from '../core/model.js';
+import type { RequestContext } from '../pipeline/context.js';
+import type { StreamEnd } from './reporter.js';
 
-/** Why a stream stopped: the source ended, a limit stopped it, or the user did (Ctrl-C). */
-export type StreamEnd = 'complete' | 'max-events' | 'timeout' | 'user';
-
-export interface StreamOutcome {
+interface StreamOutcome {
   end: StreamEnd;
   count: number;
 }
@@ -21,8 +18,8 @@ export async function consumeEvents(
   ctx: Pick<RequestContext, 'options' | 'signal' | 'state'>,
   events: AsyncIterable<StreamEvent>,
   close: () => void,
-  /** Returns false for an event that ends the stream (GraphQL's `complete`); it is not counted. */
-  onEvent: (event: StreamEvent) => Promise<boolean | void> | boolean | void,
+  /** Returns false for an event that ends the stream (GraphQL's `complete`), 'skip' for one not counted. */
+  onEvent: (event: StreamEvent) => Promise<boolean | 'skip' | void> | boolean | 'skip' | void,
 ): Promise<StreamOutcome> {
   const { maxEvents, streamTimeoutMs } = ctx.options;
   const iterator = events[Symbol.asyncIterator]();
@@ -51,8 +48,9 @@ export async function consumeEvents(
         throw brokenStream(winner.error, count);
       }
       if (winner.result.done) return finish('complete');
-      if ((await onEvent(winner.result.value)) === false) return finish('complete');
-      count += 1;
+      const handled = await onEvent(winner.result.value);
+      if (handled === false) return finish('complete');
+      if (handled !== 'skip') count += 1;
     }
   } finally {
     if (timer) clearTimeout(timer);
@@ -69,37 +67,4 @@ function brokenStream(error: unknown, count: number): unknown {
     hint: 'the connection closed before the server ended the stream; the events above arrived complete',
     cause: error,
   });
-}
-
-/** `3 events; stopped by --max-events` for the closing status line. */
-function describeEnd(outcome: StreamOutcome): string {
-  const events = `${outcome.count} event${outcome.count === 1 ? '' : 's'}`;
-  switch (outcome.end) {
-    case 'max-events':
-      return `${events}; stopped by --max-events`;
-    case 'timeout':
-      return `${events}; stopped by --stream-timeout`;
-    case 'user':
-      return `${events}; stopped by the user`;
-    default:
-      return `${events}; the server ended the stream`;
-  }
-}
-
-/**
- * Renders a response whose `events` stream: pretty output frames the events with the status
- * head and a closing line saying why the stream ended (`-- 3 events; stopped by --max-events`).
- */
-export async function renderEvents(
-  ctx: RequestContext,
-  colors: Palette,
-  events: AsyncIterable<StreamEvent>,
-  close: () => void,
-  onEvent: (event: StreamEvent) => Promise<boolean | void> | boolean | void,
-): Promise<void> {
-  const pretty = ctx.options.output === 'pretty';
-  if (pretty) writeResponseHead(ctx, colors);
-  const outcome = await consumeEvents(ctx, events, close, onEvent);
-  if (pretty) writeMeta(ctx, colors.dim(`-- ${describeEnd(outcome)}`));
-  ctx.rendered = true;
 }

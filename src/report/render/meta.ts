@@ -1,4 +1,4 @@
-import type { RequestContext } from '../pipeline.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import type { Palette } from './colors.js';
 import { statusLine, verboseRequest, verboseResponseHeaders } from './describe.js';
 

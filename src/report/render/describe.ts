@@ -1,5 +1,5 @@
-import { displayHeaders, displayUrl } from '../mask.js';
-import type { RequestContext } from '../pipeline.js';
+import { displayHeaders, displayUrl } from '../../core/mask.js';
+import type { RequestContext } from '../../pipeline/context.js';
 import type { Palette } from './colors.js';
 
 export function formatSize(bytes: number): string {

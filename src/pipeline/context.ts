@@ -1,0 +1,123 @@
+/**
+ * What each stage of the pipeline may read and what it adds. One object travels through all
+ * of them (plugins change it in place); these types say, stage by stage, which of its fields
+ * are there yet. `RequestContext` is the loosest view, valid in every request stage.
+ *
+ *   parse      ParseContext      file text → requests[]
+ *   substitute SubstituteContext + spec resolved, tls merged
+ *   auth       AuthContext       + tlsOptions, auth headers
+ *   transform  TransformContext  body and headers shaped for the wire
+ *   send       SendContext       + response (the first sender wins)
+ *   render     RenderContext     response handed to the reporters (report)
+ *   capture    CaptureContext    + capturedBody(): values taken from the response
+ *   persist    PersistContext    + error: session, cookies, history written (also on failure)
+ */
+import type { ReqflowError } from '../core/errors/index.js';
+import type { HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
+import type { ReportFeed } from '../report/reporter.js';
+
+/** What every request stage sees: the run's settings and services, read-only. */
+export interface BaseContext {
+  /** This request (a copy: changes stay within this request). */
+  spec: RequestSpec;
+  /** Absolute path of the request file. */
+  readonly file: string;
+  /** Folder of the request file: relative paths in the request resolve against it. */
+  readonly baseDir: string;
+  /** The active profile (read-only). */
+  readonly profile: Profile;
+  /** The profile's session: read and write values that must outlive the request. */
+  readonly session: Session;
+  /** What `run` was asked to do (read-only). */
+  readonly options: RunOptions;
+  /** Resolves `{{...}}` and reads variables. */
+  readonly variables: VariableResolver;
+  /** stdout/stderr, or the TUI's panes. Plugins that print write here, never to `process.stdout`. */
+  readonly output: OutputSink;
+  /** TLS settings after merging profile and request (paths absolute once `substitute` ran). */
+  tls: TlsSettings;
+  /** Node TLS options for the connection, filled in the `auth` stage (auth-mtls reads the files). */
+  tlsOptions: TlsConnectionOptions;
+  /** Sends HTTP over the run's keep-alive agents with the run's time-out, redirects and `tlsOptions`. */
+  readonly http: HttpClient;
+  /** Set by `send`; undefined before. */
+  response?: ResponseInfo;
+  /** Scratch space shared by the stages of this request, keyed by plugin name. */
+  state: Record<string, unknown>;
+  /** Scratch space shared by every request of the run (caches, warn-once flags), keyed by plugin name. */
+  readonly runState: Record<string, unknown>;
+  /** Fires when the user cancels (Ctrl-C, Esc in the TUI). Long-running stages must honour it. */
+  readonly signal: AbortSignal;
+  /** Prints a warning line on stderr (or the TUI status bar), with known secrets masked. */
+  warn(message: string): void;
+  /** Reads the whole response body, at most `--max-size` bytes (empty before `send`). */
+  readBody(): Promise<Buffer>;
+  /** Replaces every secret value the run knows with `•••`. Apply it to anything shown besides the body. */
+  redact(text: string): string;
+  /**
+   * Treats a value as secret for the rest of the run (shown as `•••` in every warning, error
+   * and `-v` line). Use the `maskSecret(ctx, value)` helper: it works with hosts that lack it.
+   */
+  addSecret?(value: string): void;
+}
+
+/** `substitute`: `{{...}}` resolved in URL, headers, body and TLS paths; profile headers merged in. */
+export type SubstituteContext = BaseContext;
+
+/** `auth`: URL, headers and body are final except for what `transform` does. Adds headers, query or `tlsOptions`. */
+export type AuthContext = BaseContext;
+
+/** `transform`: shapes body and headers for the wire (GraphQL wraps the query in JSON here). */
+export type TransformContext = BaseContext;
+
+/** `send`: sets `response`; the first handler to set it wins (later senders are skipped). */
+export type SendContext = BaseContext;
+
+/**
+ * Every request stage's context, loosely typed (what third-party plugins written for any stage
+ * receive). Render-stage fields are optional here.
+ */
+export interface RequestContext extends BaseContext {
+  /** The run's reporting feed (render stage on). */
+  report?: ReportFeed;
+  /**
+   * Set by the first `render` handler that showed the response; later render handlers skip.
+   * (GraphQL and SSE render before the core's reporter hand-off; a third-party renderer that
+   * wants to win says `before: ['core-report']`.)
+   */
+  rendered?: boolean;
+  /** Set by a render handler when the response is a failure beyond its status (GraphQL `errors`): exit 1. */
+  failed?: boolean;
+}
+
+/** `render`: the response is in; hand it to `report` (which filters it and feeds the reporters). */
+export interface RenderContext extends RequestContext {
+  response: ResponseInfo;
+  report: ReportFeed;
+}
+
+/** The `capture` hook, after `render`: take values from the response for later requests. */
+export interface CaptureContext extends RenderContext {
+  /**
+   * The body as received, when it is at most 1 MiB (kept while `render` streamed it, for the
+   * requests a capture plugin applies to); undefined otherwise.
+   */
+  capturedBody(): Buffer | undefined;
+}
+
+/** The `persist` hook, last, also when the request failed: write what must outlive the run. */
+export interface PersistContext extends RequestContext {
+  /** The error that ended the request early, if any. */
+  error?: ReqflowError;
+}
+
+/** What `parse` handlers receive: one file's text; they fill `requests`. */
+export interface ParseContext {
+  /** The request file, as the user named it. */
+  file: string;
+  text: string;
+  /** Lower-case extension without the dot (`http`, `rest`, `yaml`, `yml`, `json`, or one a plugin claims). */
+  extension: string;
+  /** Push the parsed requests here. The first parser that fills it wins. */
+  requests: RequestSpec[];
+}

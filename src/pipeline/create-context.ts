@@ -1,0 +1,102 @@
+import { dirname, resolve } from 'node:path';
+import type { AbortHooks } from '../core/abort-hooks.js';
+import type { AgentPool } from '../core/http/agents.js';
+import { sendHttp } from '../core/http/send.js';
+import type { SecretRegistry } from '../core/mask.js';
+import type { OutputSink, Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
+import type { Prompter } from '../core/prompt.js';
+import { readWholeBody } from '../core/read-body.js';
+import type { PluginRegistry } from '../core/registry.js';
+import { TemplateResolver } from '../core/variables.js';
+import type { ReportFeed } from '../report/reporter.js';
+import type { RequestContext } from './context.js';
+
+/** Everything a run shares across its requests. The CLI and the TUI each build one. */
+export interface RunServices {
+  registry: PluginRegistry;
+  options: RunOptions;
+  profile: Profile;
+  profilesPath?: string;
+  session: Session;
+  output: OutputSink;
+  /** Where responses go: the run's reporter behind the one place that filters. */
+  report: ReportFeed;
+  prompter: Prompter;
+  /** Interactive answers, asked once per run. */
+  promptCache: Map<string, string>;
+  secrets: SecretRegistry;
+  agents: AgentPool;
+  signal: AbortSignal;
+  /** The run's abort listeners, one real listener on `signal` (see abort-hooks.ts). */
+  abort: AbortHooks;
+  /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
+  runState: Record<string, unknown>;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * The request's own copy of its spec (plugins change headers, URL and body freely; the parsed
+ * file stays as written for the next run of it). Field by field: structuredClone of the whole
+ * spec was the largest cost of a request in a batch.
+ */
+function ownCopy(spec: RequestSpec): RequestSpec {
+  const copy: RequestSpec = { ...spec, headers: { ...spec.headers }, annotations: { ...spec.annotations }, source: { ...spec.source } };
+  if (spec.tls) copy.tls = { ...spec.tls };
+  if (spec.graphqlVariables) copy.graphqlVariables = structuredClone(spec.graphqlVariables);
+  return copy;
+}
+
+/** The context one request carries through the stages (see context.ts for what each stage sees). */
+export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
+  const { options } = services;
+  const variables = new TemplateResolver({
+    cliVariables: options.cliVariables,
+    session: services.session,
+    profile: services.profile,
+    prompter: services.prompter,
+    promptCache: services.promptCache,
+    secrets: services.secrets,
+    signal: services.signal,
+    requestName: spec.name,
+    ...(services.profilesPath ? { profilesPath: services.profilesPath } : {}),
+    ...(services.env ? { env: services.env } : {}),
+  });
+  const ctx: RequestContext = {
+    spec: ownCopy(spec),
+    file: resolve(file),
+    baseDir: dirname(resolve(file)),
+    profile: services.profile,
+    session: services.session,
+    options,
+    variables,
+    output: services.output,
+    report: services.report,
+    tls: {},
+    tlsOptions: {},
+    state: {},
+    runState: services.runState,
+    signal: services.signal,
+    warn: (message) => services.output.err(`reqflow: warning: ${services.secrets.scrub(message)}`),
+    addSecret: (value) => services.secrets.add(value),
+    redact: (text) => services.secrets.scrub(text),
+    readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
+    http: {
+      send: (request) =>
+        sendHttp(
+          {
+            method: request.method,
+            url: request.url,
+            headers: request.headers,
+            ...(request.body !== undefined ? { body: request.body } : {}),
+            tls: request.tlsOptions ?? ctx.tlsOptions,
+            timeoutMs: options.timeoutMs,
+            followRedirects: options.followRedirects,
+            abort: services.abort,
+            keepAliveAfterHeaders: request.streaming === true,
+          },
+          services.agents,
+        ),
+    },
+  };
+  return ctx;
+}

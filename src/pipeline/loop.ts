@@ -1,0 +1,108 @@
+/**
+ * The pipeline, read top to bottom: what happens to every request of every front end (the CLI,
+ * the TUI). Parsing happens once per file (`parse-file.ts`); then each request goes through
+ *
+ *   substitute → auth → transform → send → render → [capture] → [persist]
+ *
+ * Stages and hooks run the handlers of the plugins that apply to the request, in registry
+ * order (`core/registry.ts`; built-ins are listed in `core/builtins.ts`). The response goes to
+ * the run's reporter through `ctx.report` in `render` (`src/report/`).
+ */
+import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
+import type { RequestSpec } from '../core/model.js';
+import type { PluginRegistry } from '../core/registry.js';
+import { captureBody } from '../core/token-extraction.js';
+import type { RequestOutcome, RunSummary } from '../report/reporter.js';
+import { callHandler } from './call-handler.js';
+import type { CaptureContext, PersistContext, RequestContext } from './context.js';
+import { createContext, type RunServices } from './create-context.js';
+import type { Step } from './plugin.js';
+
+/** Runs the handlers of one stage or hook, in order, for the plugins that apply to this request. */
+async function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry): Promise<void> {
+  for (const entry of registry.ordered(step)) {
+    if (step === 'send' && ctx.response) return; // the first sender wins
+    if (!registry.applies(entry, ctx, step)) continue;
+    // Loaded plugins are called without an await: a batch pays for every await per plugin.
+    const plugin = registry.loadedPlugin(entry) ?? (await registry.load(entry));
+    const handler = plugin.stages[step] as ((ctx: RequestContext) => unknown) | undefined;
+    if (handler) await callHandler(entry, step, () => handler(ctx));
+  }
+}
+
+/** One request through every stage and hook. Never throws: errors end up in the outcome (and the reporter). */
+export async function runRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
+  const { registry, report } = run;
+  const ctx = createContext(spec, file, run);
+  report.reporter.requestStart?.(ctx.spec);
+  let error: ReqflowError | undefined;
+  try {
+    registry.checkAuthAvailable(ctx);
+    await runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
+    await runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
+    // Whatever an auth plugin put in a header is a secret from here on (-v, errors, reports).
+    for (const [name, value] of Object.entries(ctx.spec.headers)) run.secrets.addHeaderValue(name, value);
+    await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
+    await runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming
+    const response = ctx.response;
+    if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
+    // Capture plugins see the body the reporter streams: keep its first MiB on the way.
+    const capturedBody = registry.anyApplies('capture', ctx) ? captureBody(response) : () => undefined;
+    await runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
+    if (response.stream && !response.stream.readableEnded) response.stream.resume(); // free the socket for the next request
+    await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry); // token extraction, @capture
+  } catch (caught) {
+    error = isReqflowError(caught) ? caught : internalError(caught);
+    ctx.response?.stream?.destroy();
+  }
+  try {
+    await runStep('persist', Object.assign(ctx as PersistContext, error ? { error } : {}), registry); // session, cookies, history
+  } catch (caught) {
+    // After a failed request, the first error is the one to report.
+    error ??= isReqflowError(caught) ? caught : internalError(caught);
+  }
+  const failed = ctx.response !== undefined && (ctx.response.status >= 400 || ctx.failed === true);
+  const outcome: RequestOutcome = { spec, exitCode: error ? error.exitCode : failed ? ExitCode.httpFailure : ExitCode.ok };
+  if (ctx.response) outcome.response = ctx.response;
+  outcome.sent = ctx.spec;
+  if (error) outcome.error = error;
+  if (ctx.state.streamEndedByUser === true) outcome.streamEndedByUser = true;
+  await report.reporter.requestEnd?.(outcome, ctx);
+  return outcome;
+}
+
+export interface RunRequestsOptions {
+  /** `--fail-fast`: stop after the first request that did not pass. */
+  failFast: boolean;
+  /** Checked after each request: true when the run must end quietly (the output went away). */
+  stop(): boolean;
+}
+
+/** The requests of one file in order; later ones see what earlier ones left in the session. */
+export async function runRequests(specs: readonly RequestSpec[], file: string, run: RunServices, options: RunRequestsOptions): Promise<RunSummary & { streamEndedByUser: boolean }> {
+  // Only what the exit code needs is kept: holding every context (and its body) would make
+  // memory grow with the length of the file.
+  const outcomes: Array<Pick<RequestOutcome, 'spec' | 'exitCode' | 'error'>> = [];
+  let streamEndedByUser = false;
+  for (const spec of specs) {
+    if (run.signal.aborted) break;
+    const outcome = await runRequest(spec, file, run);
+    if (options.stop()) break; // the request cut short by the closed output is not a failure
+    if (outcome.streamEndedByUser) streamEndedByUser = true;
+    outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
+    if (options.failFast && outcome.exitCode !== ExitCode.ok) break;
+  }
+  const summary = { outcomes, exitCode: combinedExitCode(outcomes) };
+  await run.report.reporter.runEnd?.(summary);
+  return { ...summary, streamEndedByUser };
+}
+
+/**
+ * The exit code of a run: the first error's code (network, TLS, variable, ...) if any request
+ * failed that way, else 1 if any response failed, else 0.
+ */
+export function combinedExitCode(outcomes: ReadonlyArray<Pick<RequestOutcome, 'exitCode' | 'error'>>): number {
+  const errored = outcomes.find((o) => o.error);
+  if (errored) return errored.exitCode;
+  return outcomes.some((o) => o.exitCode !== 0) ? ExitCode.httpFailure : ExitCode.ok;
+}

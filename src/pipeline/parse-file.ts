@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import { extname, resolve } from 'node:path';
+import { ParseError, UsageError } from '../core/errors/index.js';
+import { validateFilter } from '../core/filter.js';
+import type { RequestSpec, RunOptions } from '../core/model.js';
+import type { PluginRegistry } from '../core/registry.js';
+import type { ParseContext } from './context.js';
+import { callHandler } from './call-handler.js';
+
+const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
+
+/** The `parse` stage: reads a request file and parses it with the format plugin of its extension (unknown ones: HTTP text). */
+export async function parseRequestFile(file: string, registry: PluginRegistry): Promise<RequestSpec[]> {
+  const path = resolve(file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path); // sync: fs/promises alone costs ms of every start-up
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`cannot read request file ${file}: ${why}`);
+  }
+  const text = decodeRequestFile(bytes, file);
+  const raw = extname(path).slice(1).toLowerCase();
+  const extension = FORMAT_BY_EXTENSION[raw] || registry.claimsExtension(raw) ? raw : 'http';
+  const ctx: ParseContext = { file, text, extension, requests: [] };
+  for (const entry of registry.parsersFor(extension)) {
+    const plugin = await registry.load(entry);
+    const handler = plugin.stages.parse;
+    if (!handler) continue;
+    await callHandler(entry, 'parse', () => handler(ctx));
+    if (ctx.requests.length > 0) break;
+  }
+  if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  return ctx.requests;
+}
+
+/**
+ * Request files are UTF-8. Anything else is refused with the position of the first bad byte,
+ * rather than sent with U+FFFD in place of the user's characters.
+ */
+function decodeRequestFile(bytes: Buffer, file: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    const lossy = bytes.toString('utf8');
+    const at = Math.max(lossy.indexOf('\uFFFD'), 0);
+    const before = lossy.slice(0, at);
+    const line = before.split('\n').length;
+    const binary = bytes.includes(0);
+    throw new ParseError(file, line, at - before.lastIndexOf('\n'), binary ? 'not a text file (it contains NUL bytes)' : 'not valid UTF-8 text', {
+      hint: binary ? 'is this the right file? request files are UTF-8 text' : 'request files are UTF-8 text; convert it, e.g. iconv -f latin1 -t utf-8 FILE',
+    });
+  }
+}
+
+/** `-n NAME` (repeatable) picks requests; an unknown name is exit 2 listing the names. */
+export function selectRequests(specs: RequestSpec[], names: readonly string[]): RequestSpec[] {
+  if (names.length === 0) return specs;
+  for (const name of names) {
+    if (!specs.some((spec) => spec.name === name)) {
+      throw new UsageError(`no request named "${name}"`, { hint: `requests in this file: ${specs.map((s) => s.name).join(', ')}` });
+    }
+  }
+  return specs.filter((spec) => names.includes(spec.name));
+}
+
+/** Every filter is compiled before anything is sent. */
+export async function validateFilters(specs: readonly RequestSpec[], options: RunOptions): Promise<void> {
+  if (options.filter !== undefined) await validateFilter(options.filter, ' (--filter)');
+  for (const spec of specs) {
+    const filter = spec.annotations.filter;
+    if (filter !== undefined && options.filter === undefined) await validateFilter(filter, ` in request "${spec.name}" (${spec.source.file}:${spec.source.line})`);
+  }
+}

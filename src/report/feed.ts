@@ -1,0 +1,93 @@
+import { ExitCode, ReqflowError } from '../core/errors/index.js';
+import { applyFilter } from '../core/filter.js';
+import type { StreamEvent } from '../core/model.js';
+import type { RenderContext, RequestContext } from '../pipeline/context.js';
+import { parseJsonBody } from './render/body.js';
+import { consumeEvents } from './consume-events.js';
+import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart } from './reporter.js';
+
+/** `--filter` wins over the request's `# @filter`. */
+function activeFilter(ctx: RequestContext): string | undefined {
+  return ctx.options.filter ?? ctx.spec.annotations.filter;
+}
+
+/** The whole JSON document of the response; a body that is not JSON is exit 1 naming why. */
+async function responseJson(ctx: RenderContext): Promise<unknown> {
+  const parsed = parseJsonBody(await ctx.readBody());
+  if (!parsed.ok) {
+    throw new ReqflowError(`cannot apply the filter to the response of "${ctx.spec.name}": ${parsed.reason}`, { exitCode: ExitCode.httpFailure, hint: 'filters apply to JSON responses only' });
+  }
+  return parsed.value;
+}
+
+/** An SSE event's data: JSON when it parses, else text. */
+function seedOf(event: StreamEvent): EventSeed {
+  const seed: EventSeed = { raw: event.data, ...(event.event !== undefined ? { event: event.event } : {}), ...(event.id !== undefined ? { id: event.id } : {}) };
+  if (event.data.trim() !== '') {
+    try {
+      seed.json = { value: JSON.parse(event.data) };
+    } catch {
+      // Plain text data.
+    }
+  }
+  return seed;
+}
+
+/**
+ * The reporting feed of a run: what render-stage handlers hand responses to. Every filter of
+ * reqflow is applied here (plain bodies, GraphQL results, each stream event), and nowhere else.
+ */
+export function createFeed(reporter: Reporter): ReportFeed {
+  return {
+    reporter,
+
+    async response(ctx, options) {
+      await reporter.responseHead?.(ctx);
+      const filter = options?.filter === false ? undefined : activeFilter(ctx);
+      if (filter === undefined) await reporter.body?.(ctx, { kind: 'stream' });
+      else await reporter.body?.(ctx, { kind: 'value', value: await applyFilter(filter, await responseJson(ctx)), filtered: true });
+      ctx.rendered = true;
+    },
+
+    async graphql(ctx, result, bytes) {
+      await reporter.responseHead?.(ctx);
+      const filter = activeFilter(ctx);
+      const value = filter === undefined ? result : await applyFilter(filter, result);
+      await reporter.body?.(ctx, { kind: 'graphql', result, value, filtered: filter !== undefined, bytes });
+      ctx.rendered = true;
+    },
+
+    async stream(ctx, source, close, toEvent = seedOf) {
+      await reporter.responseHead?.(ctx);
+      const filter = activeFilter(ctx);
+      let warned = false;
+      let seq = 0;
+      const outcome = await consumeEvents(ctx, source, close, async (event) => {
+        const seed = toEvent(event);
+        if (seed === false) return false;
+        if (seed === undefined) return 'skip';
+        const part: EventPart = { seq: ++seq, raw: seed.raw, value: seed.json ? seed.json.value : seed.raw, json: seed.json !== undefined, filtered: false };
+        if (seed.event !== undefined) part.event = seed.event;
+        if (seed.id !== undefined) part.id = seed.id;
+        if (seed.graphql) part.graphql = seed.graphql;
+        if (filter !== undefined) {
+          if (seed.json) {
+            part.value = await applyFilter(filter, seed.json.value);
+            part.filtered = true;
+          } else if (!warned) {
+            warned = true;
+            ctx.warn('an event carries data that is not JSON: the filter applies to JSON data only, so such events are shown unfiltered');
+          }
+        }
+        await reporter.event?.(ctx, part);
+        return true;
+      });
+      const end: StreamEndPart = { reason: outcome.end, events: outcome.count };
+      await reporter.streamEnd?.(ctx, end);
+      ctx.rendered = true;
+      return end;
+    },
+  };
+}
+
+export type { GraphqlResultShape };

@@ -1,0 +1,39 @@
+import { bodyText, isJsonResponse, parseJsonBody } from './render/body.js';
+import type { RenderContext } from '../pipeline/context.js';
+import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord } from './record.js';
+import type { BodyPart, Reporter, RequestOutcome } from './reporter.js';
+
+/** A body as JSON when it says so and parses, else as text (with a warning for broken JSON). */
+async function bodyValue(ctx: RenderContext, body: BodyPart): Promise<unknown> {
+  switch (body.kind) {
+    case 'value':
+    case 'graphql':
+      return body.value;
+    case 'text':
+      return bodyText(body.bytes).text;
+    case 'stream': {
+      const bytes = await ctx.readBody();
+      if (isJsonResponse(ctx.response) && bytes.length > 0) {
+        const parsed = parseJsonBody(bytes);
+        if (parsed.ok) return parsed.value;
+        ctx.warn(`response of "${ctx.spec.name}" says JSON but ${parsed.reason}; "body" holds it as text`);
+      }
+      return bodyText(bytes).text;
+    }
+  }
+}
+
+/** `-o json`: one record per line (NDJSON) for every response, stream event, stream end and error. */
+export function jsonReporter(printError: (outcome: RequestOutcome) => void): Reporter {
+  const write = (ctx: Pick<RenderContext, 'output'>, record: JsonRecord): void => ctx.output.out(`${JSON.stringify(record)}\n`);
+  return {
+    body: async (ctx, body) => write(ctx, responseRecord(ctx, await bodyValue(ctx, body))),
+    event: (ctx, event) => write(ctx, eventRecord(ctx, event)),
+    streamEnd: (ctx, end) => write(ctx, endRecord(ctx, end)),
+    requestEnd: (outcome, ctx) => {
+      if (!outcome.error) return;
+      write(ctx, errorRecord(ctx, outcome.error));
+      printError(outcome);
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { RenderContext } from '../pipeline/context.js';
+import { bodyText, isJsonResponse, isTextual } from './render/body.js';
+import { palette, type Palette } from './render/colors.js';
+import { formatGraphqlErrors } from './render/graphql-errors.js';
+import { colorizeJson, prettyJson } from './render/json-text.js';
+import { renderJsonBody } from './render/json-stream-render.js';
+import { writeMeta, writeResponseHead } from './render/meta.js';
+import { pipeTo } from './render/pipe.js';
+import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart } from './reporter.js';
+
+/** `3 events; stopped by --max-events` for the closing line of a stream. */
+export function describeStreamEnd(end: StreamEndPart): string {
+  const events = `${end.events} event${end.events === 1 ? '' : 's'}`;
+  const why: Record<StreamEnd, string> = { 'max-events': 'stopped by --max-events', timeout: 'stopped by --stream-timeout', user: 'stopped by the user', complete: 'the server ended the stream' };
+  return `${events}; ${why[end.reason]}`;
+}
+
+/** A GraphQL result for reading: the data, then its errors (or a filter's result alone). */
+export function graphqlText(result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): { data?: string; errors?: string } {
+  const errors = result.errors ?? [];
+  const text: { data?: string; errors?: string } = {};
+  if (filtered) text.data = `${prettyJson(value, colors)}\n`;
+  else if ('data' in result || errors.length === 0) text.data = `${prettyJson(result.data ?? null, colors)}\n`;
+  if (errors.length > 0) text.errors = formatGraphqlErrors(errors, colors);
+  return text;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+/** A body that arrived as bytes, for reading: JSON coloured, binary summarised on a terminal. */
+async function plainBody(ctx: RenderContext, colors: Palette): Promise<void> {
+  const res = ctx.response;
+  if (isJsonResponse(res)) {
+    // Streamed in constant memory; a body that is not JSON falls back to text with a warning.
+    await renderJsonBody(ctx, colors);
+    return;
+  }
+  if (ctx.options.isTerminal || !ctx.output.stream || !res.stream || res.body !== undefined) {
+    const body = await ctx.readBody();
+    if (body.length === 0) return;
+    if (!isTextual(res, body) && ctx.options.isTerminal) {
+      ctx.output.out(colors.dim(`[binary body, ${body.length} bytes not shown; save it with -o raw > file]\n`));
+      return;
+    }
+    const { text, validUtf8 } = bodyText(body);
+    if (!validUtf8) ctx.warn('the body is not valid UTF-8; invalid bytes are shown as \uFFFD (use -o raw for the bytes)');
+    ctx.output.out(ensureNewline(/^\s*[[{]/.test(text) ? colorizeJson(text, colors) : text));
+    return;
+  }
+  // Piped and not JSON: the bytes as they come, without buffering.
+  await pipeTo(res.stream, ctx.output.stream);
+}
+
+function writeGraphql(ctx: RenderContext, result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): void {
+  const text = graphqlText(result, value, filtered, colors);
+  if (text.data !== undefined) {
+    if (text.errors !== undefined) writeMeta(ctx, colors.dim('data:'));
+    ctx.output.out(text.data);
+  }
+  if (text.errors !== undefined) writeMeta(ctx, text.errors);
+}
+
+/**
+ * `-o pretty`: a status line (with `-v` the request and response headers), then the body for
+ * reading — JSON pretty-printed and coloured on a terminal, streams event by event with a
+ * closing line saying why they ended. Status lines go to stderr when the output is piped.
+ */
+export function prettyReporter(printError: (outcome: RequestOutcome) => void): Reporter {
+  const colorsOf = (ctx: RenderContext): Palette => palette(ctx.options.color);
+  return {
+    responseHead: (ctx) => writeResponseHead(ctx, colorsOf(ctx)),
+    body: async (ctx, body: BodyPart) => {
+      const colors = colorsOf(ctx);
+      switch (body.kind) {
+        case 'stream':
+          return plainBody(ctx, colors);
+        case 'value':
+          return void ctx.output.out(`${prettyJson(body.value, colors)}\n`);
+        case 'graphql':
+          return writeGraphql(ctx, body.result, body.value, body.filtered, colors);
+        case 'text':
+          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(bodyText(body.bytes).text) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
+      }
+    },
+    event: (ctx, event: EventPart) => {
+      const colors = colorsOf(ctx);
+      if (event.graphql) return writeGraphql(ctx, event.graphql, event.value, event.filtered, colors);
+      const label = [event.event !== undefined ? `event: ${event.event}` : '', event.id !== undefined ? `id: ${event.id}` : ''].filter(Boolean).join('  ');
+      if (label) writeMeta(ctx, colors.dim(label));
+      ctx.output.out(event.json ? `${prettyJson(event.value, colors)}\n` : `${event.raw}\n`);
+    },
+    streamEnd: (ctx, end) => writeMeta(ctx, colorsOf(ctx).dim(`-- ${describeStreamEnd(end)}`)),
+    requestEnd: (outcome) => {
+      if (outcome.error) printError(outcome);
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import type { ReqflowError } from '../core/errors/index.js';
+import { displayHeaders, displayUrl } from '../core/mask.js';
+import type { RequestContext } from '../pipeline/context.js';
+import type { EventPart, StreamEndPart } from './reporter.js';
+
+/**
+ * The records of `-o json` (NDJSON), one shape for every kind of request; the JSON Schema is
+ * docs/record.schema.json. Every record starts with the same envelope.
+ */
+interface Envelope {
+  type: 'response' | 'event' | 'end' | 'error';
+  name: string;
+  method: string;
+  /** Secrets masked. */
+  url: string;
+}
+
+export interface ResponseRecord extends Envelope {
+  type: 'response';
+  status: number;
+  statusText: string;
+  httpVersion: string;
+  headers: Record<string, string | string[]>;
+  /** Parsed JSON, text, a GraphQL `{data, errors}` result, or the filter's result. */
+  body: unknown;
+  durationMs: number;
+  size: number;
+  request: { headers: Record<string, string | string[]> };
+}
+
+export interface EventRecord extends Envelope {
+  type: 'event';
+  status: number;
+  seq: number;
+  event?: string;
+  id?: string;
+  data: unknown;
+}
+
+export interface EndRecord extends Envelope {
+  type: 'end';
+  status: number;
+  events: number;
+  reason: StreamEndPart['reason'];
+}
+
+export interface ErrorRecord extends Envelope {
+  type: 'error';
+  error: { message: string; exitCode: number; hint?: string };
+}
+
+export type JsonRecord = ResponseRecord | EventRecord | EndRecord | ErrorRecord;
+
+type Source = Pick<RequestContext, 'spec' | 'redact'>;
+
+function envelope<T extends Envelope['type']>(type: T, ctx: Source): Envelope & { type: T } {
+  return { type, name: ctx.spec.name, method: ctx.spec.method, url: displayUrl(ctx.spec.url, ctx.redact) };
+}
+
+export function responseRecord(ctx: Source & Pick<RequestContext, 'response'>, body: unknown): ResponseRecord {
+  const res = ctx.response;
+  return {
+    ...envelope('response', ctx),
+    status: res?.status ?? 0,
+    statusText: res?.statusText ?? '',
+    httpVersion: res?.httpVersion ?? '1.1',
+    headers: res ? displayHeaders(res.headers, ctx.redact) : {},
+    body,
+    durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
+    size: res?.body?.length ?? res?.size ?? 0,
+    request: { headers: displayHeaders(ctx.spec.headers, ctx.redact) },
+  };
+}
+
+export function eventRecord(ctx: Source & Pick<RequestContext, 'response'>, event: EventPart): EventRecord {
+  const record: EventRecord = { ...envelope('event', ctx), status: ctx.response?.status ?? 0, seq: event.seq, data: event.value ?? null };
+  if (event.event !== undefined) record.event = event.event;
+  if (event.id !== undefined) record.id = event.id;
+  return record;
+}
+
+export function endRecord(ctx: Source & Pick<RequestContext, 'response'>, end: StreamEndPart): EndRecord {
+  return { ...envelope('end', ctx), status: ctx.response?.status ?? 0, events: end.events, reason: end.reason };
+}
+
+/** A request that failed before or while its response arrived: every request is accounted for. */
+export function errorRecord(ctx: Source, error: ReqflowError): ErrorRecord {
+  const scrub = ctx.redact;
+  return { ...envelope('error', ctx), error: { message: scrub(error.message), exitCode: error.exitCode, ...(error.hint ? { hint: scrub(error.hint) } : {}) } };
+}
