@@ -3,7 +3,7 @@ import { processIo } from '../cli/run-file.js';
 import type { RawRunFlags } from '../cli/run-flags.js';
 import { collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
 import { TUI_FLAGS, launchTui } from '../tui/launch.js';
-import { toOclifFlags } from './run.js';
+import { toOclifFlags } from '../cli/oclif-flags.js';
 
 export default class Tui extends Command {
   static override summary = 'Browse, send and authenticate from a keyboard-driven terminal UI (the default command).';

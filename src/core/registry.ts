@@ -102,9 +102,9 @@ export class PluginRegistry {
     return entry.authName === undefined && entry.extensions === undefined;
   }
 
-  /** Does any plugin with a handler for this step apply to the request? */
-  anyApplies(step: Step, ctx: RequestContext): boolean {
-    return this.ordered(step).some((entry) => this.applies(entry, ctx, step));
+  /** The plugins with a handler for this step that apply to the request, in run order. */
+  applicable(step: Step, ctx: RequestContext): PluginEntry[] {
+    return this.ordered(step).filter((entry) => this.applies(entry, ctx, step));
   }
 
   /** Parse plugins for a file extension. */

@@ -10,7 +10,7 @@
  */
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
-import type { PluginRegistry } from '../core/registry.js';
+import type { PluginEntry, PluginRegistry } from '../core/registry.js';
 import { captureBody } from '../core/token-extraction.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
@@ -18,11 +18,14 @@ import type { CaptureContext, PersistContext, RequestContext } from './context.j
 import { createContext, type RunServices } from './create-context.js';
 import type { Step } from './plugin.js';
 
-/** Runs the handlers of one stage or hook, in order, for the plugins that apply to this request. */
-async function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry): Promise<void> {
-  for (const entry of registry.ordered(step)) {
+/**
+ * Runs the handlers of one stage or hook, in order, for the plugins that apply to this request
+ * (or for `applicable`, when the caller has already picked them).
+ */
+async function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, applicable?: readonly PluginEntry[]): Promise<void> {
+  for (const entry of applicable ?? registry.ordered(step)) {
     if (step === 'send' && ctx.response) return; // the first sender wins
-    if (!registry.applies(entry, ctx, step)) continue;
+    if (!applicable && !registry.applies(entry, ctx, step)) continue;
     // Loaded plugins are called without an await: a batch pays for every await per plugin.
     const plugin = registry.loadedPlugin(entry) ?? (await registry.load(entry));
     const handler = plugin.stages[step] as ((ctx: RequestContext) => unknown) | undefined;
@@ -47,10 +50,11 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     const response = ctx.response;
     if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
     // Capture plugins see the body the reporter streams: keep its first MiB on the way.
-    const capturedBody = registry.anyApplies('capture', ctx) ? captureBody(response) : () => undefined;
+    const capturers = registry.applicable('capture', ctx);
+    const capturedBody = capturers.length > 0 ? captureBody(response) : () => undefined;
     await runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
     if (response.stream && !response.stream.readableEnded) response.stream.resume(); // free the socket for the next request
-    await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry); // token extraction, @capture
+    await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry, capturers); // token extraction, @capture
   } catch (caught) {
     error = isReqflowError(caught) ? caught : internalError(caught);
     ctx.response?.stream?.destroy();

@@ -29,11 +29,24 @@ function ensureNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-/** A body that arrived as bytes, for reading: JSON coloured, binary summarised on a terminal. */
-async function plainBody(ctx: RenderContext, colors: Palette): Promise<void> {
+/** How a front end shows a body for reading (the CLI and the TUI differ only in these). */
+export interface ReadableBodyOptions {
+  /** What replaces a binary body. */
+  binaryNote(bytes: number): string;
+  /** Text as it may be shown (the TUI makes control characters harmless). */
+  safeText?(text: string): string;
+}
+
+const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${bytes} bytes not shown; save it with -o raw > file]` };
+
+/**
+ * A body that arrived as bytes, for reading: JSON pretty-printed and coloured (streamed in
+ * constant memory; a body that is not JSON after all falls back to text with a warning), text as
+ * it is, binary summarised on a terminal. The one body renderer of `pretty` and the TUI.
+ */
+export async function writeReadableBody(ctx: RenderContext, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
   const res = ctx.response;
   if (isJsonResponse(res)) {
-    // Streamed in constant memory; a body that is not JSON falls back to text with a warning.
     await renderJsonBody(ctx, colors);
     return;
   }
@@ -41,11 +54,12 @@ async function plainBody(ctx: RenderContext, colors: Palette): Promise<void> {
     const body = await ctx.readBody();
     if (body.length === 0) return;
     if (!isTextual(res, body) && ctx.options.isTerminal) {
-      ctx.output.out(colors.dim(`[binary body, ${body.length} bytes not shown; save it with -o raw > file]\n`));
+      ctx.output.out(colors.dim(`${options.binaryNote(body.length)}\n`));
       return;
     }
-    const { text, validUtf8 } = bodyText(body);
+    const { text: decoded, validUtf8 } = bodyText(body);
     if (!validUtf8) ctx.warn('the body is not valid UTF-8; invalid bytes are shown as \uFFFD (use -o raw for the bytes)');
+    const text = options.safeText ? options.safeText(decoded) : decoded;
     ctx.output.out(ensureNewline(/^\s*[[{]/.test(text) ? colorizeJson(text, colors) : text));
     return;
   }
@@ -75,7 +89,7 @@ export function prettyReporter(printError: (outcome: RequestOutcome) => void): R
       const colors = colorsOf(ctx);
       switch (body.kind) {
         case 'stream':
-          return plainBody(ctx, colors);
+          return writeReadableBody(ctx, colors);
         case 'value':
           return void ctx.output.out(`${prettyJson(body.value, colors)}\n`);
         case 'graphql':

@@ -1,40 +1,24 @@
 import type { RenderContext } from '../pipeline/context.js';
-import { bodyText, isJsonResponse, isTextual, parseJsonBody } from '../report/render/body.js';
+import { bodyText, isTextual } from '../report/render/body.js';
 import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
-import { colorizeJson, prettyJson } from '../report/render/json-text.js';
-import { prettyReporter } from '../report/pretty.js';
+import { prettyJson } from '../report/render/json-text.js';
+import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
 import type { Reporter } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
 
-/** A plain body as the response pane shows it (colours as ANSI, which the pane renders), and what `y` copies. */
-async function paneBody(ctx: RenderContext, capture: ResponseCapture): Promise<void> {
-  const res = ctx.response;
-  const colors = palette(true);
-  const body = await ctx.readBody();
-  if (body.length === 0) {
-    capture.out(colors.dim('(empty body)\n'));
-    capture.copySource = '';
-    return;
-  }
-  if (isJsonResponse(res)) {
-    const parsed = parseJsonBody(body);
-    if (parsed.ok) {
-      capture.out(`${prettyJson(parsed.value, colors)}\n`);
-      capture.copySource = body.toString('utf8');
-      return;
-    }
-    ctx.warn(`response says JSON but ${parsed.reason}; showing it as text`);
-  } else if (!isTextual(res, body)) {
-    capture.out(colors.dim(`[binary body, ${formatSize(body.length)} not shown; save it with: reqflow run FILE -n NAME -o raw > file]\n`));
-    capture.copySource = '';
-    return;
-  }
-  const { text } = bodyText(body);
-  capture.copySource = text;
+const PANE_BODY: ReadableBodyOptions = {
+  binaryNote: (bytes) => `[binary body, ${formatSize(bytes)} not shown; save it with: reqflow run FILE -n NAME -o raw > file]`,
   // Control characters other than SGR colours, tabs and newlines would move the terminal's cursor.
-  const safe = stripAnsi(text).replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '\uFFFD');
-  capture.out(/^\s*[[{]/.test(safe) ? colorizeJson(safe, colors) : safe);
+  safeText: (text) => stripAnsi(text).replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '\uFFFD'),
+};
+
+/** A plain body in the pane, through the reporting layer's body renderer; `y` copies the body as received. */
+async function paneBody(ctx: RenderContext, capture: ResponseCapture): Promise<void> {
+  const body = await ctx.readBody(); // whole: the pane keeps it for `y`
+  capture.copySource = isTextual(ctx.response, body) ? bodyText(body).text : '';
+  if (body.length === 0) capture.out(palette(true).dim('(empty body)\n'));
+  else await writeReadableBody(ctx, palette(true), PANE_BODY);
 }
 
 /**
