@@ -15,9 +15,10 @@ const inline = (plugin: Plugin) => () => Promise.resolve(plugin);
 /** Does the request use the session token (so OAuth must make sure it is fresh first)? */
 function usesToken(ctx: RequestContext): boolean {
   if (requestedAuth(ctx) === 'bearer') return true;
-  const { url, headers, body } = ctx.spec;
-  const mentions = (text: string | undefined): boolean => text !== undefined && /\{\{\s*token\s*\}\}/.test(text);
-  return mentions(url) || mentions(body) || Object.values(headers).some(mentions) || Object.values(ctx.profile.headers).some(mentions);
+  const { url, headers, body, bodyParts } = ctx.spec;
+  const mentions = (text: string | Buffer | undefined): boolean => typeof text === 'string' && /\{\{\s*token\s*\}\}/.test(text);
+  const inParts = bodyParts?.some((part) => part.kind === 'file' ? part.substitute : mentions(part.text)) === true; // an included file may say {{token}}
+  return mentions(url) || mentions(body) || inParts || Object.values(headers).some(mentions) || Object.values(ctx.profile.headers).some(mentions);
 }
 
 /**

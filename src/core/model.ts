@@ -74,8 +74,23 @@ export interface RequestSpec {
    * ```
    */
   headers: Record<string, string>;
-  /** The body text, if any. YAML/JSON object bodies arrive here already serialised as JSON. */
-  body?: string;
+  /**
+   * The body. As parsed: text that may hold `{{templates}}` (YAML/JSON object bodies arrive
+   * serialised as JSON). From `auth` on: what goes on the wire — text, or bytes when the body
+   * includes files (`< ./file`).
+   */
+  body?: string | Buffer;
+  /**
+   * A body written with file includes (`< ./file`, `<@ ./file`, `<@latin1 ./file`), in order;
+   * `substitute` reads the files (relative to the request file) into `body`.
+   */
+  bodyParts?: BodyPart[];
+  /** Line ending of the body on the wire: `crlf` for multipart bodies (RFC 7578). */
+  bodyLineEnding?: 'crlf';
+  /** File variables (`@name = value`) defined above this request, later definitions winning. */
+  fileVariables?: Readonly<Record<string, string>>;
+  /** `# @prompt name [description]`: values asked for before the request is sent. */
+  prompts?: Array<{ name: string; description?: string }>;
   /**
    * Every `# @key value` annotation of an HTTP request (and the matching YAML/JSON fields),
    * including ones no built-in knows, so a plugin can define its own: `protocol`, `filter`,
@@ -98,6 +113,12 @@ export interface RequestSpec {
   /** Where the request starts, for error messages. */
   source: SourceLocation;
 }
+
+/** One piece of a body with file includes. */
+export type BodyPart =
+  | { kind: 'text'; text: string }
+  /** `< path` (bytes as they are), `<@ path` (text, `{{templates}}` resolved), `<@latin1 path` (that encoding). */
+  | { kind: 'file'; path: string; substitute: boolean; encoding?: string; line: number };
 
 /** A profile from `.profiles.json`, validated. Plugins read it; nothing changes it during a run. */
 export interface Profile {
@@ -301,6 +322,6 @@ export interface VariableResolver {
    * `{{urlencode x}}`, `{{base64 x}}`. Fails like `get` on an unknown name.
    */
   expand(text: string): Promise<string>;
-  /** Where a variable's value comes from: `-e`, `session`, `profile`, or undefined. */
-  sourceOf(name: string): 'cli' | 'session' | 'profile' | undefined;
+  /** Where a variable's value comes from: `-e`, the request file (`@name = value`), `session`, `profile`, or undefined. */
+  sourceOf(name: string): 'cli' | 'file' | 'session' | 'profile' | undefined;
 }

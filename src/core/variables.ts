@@ -10,10 +10,14 @@ const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-type Source = 'cli' | 'session' | 'profile';
+type Source = 'cli' | 'file' | 'session' | 'profile';
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
+  /** `@name = value` lines of the request file above the request (they may hold `{{…}}`, never shell commands). */
+  fileVariables?: Readonly<Record<string, string>>;
+  /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
+  prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
   profile: Profile;
   prompter: Prompter;
@@ -59,6 +63,7 @@ export class TemplateResolver implements VariableResolver {
 
   sourceOf(name: string): Source | undefined {
     if (Object.hasOwn(this.options.cliVariables, name)) return 'cli';
+    if (this.options.fileVariables && Object.hasOwn(this.options.fileVariables, name)) return 'file';
     if (this.options.session.get(name) !== undefined) return 'session';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
     return undefined;
@@ -126,8 +131,11 @@ export class TemplateResolver implements VariableResolver {
 
   private async compute(name: string, stack: string[]): Promise<string> {
     const source = this.sourceOf(name);
+    const prompt = source === 'cli' ? undefined : this.options.prompts?.find((p) => p.name === name);
     let value: string;
-    if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
+    if (prompt) value = await this.fromProfile(name, { value: '', interactive: true }, stack);
+    else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
+    else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
     else throw this.unknown(name);

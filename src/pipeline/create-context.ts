@@ -51,6 +51,8 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
   const { options } = services;
   const variables = new TemplateResolver({
     cliVariables: options.cliVariables,
+    ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
+    ...(spec.prompts ? { prompts: spec.prompts } : {}),
     session: services.session,
     profile: services.profile,
     prompter: services.prompter,

@@ -79,7 +79,8 @@ export async function previewRequest(spec: RequestSpec, context: { profile: Prof
     headers.push([expandedName, isSecretName(expandedName) ? MASK : secrets.scrub(expandedValue)]);
   }
   const url = track(await expand(spec.url));
-  const body = spec.body === undefined ? undefined : track(await expand(spec.body));
+  const written = spec.bodyParts ? spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `< ${part.path}\n`)).join('') : spec.body;
+  const body = written === undefined ? undefined : track(await expand(typeof written === 'string' ? written : written.toString('utf8')));
   const preview: RequestPreview = {
     method: spec.method,
     url: displayUrl(url, (text) => secrets.scrub(text)),
@@ -102,6 +103,6 @@ export function sentRequest(spec: RequestSpec, secrets: SecretRegistry): Request
     unresolved: [],
     deferred: [],
   };
-  if (spec.body !== undefined) preview.body = secrets.scrub(spec.body);
+  if (spec.body !== undefined) preview.body = secrets.scrub(typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8'));
   return preview;
 }

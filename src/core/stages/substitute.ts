@@ -1,17 +1,12 @@
-import { homedir } from 'node:os';
-import { isAbsolute, resolve } from 'node:path';
 import { mergeHeaders } from '../headers.js';
+import { withDefaultScheme } from '../default-scheme.js';
+import { resolvePath } from '../resolve-path.js';
+import { resolveBody } from './request-body.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { TlsSettings, VariableResolver } from '../model.js';
 
 const TLS_PATHS = ['certFile', 'keyFile', 'caFile', 'pfxFile'] as const;
-
-/** `~/x` and relative paths become absolute, relative to the file that named them. */
-export function resolvePath(path: string, baseDir: string): string {
-  const expanded = path === '~' ? homedir() : path.startsWith('~/') ? resolve(homedir(), path.slice(2)) : path;
-  return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
-}
 
 async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variables: VariableResolver): Promise<TlsSettings> {
   const out: TlsSettings = {};
@@ -43,8 +38,11 @@ export const substitutePlugin: Plugin = {
       const headers = mergeHeaders(ctx.profile.headers, spec.headers);
       spec.headers = {};
       for (const [name, value] of Object.entries(headers)) spec.headers[await variables.expand(name)] = await variables.expand(value);
-      spec.url = await variables.expand(spec.url);
-      if (spec.body !== undefined) spec.body = await variables.expand(spec.body);
+      // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
+      spec.url = withDefaultScheme(await variables.expand(spec.url));
+      const body = await resolveBody(spec, ctx.baseDir, variables);
+      if (body !== undefined) spec.body = body;
+      delete spec.bodyParts;
       ctx.tls = await mergeTls(ctx);
       return ctx;
     },

@@ -70,7 +70,7 @@ export async function readOAuthSettings(profile: Profile, expand: (text: string)
   // A private CA in the profile's tls is trusted by the OAuth endpoints too (one place to set it).
   // Certificates of OAuth endpoints are always verified: insecureSkipVerify is for requests only.
   if (profile.tls?.caFile !== undefined) {
-    const [{ resolvePath }, { profileTlsFile }, { loadCaFile }] = await Promise.all([import('../../core/stages/substitute.js'), import('../auth-mtls/files.js'), import('../auth-mtls/trust.js')]);
+    const [{ resolvePath }, { profileTlsFile }, { loadCaFile }] = await Promise.all([import('../../core/resolve-path.js'), import('../auth-mtls/files.js'), import('../auth-mtls/trust.js')]);
     const path = resolvePath(await expand(profile.tls.caFile), profile.baseDir);
     settings.ca = [await loadCaFile(profileTlsFile(profile.name, 'caFile', path))];
   }

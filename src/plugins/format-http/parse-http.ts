@@ -1,21 +1,20 @@
 import { ParseError } from '../../core/errors/index.js';
 import type { RequestSpec } from '../../core/model.js';
+import { parseBody } from './body.js';
+import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
 const SEPARATOR = /^###(.*)$/s;
-const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:\s+(.*?))?\s*$/s;
+// `# @name value`, `// @name value`, `# @name=value` (JetBrains); a bare `# @flag` means true.
+const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)(.*?))?\s*$/s;
 const COMMENT = /^\s*(#|\/\/)/;
-const METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-const STANDARD_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
 
 interface Block {
   name?: string;
   /** 1-based line of the first line in `lines`. */
   firstLine: number;
   lines: string[];
-  /** Starts with `###` (so even an empty block is a request the user meant to write). */
-  explicit: boolean;
 }
 
 /**
@@ -27,20 +26,21 @@ export function parseHttpText(text: string, file: string): RequestSpec[] {
   // `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content.
   const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/);
   const requests: RequestSpec[] = [];
+  const scope: FileScope = { variables: {} };
   for (const block of splitBlocks(lines)) {
-    const spec = parseBlock(block, file, requests.length + 1);
+    const spec = parseBlock(block, file, requests.length + 1, scope);
     if (spec) requests.push(spec);
   }
   return requests;
 }
 
 function splitBlocks(lines: string[]): Block[] {
-  const blocks: Block[] = [{ firstLine: 1, lines: [], explicit: false }];
+  const blocks: Block[] = [{ firstLine: 1, lines: [] }];
   lines.forEach((line, index) => {
     const separator = SEPARATOR.exec(line);
     if (separator) {
       const name = (separator[1] ?? '').replace(/^#*/, '').trim();
-      blocks.push({ ...(name ? { name } : {}), firstLine: index + 2, lines: [], explicit: true });
+      blocks.push({ ...(name ? { name } : {}), firstLine: index + 2, lines: [] });
     } else {
       (blocks[blocks.length - 1] as Block).lines.push(line);
     }
@@ -48,34 +48,62 @@ function splitBlocks(lines: string[]): Block[] {
   return blocks;
 }
 
-function parseBlock(block: Block, file: string, index: number): RequestSpec | undefined {
+interface FileScope {
+  /** File variables defined so far; replaced (never mutated) when one is added, so specs can share it. */
+  variables: Readonly<Record<string, string>>;
+}
+
+/** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
+const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?(.*?)\s*$/s;
+/** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
+const PRE_REQUEST_SCRIPT = /^<\s*(\{%|\S+\.js\s*$)/;
+
+function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
+  const prompts: Array<{ name: string; description?: string }> = [];
   let i = 0;
-  // Annotations, comments and blank lines come before the request line.
+  // Annotations, comments, file variables and blank lines come before the request line.
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
+    const variable = FILE_VARIABLE.exec(line);
+    if (variable) {
+      scope.variables = { ...scope.variables, [variable[1] as string]: variable[2] ?? '' };
+      continue;
+    }
     const annotation = ANNOTATION.exec(line);
     if (annotation) {
-      annotations[annotation[1] as string] = annotation[2] || 'true'; // bare `# @flag` (even with trailing spaces) means true
-      annotationLines[annotation[1] as string] = block.firstLine + i;
+      const key = annotation[1] as string;
+      const value = annotation[2] || 'true'; // bare `# @flag` (even with trailing spaces) means true
+      if (key === 'prompt') {
+        const [name = '', ...description] = value.split(/\s+/);
+        prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}) });
+      }
+      annotations[key] = value;
+      annotationLines[key] = block.firstLine + i;
       continue;
+    }
+    if (PRE_REQUEST_SCRIPT.test(line)) {
+      throw new ParseError(file, block.firstLine + i, 1, 'pre-request scripts (< {% … %}, < ./script.js) are not supported yet', {
+        hint: 'reqflow does not run scripts yet; remove the line, or run this file with the tool it was written for until then',
+      });
     }
     if (line.trim() === '' || COMMENT.test(line)) continue;
     break;
   }
-  if (i >= block.lines.length) {
-    if (!block.explicit) return undefined; // text before the first ### that is only comments
-    throw new ParseError(file, Math.max(block.firstLine - 1, 1), 1, `request ${block.name ? `"${block.name}" ` : ''}has no request line`, { hint: 'write a line such as: GET https://example.com/path' });
-  }
+  // A block without a request (a banner, comments, variables, a trailing ###) is skipped.
+  if (i >= block.lines.length) return undefined;
   const lineNo = block.firstLine + i;
-  const { method, url, methodWritten } = parseRequestLine(block.lines[i] as string, file, lineNo);
+  let requestLine = block.lines[i] as string;
+  // The target may go on over lines that start with ? or & (indented or not).
+  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string)) requestLine += (block.lines[++i] as string).trim();
+  const { method, url, methodWritten, originForm, graphql } = parseRequestLine(requestLine, file, lineNo);
   const headers: Record<string, string> = {};
   i++;
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
     if (line.trim() === '') break;
-    if (COMMENT.test(line) && !line.includes(':')) continue;
+    if (COMMENT.test(line)) continue;
     const colon = line.indexOf(':');
     const headerLine = block.firstLine + i;
     if (colon <= 0) throw new ParseError(file, headerLine, 1, `header line has no "Name: value" form: ${clip(line)}`, { hint: 'put a blank line between the headers and the body' });
@@ -84,73 +112,40 @@ function parseBlock(block: Block, file: string, index: number): RequestSpec | un
       const bad = line.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
       throw new ParseError(file, headerLine, bad + 1, `invalid header name ${JSON.stringify(name)}`);
     }
-    headers[name] = line.slice(colon + 1).trim();
+    addHeader(headers, name, line.slice(colon + 1).trim());
   }
-  const bodyLines = block.lines.slice(i + 1);
-  while (bodyLines.length > 0 && (bodyLines[bodyLines.length - 1] as string).trim() === '') bodyLines.pop();
   const spec: RequestSpec = {
-    name: block.name ?? annotations.name ?? `request-${index}`,
+    name: annotations.name ?? block.name ?? `request-${index}`,
     method,
-    url,
+    url: originForm ? originFormUrl(url, hostOf(headers), file, lineNo) : url,
     headers,
     annotations,
     source: { file, line: lineNo },
   };
   if (methodWritten === false) spec.methodWritten = false;
-  if (bodyLines.length > 0) spec.body = bodyLines.join('\n');
+  if (graphql) annotations.protocol ??= 'graphql';
+  if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
+  if (prompts.length > 0) spec.prompts = prompts;
+  Object.assign(spec, parseBody({ lines: block.lines.slice(i + 1), firstLine: block.firstLine + i + 1 }, headers, file));
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;
   return spec;
 }
 
-function parseRequestLine(line: string, file: string, lineNo: number): { method: string; url: string; methodWritten?: false } {
-  const trimmed = line.trim();
-  const indent = line.length - line.trimStart().length;
-  const parts = splitRequestLine(trimmed);
-  const first = parts[0] ?? '';
-  // A bare URL is a GET, as in the JetBrains and httpyac formats.
-  if (parts.length === 1 && /^(https?:\/\/|\{\{)/i.test(first)) return { method: 'GET', url: first, methodWritten: false };
-  if (!METHOD.test(first)) {
-    const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
-    throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
-  }
-  let rest = parts.slice(1);
-  if (rest.length > 1 && /^HTTP\/\d(\.\d)?$/i.test(rest[rest.length - 1] as string)) rest = rest.slice(0, -1);
-  if (rest.length === 0) throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com' });
-  if (rest.length > 1) throw new ParseError(file, lineNo, indent + trimmed.indexOf(rest[1] as string) + 1, `unexpected text after the URL: ${clip(rest.slice(1).join(' '))}`, { hint: 'encode spaces in the URL as %20' });
-  const upper = first.toUpperCase();
-  return { method: STANDARD_METHODS.has(upper) ? upper : first, url: rest[0] as string };
+function hostOf(headers: Record<string, string>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'host') return value;
+  return undefined;
 }
 
 /**
- * Splits a request line at whitespace, except inside a template (`{{urlencode query}}`).
- * A scan, not a regex with a repeated group: that one overflows the stack on a 10 MB line.
+ * A header written twice is sent once with both values, in order: `, ` between them, `; `
+ * for Cookie (RFC 9110 §5.3 and RFC 6265 §5.4 make these the same request).
  */
-function splitRequestLine(text: string): string[] {
-  const parts: string[] = [];
-  let start = -1;
-  for (let i = 0; i < text.length; ) {
-    if (text.startsWith('{{', i)) {
-      const end = text.indexOf('}}', i + 2);
-      if (end >= 0) {
-        if (start < 0) start = i;
-        i = end + 2;
-        continue;
-      }
-    }
-    if (WHITESPACE.test(text[i] as string)) {
-      if (start >= 0) parts.push(text.slice(start, i));
-      start = -1;
-    } else if (start < 0) {
-      start = i;
-    }
-    i++;
-  }
-  if (start >= 0) parts.push(text.slice(start));
-  return parts;
+function addHeader(headers: Record<string, string>, name: string, value: string): void {
+  const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
+  if (existing === undefined) headers[name] = value;
+  else headers[existing] = `${headers[existing]}${name.toLowerCase() === 'cookie' ? '; ' : ', '}${value}`;
 }
-
-const WHITESPACE = /\s/;
 
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;

@@ -9,7 +9,8 @@ export function printHttpText(requests: readonly RequestSpec[]): string {
       // A method the user did not write stays unwritten (a bare URL), so print → parse is stable.
       lines.push(spec.methodWritten === false ? spec.url : `${spec.method} ${spec.url}`);
       for (const [name, value] of Object.entries(spec.headers)) lines.push(`${name}: ${value}`);
-      if (spec.body !== undefined) lines.push('', spec.body);
+      if (spec.bodyParts) lines.push('', spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `<${part.substitute ? `@${part.encoding ?? ''}` : ''} ${part.path}\n`)).join('').replace(/\r\n/g, '\n').replace(/\n$/, ''));
+      else if (spec.body !== undefined) lines.push('', typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8'));
       return lines.join('\n');
     })
     .join('\n\n');

@@ -44,7 +44,7 @@ function chooseTransport(ctx: RequestContext, operation: SelectedOperation): Tra
  */
 export async function transformGraphql(ctx: RequestContext): Promise<RequestContext> {
   const { spec } = ctx;
-  const query = spec.body ?? '';
+  const query = typeof spec.body === 'string' ? spec.body : (spec.body?.toString('utf8') ?? '');
   if (query.trim() === '') {
     throw new UsageError(`GraphQL request "${spec.name}" (${spec.source.file}:${spec.source.line}) has no query`, { hint: 'write the query as the body: a blank line after the headers, then e.g. { users { name } }' });
   }

@@ -30,7 +30,9 @@ const VERBOSE_BODY_LIMIT = 4096;
 /** `-v`: the request as sent (secrets masked), its body (known secret values redacted), then a blank line. */
 export function verboseRequest(ctx: RequestContext, colors: Palette): string {
   const lines = [`${colors.method(ctx.spec.method)} ${displayUrl(ctx.spec.url, ctx.redact)}`, ...headerLines(ctx.spec.headers, colors, ctx.redact)];
-  const body = ctx.spec.body;
+  const raw = ctx.spec.body;
+  // Bytes (a body with files) are shown when they are text; binary bodies are summarised.
+  const body = raw === undefined || typeof raw === 'string' ? raw : raw.subarray(0, 8000).includes(0) ? `[${raw.length} bytes of binary data]` : raw.toString('utf8');
   if (body !== undefined && body !== '') {
     const shown = body.length > VERBOSE_BODY_LIMIT ? `${body.slice(0, VERBOSE_BODY_LIMIT)}\n${colors.dim(`… ${Buffer.byteLength(body) - Buffer.byteLength(body.slice(0, VERBOSE_BODY_LIMIT))} more bytes`)}` : body;
     lines.push('', ctx.redact(shown));

@@ -1,0 +1,42 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../errors/index.js';
+import type { BodyPart, RequestSpec, VariableResolver } from '../model.js';
+import { resolvePath } from '../resolve-path.js';
+
+/** Encodings `<@NAME ./file` may name (what Node's TextDecoder knows, plus the usual aliases). */
+function decode(bytes: Buffer, encoding: string, where: string): string {
+  try {
+    return new TextDecoder(encoding).decode(bytes);
+  } catch {
+    throw new UsageError(`unknown encoding "${encoding}" ${where}`, { hint: 'use an encoding such as utf-8, latin1, windows-1252 or shift_jis' });
+  }
+}
+
+async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<Buffer> {
+  const where = `(${spec.source.file}:${part.line})`;
+  const path = resolvePath(await variables.expand(part.path), baseDir);
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    throw new UsageError(`cannot read the body file ${part.path} ${where}: ${why}`, { hint: 'paths are relative to the request file' });
+  }
+  if (!part.substitute) return bytes;
+  // `<@` files are text: decoded, {{templates}} resolved, sent as UTF-8.
+  return Buffer.from(await variables.expand(decode(bytes, part.encoding || 'utf-8', where)), 'utf8');
+}
+
+/**
+ * The body as it goes on the wire: `{{…}}` resolved in its text, included files read (relative
+ * to the request file). Text stays a string; a body with files becomes bytes.
+ */
+export async function resolveBody(spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<string | Buffer | undefined> {
+  if (!spec.bodyParts) return typeof spec.body === 'string' ? variables.expand(spec.body) : spec.body;
+  const chunks: Buffer[] = [];
+  for (const part of spec.bodyParts) {
+    chunks.push(part.kind === 'text' ? Buffer.from(await variables.expand(part.text), 'utf8') : await readPart(part, spec, baseDir, variables));
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,119 @@
+/**
+ * The request line of the `.http` dialect, in every form JetBrains, VS Code REST Client and
+ * httpyac accept: `METHOD URL [HTTP/1.1]`, a URL alone (GET), a URL without a scheme
+ * (`localhost:8080/x` → `http://`), an origin-form target (`GET /users` with a `Host:` header,
+ * resolved once the headers are read), a target continued on lines that start with `?` or `&`,
+ * and spaces inside the URL (percent-encoded).
+ */
+import { looksSchemeless, withDefaultScheme } from '../../core/default-scheme.js';
+import { ParseError } from '../../core/errors/index.js';
+
+const METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
+const STANDARD_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
+const VERSION = /^HTTP\/(\d(?:\.\d)?)$/i;
+/** A URL (or template) on its own: no method before it. */
+const BARE_URL = /^(?:https?:\/\/|\{\{)/i;
+
+export interface RequestLine {
+  method: string;
+  /** The URL, or an origin-form target (`/path`) when `originForm`. */
+  url: string;
+  methodWritten?: false;
+  /** `GET /path`: the URL is completed from the `Host:` header. */
+  originForm?: true;
+  /** `GRAPHQL url` (JetBrains): a GraphQL request, sent as POST. */
+  graphql?: true;
+}
+
+/** A line that continues the request target: `?a=1` or `&b=2`, indented or not. */
+export function isTargetContinuation(line: string): boolean {
+  return /^\s*[?&]/.test(line);
+}
+
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/**
+ * Splits a request line at whitespace, except inside a template (`{{urlencode query}}`).
+ * A scan, not a regex with a repeated group: that one overflows the stack on a 10 MB line.
+ */
+function splitRequestLine(text: string): Array<{ text: string; at: number }> {
+  const parts: Array<{ text: string; at: number }> = [];
+  let start = -1;
+  for (let i = 0; i < text.length; ) {
+    if (text.startsWith('{{', i)) {
+      const end = text.indexOf('}}', i + 2);
+      if (end >= 0) {
+        if (start < 0) start = i;
+        i = end + 2;
+        continue;
+      }
+    }
+    if (/\s/.test(text[i] as string)) {
+      if (start >= 0) parts.push({ text: text.slice(start, i), at: start });
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    }
+    i++;
+  }
+  if (start >= 0) parts.push({ text: text.slice(start), at: start });
+  return parts;
+}
+
+/** The target as written between the method and the version; inner whitespace is percent-encoded. */
+function targetOf(text: string): string {
+  return text.trim().replace(/\s/g, (space) => (space === ' ' ? '%20' : encodeURIComponent(space)));
+}
+
+/** Parses one request line (continuation lines already joined by the caller). */
+export function parseRequestLine(line: string, file: string, lineNo: number): RequestLine {
+  const trimmed = line.trim();
+  const indent = line.length - line.trimStart().length;
+  const parts = splitRequestLine(trimmed);
+  const first = parts[0]?.text ?? '';
+  let version: string | undefined;
+  let end = trimmed.length;
+  const last = parts.at(-1);
+  if (parts.length > 1 && last && VERSION.test(last.text)) {
+    version = VERSION.exec(last.text)?.[1];
+    end = last.at;
+  }
+  if (version !== undefined && !/^1(\.[01])?$/.test(version)) {
+    throw new ParseError(file, lineNo, indent + (last?.at ?? 0) + 1, `HTTP/${version} is not supported yet: reqflow speaks HTTP/1.1 and will not send this request as another version`, {
+      hint: 'remove the version (or write HTTP/1.1) to send it over HTTP/1.1',
+    });
+  }
+  // A URL alone is a GET, as in all three tools.
+  if ((parts.length === 1 || (parts.length === 2 && version !== undefined)) && (BARE_URL.test(first) || looksSchemeless(first) || first.startsWith('/'))) {
+    return withTarget({ method: 'GET', url: '', methodWritten: false }, first);
+  }
+  if (!METHOD.test(first)) {
+    const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
+    throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
+  }
+  const target = targetOf(trimmed.slice(first.length, end));
+  if (target === '') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com' });
+  const upper = first.toUpperCase();
+  if (upper === 'WEBSOCKET') {
+    throw new ParseError(file, lineNo, indent + 1, 'WEBSOCKET requests are not supported yet', { hint: 'reqflow will not send a WebSocket request as plain HTTP' });
+  }
+  if (upper === 'GRAPHQL') return withTarget({ method: 'POST', url: '', graphql: true }, target);
+  return withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target);
+}
+
+function withTarget(line: RequestLine, target: string): RequestLine {
+  if (target.startsWith('/') && !target.startsWith('//')) return { ...line, url: target, originForm: true };
+  // `localhost:8080/x`, `api.example.com/v1`: http://, as the reference tools do.
+  return { ...line, url: withDefaultScheme(target) };
+}
+
+/** `GET /path` + `Host: api.example.com:8443` → `http://api.example.com:8443/path` (https for port 443). */
+export function originFormUrl(target: string, host: string | undefined, file: string, lineNo: number): string {
+  if (host === undefined || host.trim() === '') {
+    throw new ParseError(file, lineNo, 1, `the request target ${JSON.stringify(clip(target))} has no host`, { hint: 'add a Host: header, or write the whole URL (e.g. http://localhost:8080/path)' });
+  }
+  const name = host.trim();
+  return `${/:443$/.test(name) ? 'https' : 'http'}://${name}${target}`;
+}

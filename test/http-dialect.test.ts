@@ -1,0 +1,143 @@
+/**
+ * Request files written for JetBrains HTTP Client, VS Code REST Client and httpyac
+ * (test/fixtures/dialect/) run unchanged; a recording server checks method, URL, headers and
+ * body byte for byte.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'dialect');
+const received: Received[] = [];
+let server: Server;
+let port = 0;
+const tmp = tempDir('reqflow-dialect-');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stderr: string; requests: Received[] }> {
+  const before = received.length;
+  const result = await runCli(['run', join(FIXTURES, file), '-e', `host=http://127.0.0.1:${port}`, '-e', `hostPort=127.0.0.1:${port}`, '-e', 'user=ada', ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  return { code: result.code, stderr: result.stderr, requests: received.slice(before) };
+}
+
+function byName(requests: Received[], path: string): Received {
+  const found = requests.find((r) => r.url.split('?')[0] === path);
+  if (!found) throw new Error(`no request to ${path}; got ${requests.map((r) => r.url).join(', ')}`);
+  return found;
+}
+
+describe('JetBrains HTTP Client files', () => {
+  test('banners and empty ### blocks are skipped; every request is sent as written', async () => {
+    const { code, stderr, requests } = await run('jetbrains/requests.http');
+    expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/users?page=1&limit=10', 'POST /api/users', 'POST /upload', 'POST /graphql']);
+  });
+
+  test('< ./file sends the file bytes; a <> response reference is not body', async () => {
+    const { requests } = await run('jetbrains/requests.http', ['-n', 'createUser']);
+    expect(requests[0]?.body.equals(readFileSync(join(FIXTURES, 'jetbrains', 'user.json')))).toBe(true);
+  });
+
+  test('multipart: CRLF line ends, the boundary from the header, the included file byte for byte', async () => {
+    const { requests } = await run('jetbrains/requests.http', ['-n', 'upload']);
+    const blob = readFileSync(join(FIXTURES, 'jetbrains', 'blob.bin'));
+    const expected = Buffer.concat([
+      Buffer.from('--WebAppBoundary\r\nContent-Disposition: form-data; name="field-name"\r\n\r\nfield-value\r\n--WebAppBoundary\r\nContent-Disposition: form-data; name="data"; filename="blob.bin"\r\nContent-Type: application/octet-stream\r\n\r\n'),
+      blob,
+      Buffer.from('\r\n--WebAppBoundary--'),
+    ]);
+    const upload = requests[0] as Received;
+    expect(upload.body.equals(expected)).toBe(true);
+    expect(upload.headers['content-type']).toBe('multipart/form-data; boundary=WebAppBoundary');
+    expect(upload.headers['content-length']).toBe(String(expected.length));
+  });
+
+  test('the GRAPHQL method goes through the GraphQL plugin: POST {"query"}', async () => {
+    const { code, requests } = await run('jetbrains/requests.http', ['-n', 'gql']);
+    expect(code).toBe(0);
+    expect(requests[0]?.method).toBe('POST');
+    expect(JSON.parse(requests[0]?.body.toString() ?? '')).toEqual({ query: '{ hello }' });
+  });
+});
+
+describe('VS Code REST Client files', () => {
+  test('file variables (referencing others), literal bodies, form bodies on & lines, pasted responses ignored', async () => {
+    const { code, requests } = await run('vscode/api.rest');
+    expect(code).toBe(0);
+    const create = byName(requests, '/api/users');
+    expect(create.headers['content-type']).toBe('application/json');
+    expect(create.headers['x-created-by']).toBe('ada-bot');
+    expect(create.body.toString()).toBe('{\n  "name": "ada",\n  "note": "# not a comment: bodies are literal"\n}');
+    expect(byName(requests, '/api/login').body.toString()).toBe('name=foo&password=bar');
+    const search = byName(requests, '/api/search');
+    expect(search.url).toBe('/api/search?q=hello%20world');
+    expect(search.method).toBe('GET');
+    expect(search.body.length).toBe(0); // the pasted response is not sent
+    expect(search.headers.accept).toBe('application/json, text/plain');
+    // A later definition wins for the requests below it.
+    expect(byName(requests, '/api/notes').headers['content-type']).toBe('text/plain');
+  });
+
+  test('-e still wins over a file variable', async () => {
+    const { requests } = await run('vscode/api.rest', ['-n', 'createUser', '-e', 'contentType=application/vnd.api+json']);
+    expect(requests[0]?.headers['content-type']).toBe('application/vnd.api+json');
+  });
+});
+
+describe('httpyac files', () => {
+  test('origin-form targets with Host, URLs without a scheme, <@ and <@latin1 bodies', async () => {
+    const { code, requests } = await run('httpyac/calls.http');
+    expect(code).toBe(0);
+    expect(byName(requests, '/hello').url).toBe('/hello?say=hello');
+    expect(byName(requests, '/hello').headers.host).toBe(`127.0.0.1:${port}`);
+    expect(byName(requests, '/bare').url).toBe('/bare?x=1');
+    expect(byName(requests, '/template').body.toString()).toBe('name=ada\n');
+    expect(byName(requests, '/latin1').body.toString('utf8')).toBe('café ada\n');
+  });
+});
+
+describe('what cannot be done is refused, never sent wrong', () => {
+  test('--list shows the resolved targets of every file without sending', async () => {
+    const before = received.length;
+    const result = await runCli(['run', join(FIXTURES, 'vscode', 'api.rest'), '--list']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').filter(Boolean).map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['createUser POST', 'login POST', 'search GET', 'later POST']);
+    expect(received.length).toBe(before);
+  });
+
+  test('a request file with a response handler is exit 2 naming the line, and nothing is sent', async () => {
+    const file = tmp.write('handler.http', `GET http://127.0.0.1:${port}/x\n\n> {%\n  client.global.set("a", 1);\n%}\n`);
+    const before = received.length;
+    const result = await runCli(['run', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/handler\.http:3:1: response handler scripts/);
+    expect(received.length).toBe(before);
+  });
+});
