@@ -2,9 +2,14 @@ import type { RequestSpec } from '../../core/model.js';
 
 /** Writes requests back in the HTTP text format (`parseHttpText` reads it back unchanged). */
 export function printHttpText(requests: readonly RequestSpec[]): string {
+  let variables: Readonly<Record<string, string>> = {};
   return requests
     .map((spec) => {
-      const lines = [`### ${spec.name}`];
+      const lines: string[] = [];
+      // File variables, where they change: a request sees every definition above it.
+      for (const [name, value] of Object.entries(spec.fileVariables ?? {})) if (variables[name] !== value) lines.push(`@${name} = ${value}`);
+      variables = spec.fileVariables ?? variables;
+      lines.push(`### ${spec.name}`);
       for (const [key, value] of Object.entries(spec.annotations)) lines.push(`# @${key} ${value}`);
       // A method the user did not write stays unwritten (a bare URL), so print → parse is stable.
       lines.push(spec.methodWritten === false ? spec.url : `${spec.method} ${spec.url}`);

@@ -62,9 +62,12 @@ function splitRequestLine(text: string): Array<{ text: string; at: number }> {
   return parts;
 }
 
-/** The target as written between the method and the version; inner whitespace is percent-encoded. */
+/**
+ * The target as written between the method and the version; whitespace in it is
+ * percent-encoded, except inside `{{…}}` (`{{urlencode query}}` is one template).
+ */
 function targetOf(text: string): string {
-  return text.trim().replace(/\s/g, (space) => (space === ' ' ? '%20' : encodeURIComponent(space)));
+  return text.trim().replace(/\{\{.*?\}\}|\s/g, (match) => (match.length > 1 ? match : match === ' ' ? '%20' : encodeURIComponent(match)));
 }
 
 /** Parses one request line (continuation lines already joined by the caller). */
@@ -93,7 +96,13 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
     throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
   }
-  const target = targetOf(trimmed.slice(first.length, end));
+  const written = trimmed.slice(first.length, end).trim();
+  const target = targetOf(written);
+  // Spaces are encoded only inside what starts as a URL: `this is not a request` stays an error.
+  const words = splitRequestLine(written);
+  if (words.length > 1 && !startsLikeUrl(words[0]?.text ?? '')) {
+    throw new ParseError(file, lineNo, indent + first.length + 1 + (words[1]?.at ?? 0) + (trimmed.length - trimmed.slice(first.length).trimStart().length - first.length), `unexpected text after the URL: ${clip(written.slice(words[1]?.at ?? 0))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1]; encode spaces in the URL as %20' });
+  }
   if (target === '') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com' });
   const upper = first.toUpperCase();
   if (upper === 'WEBSOCKET') {
@@ -101,6 +110,10 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   }
   if (upper === 'GRAPHQL') return withTarget({ method: 'POST', url: '', graphql: true }, target);
   return withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target);
+}
+
+function startsLikeUrl(text: string): boolean {
+  return BARE_URL.test(text) || /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.startsWith('/') || looksSchemeless(text);
 }
 
 function withTarget(line: RequestLine, target: string): RequestLine {
