@@ -29,6 +29,8 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+      if (req.url === '/redirect') return void res.writeHead(302, { Location: '/target' }).end();
+      if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 1500);
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}');
     });
   });
@@ -139,5 +141,62 @@ describe('what cannot be done is refused, never sent wrong', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/handler\.http:3:1: response handler scripts/);
     expect(received.length).toBe(before);
+  });
+});
+
+describe('annotations of the .http tools', () => {
+  const send = async (text: string, args: string[] = []) => {
+    const file = tmp.write(`annotated-${received.length}.http`, text.replaceAll('HOST', `http://127.0.0.1:${port}`));
+    const before = received.length;
+    const result = await runCli(['run', file, ...args], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    return { ...result, requests: received.slice(before) };
+  };
+
+  test('# @no-redirect wins over -L', async () => {
+    const followed = await send('GET HOST/redirect\n', ['-L']);
+    expect(followed.requests.map((r) => r.url)).toEqual(['/redirect', '/target']);
+    const stopped = await send('# @no-redirect\nGET HOST/redirect\n', ['-L']);
+    expect(stopped.requests.map((r) => r.url)).toEqual(['/redirect']);
+    expect(stopped.stderr).toContain('302');
+  });
+
+  test('# @timeout bounds the request (a bare number is seconds; ms and m name the unit)', async () => {
+    const result = await send('# @timeout 300 ms\nGET HOST/slow\n');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/slow timed out after 300 ms/);
+    expect((await send('# @timeout 1 m\nGET HOST/slow\n')).code).toBe(0);
+  });
+
+  test('a bad or too large # @timeout is exit 2 naming the annotation, and nothing is sent', async () => {
+    const bad = await send('### t\n# @timeout soon\nGET HOST/x\n');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^reqflow: # @timeout of request "t" \(.*:3\) expects a duration such as 30, 500 ms or 2 m, got "soon"$/m);
+    const huge = await send('### t\n# @connection-timeout 100000000\nGET HOST/x\n');
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toMatch(/# @connection-timeout of request "t" .* at most 2147483647 ms/);
+    expect([...bad.requests, ...huge.requests]).toEqual([]);
+  });
+
+  test('# @note without a terminal: not sent, exit 2, the note shown', async () => {
+    const result = await send('### drop\n# @note drops the production database\nDELETE HOST/db\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/request "drop" .* asks for confirmation before it is sent: drops the production database; not sent/);
+    expect(result.requests).toEqual([]);
+  });
+
+  test('# @prompt without a terminal is exit 3 with a hint; -e answers it', async () => {
+    const text = '# @prompt otp one-time password\nGET HOST/otp?code={{otp}}\n';
+    const asked = await send(text);
+    expect(asked.code).toBe(3);
+    expect(asked.stderr).toContain('-e otp=');
+    const given = await send(text, ['-e', 'otp=123456']);
+    expect(given.requests[0]?.url).toBe('/otp?code=123456');
+  });
+
+  test('an annotation no plugin knows: one warning naming it and the closest known name; the request still runs', async () => {
+    const result = await send('### a\n# @filer status\nGET HOST/a\n\n### b\n# @filer status\nGET HOST/b\n');
+    expect(result.code).toBe(0);
+    expect(result.stderr.match(/unknown annotation/g)).toHaveLength(1);
+    expect(result.stderr).toMatch(/reqflow: warning: unknown annotation "@filer" in request "a" \(.*:3\) is ignored; did you mean "@filter"\?/);
   });
 });

@@ -181,7 +181,7 @@ describe('reqflow run', () => {
     const started = Date.now();
     const timedOut = await runCli(['run', slow, '--timeout', '300', '-e', `baseUrl=${api.url}`], { env: env() });
     expect(timedOut.code).toBe(4);
-    expect(timedOut.stderr).toMatch(/^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/slow timed out after 300 ms\nhint: raise it with --timeout MS\n$/);
+    expect(timedOut.stderr).toMatch(/^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/slow timed out after 300 ms\nhint: raise it with --timeout MS \(or # @timeout in the request\)\n$/);
     expect(Date.now() - started).toBeLessThan(2500);
   });
 

@@ -94,7 +94,7 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
     const reporter = flags.list ? undefined : cliReporter(options, printError);
     reporter?.catch(() => undefined);
     const path = resolve(io.cwd, file);
-    const specs = await parseRequestFile(path, registry);
+    const specs = await parseRequestFile(path, registry, warn);
     if (flags.list) {
       // One write for the whole list: a file of 10,000 requests is 10,000 lines.
       output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));

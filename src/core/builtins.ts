@@ -3,6 +3,7 @@ import type { Plugin } from '../pipeline/plugin.js';
 import type { PluginEntry } from './registry.js';
 import { requestedAuth } from './registry.js';
 import { captureTokenPlugin } from './stages/capture-token.js';
+import { confirmNotePlugin } from './stages/confirm-note.js';
 import { persistSessionPlugin } from './stages/persist-session.js';
 import { reportPlugin } from './stages/report.js';
 import { sendHttpPlugin } from './stages/send-http.js';
@@ -39,7 +40,15 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     before: ['core-substitute'],
     load: load(() => import('../plugins/auth-oauth2/index.js')),
   },
-  { name: 'core-substitute', builtin: true, stages: ['substitute'], load: inline(substitutePlugin) },
+  {
+    name: 'core-substitute',
+    builtin: true,
+    stages: ['substitute'],
+    // The core's own, and those of the .http tools that reqflow honours (docs/request-files.md).
+    annotations: ['name', 'filter', 'auth', 'protocol', 'streaming', 'prompt', 'timeout', 'connection-timeout', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'tls.*'],
+    load: inline(substitutePlugin),
+  },
+  { name: 'confirm-note', builtin: true, stages: ['transform'], annotations: ['note'], appliesTo: (ctx) => ctx.spec.annotations.note !== undefined, load: inline(confirmNotePlugin) },
   { name: 'auth-bearer', builtin: true, stages: ['auth'], authName: 'bearer', load: load(() => import('../plugins/auth-bearer/index.js')) },
   { name: 'auth-apikey', builtin: true, stages: ['auth'], authName: 'apikey', load: load(() => import('../plugins/auth-apikey/index.js')) },
   { name: 'auth-basic', builtin: true, stages: ['auth'], authName: 'basic', load: load(() => import('../plugins/auth-basic/index.js')) },
@@ -55,6 +64,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'graphql',
     builtin: true,
     stages: ['transform', 'send', 'render'],
+    annotations: ['operation', 'variables', 'transport', 'connectionParams'],
     appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'graphql',
     load: load(() => import('../plugins/graphql/index.js')),
   },

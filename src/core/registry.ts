@@ -14,6 +14,8 @@ export interface PluginEntry {
   extensions?: readonly string[];
   /** Cheap test, no imports: does the plugin take part in this request? */
   appliesTo?(ctx: RequestContext): boolean;
+  /** `# @annotation` names the plugin reads (see Plugin.annotations). */
+  annotations?: readonly string[];
   before?: readonly string[];
   after?: readonly string[];
   builtin: boolean;
@@ -39,6 +41,7 @@ export function entryFromPlugin(plugin: Plugin, builtin = false, source?: string
   if (plugin.authName !== undefined) entry.authName = plugin.authName;
   if (plugin.extensions !== undefined) entry.extensions = plugin.extensions;
   if (plugin.appliesTo !== undefined) entry.appliesTo = (ctx) => plugin.appliesTo?.(ctx) === true;
+  if (plugin.annotations !== undefined) entry.annotations = plugin.annotations;
   if (plugin.before !== undefined) entry.before = plugin.before;
   if (plugin.after !== undefined) entry.after = plugin.after;
   return entry;
@@ -105,6 +108,18 @@ export class PluginRegistry {
   /** The plugins with a handler for this step that apply to the request, in run order. */
   applicable(step: Step, ctx: RequestContext): PluginEntry[] {
     return this.ordered(step).filter((entry) => this.applies(entry, ctx, step));
+  }
+
+  /** Does some plugin read this annotation? `x.y` belongs to plugin or auth method `x`. */
+  knowsAnnotation(name: string): boolean {
+    const dot = name.indexOf('.');
+    const owner = dot > 0 ? name.slice(0, dot) : undefined;
+    return this.entries.some((entry) => entry.annotations?.includes(name) === true || (owner !== undefined && (entry.name === owner || entry.authName === owner || entry.annotations?.includes(`${owner}.*`) === true)));
+  }
+
+  /** Every annotation name some plugin reads, for "did you mean" hints. */
+  annotationNames(): string[] {
+    return [...new Set(this.entries.flatMap((entry) => (entry.annotations ?? []).filter((name) => !name.endsWith('.*'))))];
   }
 
   /** Parse plugins for a file extension. */

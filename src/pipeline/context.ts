@@ -54,6 +54,8 @@ export interface BaseContext {
   readBody(): Promise<Buffer>;
   /** Replaces every secret value the run knows with `•••`. Apply it to anything shown besides the body. */
   redact(text: string): string;
+  /** Asks the user a yes/no question (terminal or TUI); absent or false without a terminal. */
+  confirm?(question: string): Promise<boolean>;
   /**
    * Treats a value as secret for the rest of the run (shown as `•••` in every warning, error
    * and `-v` line). Use the `maskSecret(ctx, value)` helper: it works with hosts that lack it.

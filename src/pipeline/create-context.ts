@@ -6,6 +6,7 @@ import type { SecretRegistry } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
+import { requestSettings } from '../core/request-settings.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
 import type { ReportFeed } from '../report/reporter.js';
@@ -80,24 +81,26 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${services.secrets.scrub(message)}`),
     addSecret: (value) => services.secrets.add(value),
+    confirm: async (question) => /^\s*y(es)?\s*$/i.test(await services.prompter({ name: question, defaultValue: '', secret: false })),
     redact: (text) => services.secrets.scrub(text),
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
-      send: (request) =>
-        sendHttp(
+      send: (request) => {
+        const settings = requestSettings(ctx.spec, options); // # @timeout, # @no-redirect, ...
+        return sendHttp(
           {
             method: request.method,
             url: request.url,
             headers: request.headers,
             ...(request.body !== undefined ? { body: request.body } : {}),
             tls: request.tlsOptions ?? ctx.tlsOptions,
-            timeoutMs: options.timeoutMs,
-            followRedirects: options.followRedirects,
+            ...settings,
             abort: services.abort,
             keepAliveAfterHeaders: request.streaming === true,
           },
           services.agents,
-        ),
+        );
+      },
     },
   };
   return ctx;

@@ -9,8 +9,11 @@ import { callHandler } from './call-handler.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
-/** The `parse` stage: reads a request file and parses it with the format plugin of its extension (unknown ones: HTTP text). */
-export async function parseRequestFile(file: string, registry: PluginRegistry): Promise<RequestSpec[]> {
+/**
+ * The `parse` stage: reads a request file and parses it with the format plugin of its extension
+ * (unknown ones: HTTP text). `warn` hears of annotations that no plugin reads.
+ */
+export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void): Promise<RequestSpec[]> {
   const path = resolve(file);
   let bytes: Buffer;
   try {
@@ -32,7 +35,21 @@ export async function parseRequestFile(file: string, registry: PluginRegistry): 
     if (ctx.requests.length > 0) break;
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
   return ctx.requests;
+}
+
+/** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */
+async function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): Promise<void> {
+  const unknown = new Map<string, RequestSpec>();
+  for (const spec of specs) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
+  if (unknown.size === 0) return;
+  const { closest } = await import('fastest-levenshtein');
+  const known = registry.annotationNames();
+  for (const [name, spec] of unknown) {
+    const guess = closest(name, known);
+    warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${spec.source.line}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
+  }
 }
 
 /**

@@ -156,6 +156,12 @@ export interface Plugin {
    * ```
    */
   appliesTo?(ctx: RequestContext): boolean;
+  /**
+   * The `# @annotation` names this plugin reads. `<name>.*` and `<authName>.*` are always the
+   * plugin's own; reqflow warns once about an annotation no plugin names, with the closest
+   * known name (a typo such as `# @filer` must not pass silently).
+   */
+  annotations?: string[];
   /** Run this plugin's handlers before those of the named plugins (same stage). */
   before?: string[];
   /**

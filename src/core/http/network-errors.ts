@@ -32,7 +32,9 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ETIMEDOUT':
     case 'ESOCKETTIMEDOUT':
     case 'REQFLOW_TIMEOUT':
-      return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname} timed out after ${timeoutMs} ms`, { hint: 'raise it with --timeout MS', cause: error });
+      return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname} timed out after ${timeoutMs} ms`, { hint: 'raise it with --timeout MS (or # @timeout in the request)', cause: error });
+    case 'REQFLOW_CONNECT_TIMEOUT':
+      return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname}: no connection within ${timeoutMs} ms`, { hint: 'raise # @connection-timeout of the request', cause: error });
     case 'ECONNRESET':
     case 'EPIPE':
     case 'ERR_STREAM_PREMATURE_CLOSE':

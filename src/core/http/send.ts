@@ -18,6 +18,8 @@ export interface OutgoingRequest {
   body?: string | Buffer;
   tls: TlsConnectionOptions;
   timeoutMs: number;
+  /** Time-out for the connection alone (TCP and TLS), when shorter than `timeoutMs`. */
+  connectTimeoutMs?: number;
   followRedirects: boolean;
   /** The run's cancellation (Ctrl-C, Esc in the TUI). */
   abort?: AbortHooks;
@@ -113,9 +115,19 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       if (settled) return;
       settled = true;
       // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
-      reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, request.timeoutMs));
+      const code = (error as NodeJS.ErrnoException).code;
+      reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs));
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
+    if (request.connectTimeoutMs !== undefined) {
+      // A new socket must connect in time; a kept-alive one is connected already.
+      const connectTimeoutMs = request.connectTimeoutMs;
+      req.once('socket', (socket) => {
+        if (!socket.connecting) return;
+        const timer = setTimeout(() => req.destroy(codedError('no connection', 'REQFLOW_CONNECT_TIMEOUT')), connectTimeoutMs);
+        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
+      });
+    }
     const onAbort = (): void => {
       req.destroy(codedError('cancelled', 'ABORT_ERR'));
     };

@@ -1,0 +1,42 @@
+import { UsageError } from './errors/index.js';
+import type { RequestSpec, RunOptions } from './model.js';
+
+/** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
+
+/** How one request goes on the wire: the run's flags, changed by the request's annotations. */
+export interface RequestSettings {
+  /** Time-out for connecting and each silence while receiving (`--timeout`, `# @timeout`). */
+  timeoutMs: number;
+  /** Time-out for the connection alone (`# @connection-timeout`). */
+  connectTimeoutMs?: number;
+  /** `-L`, unless `# @no-redirect`. */
+  followRedirects: boolean;
+}
+
+/**
+ * `# @timeout 30`, `# @timeout 500 ms`, `# @connection-timeout 2 s`: a bare number is seconds,
+ * as in JetBrains' HTTP Client (which defines these annotations); `ms`, `s` and `m` name the unit.
+ */
+function duration(spec: RequestSpec, key: string): number | undefined {
+  const raw = spec.annotations[key];
+  if (raw === undefined) return undefined;
+  const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(raw.trim());
+  const where = `# @${key} of request "${spec.name}" (${spec.source.file}:${spec.source.line})`;
+  if (!match) throw new UsageError(`${where} expects a duration such as 30, 500 ms or 2 m, got ${JSON.stringify(raw.slice(0, 40))}`);
+  const ms = Number(match[1]) * (UNIT_MS[match[2] ?? 's'] as number);
+  if (ms <= 0 || ms > MAX_TIMER_MS) throw new UsageError(`${where} must be more than 0 and at most ${MAX_TIMER_MS} ms (about 24 days), got ${JSON.stringify(raw)}`);
+  return Math.round(ms);
+}
+
+/** Validated where they are used, so a bad value fails this request with a line naming it, before it is sent. */
+export function requestSettings(spec: RequestSpec, options: RunOptions): RequestSettings {
+  const settings: RequestSettings = {
+    timeoutMs: duration(spec, 'timeout') ?? options.timeoutMs,
+    followRedirects: options.followRedirects && spec.annotations['no-redirect'] === undefined,
+  };
+  const connect = duration(spec, 'connection-timeout');
+  if (connect !== undefined) settings.connectTimeoutMs = connect;
+  return settings;
+}
