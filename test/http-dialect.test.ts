@@ -105,6 +105,10 @@ describe('VS Code REST Client files', () => {
     expect(search.headers.accept).toBe('application/json, text/plain');
     // A later definition wins for the requests below it.
     expect(byName(requests, '/api/notes').headers['content-type']).toBe('text/plain');
+    // X-Request-Type: GraphQL is a marker: the query and its variables go out as GraphQL JSON.
+    const graphql = byName(requests, '/api/graphql');
+    expect(graphql.headers['x-request-type']).toBeUndefined();
+    expect(JSON.parse(graphql.body.toString())).toEqual({ query: 'query User($id: ID!) {\n  user(id: $id) { name }\n}', variables: { id: 'ada' } });
   });
 
   test('-e still wins over a file variable', async () => {
@@ -122,6 +126,7 @@ describe('httpyac files', () => {
     expect(byName(requests, '/bare').url).toBe('/bare?x=1');
     expect(byName(requests, '/template').body.toString()).toBe('name=ada\n');
     expect(byName(requests, '/latin1').body.toString('utf8')).toBe('café ada\n');
+    expect(JSON.parse(byName(requests, '/graphql').body.toString())).toEqual({ query: 'query Hello {\n  hello\n}' });
   });
 });
 
@@ -130,7 +135,7 @@ describe('what cannot be done is refused, never sent wrong', () => {
     const before = received.length;
     const result = await runCli(['run', join(FIXTURES, 'vscode', 'api.rest'), '--list']);
     expect(result.code).toBe(0);
-    expect(result.stdout.split('\n').filter(Boolean).map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['createUser POST', 'login POST', 'search GET', 'later POST']);
+    expect(result.stdout.split('\n').filter(Boolean).map((line) => line.split('\t').slice(0, 2).join(' '))).toEqual(['createUser POST', 'login POST', 'search GET', 'later POST', 'vscodeGraphql POST']);
     expect(received.length).toBe(before);
   });
 

@@ -127,9 +127,33 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
   if (prompts.length > 0) spec.prompts = prompts;
   Object.assign(spec, parseBody({ lines: block.lines.slice(i + 1), firstLine: block.firstLine + i + 1 }, headers, file));
+  markGraphql(spec);
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;
   return spec;
+}
+
+/** httpyac: a body that starts with a GraphQL keyword is a GraphQL operation. */
+const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)\b/;
+
+/**
+ * The GraphQL forms of the other tools go through the GraphQL plugin: VS Code's
+ * `X-Request-Type: GraphQL` header (a marker, not sent) and httpyac's bare `query …` bodies; in
+ * both, a JSON object after a blank line holds the variables.
+ */
+function markGraphql(spec: RequestSpec): void {
+  const marker = Object.keys(spec.headers).find((name) => name.toLowerCase() === 'x-request-type');
+  const marked = marker !== undefined && spec.headers[marker]?.toLowerCase() === 'graphql';
+  const body = typeof spec.body === 'string' ? spec.body : undefined;
+  if (!marked && !(spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body))) return;
+  if (marked && marker) delete spec.headers[marker];
+  spec.annotations.protocol ??= 'graphql';
+  if (body === undefined || spec.annotations.variables !== undefined) return;
+  // The variables: a last paragraph that is a JSON object (templates allowed inside).
+  const split = /\n[ \t]*\n(\s*\{[\s\S]*\})\s*$/.exec(body);
+  if (!split || split.index === undefined) return;
+  spec.body = body.slice(0, split.index);
+  spec.annotations.variables = (split[1] as string).trim();
 }
 
 function hostOf(headers: Record<string, string>): string | undefined {

@@ -25,9 +25,12 @@ export interface RequestLine {
   graphql?: true;
 }
 
-/** A line that continues the request target: `?a=1` or `&b=2`, indented or not. */
+/**
+ * A line that continues the request target: `?a=1` or `&b=2` (indented or not), or an indented
+ * `/path` part (JetBrains). `&name: value` is a header (a name made of token characters).
+ */
 export function isTargetContinuation(line: string): boolean {
-  return /^\s*[?&]/.test(line);
+  return (/^\s*[?&]/.test(line) || /^\s+\//.test(line)) && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line);
 }
 
 function clip(text: string): string {
