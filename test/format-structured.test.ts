@@ -29,7 +29,7 @@ describe('YAML and JSON request files', () => {
   test('one YAML request; object bodies are sent as JSON', async () => {
     const [spec] = await parseFile('one.yaml', 'name: create\nmethod: post\nurl: http://x.test/items\nheaders:\n  X-One: 1\nbody:\n  a: [1, 2]\nfilter: id\nstreaming: true\n');
     expect(spec).toMatchObject({ name: 'create', method: 'POST', url: 'http://x.test/items', headers: { 'X-One': '1', 'Content-Type': 'application/json' }, annotations: { filter: 'id', streaming: 'true' } });
-    expect(JSON.parse(spec?.body ?? '')).toEqual({ a: [1, 2] });
+    expect(JSON.parse(String(spec?.body ?? ''))).toEqual({ a: [1, 2] });
   });
 
   test('a YAML list and a JSON {requests: [...]} with tls, auth, protocol and GraphQL variables', async () => {

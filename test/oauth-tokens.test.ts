@@ -254,10 +254,10 @@ describe('logout revokes the tokens at the server (RFC 7009)', () => {
   test('the refresh token of a browser login is revoked too (endpoint found by discovery)', async () => {
     await ws.loginInBrowser('discovery');
     const { variables, data } = ws.session('discovery');
-    expect((await callApi(provider, variables.token)).status).toBe(200);
+    expect((await callApi(provider, variables.token as string)).status).toBe(200);
     const logout = await ws.run(['oauth', 'logout', '-p', 'discovery']);
     expect(logout.stdout).toContain('revoked its tokens at the authorization server');
-    expect((await callApi(provider, variables.token)).status).toBe(401);
+    expect((await callApi(provider, variables.token as string)).status).toBe(401);
     expect(await provider.revokeRefreshToken(data.oauth.refreshToken)).toBe(false); // already gone
   });
 

@@ -1,6 +1,7 @@
 import type { RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
 import type { PluginEntry } from './registry.js';
+import { getHeader } from './headers.js';
 import { requestedAuth } from './registry.js';
 import { captureTokenPlugin } from './stages/capture-token.js';
 import { confirmNotePlugin } from './stages/confirm-note.js';
@@ -53,6 +54,21 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
   { name: 'auth-apikey', builtin: true, stages: ['auth'], authName: 'apikey', load: load(() => import('../plugins/auth-apikey/index.js')) },
   { name: 'auth-basic', builtin: true, stages: ['auth'], authName: 'basic', load: load(() => import('../plugins/auth-basic/index.js')) },
   { name: 'auth-custom', builtin: true, stages: ['auth'], authName: 'custom', load: load(() => import('../plugins/auth-custom/index.js')) },
+  {
+    name: 'auth-basic-shorthand',
+    builtin: true,
+    stages: ['auth'],
+    appliesTo: (ctx) => /^\s*basic\s+\S+(\s|:)/i.test(getHeader(ctx.spec.headers, 'authorization') ?? ''),
+    load: load(() => import('../plugins/auth-basic/shorthand.js')),
+  },
+  {
+    name: 'auth-digest',
+    builtin: true,
+    stages: ['auth', 'send'],
+    authName: 'digest',
+    appliesTo: (ctx) => /^\s*digest\s+[^\s=:]+(\s|:)/i.test(getHeader(ctx.spec.headers, 'authorization') ?? '') || ctx.state['auth-digest'] !== undefined,
+    load: load(() => import('../plugins/auth-digest/index.js')),
+  },
   {
     name: 'auth-mtls',
     builtin: true,

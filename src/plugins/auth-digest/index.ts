@@ -1,0 +1,61 @@
+/**
+ * HTTP Digest authentication (RFC 7616: MD5, SHA-256 and their -sess variants, `qop=auth`):
+ * `Authorization: Digest user password` in a request (VS Code REST Client, JetBrains), or
+ * `# @auth digest` / profile `"auth": {"type": "digest"}` with `username` and `password`.
+ * The request goes out without credentials; a 401 with a Digest challenge is answered once.
+ */
+import { authSettings, credential, stringSetting } from '../../core/auth-helpers.js';
+import { AuthFlowError, VariableError } from '../../core/errors/index.js';
+import { deleteHeader, getHeader } from '../../core/headers.js';
+import type { ResponseInfo } from '../../core/model.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { Plugin } from '../../pipeline/plugin.js';
+import { digestChallenges } from './challenge.js';
+import { digestAuthorization, type DigestCredentials } from './response.js';
+
+/** `Digest <user> <password>` or `Digest <user>:<password>`; a real `Digest username="…"` value has `=`. */
+export const DIGEST_SHORTHAND = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
+
+async function credentials(ctx: RequestContext): Promise<DigestCredentials> {
+  const shorthand = DIGEST_SHORTHAND.exec(getHeader(ctx.spec.headers, 'authorization') ?? '');
+  if (shorthand) return { username: shorthand[1] as string, password: shorthand[2] as string };
+  const settings = authSettings(ctx, 'digest');
+  const missing = (name: string) => (): VariableError => new VariableError(`request "${ctx.spec.name}" uses digest auth but "${name}" is not set`, { hint: `pass -e ${name}=..., or add "${name}" to the "variables" of profile "${ctx.profile.name}"` });
+  const username = await credential(ctx, { template: stringSetting(ctx, settings, 'username'), variable: 'username', missing: missing('username') });
+  const password = await credential(ctx, { template: stringSetting(ctx, settings, 'password'), variable: 'password', missing: missing('password'), allowEmpty: true });
+  return { username, password };
+}
+
+function send(ctx: RequestContext, authorization?: string): Promise<ResponseInfo> {
+  const headers = { ...ctx.spec.headers, ...(authorization ? { Authorization: authorization } : {}) };
+  return ctx.http.send({ method: ctx.spec.method, url: ctx.spec.url, headers, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) });
+}
+
+const plugin: Plugin = {
+  name: 'auth-digest',
+  stages: {
+    auth: async (ctx) => {
+      const found = await credentials(ctx);
+      ctx.addSecret?.(found.password);
+      deleteHeader(ctx.spec.headers, 'authorization'); // credentials never go out in the clear
+      ctx.state['auth-digest'] = found;
+    },
+    send: async (ctx) => {
+      if (ctx.response) return;
+      const found = ctx.state['auth-digest'] as DigestCredentials | undefined;
+      const first = await send(ctx);
+      const challenge = first.status === 401 ? digestChallenges(first.headers['www-authenticate'])[0] : undefined;
+      if (!found || !challenge) {
+        ctx.response = first;
+        return;
+      }
+      first.stream?.resume(); // the 401's body is not shown: the answer to the challenge is
+      if (challenge.qop.length > 0 && !challenge.qop.includes('auth')) {
+        throw new AuthFlowError(`the server asks for digest qop=${challenge.qop.join(',')} (request "${ctx.spec.name}"); reqflow answers qop=auth only`, { hint: 'auth-int (a digest of the body) is not supported' });
+      }
+      const url = new URL(ctx.spec.url);
+      ctx.response = await send(ctx, digestAuthorization(challenge, found, { method: ctx.spec.method, uri: `${url.pathname}${url.search}` }));
+    },
+  },
+};
+export default plugin;
