@@ -205,3 +205,32 @@ describe('annotations of the .http tools', () => {
     expect(result.stderr).toMatch(/reqflow: warning: unknown annotation "@filer" in request "a" \(.*:3\) is ignored; did you mean "@filter"\?/);
   });
 });
+
+describe('restcli files', () => {
+  const restcli = (file: string, extra: string[] = []) => run(`restcli/${file}`, extra);
+
+  test('documentation and $schema are accepted, parseEscapes applies, filter then query shape the output, multi-value profile variables pick the active option', async () => {
+    const before = received.length;
+    const result = await runCli(['run', join(FIXTURES, 'restcli', 'create-user.yaml'), '-o', 'raw', '-e', `host=http://127.0.0.1:${port}`], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, 'true\n', '']);
+    const sent = received.slice(before);
+    expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /users']);
+    expect(sent[0]?.body.toString()).toBe('line one\nline two\ttabbed é');
+  });
+
+  test('requiresConfirmation: not sent without a terminal', async () => {
+    const { code, stderr, requests } = await restcli('delete-user.json');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/request "Delete User" .* asks for confirmation before it is sent; not sent/);
+    expect(requests).toEqual([]);
+  });
+
+  test("restcli's extract and expected* (the testing work) are refused, not skipped", async () => {
+    const file = tmp.write('expect.yaml', `name: x\nurl: http://127.0.0.1:${port}/x\nexpectedStatusCodes: [200]\n`);
+    const result = await runCli(['run', file]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("expectedStatusCodes: restcli's expectedStatusCodes is not supported yet");
+    const http = tmp.write('expect.http', `# @expectedStatusCodes 200\nGET http://127.0.0.1:${port}/x\n`);
+    expect((await runCli(['run', http])).stderr).toMatch(/# @expectedStatusCodes of request "request-1" .* is not supported yet/);
+  });
+});

@@ -29,3 +29,14 @@ export async function applyFilter(expression: string, document: unknown): Promis
 function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
 }
+
+/**
+ * The filter a request's output goes through: `--filter` (or `# @filter`), then restcli's
+ * `query` (`# @query`, YAML/JSON `query`) applied to its result — JMESPath's `|`.
+ */
+export function requestFilter(options: { filter?: string }, annotations: Readonly<Record<string, string>>): string | undefined {
+  const filter = options.filter ?? annotations.filter;
+  const query = annotations.query;
+  if (query === undefined) return filter;
+  return filter === undefined ? query : `(${filter}) | (${query})`;
+}

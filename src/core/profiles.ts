@@ -85,6 +85,21 @@ function optionalString(value: unknown, where: string): string | undefined {
   return value;
 }
 
+/**
+ * restcli's multi-value variable: `{"options": ["http://dev", "http://prod"], "active": 1,
+ * "aliases": {"prod": 1}}` — the active option is the value (`active` an index or an alias).
+ */
+function activeOption(item: Record<string, unknown>, where: string): string {
+  const options = item.options as unknown[];
+  if (options.length === 0 || !options.every((option) => typeof option === 'string' || typeof option === 'number' || typeof option === 'boolean')) fail(`${where}.options`, 'a non-empty array of strings');
+  const aliases = item.aliases === undefined ? {} : item.aliases;
+  if (!isObject(aliases) || !Object.values(aliases).every((index) => Number.isInteger(index))) fail(`${where}.aliases`, 'an object of "alias": index');
+  const active = item.active ?? 0;
+  const index = typeof active === 'string' && Object.hasOwn(aliases, active) ? (aliases[active] as number) : active;
+  if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= options.length) fail(`${where}.active`, `an index from 0 to ${options.length - 1} or one of the aliases`);
+  return String(options[index]);
+}
+
 function validateVariables(value: unknown, where: string): Record<string, ProfileVariable> {
   if (value === undefined) return {};
   if (!isObject(value)) fail(where, 'an object');
@@ -92,6 +107,7 @@ function validateVariables(value: unknown, where: string): Record<string, Profil
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') out[name] = item;
     else if (typeof item === 'number' || typeof item === 'boolean') out[name] = String(item);
+    else if (isObject(item) && Array.isArray(item.options)) out[name] = activeOption(item, `${where}.${name}`);
     else if (isObject(item) && (typeof item.value === 'string' || item.value === undefined)) {
       if (item.interactive !== undefined && typeof item.interactive !== 'boolean') fail(`${where}.${name}.interactive`, 'true or false');
       out[name] = { value: (item.value as string | undefined) ?? '', interactive: item.interactive === true, secret: item.secret === true };

@@ -1,14 +1,14 @@
 import { ExitCode, ReqflowError } from '../core/errors/index.js';
-import { applyFilter } from '../core/filter.js';
+import { applyFilter, requestFilter } from '../core/filter.js';
 import type { StreamEvent } from '../core/model.js';
 import type { RenderContext, RequestContext } from '../pipeline/context.js';
 import { parseJsonBody } from './render/body.js';
 import { consumeEvents } from './consume-events.js';
 import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart } from './reporter.js';
 
-/** `--filter` wins over the request's `# @filter`. */
+/** `--filter` wins over the request's `# @filter`; `# @query` applies to its result. */
 function activeFilter(ctx: RequestContext): string | undefined {
-  return ctx.options.filter ?? ctx.spec.annotations.filter;
+  return requestFilter(ctx.options, ctx.spec.annotations);
 }
 
 /** The whole JSON document of the response; a body that is not JSON is exit 1 naming why. */

@@ -1,5 +1,6 @@
 import { ParseError } from '../../core/errors/index.js';
 import type { RequestSpec } from '../../core/model.js';
+import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 
@@ -128,6 +129,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (prompts.length > 0) spec.prompts = prompts;
   Object.assign(spec, parseBody({ lines: block.lines.slice(i + 1), firstLine: block.firstLine + i + 1 }, headers, file));
   markGraphql(spec);
+  if (annotations.parsing === 'true' && typeof spec.body === 'string') spec.body = parseEscapes(spec.body); // restcli
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;
   return spec;

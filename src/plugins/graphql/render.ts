@@ -1,3 +1,4 @@
+import { requestFilter } from '../../core/filter.js';
 import type { StreamEvent } from '../../core/model.js';
 import type { RenderContext } from '../../pipeline/context.js';
 import { parseJsonBody } from '../../report/render/body.js';
@@ -36,7 +37,7 @@ async function renderResponse(ctx: RenderContext): Promise<void> {
       ctx.warn(`the response to GraphQL request "${ctx.spec.name}" is not a GraphQL response (${parsed.ok ? 'JSON without "data" or "errors"' : parsed.reason})`);
       ctx.failed = true;
     }
-    if (ctx.options.filter !== undefined || ctx.spec.annotations.filter !== undefined) {
+    if (requestFilter(ctx.options, ctx.spec.annotations) !== undefined) {
       // The filter cannot apply: still show what the server said.
       ctx.warn(`the filter was not applied: the response to "${ctx.spec.name}" is not a GraphQL response`);
       await ctx.report.response(ctx, { filter: false });
