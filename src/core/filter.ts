@@ -17,8 +17,16 @@ export async function validateFilter(expression: string, where: string): Promise
   }
 }
 
-export async function applyFilter(expression: string, document: unknown): Promise<unknown> {
-  const { search } = await load();
+/** A filter runner for one run: the JMESPath module is imported once, on the first filter. */
+export function filterRunner(): (expression: string, document: unknown) => Promise<unknown> {
+  let module: Promise<JMESPath> | undefined;
+  return async (expression, document) => {
+    module ??= load();
+    return searchWith(await module, expression, document);
+  };
+}
+
+function searchWith({ search }: JMESPath, expression: string, document: unknown): unknown {
   try {
     return search(document as Parameters<typeof search>[0], expression);
   } catch (error) {

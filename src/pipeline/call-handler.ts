@@ -1,16 +1,22 @@
 import { PluginError, internalError, isReqflowError } from '../core/errors/index.js';
 import type { PluginEntry } from '../core/registry.js';
 
+/** A `ReqflowError` passes as it is; anything else a built-in throws is a bug (exit 70); a third party's names the plugin. */
+function asReported(entry: PluginEntry, step: string, error: unknown): unknown {
+  if (isReqflowError(error)) return error;
+  if (entry.builtin) return internalError(error, `in ${entry.name} (${step} stage)`);
+  return new PluginError(entry.name, step, error);
+}
+
 /**
- * Runs one plugin handler. A `ReqflowError` passes as it is; anything else a built-in throws is
- * a bug of reqflow (exit 70), and what a third-party plugin throws names the plugin and stage.
+ * Runs one plugin handler. A synchronous handler's result comes back as it is (no promise):
+ * a batch of requests pays for every await, per handler, per request.
  */
-export async function callHandler<T>(entry: PluginEntry, step: string, run: () => T | Promise<T>): Promise<T> {
+export function callHandler<T>(entry: PluginEntry, step: string, run: () => T | Promise<T>): T | Promise<T> {
   try {
-    return await run();
+    const result = run();
+    return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(asReported(entry, step, error))) : result;
   } catch (error) {
-    if (isReqflowError(error)) throw error;
-    if (entry.builtin) throw internalError(error, `in ${entry.name} (${step} stage)`);
-    throw new PluginError(entry.name, step, error);
+    throw asReported(entry, step, error);
   }
 }

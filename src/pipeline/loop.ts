@@ -29,7 +29,9 @@ async function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry
     // Loaded plugins are called without an await: a batch pays for every await per plugin.
     const plugin = registry.loadedPlugin(entry) ?? (await registry.load(entry));
     const handler = plugin.stages[step] as ((ctx: RequestContext) => unknown) | undefined;
-    if (handler) await callHandler(entry, step, () => handler(ctx));
+    if (!handler) continue;
+    const result = callHandler(entry, step, () => handler(ctx));
+    if (result instanceof Promise) await result;
   }
 }
 
@@ -71,7 +73,8 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
   outcome.sent = ctx.spec;
   if (error) outcome.error = error;
   if (ctx.state.streamEndedByUser === true) outcome.streamEndedByUser = true;
-  await report.reporter.requestEnd?.(outcome, ctx);
+  const reported = report.reporter.requestEnd?.(outcome, ctx);
+  if (reported) await reported;
   return outcome;
 }
 

@@ -1,5 +1,5 @@
 import { ExitCode, ReqflowError } from '../core/errors/index.js';
-import { applyFilter, requestFilter } from '../core/filter.js';
+import { filterRunner, requestFilter } from '../core/filter.js';
 import type { StreamEvent } from '../core/model.js';
 import type { RenderContext, RequestContext } from '../pipeline/context.js';
 import { parseJsonBody } from './render/body.js';
@@ -38,11 +38,13 @@ function seedOf(event: StreamEvent): EventSeed {
  * reqflow is applied here (plain bodies, GraphQL results, each stream event), and nowhere else.
  */
 export function createFeed(reporter: Reporter): ReportFeed {
+  const applyFilter = filterRunner();
   return {
     reporter,
 
     async response(ctx, options) {
-      await reporter.responseHead?.(ctx);
+      const head = reporter.responseHead?.(ctx);
+      if (head) await head; // most reporters answer synchronously: no turn of the event loop for them
       const filter = options?.filter === false ? undefined : activeFilter(ctx);
       if (filter === undefined) await reporter.body?.(ctx, { kind: 'stream' });
       else await reporter.body?.(ctx, { kind: 'value', value: await applyFilter(filter, await responseJson(ctx)), filtered: true });
@@ -50,7 +52,8 @@ export function createFeed(reporter: Reporter): ReportFeed {
     },
 
     async graphql(ctx, result, bytes) {
-      await reporter.responseHead?.(ctx);
+      const head = reporter.responseHead?.(ctx);
+      if (head) await head; // most reporters answer synchronously: no turn of the event loop for them
       const filter = activeFilter(ctx);
       const value = filter === undefined ? result : await applyFilter(filter, result);
       await reporter.body?.(ctx, { kind: 'graphql', result, value, filtered: filter !== undefined, bytes });
@@ -58,7 +61,8 @@ export function createFeed(reporter: Reporter): ReportFeed {
     },
 
     async stream(ctx, source, close, toEvent = seedOf) {
-      await reporter.responseHead?.(ctx);
+      const head = reporter.responseHead?.(ctx);
+      if (head) await head; // most reporters answer synchronously: no turn of the event loop for them
       const filter = activeFilter(ctx);
       let warned = false;
       let seq = 0;

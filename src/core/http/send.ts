@@ -54,8 +54,15 @@ export function parseRequestUrl(text: string): URL {
  */
 export function withDefaultHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
   const out = { ...headers };
-  if (!hasHeader(out, 'user-agent')) out['User-Agent'] = `reqflow/${VERSION}`;
-  if (!hasHeader(out, 'accept')) out.Accept = '*/*';
+  let agent = false;
+  let accept = false;
+  for (const name in out) {
+    const lower = name.toLowerCase();
+    if (lower === 'user-agent') agent = true;
+    else if (lower === 'accept') accept = true;
+  }
+  if (!agent) out['User-Agent'] = `reqflow/${VERSION}`;
+  if (!accept) out.Accept = '*/*';
   return out;
 }
 
@@ -64,15 +71,17 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
   let url = parseRequestUrl(request.url);
   let method = request.method;
   let body = request.body;
-  const headers = withDefaultHeaders(request.headers);
+  let headers = withDefaultHeaders(request.headers);
+  let hopRequest: OutgoingRequest = { ...request, headers };
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
-    const response = await once({ ...request, method, body, headers }, url, agents);
+    const response = await once(hopRequest, url, agents);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
       response.resume();
       const next = new URL(location, url);
+      headers = { ...headers };
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
@@ -81,6 +90,8 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
       // Never carry credentials to another origin.
       if (next.origin !== url.origin) for (const name of Object.keys(headers)) if (/^(authorization|cookie|proxy-authorization)$/i.test(name)) delete headers[name];
       url = next;
+      hopRequest = { ...request, method, headers };
+      if (body === undefined) delete hopRequest.body;
       continue;
     }
     return toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, request.abort);

@@ -23,11 +23,16 @@ type Language = Pick<typeof import('graphql'), 'parse' | 'print'>;
  * validation, execution), several times slower to import. graphql 16 has no `exports` map
  * and no typings for the `.mjs` files, hence the untyped specifiers. Node caches the modules.
  */
-async function loadLanguage(): Promise<Language> {
+async function importLanguage(): Promise<Language> {
   const parser = 'graphql/language/parser.mjs';
   const printer = 'graphql/language/printer.mjs';
   const [{ parse }, { print }] = (await Promise.all([import(parser), import(printer)])) as [Pick<Language, 'parse'>, Pick<Language, 'print'>];
   return { parse, print };
+}
+
+/** Imported once per run (an import() of a loaded module still costs the loader a visit per request). */
+function loadLanguage(ctx: RequestContext): Promise<Language> {
+  return (ctx.runState['graphql-language'] ??= importLanguage()) as Promise<Language>;
 }
 
 const PARSED_DOCUMENTS_KEPT = 64;
@@ -42,7 +47,7 @@ function parsedDocumentsOf(ctx: RequestContext): Map<string, DocumentNode> {
  * operation to send. A syntax error is exit 2 with the line and column in the request file.
  */
 export async function selectOperation(ctx: RequestContext, query: string): Promise<SelectedOperation> {
-  const { parse, print } = await loadLanguage();
+  const { parse, print } = await loadLanguage(ctx);
   const parsedDocuments = parsedDocumentsOf(ctx);
   let document = parsedDocuments.get(query);
   try {
