@@ -17,7 +17,7 @@ export function command(label, file, args = [], options = {}) {
  * Runs a command once. Resolves with its wall time in ms, exit code, stderr and (when
  * `capture`) stdout; `onStdout(chunk, now)` sees output as it arrives. Killed after `timeoutMs`.
  */
-export function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout } = {}) {
+function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const child = spawn(cmd.file, cmd.args, { env: cmd.env ?? env, cwd: cmd.cwd ?? cwd, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -35,7 +35,6 @@ export const RUN_FLAGS = {
   debug: { type: 'boolean', description: 'Show stack traces of errors.' },
 } as const satisfies Record<string, FlagSpec>;
 
-export type RunFlagName = keyof typeof RUN_FLAGS;
 
 /** Parsed flag values, as both parsers produce them. */
 export interface RawRunFlags {

@@ -11,7 +11,7 @@ function positiveInteger(value: string | undefined, flag: string): number | unde
 }
 
 /** `-e name=value` pairs; a value may itself contain `=`. */
-export function parseCliVariables(pairs: readonly string[] = []): Record<string, string> {
+function parseCliVariables(pairs: readonly string[] = []): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');

@@ -1,5 +1,5 @@
 /** Case-insensitive header helpers: header names keep the user's spelling on the wire. */
-export function findHeaderName(headers: Record<string, string>, name: string): string | undefined {
+function findHeaderName(headers: Record<string, string>, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return key;
   return undefined;

@@ -6,7 +6,7 @@ import { writeFileAtomic } from './atomic-write.js';
 import type { Session } from './model.js';
 
 /** Where sessions live: `$REQFLOW_STATE_DIR`, else `$XDG_STATE_HOME/reqflow`, else `~/.local/state/reqflow`. */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REQFLOW_STATE_DIR) return env.REQFLOW_STATE_DIR;
   const xdg = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
   return join(xdg, 'reqflow');

@@ -1,7 +1,7 @@
 import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 
-export const SHELL_TIMEOUT_MS = 10_000;
+const SHELL_TIMEOUT_MS = 10_000;
 
 /** True when a variable's value is a shell command: the whole (trimmed) value is `$(...)`. */
 export function isShellValue(value: string): boolean {

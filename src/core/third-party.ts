@@ -3,12 +3,13 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_PLUGINS } from './builtins.js';
-import type { Plugin, PluginsHookOptions, Stage } from '../pipeline/plugin.js';
+import type { PluginsHookOptions } from '../pipeline/plugins-hook.js';
+import type { Plugin, Stage } from '../pipeline/plugin.js';
 import { STAGES } from '../pipeline/plugin.js';
 import { compareNames, entryFromPlugin, type PluginEntry } from './registry.js';
 
 /** The oclif hook third-party packages declare in their package.json `oclif.hooks`. */
-export const PLUGINS_HOOK = 'reqflow:plugins';
+const PLUGINS_HOOK = 'reqflow:plugins';
 
 /** A hook that has not answered by then is reported and skipped, so a bad plugin cannot hang every run. */
 const HOOK_TIMEOUT_MS = 10_000;
@@ -17,7 +18,7 @@ const HOOK_TIMEOUT_MS = 10_000;
  * oclif's data folder for reqflow, where `reqflow plugins install|link` records user plugins.
  * Mirrors oclif's own rule (`<BIN>_DATA_DIR`, else `$XDG_DATA_HOME/<bin>`, else `~/.local/share/<bin>`).
  */
-export function oclifDataDir(env: NodeJS.ProcessEnv = process.env): string {
+function oclifDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REQFLOW_DATA_DIR) return env.REQFLOW_DATA_DIR;
   return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'reqflow');
 }
@@ -26,7 +27,7 @@ export function oclifDataDir(env: NodeJS.ProcessEnv = process.env): string {
  * True when `reqflow plugins` has installed or linked anything. The check is one small file
  * read, so a plain run with no third-party plugin never loads oclif at all.
  */
-export function hasUserPlugins(env: NodeJS.ProcessEnv = process.env): boolean {
+function hasUserPlugins(env: NodeJS.ProcessEnv = process.env): boolean {
   try {
     const pkg = JSON.parse(readFileSync(join(oclifDataDir(env), 'package.json'), 'utf8')) as { oclif?: { plugins?: unknown[] } };
     return Array.isArray(pkg.oclif?.plugins) && pkg.oclif.plugins.length > 0;
@@ -83,7 +84,7 @@ export async function collectThirdPartyPlugins(config: HookRunner, warn: (messag
   // Linked ESM plugins run from their compiled `dist`: oclif cannot transpile them, and would
   // say so on every run.
   settings.enableAutoTranspile ??= false;
-  const options: PluginsHookOptions = { reqflow: await import('../index.js') };
+  const options: PluginsHookOptions = { reqflow: await import('../runtime-api.js') };
   const { successes, failures } = await config.runHook(PLUGINS_HOOK, options as unknown as Record<string, unknown>, HOOK_TIMEOUT_MS, true);
   const remedy = (source: string): string => ` (remove it with: reqflow plugins uninstall ${source})`;
   for (const failure of [...failures].sort(byName)) warn(`skipping plugin package "${failure.plugin.name}": its ${PLUGINS_HOOK} hook failed: ${firstLine(failure.error)}${remedy(failure.plugin.name)}`);

@@ -179,14 +179,3 @@ export class TemplateResolver implements VariableResolver {
   }
 }
 
-/** Names referenced by `{{...}}` in a text (plain names only: not env., helpers or dynamics). */
-export function referencedNames(text: string): string[] {
-  const names: string[] = [];
-  for (const match of text.matchAll(TEMPLATE)) {
-    const expression = match[1] ?? '';
-    if (expression.startsWith('env.') || expression.startsWith('$')) continue;
-    const space = expression.indexOf(' ');
-    names.push(space > 0 ? expression.slice(space + 1).trim() : expression);
-  }
-  return names;
-}

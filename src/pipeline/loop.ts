@@ -108,7 +108,7 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
  * The exit code of a run: the first error's code (network, TLS, variable, ...) if any request
  * failed that way, else 1 if any response failed, else 0.
  */
-export function combinedExitCode(outcomes: ReadonlyArray<Pick<RequestOutcome, 'exitCode' | 'error'>>): number {
+function combinedExitCode(outcomes: ReadonlyArray<Pick<RequestOutcome, 'exitCode' | 'error'>>): number {
   const errored = outcomes.find((o) => o.error);
   if (errored) return errored.exitCode;
   return outcomes.some((o) => o.exitCode !== 0) ? ExitCode.httpFailure : ExitCode.ok;

@@ -1,7 +1,6 @@
 import { ExitCode, NetworkError, isReqflowError } from '../core/errors/index.js';
 import type { StreamEvent } from '../core/model.js';
-import type { RequestContext } from '../pipeline/context.js';
-import type { StreamEnd } from './reporter.js';
+import type { StreamEnd, RequestView } from './reporter.js';
 
 interface StreamOutcome {
   end: StreamEnd;
@@ -15,7 +14,7 @@ interface StreamOutcome {
  * propagates after the events already handled.
  */
 export async function consumeEvents(
-  ctx: Pick<RequestContext, 'options' | 'signal' | 'state'>,
+  ctx: Pick<RequestView, 'options' | 'signal' | 'state'>,
   events: AsyncIterable<StreamEvent>,
   close: () => void,
   /** Returns false for an event that ends the stream (GraphQL's `complete`), 'skip' for one not counted. */

@@ -1,18 +1,17 @@
 import { ExitCode, ReqflowError } from '../core/errors/index.js';
 import { filterRunner, requestFilter } from '../core/filter.js';
 import type { StreamEvent } from '../core/model.js';
-import type { RenderContext, RequestContext } from '../pipeline/context.js';
 import { parseJsonBody } from './render/body.js';
 import { consumeEvents } from './consume-events.js';
-import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart } from './reporter.js';
+import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart, ResponseView, RequestView } from './reporter.js';
 
 /** `--filter` wins over the request's `# @filter`; `# @query` applies to its result. */
-function activeFilter(ctx: RequestContext): string | undefined {
+function activeFilter(ctx: RequestView): string | undefined {
   return requestFilter(ctx.options, ctx.spec.annotations);
 }
 
 /** The whole JSON document of the response; a body that is not JSON is exit 1 naming why. */
-async function responseJson(ctx: RenderContext): Promise<unknown> {
+async function responseJson(ctx: ResponseView): Promise<unknown> {
   const parsed = parseJsonBody(await ctx.readBody());
   if (!parsed.ok) {
     throw new ReqflowError(`cannot apply the filter to the response of "${ctx.spec.name}": ${parsed.reason}`, { exitCode: ExitCode.httpFailure, hint: 'filters apply to JSON responses only' });
@@ -94,4 +93,3 @@ export function createFeed(reporter: Reporter): ReportFeed {
   };
 }
 
-export type { GraphqlResultShape };

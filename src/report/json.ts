@@ -1,10 +1,9 @@
 import { bodyText, isJsonResponse, parseJsonBody } from './render/body.js';
-import type { RenderContext } from '../pipeline/context.js';
 import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord } from './record.js';
-import type { BodyPart, Reporter, RequestOutcome } from './reporter.js';
+import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
 /** A body as JSON when it says so and parses, else as text (with a warning for broken JSON). */
-async function bodyValue(ctx: RenderContext, body: BodyPart): Promise<unknown> {
+async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<unknown> {
   switch (body.kind) {
     case 'value':
     case 'graphql':
@@ -25,7 +24,7 @@ async function bodyValue(ctx: RenderContext, body: BodyPart): Promise<unknown> {
 
 /** `-o json`: one record per line (NDJSON) for every response, stream event, stream end and error. */
 export function jsonReporter(printError: (outcome: RequestOutcome) => void): Reporter {
-  const write = (ctx: Pick<RenderContext, 'output'>, record: JsonRecord): void => ctx.output.out(`${JSON.stringify(record)}\n`);
+  const write = (ctx: Pick<ResponseView, 'output'>, record: JsonRecord): void => ctx.output.out(`${JSON.stringify(record)}\n`);
   return {
     body: async (ctx, body) => write(ctx, responseRecord(ctx, await bodyValue(ctx, body))),
     event: (ctx, event) => write(ctx, eventRecord(ctx, event)),

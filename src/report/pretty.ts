@@ -1,4 +1,3 @@
-import type { RenderContext } from '../pipeline/context.js';
 import { bodyText, isJsonResponse, isTextual } from './render/body.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
@@ -6,7 +5,7 @@ import { colorizeJson, prettyJson } from './render/json-text.js';
 import { renderJsonBody } from './render/json-stream-render.js';
 import { writeMeta, writeResponseHead } from './render/meta.js';
 import { pipeTo } from './render/pipe.js';
-import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart } from './reporter.js';
+import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';
 
 /** `3 events; stopped by --max-events` for the closing line of a stream. */
 export function describeStreamEnd(end: StreamEndPart): string {
@@ -44,7 +43,7 @@ const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${
  * constant memory; a body that is not JSON after all falls back to text with a warning), text as
  * it is, binary summarised on a terminal. The one body renderer of `pretty` and the TUI.
  */
-export async function writeReadableBody(ctx: RenderContext, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
+export async function writeReadableBody(ctx: ResponseView, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
   const res = ctx.response;
   if (isJsonResponse(res)) {
     await renderJsonBody(ctx, colors);
@@ -67,7 +66,7 @@ export async function writeReadableBody(ctx: RenderContext, colors: Palette, opt
   await pipeTo(res.stream, ctx.output.stream);
 }
 
-function writeGraphql(ctx: RenderContext, result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): void {
+function writeGraphql(ctx: ResponseView, result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): void {
   const text = graphqlText(result, value, filtered, colors);
   if (text.data !== undefined) {
     if (text.errors !== undefined) writeMeta(ctx, colors.dim('data:'));
@@ -82,7 +81,7 @@ function writeGraphql(ctx: RenderContext, result: GraphqlResultShape, value: unk
  * closing line saying why they ended. Status lines go to stderr when the output is piped.
  */
 export function prettyReporter(printError: (outcome: RequestOutcome) => void): Reporter {
-  const colorsOf = (ctx: RenderContext): Palette => palette(ctx.options.color);
+  const colorsOf = (ctx: ResponseView): Palette => palette(ctx.options.color);
   return {
     responseHead: (ctx) => writeResponseHead(ctx, colorsOf(ctx)),
     body: async (ctx, body: BodyPart) => {

@@ -1,7 +1,6 @@
 import type { ReqflowError } from '../core/errors/index.js';
 import { displayHeaders, displayUrl } from '../core/mask.js';
-import type { RequestContext } from '../pipeline/context.js';
-import type { EventPart, StreamEndPart } from './reporter.js';
+import type { EventPart, StreamEndPart, RequestView } from './reporter.js';
 
 /**
  * The records of `-o json` (NDJSON), one shape for every kind of request; the JSON Schema is
@@ -51,13 +50,13 @@ export interface ErrorRecord extends Envelope {
 
 export type JsonRecord = ResponseRecord | EventRecord | EndRecord | ErrorRecord;
 
-type Source = Pick<RequestContext, 'spec' | 'redact'>;
+type Source = Pick<RequestView, 'spec' | 'redact'>;
 
 function envelope<T extends Envelope['type']>(type: T, ctx: Source): Envelope & { type: T } {
   return { type, name: ctx.spec.name, method: ctx.spec.method, url: displayUrl(ctx.spec.url, ctx.redact) };
 }
 
-export function responseRecord(ctx: Source & Pick<RequestContext, 'response'>, body: unknown): ResponseRecord {
+export function responseRecord(ctx: Source & Pick<RequestView, 'response'>, body: unknown): ResponseRecord {
   const res = ctx.response;
   return {
     ...envelope('response', ctx),
@@ -72,14 +71,14 @@ export function responseRecord(ctx: Source & Pick<RequestContext, 'response'>, b
   };
 }
 
-export function eventRecord(ctx: Source & Pick<RequestContext, 'response'>, event: EventPart): EventRecord {
+export function eventRecord(ctx: Source & Pick<RequestView, 'response'>, event: EventPart): EventRecord {
   const record: EventRecord = { ...envelope('event', ctx), status: ctx.response?.status ?? 0, seq: event.seq, data: event.value ?? null };
   if (event.event !== undefined) record.event = event.event;
   if (event.id !== undefined) record.id = event.id;
   return record;
 }
 
-export function endRecord(ctx: Source & Pick<RequestContext, 'response'>, end: StreamEndPart): EndRecord {
+export function endRecord(ctx: Source & Pick<RequestView, 'response'>, end: StreamEndPart): EndRecord {
   return { ...envelope('end', ctx), status: ctx.response?.status ?? 0, events: end.events, reason: end.reason };
 }
 

@@ -7,8 +7,34 @@
  * once, before handing values over.
  */
 import type { ReqflowError } from '../core/errors/index.js';
-import type { RequestSpec, ResponseInfo } from '../core/model.js';
-import type { RenderContext, RequestContext } from '../pipeline/context.js';
+import type { OutputSink, RequestSpec, ResponseInfo, RunOptions } from '../core/model.js';
+
+/**
+ * What the reporting layer sees of a request: the part of the render stage's context it
+ * needs (the pipeline's `ResponseView` is one), so that this layer depends on the data model
+ * only, never on the pipeline that feeds it.
+ */
+export interface RequestView {
+  spec: RequestSpec;
+  response?: ResponseInfo;
+  readonly options: RunOptions;
+  /** Where reporters of the terminal write (stdout/stderr, or the TUI's pane). */
+  readonly output: OutputSink;
+  state: Record<string, unknown>;
+  readonly signal: AbortSignal;
+  /** Set once the response has been shown. */
+  rendered?: boolean;
+  /** Set when the response is a failure beyond its status (GraphQL `errors`). */
+  failed?: boolean;
+  readBody(): Promise<Buffer>;
+  warn(message: string): void;
+  redact(text: string): string;
+}
+
+/** A request whose response is in: what reporters receive from the render stage on. */
+export interface ResponseView extends RequestView {
+  response: ResponseInfo;
+}
 
 /** The body of a plain (non-streaming) response, as the reporter receives it. */
 export type BodyPart =
@@ -89,14 +115,14 @@ export interface RunSummary {
 export interface Reporter {
   requestStart?(spec: RequestSpec): void;
   /** Status and headers are in (for streams, before the first event). */
-  responseHead?(ctx: RenderContext): void | Promise<void>;
+  responseHead?(ctx: ResponseView): void | Promise<void>;
   /** A plain response's body (see {@link BodyPart}). Called at most once per request. */
-  body?(ctx: RenderContext, body: BodyPart): void | Promise<void>;
+  body?(ctx: ResponseView, body: BodyPart): void | Promise<void>;
   /** One stream event, the moment it arrives. */
-  event?(ctx: RenderContext, event: EventPart): void | Promise<void>;
-  streamEnd?(ctx: RenderContext, end: StreamEndPart): void | Promise<void>;
+  event?(ctx: ResponseView, event: EventPart): void | Promise<void>;
+  streamEnd?(ctx: ResponseView, end: StreamEndPart): void | Promise<void>;
   /** The request is done: passed, failed, or ended with an error (then `outcome.error`). */
-  requestEnd?(outcome: RequestOutcome, ctx: RequestContext): void | Promise<void>;
+  requestEnd?(outcome: RequestOutcome, ctx: RequestView): void | Promise<void>;
   runEnd?(summary: RunSummary): void | Promise<void>;
 }
 
@@ -107,16 +133,16 @@ export interface Reporter {
  */
 export interface ReportFeed {
   /** A plain response: head, then its body (filtered when a filter is active). */
-  response(ctx: RenderContext, options?: { filter?: boolean }): Promise<void>;
+  response(ctx: ResponseView, options?: { filter?: boolean }): Promise<void>;
   /** A GraphQL result (the body already read as `bytes`). */
-  graphql(ctx: RenderContext, result: GraphqlResultShape, bytes: Buffer): Promise<void>;
+  graphql(ctx: ResponseView, result: GraphqlResultShape, bytes: Buffer): Promise<void>;
   /**
    * A stream: head, then each event as it arrives until the source ends, `--max-events`,
    * `--stream-timeout` or the user stops it; `close` releases the source in every case.
    * `toEvent` turns a source event into what is reported, or returns `false` for an event that
    * ends the stream (GraphQL's `complete`) and `undefined` for one to skip.
    */
-  stream(ctx: RenderContext, source: AsyncIterable<{ event?: string; id?: string; data: string }>, close: () => void, toEvent?: (event: { event?: string; id?: string; data: string }) => EventSeed | false | undefined): Promise<StreamEndPart>;
+  stream(ctx: ResponseView, source: AsyncIterable<{ event?: string; id?: string; data: string }>, close: () => void, toEvent?: (event: { event?: string; id?: string; data: string }) => EventSeed | false | undefined): Promise<StreamEndPart>;
   /** The run's reporter, for plugins that report something of their own. */
   readonly reporter: Reporter;
 }

@@ -13,9 +13,9 @@ export interface Key {
   shift: boolean;
 }
 
-export type Position = number | string;
+type Position = number | string;
 
-export interface ElementOptions {
+interface ElementOptions {
   parent?: Screen | Element;
   top?: Position;
   left?: Position;
@@ -76,7 +76,7 @@ export interface Screen {
   removeAllListeners(event?: string): void;
 }
 
-export interface ScreenOptions {
+interface ScreenOptions {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream;
   terminal?: string;

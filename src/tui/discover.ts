@@ -8,7 +8,7 @@ const SKIPPED_FILES = new Set(['package.json', 'package-lock.json', 'tsconfig.js
 const TEXT_FORMATS = new Set(['.http', '.rest']);
 const DATA_FORMATS = new Set(['.yaml', '.yml', '.json']);
 
-export const DISCOVERY_LIMITS = { depth: 6, files: 400 } as const;
+const DISCOVERY_LIMITS = { depth: 6, files: 400 } as const;
 
 /**
  * YAML and JSON files are request files only when they say so (a `url` field); otherwise every

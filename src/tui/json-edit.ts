@@ -75,7 +75,7 @@ export function member(node: JsonNode, key: string): JsonMember | undefined {
 }
 
 /** The text's indentation unit (first indented line), or undefined for one-line documents. */
-export function indentUnit(text: string): string | undefined {
+function indentUnit(text: string): string | undefined {
   const match = /\n([ \t]+)\S/.exec(text);
   return match ? match[1] : text.includes('\n') ? '  ' : undefined;
 }
@@ -91,7 +91,7 @@ function isMultiline(text: string, node: JsonNode): boolean {
 }
 
 /** `value` as JSON text for a slot whose line is indented by `indent` (one line when `unit` is undefined). */
-export function serialise(value: unknown, unit: string | undefined, indent: string): string {
+function serialise(value: unknown, unit: string | undefined, indent: string): string {
   if (unit === undefined) return JSON.stringify(value);
   return JSON.stringify(value, null, unit).split('\n').join(`\n${indent}`);
 }
@@ -101,7 +101,7 @@ function splice(text: string, start: number, end: number, replacement: string): 
 }
 
 /** Replaces a node's value text. */
-export function replaceNode(text: string, node: JsonNode, value: unknown): string {
+function replaceNode(text: string, node: JsonNode, value: unknown): string {
   return splice(text, node.start, node.end, serialise(value, indentUnit(text), lineIndent(text, node.start)));
 }
 

@@ -1,7 +1,7 @@
 import { wrap } from './views/format.js';
 
 /** Every key of the UI, as `?` lists them (and docs/readme/tui.md documents them). */
-export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
+const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['↑ ↓  j k', 'move in the request tree; scroll the request or response pane'],
   ['PgUp PgDn g G', 'page up / down, first / last'],
   ['Enter', 'send the selected request (on a file: fold or unfold it)'],

@@ -1,10 +1,10 @@
 import type { Profile, Session } from '../core/model.js';
 
 /** What the user must see while a login waits: the URL to open, or a device code to enter. */
-export type LoginPrompt = { type: 'url'; url: string } | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string };
+type LoginPrompt = { type: 'url'; url: string } | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string };
 
 /** What the UI asks of the OAuth plugin for `o`: the profile's login flow (the browser flow by default). */
-export interface OAuthLoginRequest {
+interface OAuthLoginRequest {
   profile: Profile;
   /** The profile's session: the flow stores the tokens in it and saves it. */
   session: Session;

@@ -1,10 +1,9 @@
-import type { RenderContext } from '../pipeline/context.js';
 import { bodyText, isTextual } from '../report/render/body.js';
 import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
 import { prettyJson } from '../report/render/json-text.js';
 import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
-import type { Reporter } from '../report/reporter.js';
+import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
 
 const PANE_BODY: ReadableBodyOptions = {
@@ -14,7 +13,7 @@ const PANE_BODY: ReadableBodyOptions = {
 };
 
 /** A plain body in the pane, through the reporting layer's body renderer; `y` copies the body as received. */
-async function paneBody(ctx: RenderContext, capture: ResponseCapture): Promise<void> {
+async function paneBody(ctx: ResponseView, capture: ResponseCapture): Promise<void> {
   const body = await ctx.readBody(); // whole: the pane keeps it for `y`
   capture.copySource = isTextual(ctx.response, body) ? bodyText(body).text : '';
   if (body.length === 0) capture.out(palette(true).dim('(empty body)\n'));

@@ -11,7 +11,7 @@ export interface ResponseMeta {
 }
 
 /** Most text a pane keeps: a stream keeps its newest events, a body its beginning. */
-export const CAPTURE_LIMIT = 2 * 1024 * 1024;
+const CAPTURE_LIMIT = 2 * 1024 * 1024;
 
 const SGR = /\u001b\[[\d;]*m/g;
 

@@ -8,7 +8,7 @@ export type TokenState =
   | { kind: 'expired'; expiresAt: number; refreshable: boolean };
 
 /** `expiresAt` as the OAuth plugin stores it: epoch milliseconds, epoch seconds or an ISO date. */
-export function expiryMillis(value: unknown): number | undefined {
+function expiryMillis(value: unknown): number | undefined {
   if (typeof value === 'number' && Number.isFinite(value)) return value < 1e12 ? value * 1000 : value;
   if (typeof value === 'string' && value !== '') {
     const parsed = /^\d+$/.test(value) ? expiryMillis(Number(value)) : Date.parse(value);

@@ -24,7 +24,7 @@ import { createServer as createHttpServer, type IncomingHttpHeaders, type Incomi
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer, type Socket } from 'node:net';
 import { seededRandom } from '../../bench/lib/seeded-random.js';
 
-export interface Received {
+interface Received {
   method: string;
   url: string;
   headers: IncomingHttpHeaders;

@@ -22,7 +22,7 @@ export async function closedPort(): Promise<number> {
   return port;
 }
 
-export function profilesFor(provider: Provider, extra: Record<string, unknown>[] = []): unknown[] {
+function profilesFor(provider: Provider, extra: Record<string, unknown>[] = []): unknown[] {
   const { issuer, clients } = provider;
   const variables = { apiUrl: provider.apiUrl };
   const endpoints = { authUrl: `${issuer}/auth`, tokenUrl: `${issuer}/token` };
@@ -39,7 +39,7 @@ export function profilesFor(provider: Provider, extra: Record<string, unknown>[]
   ];
 }
 
-export const API_REQUEST = `### me
+const API_REQUEST = `### me
 GET {{apiUrl}}
 Authorization: Bearer {{token}}
 `;

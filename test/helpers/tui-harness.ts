@@ -11,7 +11,7 @@ import type { AppHooks } from '../../src/tui/app.js';
 import { openTui, type OpenTui } from '../../src/tui/index.js';
 import type { WorkspaceOptions } from '../../src/tui/workspace.js';
 
-export const KEYS: Record<string, string> = {
+const KEYS: Record<string, string> = {
   up: '\u001b[A',
   down: '\u001b[B',
   right: '\u001b[C',
@@ -26,7 +26,7 @@ export const KEYS: Record<string, string> = {
   'C-c': '\u0003',
 };
 
-export class FakeInput extends PassThrough {
+class FakeInput extends PassThrough {
   isTTY = true;
   isRaw = false;
   setRawMode(mode: boolean): this {
@@ -35,7 +35,7 @@ export class FakeInput extends PassThrough {
   }
 }
 
-export class FakeOutput extends Writable {
+class FakeOutput extends Writable {
   isTTY = true;
   written = '';
   constructor(

@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { listenOnLoopback } from './http-utils.js';
 
-export const TOKEN = 'gql-secret-token-42';
+const TOKEN = 'gql-secret-token-42';
 
 const typeDefs = /* GraphQL */ `
   type Query {

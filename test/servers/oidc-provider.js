@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
-export const RESOURCE = 'urn:reqflow:api';
+const RESOURCE = 'urn:reqflow:api';
 
 // oidc-provider warns (console.warn/info) about its development defaults, which are exactly
 // what a test wants; keep test output readable by dropping those lines only.

@@ -21,7 +21,7 @@ async function resolveTls(tls: TlsSettings | undefined, baseDir: string, variabl
 }
 
 /** The request's TLS overrides the profile's field by field; `--insecure` overrides both. */
-export async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
+async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
   const fromProfile = await resolveTls(ctx.profile.tls, ctx.profile.baseDir, ctx.variables);
   const fromRequest = await resolveTls(ctx.spec.tls, ctx.baseDir, ctx.variables);
   const merged: TlsSettings = { ...fromProfile, ...fromRequest };

@@ -7,7 +7,7 @@ import { getHeader, setHeader } from '../../core/headers.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 
 /** `Basic <user> <password>` or `Basic <user>:<password>`: two parts, where base64 has one. */
-export const BASIC_SHORTHAND = /^\s*basic\s+(\S+?)(?:\s+|:)(.*)$/is;
+const BASIC_SHORTHAND = /^\s*basic\s+(\S+?)(?:\s+|:)(.*)$/is;
 
 const plugin: Plugin = {
   name: 'auth-basic-shorthand',

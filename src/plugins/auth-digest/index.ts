@@ -14,7 +14,7 @@ import { digestChallenges } from './challenge.js';
 import { digestAuthorization, type DigestCredentials } from './response.js';
 
 /** `Digest <user> <password>` or `Digest <user>:<password>`; a real `Digest username="…"` value has `=`. */
-export const DIGEST_SHORTHAND = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
+const DIGEST_SHORTHAND = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
 
 async function credentials(ctx: RequestContext): Promise<DigestCredentials> {
   const shorthand = DIGEST_SHORTHAND.exec(getHeader(ctx.spec.headers, 'authorization') ?? '');

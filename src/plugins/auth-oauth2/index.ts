@@ -12,10 +12,6 @@ import { requestedAuth } from '../../core/registry.js';
 import { ensureFreshToken } from './ensure-token.js';
 import { TOKEN_VARIABLE } from './token-store.js';
 
-export type { LoginOptions, LoginResult } from './login.js';
-export type { OAuthStatus } from './status.js';
-export type { FlowEvent } from './flows/index.js';
-export type { GrantName, OAuthSettings } from './settings.js';
 
 const plugin: Plugin = {
   name: 'auth-oauth2',

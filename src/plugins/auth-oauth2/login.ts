@@ -8,7 +8,7 @@ import { readOAuthSettings, type GrantName, type OAuthSettings } from './setting
 import { storeTokens, type StoredOAuth } from './token-store.js';
 
 /** How long a login waits for the user (browser callback, device approval). */
-export const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
+const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
 /** Time-out of each HTTP request to the authorization server. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -41,7 +41,7 @@ export interface LoginResult {
 }
 
 /** `{{var}}` expansion for callers outside a request run (commands, the TUI's login dialog). */
-export function profileExpander(profile: Profile, session: Session, env: NodeJS.ProcessEnv = process.env): (text: string) => Promise<string> {
+function profileExpander(profile: Profile, session: Session, env: NodeJS.ProcessEnv = process.env): (text: string) => Promise<string> {
   const resolver = new TemplateResolver({ cliVariables: {}, session, profile, prompter: noTerminalPrompter, promptCache: new Map(), env });
   return (text) => resolver.expand(text);
 }
@@ -83,12 +83,3 @@ export async function runGrant(settings: OAuthSettings, grant: GrantName, option
   return { profile: settings.profile, grant, stored };
 }
 
-/** The browser login (authorization code + PKCE), for the CLI and the TUI. */
-export function loginWithBrowser(options: Omit<LoginOptions, 'grant'>): Promise<LoginResult> {
-  return login({ ...options, grant: 'authorization_code' });
-}
-
-/** The device login (RFC 8628): report the code through `onEvent`, wait for approval. */
-export function loginWithDevice(options: Omit<LoginOptions, 'grant' | 'openBrowser' | 'onUrl'>): Promise<LoginResult> {
-  return login({ ...options, grant: 'device_code', openBrowser: false });
-}

@@ -7,9 +7,9 @@ export type GrantName = 'authorization_code' | 'device_code' | 'client_credentia
 export type Endpoint = 'authorization' | 'token' | 'device' | 'revocation';
 export const ENDPOINT_FIELD: Record<Endpoint, 'authUrl' | 'tokenUrl' | 'deviceUrl' | 'revocationUrl'> = { authorization: 'authUrl', token: 'tokenUrl', device: 'deviceUrl', revocation: 'revocationUrl' };
 
-export const DEFAULT_REDIRECT_URL = 'http://localhost:8080/callback';
+const DEFAULT_REDIRECT_URL = 'http://localhost:8080/callback';
 /** Set to 1 to allow plain http:// OAuth endpoints on hosts other than this machine (test servers). */
-export const ALLOW_HTTP_ENV = 'REQFLOW_OAUTH_ALLOW_HTTP';
+const ALLOW_HTTP_ENV = 'REQFLOW_OAUTH_ALLOW_HTTP';
 
 /** A profile's `oauth` object after `{{variables}}` are expanded and every field is checked. */
 export interface OAuthSettings {
@@ -90,7 +90,7 @@ function parseHttpUrl(text: string, where: string): URL {
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 

@@ -4,9 +4,9 @@ import type { GrantName } from './settings.js';
 /** The access token lives in the session variable `token`, so `{{token}}` works in any request. */
 export const TOKEN_VARIABLE = 'token';
 /** Everything else about it is session data under this key. */
-export const SESSION_KEY = 'oauth';
+const SESSION_KEY = 'oauth';
 /** A token that expires within this margin is renewed before the request, not after a 401. */
-export const RENEW_MARGIN_MS = 30_000;
+const RENEW_MARGIN_MS = 30_000;
 
 export interface StoredOAuth {
   grant: GrantName;

@@ -3,7 +3,7 @@ import type { Plugin } from '../../pipeline/plugin.js';
 import { lineColumn, specsFromData } from './structured.js';
 
 /** Parses JSON, turning V8's "at position N" into the line and column of the file. */
-export function parseJsonText(text: string, file: string): unknown {
+function parseJsonText(text: string, file: string): unknown {
   const clean = text.replace(/^\uFEFF/, '');
   try {
     return JSON.parse(clean);

@@ -3,7 +3,7 @@ import { extname } from 'node:path';
 import type { RequestSpec } from '../../core/model.js';
 
 /** YAML and JSON request files: no request line, and the body may sit indented or quoted. */
-export function isStructuredFile(file: string): boolean {
+function isStructuredFile(file: string): boolean {
   const extension = extname(file).slice(1).toLowerCase();
   return extension === 'yaml' || extension === 'yml' || extension === 'json';
 }

@@ -3,7 +3,7 @@ import { ParseError, UsageError, VariableError } from '../../core/errors/index.j
 import type { RequestContext } from '../../pipeline/context.js';
 import { bodyPositionInFile } from './body-location.js';
 
-export type OperationType = 'query' | 'mutation' | 'subscription';
+type OperationType = 'query' | 'mutation' | 'subscription';
 
 /** The operation a request sends, as the local parse of its body found it. */
 export interface SelectedOperation {

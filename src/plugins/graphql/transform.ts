@@ -5,7 +5,7 @@ import { checkRequiredVariables, selectOperation, warnUndeclaredVariables, type 
 import { graphqlVariables } from './variables.js';
 
 /** How an operation travels: one POST, GraphQL over SSE, or the graphql-ws WebSocket protocol. */
-export type Transport = 'http' | 'sse' | 'ws';
+type Transport = 'http' | 'sse' | 'ws';
 
 /** What the transform stage decided, for the send and render stages. */
 export interface GraphqlState {

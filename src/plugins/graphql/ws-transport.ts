@@ -12,7 +12,7 @@ import type { GraphqlState } from './transform.js';
 const NOT_FORWARDED = /^(content-type|content-length|accept|host|connection|upgrade|sec-websocket-.*)$/i;
 
 /** `http(s)://` becomes `ws(s)://`; `ws(s)://` is taken as written. */
-export function webSocketUrl(text: string): URL {
+function webSocketUrl(text: string): URL {
   if (/^wss?:\/\//i.test(text)) {
     try {
       return new URL(text);

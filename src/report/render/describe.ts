@@ -1,5 +1,5 @@
 import { displayHeaders, displayUrl } from '../../core/mask.js';
-import type { RequestContext } from '../../pipeline/context.js';
+import type { ResponseView } from '../reporter.js';
 import type { Palette } from './colors.js';
 
 export function formatSize(bytes: number): string {
@@ -9,7 +9,7 @@ export function formatSize(bytes: number): string {
 }
 
 /** `HTTP/1.1 200 OK  12 ms` */
-export function statusLine(ctx: RequestContext, colors: Palette): string {
+export function statusLine(ctx: ResponseView, colors: Palette): string {
   const res = ctx.response;
   if (!res) return '';
   const status = colors.status(res.status, `${res.status} ${res.statusText}`.trim());
@@ -28,7 +28,7 @@ function headerLines(headers: Record<string, string | string[]>, colors: Palette
 const VERBOSE_BODY_LIMIT = 4096;
 
 /** `-v`: the request as sent (secrets masked), its body (known secret values redacted), then a blank line. */
-export function verboseRequest(ctx: RequestContext, colors: Palette): string {
+export function verboseRequest(ctx: ResponseView, colors: Palette): string {
   const lines = [`${colors.method(ctx.spec.method)} ${displayUrl(ctx.spec.url, ctx.redact)}`, ...headerLines(ctx.spec.headers, colors, ctx.redact)];
   const raw = ctx.spec.body;
   // Bytes (a body with files) are shown when they are text; binary bodies are summarised.
@@ -40,6 +40,6 @@ export function verboseRequest(ctx: RequestContext, colors: Palette): string {
   return `${lines.join('\n')}\n\n`;
 }
 
-export function verboseResponseHeaders(ctx: RequestContext, colors: Palette): string {
+export function verboseResponseHeaders(ctx: ResponseView, colors: Palette): string {
   return ctx.response ? `${headerLines(ctx.response.headers, colors, ctx.redact).join('\n')}\n\n` : '';
 }

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import { NetworkError } from '../../core/errors/index.js';
-import type { RequestContext } from '../../pipeline/context.js';
+import type { ResponseView } from '../reporter.js';
 import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
@@ -240,7 +240,7 @@ function drained(stream: Writable, signal: AbortSignal): Promise<void> {
 }
 
 /** The render stage's use of {@link JsonBodyPrinter}: the response's body to the run's output. */
-export async function renderJsonBody(ctx: RequestContext, colors: Palette): Promise<void> {
+export async function renderJsonBody(ctx: ResponseView, colors: Palette): Promise<void> {
   const res = ctx.response;
   if (!res) return;
   const printer = new JsonBodyPrinter({ write: (data) => ctx.output.out(data) }, { colors, warn: (message) => ctx.warn(message), holdLimit: ctx.options.maxSizeBytes });

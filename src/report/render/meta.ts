@@ -1,4 +1,4 @@
-import type { RequestContext } from '../../pipeline/context.js';
+import type { ResponseView } from '../reporter.js';
 import type { Palette } from './colors.js';
 import { statusLine, verboseRequest, verboseResponseHeaders } from './describe.js';
 
@@ -6,13 +6,13 @@ import { statusLine, verboseRequest, verboseResponseHeaders } from './describe.j
  * Status lines and other metadata go to stdout on a terminal and to stderr when piped, so that
  * `reqflow run x.http | jq` receives the body only.
  */
-export function writeMeta(ctx: Pick<RequestContext, 'options' | 'output'>, text: string): void {
+export function writeMeta(ctx: Pick<ResponseView, 'options' | 'output'>, text: string): void {
   if (ctx.options.isTerminal) ctx.output.out(text.endsWith('\n') ? text : `${text}\n`);
   else ctx.output.err(text.replace(/\n$/, ''));
 }
 
 /** What precedes a body in pretty output: the status line, and with `-v` the request and response headers. */
-export function writeResponseHead(ctx: RequestContext, colors: Palette): void {
+export function writeResponseHead(ctx: ResponseView, colors: Palette): void {
   if (ctx.options.verbose) writeMeta(ctx, verboseRequest(ctx, colors));
   writeMeta(ctx, statusLine(ctx, colors));
   if (ctx.options.verbose) writeMeta(ctx, verboseResponseHeaders(ctx, colors));

@@ -9,7 +9,7 @@ export type FlowEvent =
   /** Device flow: where to go and which code to enter. */
   | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string; expiresInSeconds: number };
 
-export interface FlowContext {
+interface FlowContext {
   client: OAuthClient;
   /** Cancels the flow (Ctrl-C, Esc in the TUI). */
   signal?: AbortSignal;

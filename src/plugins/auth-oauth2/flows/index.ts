@@ -4,7 +4,7 @@ import { clientCredentialsFlow } from './client-credentials.js';
 import { deviceCodeFlow } from './device-code.js';
 import type { GrantFlow } from './flow.js';
 
-export type { FlowContext, FlowEvent, GrantFlow } from './flow.js';
+export type { FlowEvent, GrantFlow } from './flow.js';
 export { refreshTokens } from './refresh-token.js';
 export { revokeTokens } from './revoke.js';
 
