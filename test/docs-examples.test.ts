@@ -1,0 +1,100 @@
+/**
+ * Every example in README.md and docs/*.md marked ```sh runnable runs against the demo API and
+ * prints what the ```text output block after it says, so the docs cannot rot.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BIN, ROOT } from './helpers/cli.js';
+import { startDemoApi } from './servers/demo-api.js';
+
+interface Example {
+  file: string;
+  line: number;
+  kind: 'sh' | 'http';
+  code: string;
+  /** `http runnable name=FILE` */
+  name?: string;
+  /** Lines that must appear in the output. */
+  expected: string[];
+}
+
+const FENCE = /^```(\w+)([^\n]*)\n([\s\S]*?)^```$/gm;
+
+function examplesOf(file: string): Example[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const examples: Example[] = [];
+  for (const match of text.matchAll(FENCE)) {
+    const [, lang, info = '', code = ''] = match;
+    const line = text.slice(0, match.index).split('\n').length;
+    if (lang === 'text' && /\boutput\b/.test(info)) {
+      const last = examples.at(-1);
+      if (last) last.expected.push(...code.split('\n').map((l) => l.trim()).filter(Boolean));
+      continue;
+    }
+    if (!/\brunnable\b/.test(info) || (lang !== 'sh' && lang !== 'http')) continue;
+    const name = /\bname=(\S+)/.exec(info)?.[1];
+    examples.push({ file, line, kind: lang, code, expected: [], ...(name ? { name } : {}) });
+  }
+  return examples;
+}
+
+const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const examples = pages.flatMap(examplesOf);
+
+let api: { url: string; close(): Promise<void> };
+let workDir: string;
+
+beforeAll(async () => {
+  api = await startDemoApi();
+  workDir = mkdtempSync(join(tmpdir(), 'reqflow-docs-'));
+  cpSync(join(ROOT, 'examples'), join(workDir, 'examples'), { recursive: true });
+  // The repository's profiles, with the default profile pointed at the demo API.
+  const profiles = JSON.parse(readFileSync(join(ROOT, '.profiles.json'), 'utf8')) as Array<{ name: string; variables: Record<string, unknown> }>;
+  for (const profile of profiles) if (profile.name === 'default') profile.variables.baseUrl = api.url;
+  writeFileSync(join(workDir, '.profiles.json'), JSON.stringify(profiles, null, 2));
+  // `reqflow` on PATH is the built CLI.
+  mkdirSync(join(workDir, 'bin'));
+  writeFileSync(join(workDir, 'bin', 'reqflow'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
+});
+afterAll(async () => {
+  await api.close();
+  rmSync(workDir, { recursive: true, force: true });
+});
+
+function bash(script: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+      cwd: workDir,
+      env: { PATH: `${join(workDir, 'bin')}:${process.env.PATH ?? ''}`, HOME: workDir, BASE_URL: api.url, REQFLOW_STATE_DIR: join(workDir, 'state'), NO_COLOR: '1', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}
+
+test('the docs have runnable examples', () => {
+  expect(examples.filter((e) => e.kind === 'sh').length).toBeGreaterThanOrEqual(15);
+});
+
+describe.each(pages.filter((page) => examples.some((e) => e.file === page)))('%s', (page) => {
+  test.each(examples.filter((e) => e.file === page).map((e) => [`line ${e.line}`, e] as const))('%s', async (_label, example) => {
+    if (example.kind === 'http') {
+      writeFileSync(join(workDir, example.name ?? 'example.http'), example.code);
+      return;
+    }
+    const { code, output } = await bash(example.code);
+    const context = `${example.file}:${example.line}\n$ ${example.code}\n${output}`;
+    expect({ code, context }).toEqual({ code: 0, context });
+    for (const line of example.expected) expect({ missing: line, context: output.includes(line) ? '' : context }).toEqual({ missing: line, context: '' });
+  });
+});
