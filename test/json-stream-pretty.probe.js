@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { jsonDocumentChunks } from '../bench/lib/json-doc.js';
-import { JsonPrettyPrinter } from '../dist/core/render/json-stream-pretty.js';
+import { JsonPrettyPrinter } from '../dist/report/render/json-stream-pretty.js';
 import peakRss from './helpers/peak-rss.cjs';
 
 const mib = Number(process.argv[2]);
