@@ -13,7 +13,7 @@ import { LineEditor } from '../src/tui/line-editor.js';
 import { validateOAuthForm, type OAuthForm } from '../src/tui/oauth-fields.js';
 import { osc52, OSC52_LIMIT } from '../src/tui/osc52.js';
 import { previewRequest } from '../src/tui/preview.js';
-import { describeTokenState, tokenState } from '../src/tui/token-state.js';
+import { oauthStatus, shortStatus } from '../src/plugins/auth-oauth2/status.js';
 import { BIN, ROOT, runCli, tempDir } from './helpers/cli.js';
 
 const dir = tempDir('reqflow-tui-units-');
@@ -21,29 +21,36 @@ afterAll(() => dir.cleanup());
 
 const key = (full: string, extra: Partial<Key> = {}): Key => ({ full, name: full, ctrl: false, meta: false, shift: false, ...extra });
 
-describe('token state for the status bar', () => {
+describe('token state for the status bar: the same answer as `reqflow oauth status`', () => {
   const now = Date.parse('2030-01-01T12:00:00Z');
-  it('reads what the OAuth plugin stores: {{token}} plus the expiry in the session data (ISO; epoch ms or s also read)', () => {
+  const state = (session: MemorySession): string => shortStatus(oauthStatus('p', session, { now }));
+  it('reads what the OAuth plugin stores: {{token}} plus the expiry in the session data', () => {
     const session = new MemorySession('p');
-    expect(describeTokenState(tokenState(session, now))).toBe('none');
-    session.setData('oauth', { grant: 'authorization_code', expiresAt: new Date(now + 42 * 60_000 + 5000).toISOString() });
-    expect(describeTokenState(tokenState(session, now))).toBe('none'); // logged out: no token
+    expect(state(session)).toBe('none');
+    session.setData('oauth', { grant: 'authorization_code', tokenType: 'Bearer', obtainedAt: new Date(now).toISOString(), expiresAt: new Date(now + 42 * 60_000 + 5000).toISOString() });
+    expect(state(session)).toBe('none'); // logged out: no token
     session.set('token', 'at');
-    expect(describeTokenState(tokenState(session, now))).toBe('valid for 42 min');
-    session.setData('oauth', { expiresAt: (now + 10 * 60_000) / 1000 });
-    expect(describeTokenState(tokenState(session, now))).toBe('valid for 10 min');
-    session.setData('oauth', { expiresAt: now + 30_000 });
-    expect(describeTokenState(tokenState(session, now))).toBe('valid for <1 min');
-    session.setData('oauth', { expiresAt: new Date(now - 1000).toISOString() });
-    expect(describeTokenState(tokenState(session, now))).toBe('expired');
-    session.setData('oauth', { refreshToken: 'r', expiresAt: new Date(now - 1000).toISOString() });
-    expect(describeTokenState(tokenState(session, now))).toBe('expired (refreshes on next request)');
+    expect(state(session)).toBe('valid for 42 min');
+    session.setData('oauth', { grant: 'authorization_code', expiresAt: new Date(now + 30_000).toISOString() });
+    expect(state(session)).toBe('valid for <1 min');
+    session.setData('oauth', { grant: 'authorization_code', expiresAt: new Date(now - 1000).toISOString() });
+    expect(state(session)).toBe('expired');
+    session.setData('oauth', { grant: 'authorization_code', refreshToken: 'r', expiresAt: new Date(now - 1000).toISOString() });
+    expect(state(session)).toBe('expired (refreshes on next request)');
+  });
+
+  it('an expired client-credentials token is renewed on the next request, as oauth status says', () => {
+    const session = new MemorySession('p');
+    session.set('token', 'at');
+    session.setData('oauth', { grant: 'client_credentials', expiresAt: new Date(now - 1000).toISOString() });
+    expect(state(session)).toBe('expired (renewed on next request)');
+    expect(oauthStatus('p', session, { now }).usable).toBe(true);
   });
 
   it('a token extracted from a response has no known expiry', () => {
     const session = new MemorySession('p');
     session.set('token', 'abc');
-    expect(describeTokenState(tokenState(session, now))).toBe('set (no expiry)');
+    expect(state(session)).toBe('set (no expiry)');
   });
 });
 

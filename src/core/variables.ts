@@ -31,6 +31,12 @@ export interface ResolverOptions {
   profilesPath?: string;
   /** Time-out of `$(...)` values (DESIGN.md: 10 s). */
   shellTimeoutMs?: number;
+  /**
+   * Preview mode (the TUI's request pane): nothing runs and nothing is asked. Shell values and
+   * prompts show as `‹name›` and are listed in `deferred`; a template that cannot be resolved
+   * stays as written and is listed in `unresolved`.
+   */
+  preview?: { deferred: Set<string>; unresolved: Set<string> };
 }
 
 /** Lone UTF-16 surrogates (a response may carry `"\ud800"`) become U+FFFD, as UTF-8 encoding does. */
@@ -88,11 +94,30 @@ export class TemplateResolver implements VariableResolver {
     let last = 0;
     for (const match of text.matchAll(TEMPLATE)) {
       result += text.slice(last, match.index);
-      const value = await this.evaluate(match[1] ?? '', stack);
+      const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
       last = (match.index ?? 0) + match[0].length;
     }
     return result + text.slice(last);
+  }
+
+  /** In preview mode, a template that fails stays as written (each on its own: the others still resolve). */
+  private async evaluateOrPreview(match: RegExpMatchArray, stack: string[]): Promise<string> {
+    const preview = this.options.preview;
+    if (!preview) return this.evaluate(match[1] ?? '', stack);
+    try {
+      return await this.evaluate(match[1] ?? '', stack);
+    } catch {
+      preview.unresolved.add((match[1] ?? '').trim());
+      return match[0];
+    }
+  }
+
+  /** Preview mode: a value that would run or ask shows as `‹name›`. */
+  private deferred(name: string): string | undefined {
+    if (!this.options.preview) return undefined;
+    this.options.preview.deferred.add(name);
+    return `‹${name}›`;
   }
 
   private async evaluate(expression: string, stack: string[]): Promise<string> {
@@ -133,7 +158,7 @@ export class TemplateResolver implements VariableResolver {
     const source = this.sourceOf(name);
     const prompt = source === 'cli' ? undefined : this.options.prompts?.find((p) => p.name === name);
     let value: string;
-    if (prompt) value = await this.fromProfile(name, { value: '', interactive: true }, stack);
+    if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
@@ -146,6 +171,8 @@ export class TemplateResolver implements VariableResolver {
   /** Profile and `-e` values may reference other variables and may be shell commands. */
   private async fromTrusted(name: string, raw: string, stack: string[]): Promise<string> {
     if (isShellValue(raw)) {
+      const placeholder = this.deferred(name);
+      if (placeholder !== undefined) return placeholder;
       const command = await this.expandIn(shellCommandOf(raw), stack, true);
       return runShellValue(name, command, {
         ...(this.options.signal ? { signal: this.options.signal } : {}),
@@ -160,6 +187,8 @@ export class TemplateResolver implements VariableResolver {
     if (!variable.interactive) return this.fromTrusted(name, variable.value, stack);
     const answered = this.options.promptCache.get(name);
     if (answered !== undefined) return answered;
+    const placeholder = this.deferred(name);
+    if (placeholder !== undefined) return placeholder;
     const defaultValue = await this.expandIn(variable.value, stack, false);
     const answer = await this.options.prompter({ name, defaultValue, secret: variable.secret === true || isSecretName(name) });
     this.options.promptCache.set(name, answer);

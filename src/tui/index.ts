@@ -1,4 +1,5 @@
-import { TuiApp, type AppHooks } from './app.js';
+import type { AppHooks } from './actions/host.js';
+import { TuiApp } from './app.js';
 import { loadBlessed, type Screen } from './blessed.js';
 import { loadOAuthLogin } from './oauth-login.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';

@@ -1,6 +1,6 @@
 import { mergeHeaders } from '../core/headers.js';
 import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
-import type { Profile, ProfileVariable, RequestSpec, Session } from '../core/model.js';
+import type { Profile, RequestSpec, Session } from '../core/model.js';
 import { isShellValue } from '../core/shell.js';
 import { TemplateResolver } from '../core/variables.js';
 
@@ -16,81 +16,51 @@ export interface RequestPreview {
   deferred: string[];
 }
 
-const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
-
 /**
- * A preview must be free of side effects: shell values are not run and interactive values are
- * not asked for; they show as `‹name›` and resolve when the request is sent.
+ * The request with its variables resolved by the core's resolver in preview mode: shell values
+ * are not run and prompts not asked (they show as `‹name›`), unknown variables stay as written.
  */
-function inertProfile(profile: Profile, deferred: Set<string>): Profile {
-  const variables: Record<string, ProfileVariable> = {};
-  for (const [name, variable] of Object.entries(profile.variables)) {
-    const raw = typeof variable === 'string' ? variable : variable.value;
-    const interactive = typeof variable !== 'string' && variable.interactive === true;
-    if (interactive || isShellValue(raw)) {
-      deferred.add(name);
-      variables[name] = `‹${name}›`;
-    } else variables[name] = raw;
-  }
-  return { ...profile, variables };
-}
-
 export async function previewRequest(spec: RequestSpec, context: { profile: Profile; session: Session; cliVariables: Record<string, string>; env: NodeJS.ProcessEnv }): Promise<RequestPreview> {
-  const deferred = new Set<string>();
-  const unresolved = new Set<string>();
+  const preview = { deferred: new Set<string>(), unresolved: new Set<string>() };
   const secrets = new SecretRegistry();
-  const cliVariables: Record<string, string> = {};
-  for (const [name, value] of Object.entries(context.cliVariables)) {
-    if (isShellValue(value)) deferred.add(name);
-    cliVariables[name] = isShellValue(value) ? `‹${name}›` : value;
-    if (isSecretName(name)) secrets.add(value);
-  }
+  for (const [name, value] of Object.entries(context.cliVariables)) if (isSecretName(name) && !isShellValue(value)) secrets.add(value);
   const resolver = new TemplateResolver({
-    cliVariables,
+    cliVariables: context.cliVariables,
+    ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
+    ...(spec.prompts ? { prompts: spec.prompts } : {}),
     session: context.session,
-    profile: inertProfile(context.profile, deferred),
+    profile: context.profile,
     prompter: () => Promise.reject(new Error('no prompts in a preview')),
     promptCache: new Map(),
     secrets,
     env: context.env,
+    preview,
   });
-  // Each template on its own, so one unknown variable leaves the rest resolved.
+  const texts: string[] = [];
   const expand = async (text: string): Promise<string> => {
-    let result = '';
-    let last = 0;
-    for (const match of text.matchAll(TEMPLATE)) {
-      result += text.slice(last, match.index);
-      try {
-        result += await resolver.expand(match[0]);
-      } catch {
-        unresolved.add((match[1] ?? '').trim());
-        result += match[0];
-      }
-      last = (match.index ?? 0) + match[0].length;
-    }
-    return result + text.slice(last);
+    const expanded = await resolver.expand(text);
+    texts.push(expanded);
+    return expanded;
   };
   const headers: Array<[string, string]> = [];
-  const texts: string[] = [];
-  const track = (text: string): string => (texts.push(text), text);
   for (const [name, value] of Object.entries(mergeHeaders(context.profile.headers, spec.headers))) {
-    const expandedName = track(await expand(name));
-    const expandedValue = track(await expand(value));
+    const expandedName = await expand(name);
+    const expandedValue = await expand(value);
     headers.push([expandedName, isSecretName(expandedName) ? MASK : secrets.scrub(expandedValue)]);
   }
-  const url = track(await expand(spec.url));
+  const url = await expand(spec.url);
   const written = spec.bodyParts ? spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `< ${part.path}\n`)).join('') : spec.body;
-  const body = written === undefined ? undefined : track(await expand(typeof written === 'string' ? written : written.toString('utf8')));
-  const preview: RequestPreview = {
+  const body = written === undefined ? undefined : await expand(typeof written === 'string' ? written : written.toString('utf8'));
+  const result: RequestPreview = {
     method: spec.method,
     url: displayUrl(url, (text) => secrets.scrub(text)),
     headers,
-    unresolved: [...unresolved],
+    unresolved: [...preview.unresolved],
     // Only the placeholders this request actually uses.
-    deferred: [...deferred].filter((name) => texts.some((text) => text.includes(`‹${name}›`))),
+    deferred: [...preview.deferred].filter((name) => texts.some((text) => text.includes(`‹${name}›`))),
   };
-  if (body !== undefined) preview.body = secrets.scrub(body);
-  return preview;
+  if (body !== undefined) result.body = secrets.scrub(body);
+  return result;
 }
 
 /** The request as actually sent (after auth), masked the same way. */

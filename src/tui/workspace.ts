@@ -18,7 +18,7 @@ import { loadCatalog, type Catalog } from './catalog.js';
 import { AbortHooks } from '../core/abort-hooks.js';
 import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
-import { tokenState, type TokenState } from './token-state.js';
+import { oauthStatus, shortStatus } from '../plugins/auth-oauth2/status.js';
 
 export interface WorkspaceOptions {
   /** The folder whose request files are shown (absolute). */
@@ -136,8 +136,9 @@ export class Workspace {
     this.session = await this.loadSession();
   }
 
-  tokenState(now = Date.now()): TokenState {
-    return tokenState(this.session, now);
+  /** The session's token in a few words: the same answer as `reqflow oauth status`. */
+  tokenState(now = Date.now()): string {
+    return shortStatus(oauthStatus(this.profile.name, this.session, { now }));
   }
 
   /**

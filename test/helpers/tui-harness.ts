@@ -7,7 +7,7 @@ import { afterEach } from '@jest/globals';
 import { PassThrough, Writable } from 'node:stream';
 import { toRunOptions } from '../../src/cli/run-options.js';
 import { screenText } from '../../src/tui/blessed.js';
-import type { AppHooks } from '../../src/tui/app.js';
+import type { AppHooks } from '../../src/tui/actions/host.js';
 import { openTui, type OpenTui } from '../../src/tui/index.js';
 import type { WorkspaceOptions } from '../../src/tui/workspace.js';
 

@@ -44,6 +44,21 @@ export function oauthStatus(profile: string, session: Session, options: { showTo
   return status;
 }
 
+/**
+ * The same facts in a few words, for the TUI's status bar: `none`, `set (no expiry)`,
+ * `valid for 42 min`, `expired (refreshes on next request)`, `expired`.
+ */
+export function shortStatus(status: OAuthStatus): string {
+  if (status.token === undefined) return 'none';
+  if (status.expiresIn === undefined) return 'set (no expiry)';
+  if (!status.expired) {
+    const minutes = Math.floor(status.expiresIn / 60);
+    return minutes >= 1 ? `valid for ${minutes} min` : 'valid for <1 min';
+  }
+  if (!status.refreshable) return 'expired';
+  return status.grant === 'client_credentials' ? 'expired (renewed on next request)' : 'expired (refreshes on next request)';
+}
+
 /** The status as aligned `key: value` lines. */
 export function formatStatus(status: OAuthStatus, now = Date.now()): string {
   const rows: Array<[string, string]> = [['profile', status.profile]];

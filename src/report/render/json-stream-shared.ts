@@ -15,7 +15,7 @@ export const MAX_TRACKED_KEYS = 100_000;
 /** Objects with more keys than this do not become the shape their siblings are compared with. */
 export const MAX_SHAPE_KEYS = 1000;
 /** Largest array index key (JS objects order these first): 2^32 - 2. */
-export const MAX_INDEX = 4294967294;
+const MAX_INDEX = 4294967294;
 
 export const enum Expect {
   Value,
@@ -99,12 +99,12 @@ export interface JsonPrettyOptions {
 }
 
 export const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-export const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
 export const SHORT_ESCAPES: Record<number, string> = { 0x22: '\\"', 0x5c: '\\\\', 0x08: '\\b', 0x0c: '\\f', 0x0a: '\\n', 0x0d: '\\r', 0x09: '\\t' };
 /** `\X` escapes other than `\u`: the code unit each stands for. */
 export const ESCAPED: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0x2f, 0x62: 0x08, 0x66: 0x0c, 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09 };
 export const LITERALS = ['true', 'false', 'null'].map((word) => Buffer.from(word));
-export const EMPTY = new Uint8Array(0);
+const EMPTY = new Uint8Array(0);
 
 /** How `JSON.stringify(JSON.parse(text))` writes a valid JSON number that the fast path did not take. */
 export function normalNumber(text: string): string {

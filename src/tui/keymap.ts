@@ -1,6 +1,6 @@
 import { wrap } from './views/format.js';
 
-/** Every key of the UI, as `?` lists them (and docs/readme/tui.md documents them). */
+/** Every key of the UI, as `?` lists them (and docs/tui.md documents them). */
 const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['↑ ↓  j k', 'move in the request tree; scroll the request or response pane'],
   ['PgUp PgDn g G', 'page up / down, first / last'],
@@ -25,3 +25,58 @@ export function helpLines(width: number): string[] {
   const keyWidth = Math.max(...KEY_HELP.map(([key]) => key.length)) + 2;
   return KEY_HELP.flatMap(([key, what]) => wrap(`${key.padEnd(keyWidth)}${what}`, width, ' '.repeat(keyWidth)));
 }
+
+/** What a key does on the main screen (overlays and the filter line handle their own keys). */
+export type Action =
+  | 'quit'
+  | 'focus-next'
+  | 'focus-previous'
+  | 'down'
+  | 'up'
+  | 'page-down'
+  | 'page-up'
+  | 'first'
+  | 'last'
+  | 'activate'
+  | 'escape'
+  | 'filter'
+  | 'pick-profile'
+  | 'variables'
+  | 'toggle-headers'
+  | 'toggle-fullscreen'
+  | 'copy-body'
+  | 'help'
+  | 'oauth-settings'
+  | 'oauth-login'
+  | 'reload';
+
+/** The key table of the main screen, by neo-blessed's `key.full` name (KEY_HELP above describes it). */
+export const KEYMAP: Readonly<Record<string, Action>> = {
+  q: 'quit',
+  tab: 'focus-next',
+  'S-tab': 'focus-previous',
+  down: 'down',
+  j: 'down',
+  up: 'up',
+  k: 'up',
+  pagedown: 'page-down',
+  pageup: 'page-up',
+  g: 'first',
+  home: 'first',
+  'S-g': 'last',
+  G: 'last',
+  end: 'last',
+  enter: 'activate',
+  escape: 'escape',
+  '/': 'filter',
+  p: 'pick-profile',
+  v: 'variables',
+  h: 'toggle-headers',
+  f: 'toggle-fullscreen',
+  y: 'copy-body',
+  '?': 'help',
+  'S-o': 'oauth-settings',
+  O: 'oauth-settings',
+  o: 'oauth-login',
+  r: 'reload',
+};

@@ -1,0 +1,36 @@
+import { rowKey, type TreeRow } from '../catalog.js';
+import type { Exchange } from '../exchange.js';
+import { colors, errorText, fit, requestText } from '../views/format.js';
+import { asReqflowError } from '../workspace.js';
+
+export interface RequestPaneState {
+  row: TreeRow | undefined;
+  filtered: boolean;
+  root: string;
+  exchange: Exchange | undefined;
+  /** The substitution preview computed for a row, by row key. */
+  preview: { key: string; text: string } | undefined;
+}
+
+/**
+ * The request pane: a file's summary, the request as sent (after a send), else the request
+ * with its variables resolved (`previewKey`: the preview to compute for this row).
+ */
+export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
+  const { row } = state;
+  if (!row) {
+    const why = state.filtered ? 'No request name matches the filter (Esc clears it).' : `No request files (.http, .rest, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
+    return { label: ' Request ', content: colors.dim(why) };
+  }
+  if (row.kind === 'file') {
+    const { file } = row;
+    const content = file.error ? errorText(asReqflowError(file.error), (t) => t) : `${file.label}\n${colors.dim(`${file.specs.length} request${file.specs.length === 1 ? '' : 's'} · Enter folds or unfolds`)}`;
+    return { label: ' Request ', content };
+  }
+  const label = ` Request · ${fit(row.spec.name, 30)} `;
+  const { exchange } = state;
+  if (exchange?.sent && exchange.spec.name === row.spec.name && exchange.file === row.file.path) return { label, content: requestText(exchange.sent, true) };
+  const key = rowKey(row);
+  if (state.preview?.key === key) return { label, content: state.preview.text };
+  return { label, content: `${colors.method(row.spec.method)} ${row.spec.url}`, previewKey: key };
+}
