@@ -1,12 +1,14 @@
 import { internalError, isReqflowError } from '../core/errors/index.js';
 import type { SecretRegistry } from '../core/mask.js';
+import { visible } from '../report/render/visible.js';
 
 /**
  * One line `reqflow: <what went wrong>`, a `hint:` line where one helps, a stack trace only
  * with --debug; known secret values are scrubbed from all of it.
  */
 export function formatError(error: unknown, options: { debug: boolean; secrets?: SecretRegistry }): { text: string; exitCode: number } {
-  const scrub = (text: string): string => (options.secrets ? options.secrets.scrub(text) : text);
+  // Messages may quote what a server sent: secrets masked, control characters made visible.
+  const scrub = (text: string): string => visible(options.secrets ? options.secrets.scrub(text) : text);
   const reported = isReqflowError(error) ? error : internalError(error);
   const lines = [`reqflow: ${scrub(reported.message)}`];
   if (reported.hint) lines.push(`hint: ${scrub(reported.hint)}`);

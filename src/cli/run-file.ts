@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
-import { ExitCode, UsageError } from '../core/errors/index.js';
+import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
 import { AbortHooks } from '../core/abort-hooks.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry, displayUrl, isSecretName } from '../core/mask.js';
@@ -51,6 +51,26 @@ function sinkFor(io: CliIo, outputGone: () => boolean): OutputSink {
   };
 }
 
+/** `reqflow run x > /dev/full`: one line naming why, exit 74 — never exit 0 with the output cut short. */
+function outputWriteError(error: NodeJS.ErrnoException): ReqflowError {
+  const why = error.code === 'ENOSPC' ? 'no space left on the device' : error.code === 'EIO' ? 'input/output error' : (error.code ?? error.message);
+  return new ReqflowError(`cannot write the output: ${why}`, { exitCode: ExitCode.output, hint: 'the output is incomplete; check the disk or the file it is redirected to' });
+}
+
+/** Resolves once what was written to stdout has been handed to the system (or stdout failed). */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  const writable = stream as NodeJS.WriteStream & { writableNeedDrain?: boolean };
+  // A failed write reports on a later tick: give it one turn of the event loop to arrive.
+  if (!writable.writableNeedDrain) return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const done = (): void => {
+      stream.off('drain', done).off('error', done).off('close', done);
+      resolve();
+    };
+    stream.on('drain', done).on('error', done).on('close', done);
+  });
+}
+
 /** The reporter of `-o pretty|json|raw`, imported only for the mode in use. */
 async function cliReporter(options: RunOptions, printError: (outcome: RequestOutcome) => void): Promise<Reporter> {
   switch (options.output) {
@@ -69,8 +89,11 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
   const controller = new AbortController();
   // `reqflow run x | head`: the reader left. Stop quietly (no EPIPE stack trace), like httpie.
   let outputClosed = false;
-  const onStdoutError = (): void => {
+  // Any other write error (disk full, I/O error) is a failure the user must hear of.
+  let outputError: NodeJS.ErrnoException | undefined;
+  const onStdoutError = (error: NodeJS.ErrnoException): void => {
     outputClosed = true;
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') outputError ??= error;
     controller.abort();
   };
   // Kept after the run returns: buffered output may still meet the closed pipe while exiting.
@@ -123,6 +146,8 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       env: io.env,
     };
     const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
+    await drained(io.stdout); // a write that fails after the last request still counts
+    if (outputError) throw outputWriteError(outputError);
     if (controller.signal.aborted && !outputClosed && !run.streamEndedByUser) return ExitCode.interrupted;
     return run.exitCode;
   } catch (error) {

@@ -11,6 +11,7 @@ import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
 import type { ReportFeed } from '../report/reporter.js';
 import type { RequestContext } from './context.js';
+import { visible } from '../report/render/visible.js';
 
 /** Everything a run shares across its requests. The CLI and the TUI each build one. */
 export interface RunServices {
@@ -79,7 +80,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     state: {},
     runState: services.runState,
     signal: services.signal,
-    warn: (message) => services.output.err(`reqflow: warning: ${services.secrets.scrub(message)}`),
+    warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
     addSecret: (value) => services.secrets.add(value),
     confirm: async (question) => /^\s*y(es)?\s*$/i.test(await services.prompter({ name: question, defaultValue: '', secret: false })),
     redact: (text) => services.secrets.scrub(text),

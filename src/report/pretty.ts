@@ -1,4 +1,5 @@
-import { bodyText, isJsonResponse, isTextual } from './render/body.js';
+import { Transform } from 'node:stream';
+import { bodyText, contentType, isJsonResponse, isTextual } from './render/body.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
 import { colorizeJson, prettyJson } from './render/json-text.js';
@@ -6,16 +7,17 @@ import { renderJsonBody } from './render/json-stream-render.js';
 import { writeMeta, writeResponseHead } from './render/meta.js';
 import { pipeTo } from './render/pipe.js';
 import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';
+import { visible, visibleText } from './render/visible.js';
 
 /** `3 events; stopped by --max-events` for the closing line of a stream. */
-export function describeStreamEnd(end: StreamEndPart): string {
+function describeStreamEnd(end: StreamEndPart): string {
   const events = `${end.events} event${end.events === 1 ? '' : 's'}`;
   const why: Record<StreamEnd, string> = { 'max-events': 'stopped by --max-events', timeout: 'stopped by --stream-timeout', user: 'stopped by the user', complete: 'the server ended the stream' };
   return `${events}; ${why[end.reason]}`;
 }
 
 /** A GraphQL result for reading: the data, then its errors (or a filter's result alone). */
-export function graphqlText(result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): { data?: string; errors?: string } {
+function graphqlText(result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): { data?: string; errors?: string } {
   const errors = result.errors ?? [];
   const text: { data?: string; errors?: string } = {};
   if (filtered) text.data = `${prettyJson(value, colors)}\n`;
@@ -36,7 +38,7 @@ export interface ReadableBodyOptions {
   safeText?(text: string): string;
 }
 
-const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${bytes} bytes not shown; save it with -o raw > file]` };
+const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${bytes} bytes not shown; save it with -o raw > file]`, safeText: visibleText };
 
 /**
  * A body that arrived as bytes, for reading: JSON pretty-printed and coloured (streamed in
@@ -62,8 +64,30 @@ export async function writeReadableBody(ctx: ResponseView, colors: Palette, opti
     ctx.output.out(ensureNewline(/^\s*[[{]/.test(text) ? colorizeJson(text, colors) : text));
     return;
   }
-  // Piped and not JSON: the bytes as they come, without buffering.
-  await pipeTo(res.stream, ctx.output.stream);
+  // Piped and not JSON: streamed as it comes, without buffering (text made safe on the way).
+  // Bytes of a binary (or untyped) body pass unchanged, so `> file` keeps them.
+  const text = options.safeText !== undefined && contentType(res) !== '' && isTextual(res);
+  await pipeTo(text && options.safeText ? res.stream.pipe(safeTextStream(options.safeText)) : res.stream, ctx.output.stream);
+}
+
+/**
+ * Applies `safeText` to a body as it streams: UTF-8 decoded across chunk boundaries, and a CR
+ * at the end of a chunk held back until the next one shows whether a LF follows it.
+ */
+function safeTextStream(safeText: (text: string) => string): Transform {
+  const decoder = new TextDecoder('utf-8');
+  let pending = '';
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const text = pending + decoder.decode(chunk, { stream: true });
+      const cut = text.endsWith('\r') ? text.length - 1 : text.length;
+      pending = text.slice(cut);
+      callback(null, safeText(text.slice(0, cut)));
+    },
+    flush(callback) {
+      callback(null, safeText(pending + decoder.decode()));
+    },
+  });
 }
 
 function writeGraphql(ctx: ResponseView, result: GraphqlResultShape, value: unknown, filtered: boolean, colors: Palette): void {
@@ -94,15 +118,15 @@ export function prettyReporter(printError: (outcome: RequestOutcome) => void): R
         case 'graphql':
           return writeGraphql(ctx, body.result, body.value, body.filtered, colors);
         case 'text':
-          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(bodyText(body.bytes).text) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
+          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(visibleText(bodyText(body.bytes).text)) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
       }
     },
     event: (ctx, event: EventPart) => {
       const colors = colorsOf(ctx);
       if (event.graphql) return writeGraphql(ctx, event.graphql, event.value, event.filtered, colors);
-      const label = [event.event !== undefined ? `event: ${event.event}` : '', event.id !== undefined ? `id: ${event.id}` : ''].filter(Boolean).join('  ');
+      const label = [event.event !== undefined ? `event: ${visible(event.event)}` : '', event.id !== undefined ? `id: ${visible(event.id)}` : ''].filter(Boolean).join('  ');
       if (label) writeMeta(ctx, colors.dim(label));
-      ctx.output.out(event.json ? `${prettyJson(event.value, colors)}\n` : `${event.raw}\n`);
+      ctx.output.out(event.json ? `${prettyJson(event.value, colors)}\n` : `${visibleText(event.raw)}\n`);
     },
     streamEnd: (ctx, end) => writeMeta(ctx, colorsOf(ctx).dim(`-- ${describeStreamEnd(end)}`)),
     requestEnd: (outcome) => {

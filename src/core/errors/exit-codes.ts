@@ -17,6 +17,8 @@ export const ExitCode = {
   auth: 6,
   /** A bug: in reqflow or in a plugin. */
   internal: 70,
+  /** The output could not be written (disk full, I/O error): sysexits' EX_IOERR. */
+  output: 74,
   /** Interrupted with Ctrl-C (128 + SIGINT), as shells report it. */
   interrupted: 130,
 } as const;

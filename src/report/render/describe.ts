@@ -1,6 +1,7 @@
 import { displayHeaders, displayUrl } from '../../core/mask.js';
 import type { ResponseView } from '../reporter.js';
 import type { Palette } from './colors.js';
+import { visible } from './visible.js';
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
@@ -12,14 +13,14 @@ export function formatSize(bytes: number): string {
 export function statusLine(ctx: ResponseView, colors: Palette): string {
   const res = ctx.response;
   if (!res) return '';
-  const status = colors.status(res.status, `${res.status} ${res.statusText}`.trim());
+  const status = colors.status(res.status, `${res.status} ${visible(res.statusText)}`.trim());
   return `${colors.dim(`HTTP/${res.httpVersion}`)} ${status}  ${colors.dim(`${Math.round(res.durationMs)} ms`)}`;
 }
 
 function headerLines(headers: Record<string, string | string[]>, colors: Palette, redact: (text: string) => string): string[] {
   const lines: string[] = [];
   for (const [name, value] of Object.entries(displayHeaders(headers, redact))) {
-    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(name)}: ${item}`);
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(visible(name))}: ${visible(item)}`);
   }
   return lines;
 }
@@ -35,7 +36,7 @@ export function verboseRequest(ctx: ResponseView, colors: Palette): string {
   const body = raw === undefined || typeof raw === 'string' ? raw : raw.subarray(0, 8000).includes(0) ? `[${raw.length} bytes of binary data]` : raw.toString('utf8');
   if (body !== undefined && body !== '') {
     const shown = body.length > VERBOSE_BODY_LIMIT ? `${body.slice(0, VERBOSE_BODY_LIMIT)}\n${colors.dim(`… ${Buffer.byteLength(body) - Buffer.byteLength(body.slice(0, VERBOSE_BODY_LIMIT))} more bytes`)}` : body;
-    lines.push('', ctx.redact(shown));
+    lines.push('', visible(ctx.redact(shown)));
   }
   return `${lines.join('\n')}\n\n`;
 }

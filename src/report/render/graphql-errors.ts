@@ -1,5 +1,6 @@
 import type { Palette } from './colors.js';
 import type { GraphqlErrorShape as GraphqlError } from '../reporter.js';
+import { visible } from './visible.js';
 
 /** `1:44, 3:5` */
 function locationsText(error: GraphqlError): string | undefined {
@@ -24,13 +25,13 @@ function pathText(error: GraphqlError): string | undefined {
 export function formatGraphqlErrors(errors: readonly GraphqlError[], colors: Palette): string {
   const blocks = errors.map((error) => {
     const message = typeof error.message === 'string' ? error.message : JSON.stringify(error.message ?? error);
-    const lines = [`${colors.error('error:')} ${message}`];
+    const lines = [`${colors.error('error:')} ${visible(message)}`];
     const at = locationsText(error);
     if (at) lines.push(`  at ${at}`);
     const path = pathText(error);
-    if (path) lines.push(`  path: ${path}`);
+    if (path) lines.push(`  path: ${visible(path)}`);
     const code = error.extensions?.code;
-    if (typeof code === 'string' || typeof code === 'number') lines.push(`  code: ${code}`);
+    if (typeof code === 'string' || typeof code === 'number') lines.push(`  code: ${visible(String(code))}`);
     return lines.join('\n');
   });
   return `${blocks.join('\n')}\n`;

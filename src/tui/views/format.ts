@@ -4,6 +4,7 @@ import { palette } from '../../report/render/colors.js';
 import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
+import { visible } from '../../report/render/visible.js';
 
 /** The UI always draws colours: neo-blessed turns the ANSI codes into cell attributes. */
 export const colors = palette(true);
@@ -50,22 +51,22 @@ export function requestText(preview: RequestPreview, sent: boolean): string {
 
 /** ` 200 OK · 12 ms · 1.2 kB ` for the response pane's title. */
 export function responseSummary(meta: ResponseMeta): string {
-  const status = colors.status(meta.status, `${meta.status} ${meta.statusText}`.trim());
+  const status = colors.status(meta.status, `${meta.status} ${visible(meta.statusText)}`.trim());
   return `${status} · ${Math.round(meta.durationMs)} ms · ${formatSize(meta.size)}`;
 }
 
 export function headersText(meta: ResponseMeta): string {
-  const lines = [colors.dim(`HTTP/${meta.httpVersion} ${meta.status} ${meta.statusText}`.trim())];
+  const lines = [colors.dim(`HTTP/${meta.httpVersion} ${meta.status} ${visible(meta.statusText)}`.trim())];
   for (const [name, value] of Object.entries(maskHeaders(meta.headers))) {
-    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(name)}: ${item}`);
+    for (const item of Array.isArray(value) ? value : [value]) lines.push(`${colors.key(visible(name))}: ${visible(item)}`);
   }
   return lines.join('\n');
 }
 
 /** The detail of an error: the message, the hint, and what `reqflow run` would exit with. */
 export function errorText(error: ReqflowError, scrub: (text: string) => string): string {
-  const lines = [colors.error(`✗ ${scrub(error.message)}`)];
-  if (error.hint) lines.push(`${colors.dim('hint:')} ${scrub(error.hint)}`);
+  const lines = [colors.error(`✗ ${visible(scrub(error.message))}`)];
+  if (error.hint) lines.push(`${colors.dim('hint:')} ${visible(scrub(error.hint))}`);
   lines.push('', colors.dim(`(reqflow run exits with ${error.exitCode} for this)`));
   return lines.join('\n');
 }

@@ -1,0 +1,95 @@
+/**
+ * Terminal injection: everything a hostile server controls that reaches a terminal — reason
+ * phrase, header names and values (-v), text bodies, SSE event names, ids and data, GraphQL
+ * error messages, warnings and error lines — shows escape sequences as visible characters,
+ * never as bytes the terminal would execute (CSI, OSC 52 clipboard, OSC 0 window title, DCS).
+ * `-o raw` stays byte-exact.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+const ESC = '\u001b';
+/** Set the clipboard, retitle the window, clear the screen, a DCS string, a C1 CSI, a bidi override. */
+const HOSTILE = `${ESC}]52;c;cHduZWQ=\u0007${ESC}]0;pwned\u0007${ESC}[2J${ESC}P1$r${ESC}\\\u009b31m\u202e`;
+
+let server: Server;
+let url = '';
+/** Node's own server refuses to send a reason phrase with control characters: a raw one does. */
+let raw: RawServer;
+let rawUrl = '';
+const tmp = tempDir('reqflow-injection-');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (path === '/text') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`before ${HOSTILE} after\r\nline two\n`);
+    if (path === '/json-ish') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(`{"a": "${ESC}]52;c;eA==\u0007"}`);
+    if (path === '/events') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      return void res.end(`event: tick${ESC}[2J\nid: 1${ESC}]0;x\u0007\ndata: plain ${ESC}]52;c;eA==\u0007 text\n\n`);
+    }
+    if (path === '/graphql') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: null, errors: [{ message: `denied ${ESC}]52;c;eA==\u0007` }] }));
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  raw = createRawServer((socket) => {
+    socket.once('data', (data: Buffer) => {
+      // Node's parser refuses C0 controls in header values, but not 8-bit bytes: 0x9B is a C1 CSI.
+      const headers = data.toString().startsWith('GET /headers') ? 'X-Evil: a\u009b2Jb\r\n' : '';
+      socket.end(Buffer.from(`HTTP/1.1 200 OK ${ESC}]0;title\u0007\r\n${headers}Content-Type: text/plain\r\nContent-Length: 4\r\nConnection: close\r\n\r\nfine`, 'latin1'));
+    });
+  });
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => raw.close(resolve));
+  tmp.cleanup();
+});
+
+/** No byte a terminal would act on, beyond our own colour codes (none here: NO_COLOR). */
+function expectInert(text: string): void {
+  expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e]/);
+}
+
+const run = async (file: string, text: string, args: string[] = []) => runCli(['run', tmp.write(file, text), ...args], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+
+test('a reason phrase and header names and values with escape sequences', async () => {
+  const status = await run('status.http', `GET ${rawUrl}/status\n`, ['-v']);
+  expectInert(status.stderr);
+  expect(status.stderr).toContain('200 OK ␛]0;title␇');
+  const headers = await run('headers.http', `GET ${rawUrl}/headers\n`, ['-v']);
+  expectInert(headers.stderr);
+  expect(headers.stderr).toContain('x-evil: a<U+009B>2Jb');
+});
+
+test('a text body in pretty output: OSC 52, OSC 0, CSI, DCS, C1 and bidi overrides made visible; CRLF lines kept', async () => {
+  const result = await run('text.http', `GET ${url}/text\n`);
+  expectInert(result.stdout);
+  expect(result.stdout).toBe('before ␛]52;c;cHduZWQ=␇␛]0;pwned␇␛[2J␛P1$r␛\\<U+009B>31m<U+202E> after\nline two\n');
+  const jsonIsh = await run('json-ish.http', `GET ${url}/json-ish\n`);
+  expectInert(jsonIsh.stdout);
+});
+
+test('-o raw stays byte-exact', async () => {
+  const result = await run('raw.http', `GET ${url}/text\n`, ['-o', 'raw']);
+  expect(result.stdout).toBe(`before ${HOSTILE} after\r\nline two\n`);
+});
+
+test('SSE event names, ids and text data', async () => {
+  const result = await run('events.http', `# @streaming true\nGET ${url}/events\n`);
+  expectInert(result.stdout + result.stderr);
+  expect(result.stderr).toContain('event: tick␛[2J');
+  expect(result.stdout).toContain('plain ␛]52;c;eA==␇ text');
+});
+
+test('GraphQL error messages', async () => {
+  const result = await run('gql.http', `# @protocol graphql\nPOST ${url}/graphql\n\n{ secret }\n`);
+  expect(result.code).toBe(1);
+  expectInert(result.stdout + result.stderr);
+  expect(result.stderr + result.stdout).toContain('denied ␛]52;c;eA==␇');
+});
