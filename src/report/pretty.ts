@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { bodyText, contentType, isJsonResponse, isTextual } from './render/body.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
@@ -67,7 +67,13 @@ export async function writeReadableBody(ctx: ResponseView, colors: Palette, opti
   // Piped and not JSON: streamed as it comes, without buffering (text made safe on the way).
   // Bytes of a binary (or untyped) body pass unchanged, so `> file` keeps them.
   const text = options.safeText !== undefined && contentType(res) !== '' && isTextual(res);
-  await pipeTo(text && options.safeText ? res.stream.pipe(safeTextStream(options.safeText)) : res.stream, ctx.output.stream);
+  await pipeTo(text && options.safeText ? through(res.stream, safeTextStream(options.safeText)) : res.stream, ctx.output.stream);
+}
+
+/** `source` piped into `transform`, with the source's errors (a reset mid-body) passed on. */
+function through(source: Readable, transform: Transform): Transform {
+  source.on('error', (error) => transform.destroy(error));
+  return source.pipe(transform);
 }
 
 /**
