@@ -35,8 +35,9 @@ export function redact(text: string, secrets: Iterable<string>): string {
   return result;
 }
 
-/** Masks query parameters whose names look secret (`?api_key=...`). */
-export function maskUrl(url: string): string {
+/** Masks the password of `scheme://user:password@host` and query parameters whose names look secret (`?api_key=...`). */
+export function maskUrl(text: string): string {
+  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, `$1${MASK}@`);
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = url.slice(q + 1).split('&').map((pair) => {
@@ -59,10 +60,15 @@ export function displayUrl(url: string, redact?: Redact): string {
 /** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
 export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact): Record<string, string | string[]> {
   const masked = maskHeaders(headers);
-  if (!redact) return masked;
-  for (const [name, value] of Object.entries(masked)) masked[name] = Array.isArray(value) ? value.map(redact) : redact(value);
+  for (const [name, value] of Object.entries(masked)) {
+    // A redirect's target may carry a token in its query or userinfo.
+    const shown = URL_HEADERS.test(name) ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
+    masked[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
+  }
   return masked;
 }
+
+const URL_HEADERS = /^(location|content-location|refresh|link)$/i;
 
 function decodeURIComponentSafe(text: string): string {
   try {
@@ -89,6 +95,11 @@ export class SecretRegistry {
   }
   scrub(text: string): string {
     return redact(text, this.values);
+  }
+  /** True when a text carries a known secret value (a header set from a secret variable). */
+  carries(text: string): boolean {
+    for (const secret of this.values) if (text.includes(secret)) return true;
+    return false;
   }
   [Symbol.iterator](): Iterator<string> {
     return this.values[Symbol.iterator]();

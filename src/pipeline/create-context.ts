@@ -2,7 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { AbortHooks } from '../core/abort-hooks.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
-import type { SecretRegistry } from '../core/mask.js';
+import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
@@ -97,6 +97,12 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
             tls: request.tlsOptions ?? ctx.tlsOptions,
             ...settings,
             abort: services.abort,
+            isSecretHeader: (name, value) => isSecretName(name) || services.secrets.carries(value),
+            onRedirect: (to, dropped) => {
+              if (!options.verbose) return;
+              const what = dropped.length > 0 ? `; not sent there (another origin): ${dropped.join(', ')}` : '';
+              services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
+            },
             keepAliveAfterHeaders: request.streaming === true,
           },
           services.agents,

@@ -23,6 +23,10 @@ export interface OutgoingRequest {
   followRedirects: boolean;
   /** The run's cancellation (Ctrl-C, Esc in the TUI). */
   abort?: AbortHooks;
+  /** Headers that must not follow a redirect to another origin, beyond Authorization, Cookie and Proxy-Authorization. */
+  isSecretHeader?: (name: string, value: string) => boolean;
+  /** Told of each redirect followed, and of the headers dropped on it. */
+  onRedirect?: (to: URL, dropped: string[]) => void;
   /** Streaming responses (SSE) must not time out between events once the headers are in. */
   keepAliveAfterHeaders?: boolean;
 }
@@ -87,8 +91,17 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
         body = undefined;
         for (const name of Object.keys(headers)) if (/^content-(length|type)$/i.test(name)) delete headers[name];
       }
-      // Never carry credentials to another origin.
-      if (next.origin !== url.origin) for (const name of Object.keys(headers)) if (/^(authorization|cookie|proxy-authorization)$/i.test(name)) delete headers[name];
+      // Never carry credentials to another origin (scheme, host or port): nothing is signed again either.
+      const dropped: string[] = [];
+      if (next.origin !== url.origin) {
+        for (const [name, value] of Object.entries(headers)) {
+          if (/^(authorization|cookie|proxy-authorization)$/i.test(name) || request.isSecretHeader?.(name, value) === true) {
+            delete headers[name];
+            dropped.push(name);
+          }
+        }
+      }
+      request.onRedirect?.(next, dropped);
       url = next;
       hopRequest = { ...request, method, headers };
       if (body === undefined) delete hopRequest.body;
