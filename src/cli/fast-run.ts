@@ -25,6 +25,11 @@ function isFile(path: string): boolean {
   }
 }
 
+/** A path or URL where a command name was expected: the run reports on it (no such file, or a URL). */
+function looksLikeRequestFile(arg: string): boolean {
+  return /\.(http|rest|ya?ml|json)$/i.test(arg) || /[/\\]/.test(arg) || /^https?:\/\//i.test(arg);
+}
+
 /** Parses `run` argv with the same flag table as the oclif command. */
 export function parseRunArgv(argv: string[]): { file: string | undefined; flags: RawRunFlags } {
   let parsed;
@@ -56,7 +61,8 @@ export function fastPathArgs(argv: string[], cwd: string): string[] | undefined 
   if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;
   if (argv[0] === 'run') return argv.slice(1);
   const first = argv[0] as string;
-  if (!first.startsWith('-')) return !COMMANDS.has(first) && isFile(`${cwd}/${first}`) || (first.startsWith('/') && isFile(first)) ? argv : undefined;
+  // `reqflow missing.http` and `reqflow https://…` get an answer about the file or the URL, not "command not found".
+  if (!first.startsWith('-')) return (!COMMANDS.has(first) && isFile(`${cwd}/${first}`)) || (first.startsWith('/') && isFile(first)) || looksLikeRequestFile(first) ? argv : undefined;
   // Flags first: a run when some argument is an existing file.
   return argv.some((arg) => !arg.startsWith('-') && isFile(arg.startsWith('/') ? arg : `${cwd}/${arg}`)) ? argv : undefined;
 }

@@ -107,6 +107,9 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
   process.once('SIGINT', onSigint);
   try {
     if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+      throw new UsageError(`reqflow runs request files, not URLs: ${displayUrl(file)}`, { hint: `put the request in a file and run it: echo 'GET ${displayUrl(file)}' > request.http && reqflow run request.http` });
+    }
     const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
     debug = options.debug;
     const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));

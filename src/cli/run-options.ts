@@ -6,8 +6,15 @@ import type { RawRunFlags } from './run-flags.js';
 
 function positiveInteger(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} expects a positive whole number, got "${value}"`);
+  if (!/^\d+$/.test(value) || Number(value) <= 0) throw new UsageError(`--${flag} expects a positive whole number, got "${value.slice(0, 40)}"`);
   return Number(value);
+}
+
+/** A duration in milliseconds that Node's timers can hold (at most 2^31 - 1, about 24.8 days). */
+function duration(value: string | undefined, flag: string): number | undefined {
+  const ms = positiveInteger(value, flag);
+  if (ms !== undefined && ms > 2 ** 31 - 1) throw new UsageError(`--${flag} must be at most 2147483647 ms (about 24 days), got ${value}`);
+  return ms;
 }
 
 /** `-e name=value` pairs; a value may itself contain `=`. */
@@ -15,7 +22,9 @@ function parseCliVariables(pairs: readonly string[] = []): Record<string, string
   const variables: Record<string, string> = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`-e expects NAME=VALUE, got "${pair}"`, { hint: 'for example: -e token=abc123' });
+    if (eq <= 0) throw new UsageError(`-e expects NAME=VALUE, got "${pair.slice(0, 40)}"`, { hint: 'for example: -e token=abc123' });
+    const name = pair.slice(0, eq);
+    if (!/^[A-Za-z_$][\w.$-]*$/.test(name)) throw new UsageError(`-e: invalid variable name ${JSON.stringify(name.slice(0, 40))}`, { hint: 'names are letters, digits, _ . $ and -, starting with a letter, _ or $' });
     variables[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
   return variables;
@@ -28,7 +37,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   const options: RunOptions = {
     output,
     verbose: flags.verbose === true,
-    timeoutMs: positiveInteger(flags.timeout, 'timeout') ?? 30_000,
+    timeoutMs: duration(flags.timeout, 'timeout') ?? 30_000,
     extract: flags.extract !== false,
     insecure: flags.insecure === true,
     followRedirects: flags.follow === true,
@@ -42,7 +51,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.filter !== undefined) options.filter = flags.filter;
   const maxEvents = positiveInteger(flags['max-events'], 'max-events');
   if (maxEvents !== undefined) options.maxEvents = maxEvents;
-  const streamTimeout = positiveInteger(flags['stream-timeout'], 'stream-timeout');
+  const streamTimeout = duration(flags['stream-timeout'], 'stream-timeout');
   if (streamTimeout !== undefined) options.streamTimeoutMs = streamTimeout;
   return options;
 }

@@ -79,6 +79,16 @@ function stringRecord(value: unknown, where: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
+/** Profile headers: token-character names, values without line breaks (they would split the request). */
+function headerRecord(value: unknown, where: string): Record<string, string> {
+  const headers = stringRecord(value, where);
+  for (const [name, item] of Object.entries(headers)) {
+    if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) fail(`${where}.${JSON.stringify(name)}`, 'a header name (letters, digits and !#$%&\'*+.^_`|~-)');
+    if (/[\r\n\0]/.test(item)) fail(`${where}.${name}`, 'a value without line breaks');
+  }
+  return headers;
+}
+
 function optionalString(value: unknown, where: string): string | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'string') fail(where, 'a string');
@@ -160,7 +170,7 @@ function validateProfile(entry: unknown, where: string, baseDir: string): Profil
   const profile: Profile = {
     name: entry.name,
     variables: validateVariables(entry.variables, `${where}.variables`),
-    headers: stringRecord(entry.headers, `${where}.headers`),
+    headers: headerRecord(entry.headers, `${where}.headers`),
     baseDir,
   };
   const oauth = validateOAuth(entry.oauth, `${where}.oauth`);

@@ -1,3 +1,4 @@
+import { VariableError } from '../errors/index.js';
 import { mergeHeaders } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
@@ -29,6 +30,18 @@ async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
   return merged;
 }
 
+/**
+ * A variable whose value holds a line break would split the request into two (header
+ * injection, a token read with its newline): exit 3 naming the header and the variables.
+ */
+function checkHeaderValue(ctx: RequestContext, name: string, written: string, value: string): string {
+  if (!/[\r\n\0]/.test(value)) return value;
+  const templates = [...written.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((m) => `{{${m[1]}}}`);
+  throw new VariableError(`header ${name} of request "${ctx.spec.name}" would contain a line break${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
+    hint: 'a header value is one line: check where the variable comes from (a file read with its trailing newline?)',
+  });
+}
+
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
 export const substitutePlugin: Plugin = {
   name: 'core-substitute',
@@ -37,7 +50,7 @@ export const substitutePlugin: Plugin = {
       const { spec, variables } = ctx;
       const headers = mergeHeaders(ctx.profile.headers, spec.headers);
       spec.headers = {};
-      for (const [name, value] of Object.entries(headers)) spec.headers[await variables.expand(name)] = await variables.expand(value);
+      for (const [name, value] of Object.entries(headers)) spec.headers[await variables.expand(name)] = checkHeaderValue(ctx, name, value, await variables.expand(value));
       // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
       spec.url = withDefaultScheme(await variables.expand(spec.url));
       const body = await resolveBody(spec, ctx.baseDir, variables);

@@ -1,0 +1,84 @@
+/**
+ * Inputs that must be refused with one line (and nothing sent): bad -e names, a header value
+ * that a variable would split with a line break (header injection, a token read with its
+ * newline), a bad header in a profile, a time-out Node's timers cannot hold, a missing file, a
+ * URL where a file was expected.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let server: Server;
+let url = '';
+let received = 0;
+const tmp = tempDir('reqflow-inputs-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+
+beforeAll(async () => {
+  server = createServer((_req, res) => {
+    received += 1;
+    res.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+function oneLine(stderr: string): void {
+  expect(stderr).not.toMatch(/\n\s+at |Error:|node:internal/);
+}
+
+test('a header value split by a variable (CR/LF) is exit 3 naming the header and the variable; nothing is sent', async () => {
+  const before = received;
+  const file = tmp.write('inject.http', `GET ${url}/\nX-User: {{user}}\n`);
+  const result = await runCli(['run', file, '-e', 'user=ada\r\nX-Admin: true'], { env });
+  expect(result.code).toBe(3);
+  expect(result.stderr).toMatch(/^reqflow: header X-User of request "request-1" would contain a line break, from \{\{user\}\}$/m);
+  oneLine(result.stderr);
+  expect(received).toBe(before);
+});
+
+test('a session token with a line break (read from a response) is refused the same way', async () => {
+  mkdirSync(join(tmp.dir, 'state', 'sessions'), { recursive: true });
+  writeFileSync(join(tmp.dir, 'state', 'sessions', 'default.json'), JSON.stringify({ version: 1, variables: { token: 'abc\ndef' }, data: {} }), { mode: 0o600 });
+  const file = tmp.write('token.http', `GET ${url}/\nAuthorization: Bearer {{token}}\n`);
+  const result = await runCli(['run', file], { env });
+  expect(result.code).toBe(3);
+  expect(result.stderr).toContain('would contain a line break, from {{token}}');
+  expect(result.stderr).not.toContain('abc');
+});
+
+test('-e with an invalid name, and time-outs beyond what Node can wait, are exit 2', async () => {
+  const file = tmp.write('plain.http', `GET ${url}/\n`);
+  const name = await runCli(['run', file, '-e', 'a b=1'], { env });
+  expect([name.code, name.stderr.split('\n')[0]]).toEqual([2, 'reqflow: -e: invalid variable name "a b"']);
+  const timeout = await runCli(['run', file, '--timeout', '99999999999'], { env });
+  expect([timeout.code, timeout.stderr.split('\n')[0]]).toEqual([2, 'reqflow: --timeout must be at most 2147483647 ms (about 24 days), got 99999999999']);
+  oneLine(name.stderr + timeout.stderr);
+});
+
+test('a bad header in a profile is exit 2 naming the field', async () => {
+  const dir = join(tmp.dir, 'profile');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, '.profiles.json'), JSON.stringify([{ name: 'default', headers: { 'X-Bad': 'one\r\nX-Other: two' } }]));
+  writeFileSync(join(dir, 'r.http'), `GET ${url}/\n`);
+  const result = await runCli(['run', join(dir, 'r.http')], { env });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/profiles\[0\]\.headers\.X-Bad: expected a value without line breaks/);
+});
+
+test('`reqflow missing.http` says the file does not exist; `reqflow run https://…` says how to send a URL', async () => {
+  const missing = await runCli(['missing.http'], { cwd: tmp.dir, env });
+  expect(missing.code).toBe(2);
+  expect(missing.stderr).toMatch(/^reqflow: cannot read request file .*missing\.http: no such file$/m);
+  const urlArg = await runCli(['run', 'https://api.example.com/users?api_key=k-123456'], { env });
+  expect(urlArg.code).toBe(2);
+  expect(urlArg.stderr).toMatch(/^reqflow: reqflow runs request files, not URLs: https:\/\/api\.example\.com\/users\?api_key=•••\nhint: put the request in a file/);
+  expect(urlArg.stderr).not.toContain('k-123456');
+});
