@@ -46,15 +46,26 @@ describe('session files', () => {
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer tok-session-0600-check');
   });
 
-  test('a folder made too open is tightened on the next save', async () => {
+  test('an existing folder (REQFLOW_STATE_DIR, a shared one) is never re-moded; the session file stays 0600', async () => {
     const dir = join(p.stateDir, 'sessions');
     (await import('node:fs')).chmodSync(dir, 0o755);
     (await import('node:fs')).chmodSync(p.stateDir, 0o777);
     const session = await loadSession('default', { env: env() });
     session.set('other', 'value');
     await session.save();
-    expect(mode(dir)).toBe(0o700);
-    expect(mode(p.stateDir)).toBe(0o700);
+    expect(mode(dir)).toBe(0o755);
+    expect(mode(p.stateDir)).toBe(0o777);
+    expect(mode(sessionPath('default', env()))).toBe(0o600);
+    (await import('node:fs')).chmodSync(p.stateDir, 0o700);
+  });
+
+  test('folders reqflow creates are 0700', async () => {
+    const fresh = join(p.stateDir, 'fresh', 'state');
+    const session = await loadSession('default', { env: { REQFLOW_STATE_DIR: fresh } });
+    session.set('x', 'y');
+    await session.save();
+    expect(mode(fresh)).toBe(0o700);
+    expect(mode(join(fresh, 'sessions'))).toBe(0o700);
   });
 
   test('a corrupt session is reported, moved aside byte for byte (0600), and a new one started', async () => {

@@ -104,14 +104,9 @@ export class FileSession implements Session {
     if (!this.dirty) return;
     const dir = join(this.path, '..');
     try {
+      // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is
+      // never re-moded: the session file itself is 0600 whatever its folder.
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      for (const folder of [dir, join(dir, '..')]) {
-        try {
-          chmodSync(folder, 0o700);
-        } catch {
-          // not ours to change: the write below still fails clearly if it must
-        }
-      }
       await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
     } catch (error) {
       throw fileError(`cannot save the session of profile "${this.profile}"`, this.path, error);
