@@ -144,21 +144,28 @@ test('loopback only, one use, and the PKCE verifier and tokens never shown or st
   for (const file of filesUnder(p.dir).filter((f) => !f.startsWith(p.stateDir))) expect(readFileSync(file, 'utf8')).not.toContain(ACCESS);
 });
 
-test("a wrong-state callback's code never reaches the token endpoint", async () => {
-  const { cli, redirect } = await startLogin();
+test("a wrong-state callback is refused, its code never reaches the token endpoint, and the login goes on waiting for the right one", async () => {
+  const { cli, redirect, state } = await startLogin();
   const forged = await fetch(`${redirect.href}?code=stolen-code&state=forged-state`);
   expect(forged.status).toBe(400);
-  const result = await cli.done;
-  expect(result.code).toBe(6);
-  expect(result.stderr).toMatch(/^reqflow: OAuth callback state mismatch/m);
+  expect(await forged.text()).toContain('state mismatch');
+  await cli.waitForStderr(/still waiting for yours/);
   expect(tokenCalls).toHaveLength(0);
+  // The stray request did not abort the login: the user's own callback still completes it.
+  const ok = await fetch(`${redirect.href}?code=good-code&state=${encodeURIComponent(state)}`);
+  expect(ok.status).toBe(200);
+  const result = await cli.done;
+  expect(result.code).toBe(0);
+  expect(tokenCalls.map((call) => call.form.get('code'))).toEqual(['good-code']);
   expect(filesUnder(p.dir).some((f) => readFileSync(f, 'utf8').includes('stolen-code'))).toBe(false);
 });
 
-test('a callback without any state is refused the same way', async () => {
-  const { cli, redirect } = await startLogin();
+test('a callback without any state is refused the same way, and the wait goes on until the time-out', async () => {
+  const { cli, redirect } = await startLogin(['--wait', '2']);
   expect((await fetch(`${redirect.href}?code=stateless-code`)).status).toBe(400);
-  expect((await cli.done).code).toBe(6);
+  const result = await cli.done;
+  expect(result.code).toBe(6);
+  expect(result.stderr).not.toMatch(/state mismatch/);
   expect(tokenCalls).toHaveLength(0);
 });
 

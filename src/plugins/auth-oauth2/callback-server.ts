@@ -9,6 +9,8 @@ export interface CallbackOptions {
   redirectUrl: URL;
   /** The `state` sent with the authorization request. */
   state: string;
+  /** Told of a callback with a wrong or missing `state` (refused; the wait goes on). */
+  onStray?: () => void;
   timeoutMs: number;
   signal?: AbortSignal;
   profile: string;
@@ -62,8 +64,9 @@ function listenError(error: NodeJS.ErrnoException, url: URL, port: number, profi
 /**
  * A one-shot HTTP server on the loopback address for the browser's redirect back to reqflow.
  * It answers exactly one callback at the redirect path: a `code` with the right `state` ends the
- * wait with success; an `error`, or any `state` other than ours, ends it with an error (the code
- * of a wrong-state callback is never used). Other paths get 404 and the wait goes on.
+ * wait with success, an `error` with the right `state` ends it with that error. A callback with
+ * any other `state` (or none) gets an error page and its code is never used, and the wait goes on
+ * until the right one or the time-out. Other paths get 404.
  */
 export async function startCallbackServer(options: CallbackOptions): Promise<CallbackServer> {
   const { redirectUrl, state, profile } = options;
@@ -97,12 +100,10 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
     if (code === null && error === null) return reply(400, 'Not an OAuth callback', 'Expected a <code>code</code> or an <code>error</code> parameter.');
     const received = params.get('state');
     if (received === null || !sameState(received, state)) {
-      reply(400, 'Login failed', 'The response does not belong to the login in progress (state mismatch). Nothing was stored; you can close this tab.');
-      return finish(
-        new AuthFlowError('OAuth callback state mismatch: the response does not belong to this login (a stale browser tab, or a forged request); no token was stored', {
-          hint: `run reqflow oauth login -p ${profile} again`,
-        }),
-      );
+      // A stale tab or a forged request: refused, and the login goes on waiting for its own callback
+      // (a stray request must not be able to abort someone's login); its code is never used.
+      options.onStray?.();
+      return reply(400, 'Login failed', 'The response does not belong to the login in progress (state mismatch). Nothing was stored; you can close this tab.');
     }
     if (error !== null) {
       const description = params.get('error_description');

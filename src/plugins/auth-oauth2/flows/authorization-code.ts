@@ -4,8 +4,10 @@ import { parseRedirectUrl } from '../settings.js';
 import type { GrantFlow } from './flow.js';
 
 /**
- * Authorization code flow (RFC 6749 §4.1) through the user's browser: PKCE with S256 for public
- * clients (RFC 7636), the client secret for confidential ones; a random `state` checked on return.
+ * Authorization code flow (RFC 6749 §4.1) through the user's browser: PKCE with S256 on every
+ * login (RFC 7636; for confidential clients too, as RFC 9700 asks: it is what stops an attacker's
+ * code from being accepted), plus the client secret for confidential clients; a random `state`
+ * checked on return.
  */
 export const authorizationCodeFlow: GrantFlow = {
   grant: 'authorization_code',
@@ -16,15 +18,14 @@ export const authorizationCodeFlow: GrantFlow = {
     const redirectUrl = parseRedirectUrl(settings);
     const state = lib.randomState();
     // The verifier stays in this closure: it is never printed or stored.
-    const verifier = settings.clientSecret ? undefined : lib.randomPKCECodeVerifier();
-    const server = await startCallbackServer({ redirectUrl, state, timeoutMs: ctx.timeoutMs, profile: settings.profile, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+    const verifier = lib.randomPKCECodeVerifier();
+    const onStray = (): void => ctx.warn('a callback that does not belong to this login (wrong or missing state) was refused; still waiting for yours');
+    const server = await startCallbackServer({ redirectUrl, state, timeoutMs: ctx.timeoutMs, profile: settings.profile, onStray, ...(ctx.signal ? { signal: ctx.signal } : {}) });
     try {
       const parameters: Record<string, string> = { redirect_uri: server.redirectUri, state };
       if (settings.scope) parameters.scope = settings.scope;
-      if (verifier) {
-        parameters.code_challenge = await lib.calculatePKCECodeChallenge(verifier);
-        parameters.code_challenge_method = 'S256';
-      }
+      parameters.code_challenge = await lib.calculatePKCECodeChallenge(verifier);
+      parameters.code_challenge_method = 'S256';
       const url = lib.buildAuthorizationUrl(config, parameters).href;
       ctx.report({ type: 'authorization-url', url, redirectUri: server.redirectUri, timeoutMs: ctx.timeoutMs, openingBrowser: ctx.openBrowser !== undefined });
       if (ctx.openBrowser) {
@@ -34,7 +35,7 @@ export const authorizationCodeFlow: GrantFlow = {
       // RFC 9207 `iss` can only be checked against a configured issuer (see client.ts).
       if (!client.verifiesIssuer) callback.searchParams.delete('iss');
       try {
-        return await lib.authorizationCodeGrant(config, callback, { expectedState: state, ...(verifier ? { pkceCodeVerifier: verifier } : {}) });
+        return await lib.authorizationCodeGrant(config, callback, { expectedState: state, pkceCodeVerifier: verifier });
       } catch (error) {
         throw toOAuthError(error, client.site('token'));
       }
