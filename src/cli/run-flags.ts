@@ -32,6 +32,7 @@ export const RUN_FLAGS = {
   'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },
   list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
   color: { type: 'boolean', allowNo: true, description: 'Force colours on (--color) or off (--no-color); default: on a terminal only.' },
+  force: { type: 'boolean', description: 'With -o raw: write a binary body to the terminal anyway (it is refused there otherwise).' },
   debug: { type: 'boolean', description: 'Show stack traces of errors.' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -55,6 +56,7 @@ export interface RawRunFlags {
   'fail-fast'?: boolean;
   list?: boolean;
   color?: boolean;
+  force?: boolean;
   debug?: boolean;
 }
 

@@ -49,6 +49,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
     cliVariables: parseCliVariables(flags.variable),
   };
   if (flags.filter !== undefined) options.filter = flags.filter;
+  if (flags.force === true) options.force = true;
   const maxEvents = positiveInteger(flags['max-events'], 'max-events');
   if (maxEvents !== undefined) options.maxEvents = maxEvents;
   const streamTimeout = duration(flags['stream-timeout'], 'stream-timeout');

@@ -206,6 +206,8 @@ export interface RunOptions {
   interactive: boolean;
   /** `--debug`: stack traces on errors. */
   debug: boolean;
+  /** `--force`: `-o raw` writes a binary body to a terminal too. */
+  force?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */
   cliVariables: Record<string, string>;
 }

@@ -1,9 +1,23 @@
+import { UsageError } from '../core/errors/index.js';
+import { isTextual } from './render/body.js';
 import { pipeTo } from './render/pipe.js';
-import type { Reporter, RequestOutcome } from './reporter.js';
+import type { Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
 /** A filter's result like `jq -r`: strings unquoted, anything else as JSON. */
 function jqRaw(value: unknown, indent?: number): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, indent);
+}
+
+/**
+ * Raw bytes on a terminal: text as it is, but a binary body is refused (it could reprogram the
+ * terminal, and nobody reads it there), as httpie does: redirect it, or pass --force.
+ */
+async function writeToTerminal(ctx: ResponseView): Promise<void> {
+  const body = await ctx.readBody();
+  if (body.length > 0 && !isTextual(ctx.response, body)) {
+    throw new UsageError(`the body of "${ctx.spec.name}" is binary (${body.length} bytes): reqflow does not write it to the terminal`, { hint: 'redirect it to a file (-o raw > file), or pass --force' });
+  }
+  ctx.output.out(body);
 }
 
 /**
@@ -16,6 +30,7 @@ export function rawReporter(printError: (outcome: RequestOutcome) => void): Repo
       switch (body.kind) {
         case 'stream': {
           const res = ctx.response;
+          if (ctx.options.isTerminal && ctx.options.force !== true) return writeToTerminal(ctx);
           if (res.stream && ctx.output.stream && res.body === undefined) await pipeTo(res.stream, ctx.output.stream);
           else ctx.output.out(await ctx.readBody());
           return;

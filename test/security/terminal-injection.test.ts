@@ -6,6 +6,9 @@
  * `-o raw` stays byte-exact.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { BIN } from '../helpers/cli.js';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -30,6 +33,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       return void res.end(`event: tick${ESC}[2J\nid: 1${ESC}]0;x\u0007\ndata: plain ${ESC}]52;c;eA==\u0007 text\n\n`);
     }
+    if (path === '/binary') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a, 0xff]));
     if (path === '/graphql') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: null, errors: [{ message: `denied ${ESC}]52;c;eA==\u0007` }] }));
     res.writeHead(404).end();
   });
@@ -92,4 +96,27 @@ test('GraphQL error messages', async () => {
   expect(result.code).toBe(1);
   expectInert(result.stdout + result.stderr);
   expect(result.stderr + result.stdout).toContain('denied ␛]52;c;eA==␇');
+});
+
+/** Runs the CLI with stdout on a pseudo-terminal (util-linux `script`), as a user at a terminal does. */
+function onTerminal(args: string[]): Promise<string> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  // Asynchronous: the test server runs in this process and must keep answering.
+  const child = spawn('script', ['-qc', `${command}; echo "exit=$?"`, '/dev/null'], { env: { ...process.env, REQFLOW_STATE_DIR: `${tmp.dir}/state`, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', () => resolve(output)));
+}
+
+(existsSync('/usr/bin/script') ? test : test.skip)('-o raw of a binary body to a terminal is refused unless --force; redirected, it is written as is', async () => {
+  const file = tmp.write('binary.http', `GET ${url}/binary\n`);
+  const refused = await onTerminal(['run', file, '-o', 'raw']);
+  expect(refused).toMatch(/reqflow: the body of "request-1" is binary \(8 bytes\): reqflow does not write it to the terminal/);
+  expect(refused).toContain('exit=2');
+  expect(refused).not.toContain(`${ESC}[2J`);
+  const forced = await onTerminal(['run', file, '-o', 'raw', '--force']);
+  expect(forced).toContain('exit=0');
+  const piped = await runCli(['run', file, '-o', 'raw'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+  expect(piped.code).toBe(0);
+  expect(Buffer.from(piped.stdout, 'latin1').length).toBeGreaterThan(0);
 });
