@@ -1,11 +1,9 @@
-import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
-
-const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
+import { systemVariable } from './system-variables.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -29,6 +27,8 @@ export interface ResolverOptions {
   /** For messages: the request being resolved. */
   requestName?: string;
   profilesPath?: string;
+  /** The request file's folder (`{{$dotenv NAME}}` reads the `.env` beside it). */
+  baseDir?: string;
   /** Time-out of `$(...)` values (DESIGN.md: 10 s). */
   shellTimeoutMs?: number;
   /**
@@ -47,12 +47,6 @@ const HELPERS: Record<string, (value: string) => string> = {
   base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
 };
 
-const DYNAMIC: Record<string, () => string> = {
-  $uuid: () => crypto().randomUUID(),
-  $timestamp: () => String(Math.floor(Date.now() / 1000)),
-  $isoTimestamp: () => new Date().toISOString(),
-  $randomInt: () => String(crypto().randomInt(0, 1000)),
-};
 
 /**
  * Resolves variables for one request. Lookup order: `-e`, then session, then profile.
@@ -129,8 +123,14 @@ export class TemplateResolver implements VariableResolver {
       }
       return value;
     }
-    const dynamic = DYNAMIC[expression];
-    if (dynamic) return dynamic();
+    if (expression.startsWith('$')) {
+      // System and dynamic variables ({{$guid}}, {{$datetime iso8601 1 d}}, {{$dotenv X}}, ...).
+      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, (name) => this.resolveName(name, stack));
+      if (isSecretName(expression)) this.options.secrets?.add(value);
+      return value;
+    }
+    // {{%name}}: the value of name, percent-encoded (VS Code).
+    if (expression.startsWith('%')) return encodeURIComponent((await this.resolveName(expression.slice(1).trim(), stack)).replace(LONE_SURROGATE, '\uFFFD'));
     const space = expression.indexOf(' ');
     if (space > 0) {
       const helper = HELPERS[expression.slice(0, space)];

@@ -62,6 +62,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     secrets: services.secrets,
     signal: services.signal,
     requestName: spec.name,
+    baseDir: dirname(resolve(file)),
     ...(services.profilesPath ? { profilesPath: services.profilesPath } : {}),
     ...(services.env ? { env: services.env } : {}),
   });

@@ -1,0 +1,213 @@
+/**
+ * The system and dynamic variables of the `.http` tools: `{{$guid}}`, `{{$randomInt 1 10}}`,
+ * `{{$random.alphanumeric(8)}}`, `{{$timestamp -1 d}}`, `{{$datetime iso8601 1 h}}`,
+ * `{{$processEnv HOME}}`, `{{$dotenv TOKEN}}`, … — VS Code REST Client's, JetBrains' and
+ * httpyac's. Each occurrence gets its own value. An unknown `$` function is exit 3 naming it.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { VariableError } from './errors/index.js';
+import { lazyBuiltin } from './lazy-builtin.js';
+
+const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
+
+/** What system variables may read: the environment, the request file's folder, a clock (tests set it). */
+export interface SystemContext {
+  env: NodeJS.ProcessEnv;
+  /** The request file's folder, where `.env` is read for `$dotenv`. */
+  baseDir?: string;
+  now?: () => number;
+  /** For messages: `in request "x"`. */
+  where: string;
+}
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `-3 d`, `1 M` (months and years move the calendar date, as Day.js does). */
+function shifted(now: number, offset: string | undefined, unit: string | undefined, expression: string, where: string): Date {
+  const date = new Date(now);
+  if (offset === undefined) return date;
+  const amount = Number(offset);
+  if (!Number.isInteger(amount) || unit === undefined) throw new VariableError(`{{${expression}}}: an offset is a whole number and a unit (y, M, w, d, h, m, s, ms)${where}`);
+  if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() + amount);
+  else if (unit === 'M') date.setUTCMonth(date.getUTCMonth() + amount);
+  else if (UNIT_MS[unit] !== undefined) date.setTime(date.getTime() + amount * (UNIT_MS[unit] as number));
+  else throw new VariableError(`{{${expression}}}: unknown unit "${unit}" (y, M, w, d, h, m, s, ms)${where}`);
+  return date;
+}
+
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+/** Day.js-style tokens (what VS Code's `$datetime "format"` takes); `[text]` is literal. */
+export function formatDate(date: Date, format: string, local: boolean): string {
+  const get = (utc: () => number, here: () => number): number => (local ? here() : utc());
+  const year = get(() => date.getUTCFullYear(), () => date.getFullYear());
+  const month = get(() => date.getUTCMonth(), () => date.getMonth());
+  const day = get(() => date.getUTCDate(), () => date.getDate());
+  const weekday = get(() => date.getUTCDay(), () => date.getDay());
+  const hours = get(() => date.getUTCHours(), () => date.getHours());
+  const minutes = get(() => date.getUTCMinutes(), () => date.getMinutes());
+  const seconds = get(() => date.getUTCSeconds(), () => date.getSeconds());
+  const offset = local ? -date.getTimezoneOffset() : 0;
+  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
+  const zone = (colon: boolean): string => `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}${colon ? ':' : ''}${pad(Math.abs(offset) % 60)}`;
+  const tokens: Record<string, () => string> = {
+    YYYY: () => String(year),
+    YY: () => pad(year % 100),
+    MMMM: () => MONTHS[month] as string,
+    MMM: () => (MONTHS[month] as string).slice(0, 3),
+    MM: () => pad(month + 1),
+    M: () => String(month + 1),
+    DD: () => pad(day),
+    D: () => String(day),
+    dddd: () => DAYS[weekday] as string,
+    ddd: () => (DAYS[weekday] as string).slice(0, 3),
+    HH: () => pad(hours),
+    H: () => String(hours),
+    hh: () => pad(hours % 12 || 12),
+    h: () => String(hours % 12 || 12),
+    mm: () => pad(minutes),
+    m: () => String(minutes),
+    ss: () => pad(seconds),
+    s: () => String(seconds),
+    SSS: () => pad(date.getUTCMilliseconds(), 3),
+    A: () => (hours < 12 ? 'AM' : 'PM'),
+    a: () => (hours < 12 ? 'am' : 'pm'),
+    ZZ: () => zone(false),
+    Z: () => zone(true),
+    X: () => String(Math.floor(date.getTime() / 1000)),
+    x: () => String(date.getTime()),
+  };
+  return format.replace(/\[([^\]]*)\]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g, (token, literal: string | undefined) => literal ?? (tokens[token] as () => string)());
+}
+
+/** Splits `rfc1123 -1 d` and `"DD-MM-YYYY" 2 h` into words, keeping a quoted format whole. */
+function words(text: string): string[] {
+  return [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
+}
+
+function datetime(args: string, expression: string, local: boolean, ctx: SystemContext): string {
+  const [format = 'iso8601', offset, unit] = words(args);
+  const date = shifted(ctx.now?.() ?? Date.now(), offset, unit, expression, ctx.where);
+  if (format === 'iso8601') return local ? formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', true) : date.toISOString();
+  if (format === 'rfc1123') return local ? formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', true) : date.toUTCString();
+  return formatDate(date, format, local);
+}
+
+const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+function randomText(alphabet: string, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += alphabet[crypto().randomInt(alphabet.length)];
+  return out;
+}
+
+/** `(8)`, `(1, 10)`: the numbers of a JetBrains `$random.*(…)` call. */
+function numbers(args: string | undefined, count: number, expression: string, where: string): number[] {
+  const parts = (args ?? '').split(',').map((p) => p.trim()).filter(Boolean).map(Number);
+  if (parts.length !== count || parts.some((n) => !Number.isFinite(n))) throw new VariableError(`{{${expression}}} expects ${count} number${count === 1 ? '' : 's'} in parentheses${where}`);
+  return parts;
+}
+
+/** JetBrains' `$random.*` generators that have one meaning (the Faker-based ones do not: refused). */
+function jetbrainsRandom(name: string, args: string | undefined, expression: string, where: string): string {
+  switch (name) {
+    case 'uuid':
+      return crypto().randomUUID();
+    case 'integer': {
+      const [from = 0, to = 1000] = args === undefined ? [0, 1000] : numbers(args, 2, expression, where);
+      return String(crypto().randomInt(Math.ceil(from), Math.floor(to)));
+    }
+    case 'float': {
+      const [from = 0, to = 1000] = args === undefined ? [0, 1000] : numbers(args, 2, expression, where);
+      return String(from + Math.random() * (to - from));
+    }
+    case 'alphabetic':
+      return randomText(ALPHA, numbers(args, 1, expression, where)[0] as number);
+    case 'alphanumeric':
+      return randomText(`${ALPHA}0123456789_`, numbers(args, 1, expression, where)[0] as number);
+    case 'hexadecimal':
+      return randomText('0123456789abcdef', numbers(args, 1, expression, where)[0] as number);
+    case 'email':
+      return `${randomText(ALPHA.slice(0, 26), 8)}@${randomText(ALPHA.slice(0, 26), 6)}.com`;
+    default:
+      throw unknown(`$random.${name}`, where);
+  }
+}
+
+const KNOWN = '$guid, $uuid, $random.uuid, $randomInt [min max], $random.integer(a, b), $random.float(a, b), $random.alphabetic(n), $random.alphanumeric(n), $random.hexadecimal(n), $random.email, $timestamp [offset unit], $isoTimestamp, $datetime, $localDatetime, $processEnv NAME, $env.NAME, $dotenv NAME';
+
+function unknown(name: string, where: string): VariableError {
+  return new VariableError(`unknown system variable {{${name}}}${where}`, { hint: `known: ${KNOWN}` });
+}
+
+function processEnv(name: string, ctx: SystemContext, expression: string): string {
+  const value = ctx.env[name];
+  if (value === undefined) throw new VariableError(`environment variable ${name} is not set (${`{{${expression}}}`})${ctx.where}`, { hint: `export ${name}=... before running` });
+  return value;
+}
+
+/** `.env` beside the request file: `NAME=value` lines (`#` comments, optional quotes, `export`). */
+function dotenv(name: string, ctx: SystemContext, expression: string): string {
+  const path = join(ctx.baseDir ?? process.cwd(), '.env');
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new VariableError(`{{${expression}}}: no .env file beside the request file (${path})${ctx.where}`);
+  }
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match?.[1] !== name) continue;
+    const raw = match[2] ?? '';
+    const quoted = /^(["'])(.*)\1$/s.exec(raw);
+    return quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : raw.replace(/\s+#.*$/, '');
+  }
+  throw new VariableError(`{{${expression}}}: ${name} is not in ${path}${ctx.where}`);
+}
+
+/**
+ * The value of a `$…` expression, or an exit-3 error. `lookup` resolves `%name` arguments
+ * (VS Code: `{{$processEnv %envVarName}}` takes the variable's value as the name).
+ */
+export async function systemVariable(expression: string, ctx: SystemContext, lookup: (name: string) => Promise<string>): Promise<string> {
+  const space = expression.search(/\s/);
+  const head = space < 0 ? expression : expression.slice(0, space);
+  const args = space < 0 ? '' : expression.slice(space + 1).trim();
+  const nameArg = async (): Promise<string> => {
+    const [word = ''] = words(args);
+    if (word === '') throw new VariableError(`{{${expression}}} needs a name${ctx.where}`);
+    return word.startsWith('%') ? lookup(word.slice(1)) : word;
+  };
+  if (head.startsWith('$env.')) return processEnv(head.slice(5), ctx, expression);
+  const call = /^\$random\.(\w+)(?:\((.*)\))?$/s.exec(expression); // `(1, 10)` may hold spaces
+  if (call) return jetbrainsRandom(call[1] as string, call[2], expression, ctx.where);
+  switch (head) {
+    case '$guid':
+    case '$uuid':
+      return crypto().randomUUID();
+    case '$randomInt': {
+      if (args === '') return String(crypto().randomInt(0, 1000));
+      const [min, max] = words(args).map(Number);
+      if (!Number.isInteger(min) || !Number.isInteger(max) || (max as number) <= (min as number)) throw new VariableError(`{{${expression}}} expects two whole numbers, min < max${ctx.where}`);
+      return String(crypto().randomInt(min as number, max as number)); // [min, max), as VS Code
+    }
+    case '$timestamp': {
+      const [offset, unit] = words(args);
+      return String(Math.floor(shifted(ctx.now?.() ?? Date.now(), offset, unit, expression, ctx.where).getTime() / 1000));
+    }
+    case '$isoTimestamp':
+      return new Date(ctx.now?.() ?? Date.now()).toISOString();
+    case '$datetime':
+      return datetime(args, expression, false, ctx);
+    case '$localDatetime':
+      return datetime(args, expression, true, ctx);
+    case '$processEnv':
+      return processEnv(await nameArg(), ctx, expression);
+    case '$dotenv':
+      return dotenv(await nameArg(), ctx, expression);
+    default:
+      throw unknown(head, ctx.where);
+  }
+}

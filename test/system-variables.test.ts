@@ -1,0 +1,103 @@
+/**
+ * The system and dynamic variables of the `.http` tools, as units (an injected clock) and end
+ * to end: what a recording server receives.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { formatDate, systemVariable, type SystemContext } from '../src/core/system-variables.js';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const NOW = Date.parse('2030-01-31T12:34:56.789Z');
+const ctx: SystemContext = { env: { HOME_DIR: '/home/ada', WHICH: 'HOME_DIR' }, now: () => NOW, where: '' };
+const value = (expression: string): Promise<string> => systemVariable(expression, ctx, async (name) => (ctx.env[name] ?? `<${name}>`));
+
+describe('system variables', () => {
+  test('UUIDs: $guid, $uuid, $random.uuid — a new one each time', async () => {
+    const [a, b, c] = await Promise.all([value('$guid'), value('$uuid'), value('$random.uuid')]);
+    for (const id of [a, b, c]) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set([a, b, c]).size).toBe(3);
+  });
+
+  test('random numbers and text stay in their ranges and alphabets', async () => {
+    for (let i = 0; i < 200; i++) {
+      const n = Number(await value('$randomInt 5 8'));
+      expect(n >= 5 && n < 8 && Number.isInteger(n)).toBe(true);
+      const m = Number(await value('$random.integer(-3, 3)'));
+      expect(m >= -3 && m < 3).toBe(true);
+      const f = Number(await value('$random.float(1, 2)'));
+      expect(f >= 1 && f < 2).toBe(true);
+    }
+    expect(await value('$random.alphabetic(12)')).toMatch(/^[A-Za-z]{12}$/);
+    expect(await value('$random.alphanumeric(9)')).toMatch(/^\w{9}$/);
+    expect(await value('$random.hexadecimal(16)')).toMatch(/^[0-9a-f]{16}$/);
+    expect(await value('$random.email')).toMatch(/^[a-z]+@[a-z]+\.com$/);
+  });
+
+  test('time: $timestamp with offsets, $isoTimestamp, $datetime rfc1123 / iso8601 / custom formats', async () => {
+    expect(await value('$timestamp')).toBe(String(Math.floor(NOW / 1000)));
+    expect(await value('$timestamp -1 d')).toBe(String(Math.floor((NOW - 86_400_000) / 1000)));
+    expect(await value('$isoTimestamp')).toBe('2030-01-31T12:34:56.789Z');
+    expect(await value('$datetime iso8601')).toBe('2030-01-31T12:34:56.789Z');
+    expect(await value('$datetime rfc1123')).toBe('Thu, 31 Jan 2030 12:34:56 GMT');
+    expect(await value('$datetime iso8601 1 M')).toBe('2030-03-03T12:34:56.789Z'); // the calendar moves, as Day.js does
+    expect(await value('$datetime "DD-MM-YYYY HH:mm [at] ddd" 2 h')).toBe('31-01-2030 14:34 at Thu');
+    expect(formatDate(new Date(NOW), 'YY M D h A SSS x', false)).toBe(`30 1 31 12 PM 789 ${NOW}`);
+  });
+
+  test('environment: $processEnv NAME, $processEnv %var (the name from a variable), $env.NAME; unset is exit 3', async () => {
+    expect(await value('$processEnv HOME_DIR')).toBe('/home/ada');
+    expect(await value('$processEnv %WHICH')).toBe('/home/ada');
+    expect(await value('$env.HOME_DIR')).toBe('/home/ada');
+    await expect(value('$processEnv NOPE')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining('environment variable NOPE is not set') });
+  });
+
+  test('an unknown $ function is exit 3 naming it; a Faker-style JetBrains generator too', async () => {
+    await expect(value('$nope')).rejects.toMatchObject({ exitCode: 3, message: 'unknown system variable {{$nope}}' });
+    await expect(value('$random.address.city')).rejects.toMatchObject({ exitCode: 3 });
+    await expect(value('$timestamp 1 fortnight')).rejects.toMatchObject({ exitCode: 3 });
+  });
+});
+
+describe('end to end', () => {
+  let server: Server;
+  let url = '';
+  const received: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
+  const tmp = tempDir('reqflow-sysvars-');
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      received.push({ url: req.url ?? '', headers: req.headers });
+      res.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    tmp.cleanup();
+  });
+
+  test('what the server receives: a fresh UUID, tomorrow, a .env value (masked in -v), a percent-encoded variable', async () => {
+    tmp.write('.env', '# local secrets\nAPI_TOKEN="tok-from-dotenv-123"\nPLAIN=plain value\n');
+    const file = tmp.write('sys.http', `@q = a b&c\nGET ${url}/?q={{%q}}\nX-Id: {{$guid}}\nX-Tomorrow: {{$datetime "YYYY-MM-DD" 1 d}}\nX-Token: {{$dotenv API_TOKEN}}\nX-Plain: {{$dotenv PLAIN}}\n`);
+    const before = received.length;
+    const result = await runCli(['run', file, '-v'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(0);
+    const got = received[before];
+    expect(got?.url).toBe('/?q=a%20b%26c');
+    expect(got?.headers['x-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(got?.headers['x-tomorrow']).toBe(new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
+    expect(got?.headers['x-token']).toBe('tok-from-dotenv-123');
+    expect(got?.headers['x-plain']).toBe('plain value');
+    expect(result.stderr).not.toContain('tok-from-dotenv-123');
+  });
+
+  test('an unknown system variable is exit 3 and nothing is sent', async () => {
+    const before = received.length;
+    const result = await runCli(['run', tmp.write('bad.http', `GET ${url}/?x={{$nope}}\n`)], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: unknown system variable \{\{\$nope\}\} in request "request-1"$/m);
+    expect(received.length).toBe(before);
+  });
+});
