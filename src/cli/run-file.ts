@@ -3,6 +3,7 @@ import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
 import { AbortHooks } from '../core/abort-hooks.js';
+import { loadEnvironment } from '../core/environments.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry, displayUrl, isSecretName } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
@@ -130,6 +131,8 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
     await validateFilters(selected, options);
     const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}), env: io.env, cwd: io.cwd });
     for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
+    const environment = await loadEnvironment(dirname(path), options.environment);
+    for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
     const session = await loadSession(profile.name, { env: io.env, warn });
     const services: RunServices = {
       registry,
@@ -137,6 +140,7 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       profile,
       ...(document.path ? { profilesPath: document.path } : {}),
       session,
+      ...(environment ? { environment } : {}),
       output,
       report: createFeed(await (reporter as Promise<Reporter>)),
       prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,

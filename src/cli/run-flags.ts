@@ -18,6 +18,7 @@ export const RUN_FLAGS = {
   variable: { type: 'string', char: 'e', multiple: true, helpValue: 'NAME=VALUE', description: 'Set a variable (wins over session and profile values). Repeatable.' },
   profile: { type: 'string', char: 'p', helpValue: 'NAME', description: 'Profile to use (default: $REQFLOW_PROFILE, else "default", else the first).' },
   profiles: { type: 'string', helpValue: 'PATH', description: 'Profiles file (default: .profiles.json in the request file\'s folder or its parents, else the current folder).' },
+  env: { type: 'string', helpValue: 'NAME', description: 'Environment of the .http tools: http-client.env.json (+ private), .vscode/settings.json, NAME.env (default: $REQFLOW_ENV).' },
   name: { type: 'string', char: 'n', multiple: true, helpValue: 'NAME', description: 'Run only the request with this name. Repeatable.' },
   output: { type: 'string', char: 'o', options: ['pretty', 'json', 'raw'], default: 'pretty', description: 'pretty: status line and formatted body; json: one JSON object per request; raw: body bytes unchanged.' },
   verbose: { type: 'boolean', char: 'v', description: 'Show request and response headers (secrets masked).' },
@@ -42,6 +43,7 @@ export interface RawRunFlags {
   variable?: string[];
   profile?: string;
   profiles?: string;
+  env?: string;
   name?: string[];
   output?: string;
   verbose?: boolean;

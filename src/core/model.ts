@@ -206,6 +206,8 @@ export interface RunOptions {
   interactive: boolean;
   /** `--debug`: stack traces on errors. */
   debug: boolean;
+  /** `--env NAME` (or `$REQFLOW_ENV`): the environment of the `.http` tools' files. */
+  environment?: string;
   /** `--force`: `-o raw` writes a binary body to a terminal too. */
   force?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */
@@ -325,5 +327,5 @@ export interface VariableResolver {
    */
   expand(text: string): Promise<string>;
   /** Where a variable's value comes from: `-e`, the request file (`@name = value`), `session`, `profile`, or undefined. */
-  sourceOf(name: string): 'cli' | 'file' | 'session' | 'profile' | undefined;
+  sourceOf(name: string): 'cli' | 'file' | 'session' | 'environment' | 'profile' | undefined;
 }

@@ -8,12 +8,14 @@ import { systemVariable } from './system-variables.js';
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-type Source = 'cli' | 'file' | 'session' | 'profile';
+type Source = 'cli' | 'file' | 'session' | 'environment' | 'profile';
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** `@name = value` lines of the request file above the request (they may hold `{{…}}`, never shell commands). */
   fileVariables?: Readonly<Record<string, string>>;
+  /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
+  environmentVariables?: Readonly<Record<string, string>>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
   prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
@@ -65,6 +67,7 @@ export class TemplateResolver implements VariableResolver {
     if (Object.hasOwn(this.options.cliVariables, name)) return 'cli';
     if (this.options.fileVariables && Object.hasOwn(this.options.fileVariables, name)) return 'file';
     if (this.options.session.get(name) !== undefined) return 'session';
+    if (this.options.environmentVariables && Object.hasOwn(this.options.environmentVariables, name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
     return undefined;
   }
@@ -161,6 +164,7 @@ export class TemplateResolver implements VariableResolver {
     if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
+    else if (source === 'environment') value = await this.expandIn(this.options.environmentVariables?.[name] ?? '', stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
     else throw this.unknown(name);

@@ -1,5 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import type { AbortHooks } from '../core/abort-hooks.js';
+import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
 import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
@@ -31,6 +32,8 @@ export interface RunServices {
   signal: AbortSignal;
   /** The run's abort listeners, one real listener on `signal` (see abort-hooks.ts). */
   abort: AbortHooks;
+  /** `--env NAME`: the environment's variables. */
+  environment?: Environment;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
   runState: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -55,6 +58,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     cliVariables: options.cliVariables,
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
+    ...(services.environment ? { environmentVariables: services.environment.variables } : {}),
     session: services.session,
     profile: services.profile,
     prompter: services.prompter,
