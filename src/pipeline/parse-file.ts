@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { ParseError, UsageError } from '../core/errors/index.js';
 import { requestFilter, validateFilter } from '../core/filter.js';
@@ -6,6 +6,9 @@ import type { RequestSpec, RunOptions } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
+
+/** Larger request files are refused before reading (10,000 requests take ~1 MiB). */
+const MAX_REQUEST_FILE = 64 * 1024 * 1024;
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
@@ -17,8 +20,13 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
   const path = resolve(file);
   let bytes: Buffer;
   try {
+    // A request file is a regular file of sensible size: /dev/zero or a FIFO would never end.
+    const stat = statSync(path);
+    if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`cannot read request file ${file}: it is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : 'a device'}, not a file`);
+    if (stat.size > MAX_REQUEST_FILE) throw new UsageError(`cannot read request file ${file}: it is ${Math.round(stat.size / 1024 / 1024)} MiB; request files are at most ${MAX_REQUEST_FILE / 1024 / 1024} MiB`);
     bytes = readFileSync(path); // sync: fs/promises alone costs ms of every start-up
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
     throw new UsageError(`cannot read request file ${file}: ${why}`);

@@ -70,6 +70,18 @@ export function withDefaultHeaders(headers: Readonly<Record<string, string>>): R
   return out;
 }
 
+/** Where a redirect points: an http(s) URL, or exit 4 showing the value the server sent. */
+function redirectTarget(location: string, from: URL): URL {
+  let next: URL;
+  try {
+    next = new URL(location, from);
+  } catch {
+    throw new NetworkError(`the server redirected to a malformed location: ${JSON.stringify(maskUrl(location).slice(0, 200))}`, { hint: 'run without -L to see the response itself' });
+  }
+  if (!SUPPORTED.has(next.protocol)) throw new NetworkError(`the server redirected to a location that is not http(s): ${JSON.stringify(maskUrl(location).slice(0, 200))}`, { hint: 'run without -L to see the response itself' });
+  return next;
+}
+
 /** Sends one request and resolves when the response headers arrive; the body is left as a stream. */
 export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
   let url = parseRequestUrl(request.url);
@@ -84,7 +96,7 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
       response.resume();
-      const next = new URL(location, url);
+      const next = redirectTarget(location, url);
       headers = { ...headers };
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
         method = 'GET';
@@ -167,6 +179,14 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
         return;
       }
       fail(error);
+    });
+    // A 101 nobody asked for would leave the request hanging forever (and the run silent).
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      stopWatchingAbort();
+      if (settled) return;
+      settled = true;
+      reject(new NetworkError(`${request.method} ${url.origin}${url.pathname}: the server switched protocols (${res.statusCode ?? 101} ${res.statusMessage ?? ''}) without being asked`.trimEnd(), { hint: 'a WebSocket endpoint? reqflow sends this request as plain HTTP' }));
     });
     req.on('response', (res) => {
       settled = true;

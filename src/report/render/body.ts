@@ -32,6 +32,8 @@ export function parseJsonBody(body: Buffer): ParsedBody {
   try {
     return { ok: true, value: JSON.parse(text) };
   } catch (error) {
+    // A document nested deeper than the call stack allows is shown as text, not a crash.
+    if (error instanceof RangeError) return { ok: false, reason: 'the body is nested too deeply to parse' };
     return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
   }
 }

@@ -6,6 +6,8 @@ import type { Palette } from './colors.js';
 
 /** Output held back for reordering before an object is written out as it comes. */
 export const COMMIT_BYTES = 1 << 20;
+/** Containers nested deeper than this are not pretty-printed (shown as text, with a warning). */
+export const MAX_DEPTH = 1000;
 /** Output is handed to `write` in pieces of at least this size. */
 export const FLUSH_BYTES = 64 * 1024;
 /** Small to start with (most bodies are small, and a batch run prints thousands); grows as needed. */

@@ -1,5 +1,5 @@
 import { JsonOutput } from './json-stream-output.js';
-import { COMMIT_BYTES, Expect, type Frame, MAX_SHAPE_KEYS, MAX_TRACKED_KEYS, Token, isIndexKey } from './json-stream-shared.js';
+import { COMMIT_BYTES, Expect, type Frame, MAX_SHAPE_KEYS, MAX_TRACKED_KEYS, Token, isIndexKey , JsonSyntaxError, MAX_DEPTH } from './json-stream-shared.js';
 
 /**
  * The structure layer of the streaming JSON pretty-printer: containers, members and keys —
@@ -30,6 +30,8 @@ export abstract class JsonStructure extends JsonOutput {
 
   protected open(isObject: boolean): void {
     const depth = this.stack.length + 1;
+    // Deeper than anyone reads: its indentation alone would be gigabytes (100,000 levels: ~20 GB).
+    if (depth > MAX_DEPTH) throw new JsonSyntaxError(`nested deeper than ${MAX_DEPTH} levels`, this.consumed);
     const shape = isObject ? this.shapes[depth] : undefined;
     const frame: Frame = {
       isObject,

@@ -1,0 +1,80 @@
+/**
+ * Hostile servers and files: each is a clear error (or a bounded fallback) in bounded time —
+ * never a hang, a crash (exit 70), or a silent exit 0.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
+import { join } from 'node:path';
+import { parseRecords } from '../helpers/records.js';
+import { runCli, tempDir } from '../helpers/cli.js';
+
+let server: Server;
+let raw: RawServer;
+let url = '';
+let rawUrl = '';
+const tmp = tempDir('reqflow-hostile-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+const DEPTH = 100_000;
+
+beforeAll(async () => {
+  const deep = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
+  server = createServer((req, res) => {
+    if (req.url === '/deep') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(deep);
+    if (req.url === '/not-http') return void res.writeHead(302, { Location: 'javascript:alert(1)' }).end();
+    if (req.url === '/malformed') return void res.writeHead(302, { Location: 'http://[::1' }).end();
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('after');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  raw = createRawServer((socket) => socket.once('data', () => socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: evil\r\nConnection: Upgrade\r\n\r\n')));
+  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+  rawUrl = `http://127.0.0.1:${(raw.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await Promise.all([new Promise((resolve) => server.close(resolve)), new Promise((resolve) => raw.close(resolve))]);
+  tmp.cleanup();
+});
+
+test('a body nested 100,000 levels deep: pretty shows it as text with a warning, -o json keeps it as text; both quick', async () => {
+  const file = tmp.write('deep.http', `GET ${url}/deep\n`);
+  const started = Date.now();
+  const pretty = await runCli(['run', file], { env });
+  expect(pretty.code).toBe(0);
+  expect(pretty.stderr).toContain('nested deeper than 1000 levels');
+  expect(pretty.stdout.length).toBe(2 * DEPTH + 1);
+  const json = await runCli(['run', file, '-o', 'json'], { env });
+  expect(json.code).toBe(0);
+  expect(json.stderr).toContain('nested too deeply to write as JSON');
+  expect((parseRecords(json.stdout)[0]?.body as string).length).toBe(2 * DEPTH);
+  expect(Date.now() - started).toBeLessThan(10_000);
+});
+
+test('an unsolicited 101 Switching Protocols is exit 4, and the rest of the file still runs', async () => {
+  const file = tmp.write('upgrade.http', `GET ${rawUrl}/\n\n###\nGET ${url}/next\n`);
+  const result = await runCli(['run', file, '-o', 'json'], { env });
+  expect(result.code).toBe(4);
+  const records = parseRecords(result.stdout);
+  expect(records.map((r) => r.type)).toEqual(['error', 'response']);
+  expect(records[0]?.error).toMatchObject({ exitCode: 4, message: expect.stringContaining('switched protocols (101 Switching Protocols) without being asked') });
+});
+
+test('a Location that is not http(s), or not a URL at all, is exit 4 showing the value', async () => {
+  const notHttp = await runCli(['run', tmp.write('loc1.http', `GET ${url}/not-http\n`), '-L'], { env });
+  expect(notHttp.code).toBe(4);
+  expect(notHttp.stderr).toContain('the server redirected to a location that is not http(s): "javascript:alert(1)"');
+  const malformed = await runCli(['run', tmp.write('loc2.http', `GET ${url}/malformed\n`), '-L'], { env });
+  expect(malformed.code).toBe(4);
+  expect(malformed.stderr).toContain('the server redirected to a malformed location: "http://[::1"');
+});
+
+test('a request file that is /dev/zero or a FIFO is refused at once', async () => {
+  const zero = await runCli(['run', '/dev/zero'], { env, timeoutMs: 10_000 });
+  expect([zero.code, zero.stderr.trim()]).toEqual([2, 'reqflow: cannot read request file /dev/zero: it is a device, not a file']);
+  const fifo = join(tmp.dir, 'pipe.http');
+  execFileSync('mkfifo', [fifo]);
+  const piped = await runCli(['run', fifo], { env, timeoutMs: 10_000 });
+  expect(piped.code).toBe(2);
+  expect(piped.stderr).toContain('it is a named pipe (FIFO), not a file');
+});
