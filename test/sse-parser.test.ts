@@ -50,3 +50,23 @@ describe('EventStreamParser (WHATWG event-stream rules)', () => {
     expect(parse('id: 1\ndata: a\n\ndata: b\n\n')).toEqual([{ id: '1', data: 'a' }, { data: 'b' }]);
   });
 });
+
+describe('linear time', () => {
+  test('20 MB of events, and one 10 MB line fed in small chunks, parse in well under a second each', () => {
+    const event = `event: tick\nid: 1\ndata: ${'y'.repeat(80)}\n\n`;
+    const chunk = Buffer.from(event.repeat(1000));
+    let parser = new EventStreamParser();
+    let started = process.hrtime.bigint();
+    let count = 0;
+    for (let total = 0; total < 20_000_000; total += chunk.length) count += parser.push(chunk).length;
+    expect(count).toBeGreaterThan(180_000);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // a guard against quadratic time (that takes minutes), not a benchmark
+    parser = new EventStreamParser();
+    const piece = Buffer.from('z'.repeat(4096));
+    parser.push('data: ');
+    started = process.hrtime.bigint();
+    for (let total = 0; total < 10_000_000; total += piece.length) parser.push(piece);
+    expect(parser.push('\n\n')).toHaveLength(1);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // a guard against quadratic time (that takes minutes), not a benchmark
+  });
+});

@@ -78,3 +78,31 @@ test('a request file that is /dev/zero or a FIFO is refused at once', async () =
   expect(piped.code).toBe(2);
   expect(piped.stderr).toContain('it is a named pipe (FIFO), not a file');
 });
+
+test('an endless server-sent event ends the stream with exit 4 at 16 MiB, in bounded time', async () => {
+  const sse = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.write('data: ');
+    const piece = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    // Bounded: 40 MiB at most, then the server gives up by itself.
+    const pump = (): void => {
+      while (sent < 40 * 1024 * 1024) {
+        sent += piece.length;
+        if (!res.write(piece)) return void res.once('drain', pump);
+      }
+      res.end();
+    };
+    pump();
+  });
+  await new Promise<void>((resolve) => sse.listen(0, '127.0.0.1', resolve));
+  try {
+    const file = tmp.write('endless.http', `# @streaming true\nGET http://127.0.0.1:${(sse.address() as AddressInfo).port}/\n`);
+    const result = await runCli(['run', file], { env, timeoutMs: 20_000 });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain('the server sent an event larger than 16 MiB');
+  } finally {
+    sse.closeAllConnections();
+    await new Promise((resolve) => sse.close(resolve));
+  }
+});

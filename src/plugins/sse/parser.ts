@@ -1,4 +1,8 @@
+import { NetworkError } from '../../core/errors/index.js';
 import type { StreamEvent } from '../../core/model.js';
+
+/** The largest event (its lines so far) a stream may send: an endless one must not eat the memory. */
+export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Incremental `text/event-stream` parser following the WHATWG rules: lines end in CRLF, LF or
@@ -8,11 +12,15 @@ import type { StreamEvent } from '../../core/model.js';
  */
 export class EventStreamParser {
   private readonly decoder = new TextDecoder('utf-8');
-  private buffer = '';
+  /** The start of a line whose end has not arrived yet, in pieces (joined once, when it ends: linear time). */
+  private partial: string[] = [];
+  private partialSize = 0;
   private started = false;
   /** A chunk ended in CR: a LF at the start of the next chunk belongs to the same line end. */
   private pendingCr = false;
   private data: string[] = [];
+  /** Characters of `data` so far, against {@link MAX_EVENT_BYTES}. */
+  private dataSize = 0;
   private eventType = '';
   /** Only the event that carried an `id` shows it (the standard's last-event-ID matters for reconnects, which reqflow does not do). */
   private id: string | undefined;
@@ -26,30 +34,31 @@ export class EventStreamParser {
     }
     if (this.pendingCr && text.startsWith('\n')) text = text.slice(1);
     this.pendingCr = false;
-    this.buffer += text;
     const events: StreamEvent[] = [];
+    const ends = /[\r\n]/g;
     let start = 0;
-    for (;;) {
-      const end = this.lineEnd(start);
-      if (end < 0) break;
-      const line = this.buffer.slice(start, end);
-      if (this.buffer[end] === '\r') {
-        if (end + 1 >= this.buffer.length) this.pendingCr = true;
-        start = this.buffer[end + 1] === '\n' ? end + 2 : end + 1;
+    for (let match = ends.exec(text); match; match = ends.exec(text)) {
+      const end = match.index;
+      const piece = text.slice(start, end);
+      const line = this.partial.length > 0 ? this.partial.join('') + piece : piece;
+      this.partial = [];
+      this.partialSize = 0;
+      if (text[end] === '\r') {
+        if (end + 1 >= text.length) this.pendingCr = true;
+        start = text[end + 1] === '\n' ? end + 2 : end + 1;
       } else start = end + 1;
+      ends.lastIndex = start;
       const event = this.line(line);
       if (event) events.push(event);
     }
-    this.buffer = this.buffer.slice(start);
-    return events;
-  }
-
-  private lineEnd(from: number): number {
-    for (let i = from; i < this.buffer.length; i++) {
-      const c = this.buffer[i];
-      if (c === '\n' || c === '\r') return i;
+    if (start < text.length) {
+      this.partial.push(text.slice(start));
+      this.partialSize += text.length - start;
     }
-    return -1;
+    if (this.partialSize + this.dataSize > MAX_EVENT_BYTES) {
+      throw new NetworkError(`the server sent an event larger than ${MAX_EVENT_BYTES / 1024 / 1024} MiB`, { hint: 'an event that never ends: reqflow stops reading the stream there' });
+    }
+    return events;
   }
 
   private line(line: string): StreamEvent | undefined {
@@ -62,6 +71,7 @@ export class EventStreamParser {
     switch (field) {
       case 'data':
         this.data.push(value);
+        this.dataSize += value.length + 1;
         break;
       case 'event':
         this.eventType = value;
@@ -81,6 +91,7 @@ export class EventStreamParser {
     if (this.eventType !== '') event.event = this.eventType;
     if (this.id !== undefined && this.id !== '') event.id = this.id;
     this.data = [];
+    this.dataSize = 0;
     this.eventType = '';
     this.id = undefined;
     return hadData ? event : undefined;
