@@ -24,6 +24,7 @@ export const RUN_FLAGS = {
   verbose: { type: 'boolean', char: 'v', description: 'Show request and response headers (secrets masked).' },
   filter: { type: 'string', helpValue: 'JMESPATH', description: 'JMESPath applied to JSON responses (wins over # @filter).' },
   timeout: { type: 'string', helpValue: 'MS', default: '30000', description: 'Time-out for connecting and for each silence while receiving, in milliseconds.' },
+  'max-time': { type: 'string', helpValue: 'MS', description: 'Total time a request may take, body included (streams: see --stream-timeout). Default: no limit.' },
   extract: { type: 'boolean', allowNo: true, default: true, description: 'Store token/accessToken/access_token of 2xx JSON responses in the session as {{token}} (--no-extract turns it off).' },
   insecure: { type: 'boolean', char: 'k', description: 'Skip TLS certificate verification for every request (warned on stderr).' },
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
@@ -49,6 +50,7 @@ export interface RawRunFlags {
   verbose?: boolean;
   filter?: string;
   timeout?: string;
+  'max-time'?: string;
   extract?: boolean;
   insecure?: boolean;
   follow?: boolean;

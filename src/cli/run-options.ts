@@ -50,6 +50,8 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   };
   if (flags.filter !== undefined) options.filter = flags.filter;
   if (flags.force === true) options.force = true;
+  const maxTime = duration(flags['max-time'], 'max-time');
+  if (maxTime !== undefined) options.maxTimeMs = maxTime;
   const environment = flags.env ?? io.env.REQFLOW_ENV;
   if (environment !== undefined && environment !== '') options.environment = environment;
   const maxEvents = positiveInteger(flags['max-events'], 'max-events');

@@ -206,6 +206,8 @@ export interface RunOptions {
   interactive: boolean;
   /** `--debug`: stack traces on errors. */
   debug: boolean;
+  /** `--max-time`: the most a request may take, body included (streams excepted). */
+  maxTimeMs?: number;
   /** `--env NAME` (or `$REQFLOW_ENV`): the environment of the `.http` tools' files. */
   environment?: string;
   /** `--force`: `-o raw` writes a binary body to a terminal too. */

@@ -13,6 +13,8 @@ export interface RequestSettings {
   connectTimeoutMs?: number;
   /** `-L`, unless `# @no-redirect`. */
   followRedirects: boolean;
+  /** `--max-time`: the whole request, body included. */
+  maxTimeMs?: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export function requestSettings(spec: RequestSpec, options: RunOptions): Request
     timeoutMs: duration(spec, 'timeout') ?? options.timeoutMs,
     followRedirects: options.followRedirects && spec.annotations['no-redirect'] === undefined,
   };
+  if (options.maxTimeMs !== undefined) settings.maxTimeMs = options.maxTimeMs;
   const connect = duration(spec, 'connection-timeout');
   if (connect !== undefined) settings.connectTimeoutMs = connect;
   return settings;

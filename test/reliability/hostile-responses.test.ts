@@ -106,3 +106,32 @@ test('an endless server-sent event ends the stream with exit 4 at 16 MiB, in bou
     await new Promise((resolve) => sse.close(resolve));
   }
 });
+
+test('a server that drips one byte at a time is ended by --max-time (the idle --timeout never fires); a quick request is unaffected', async () => {
+  const drip = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    let n = 0;
+    const timer = setInterval(() => {
+      res.write('x');
+      if (++n >= 100) {
+        clearInterval(timer);
+        res.end(); // bounded: 10 s at most, then the server stops by itself
+      }
+    }, 100);
+    req.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
+  try {
+    const file = tmp.write('drip.http', `GET http://127.0.0.1:${(drip.address() as AddressInfo).port}/\n\n###\nGET ${url}/quick\n`);
+    const started = Date.now();
+    const result = await runCli(['run', file, '--max-time', '600', '--timeout', '1000', '-o', 'json'], { env, timeoutMs: 20_000 });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(result.code).toBe(4);
+    const [dripped, quick] = parseRecords(result.stdout);
+    expect(dripped?.error).toMatchObject({ exitCode: 4, message: expect.stringMatching(/took longer than --max-time \(600 ms\)$/) });
+    expect(quick).toMatchObject({ type: 'response', status: 200, body: 'after' });
+  } finally {
+    drip.closeAllConnections();
+    await new Promise((resolve) => drip.close(resolve));
+  }
+});

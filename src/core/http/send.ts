@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../model.js';
-import type { AbortHooks } from '../abort-hooks.js';
+import { AbortHooks } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { hasHeader } from '../headers.js';
 import { maskUrl } from '../mask.js';
@@ -20,6 +20,8 @@ export interface OutgoingRequest {
   timeoutMs: number;
   /** Time-out for the connection alone (TCP and TLS), when shorter than `timeoutMs`. */
   connectTimeoutMs?: number;
+  /** `--max-time`: the whole request, body included, must be done within this (not for streams). */
+  maxTimeMs?: number;
   followRedirects: boolean;
   /** The run's cancellation (Ctrl-C, Esc in the TUI). */
   abort?: AbortHooks;
@@ -84,11 +86,53 @@ function redirectTarget(location: string, from: URL): URL {
 
 /** Sends one request and resolves when the response headers arrive; the body is left as a stream. */
 export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
+  const deadline = request.maxTimeMs !== undefined && !request.keepAliveAfterHeaders ? startDeadline(request.maxTimeMs, request.abort) : undefined;
+  try {
+    return await sendWithDeadline(request, agents, deadline);
+  } catch (error) {
+    deadline?.clear();
+    if (deadline?.fired()) throw maxTimeError(request);
+    throw error;
+  }
+}
+
+function maxTimeError(request: OutgoingRequest): NetworkError {
+  return new NetworkError(`${request.method} ${maskUrl(request.url)} took longer than --max-time (${request.maxTimeMs ?? 0} ms)`, { hint: 'raise --max-time, or leave it out for no total limit' });
+}
+
+/** A per-request deadline: its own cancellation (linked to the run's) that fires at `maxTimeMs`. */
+interface Deadline {
+  hooks: AbortHooks;
+  fired(): boolean;
+  clear(): void;
+}
+
+function startDeadline(maxTimeMs: number, run: AbortHooks | undefined): Deadline {
+  const controller = new AbortController();
+  let fired = false;
+  const timer = setTimeout(() => {
+    fired = true;
+    controller.abort();
+  }, maxTimeMs);
+  timer.unref();
+  const stopRun = run?.whenAborted(() => controller.abort());
+  if (run?.signal.aborted) controller.abort();
+  return {
+    hooks: new AbortHooks(controller.signal),
+    fired: () => fired,
+    clear: () => {
+      clearTimeout(timer);
+      stopRun?.();
+    },
+  };
+}
+
+async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, deadline: Deadline | undefined): Promise<ResponseInfo> {
   let url = parseRequestUrl(request.url);
   let method = request.method;
   let body = request.body;
   let headers = withDefaultHeaders(request.headers);
-  let hopRequest: OutgoingRequest = { ...request, headers };
+  let hopRequest: OutgoingRequest = { ...request, headers, ...(deadline ? { abort: deadline.hooks } : {}) };
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
     const response = await once(hopRequest, url, agents);
@@ -115,11 +159,14 @@ export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Pro
       }
       request.onRedirect?.(next, dropped);
       url = next;
-      hopRequest = { ...request, method, headers };
+      hopRequest = { ...request, method, headers, ...(deadline ? { abort: deadline.hooks } : {}) };
       if (body === undefined) delete hopRequest.body;
       continue;
     }
-    return toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, request.abort);
+    const onDeadline = deadline ? (): Error => maxTimeError(request) : undefined;
+    const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
+    if (deadline) info.stream?.once('close', deadline.clear);
+    return info;
   }
 }
 
@@ -203,7 +250,13 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
   });
 }
 
-function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, abort?: AbortHooks): ResponseInfo {
+/** Set when `--max-time` applies: what a cancellation becomes once the deadline has passed. */
+interface DeadlineCheck {
+  fired(): boolean;
+  error(): Error;
+}
+
+function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
@@ -214,7 +267,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
     durationMs,
     size: 0,
   };
-  info.stream = bodyStream(res, info, target, abort);
+  info.stream = bodyStream(res, info, target, abort, deadline);
   return info;
 }
 
@@ -223,7 +276,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
  * listener: a listener would start the flow before any renderer is attached and lose the body.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
-function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, abort?: AbortHooks): Readable {
+function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
   const source = decoded(res);
   const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -249,7 +302,11 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   // Keep-alive sockets serve many responses: remove the listener when this body is done.
   socket?.on('timeout', onTimeout);
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
-  const onAbort = (): void => fail(codedError('cancelled', 'ABORT_ERR'));
+  const onAbort = (): void => {
+    if (deadline?.fired()) {
+      if (!stream.destroyed) stream.destroy(deadline.error());
+    } else fail(codedError('cancelled', 'ABORT_ERR'));
+  };
   const stopWatchingAbort = abort?.whenAborted(onAbort) ?? noop;
   stream.once('close', () => {
     socket?.removeListener('timeout', onTimeout);
