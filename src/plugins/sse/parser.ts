@@ -2,7 +2,7 @@ import { NetworkError } from '../../core/errors/index.js';
 import type { StreamEvent } from '../../core/model.js';
 
 /** The largest event (its lines so far) a stream may send: an endless one must not eat the memory. */
-export const MAX_EVENT_BYTES = 16 * 1024 * 1024;
+const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 
 /**
  * Incremental `text/event-stream` parser following the WHATWG rules: lines end in CRLF, LF or
