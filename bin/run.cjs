@@ -6,7 +6,7 @@
 const { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 // `module.constructor` is node:module's Module: requiring node:module would also load the ESM loader.
 const Module = module.constructor;
-const { dirname, join } = require('node:path');
+const { dirname, isAbsolute, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
 
@@ -23,7 +23,9 @@ function printVersion() {
  */
 function codeCacheFile(file) {
   const { homedir } = require('node:os');
-  const base = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  // The XDG spec: a relative XDG_CACHE_HOME is invalid and ignored (it would point into the cwd).
+  const xdg = process.env.XDG_CACHE_HOME;
+  const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   const { mtimeMs, size } = statSync(file);
   return join(base, 'reqflow', `fast-run-${process.version}-${Math.round(mtimeMs)}-${size}.v8cache`);
 }

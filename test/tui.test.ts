@@ -46,6 +46,8 @@ beforeAll(async () => {
   workspace.write('more/status.http', ['### not found', 'GET {{baseUrl}}/status/404', '', '### slow', 'GET {{baseUrl}}/slow?ms=2000', '', '### refused', 'GET http://127.0.0.1:1/nothing', ''].join('\n'));
   workspace.write('more/stream.http', ['### ticks', '# @streaming true', 'GET {{baseUrl}}/events?count=200&interval=40', ''].join('\n'));
   workspace.write('broken.http', 'this is not a request line\n');
+  // An environment file of the JetBrains client: not a request file; --env qa (REQFLOW_ENV) uses it.
+  workspace.write('http-client.env.json', JSON.stringify({ qa: { userId: '2' } }));
   workspace.write('package.json', '{"name": "not-requests"}\n');
   workspace.write(
     '.profiles.json',
@@ -216,6 +218,15 @@ describe('layout and navigation', () => {
     await h.press('escape');
     await h.resize(80, 24);
     await h.waitFor((s) => s.includes('Requests') && !s.includes('Keys'));
+  });
+});
+
+describe('environments', () => {
+  it('--env (here REQFLOW_ENV) picks an environment from http-client.env.json, which is not listed as a request file', async () => {
+    const h = await startHarness({ dir: workspace.dir, env: { ...env(), REQFLOW_ENV: 'qa' } });
+    expect(h.text()).not.toContain('http-client.env.json');
+    await send(h, 'ghost');
+    await h.waitFor('Alan Turing');
   });
 });
 

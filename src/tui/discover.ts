@@ -4,7 +4,7 @@ import { extname, join, relative } from 'node:path';
 /** Folders never searched: dependencies, build output, version control and hidden folders. */
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'target', 'vendor', '__pycache__']);
 /** JSON/YAML files that are configuration, not requests. */
-const SKIPPED_FILES = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'jsconfig.json', 'oclif.manifest.json', 'composer.json', 'docker-compose.yml', 'docker-compose.yaml']);
+const SKIPPED_FILES = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'jsconfig.json', 'oclif.manifest.json', 'composer.json', 'docker-compose.yml', 'docker-compose.yaml', 'http-client.env.json', 'http-client.private.env.json']);
 const TEXT_FORMATS = new Set(['.http', '.rest']);
 const DATA_FORMATS = new Set(['.yaml', '.yml', '.json']);
 

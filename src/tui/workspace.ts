@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
@@ -16,6 +16,7 @@ import { loadSession } from '../core/session.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { AbortHooks } from '../core/abort-hooks.js';
+import { loadEnvironment } from '../core/environments.js';
 import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
 import { oauthStatus, shortStatus } from '../plugins/auth-oauth2/status.js';
@@ -149,12 +150,16 @@ export class Workspace {
     try {
       await this.refreshSession();
       await validateFilters([spec], this.options);
+      // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
+      const environment = await loadEnvironment(dirname(file), this.options.environment);
+      for (const value of environment?.secrets ?? []) this.secrets.add(value);
       const services: RunServices = {
         registry: this.registry,
         options: this.options,
         profile: this.profile,
         ...(this.document.path ? { profilesPath: this.document.path } : {}),
         session: this.session,
+        ...(environment ? { environment } : {}),
         output: io.capture,
         report: createFeed(paneReporter(io.capture)),
         prompter: io.prompter,
