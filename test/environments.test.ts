@@ -4,24 +4,18 @@
  * httpyac's NAME.env; precedence against -e and profiles; private values masked.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
 
-let server: Server;
+let recorder: Recorder;
 let url = '';
-const received: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
 const tmp = tempDir('reqflow-envs-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    received.push({ url: req.url ?? '', headers: req.headers });
-    res.end('ok');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  recorder = await startRecorder();
+  url = recorder.url;
   // A project: the env files at its root, the request file two folders down.
   tmp.write('jb/package.json', '{}');
   tmp.write('jb/http-client.env.json', JSON.stringify({ $shared: { host: url, team: 'shared-team' }, dev: { stage: 'dev', team: 'dev-team', SSLConfiguration: { clientCertificate: 'x.pem' } }, prod: { stage: 'prod' } }));
@@ -35,14 +29,14 @@ beforeAll(async () => {
   tmp.write('yac/req.http', 'GET {{base}}/yac?label={{%label}}\n');
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await recorder.close();
   tmp.cleanup();
 });
 
 async function send(file: string, args: string[]) {
-  const before = received.length;
+  const before = recorder.received.length;
   const result = await runCli(['run', join(tmp.dir, file), ...args], { env });
-  return { ...result, got: received.slice(before) };
+  return { ...result, got: recorder.received.slice(before) };
 }
 
 test('JetBrains: the env files above the request file, $shared under the environment, private over public', async () => {
@@ -69,10 +63,10 @@ test('an environment no file defines is exit 2 listing those that exist; nothing
 });
 
 test('REQFLOW_ENV picks the environment too', async () => {
-  const before = received.length;
+  const before = recorder.received.length;
   const result = await runCli(['run', join(tmp.dir, 'jb/api/users/get.http')], { env: { ...env, REQFLOW_ENV: 'prod' } });
   expect(result.code).toBe(3); // prod has no apiSecret: an unknown variable, nothing sent
-  expect(received.length).toBe(before);
+  expect(recorder.received.length).toBe(before);
 });
 
 test('VS Code: .vscode/settings.json with comments and trailing commas, {{$shared x}}', async () => {

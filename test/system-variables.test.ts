@@ -3,11 +3,10 @@
  * to end: what a recording server receives.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { formatDate, systemVariable, type SystemContext } from '../src/core/system-variables.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
 
 const NOW = Date.parse('2030-01-31T12:34:56.789Z');
 const ctx: SystemContext = { env: { HOME_DIR: '/home/ada', WHICH: 'HOME_DIR' }, now: () => NOW, where: '' };
@@ -61,30 +60,25 @@ describe('system variables', () => {
 });
 
 describe('end to end', () => {
-  let server: Server;
+  let recorder: Recorder;
   let url = '';
-  const received: Array<{ url: string; headers: IncomingHttpHeaders }> = [];
   const tmp = tempDir('reqflow-sysvars-');
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      received.push({ url: req.url ?? '', headers: req.headers });
-      res.end('ok');
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    recorder = await startRecorder();
+    url = recorder.url;
   });
   afterAll(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await recorder.close();
     tmp.cleanup();
   });
 
   test('what the server receives: a fresh UUID, tomorrow, a .env value (masked in -v), a percent-encoded variable', async () => {
     tmp.write('.env', '# local secrets\nAPI_TOKEN="tok-from-dotenv-123"\nPLAIN=plain value\n');
     const file = tmp.write('sys.http', `@q = a b&c\nGET ${url}/?q={{%q}}\nX-Id: {{$guid}}\nX-Tomorrow: {{$datetime "YYYY-MM-DD" 1 d}}\nX-Token: {{$dotenv API_TOKEN}}\nX-Plain: {{$dotenv PLAIN}}\n`);
-    const before = received.length;
+    const before = recorder.received.length;
     const result = await runCli(['run', file, '-v'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(0);
-    const got = received[before];
+    const got = recorder.received[before];
     expect(got?.url).toBe('/?q=a%20b%26c');
     expect(got?.headers['x-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(got?.headers['x-tomorrow']).toBe(new Date(Date.now() + 86_400_000).toISOString().slice(0, 10));
@@ -94,10 +88,10 @@ describe('end to end', () => {
   });
 
   test('an unknown system variable is exit 3 and nothing is sent', async () => {
-    const before = received.length;
+    const before = recorder.received.length;
     const result = await runCli(['run', tmp.write('bad.http', `GET ${url}/?x={{$nope}}\n`)], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(3);
     expect(result.stderr).toMatch(/^reqflow: unknown system variable \{\{\$nope\}\} in request "request-1"$/m);
-    expect(received.length).toBe(before);
+    expect(recorder.received.length).toBe(before);
   });
 });

@@ -30,7 +30,7 @@ function runTo(stdoutPath: string, args: string[]): Promise<{ code: number | nul
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', fd, 'pipe'], env: { PATH: process.env.PATH, HOME: tmp.dir, REQFLOW_STATE_DIR: join(tmp.dir, 'state'), NO_COLOR: '1' } });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => {
       closeSync(fd);
       resolve({ code, stderr });

@@ -6,27 +6,21 @@
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { startRecorder, type Recorder } from '../helpers/recorder.js';
 
-let server: Server;
+let recorder: Recorder;
 let url = '';
-let received = 0;
 const tmp = tempDir('reqflow-inputs-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 
 beforeAll(async () => {
-  server = createServer((_req, res) => {
-    received += 1;
-    res.end('ok');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  recorder = await startRecorder();
+  url = recorder.url;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await recorder.close();
   tmp.cleanup();
 });
 
@@ -35,13 +29,13 @@ function oneLine(stderr: string): void {
 }
 
 test('a header value split by a variable (CR/LF) is exit 3 naming the header and the variable; nothing is sent', async () => {
-  const before = received;
+  const before = recorder.received.length;
   const file = tmp.write('inject.http', `GET ${url}/\nX-User: {{user}}\n`);
   const result = await runCli(['run', file, '-e', 'user=ada\r\nX-Admin: true'], { env });
   expect(result.code).toBe(3);
   expect(result.stderr).toMatch(/^reqflow: header X-User of request "request-1" would contain a line break, from \{\{user\}\}$/m);
   oneLine(result.stderr);
-  expect(received).toBe(before);
+  expect(recorder.received.length).toBe(before);
 });
 
 test('a session token with a line break (read from a response) is refused the same way', async () => {
