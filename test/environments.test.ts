@@ -1,10 +1,13 @@
 /**
- * Environments of the `.http` tools, picked with --env: JetBrains' public and private env
- * files (found above the request file), $shared, VS Code's settings.json (JSONC, {{$shared x}}),
- * httpyac's NAME.env; precedence against -e and profiles; private values masked.
+ * Environments of the `.http` tools, picked with --env (docs/environments.md), end to end with
+ * the built CLI against a recording server: what was actually sent. JetBrains' public and
+ * private env files found above the request file, $shared, VS Code's settings.json (JSONC,
+ * {{$shared x}}), httpyac's NAME.env over .env; precedence against -e, file variables, the
+ * session and the profile; private values masked; the exit-2 errors.
  */
-import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
+import { loadSession } from '../src/core/session.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -12,80 +15,209 @@ let recorder: Recorder;
 let url = '';
 const tmp = tempDir('reqflow-envs-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+const PRIVATE = 'acct-7f3e9q-private';
 
 beforeAll(async () => {
   recorder = await startRecorder();
   url = recorder.url;
+  // Above the project root: never read.
+  tmp.write('http-client.env.json', JSON.stringify({ dev: { outside: 'read-from-above-the-root' } }));
   // A project: the env files at its root, the request file two folders down.
   tmp.write('jb/package.json', '{}');
-  tmp.write('jb/http-client.env.json', JSON.stringify({ $shared: { host: url, team: 'shared-team' }, dev: { stage: 'dev', team: 'dev-team', SSLConfiguration: { clientCertificate: 'x.pem' } }, prod: { stage: 'prod' } }));
-  tmp.write('jb/http-client.private.env.json', JSON.stringify({ dev: { apiSecret: 'private-secret-42', stage: 'dev-private' } }));
-  tmp.write('jb/api/users/get.http', 'GET {{host}}/users?stage={{stage}}\nX-Team: {{team}}\nX-Secret: {{apiSecret}}\nX-Key: {{apiSecret}}\n');
-  tmp.write('vs/.git/HEAD', 'ref: x');
-  tmp.write('vs/.vscode/settings.json', `{\n  // REST Client environments\n  "rest-client.environmentVariables": {\n    "$shared": { "version": "v2", },\n    "local": { "base": "${url}/{{$shared version}}", },\n  },\n}\n`);
-  tmp.write('vs/req.http', 'GET {{base}}/things\n');
+  tmp.write(
+    'jb/http-client.env.json',
+    JSON.stringify({
+      $schema: 'https://example.invalid/http-client.env.schema.json',
+      $shared: { host: url, team: 'shared-team', region: 'eu' },
+      dev: { stage: 'dev', team: 'dev-team', port: 8080, debug: true, SSLConfiguration: { clientCertificate: 'dev.pem', verifyHostCertificate: false } },
+      prod: { stage: 'prod' },
+    }),
+  );
+  tmp.write('jb/http-client.private.env.json', JSON.stringify({ dev: { account: PRIVATE, stage: 'dev-private' }, prod: { account: 'prod-account-0042' } }));
+  tmp.write('jb/api/users/get.http', 'GET {{host}}/users?stage={{stage}}&region={{region}}&port={{port}}&debug={{debug}}&who={{account}}\nX-Team: {{team}}\nX-Account: {{account}}\n');
+  tmp.write('jb/api/users/outside.http', 'GET {{host}}/outside?v={{outside}}\n');
+  tmp.write('jb/api/users/shared.http', 'GET {{host}}/shared?team={{team}}\n');
+  tmp.write('jb/api/users/stage.http', 'GET {{host}}/stage?stage={{stage}}\n');
+  // VS Code: JSONC, {{$shared x}} and a value that names another variable.
+  tmp.write('vs/.git/HEAD', 'ref: refs/heads/main\n');
+  tmp.write(
+    'vs/.vscode/settings.json',
+    `{
+  // REST Client environments
+  "editor.tabSize": 2,
+  "rest-client.environmentVariables": {
+    "$shared": { "version": "v2", /* shared */ "prodToken": "shared-prod-token", },
+    "local": {
+      "host": "${url}",
+      "base": "{{host}}/{{$shared version}}",
+      "token": "{{$shared prodToken}}",
+    },
+  },
+}
+`,
+  );
+  tmp.write('vs/requests/req.http', 'GET {{base}}/things\nX-Token: {{token}}\n');
+  // httpyac: .env is the base of NAME.env, which .env.NAME overrides; nearer files win.
   tmp.write('yac/package.json', '{}');
-  tmp.write('yac/staging.env', 'base=' + url + '\nlabel="from dotenv"\n');
-  tmp.write('yac/req.http', 'GET {{base}}/yac?label={{%label}}\n');
+  tmp.write('yac/.env', `base=${url}\nlabel=from-dotenv-base\nkind=base\n`);
+  tmp.write('yac/staging.env', 'label="from staging"\nkind=staging-env\n');
+  tmp.write('yac/sub/.env.staging', 'kind=dot-env-staging # a comment\n');
+  tmp.write('yac/sub/req.http', 'GET {{base}}/yac?label={{%label}}&kind={{kind}}\n');
+  // Precedence: a profile, an environment, a file variable, the session, -e.
+  tmp.write('prec/package.json', '{}');
+  tmp.write('prec/.profiles.json', JSON.stringify([{ name: 'prec', variables: { host: 'http://127.0.0.1:9', a: 'profile', b: 'profile', c: 'profile', d: 'profile', e: 'profile' } }]));
+  tmp.write('prec/http-client.env.json', JSON.stringify({ dev: { host: url, a: 'env', b: 'env', c: 'env', d: 'env' } }));
+  tmp.write('prec/req.http', '@c = file\nGET {{host}}/prec?a={{a}}&b={{b}}&c={{c}}&d={{d}}&e={{e}}\n');
 });
 afterAll(async () => {
   await recorder.close();
   tmp.cleanup();
 });
 
-async function send(file: string, args: string[]) {
+async function send(file: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}) {
   const before = recorder.received.length;
-  const result = await runCli(['run', join(tmp.dir, file), ...args], { env });
+  const result = await runCli(['run', join(tmp.dir, file), ...args], { env: { ...env, ...extraEnv } });
   return { ...result, got: recorder.received.slice(before) };
 }
 
-test('JetBrains: the env files above the request file, $shared under the environment, private over public', async () => {
-  const { code, got } = await send('jb/api/users/get.http', ['--env', 'dev']);
-  expect(code).toBe(0);
-  expect(got[0]?.url).toBe('/users?stage=dev-private');
-  expect(got[0]?.headers['x-team']).toBe('dev-team');
-  expect(got[0]?.headers['x-secret']).toBe('private-secret-42');
+describe('JetBrains http-client.env.json', () => {
+  test('found above the request file; $shared under the environment; private over public; numbers and booleans as text', async () => {
+    const { code, got, stderr } = await send('jb/api/users/get.http', ['--env', 'dev']);
+    expect(code).toBe(0);
+    expect(got[0]?.url).toBe(`/users?stage=dev-private&region=eu&port=8080&debug=true&who=${PRIVATE}`);
+    expect(got[0]?.headers['x-team']).toBe('dev-team');
+    expect(got[0]?.headers['x-account']).toBe(PRIVATE);
+    // SSLConfiguration is a setting, not a variable: skipped with a note.
+    expect(stderr).toMatch(/http-client\.env\.json: dev\.SSLConfiguration is a JetBrains setting, not a variable: ignored/);
+  });
+
+  test('REQFLOW_ENV picks the environment; --env wins over it', async () => {
+    const picked = await send('jb/api/users/stage.http', [], { REQFLOW_ENV: 'prod' });
+    expect(picked.code).toBe(0);
+    expect(picked.got[0]?.url).toBe('/stage?stage=prod');
+    const flag = await send('jb/api/users/stage.http', ['--env', 'dev'], { REQFLOW_ENV: 'prod' });
+    expect(flag.got[0]?.url).toBe('/stage?stage=dev-private');
+  });
+
+  test('without --env only the $shared values apply', async () => {
+    const shared = await send('jb/api/users/shared.http', []);
+    expect(shared.code).toBe(0);
+    expect(shared.got[0]?.url).toBe('/shared?team=shared-team');
+    const own = await send('jb/api/users/stage.http', []);
+    expect(own.code).toBe(3); // stage is dev's and prod's, not $shared's
+    expect(own.stderr).toMatch(/unknown variable "stage"/);
+    expect(own.got).toEqual([]);
+  });
+
+  test("the root's env/ folder is read too, as the farthest of all", async () => {
+    tmp.write('envdir/.git/HEAD', 'ref: x\n');
+    tmp.write('envdir/env/http-client.env.json', JSON.stringify({ dev: { host: url, where: 'env-folder', only: 'env-folder' } }));
+    tmp.write('envdir/http-client.env.json', JSON.stringify({ dev: { where: 'root' } }));
+    tmp.write('envdir/r.http', 'GET {{host}}/envdir?where={{where}}&only={{only}}\n');
+    const { code, got } = await send('envdir/r.http', ['--env', 'dev']);
+    expect(code).toBe(0);
+    expect(got[0]?.url).toBe('/envdir?where=root&only=env-folder');
+  });
+
+  test('files above the project root are not read', async () => {
+    const result = await send('jb/api/users/outside.http', ['--env', 'dev']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/unknown variable "outside"/);
+    expect(result.got).toEqual([]);
+  });
+
+  test('a private value is masked in -v output, even under a harmless header name and in the URL', async () => {
+    const result = await send('jb/api/users/get.http', ['--env', 'dev', '-v']);
+    expect(result.code).toBe(0);
+    expect(result.got[0]?.headers['x-account']).toBe(PRIVATE); // sent as it is
+    expect(result.stderr + result.stdout).not.toContain(PRIVATE);
+    expect(result.stderr).toMatch(/X-Account: •••/);
+    expect(result.stderr).toMatch(/who=•••/);
+    // Values of the private file's other environments are registered too.
+    const prod = await send('jb/api/users/get.http', ['--env', 'prod', '-v', '-e', 'port=1', '-e', 'debug=no', '-e', 'team=x']);
+    expect(prod.code).toBe(0);
+    expect(prod.stderr + prod.stdout).not.toContain('prod-account-0042');
+  });
+
+  test('an environment no file defines is exit 2 listing those found and their files; nothing is sent', async () => {
+    const result = await send('jb/api/users/get.http', ['--env', 'qa']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^reqflow: no environment "qa" in the environment files from .*jb\/api\/users up to the project root .*jb$/m);
+    expect(result.stderr).toMatch(/^hint: environments found: dev \(http-client\.env\.json, http-client\.private\.env\.json\), prod \(http-client\.env\.json, http-client\.private\.env\.json\)$/m);
+    expect(result.got).toEqual([]);
+  });
 });
 
-test('private values are masked in -v; -e still wins over the environment', async () => {
-  const result = await send('jb/api/users/get.http', ['--env', 'dev', '-v', '-e', 'team=cli-team']);
-  expect(result.code).toBe(0);
-  expect(result.got[0]?.headers['x-team']).toBe('cli-team');
-  expect(result.stderr).not.toContain('private-secret-42');
-  expect(result.stderr).toContain('X-Secret: •••');
+describe('VS Code .vscode/settings.json', () => {
+  test('comments and trailing commas, {{$shared x}}, a value naming another variable', async () => {
+    const { code, got } = await send('vs/requests/req.http', ['--env', 'local']);
+    expect(code).toBe(0);
+    expect(got[0]?.url).toBe('/v2/things');
+    expect(got[0]?.headers['x-token']).toBe('shared-prod-token');
+  });
+
+  test('{{$shared x}} naming no $shared value is exit 2 naming the file and the variable', async () => {
+    tmp.write('vs2/.git/HEAD', 'ref: x\n');
+    tmp.write('vs2/.vscode/settings.json', '{ "rest-client.environmentVariables": { "local": { "token": "{{$shared nope}}" } } }');
+    tmp.write('vs2/r.http', 'GET http://127.0.0.1:1/\n');
+    const result = await send('vs2/r.http', ['--env', 'local']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/settings\.json: local\.token: \{\{\$shared nope\}\} but "nope" is not in \$shared/);
+  });
 });
 
-test('an environment no file defines is exit 2 listing those that exist; nothing is sent', async () => {
-  const result = await send('jb/api/users/get.http', ['--env', 'qa']);
-  expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/^reqflow: no environment "qa" in .*http-client\.env\.json.*\nhint: environments there: dev, prod$/m);
-  expect(result.got).toEqual([]);
+describe('httpyac dotenv environments', () => {
+  test('NAME.env over .env, .env.NAME over NAME.env, the nearer file winning', async () => {
+    const { code, got } = await send('yac/sub/req.http', ['--env', 'staging']);
+    expect(code).toBe(0);
+    expect(got[0]?.url).toBe('/yac?label=from%20staging&kind=dot-env-staging');
+  });
+
+  test('.env alone is no environment: without a NAME.env its values are only for {{$dotenv}}', async () => {
+    const result = await send('yac/sub/req.http', []);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/unknown variable "base"/);
+    const unknown = await send('yac/sub/req.http', ['--env', 'qa']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^hint: environments found: staging \(staging\.env, sub\/\.env\.staging\)$/m);
+  });
 });
 
-test('REQFLOW_ENV picks the environment too', async () => {
-  const before = recorder.received.length;
-  const result = await runCli(['run', join(tmp.dir, 'jb/api/users/get.http')], { env: { ...env, REQFLOW_ENV: 'prod' } });
-  expect(result.code).toBe(3); // prod has no apiSecret: an unknown variable, nothing sent
-  expect(recorder.received.length).toBe(before);
+describe('precedence: -e > file variables > session > environment > profile', () => {
+  test('each source wins over the ones below it', async () => {
+    const session = await loadSession('prec', { env }); // the profile's session
+    session.set('b', 'session');
+    session.set('c', 'session');
+    await session.save();
+    const { code, got } = await send('prec/req.http', ['--env', 'dev', '-e', 'a=cli']);
+    expect(code).toBe(0);
+    // a: -e over all; b: session over environment; c: file variable over session; d: environment over profile; e: profile.
+    expect(got[0]?.url).toBe('/prec?a=cli&b=session&c=file&d=env&e=profile');
+  });
 });
 
-test('VS Code: .vscode/settings.json with comments and trailing commas, {{$shared x}}', async () => {
-  const { code, got } = await send('vs/req.http', ['--env', 'local']);
-  expect(code).toBe(0);
-  expect(got[0]?.url).toBe('/v2/things');
-});
+describe('refused files', () => {
+  test('a file that is not valid JSON is exit 2 naming the file, line and column; nothing is sent', async () => {
+    tmp.write('broken/package.json', '{}');
+    tmp.write('broken/http-client.env.json', '{\n  "dev": { "a": 1,, }\n}\n');
+    tmp.write('broken/r.http', 'GET http://127.0.0.1:1/\n');
+    const result = await send('broken/r.http', ['--env', 'dev']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/broken\/http-client\.env\.json:2:19: not valid JSON \(PropertyNameExpected\)/);
+  });
 
-test('httpyac: NAME.env beside the request file', async () => {
-  const { code, got } = await send('yac/req.http', ['--env', 'staging']);
-  expect(code).toBe(0);
-  expect(got[0]?.url).toBe('/yac?label=from%20dotenv');
-});
+  test('a nested object that is not a known JetBrains setting is exit 2 naming it', async () => {
+    tmp.write('nested/package.json', '{}');
+    tmp.write('nested/http-client.env.json', JSON.stringify({ dev: { user: { name: 'x' } } }));
+    tmp.write('nested/r.http', 'GET http://127.0.0.1:1/\n');
+    const result = await send('nested/r.http', ['--env', 'dev']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/http-client\.env\.json: dev\.user: an object is not a variable value/);
+  });
 
-test('a broken env file is exit 2 naming the file, line and column', async () => {
-  tmp.write('broken/package.json', '{}');
-  tmp.write('broken/http-client.env.json', '{\n  "dev": { "a": 1,, }\n}\n');
-  tmp.write('broken/r.http', 'GET http://127.0.0.1:1/\n');
-  const result = await send('broken/r.http', ['--env', 'dev']);
-  expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/http-client\.env\.json:2:\d+: not valid JSON/);
+  test('--env that is a path is refused', async () => {
+    const result = await send('jb/api/users/get.http', ['--env', '../dev']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--env "\.\.\/dev" is not an environment name/);
+  });
 });

@@ -131,7 +131,7 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
     await validateFilters(selected, options);
     const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}), env: io.env, cwd: io.cwd });
     for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-    const environment = await loadEnvironment(dirname(path), options.environment);
+    const environment = await loadEnvironment(dirname(path), options.environment, warn);
     for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
     const session = await loadSession(profile.name, { env: io.env, warn });
     const services: RunServices = {

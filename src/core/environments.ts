@@ -1,45 +1,90 @@
 /**
- * Environments of the `.http` tools, picked with `--env NAME` (or `REQFLOW_ENV`):
- * - JetBrains: `http-client.env.json`, overridden per environment by
- *   `http-client.private.env.json` (its values are secrets: masked in all output);
+ * Environments of the `.http` tools, picked with `--env NAME` (or `REQFLOW_ENV`); the rules are
+ * in docs/environments.md.
+ * - JetBrains: `http-client.env.json`, overridden by `http-client.private.env.json` (whose values
+ *   are secrets: masked in all output);
  * - VS Code REST Client: `rest-client.environmentVariables` in `.vscode/settings.json` (JSONC),
  *   whose values may say `{{$shared name}}`;
- * - httpyac: `NAME.env` or `.env.NAME` (dotenv lines) beside the request file.
- * Each kind is looked for in the request file's folder, then its parents up to the project root
- * (the nearest folder with `.git` or `package.json`). `$shared` values apply to every
- * environment (and, with no `--env`, alone); an environment's own values win over them.
+ * - httpyac: `NAME.env` and `.env.NAME` (dotenv lines), over the `.env` files around them.
+ * Files are read in every folder from the project root (the nearest folder above the request
+ * file with `.git` or `package.json`, else the filesystem root) down to the request file's
+ * folder, plus the root's `env/` folder (the farthest of all); a nearer file wins. `$shared`
+ * values apply to every environment (and alone when no `--env` is given); an environment's own
+ * values win over them.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, parse as parsePath } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseDotenv } from './dotenv.js';
 import { ParseError, UsageError } from './errors/index.js';
 
 export interface Environment {
   /** The environment picked (undefined: only `$shared` values). */
   name?: string;
+  /** Every value as text, merged by the rules above (may hold `{{…}}`, never run as shell). */
   variables: Record<string, string>;
-  /** Values from private files: masked like profile secrets. */
+  /** Every value of the private files (all environments): masked like profile secrets. */
   secrets: string[];
 }
 
-type Table = Record<string, Record<string, string>>;
+type Kind = 'jetbrains' | 'vscode' | 'dotenv' | 'private';
 
-interface Source {
-  file: string;
-  table: Table;
-  private: boolean;
+interface EnvFile {
+  path: string;
+  kind: Kind;
+  /** Environment name → its raw values (`$shared` included; other `$…` keys such as `$schema` left out). */
+  table: Record<string, Record<string, unknown>>;
 }
 
-/** Folders from `dir` up to the project root (or the filesystem root). */
-function folders(dir: string): string[] {
-  const out: string[] = [];
-  for (let at = dir; ; at = dirname(at)) {
-    out.push(at);
-    if (existsSync(join(at, '.git')) || existsSync(join(at, 'package.json')) || at === parsePath(at).root) return out;
+const SHARED = '$shared';
+/** JetBrains settings that live beside the variables; reqflow takes them from the profile instead. */
+const SETTINGS: Record<string, string> = {
+  sslconfiguration: 'client certificates and verification go in the profile\'s "tls"',
+  security: 'authentication goes in the profile\'s "auth" or "oauth"',
+};
+/** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
+const KIND_ORDER: Kind[] = ['jetbrains', 'vscode', 'dotenv', 'private'];
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
   }
 }
 
-function nearest(dir: string, name: string): string | undefined {
-  return folders(dir).map((at) => join(at, name)).find((path) => existsSync(path));
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The nearest folder at or above `dir` with `.git` or `package.json`, else the filesystem root. */
+function projectRoot(dir: string): string {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    try {
+      statSync(join(at, '.git'));
+      return at;
+    } catch {
+      if (isFile(join(at, 'package.json'))) return at;
+    }
+    if (dirname(at) === at) return at;
+  }
+}
+
+/** The folders searched, farthest first: the root's `env/` folder, the root, then down to `dir`. */
+function searchFolders(dir: string, root: string): string[] {
+  const chain: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    chain.unshift(at);
+    if (at === root || dirname(at) === at) break;
+  }
+  const envDir = join(root, 'env');
+  if (dirname(root) !== root && !chain.includes(envDir)) {
+    try {
+      if (statSync(envDir).isDirectory()) chain.unshift(envDir);
+    } catch {
+      // no env/ folder
+    }
+  }
+  return chain;
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -47,109 +92,185 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
   return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
 }
 
-/** An environment's values as text; objects (JetBrains' SSL and security settings) are settings, not variables. */
-function values(raw: unknown, file: string, where: string): Record<string, string> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${file}: ${where}: expected an object of "name": "value"`);
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(raw)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
-    else if (value !== null && typeof value === 'object') continue; // SSLConfiguration, security, ...: not variables
-    else throw new UsageError(`${file}: ${where}.${name}: expected a string, number or boolean`);
-  }
-  return out;
-}
-
-function table(raw: unknown, file: string, where: string): Table {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new UsageError(`${file}: ${where}: expected an object of environments`);
-  const out: Table = {};
-  for (const [name, env] of Object.entries(raw)) out[name] = values(env, file, `${where}.${name}`);
-  return out;
-}
-
-function readJson(file: string): unknown {
-  const text = readFileSync(file, 'utf8');
+function read(path: string): string {
   try {
-    return JSON.parse(text);
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
-    const at = /position (\d+)/.exec((error as Error).message);
-    const { line, column } = lineColumn(text, at ? Number(at[1]) : 0);
-    throw new ParseError(file, line, column, `not valid JSON (${(error as Error).message.replace(/ in JSON at position \d+.*$/, '')})`);
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }
 
-async function readJsonc(file: string): Promise<unknown> {
+/** JSON (`jsonc: false`: strict, as JetBrains writes it) or JSON with comments and trailing commas (VS Code). */
+async function parseJson(path: string, text: string, jsonc: boolean): Promise<unknown> {
+  if (!jsonc) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // fall through: the JSONC parser finds where it breaks
+    }
+  }
   const { parse, printParseErrorCode } = await import('jsonc-parser');
-  const text = readFileSync(file, 'utf8');
   const errors: Parameters<typeof parse>[1] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true });
+  const value: unknown = parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: jsonc });
   const first = errors?.[0];
-  if (first) {
-    const { line, column } = lineColumn(text, first.offset);
-    throw new ParseError(file, line, column, `not valid JSON with comments (${printParseErrorCode(first.error)})`);
+  if (first || (!jsonc && value === undefined)) {
+    const { line, column } = lineColumn(text, first?.offset ?? 0);
+    const what = first ? printParseErrorCode(first.error) : 'ValueExpected';
+    throw new ParseError(path, line, column, `not valid JSON${jsonc ? ' with comments' : ''} (${what})`, { hint: jsonc ? 'VS Code settings are JSON with comments: check the brackets, commas and quotes' : 'JetBrains environment files are plain JSON: no comments or trailing commas' });
   }
   return value;
 }
 
-function dotenvTable(file: string, name: string): Table {
-  const vars: Record<string, string> = {};
-  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
-    if (!match) continue;
-    const raw = match[2] ?? '';
-    const quoted = /^(["'])(.*)\1$/s.exec(raw);
-    vars[match[1] as string] = quoted ? (quoted[2] ?? '') : raw.replace(/\s+#.*$/, '');
+/** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
+function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
+  if (!isObject(raw)) throw new UsageError(`${path}: ${key ? `"${key}": ` : ''}expected an object of environments, like {"dev": {"host": "..."}}`);
+  const out: EnvFile['table'] = {};
+  for (const [name, env] of Object.entries(raw)) {
+    if (name.startsWith('$') && name !== SHARED) continue;
+    if (!isObject(env)) throw new UsageError(`${path}: ${key ? `"${key}".` : ''}${name}: expected an object of "name": "value"`);
+    out[name] = env;
   }
-  return { [name]: vars };
+  return out;
 }
 
-async function sources(dir: string, wanted: string | undefined): Promise<Source[]> {
-  const found: Source[] = [];
-  const jetbrains = nearest(dir, 'http-client.env.json');
-  if (jetbrains) found.push({ file: jetbrains, table: table(readJson(jetbrains), jetbrains, 'environments'), private: false });
-  const secret = nearest(dir, 'http-client.private.env.json');
-  if (secret) found.push({ file: secret, table: table(readJson(secret), secret, 'environments'), private: true });
-  const vscode = nearest(dir, join('.vscode', 'settings.json'));
-  if (vscode) {
-    const settings = (await readJsonc(vscode)) as Record<string, unknown> | undefined;
-    const envs = settings?.['rest-client.environmentVariables'];
-    if (envs !== undefined) found.push({ file: vscode, table: table(envs, vscode, 'rest-client.environmentVariables'), private: false });
-  }
-  if (wanted !== undefined) {
-    for (const name of [`${wanted}.env`, `.env.${wanted}`]) {
-      const file = join(dir, name);
-      if (existsSync(file)) found.push({ file, table: dotenvTable(file, wanted), private: false });
+/** The JSON kinds, in every folder of the search. */
+async function jsonFiles(folders: string[]): Promise<EnvFile[]> {
+  const found: EnvFile[] = [];
+  for (const folder of folders) {
+    const jetbrains = join(folder, 'http-client.env.json');
+    if (isFile(jetbrains)) found.push({ path: jetbrains, kind: 'jetbrains', table: table(await parseJson(jetbrains, read(jetbrains), false), jetbrains) });
+    const secret = join(folder, 'http-client.private.env.json');
+    if (isFile(secret)) found.push({ path: secret, kind: 'private', table: table(await parseJson(secret, read(secret), false), secret) });
+    const vscode = join(folder, '.vscode', 'settings.json');
+    // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
+    const text = isFile(vscode) ? read(vscode) : '';
+    if (text.includes('rest-client.environmentVariables')) {
+      const settings = await parseJson(vscode, text, true);
+      const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
+      if (envs !== undefined) found.push({ path: vscode, kind: 'vscode', table: table(envs, vscode, 'rest-client.environmentVariables') });
     }
   }
   return found;
 }
 
-/** `{{$shared name}}` (VS Code) in an environment's values, from the `$shared` table. */
-function withShared(vars: Record<string, string>, shared: Record<string, string>): Record<string, string> {
+/** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
+function dotenvFiles(folders: string[], name: string): { base: EnvFile[]; own: EnvFile[] } {
+  const base: EnvFile[] = [];
+  const own: EnvFile[] = [];
+  for (const folder of folders) {
+    const plain = join(folder, '.env');
+    if (isFile(plain)) base.push({ path: plain, kind: 'dotenv', table: { [SHARED]: parseDotenv(read(plain)) } });
+    for (const file of [`${name}.env`, `.env.${name}`]) {
+      const path = join(folder, file);
+      if (isFile(path)) own.push({ path, kind: 'dotenv', table: { [name]: parseDotenv(read(path)) } });
+    }
+  }
+  return { base, own };
+}
+
+/** Environment names of the dotenv files in the search (`dev.env`, `.env.dev` → `dev`), for messages. */
+function dotenvNames(folders: string[]): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const folder of folders) {
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const name = entry.startsWith('.env.') ? entry.slice(5) : entry.endsWith('.env') && entry !== '.env' ? entry.slice(0, -4) : undefined;
+      if (name && isFile(join(folder, entry))) names.set(name, [...(names.get(name) ?? []), join(folder, entry)]);
+    }
+  }
+  return names;
+}
+
+/** An environment's values as text; JetBrains' settings objects are skipped with a note, other objects refused. */
+function values(raw: Record<string, unknown>, file: EnvFile, env: string, note: (message: string) => void): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(vars)) out[name] = value.replace(/\{\{\s*\$shared\s+([\w.-]+)\s*\}\}/g, (whole, key: string) => shared[key] ?? whole);
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string') out[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    else if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
+      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
+    } else {
+      const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+      throw new UsageError(`${file.path}: ${env}.${name}: ${what} is not a variable value`, { hint: 'environment values are strings, numbers or booleans; give each nested value a name of its own' });
+    }
+  }
   return out;
 }
 
-/** The variables of environment `name` (or only `$shared` ones when no name is given); exit 2 for a name no file defines. */
-export async function loadEnvironment(requestDir: string, name: string | undefined): Promise<Environment | undefined> {
-  const found = await sources(requestDir, name);
-  if (found.length === 0) {
-    if (name === undefined) return undefined;
-    throw new UsageError(`no environment "${name}": no environment file found from ${requestDir} up to the project root`, { hint: 'environments live in http-client.env.json, .vscode/settings.json (rest-client.environmentVariables) or NAME.env' });
+/** Every string or number anywhere in a file (settings included): what a private file must never show. */
+function leaves(value: unknown, into: string[]): string[] {
+  if (typeof value === 'string' || typeof value === 'number') into.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) leaves(item, into);
+  else if (isObject(value)) for (const item of Object.values(value)) leaves(item, into);
+  return into;
+}
+
+/** `{{$shared name}}` (VS Code) in an environment's value: the `$shared` one, or exit 2 naming it. */
+function withShared(vars: Record<string, string>, shared: Record<string, string>, file: EnvFile, env: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    out[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
+      if (Object.hasOwn(shared, key)) return shared[key] as string;
+      throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
+    });
   }
-  if (name !== undefined && !found.some((source) => source.table[name] !== undefined)) {
-    const names = [...new Set(found.flatMap((source) => Object.keys(source.table).filter((n) => n !== '$shared')))];
-    throw new UsageError(`no environment "${name}" in ${found.map((source) => source.file).join(', ')}`, { hint: names.length > 0 ? `environments there: ${names.join(', ')}` : 'those files define no environment' });
+  return out;
+}
+
+function byKind(files: EnvFile[]): EnvFile[] {
+  return KIND_ORDER.flatMap((kind) => files.filter((file) => file.kind === kind));
+}
+
+function unknownEnvironment(name: string, requestDir: string, root: string, jsonFound: EnvFile[], folders: string[]): UsageError {
+  const names = new Map<string, string[]>();
+  for (const file of jsonFound) for (const env of Object.keys(file.table)) if (env !== SHARED) names.set(env, [...(names.get(env) ?? []), file.path]);
+  for (const [env, paths] of dotenvNames(folders)) names.set(env, [...(names.get(env) ?? []), ...paths]);
+  const shown = (path: string): string => relative(root, path) || path;
+  const where = `from ${requestDir} up to the project root ${root}`;
+  if (names.size === 0) {
+    return new UsageError(`no environment "${name}": no environment file ${where}`, {
+      hint: jsonFound.length > 0 ? `${jsonFound.map((file) => shown(file.path)).join(', ')} define only $shared values` : 'environments live in http-client.env.json (+ http-client.private.env.json), .vscode/settings.json ("rest-client.environmentVariables") or NAME.env / .env.NAME (see docs/environments.md)',
+    });
   }
-  const environment: Environment = { variables: {}, secrets: [] };
-  if (name !== undefined) environment.name = name;
-  // Public files first, private ones last: a private value wins; $shared under the environment's own.
-  for (const source of [...found.filter((s) => !s.private), ...found.filter((s) => s.private)]) {
-    const shared = source.table.$shared ?? {};
-    const own = name !== undefined ? (source.table[name] ?? {}) : {};
-    const merged = { ...shared, ...withShared(own, shared) };
-    Object.assign(environment.variables, merged);
-    if (source.private) environment.secrets.push(...Object.values(merged));
+  const list = [...names].map(([env, paths]) => `${env} (${paths.map(shown).join(', ')})`).join(', ');
+  return new UsageError(`no environment "${name}" in the environment files ${where}`, { hint: `environments found: ${list}` });
+}
+
+/**
+ * The variables of environment `name` (or only the `$shared` ones when no name is given), found
+ * from `requestDir` up to the project root. Exit 2 for a name no file defines, a file that is not
+ * valid JSON, or a value that is not a string, number or boolean. `note` hears of JetBrains
+ * settings that are skipped. Undefined when no file applies.
+ */
+export async function loadEnvironment(requestDir: string, name: string | undefined, note: (message: string) => void = () => undefined): Promise<Environment | undefined> {
+  if (name !== undefined && (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.startsWith('$'))) {
+    throw new UsageError(`--env ${JSON.stringify(name)} is not an environment name`, { hint: 'an environment is a name such as dev or prod, not a path' });
   }
+  const dir = resolve(requestDir);
+  const root = projectRoot(dir);
+  const folders = searchFolders(dir, root);
+  const json = await jsonFiles(folders);
+  const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
+  const defines = (file: EnvFile): boolean => name !== undefined && Object.hasOwn(file.table, name);
+  if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) throw unknownEnvironment(name, dir, root, json, folders);
+  // The `.env` files are the base of an httpyac environment only (else they serve `{{$dotenv}}` alone).
+  const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
+  const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
+  const ownFiles = files.filter(defines);
+  if (sharedFiles.length === 0 && ownFiles.length === 0) return undefined;
+
+  const shared: Record<string, string> = {};
+  for (const file of byKind(sharedFiles)) Object.assign(shared, values(file.table[SHARED] ?? {}, file, SHARED, note));
+  const environment: Environment = { variables: { ...shared }, secrets: [] };
+  if (name !== undefined) {
+    environment.name = name;
+    for (const file of byKind(ownFiles)) Object.assign(environment.variables, withShared(values(file.table[name] ?? {}, file, name, note), shared, file, name));
+  }
+  for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;
 }

@@ -307,7 +307,7 @@ export interface OutputSink {
   stream?: NodeJS.WritableStream;
 }
 
-/** Resolves `{{...}}` templates for a request. Lookup order: `-e`, then session, then profile. */
+/** Resolves `{{...}}` templates for a request. Lookup order: `-e`, file variables, session, environment (`--env`), profile. */
 export interface VariableResolver {
   /**
    * The value of a variable, or an exit-3 error naming it and where it could be set.
@@ -328,6 +328,6 @@ export interface VariableResolver {
    * `{{urlencode x}}`, `{{base64 x}}`. Fails like `get` on an unknown name.
    */
   expand(text: string): Promise<string>;
-  /** Where a variable's value comes from: `-e`, the request file (`@name = value`), `session`, `profile`, or undefined. */
+  /** Where a variable's value comes from: `-e`, the request file (`@name = value`), `session`, `environment` (`--env`, docs/environments.md), `profile`, or undefined. */
   sourceOf(name: string): 'cli' | 'file' | 'session' | 'environment' | 'profile' | undefined;
 }

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseDotenv } from './dotenv.js';
 import { VariableError } from './errors/index.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 
@@ -157,13 +158,8 @@ function dotenv(name: string, ctx: SystemContext, expression: string): string {
   } catch {
     throw new VariableError(`{{${expression}}}: no .env file beside the request file (${path})${ctx.where}`);
   }
-  for (const line of text.split(/\r?\n/)) {
-    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
-    if (match?.[1] !== name) continue;
-    const raw = match[2] ?? '';
-    const quoted = /^(["'])(.*)\1$/s.exec(raw);
-    return quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : raw.replace(/\s+#.*$/, '');
-  }
+  const value = parseDotenv(text)[name];
+  if (value !== undefined) return value;
   throw new VariableError(`{{${expression}}}: ${name} is not in ${path}${ctx.where}`);
 }
 

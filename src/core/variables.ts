@@ -51,7 +51,8 @@ const HELPERS: Record<string, (value: string) => string> = {
 
 
 /**
- * Resolves variables for one request. Lookup order: `-e`, then session, then profile.
+ * Resolves variables for one request. Lookup order: `-e`, file variables, session, `--env`
+ * environment, profile (see `sourceOf`).
  * Shell values run once per resolver (one resolver per request); session values are taken
  * literally, never expanded or run (they may come from a response).
  */

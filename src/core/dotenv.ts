@@ -1,0 +1,16 @@
+/**
+ * `NAME=value` lines of a dotenv file: `#` comments, optional `export`, single or double quotes
+ * (`\n` in double quotes is a line break), a ` # comment` after an unquoted value is dropped.
+ * One reading for httpyac's `.env` environments and `{{$dotenv NAME}}`.
+ */
+export function parseDotenv(text: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    const raw = match[2] ?? '';
+    const quoted = /^(["'])(.*)\1$/s.exec(raw);
+    vars[match[1] as string] = quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : raw.replace(/\s+#.*$/, '');
+  }
+  return vars;
+}
