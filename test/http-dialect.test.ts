@@ -139,13 +139,21 @@ describe('what cannot be done is refused, never sent wrong', () => {
     expect(received.length).toBe(before);
   });
 
-  test('a request file with a response handler is exit 2 naming the line, and nothing is sent', async () => {
-    const file = tmp.write('handler.http', `GET http://127.0.0.1:${port}/x\n\n> {%\n  client.global.set("a", 1);\n%}\n`);
+  test('a pre-request script that fails stops its request: exit 2 naming the line, and nothing is sent', async () => {
+    const file = tmp.write('pre-failing.http', `< {%\n  request.variables.set("a", 1);\n  undefinedFunction();\n%}\nGET http://127.0.0.1:${port}/x?a={{a}}\n`);
     const before = received.length;
     const result = await runCli(['run', file]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/handler\.http:3:1: response handler scripts/);
+    expect(result.stderr).toMatch(/pre-request script failed: \S*pre-failing\.http:3 \(script line 3\): ReferenceError: undefinedFunction is not defined/);
     expect(received.length).toBe(before);
+  });
+
+  test('a pre-request script sets the variables of its request', async () => {
+    const file = tmp.write('pre.http', `< {%\n  request.variables.set("who", "from-script");\n%}\nGET http://127.0.0.1:${port}/x?who={{who}}\n`);
+    const before = received.length;
+    const result = await runCli(['run', file]);
+    expect(result.code).toBe(0);
+    expect(received.slice(before).map((r) => r.url)).toEqual(['/x?who=from-script']);
   });
 });
 
@@ -225,12 +233,14 @@ describe('restcli files', () => {
     expect(requests).toEqual([]);
   });
 
-  test("restcli's extract and expected* (the testing work) are refused, not skipped", async () => {
-    const file = tmp.write('expect.yaml', `name: x\nurl: http://127.0.0.1:${port}/x\nexpectedStatusCodes: [200]\n`);
+  test("restcli's expectations are checked: a status it does not expect fails the run (exit 1)", async () => {
+    const file = tmp.write('expect.yaml', `name: x\nurl: http://127.0.0.1:${port}/x\nexpectedStatusCodes: [201, "3xx"]\n`);
     const result = await runCli(['run', file]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("expectedStatusCodes: restcli's expectedStatusCodes is not supported yet");
-    const http = tmp.write('expect.http', `# @expectedStatusCodes 200\nGET http://127.0.0.1:${port}/x\n`);
-    expect((await runCli(['run', http])).stderr).toMatch(/# @expectedStatusCodes of request "request-1" .* is not supported yet/);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('✗ expectedStatusCodes 201,3xx — expected status 201 or 3xx, got 200');
+    const http = tmp.write('expect.http', `# @expectedStatusCodes 2xx\nGET http://127.0.0.1:${port}/x\n`);
+    const passed = await runCli(['run', http]);
+    expect(passed.code).toBe(0);
+    expect(passed.stderr).toContain('✓ expectedStatusCodes 2xx');
   });
 });

@@ -4,10 +4,10 @@ import { RUN_FLAGS, type FlagSpec } from './run-flags.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- oclif's flag types are invariant; the table is checked by FlagSpec
 type OclifFlag = any;
 
-/** oclif flags from the run flag table; `names` picks a subset (the `tui` command shares some). */
-export function toOclifFlags(names?: readonly string[]): Record<string, OclifFlag> {
+/** oclif flags from a flag table (default: run's); `names` picks a subset (the `tui` command shares some). */
+export function toOclifFlags(names?: readonly string[], table: Record<string, FlagSpec> = RUN_FLAGS): Record<string, OclifFlag> {
   const flags: Record<string, OclifFlag> = {};
-  for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+  for (const [name, spec] of Object.entries(table)) {
     if (names && !names.includes(name)) continue;
     const common = { description: spec.description, ...(spec.char ? { char: spec.char as 'e' } : {}) };
     flags[name] =

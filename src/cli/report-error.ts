@@ -15,3 +15,19 @@ export function formatError(error: unknown, options: { debug: boolean; secrets?:
   if (options.debug) lines.push(scrub(String((reported.cause as Error | undefined)?.stack ?? reported.stack)));
   return { text: `${lines.join('\n')}\n`, exitCode: reported.exitCode };
 }
+
+/**
+ * A command's body, to its exit code: a thrown error is printed with {@link formatError} and
+ * gives the code; `cleanup` runs in every case. Never throws.
+ */
+export async function exitCodeOf(body: () => Promise<number>, stderr: { write(text: string): unknown }, options: () => { debug: boolean; secrets: SecretRegistry }, cleanup: () => void): Promise<number> {
+  try {
+    return await body();
+  } catch (error) {
+    const { text, exitCode } = formatError(error, options());
+    stderr.write(text);
+    return exitCode;
+  } finally {
+    cleanup();
+  }
+}

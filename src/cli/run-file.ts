@@ -1,24 +1,18 @@
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
-import { AbortHooks } from '../core/abort-hooks.js';
-import { loadEnvironment } from '../core/environments.js';
 import { AgentPool } from '../core/http/agents.js';
-import { SecretRegistry, displayUrl, isSecretName } from '../core/mask.js';
+import { SecretRegistry, displayUrl } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
-import { resolveProfile } from '../core/profiles.js';
-import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
-import { loadSession } from '../core/session.js';
-import type { RunServices } from '../pipeline/create-context.js';
 import { runRequests } from '../pipeline/loop.js';
 import { parseRequestFile, selectRequests, validateFilters } from '../pipeline/parse-file.js';
-import { createFeed } from '../report/feed.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
-import { formatError } from './report-error.js';
+import { exitCodeOf, formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
+import { runServices } from './run-services.js';
 
 export interface CliIo {
   stdout: NodeJS.WriteStream;
@@ -106,63 +100,55 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
   const agents = new AgentPool();
   const onSigint = (): void => controller.abort();
   process.once('SIGINT', onSigint);
-  try {
-    if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
-    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
-      throw new UsageError(`reqflow runs request files, not URLs: ${displayUrl(file)}`, { hint: `put the request in a file and run it: echo 'GET ${displayUrl(file)}' > request.http && reqflow run request.http` });
-    }
-    const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
-    debug = options.debug;
-    const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
-    // The reporter's module compiles while the file is read and the request is in flight (start-up time).
-    const printError = (outcome: RequestOutcome): void => {
-      if (!outputClosed && outcome.error) io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
-    };
-    const reporter = flags.list ? undefined : cliReporter(options, printError);
-    reporter?.catch(() => undefined);
-    const path = resolve(io.cwd, file);
-    const specs = await parseRequestFile(path, registry, warn);
-    if (flags.list) {
-      // One write for the whole list: a file of 10,000 requests is 10,000 lines.
-      output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));
-      return ExitCode.ok;
-    }
-    const selected = selectRequests(specs, flags.name ?? []);
-    await validateFilters(selected, options);
-    const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}), env: io.env, cwd: io.cwd });
-    for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-    const environment = await loadEnvironment(dirname(path), options.environment, warn);
-    for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
-    const session = await loadSession(profile.name, { env: io.env, warn });
-    const services: RunServices = {
-      registry,
-      options,
-      profile,
-      ...(document.path ? { profilesPath: document.path } : {}),
-      session,
-      ...(environment ? { environment } : {}),
-      output,
-      report: createFeed(await (reporter as Promise<Reporter>)),
-      prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,
-      promptCache: new Map(),
-      secrets,
-      agents,
-      signal: controller.signal,
-      abort: new AbortHooks(controller.signal),
-      runState: {},
-      env: io.env,
-    };
-    const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
-    await drained(io.stdout); // a write that fails after the last request still counts
-    if (outputError) throw outputWriteError(outputError);
-    if (controller.signal.aborted && !outputClosed && !run.streamEndedByUser) return ExitCode.interrupted;
-    return run.exitCode;
-  } catch (error) {
-    const { text, exitCode } = formatError(error, { debug, secrets });
-    io.stderr.write(text);
-    return exitCode;
-  } finally {
-    process.removeListener('SIGINT', onSigint);
-    agents.destroy();
-  }
+  return exitCodeOf(
+    async () => {
+      if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
+      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+        throw new UsageError(`reqflow runs request files, not URLs: ${displayUrl(file)}`, { hint: `put the request in a file and run it: echo 'GET ${displayUrl(file)}' > request.http && reqflow run request.http` });
+      }
+      const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
+      debug = options.debug;
+      const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
+      // The reporter's module compiles while the file is read and the request is in flight (start-up time).
+      const printError = (outcome: RequestOutcome): void => {
+        if (!outputClosed && outcome.error) io.stderr.write(formatError(outcome.error, { debug, secrets }).text);
+      };
+      const reporter = flags.list ? undefined : cliReporter(options, printError);
+      reporter?.catch(() => undefined);
+      const path = resolve(io.cwd, file);
+      const specs = await parseRequestFile(path, registry, warn);
+      if (flags.list) {
+        // One write for the whole list: a file of 10,000 requests is 10,000 lines.
+        output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));
+        return ExitCode.ok;
+      }
+      const selected = selectRequests(specs, flags.name ?? []);
+      await validateFilters(selected, options);
+      const services = await runServices({
+        path,
+        specs,
+        options,
+        registry,
+        reporter: await (reporter as Promise<Reporter>),
+        output,
+        secrets,
+        agents,
+        signal: controller.signal,
+        io,
+        profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+        warn,
+      });
+      const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
+      await drained(io.stdout); // a write that fails after the last request still counts
+      if (outputError) throw outputWriteError(outputError);
+      if (controller.signal.aborted && !outputClosed && !run.streamEndedByUser) return ExitCode.interrupted;
+      return run.exitCode;
+    },
+    io.stderr,
+    () => ({ debug, secrets }),
+    () => {
+      process.removeListener('SIGINT', onSigint);
+      agents.destroy();
+    },
+  );
 }

@@ -32,6 +32,8 @@ export const RUN_FLAGS = {
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
   'stream-timeout': { type: 'string', helpValue: 'MS', description: 'Streaming: stop after MS milliseconds.' },
   'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },
+  save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
+  'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
   list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
   color: { type: 'boolean', allowNo: true, description: 'Force colours on (--color) or off (--no-color); default: on a terminal only.' },
   force: { type: 'boolean', description: 'With -o raw: write a binary body to the terminal anyway (it is refused there otherwise).' },
@@ -58,6 +60,8 @@ export interface RawRunFlags {
   'max-events'?: string;
   'stream-timeout'?: string;
   'fail-fast'?: boolean;
+  save?: boolean;
+  'script-timeout'?: string;
   list?: boolean;
   color?: boolean;
   force?: boolean;

@@ -23,6 +23,12 @@ function usesToken(ctx: RequestContext): boolean {
   return mentions(url) || mentions(body) || inParts || Object.values(headers).some(mentions) || Object.values(ctx.profile.headers).some(mentions);
 }
 
+/** restcli's expectations (`# @expectedStatusCodes 200,2xx`, …), checked by the chain plugin. */
+function hasExpectations(annotations: Record<string, string>): boolean {
+  for (const key in annotations) if (key.startsWith('expected')) return true;
+  return false;
+}
+
 /**
  * The built-in plugins, in run order. Each says cheaply (without importing) when it applies;
  * its module is imported only then. A built-in's selector (auth name, extensions, appliesTo)
@@ -32,6 +38,16 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
   { name: 'format-http', builtin: true, stages: ['parse'], extensions: ['http', 'rest'], load: load(() => import('../plugins/format-http/index.js')) },
   { name: 'format-yaml', builtin: true, stages: ['parse'], extensions: ['yaml', 'yml'], load: load(() => import('../plugins/format-yaml/index.js')) },
   { name: 'format-json', builtin: true, stages: ['parse'], extensions: ['json'], load: load(() => import('../plugins/format-json/index.js')) },
+  {
+    // Before the core resolves templates: `# @ref`'d requests run and pre-request scripts set variables first.
+    name: 'chain',
+    builtin: true,
+    stages: ['substitute', 'capture'],
+    annotations: ['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyField.*'],
+    appliesTo: (ctx) => ctx.chain !== undefined && (ctx.chain.wants(ctx.spec) || ctx.chain.headers.size > 0 || hasExpectations(ctx.spec.annotations)),
+    before: ['auth-oauth2', 'core-substitute'],
+    load: load(() => import('../chain/plugin.js')),
+  },
   {
     name: 'auth-oauth2',
     builtin: true,

@@ -110,8 +110,51 @@ export interface RequestSpec {
   tls?: TlsSettings;
   /** GraphQL variables from YAML/JSON `variables` (HTTP files use `# @variables {json}`). */
   graphqlVariables?: Record<string, unknown>;
+  /** Checks and chaining written with the request (`??` lines, scripts, `# @capture`, `# @ref`): see {@link ChainSpec}. */
+  chain?: ChainSpec;
   /** Where the request starts, for error messages. */
   source: SourceLocation;
+}
+
+/**
+ * What a request asks of the run besides being sent: assertions, captures, scripts and the
+ * requests it depends on (`src/chain/`). Every entry keeps its line for messages and reports.
+ */
+export interface ChainSpec {
+  /** httpyac `?? status == 200` lines: the text after `??`. */
+  assertions?: Array<{ text: string; line: number }>;
+  /** `# @capture name = expression` (and restcli's `# @extract name expression`). */
+  captures?: Array<{ name: string; expression: string; line: number; syntax: 'capture' | 'jmespath' }>;
+  /** JetBrains scripts: `< {% … %}` before the request, `> {% … %}` after it; inline code or a file path. */
+  scripts?: ScriptSpec[];
+  /** `# @ref name` (run it first unless it ran already) and `# @forceRef name` (always run it first). */
+  refs?: Array<{ name: string; force: boolean; line: number }>;
+  /** restcli `# @depends other.http` / `dependsOn`: files whose requests run first, once per run. */
+  depends?: Array<{ path: string; line: number }>;
+}
+
+/** The result of one check: a `??` line, a `client.test`, a restcli expectation. */
+export interface TestResult {
+  /** `status == 200`, the `client.test` name, `expectedStatusCodes 200,2xx`. */
+  name: string;
+  passed: boolean;
+  /** Why it failed: expected against actual, or the error. */
+  message?: string;
+  /** Where it is written. */
+  file: string;
+  line: number;
+  /** It could not be evaluated (a script threw, a JSONPath was invalid) rather than being false. */
+  error?: boolean;
+}
+
+export interface ScriptSpec {
+  phase: 'pre' | 'post';
+  /** Inline code (`{% … %}`), or absent when the script is a file. */
+  code?: string;
+  /** `> ./check.js`: relative to the request file. */
+  path?: string;
+  /** Line of the script's first code line in the request file (for error positions). */
+  line: number;
 }
 
 /** One piece of a body with file includes. */
@@ -212,6 +255,10 @@ export interface RunOptions {
   environment?: string;
   /** `--force`: `-o raw` writes a binary body to a terminal too. */
   force?: boolean;
+  /** Time limit of one request-file script (default 5 s). */
+  scriptTimeoutMs?: number;
+  /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
+  save?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */
   cliVariables: Record<string, string>;
 }
@@ -328,6 +375,6 @@ export interface VariableResolver {
    * `{{urlencode x}}`, `{{base64 x}}`. Fails like `get` on an unknown name.
    */
   expand(text: string): Promise<string>;
-  /** Where a variable's value comes from: `-e`, the request file (`@name = value`), `session`, `environment` (`--env`, docs/environments.md), `profile`, or undefined. */
-  sourceOf(name: string): 'cli' | 'file' | 'session' | 'environment' | 'profile' | undefined;
+  /** Where a variable's value comes from: `-e`, this run (`run`: scripts, `# @capture`), the request file (`@name = value`), `session`, `environment` (`--env`, docs/environments.md), `profile`, or undefined. */
+  sourceOf(name: string): 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | undefined;
 }

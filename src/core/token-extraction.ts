@@ -4,6 +4,8 @@ import { isJsonResponse } from '../report/render/body.js';
 
 /** Small enough to keep beside a streamed body; large enough for any login response. */
 const CAPTURE_LIMIT = 1024 * 1024;
+/** What a chained request keeps of its body, for references, scripts and assertions. */
+export const CHAIN_CAPTURE_LIMIT = 16 * 1024 * 1024;
 const TOKEN_FIELDS = ['token', 'accessToken', 'access_token'] as const;
 const MAYBE_TOKEN = /"(?:token|accessToken|access_token)"|\\u/;
 
@@ -12,7 +14,7 @@ export function wantsExtraction(response: ResponseInfo): boolean {
 }
 
 /** The first {@link CAPTURE_LIMIT} bytes of a body; nothing once the body is larger. */
-function boundedRecorder(): { add(chunk: Buffer): void; result(): Buffer | undefined } {
+function boundedRecorder(limit = CAPTURE_LIMIT): { add(chunk: Buffer): void; result(): Buffer | undefined } {
   const chunks: Buffer[] = [];
   let size = 0;
   let overflow = false;
@@ -20,7 +22,7 @@ function boundedRecorder(): { add(chunk: Buffer): void; result(): Buffer | undef
     add(chunk) {
       if (overflow) return;
       size += chunk.length;
-      if (size <= CAPTURE_LIMIT) chunks.push(chunk);
+      if (size <= limit) chunks.push(chunk);
       else {
         overflow = true;
         chunks.length = 0;
@@ -55,12 +57,12 @@ export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: B
  * login response can be extracted without buffering large responses. Bodies from the core
  * sender are already recorded; a plugin's sender gets a pass-through stream that records.
  */
-export function captureBody(response: ResponseInfo): () => Buffer | undefined {
+export function captureBody(response: ResponseInfo, limit = CAPTURE_LIMIT): () => Buffer | undefined {
   const source = response.stream;
   if (!source || response.body) return () => response.body;
   const recording = (source as RecordedStream)[RECORDING];
-  if (recording) return () => response.body ?? recording();
-  const recorder = boundedRecorder();
+  if (recording && limit <= CAPTURE_LIMIT) return () => response.body ?? recording();
+  const recorder = boundedRecorder(limit);
   const tee = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       recorder.add(chunk);

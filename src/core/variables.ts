@@ -8,12 +8,19 @@ import { systemVariable } from './system-variables.js';
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
-type Source = 'cli' | 'file' | 'session' | 'environment' | 'profile';
+type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile';
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** `@name = value` lines of the request file above the request (they may hold `{{…}}`, never shell commands). */
   fileVariables?: Readonly<Record<string, string>>;
+  /**
+   * Values this run produced: a script's `request.variables`/`client.global`, `# @capture`.
+   * Taken literally (they may come from a response), after `-e` and before everything else.
+   */
+  runVariable?: (name: string) => string | undefined;
+  /** `{{login.response.body.$.id}}`: the value, or undefined when the expression names no request. */
+  reference?: (expression: string) => Promise<string> | undefined;
   /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
   environmentVariables?: Readonly<Record<string, string>>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
@@ -51,8 +58,9 @@ const HELPERS: Record<string, (value: string) => string> = {
 
 
 /**
- * Resolves variables for one request. Lookup order: `-e`, file variables, session, `--env`
- * environment, profile (see `sourceOf`).
+ * Resolves variables for one request. Lookup order: `-e`, values of this run (scripts,
+ * captures), file variables, session, `--env` environment, profile (see `sourceOf`); then
+ * references to other requests (`{{login.response.body.$.id}}`).
  * Shell values run once per resolver (one resolver per request); session values are taken
  * literally, never expanded or run (they may come from a response).
  */
@@ -66,6 +74,7 @@ export class TemplateResolver implements VariableResolver {
 
   sourceOf(name: string): Source | undefined {
     if (Object.hasOwn(this.options.cliVariables, name)) return 'cli';
+    if (this.options.runVariable?.(name) !== undefined) return 'run';
     if (this.options.fileVariables && Object.hasOwn(this.options.fileVariables, name)) return 'file';
     if (this.options.session.get(name) !== undefined) return 'session';
     if (this.options.environmentVariables && Object.hasOwn(this.options.environmentVariables, name)) return 'environment';
@@ -111,6 +120,10 @@ export class TemplateResolver implements VariableResolver {
     }
   }
 
+  private preview(): boolean {
+    return this.options.preview !== undefined;
+  }
+
   /** Preview mode: a value that would run or ask shows as `‹name›`. */
   private deferred(name: string): string | undefined {
     if (!this.options.preview) return undefined;
@@ -144,6 +157,10 @@ export class TemplateResolver implements VariableResolver {
       return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack));
     }
     if (expression === '') throw new VariableError(`empty template {{}}${this.where()}`);
+    if (!this.has(expression)) {
+      const reference = this.preview() ? undefined : this.options.reference?.(expression);
+      if (reference) return reference;
+    }
     return this.resolveName(expression, stack);
   }
 
@@ -167,6 +184,7 @@ export class TemplateResolver implements VariableResolver {
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
     else if (source === 'environment') value = await this.expandIn(this.options.environmentVariables?.[name] ?? '', stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
+    else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
     else throw this.unknown(name);
     if (isSecretName(name)) this.options.secrets?.add(value);

@@ -13,7 +13,8 @@
  *   persist    PersistContext    + error: session, cookies, history written (also on failure)
  */
 import type { ReqflowError } from '../core/errors/index.js';
-import type { HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
+import type { RunChain } from '../chain/chain.js';
+import type { HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
 import type { ReportFeed } from '../report/reporter.js';
 
 /** What every request stage sees: the run's settings and services, read-only. */
@@ -54,6 +55,12 @@ export interface BaseContext {
   readBody(): Promise<Buffer>;
   /** Replaces every secret value the run knows with `•••`. Apply it to anything shown besides the body. */
   redact(text: string): string;
+  /** The run's chaining state (named responses, captured values), when the run chains. */
+  readonly chain?: RunChain;
+  /** `request.variables` of the request's scripts: resolved before every other source but `-e`. */
+  readonly requestVariables?: Map<string, string>;
+  /** Results of the request's checks (`??`, `client.test`, expectations); one that failed makes the request fail (exit 1). */
+  tests?: TestResult[];
   /** Asks the user a yes/no question (terminal or TUI); absent or false without a terminal. */
   confirm?(question: string): Promise<boolean>;
   /**

@@ -1,4 +1,5 @@
 import { dirname, resolve } from 'node:path';
+import type { RunChain } from '../chain/chain.js';
 import type { AbortHooks } from '../core/abort-hooks.js';
 import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
@@ -34,6 +35,8 @@ export interface RunServices {
   abort: AbortHooks;
   /** `--env NAME`: the environment's variables. */
   environment?: Environment;
+  /** Named responses and captured values, when the run chains requests (`src/chain/`). */
+  chain?: RunChain;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
   runState: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -53,8 +56,12 @@ function ownCopy(spec: RequestSpec): RequestSpec {
 
 /** The context one request carries through the stages (see context.ts for what each stage sees). */
 export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
-  const { options } = services;
+  const { options, chain } = services;
+  const requestVariables = chain ? new Map<string, string>() : undefined;
   const variables = new TemplateResolver({
+    ...(chain && requestVariables
+      ? { runVariable: (name: string) => requestVariables.get(name) ?? chain.variables.get(name), reference: (expression: string) => chain.reference(expression) }
+      : {}),
     cliVariables: options.cliVariables,
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
@@ -84,6 +91,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     tlsOptions: {},
     state: {},
     runState: services.runState,
+    ...(chain ? { chain, requestVariables } : {}),
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
     addSecret: (value) => services.secrets.add(value),

@@ -8,10 +8,11 @@
  * order (`core/registry.ts`; built-ins are listed in `core/builtins.ts`). The response goes to
  * the run's reporter through `ctx.report` in `render` (`src/report/`).
  */
+import { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
-import { captureBody } from '../core/token-extraction.js';
+import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
 import type { CaptureContext, PersistContext, RequestContext } from './context.js';
@@ -53,7 +54,8 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
     // Capture plugins see the body the reporter streams: keep its first MiB on the way.
     const capturers = registry.applicable('capture', ctx);
-    const capturedBody = capturers.length > 0 ? captureBody(response) : () => undefined;
+    // A chained request keeps more of its body: later requests and checks read it.
+    const capturedBody = capturers.length > 0 ? captureBody(response, ctx.chain?.wants(ctx.spec) === true ? CHAIN_CAPTURE_LIMIT : undefined) : () => undefined;
     await runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
     if (response.stream && !response.stream.readableEnded) response.stream.resume(); // free the socket for the next request
     await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry, capturers); // token extraction, @capture
@@ -67,8 +69,11 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     // After a failed request, the first error is the one to report.
     error ??= isReqflowError(caught) ? caught : internalError(caught);
   }
-  const failed = ctx.response !== undefined && (ctx.response.status >= 400 || ctx.failed === true);
+  // A request with checks passes or fails by its checks (`?? status == 404` expects a 404); else by its status.
+  const checked = ctx.tests !== undefined && ctx.tests.length > 0;
+  const failed = ctx.response !== undefined && (checked ? ctx.tests?.some((test) => !test.passed) === true : ctx.response.status >= 400 || ctx.failed === true);
   const outcome: RequestOutcome = { spec, exitCode: error ? error.exitCode : failed ? ExitCode.httpFailure : ExitCode.ok };
+  if (ctx.tests && ctx.tests.length > 0) outcome.tests = ctx.tests;
   if (ctx.response) outcome.response = ctx.response;
   outcome.sent = ctx.spec;
   if (error) outcome.error = error;
@@ -85,6 +90,13 @@ export interface RunRequestsOptions {
   stop(): boolean;
 }
 
+/** The chaining state of a run over `specs` (the whole file: a request picked with `-n` may refer to any other). */
+export function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): RunChain {
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load }, run.environment?.variables);
+  chain.addFile(specs, file);
+  return chain;
+}
+
 /** The requests of one file in order; later ones see what earlier ones left in the session. */
 export async function runRequests(specs: readonly RequestSpec[], file: string, run: RunServices, options: RunRequestsOptions): Promise<RunSummary & { streamEndedByUser: boolean }> {
   // Only what the exit code needs is kept: holding every context (and its body) would make
@@ -93,7 +105,8 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
   let streamEndedByUser = false;
   for (const spec of specs) {
     if (run.signal.aborted) break;
-    const outcome = await runRequest(spec, file, run);
+    if (run.chain?.ran(spec)) continue; // it ran already, because an earlier request referred to it
+    const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
     if (options.stop()) break; // the request cut short by the closed output is not a failure
     if (outcome.streamEndedByUser) streamEndedByUser = true;
     outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });

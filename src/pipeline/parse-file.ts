@@ -43,21 +43,8 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     if (ctx.requests.length > 0) break;
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
-  refuseTestingAnnotations(ctx.requests);
   if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
   return ctx.requests;
-}
-
-/** Chaining and assertions of the other tools: refused until reqflow runs them, never skipped silently (a test would pass unchecked). */
-const NOT_YET = new Set(['ref', 'forceRef', 'depends', 'dependsOn', 'capture', 'extract', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField']);
-
-function refuseTestingAnnotations(specs: readonly RequestSpec[]): void {
-  for (const spec of specs) {
-    const name = Object.keys(spec.annotations).find((key) => NOT_YET.has(key));
-    if (name !== undefined) {
-      throw new UsageError(`# @${name} of request "${spec.name}" (${spec.source.file}:${spec.source.line}) is not supported yet`, { hint: 'reqflow does not chain requests or check responses yet; remove the line to just send the request' });
-    }
-  }
 }
 
 /** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */

@@ -1,5 +1,5 @@
 import { bodyText, isJsonResponse, parseJsonBody } from './render/body.js';
-import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord } from './record.js';
+import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord, testRecord } from './record.js';
 import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
 /** A body as JSON when it says so and parses, else as text (with a warning for broken JSON). */
@@ -42,6 +42,7 @@ export function jsonReporter(printError: (outcome: RequestOutcome) => void): Rep
     event: (ctx, event) => write(ctx, eventRecord(ctx, event)),
     streamEnd: (ctx, end) => write(ctx, endRecord(ctx, end)),
     requestEnd: (outcome, ctx) => {
+      for (const test of outcome.tests ?? []) write(ctx, testRecord(ctx, test));
       if (!outcome.error) return;
       write(ctx, errorRecord(ctx, outcome.error));
       printError(outcome);

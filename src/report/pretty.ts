@@ -8,6 +8,7 @@ import { writeMeta, writeResponseHead } from './render/meta.js';
 import { pipeTo } from './render/pipe.js';
 import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';
 import { visible, visibleText } from './render/visible.js';
+import type { TestResult } from '../core/model.js';
 
 /** `3 events; stopped by --max-events` for the closing line of a stream. */
 function describeStreamEnd(end: StreamEndPart): string {
@@ -105,6 +106,13 @@ function writeGraphql(ctx: ResponseView, result: GraphqlResultShape, value: unkn
   if (text.errors !== undefined) writeMeta(ctx, text.errors);
 }
 
+/** `✓ status == 200`, `✗ body $.id == 5: expected 5, got 7` — one line per check. */
+function testLines(tests: readonly TestResult[], colors: Palette, redact: (text: string) => string): string {
+  return tests
+    .map((test) => (test.passed ? `${colors.status(200, '✓')} ${visible(test.name)}` : `${colors.error('✗')} ${visible(test.name)}${test.message ? colors.dim(` — ${visible(redact(test.message))}`) : ''}`))
+    .join('\n');
+}
+
 /**
  * `-o pretty`: a status line (with `-v` the request and response headers), then the body for
  * reading — JSON pretty-printed and coloured on a terminal, streams event by event with a
@@ -135,7 +143,8 @@ export function prettyReporter(printError: (outcome: RequestOutcome) => void): R
       ctx.output.out(event.json ? `${prettyJson(event.value, colors)}\n` : `${visibleText(event.raw)}\n`);
     },
     streamEnd: (ctx, end) => writeMeta(ctx, colorsOf(ctx).dim(`-- ${describeStreamEnd(end)}`)),
-    requestEnd: (outcome) => {
+    requestEnd: (outcome, ctx) => {
+      if (outcome.tests) writeMeta(ctx, testLines(outcome.tests, palette(ctx.options.color), ctx.redact));
       if (outcome.error) printError(outcome);
     },
   };

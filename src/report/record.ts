@@ -1,4 +1,5 @@
 import type { ReqflowError } from '../core/errors/index.js';
+import type { TestResult } from '../core/model.js';
 import { displayHeaders, displayUrl } from '../core/mask.js';
 import type { EventPart, StreamEndPart, RequestView } from './reporter.js';
 
@@ -7,7 +8,7 @@ import type { EventPart, StreamEndPart, RequestView } from './reporter.js';
  * docs/record.schema.json. Every record starts with the same envelope.
  */
 interface Envelope {
-  type: 'response' | 'event' | 'end' | 'error';
+  type: 'response' | 'event' | 'end' | 'error' | 'test';
   name: string;
   method: string;
   /** Secrets masked. */
@@ -48,7 +49,12 @@ export interface ErrorRecord extends Envelope {
   error: { message: string; exitCode: number; hint?: string };
 }
 
-export type JsonRecord = ResponseRecord | EventRecord | EndRecord | ErrorRecord;
+export interface TestRecord extends Envelope {
+  type: 'test';
+  test: TestResult;
+}
+
+export type JsonRecord = ResponseRecord | EventRecord | EndRecord | ErrorRecord | TestRecord;
 
 type Source = Pick<RequestView, 'spec' | 'redact'>;
 
@@ -86,4 +92,9 @@ export function endRecord(ctx: Source & Pick<RequestView, 'response'>, end: Stre
 export function errorRecord(ctx: Source, error: ReqflowError): ErrorRecord {
   const scrub = ctx.redact;
   return { ...envelope('error', ctx), error: { message: scrub(error.message), exitCode: error.exitCode, ...(error.hint ? { hint: scrub(error.hint) } : {}) } };
+}
+
+/** One check of a request, after its response; the message has secrets masked. */
+export function testRecord(ctx: Source, test: TestResult): TestRecord {
+  return { ...envelope('test', ctx), test: test.message === undefined ? test : { ...test, message: ctx.redact(test.message) } };
 }

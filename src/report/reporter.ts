@@ -7,7 +7,7 @@
  * once, before handing values over.
  */
 import type { ReqflowError } from '../core/errors/index.js';
-import type { OutputSink, RequestSpec, ResponseInfo, RunOptions } from '../core/model.js';
+import type { OutputSink, RequestSpec, ResponseInfo, RunOptions, TestResult } from '../core/model.js';
 
 /**
  * What the reporting layer sees of a request: the part of the render stage's context it
@@ -98,6 +98,8 @@ export interface RequestOutcome {
   exitCode: number;
   /** The user ended a stream (Ctrl-C): not a failure. */
   streamEndedByUser?: boolean;
+  /** Results of the request's checks (`??` lines, `client.test`, restcli expectations), in order. */
+  tests?: TestResult[];
 }
 
 /** What a run did, for the closing line of a report. */

@@ -23,6 +23,13 @@ function json(res, status, value, headers = {}) {
  */
 export async function startDemoApi() {
   const tokens = new Set();
+  // Notes: a small create → fetch → delete resource behind the login token (the chaining examples).
+  const notes = new Map();
+  let nextNote = 1;
+  const bearer = (req) => {
+    const auth = req.headers.authorization ?? '';
+    return tokens.has(auth.startsWith('Bearer ') ? auth.slice(7) : '');
+  };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const path = url.pathname;
@@ -42,6 +49,30 @@ export async function startDemoApi() {
         const token = auth.startsWith('Bearer ') ? auth.slice(7) : '';
         if (!tokens.has(token)) return json(res, 401, { error: 'missing or invalid token' }, { 'WWW-Authenticate': 'Bearer' });
         return json(res, 200, { user: 'alice', scopes: ['read', 'write'] });
+      }
+      if (path === '/notes' || path.startsWith('/notes/')) {
+        if (!bearer(req)) return json(res, 401, { error: 'missing or invalid token' }, { 'WWW-Authenticate': 'Bearer' });
+        if (path === '/notes' && req.method === 'POST') {
+          const body = JSON.parse((await readBody(req)) || '{}');
+          if (typeof body.text !== 'string') return json(res, 400, { error: 'text is required' });
+          const note = { id: nextNote++, text: body.text };
+          notes.set(note.id, note);
+          return json(res, 201, note, { Location: `/notes/${note.id}` });
+        }
+        if (path === '/notes' && req.method === 'GET') return json(res, 200, { notes: [...notes.values()] });
+        const id = Number(path.slice('/notes/'.length));
+        if (!notes.has(id)) return json(res, 404, { error: `no note ${id}` });
+        if (req.method === 'DELETE') {
+          notes.delete(id);
+          res.writeHead(204);
+          return res.end();
+        }
+        return json(res, 200, notes.get(id));
+      }
+      if (path === '/users.xml') {
+        const xml = `<?xml version="1.0"?><users>${USERS.map((u) => `<user id="${u.id}"><name>${u.name}</name></user>`).join('')}</users>`;
+        res.writeHead(200, { 'Content-Type': 'application/xml' });
+        return res.end(xml);
       }
       if (path === '/users' && req.method === 'GET') return json(res, 200, { users: USERS, total: USERS.length });
       const user = /^\/users\/(\d+)$/.exec(path);

@@ -6,19 +6,22 @@
  *   resolved, in that encoding (JetBrains, VS Code);
  * - `<> ./response.json`: a reference to a saved response (JetBrains): ignored;
  * - a pasted response (`HTTP/1.1 200 OK` …) after the request: ignored;
- * - `> {% … %}`, `> ./handler.js` (response handlers), `?? …` (httpyac assertions): recognised,
- *   never sent as body; running them belongs to the testing work, so for now they are refused.
+ * - `> {% … %}`, `> ./handler.js` (JetBrains response handlers) and `?? …` (httpyac
+ *   assertions): taken out of the body into the request's `chain` (run by `src/chain/`);
+ * - `>> ./file`, `>>! ./file` (JetBrains: save the response): refused with the line, never sent.
  * Multipart bodies go on the wire with CRLF line ends (RFC 7578); form bodies continued on `&`
  * lines are joined.
  */
 import { ParseError } from '../../core/errors/index.js';
-import type { BodyPart, RequestSpec } from '../../core/model.js';
+import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
+import { readScriptBlock } from './script-block.js';
 
 const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
 const PASTED_RESPONSE = /^HTTP\/\d(?:\.\d)?\s+\d{3}\b/;
 const HANDLER = /^>\s*(\{%|\S)/;
-const ASSERTION = /^\?\?\s/;
+const SAVE_RESPONSE = /^>>/;
+const ASSERTION = /^\?\?\s+(\S.*?)\s*$/;
 
 export interface BodyLines {
   lines: string[];
@@ -26,17 +29,11 @@ export interface BodyLines {
   firstLine: number;
 }
 
-export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'>;
+export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> & { assertions?: NonNullable<ChainSpec['assertions']>; scripts?: ScriptSpec[] };
 
 function contentType(headers: Record<string, string>): string {
   for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'content-type') return value.toLowerCase();
   return '';
-}
-
-function refuse(file: string, line: number, what: string): never {
-  throw new ParseError(file, line, 1, `${what} are not supported yet`, {
-    hint: 'reqflow does not run scripts or assertions yet; remove the line, or run this file with the tool it was written for until then',
-  });
 }
 
 interface Line {
@@ -44,25 +41,63 @@ interface Line {
   lineNo: number;
 }
 
-/** Drops what is not body (response references, a pasted response) and refuses scripts and assertions. */
-function bodyProper(body: BodyLines, file: string): Line[] {
+interface BodyProper {
+  lines: Line[];
+  assertions: NonNullable<ChainSpec['assertions']>;
+  scripts: ScriptSpec[];
+}
+
+/**
+ * Drops what is not body (response references, a pasted response) and takes out the response
+ * handlers and assertions. The body ends at the first handler, as in JetBrains.
+ */
+function bodyProper(body: BodyLines, file: string): BodyProper {
   const lines: Line[] = [];
+  const assertions: BodyProper['assertions'] = [];
+  const scripts: ScriptSpec[] = [];
+  let ended = false;
   for (let i = 0; i < body.lines.length; i++) {
     const line = body.lines[i] as string;
     const lineNo = body.firstLine + i;
     if (PASTED_RESPONSE.test(line) && lines.every((l) => l.text.trim() === '')) break; // the rest is a pasted response
     if (RESPONSE_REFERENCE.test(line)) continue;
-    if (HANDLER.test(line)) refuse(file, lineNo, 'response handler scripts (> {% … %}, > ./file.js)');
-    if (ASSERTION.test(line)) refuse(file, lineNo, 'httpyac assertions (?? …)');
-    lines.push({ text: line, lineNo });
+    if (SAVE_RESPONSE.test(line)) {
+      throw new ParseError(file, lineNo, 1, 'saving the response to a file (>> ./file) is not supported yet', { hint: 'remove the line and use: reqflow run … -o raw > file' });
+    }
+    const assertion = ASSERTION.exec(line);
+    if (assertion) {
+      assertions.push({ text: assertion[1] as string, line: lineNo });
+      ended = true;
+      continue;
+    }
+    if (HANDLER.test(line)) {
+      const block = readScriptBlock(body.lines, i, body.firstLine, file, '>');
+      scripts.push({ phase: 'post', ...block.script });
+      i = block.lastIndex;
+      ended = true;
+      continue;
+    }
+    if (!ended) lines.push({ text: line, lineNo });
+    else if (/^\s*(#|\/\/)\s*@\w/.test(line)) {
+      throw new ParseError(file, lineNo, 1, `annotation after the response checks: ${line.trim().slice(0, 60)}`, { hint: 'annotations (# @name, # @capture, …) go above the request line' });
+    } else if (line.trim() !== '' && !/^\s*(#|\/\/)/.test(line)) {
+      throw new ParseError(file, lineNo, 1, `unexpected text after the response handler or assertion: ${line.trim().slice(0, 60)}`, { hint: 'the body goes before "> {% … %}" and "?? …" lines; start a new request with ###' });
+    }
   }
   while (lines.length > 0 && (lines[lines.length - 1] as Line).text.trim() === '') lines.pop();
-  return lines;
+  return { lines, assertions, scripts };
 }
 
 /** The body of one request, from the lines after its headers. */
 export function parseBody(body: BodyLines, headers: Record<string, string>, file: string): ParsedBody {
-  const lines = bodyProper(body, file);
+  const { lines, assertions, scripts } = bodyProper(body, file);
+  const checks: Pick<ParsedBody, 'assertions' | 'scripts'> = {};
+  if (assertions.length > 0) checks.assertions = assertions;
+  if (scripts.length > 0) checks.scripts = scripts;
+  return { ...bodyOf(lines, headers), ...checks };
+}
+
+function bodyOf(lines: Line[], headers: Record<string, string>): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
   if (lines.length === 0) return {};
   const type = contentType(headers);
   const multipart = type.startsWith('multipart/');
@@ -91,7 +126,7 @@ export function parseBody(body: BodyLines, headers: Record<string, string>, file
     if (i < lines.length - 1) parts.push({ kind: 'text', text: eol });
   });
   flush(true);
-  const result: ParsedBody = {};
+  const result: Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> = {};
   if (multipart) result.bodyLineEnding = 'crlf';
   if (parts.every((part) => part.kind === 'text')) result.body = parts.map((part) => (part as { text: string }).text).join('');
   else result.bodyParts = parts;

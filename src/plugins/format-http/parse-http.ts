@@ -1,8 +1,10 @@
 import { ParseError } from '../../core/errors/index.js';
-import type { RequestSpec } from '../../core/model.js';
+import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
+import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
+import { readScriptBlock } from './script-block.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
 const SEPARATOR = /^###(.*)$/s;
@@ -57,12 +59,16 @@ interface FileScope {
 /** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
 const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?(.*?)\s*$/s;
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
-const PRE_REQUEST_SCRIPT = /^<\s*(\{%|\S+\.js\s*$)/;
+const PRE_REQUEST_SCRIPT = /^\s*<\s*(\{%|\S+\.js\s*$)/;
+/** Where the headers end without a blank line: an httpyac assertion or a response handler. */
+const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
 
 function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
   const prompts: Array<{ name: string; description?: string }> = [];
+  const chain: ChainSpec = {};
+  const scripts: ScriptSpec[] = [];
   let i = 0;
   // Annotations, comments, file variables and blank lines come before the request line.
   for (; i < block.lines.length; i++) {
@@ -76,6 +82,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     if (annotation) {
       const key = annotation[1] as string;
       const value = annotation[2] || 'true'; // bare `# @flag` (even with trailing spaces) means true
+      if (isChainAnnotation(key)) {
+        // Lists (a request may capture or reference several): kept in order, not as one annotation value.
+        chainAnnotation(chain, key, annotation[2] ?? '', file, block.firstLine + i);
+        continue;
+      }
       if (key === 'prompt') {
         const [name = '', ...description] = value.split(/\s+/);
         prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}) });
@@ -85,9 +96,10 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       continue;
     }
     if (PRE_REQUEST_SCRIPT.test(line)) {
-      throw new ParseError(file, block.firstLine + i, 1, 'pre-request scripts (< {% … %}, < ./script.js) are not supported yet', {
-        hint: 'reqflow does not run scripts yet; remove the line, or run this file with the tool it was written for until then',
-      });
+      const script = readScriptBlock(block.lines, i, block.firstLine, file, '<');
+      scripts.push({ phase: 'pre', ...script.script });
+      i = script.lastIndex;
+      continue;
     }
     if (line.trim() === '' || COMMENT.test(line)) continue;
     break;
@@ -101,9 +113,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const { method, url, methodWritten, originForm, graphql } = parseRequestLine(requestLine, file, lineNo);
   const headers: Record<string, string> = {};
   i++;
+  let bodyStart: number | undefined;
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
     if (line.trim() === '') break;
+    if (CHECKS_START.test(line)) {
+      bodyStart = i; // no body: the checks follow the headers directly
+      break;
+    }
     if (COMMENT.test(line)) continue;
     const colon = line.indexOf(':');
     const headerLine = block.firstLine + i;
@@ -127,7 +144,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (graphql) annotations.protocol ??= 'graphql';
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
   if (prompts.length > 0) spec.prompts = prompts;
-  Object.assign(spec, parseBody({ lines: block.lines.slice(i + 1), firstLine: block.firstLine + i + 1 }, headers, file));
+  bodyStart ??= i + 1;
+  const { assertions, scripts: handlers, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
+  Object.assign(spec, body);
+  if (assertions) chain.assertions = assertions;
+  if (scripts.length > 0 || handlers) chain.scripts = [...scripts, ...(handlers ?? [])];
+  if (Object.keys(chain).length > 0) spec.chain = chain;
   markGraphql(spec);
   if (annotations.parsing === 'true' && typeof spec.body === 'string') spec.body = parseEscapes(spec.body); // restcli
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));

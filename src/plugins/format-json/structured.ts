@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { setHeader, hasHeader } from '../../core/headers.js';
-import type { RequestSpec } from '../../core/model.js';
+import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { validateTls } from '../../core/profiles.js';
 
@@ -8,9 +8,9 @@ import { validateTls } from '../../core/profiles.js';
 const ANNOTATION_FIELDS = ['protocol', 'streaming', 'filter', 'query', 'auth', 'operation', 'transport'] as const;
 /** restcli's metadata (`documentation`, `$schema`) and its flags handled below. */
 const RESTCLI_FIELDS = ['documentation', '$schema', 'parseEscapes', 'requiresConfirmation'] as const;
-/** restcli's chaining and assertions: the testing work; refused until then rather than skipped. */
-const NOT_YET = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
-const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS]);
+/** restcli's chaining and checks (run by `src/chain/`). */
+const CHAIN_FIELDS = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
+const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -30,7 +30,6 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   const where = (field?: string): string => `${file}: ${[path, field].filter(Boolean).join('.') || 'request'}`;
   if (!isObject(item)) throw new UsageError(`${where()}: expected an object`);
   for (const key of Object.keys(item)) {
-    if ((NOT_YET as readonly string[]).includes(key)) throw new UsageError(`${where(key)}: restcli's ${key} is not supported yet`, { hint: 'reqflow does not chain requests or check responses yet; remove the field to just send the request' });
     if (!KNOWN.has(key)) throw new UsageError(`${where(key)}: unknown field`, { hint: `known fields: ${[...KNOWN].join(', ')}` });
   }
   for (const flag of ['parseEscapes', 'requiresConfirmation'] as const) if (item[flag] !== undefined && typeof item[flag] !== 'boolean') throw new UsageError(`${where(flag)}: expected true or false`);
@@ -82,7 +81,51 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   }
   const tls = validateTls(item.tls, where('tls'));
   if (tls) spec.tls = tls;
+  const chain = chainFields(item, where, spec.annotations);
+  if (chain) spec.chain = chain;
   return spec;
+}
+
+const scalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/**
+ * restcli's `extract: {name: jmespath}`, `dependsOn: file | [files]` and expectations
+ * (`expectedStatusCodes: [200, "2xx"]`, `expectedBody`, `expectedBodyExact`, `expectedBodyPattern`,
+ * `expectedBodyFields: {path: value}`). Expectations become annotations, as `# @expected…` lines do.
+ */
+function chainFields(item: Record<string, unknown>, where: (field?: string) => string, annotations: Record<string, string>): ChainSpec | undefined {
+  const chain: ChainSpec = {};
+  if (item.extract !== undefined) {
+    if (!isObject(item.extract)) throw new UsageError(`${where('extract')}: expected an object of name: JMESPath expression`);
+    for (const [name, expression] of Object.entries(item.extract)) {
+      if (typeof expression !== 'string' || expression === '') throw new UsageError(`${where(`extract.${name}`)}: expected a JMESPath expression`);
+      (chain.captures ??= []).push({ name, expression, line: 1, syntax: 'jmespath' });
+    }
+  }
+  if (item.dependsOn !== undefined) {
+    const list = Array.isArray(item.dependsOn) ? item.dependsOn : [item.dependsOn];
+    for (const path of list) {
+      if (typeof path !== 'string' || path === '') throw new UsageError(`${where('dependsOn')}: expected a request file path or a list of them`);
+      (chain.depends ??= []).push({ path, line: 1 });
+    }
+  }
+  if (item.expectedStatusCodes !== undefined) {
+    const codes = Array.isArray(item.expectedStatusCodes) ? item.expectedStatusCodes : [item.expectedStatusCodes];
+    if (!codes.every(scalar)) throw new UsageError(`${where('expectedStatusCodes')}: expected status codes such as [200, "2xx"]`);
+    annotations.expectedStatusCodes = codes.join(',');
+  }
+  for (const field of ['expectedBody', 'expectedBodyExact', 'expectedBodyPattern'] as const) {
+    const value = item[field];
+    if (value === undefined) continue;
+    if (!scalar(value)) throw new UsageError(`${where(field)}: expected a string`);
+    annotations[field] = String(value);
+  }
+  const fields = item.expectedBodyFields ?? item.expectedBodyField;
+  if (fields !== undefined) {
+    if (!isObject(fields)) throw new UsageError(`${where('expectedBodyFields')}: expected an object of path: value`);
+    for (const [path, value] of Object.entries(fields)) annotations[`expectedBodyField.${path}`] = `${path} ${typeof value === 'string' ? value : JSON.stringify(value)}`;
+  }
+  return Object.keys(chain).length > 0 ? chain : undefined;
 }
 
 /** Line and column (1-based) of a character offset. */

@@ -1,0 +1,43 @@
+/**
+ * `# @capture name = expression` and restcli's `# @extract name expression`: a value of the
+ * response kept for later requests of the run. Expressions:
+ *   $.data.id (JSONPath)   header:Location   status   body   regex:id=(\d+)   jmespath:data.id
+ *   //user/id (XPath)      data.id (a property path)
+ * restcli's `extract` is JMESPath throughout.
+ */
+import { UsageError } from '../core/errors/index.js';
+import { type Exchange, headerValue } from './exchange.js';
+import { asText, jmesPath, jsonPath, propertyPath, xPath } from './query.js';
+
+function json(exchange: Exchange, what: string): unknown {
+  try {
+    return JSON.parse(exchange.response.body?.toString('utf8') ?? '') as unknown;
+  } catch {
+    throw new UsageError(`${what}: the response body is not JSON`);
+  }
+}
+
+/** The captured text, or an error naming the capture when the expression finds nothing. */
+export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string): Promise<string> {
+  const body = (): string => exchange.response.body?.toString('utf8') ?? '';
+  let value: unknown;
+  if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
+  else if (expression === 'status') value = exchange.response.status;
+  else if (expression === 'body') value = body();
+  else if (/^headers?:/i.test(expression)) value = headerValue(exchange.response.headers, expression.slice(expression.indexOf(':') + 1).trim());
+  else if (expression.startsWith('regex:')) {
+    let pattern: RegExp;
+    try {
+      pattern = new RegExp(expression.slice(6).trim(), 'u');
+    } catch (error) {
+      throw new UsageError(`${what}: invalid regex: ${(error as Error).message}`);
+    }
+    const match = pattern.exec(body());
+    value = match ? (match[1] ?? match[0]) : undefined;
+  } else if (expression.startsWith('jmespath:')) value = await jmesPath(json(exchange, what), expression.slice(9).trim());
+  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression);
+  else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await xPath(body(), expression.replace(/^xpath:/, '').trim());
+  else value = propertyPath(json(exchange, what), expression);
+  if (value === undefined || value === null) throw new UsageError(`${what}: ${expression} matches nothing in the response of "${exchange.name}"`);
+  return asText(value);
+}

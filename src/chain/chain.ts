@@ -1,0 +1,157 @@
+/**
+ * The chaining state of one run: the exchanges of the named requests that ran, the values
+ * captured or set by scripts (`client.global`), and running a referenced request first when it
+ * has not run yet (once; `# @forceRef` always). One `RunChain` per run of a file (or per TUI
+ * session); nothing here is module-level.
+ */
+import { resolve } from 'node:path';
+import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
+import type { RequestSpec } from '../core/model.js';
+import type { RequestOutcome } from '../report/reporter.js';
+import type { Exchange } from './exchange.js';
+import { parseReference, resolveReference } from './references.js';
+
+export interface ChainHost {
+  /** Sends one request through the whole pipeline (the loop's `runRequest`). */
+  run(spec: RequestSpec, file: string): Promise<RequestOutcome>;
+  /** Parses another request file (`# @depends ./login.http`). */
+  load(path: string): Promise<RequestSpec[]>;
+}
+
+interface Known {
+  spec: RequestSpec;
+  file: string;
+}
+
+const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
+
+/** Every text of a request where a template may refer to another request. */
+function templatesOf(spec: RequestSpec): string[] {
+  const texts = [spec.url, ...Object.values(spec.headers), ...Object.values(spec.fileVariables ?? {})];
+  if (typeof spec.body === 'string') texts.push(spec.body);
+  for (const part of spec.bodyParts ?? []) if (part.kind === 'text') texts.push(part.text);
+  for (const assertion of spec.chain?.assertions ?? []) texts.push(assertion.text);
+  return texts;
+}
+
+/** A request's place, the same for the parsed spec and the copy a request's stages work on. */
+const locationOf = (spec: RequestSpec): string => `${spec.source.file}:${spec.source.line}`;
+
+export class RunChain {
+  private readonly known = new Map<string, Known>();
+  private readonly exchanges = new Map<string, Exchange>();
+  private readonly done = new Set<RequestSpec>();
+  private readonly running: string[] = [];
+  private readonly files = new Set<string>();
+  private readonly all: RequestSpec[] = [];
+  private readonly referenced = new Set<string>();
+  /** The requests each request's templates refer to, in order of appearance. */
+  private readonly dependencies = new Map<string, string[]>();
+  /** Values captured (`# @capture`) or set by scripts (`client.global.set`) in this run. */
+  readonly variables = new Map<string, string>();
+  /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
+  readonly headers = new Map<string, string>();
+
+  /**
+   * @param environment the `--env` environment's values, for `request.environment.get(name)`.
+   */
+  constructor(
+    private readonly host: ChainHost,
+    readonly environment: Readonly<Record<string, string>> = {},
+  ) {}
+
+  /** Makes a file's named requests known (for references and `# @ref`). */
+  addFile(specs: readonly RequestSpec[], file: string): void {
+    this.files.add(resolve(file));
+    for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
+    this.all.push(...specs);
+    // Again over every file's requests: a name just made known may be referred to by an earlier file.
+    this.referenced.clear();
+    this.dependencies.clear();
+    for (const spec of this.all) {
+      const names = new Set<string>();
+      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) if (this.known.has(match[1] as string)) names.add(match[1] as string);
+      names.delete(spec.name);
+      if (names.size > 0) this.dependencies.set(locationOf(spec), [...names]);
+      for (const name of names) this.referenced.add(name);
+      for (const ref of spec.chain?.refs ?? []) this.referenced.add(ref.name);
+    }
+  }
+
+  isRequest(name: string): boolean {
+    return this.known.has(name);
+  }
+
+  /** Must the request's exchange be kept (a later request refers to it) or checked? */
+  wants(spec: RequestSpec): boolean {
+    return spec.chain !== undefined || this.referenced.has(spec.name) || this.dependencies.has(locationOf(spec));
+  }
+
+  /**
+   * Runs the requests this one's templates refer to (those that have not run), before any
+   * template is resolved: the order is the file's, not that of concurrent resolution.
+   */
+  async prepare(spec: RequestSpec): Promise<void> {
+    for (const name of this.dependencies.get(locationOf(spec)) ?? []) await this.ensure(name, false);
+  }
+
+  /** The value of `{{login.response.body.$.id}}`, running `login` first if needed; undefined when the expression names no request. */
+  reference(expression: string): Promise<string> | undefined {
+    const reference = parseReference(expression, (name) => this.known.has(name));
+    if (!reference) return undefined;
+    return (async () => {
+      await this.ensure(reference.name, false);
+      const exchange = this.exchanges.get(reference.name);
+      if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`);
+      return resolveReference(reference, exchange);
+    })();
+  }
+
+  record(exchange: Exchange): void {
+    this.exchanges.set(exchange.name, exchange);
+  }
+
+  /** Has this request run in this run (on its own turn or because another referred to it)? */
+  ran(spec: RequestSpec): boolean {
+    return this.done.has(spec);
+  }
+
+  /** Runs a request of the loop: marked running (for cycles) and done. */
+  async run(spec: RequestSpec, file: string): Promise<RequestOutcome> {
+    this.running.push(spec.name);
+    try {
+      return await this.host.run(spec, file);
+    } finally {
+      this.running.pop();
+      this.done.add(spec);
+    }
+  }
+
+  /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). */
+  async ensure(name: string, force: boolean): Promise<void> {
+    const target = this.known.get(name);
+    if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
+    if (this.running.includes(name)) {
+      throw new UsageError(`request cycle: ${[...this.running.slice(this.running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
+    }
+    if (!force && this.done.has(target.spec)) return;
+    const outcome = await this.run(target.spec, target.file);
+    if (outcome.error) {
+      throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
+    }
+  }
+
+  /** `# @depends ./other.http`: every request of that file runs first, once per run. */
+  async depend(path: string, fromFile: string): Promise<void> {
+    const absolute = resolve(fromFile, '..', path);
+    if (this.files.has(absolute)) return;
+    const specs = await this.host.load(absolute);
+    this.addFile(specs, absolute);
+    for (const spec of specs) {
+      if (this.done.has(spec)) continue;
+      const outcome = await this.run(spec, absolute);
+      if (outcome.error) throw new ReqflowError(`${path}: request "${spec.name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
+    }
+  }
+}
+

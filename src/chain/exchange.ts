@@ -1,0 +1,56 @@
+/**
+ * A request and its response as later requests, scripts and assertions see them: what was
+ * sent (after every stage) and what came back, body included (the first 16 MiB).
+ */
+import type { RequestSpec, ResponseInfo } from '../core/model.js';
+
+export interface Exchange {
+  name: string;
+  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  response: {
+    status: number;
+    statusText: string;
+    headers: Record<string, string | string[]>;
+    /** Undefined when the body was larger than the recording limit. */
+    body: Buffer | undefined;
+  };
+  /** From sending to the end of the body. */
+  durationMs: number;
+}
+
+export function exchangeOf(spec: RequestSpec, response: ResponseInfo, body: Buffer | undefined, durationMs: number): Exchange {
+  const request: Exchange['request'] = { method: spec.method, url: spec.url, headers: spec.headers };
+  if (spec.body !== undefined) request.body = typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8');
+  return {
+    name: spec.name,
+    request,
+    response: { status: response.status, statusText: response.statusText, headers: response.headers, body },
+    durationMs,
+  };
+}
+
+/** A header's value, case-insensitively; several values joined with `, ` (RFC 9110). */
+export function headerValue(headers: Record<string, string | string[]>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() === wanted) return Array.isArray(value) ? value.join(', ') : value;
+  }
+  return undefined;
+}
+
+export function contentTypeOf(headers: Record<string, string | string[]>): { mimeType: string; charset: string } {
+  const raw = headerValue(headers, 'content-type') ?? '';
+  const [mime = '', ...params] = raw.split(';');
+  const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";]*)"?/i.exec(p)?.[1]).find((c) => c !== undefined);
+  return { mimeType: mime.trim().toLowerCase(), charset: charset?.toLowerCase() ?? 'utf-8' };
+}
+
+export function isJsonType(headers: Record<string, string | string[]>): boolean {
+  const { mimeType } = contentTypeOf(headers);
+  return mimeType === 'application/json' || mimeType.endsWith('+json');
+}
+
+export function isXmlType(headers: Record<string, string | string[]>): boolean {
+  const { mimeType } = contentTypeOf(headers);
+  return mimeType === 'application/xml' || mimeType === 'text/xml' || mimeType.endsWith('+xml');
+}

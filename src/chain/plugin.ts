@@ -1,0 +1,135 @@
+/**
+ * The chaining plugin. In `substitute` (before the core resolves templates): the files of
+ * `# @depends` and the requests of `# @ref` run first, `client.global.headers` are added, and
+ * pre-request scripts run. In `capture` (after the response is shown): the exchange is kept
+ * for later references, then response handlers, `# @capture`, `??` assertions and restcli's
+ * expectations run, in that order; their results go to `ctx.tests`.
+ */
+import { UsageError } from '../core/errors/index.js';
+import { getHeader, setHeader } from '../core/headers.js';
+import { isSecretName } from '../core/mask.js';
+import { shownPath } from '../core/resolve-path.js';
+import type { RequestSpec, TestResult } from '../core/model.js';
+import type { CaptureContext, RequestContext } from '../pipeline/context.js';
+import type { Plugin } from '../pipeline/plugin.js';
+import { visible } from '../report/render/visible.js';
+import type { ScriptData } from '../scripts/jetbrains-api.js';
+import { evaluateExpression, runScripts, SCRIPT_TIMEOUT_MS, type ScriptHost } from '../scripts/run-scripts.js';
+import { evaluateAssertion, evaluateExpectations } from './assertions.js';
+import { captureValue } from './captures.js';
+import type { RunChain } from './chain.js';
+import { contentTypeOf, type Exchange, exchangeOf, isJsonType } from './exchange.js';
+
+interface ChainState {
+  /** The request as written (before templates were resolved), for `request.*.getRaw()`. */
+  raw: Pick<RequestSpec, 'url' | 'headers' | 'body'>;
+  startedAt: number;
+}
+
+const STATE = 'chain';
+
+function chainOf(ctx: RequestContext): RunChain {
+  if (!ctx.chain) throw new UsageError('chaining needs a run (internal)');
+  return ctx.chain;
+}
+
+function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
+  return {
+    globals: chain.variables,
+    headers: chain.headers,
+    requestVariables: ctx.requestVariables ?? new Map(),
+    environment: (name) => chain.environment[name],
+    log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
+    addSecret: (value) => ctx.addSecret?.(value),
+    file: ctx.file,
+    timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
+  };
+}
+
+function bodyText(body: string | Buffer | undefined): string | null {
+  if (body === undefined) return null;
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+function scriptData(raw: ChainState['raw'], sent: RequestSpec, exchange?: Exchange): ScriptData {
+  const headers = Object.entries(sent.headers).map(([name, value]): [string, string, string] => [name, getHeader(raw.headers, name) ?? value, value]);
+  const data: ScriptData = {
+    request: { method: sent.method, url: raw.url, urlResolved: sent.url, body: bodyText(raw.body), bodyResolved: bodyText(sent.body), headers },
+    response: null,
+  };
+  if (exchange) {
+    const body = exchange.response.body?.toString('utf8') ?? '';
+    let json = false;
+    if (isJsonType(exchange.response.headers)) {
+      try {
+        JSON.parse(body);
+        json = true;
+      } catch {
+        json = false;
+      }
+    }
+    const { mimeType, charset } = contentTypeOf(exchange.response.headers);
+    const pairs = Object.entries(exchange.response.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]));
+    data.response = { status: exchange.response.status, body, json, headers: pairs, mimeType, charset };
+  }
+  return data;
+}
+
+async function beforeSend(ctx: RequestContext): Promise<void> {
+  const chain = chainOf(ctx);
+  const spec = ctx.spec.chain;
+  for (const dependency of spec?.depends ?? []) await chain.depend(dependency.path, ctx.file);
+  for (const ref of spec?.refs ?? []) await chain.ensure(ref.name, ref.force);
+  await chain.prepare(ctx.spec);
+  for (const [name, value] of chain.headers) if (getHeader(ctx.spec.headers, name) === undefined) setHeader(ctx.spec.headers, name, value);
+  const raw = { url: ctx.spec.url, headers: { ...ctx.spec.headers }, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) };
+  const pre = spec?.scripts?.filter((script) => script.phase === 'pre') ?? [];
+  if (pre.length > 0) {
+    const run = await runScripts(pre, scriptData(raw, ctx.spec), scriptHost(ctx, chain));
+    // A pre-request script that fails leaves its variables unset: the request is not sent.
+    if (run.failure) throw new UsageError(`pre-request script failed: ${run.failure.text}`, { hint: 'the request was not sent' });
+    (ctx.tests ??= []).push(...run.tests);
+  }
+  ctx.state[STATE] = { raw, startedAt: performance.now() } satisfies ChainState;
+}
+
+async function afterResponse(ctx: CaptureContext): Promise<void> {
+  const chain = chainOf(ctx);
+  const state = ctx.state[STATE] as ChainState | undefined;
+  const raw = state?.raw ?? { url: ctx.spec.url, headers: ctx.spec.headers };
+  const exchange = exchangeOf(ctx.spec, ctx.response, ctx.capturedBody(), state ? performance.now() - state.startedAt : ctx.response.durationMs);
+  chain.record(exchange);
+  const spec = ctx.spec.chain;
+  const tests: TestResult[] = (ctx.tests ??= []);
+  const host = scriptHost(ctx, chain);
+  const data = scriptData(raw, ctx.spec, exchange);
+  const where = (line: number): { file: string; line: number } => ({ file: shownPath(ctx.file), line });
+
+  const post = spec?.scripts?.filter((script) => script.phase === 'post') ?? [];
+  if (post.length > 0) {
+    const run = await runScripts(post, data, host);
+    tests.push(...run.tests);
+    if (run.failure) tests.push({ name: 'response handler', passed: false, message: run.failure.text, ...where(run.failure.line), error: true });
+  }
+  for (const capture of spec?.captures ?? []) {
+    const what = `# @${capture.syntax === 'jmespath' ? 'extract' : 'capture'} ${capture.name} (${ctx.spec.source.file}:${capture.line})`;
+    const value = await captureValue(capture.expression, capture.syntax, exchange, what);
+    host.globals.set(capture.name, value);
+    if (isSecretName(capture.name)) ctx.addSecret?.(value);
+    if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
+  }
+  for (const assertion of spec?.assertions ?? []) {
+    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, data, host)));
+  }
+  tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line))));
+}
+
+const chainPlugin: Plugin = {
+  name: 'chain',
+  stages: {
+    substitute: beforeSend,
+    capture: afterResponse,
+  },
+};
+
+export default chainPlugin;

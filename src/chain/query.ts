@@ -1,0 +1,66 @@
+/**
+ * Selecting a value out of a body: JSONPath (jsonpath-plus: the filter expressions run in its
+ * own safe interpreter, never `eval`), XPath (xpath over @xmldom/xmldom), JMESPath (as `--filter`).
+ * Each library is imported when first used: a run without them never loads them.
+ */
+import { UsageError } from '../core/errors/index.js';
+import { filterRunner } from '../core/filter.js';
+
+/** The first value JSONPath `path` selects in `json`, or undefined when nothing matches. */
+export async function jsonPath(json: unknown, path: string): Promise<unknown> {
+  const { JSONPath } = await import('jsonpath-plus');
+  let found: unknown[];
+  try {
+    found = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+  } catch (error) {
+    throw new UsageError(`invalid JSONPath ${path}: ${(error as Error).message}`);
+  }
+  return found[0];
+}
+
+/** The text of the first node XPath `expression` selects in the XML document `xml` (or a number/string/boolean result). */
+export async function xPath(xml: string, expression: string): Promise<string | number | boolean | undefined> {
+  const [{ DOMParser }, xpath] = await Promise.all([import('@xmldom/xmldom'), import('xpath')]);
+  let document: Node;
+  try {
+    document = new DOMParser({ onError: (level, message) => { if (level !== 'warning') throw new Error(message); } }).parseFromString(xml, 'text/xml') as unknown as Node;
+  } catch (error) {
+    throw new UsageError(`the body is not XML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  let result: unknown;
+  try {
+    result = xpath.select(expression, document as Parameters<typeof xpath.select>[1]);
+  } catch (error) {
+    throw new UsageError(`invalid XPath ${expression}: ${(error as Error).message}`);
+  }
+  if (Array.isArray(result)) {
+    const node = result[0];
+    if (node === undefined) return undefined;
+    return (node as Node).textContent ?? (node as { nodeValue?: string }).nodeValue ?? '';
+  }
+  return result as string | number | boolean;
+}
+
+/** JMESPath `expression` over `json` (restcli's `extract`), with the same library as `--filter`. */
+export async function jmesPath(json: unknown, expression: string): Promise<unknown> {
+  return filterRunner()(expression, json);
+}
+
+/** `a.b[0].c` over a parsed body (httpyac's `{{login.token}}`, `?? body id == 5`): plain property steps, nothing evaluated. */
+export function propertyPath(value: unknown, path: string): unknown {
+  let current = value;
+  for (const step of path.match(/[^.[\]]+|\[\d+\]/g) ?? []) {
+    if (current === null || typeof current !== 'object') return undefined;
+    const key = step.startsWith('[') ? Number(step.slice(1, -1)) : step;
+    if (!Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string | number, unknown>)[key];
+  }
+  return current;
+}
+
+/** A selected value as template text: strings as they are, the rest as JSON. */
+export function asText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '';
+  return JSON.stringify(value) ?? String(value);
+}

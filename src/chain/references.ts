@@ -1,0 +1,84 @@
+/**
+ * Named-response references in templates:
+ * - VS Code / JetBrains: `{{login.response.body.$.data.id}}` (JSONPath), `{{login.response.body.*}}`
+ *   (the whole body), `{{login.response.body.//user/id}}` (XPath), `{{login.response.headers.Location}}`,
+ *   `{{login.response.status}}`, and the same of `login.request` (body, headers, url, method);
+ * - httpyac: `{{login.data.id}}`, a property path into the parsed JSON body of `login`.
+ */
+import { VariableError } from '../core/errors/index.js';
+import { type Exchange, headerValue, isXmlType } from './exchange.js';
+import { asText, jsonPath, propertyPath, xPath } from './query.js';
+
+export interface Reference {
+  name: string;
+  /** What follows the request name. */
+  path: string;
+}
+
+/** `login.response.body.$.id` → `{name: 'login', path: 'response.body.$.id'}` when `login` is a request name. */
+export function parseReference(expression: string, isRequest: (name: string) => boolean): Reference | undefined {
+  const dot = expression.indexOf('.');
+  if (dot <= 0) return undefined;
+  const name = expression.slice(0, dot);
+  return isRequest(name) ? { name, path: expression.slice(dot + 1) } : undefined;
+}
+
+function bodyText(body: Buffer | string | undefined, what: string): string {
+  if (body === undefined) throw new VariableError(`${what}: the body was not kept (over 16 MiB)`);
+  return typeof body === 'string' ? body : body.toString('utf8');
+}
+
+function parseJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new VariableError(`${what}: the body is not JSON`, { hint: 'a JSONPath ($.…) needs a JSON body; use .body.* for the whole text' });
+  }
+}
+
+/** The value of a body selector: `*` or nothing (whole body), `$…` (JSONPath), `/…` (XPath). */
+async function selectBody(text: string, selector: string, xml: boolean, what: string): Promise<string> {
+  if (selector === '' || selector === '*') return text;
+  if (selector.startsWith('$')) {
+    const value = await jsonPath(parseJson(text, what), selector);
+    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`);
+    return asText(value);
+  }
+  if (selector.startsWith('/') || xml) {
+    const value = await xPath(text, selector);
+    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`);
+    return String(value);
+  }
+  throw new VariableError(`${what}: unknown body selector "${selector}"`, { hint: 'use * (whole body), a JSONPath such as $.data.id, or an XPath such as //user/id' });
+}
+
+/** Resolves a reference against the exchange of the request it names. */
+export async function resolveReference(reference: Reference, exchange: Exchange): Promise<string> {
+  const what = `{{${reference.name}.${reference.path}}}`;
+  const match = /^(response|request)\.(body|headers|status|url|method)(?:\.(.*))?$/s.exec(reference.path);
+  if (!match) {
+    // httpyac: a property path into the parsed JSON response body.
+    const value = propertyPath(parseJson(bodyText(exchange.response.body, what), what), reference.path);
+    if (value === undefined) throw new VariableError(`${what}: the response of "${reference.name}" has no ${reference.path}`);
+    return asText(value);
+  }
+  const [, side, part, rest = ''] = match;
+  const headers = side === 'response' ? exchange.response.headers : exchange.request.headers;
+  switch (part) {
+    case 'status':
+      return String(exchange.response.status);
+    case 'url':
+      return exchange.request.url;
+    case 'method':
+      return exchange.request.method;
+    case 'headers': {
+      const value = headerValue(headers, rest);
+      if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${rest}`);
+      return value;
+    }
+    default: {
+      const body = side === 'response' ? exchange.response.body : (exchange.request.body ?? '');
+      return selectBody(bodyText(body, what), rest, isXmlType(headers), what);
+    }
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The services of a run over one request file, for `reqflow run` and `reqflow test`: the
+ * profile and session (found from the file's folder), the `--env` environment, prompts, the
+ * reporter behind the feed, and the chaining state over the file's requests.
+ */
+import { dirname } from 'node:path';
+import type { AgentPool } from '../core/http/agents.js';
+import { AbortHooks } from '../core/abort-hooks.js';
+import { loadEnvironment } from '../core/environments.js';
+import { isSecretName, type SecretRegistry } from '../core/mask.js';
+import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
+import { resolveProfile } from '../core/profiles.js';
+import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
+import type { PluginRegistry } from '../core/registry.js';
+import { loadSession } from '../core/session.js';
+import type { RunServices } from '../pipeline/create-context.js';
+import { createChain } from '../pipeline/loop.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
+import { createFeed } from '../report/feed.js';
+import type { Reporter } from '../report/reporter.js';
+
+export interface RunSetup {
+  path: string;
+  specs: readonly RequestSpec[];
+  options: RunOptions;
+  registry: PluginRegistry;
+  reporter: Reporter;
+  output: OutputSink;
+  secrets: SecretRegistry;
+  agents: AgentPool;
+  signal: AbortSignal;
+  io: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv; cwd: string };
+  profileFlags: { profile?: string; profiles?: string };
+  warn(message: string): void;
+}
+
+export async function runServices(setup: RunSetup): Promise<RunServices> {
+  const { path, options, io, secrets, warn } = setup;
+  const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
+  for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
+  const environment = await loadEnvironment(dirname(path), options.environment, warn);
+  for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
+  const session = await loadSession(profile.name, { env: io.env, warn });
+  const services: RunServices = {
+    registry: setup.registry,
+    options,
+    profile,
+    ...(document.path ? { profilesPath: document.path } : {}),
+    session,
+    ...(environment ? { environment } : {}),
+    output: setup.output,
+    report: createFeed(setup.reporter),
+    prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,
+    promptCache: new Map(),
+    secrets,
+    agents: setup.agents,
+    signal: setup.signal,
+    abort: new AbortHooks(setup.signal),
+    runState: {},
+    env: io.env,
+  };
+  services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
+  return services;
+}

@@ -1,0 +1,139 @@
+/**
+ * `reqflow test [PATH…]`: from flags to exit code. Runs the files, prints progress and the
+ * summary, writes the reports. Exit 0 when every request and check passed, 1 when a check (or,
+ * for a request without checks, its status) failed, else the first error's code. Never throws.
+ */
+import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { ExitCode, UsageError } from '../core/errors/index.js';
+import { AgentPool } from '../core/http/agents.js';
+import { SecretRegistry } from '../core/mask.js';
+import { PluginRegistry, type PluginEntry } from '../core/registry.js';
+import { jsonReporter } from '../report/json.js';
+import { palette, colorWanted } from '../report/render/colors.js';
+import type { Reporter } from '../report/reporter.js';
+import { collectFiles } from '../test-run/collect-files.js';
+import { shownPath } from '../core/resolve-path.js';
+import { Progress } from '../test-run/progress.js';
+import { jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
+import type { FileResult, RunResult } from '../test-run/results.js';
+import { runTestFiles } from '../test-run/run-tests.js';
+import type { CliIo } from './run-file.js';
+import { exitCodeOf } from './report-error.js';
+import { toRunOptions } from './run-options.js';
+import { runServices } from './run-services.js';
+import type { RawTestFlags } from './test-flags.js';
+
+function count(value: string | undefined, flag: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new UsageError(`--${flag} expects a whole number from 1 to 1000, got "${value.slice(0, 40)}"`);
+  return Number(value);
+}
+
+function grepOf(pattern: string | undefined): RegExp | undefined {
+  if (pattern === undefined) return undefined;
+  try {
+    return new RegExp(pattern, 'iu');
+  } catch (error) {
+    throw new UsageError(`--grep: invalid regular expression: ${(error as Error).message}`);
+  }
+}
+
+/** The first error's code if a request or file errored, else 1 if anything failed, else 0. */
+function runExitCode(files: readonly FileResult[]): number {
+  for (const file of files) {
+    if (file.error) return file.error.exitCode;
+    for (const request of file.requests) if (request.error) return request.error.exitCode;
+  }
+  return files.some((file) => file.requests.some((request) => request.exitCode !== 0)) ? ExitCode.httpFailure : ExitCode.ok;
+}
+
+export async function testCommand(paths: readonly string[], flags: RawTestFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
+  const secrets = new SecretRegistry();
+  const controller = new AbortController();
+  const agents = new AgentPool();
+  const onSigint = (): void => controller.abort();
+  process.once('SIGINT', onSigint);
+  const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${secrets.scrub(message)}\n`);
+  let debug = flags.debug === true;
+  return exitCodeOf(
+    async () => {
+      const options = toRunOptions({ ...flags, output: 'pretty' }, { stdoutIsTTY: false, stdinIsTTY: false, env: io.env });
+      debug = options.debug;
+      const jobs = count(flags.jobs, 'jobs', 1);
+      const repeat = count(flags.repeat, 'repeat', 1);
+      const grep = grepOf(flags.grep);
+      const reports = parseReports(flags.report ?? [], io.cwd);
+      const tapOnStdout = reports.some((report) => report.format === 'tap' && report.path === undefined);
+      // Progress goes to stderr when stdout carries a report.
+      const progressStream = tapOnStdout ? io.stderr : io.stdout;
+      const colors = palette(flags.color ?? colorWanted(progressStream.isTTY === true, io.env));
+      const progress = new Progress({ write: (text) => void progressStream.write(secrets.scrub(text)), live: progressStream.isTTY === true && io.env.CI !== 'true', colors }, () => totalRequests);
+      let totalRequests = 0;
+      const files = await collectFiles(paths, io.cwd);
+      const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
+      const jsonTarget = reports.find((report) => report.format === 'json');
+      const json = jsonTarget?.path ? await jsonReportSink(jsonTarget.path) : undefined;
+      const extraReporter: Reporter | undefined = json ? redirected(jsonReporter(() => undefined), json.sink) : undefined;
+      const started = new Date();
+      const startedAt = performance.now();
+      const results: FileResult[] = [];
+      for (let round = 0; round < repeat && !controller.signal.aborted; round++) {
+        results.push(
+          ...(await runTestFiles(files, {
+            jobs,
+            bail: flags.bail === true,
+            ...(grep ? { grep } : {}),
+            registry,
+            signal: controller.signal,
+            warn,
+            shown: (file) => shownPath(file, io.cwd),
+            services: (file, specs, reporter) => {
+              totalRequests += grep ? specs.filter((spec) => grep.test(spec.name)).length : specs.length;
+              return runServices({
+                path: file,
+                specs,
+                options,
+                registry,
+                reporter,
+                output: { out: () => undefined, err: (line) => void io.stderr.write(`${line}\n`), stream: io.stderr },
+                secrets,
+                agents,
+                signal: controller.signal,
+                io,
+                profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+                warn,
+              });
+            },
+            ...(extraReporter ? { extraReporter } : {}),
+            onRequest: (file, result) => progress.request(file, result),
+            onFileError: (file, message) => progress.fileError(file, secrets.scrub(message)),
+          })),
+        );
+      }
+      const run: RunResult = { startedAt: started.toISOString(), durationMs: performance.now() - startedAt, files: results };
+      progress.summary(run);
+      if (repeat > 1) io.stdout.write(await (await import('../test-run/repeat-summary.js')).repeatSummary(run, colors));
+      await json?.finish(true);
+      await writeReports(reports, run, (text) => void io.stdout.write(text));
+      if (controller.signal.aborted) return ExitCode.interrupted;
+      return runExitCode(results);
+    },
+    io.stderr,
+    () => ({ debug, secrets }),
+    () => {
+      process.removeListener('SIGINT', onSigint);
+      agents.destroy();
+    },
+  );
+}
+
+/** A reporter whose writes go to `sink` instead of the run's output (the JSON report file). */
+function redirected(reporter: Reporter, sink: import('../core/model.js').OutputSink): Reporter {
+  const view = <T extends object>(ctx: T): T => Object.create(ctx, { output: { value: sink } }) as T;
+  return {
+    ...(reporter.body ? { body: (ctx, body) => reporter.body?.(view(ctx), body) } : {}),
+    ...(reporter.event ? { event: (ctx, event) => reporter.event?.(view(ctx), event) } : {}),
+    ...(reporter.streamEnd ? { streamEnd: (ctx, end) => reporter.streamEnd?.(view(ctx), end) } : {}),
+    ...(reporter.requestEnd ? { requestEnd: (outcome, ctx) => reporter.requestEnd?.(outcome, view(ctx)) } : {}),
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Runs a request's JetBrains scripts (pre-request or response handlers) in the sandbox and
+ * connects the API to the run: `client.global` to the run's variables, `request.variables` to
+ * the request's, `client.test`/`client.assert` to test results, `client.log` to stderr.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { shownPath } from '../core/resolve-path.js';
+import { UsageError } from '../core/errors/index.js';
+import { isSecretName } from '../core/mask.js';
+import type { ScriptSpec, TestResult } from '../core/model.js';
+import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
+import { type Bridge, createSandbox, type ScriptFailure } from './sandbox.js';
+
+/** Default time limit of one script (the issue's 5 s; `--script-timeout` changes it). */
+export const SCRIPT_TIMEOUT_MS = 5000;
+
+export interface ScriptHost {
+  /** `client.global`: the run's variables. */
+  globals: Map<string, string>;
+  /** `client.global.headers`: headers for every later request of the run. */
+  headers: Map<string, string>;
+  /** `request.variables`: this request's own. */
+  requestVariables: Map<string, string>;
+  /** `request.environment.get(name)`. */
+  environment(name: string): string | undefined;
+  log(text: string): void;
+  addSecret(value: string): void;
+  /** The request file (absolute) and how it is named in messages. */
+  file: string;
+  timeoutMs: number;
+}
+
+function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[]): Bridge {
+  const setSecretAware = (map: Map<string, string>, name: string, value: string): void => {
+    if (isSecretName(name)) host.addSecret(value);
+    map.set(name, value);
+  };
+  return (op, [a = '', b, c]) => {
+    switch (op) {
+      case 'global.set':
+        if (b === undefined) host.globals.delete(a);
+        else setSecretAware(host.globals, a, b);
+        return undefined;
+      case 'global.get':
+        return host.globals.get(a);
+      case 'global.isEmpty':
+        return host.globals.size === 0;
+      case 'global.clear':
+        host.globals.delete(a);
+        return undefined;
+      case 'global.clearAll':
+        host.globals.clear();
+        return undefined;
+      case 'headers.set':
+        setSecretAware(host.headers, a, b ?? '');
+        return undefined;
+      case 'headers.clear':
+        host.headers.delete(a);
+        return undefined;
+      case 'variables.set':
+        setSecretAware(host.requestVariables, a, b ?? '');
+        return undefined;
+      case 'variables.get':
+        return host.requestVariables.get(a) ?? host.globals.get(a);
+      case 'environment.get':
+        return host.environment(a);
+      case 'log':
+        host.log(a);
+        return undefined;
+      case 'test':
+        tests.push({ name: a, passed: b === 'pass', ...(c !== undefined ? { message: c } : {}) });
+        return undefined;
+      default:
+        return '\u0000error:unknown operation';
+    }
+  };
+}
+
+async function codeOf(script: ScriptSpec, host: ScriptHost): Promise<{ code: string; filename: string; lineOffset: number }> {
+  const shown = shownPath(host.file);
+  if (script.code !== undefined) return { code: script.code, filename: shown, lineOffset: script.line - 1 };
+  const path = resolve(host.file, '..', script.path ?? '');
+  try {
+    return { code: await readFile(path, 'utf8'), filename: shownPath(path), lineOffset: 0 };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${shown}:${script.line}: cannot read script ${script.path}: ${code === 'ENOENT' ? 'no such file' : String(code ?? error)}`);
+  }
+}
+
+/** Where a failure is in the request file (and in the script, when the script is a file or several lines long). */
+function describe(failure: ScriptFailure, script: ScriptSpec, filename: string, lineOffset: number): { text: string; line: number } {
+  if (failure.line === undefined) return { text: `${filename}:${script.line}: ${failure.message}`, line: script.line };
+  if (script.code !== undefined) return { text: `${filename}:${lineOffset + failure.line} (script line ${failure.line}): ${failure.message}`, line: lineOffset + failure.line };
+  return { text: `${filename}:${failure.line} (script at line ${script.line}): ${failure.message}`, line: script.line };
+}
+
+export interface ScriptRun {
+  tests: TestResult[];
+  /** A script that threw or ran out of time (the first one; later scripts do not run). */
+  failure?: { text: string; line: number };
+}
+
+/** Runs the scripts of one phase in order, in one sandbox (they share its globals, as in JetBrains). */
+export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptData, host: ScriptHost): Promise<ScriptRun> {
+  const sources = await Promise.all(scripts.map((script) => codeOf(script, host)));
+  const raw: Omit<TestResult, 'file' | 'line'>[] = [];
+  const sandbox = createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
+  const tests: TestResult[] = [];
+  for (const [index, script] of scripts.entries()) {
+    const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
+    const failure = sandbox.run(code, filename);
+    for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
+    if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
+    if (failure?.exited) break;
+  }
+  return { tests };
+}
+
+/** `?? js <expression>`: the value of an expression over `response`, in the same sandbox API. */
+export function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): unknown {
+  const sandbox = createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
+  const { json, failure } = sandbox.evaluate(expression, 'assertion');
+  if (failure) throw new Error(`js ${expression}: ${failure.message}`);
+  return json === undefined ? undefined : (JSON.parse(json) as unknown);
+}

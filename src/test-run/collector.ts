@@ -1,0 +1,59 @@
+/**
+ * The reporter of `reqflow test`: it shows no bodies, but reads each one (so checks and later
+ * requests can use it) and turns every request's outcome into a {@link RequestResult}.
+ */
+import { resolve } from 'node:path';
+import { displayHeaders, displayUrl } from '../core/mask.js';
+import type { Reporter, RequestOutcome, RequestView } from '../report/reporter.js';
+import { KEPT_BODY_BYTES, type RequestResult } from './results.js';
+
+function cut(body: Buffer | string | undefined, redact: (text: string) => string): string | undefined {
+  if (body === undefined) return undefined;
+  const text = typeof body === 'string' ? body : body.subarray(0, KEPT_BODY_BYTES).toString('utf8');
+  const more = (typeof body === 'string' ? Buffer.byteLength(body) : body.length) > KEPT_BODY_BYTES ? '\n… (cut)' : '';
+  return redact(text.slice(0, KEPT_BODY_BYTES)) + more;
+}
+
+function resultOf(outcome: RequestOutcome, ctx: RequestView): RequestResult {
+  const { spec, response } = outcome;
+  const sent = outcome.sent ?? spec;
+  const total = typeof ctx.state.testStartedAt === 'number' ? performance.now() - ctx.state.testStartedAt : (response?.durationMs ?? 0);
+  const result: RequestResult = {
+    name: spec.name,
+    method: sent.method,
+    url: displayUrl(sent.url, ctx.redact),
+    line: spec.source.line,
+    timings: response ? { firstByte: response.durationMs, download: Math.max(0, total - response.durationMs), total } : { total },
+    tests: (outcome.tests ?? []).map((test) => (test.message === undefined ? test : { ...test, message: ctx.redact(test.message) })),
+    exitCode: outcome.exitCode,
+  };
+  if (response) result.status = response.status;
+  if (outcome.error) result.error = { message: ctx.redact(outcome.error.message), exitCode: outcome.error.exitCode, ...(outcome.error.hint ? { hint: ctx.redact(outcome.error.hint) } : {}) };
+  if (outcome.exitCode !== 0) {
+    const requestBody = cut(sent.body, ctx.redact);
+    result.exchange = { request: { headers: displayHeaders(sent.headers, ctx.redact) as Record<string, string>, ...(requestBody !== undefined ? { body: requestBody } : {}) } };
+    if (response) {
+      const responseBody = cut(response.body, ctx.redact);
+      result.exchange.response = { headers: displayHeaders(response.headers, ctx.redact), ...(responseBody !== undefined ? { body: responseBody } : {}) };
+    }
+  }
+  return result;
+}
+
+/** One per file run (`file` absolute, `shown` as it is named): `onRequest` gets each request's result as it ends. */
+export function testCollector(file: string, shown: (file: string) => string, onRequest: (result: RequestResult) => void): Reporter {
+  return {
+    requestStart: () => undefined,
+    responseHead: (ctx) => {
+      ctx.state.testStartedAt ??= performance.now() - ctx.response.durationMs;
+    },
+    body: async (ctx, body) => {
+      if (body.kind === 'stream') await ctx.readBody(); // kept on the response: checks and later requests read it
+    },
+    requestEnd: (outcome, ctx) => {
+      const result = resultOf(outcome, ctx);
+      if (resolve(outcome.spec.source.file) !== file) result.file = shown(resolve(outcome.spec.source.file));
+      onRequest(result);
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Runs the files of `reqflow test`: each file's requests in order through the pipeline (its
+ * own chaining state, profile and environment), up to `jobs` files at once, and collects a
+ * {@link FileResult} per file. `--bail` stops every file after the first request that fails.
+ */
+import { isReqflowError, internalError } from '../core/errors/index.js';
+import type { RequestSpec } from '../core/model.js';
+import { runRequests } from '../pipeline/loop.js';
+import type { RunServices } from '../pipeline/create-context.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
+import type { Reporter } from '../report/reporter.js';
+import type { PluginRegistry } from '../core/registry.js';
+import { testCollector } from './collector.js';
+import type { FileResult, RequestResult } from './results.js';
+
+export interface TestFilesOptions {
+  jobs: number;
+  bail: boolean;
+  grep?: RegExp;
+  registry: PluginRegistry;
+  signal: AbortSignal;
+  warn(message: string): void;
+  /** How a file is named in results and output. */
+  shown(file: string): string;
+  /** The services of one file's run, with `reporter` as its reporter. */
+  services(file: string, specs: readonly RequestSpec[], reporter: Reporter): Promise<RunServices>;
+  /** Another reporter that sees every request too (the JSON report), if any. */
+  extraReporter?: Reporter;
+  onRequest(file: string, result: RequestResult): void;
+  onFileError(file: string, message: string): void;
+}
+
+function both(first: Reporter, second: Reporter | undefined): Reporter {
+  if (!second) return first;
+  const keys = ['requestStart', 'responseHead', 'body', 'event', 'streamEnd', 'requestEnd'] as const;
+  const joined: Reporter = {};
+  for (const key of keys) {
+    const a = first[key] as ((...args: unknown[]) => unknown) | undefined;
+    const b = second[key] as ((...args: unknown[]) => unknown) | undefined;
+    if (!a && !b) continue;
+    (joined as Record<string, unknown>)[key] = async (...args: unknown[]) => {
+      await a?.(...args);
+      await b?.(...args);
+    };
+  }
+  return joined;
+}
+
+async function runFile(file: string, options: TestFilesOptions, stopped: () => boolean, stop: () => void): Promise<FileResult> {
+  const started = performance.now();
+  const result: FileResult = { file: options.shown(file), durationMs: 0, requests: [] };
+  try {
+    const specs = await parseRequestFile(file, options.registry, options.warn);
+    const selected = options.grep ? specs.filter((spec) => options.grep?.test(spec.name)) : specs;
+    const collector = testCollector(file, options.shown, (request) => {
+      result.requests.push(request);
+      options.onRequest(result.file, request);
+      if (options.bail && request.exitCode !== 0) stop();
+    });
+    const services = await options.services(file, specs, both(collector, options.extraReporter));
+    await runRequests(selected, file, services, { failFast: options.bail, stop: stopped });
+  } catch (caught) {
+    const error = isReqflowError(caught) ? caught : internalError(caught);
+    result.error = { message: error.message, exitCode: error.exitCode, ...(error.hint ? { hint: error.hint } : {}) };
+    options.onFileError(result.file, error.message);
+    if (options.bail) stop();
+  }
+  result.durationMs = performance.now() - started;
+  return result;
+}
+
+/** Every file, `jobs` at a time; results in the order of `files`. */
+export async function runTestFiles(files: readonly string[], options: TestFilesOptions): Promise<FileResult[]> {
+  const results: FileResult[] = new Array<FileResult>(files.length);
+  let bailed = false;
+  const stopped = (): boolean => bailed || options.signal.aborted;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < files.length && !stopped()) {
+      const index = next++;
+      results[index] = await runFile(files[index] as string, options, stopped, () => (bailed = true));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.jobs, files.length) }, worker));
+  return results.filter((result) => result !== undefined);
+}

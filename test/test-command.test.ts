@@ -1,0 +1,170 @@
+/**
+ * `reqflow test` end to end with the built CLI against the demo API: a folder of request files,
+ * the summary and exit codes, --grep, --bail, --jobs, --repeat, and the reports: JUnit checked
+ * against Jenkins' junit-10.xsd with xmllint, TAP read back with tap-parser, the JSON report
+ * against docs/record.schema.json.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Parser } from 'tap-parser';
+import { startDemoApi, type DemoApi } from './servers/demo-api.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { parseRecords } from './helpers/records.js';
+
+let api: DemoApi;
+const tmp = tempDir('reqflow-testcmd-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+const reqflowTest = (...args: string[]) => runCli(['test', ...args, '-e', `baseUrl=${api.url}`], { cwd: tmp.dir, env });
+
+beforeAll(async () => {
+  api = await startDemoApi();
+  tmp.write('suite/auth.http', `# @name login
+POST {{baseUrl}}/login
+Content-Type: application/json
+
+{"username": "alice", "password": "secret"}
+
+?? status == 200
+?? body $.user == alice
+
+###
+# @name me
+GET {{baseUrl}}/me
+Authorization: Bearer {{login.response.body.$.token}}
+
+?? status == 200
+?? body $.scopes includes write
+`);
+  tmp.write('suite/notes/notes.http', `# @name login
+POST {{baseUrl}}/login
+Content-Type: application/json
+
+{"username": "alice", "password": "secret"}
+
+> {% client.global.set("auth", response.body.token); %}
+
+###
+# @name create
+POST {{baseUrl}}/notes
+Authorization: Bearer {{auth}}
+Content-Type: application/json
+
+{"text": "ci"}
+
+?? status == 201
+?? body text == something else
+`);
+  tmp.write('suite/plain.rest', 'GET {{baseUrl}}/health\n');
+  // Not request files: never run.
+  tmp.write('suite/http-client.env.json', '{"dev": {}}');
+  tmp.write('suite/package.json', '{"name": "x"}');
+  tmp.write('broken/bad.http', 'GET {{baseUrl}}/health\nnot a header\n');
+});
+afterAll(async () => {
+  await api.close();
+  tmp.cleanup();
+});
+
+describe('reqflow test', () => {
+  test('a folder: every request file found, one line per request, a summary, exit 1 for the failed check', async () => {
+    const result = await reqflowTest('suite');
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    expect(lines).toContain('PASS  suite/auth.http › login  POST 200  ' + lines.find((l) => l.startsWith('PASS  suite/auth.http › login'))?.split('  ').pop());
+    expect(result.stdout).toMatch(/^FAIL  suite\/notes\/notes\.http › create  POST 201/m);
+    expect(result.stdout).toContain('✗ body text == something else (suite/notes/notes.http:18)');
+    expect(result.stdout).toContain('expected body text == "something else", got "ci"');
+    expect(result.stdout).toMatch(/^PASS  suite\/plain\.rest › request-1  GET 200/m);
+    expect(result.stdout).toMatch(/4 passed, 1 failed \(5 requests in 3 files\) · 5\/6 checks passed · \d+ ms/);
+    expect(result.stdout).not.toContain('package.json');
+  });
+
+  test('exit 0 when everything passes; --grep picks requests (what they refer to still runs)', async () => {
+    const result = await reqflowTest('suite/auth.http', '--grep', '^me$');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('suite/auth.http › login'); // run for {{login.response…}}
+    expect(result.stdout).toMatch(/2 passed, 0 failed/);
+  });
+
+  test('a file that does not parse is an error with its line and exit 2; other files still run', async () => {
+    const result = await reqflowTest('broken', 'suite/plain.rest');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('ERROR broken/bad.http');
+    expect(result.stdout).toContain('bad.http:2:1');
+    expect(result.stdout).toMatch(/1 passed, 0 failed, 1 error/);
+  });
+
+  test('--bail stops after the first failing request', async () => {
+    tmp.write('bail/a.http', 'GET {{baseUrl}}/status/500\n\n###\nGET {{baseUrl}}/health\n');
+    const result = await reqflowTest('bail/a.http', '--bail');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/0 passed, 1 failed \(1 request in 1 file\)/);
+  });
+
+  test('JUnit: valid against junit-10.xsd, one testcase per check with file and line, failures with expected and actual', async () => {
+    const out = join(tmp.dir, 'reports', 'junit.xml');
+    await reqflowTest('suite', '--report', `junit=${out}`);
+    execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'test/fixtures/junit/junit-10.xsd'), out], { stdio: 'pipe' });
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toMatch(/<testsuites name="reqflow" tests="8" failures="1" errors="0"/);
+    expect(xml).toContain('<testcase name="create › body text == something else" classname="suite/notes/notes.http.create" file="suite/notes/notes.http" line="18"');
+    expect(xml).toContain('<failure message="expected body text == &quot;something else&quot;, got &quot;ci&quot;" type="assertion">');
+    expect(xml).toContain('<testcase name="request-1" classname="suite/plain.rest.request-1" file="suite/plain.rest" line="1"');
+  });
+
+  test('JUnit: a request error is an <error>, a broken file too', async () => {
+    const out = join(tmp.dir, 'reports', 'errors.xml');
+    tmp.write('errors/refused.http', 'GET http://127.0.0.1:1/nothing\n');
+    const result = await reqflowTest('errors', 'broken', '--report', `junit=${out}`);
+    expect(result.code).toBe(4);
+    execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'test/fixtures/junit/junit-10.xsd'), out], { stdio: 'pipe' });
+    const xml = readFileSync(out, 'utf8');
+    expect(xml).toMatch(/<error message="connection refused by 127\.0\.0\.1:1" type="exit 4">/);
+    expect(xml).toMatch(/<testcase name="broken\/bad.http"[^>]*>\s*<error message="[^"]*bad\.http:2:1/);
+  });
+
+  test('TAP on stdout (progress on stderr) reads back with a TAP parser', async () => {
+    const result = await reqflowTest('suite', '--report', 'tap');
+    const parsed = await new Promise<{ ok: boolean; count: number; pass: number; fail: number; failures: Array<{ name: string; diag?: { message?: string; at?: string } }> }>((resolve) => {
+      const parser = new Parser((summary) => resolve(summary as never));
+      parser.end(result.stdout);
+    });
+    expect(parsed.ok).toBe(false);
+    expect(parsed.count).toBe(8);
+    expect(parsed.pass).toBe(7);
+    expect(parsed.fail).toBe(1);
+    expect(parsed.failures[0]?.name).toBe('suite/notes/notes.http › create › body text == something else');
+    expect(parsed.failures[0]?.diag).toEqual({ message: 'expected body text == "something else", got "ci"', at: 'suite/notes/notes.http:18' });
+    expect(result.stderr).toContain('4 passed, 1 failed');
+  });
+
+  test('the JSON report: the -o json records plus one test record per check, all valid against the schema', async () => {
+    const out = join(tmp.dir, 'reports', 'run.ndjson');
+    await reqflowTest('suite', '--report', `json=${out}`);
+    const records = parseRecords(readFileSync(out, 'utf8')) as Array<{ type: string; test?: { passed: boolean } }>;
+    expect(records.filter((r) => r.type === 'response')).toHaveLength(5);
+    expect(records.filter((r) => r.type === 'test').map((r) => r.test?.passed)).toEqual([true, true, true, true, true, false]);
+    expect(existsSync(`${out}.${process.pid}.tmp`)).toBe(false);
+  });
+
+  test('--jobs 2 runs the files at once and reports them in the order given; --repeat summarises per request', async () => {
+    const result = await reqflowTest('suite', '--jobs', '2', '--repeat', '2');
+    expect(result.stdout).toMatch(/8 passed, 2 failed \(10 requests in 6 files\)/);
+    expect(result.stdout).toMatch(/suite\/notes\/notes\.http › create\s+0\s+2\s+\d+ ms\s+\d+ ms/);
+    expect(result.stdout).toMatch(/suite\/auth\.http › me\s+2\s+0/);
+  });
+
+  test('bad flags are exit 2 with one line', async () => {
+    const jobs = await reqflowTest('suite', '--jobs', '0');
+    expect(jobs.code).toBe(2);
+    expect(jobs.stderr).toContain('--jobs expects a whole number from 1 to 1000');
+    const report = await reqflowTest('suite', '--report', 'xml=out.xml');
+    expect(report.code).toBe(2);
+    expect(report.stderr).toContain('unknown format "xml"');
+    const missing = await reqflowTest('nowhere');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nowhere: no such file or folder');
+  });
+});
