@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,large,sse,parse,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,large,sse,parse,plugins]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -149,6 +149,26 @@ async function main() {
         }
       }
       console.log(formatSection('Batch: one file of 1,000 requests to one host (median)', ['case', '1 request', '1,000 requests', 'marginal / request', 'vs httpyac'], rows));
+    }
+
+    if (wanted('test')) {
+      console.error('bench: reqflow test, 1,000 requests with one check each ...');
+      const t = await compare([reqflow('1 request', 'test', files.testOne), reqflow('1,000 requests', 'test', files.testMany)], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
+      const marginal = (t['1,000 requests'].median - t['1 request'].median) / 999;
+      console.error('bench: reqflow test --jobs 1 and --jobs 4 over 8 files of 250 requests (20 ms each) ...');
+      const j = await compare([reqflow('--jobs 1', 'test', files.jobs, '--jobs', '1'), reqflow('--jobs 4', 'test', files.jobs, '--jobs', '4')], { warmup: 0, runs: quick ? 1 : 3, ...opts, timeoutMs: 180_000 });
+      const speedup = j['--jobs 1'].median / j['--jobs 4'].median;
+      results.cases.test = { one: t['1 request'].median, many: t['1,000 requests'].median, marginal, jobs1: j['--jobs 1'].median, jobs4: j['--jobs 4'].median, speedup };
+      console.log(
+        formatSection('reqflow test (median)', ['case', 'wall', 'detail'], [
+          ['1 request, 1 check', ms(t['1 request'].median), ''],
+          ['1,000 requests, 1 check each', ms(t['1,000 requests'].median), `${marginal.toFixed(3)} ms marginal / request`],
+          ['8 files × 250 slow requests, --jobs 1', ms(j['--jobs 1'].median), ''],
+          ['8 files × 250 slow requests, --jobs 4', ms(j['--jobs 4'].median), `${speedup.toFixed(2)} × faster`],
+        ]),
+      );
+      check('reqflow test: marginal per request with a check (ms)', '≤ 0.6 ms', marginal, marginal <= 0.6, `${marginal.toFixed(3)} ms`);
+      check('reqflow test: --jobs 4 speed-up over --jobs 1 (×)', '≥ 1.6 ×', speedup, speedup >= 1.6, `${ms(j['--jobs 1'].median)} vs ${ms(j['--jobs 4'].median)}`);
     }
 
     if (wanted('large')) {

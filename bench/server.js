@@ -63,6 +63,12 @@ const server = createServer((req, res) => {
     return sendJson(res, documents.get(mib));
   }
   if (req.method === 'GET' && url.pathname === '/events') return events(req, res, url);
+  // A slow API (reqflow test --jobs): the answer after `ms` milliseconds.
+  if (req.method === 'GET' && url.pathname === '/slow') {
+    const timer = setTimeout(() => sendJson(res, SMALL), Math.min(Number(url.searchParams.get('ms') ?? '20'), 1000));
+    req.on('close', () => clearTimeout(timer));
+    return undefined;
+  }
   res.writeHead(404, { 'Content-Type': 'application/json' });
   res.end('{"error":"not found"}');
   return undefined;

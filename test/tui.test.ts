@@ -45,6 +45,10 @@ beforeAll(async () => {
   );
   workspace.write('more/status.http', ['### not found', 'GET {{baseUrl}}/status/404', '', '### slow', 'GET {{baseUrl}}/slow?ms=2000', '', '### refused', 'GET http://127.0.0.1:1/nothing', ''].join('\n'));
   workspace.write('more/stream.http', ['### ticks', '# @streaming true', 'GET {{baseUrl}}/events?count=200&interval=40', ''].join('\n'));
+  workspace.write(
+    'chain.http',
+    ['### chained login', '# @name chainLogin', 'POST {{baseUrl}}/login', 'Content-Type: application/json', '', '{"username": "carol", "password": "secret"}', '', '### my notes', 'GET {{baseUrl}}/notes', 'Authorization: Bearer {{chainLogin.response.body.$.token}}', '', '?? status == 200', ''].join('\n'),
+  );
   workspace.write('broken.http', 'this is not a request line\n');
   // An environment file of the JetBrains client: not a request file; --env qa (REQFLOW_ENV) uses it.
   workspace.write('http-client.env.json', JSON.stringify({ qa: { userId: '2' } }));
@@ -387,6 +391,18 @@ describe('errors never break the UI', () => {
     const screen = await h.waitFor('stopped by the user');
     expect(h.status()).toContain('stream stopped');
     expect(screen).not.toContain('id: 200');
+  });
+
+  it('chains: a request that refers to another runs it first, once per window; its checks are shown', async () => {
+    const h = await open();
+    const before = api.tokens.size;
+    await send(h, 'my notes');
+    await h.waitFor('"notes": []');
+    expect(api.tokens.size).toBe(before + 1); // the login ran first
+    await h.waitFor('✓ status == 200');
+    await send(h, 'my notes');
+    await h.waitFor('"notes": []');
+    expect(api.tokens.size).toBe(before + 1); // and not again: its response is reused
   });
 
   it('restores the terminal on quit', async () => {

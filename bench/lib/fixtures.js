@@ -1,5 +1,5 @@
 /** The request files the bench runs, written into a temporary folder. */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const GRAPHQL_QUERY = 'query User { user(id: "1") { id name email } }';
@@ -33,11 +33,18 @@ export function writeFixtures(dir, base) {
     large: ['large.http', `GET ${base}/large?mib=100\n`],
     events: ['events.http', `# @streaming true\nGET ${base}/events?count=200&interval=5\nAccept: text/event-stream\n`],
     parse: ['parse-10k.http', parseFixture(base, 10_000)],
+    // reqflow test: one check per request.
+    testOne: ['test-one.http', `GET ${base}/get\n\n?? status == 200\n`],
+    testMany: ['test-1000.http', repeat(1000, (i) => `### get ${i}\nGET ${base}/get\n\n?? status == 200\n`)],
   };
+  // reqflow test --jobs: 8 files of 250 requests to an endpoint that answers after 20 ms.
+  for (let f = 1; f <= 8; f++) files[`jobs${f}`] = [join('jobs', `slow-${f}.http`), repeat(250, (i) => `### slow ${i}\nGET ${base}/slow?ms=20\n\n?? status == 200\n`)];
+  mkdirSync(join(dir, 'jobs'), { recursive: true });
   const paths = {};
   for (const [key, [name, text]] of Object.entries(files)) {
     paths[key] = join(dir, name);
     writeFileSync(paths[key], text);
   }
+  paths.jobs = join(dir, 'jobs');
   return paths;
 }

@@ -40,7 +40,8 @@ const locationOf = (spec: RequestSpec): string => `${spec.source.file}:${spec.so
 export class RunChain {
   private readonly known = new Map<string, Known>();
   private readonly exchanges = new Map<string, Exchange>();
-  private readonly done = new Set<RequestSpec>();
+  /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
+  private readonly done = new Set<string>();
   private readonly running: string[] = [];
   private readonly files = new Set<string>();
   private readonly all: RequestSpec[] = [];
@@ -107,13 +108,14 @@ export class RunChain {
     })();
   }
 
+  /** Keeps the exchange of a request that others refer to (the others' bodies are not held). */
   record(exchange: Exchange): void {
-    this.exchanges.set(exchange.name, exchange);
+    if (this.referenced.has(exchange.name)) this.exchanges.set(exchange.name, exchange);
   }
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */
   ran(spec: RequestSpec): boolean {
-    return this.done.has(spec);
+    return this.done.has(locationOf(spec));
   }
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
@@ -123,7 +125,7 @@ export class RunChain {
       return await this.host.run(spec, file);
     } finally {
       this.running.pop();
-      this.done.add(spec);
+      this.done.add(locationOf(spec));
     }
   }
 
@@ -134,7 +136,7 @@ export class RunChain {
     if (this.running.includes(name)) {
       throw new UsageError(`request cycle: ${[...this.running.slice(this.running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
-    if (!force && this.done.has(target.spec)) return;
+    if (!force && this.done.has(locationOf(target.spec))) return;
     const outcome = await this.run(target.spec, target.file);
     if (outcome.error) {
       throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
@@ -148,7 +150,7 @@ export class RunChain {
     const specs = await this.host.load(absolute);
     this.addFile(specs, absolute);
     for (const spec of specs) {
-      if (this.done.has(spec)) continue;
+      if (this.done.has(locationOf(spec))) continue;
       const outcome = await this.run(spec, absolute);
       if (outcome.error) throw new ReqflowError(`${path}: request "${spec.name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }

@@ -102,12 +102,13 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   const spec = ctx.spec.chain;
   const tests: TestResult[] = (ctx.tests ??= []);
   const host = scriptHost(ctx, chain);
-  const data = scriptData(raw, ctx.spec, exchange);
+  let data: ScriptData | undefined;
+  const dataOf = (): ScriptData => (data ??= scriptData(raw, ctx.spec, exchange));
   const where = (line: number): { file: string; line: number } => ({ file: shownPath(ctx.file), line });
 
   const post = spec?.scripts?.filter((script) => script.phase === 'post') ?? [];
   if (post.length > 0) {
-    const run = await runScripts(post, data, host);
+    const run = await runScripts(post, dataOf(), host);
     tests.push(...run.tests);
     if (run.failure) tests.push({ name: 'response handler', passed: false, message: run.failure.text, ...where(run.failure.line), error: true });
   }
@@ -119,7 +120,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
   }
   for (const assertion of spec?.assertions ?? []) {
-    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, data, host)));
+    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), host)));
   }
   tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line))));
 }

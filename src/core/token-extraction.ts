@@ -34,18 +34,18 @@ function boundedRecorder(limit = CAPTURE_LIMIT): { add(chunk: Buffer): void; res
 
 /** Where the sender leaves the recording of a body (see {@link recordBody}) on its stream. */
 const RECORDING = Symbol('reqflow.recordedBody');
-type RecordedStream = Readable & { [RECORDING]?: () => Buffer | undefined };
+type RecordedStream = Readable & { [RECORDING]?: { limit: number; result: () => Buffer | undefined } };
 
 /**
  * For the sender, which already sees every chunk: returns a recorder to call with each chunk
  * (and with `null` at the end) when the response may carry a token, so that
  * {@link captureBody} needs no extra stream in the body's path (a batch run pays per stream).
  */
-export function recordBody(stream: Readable, response: ResponseInfo): ((chunk: Buffer | null) => void) | undefined {
-  if (!wantsExtraction(response)) return undefined;
-  const recorder = boundedRecorder();
+export function recordBody(stream: Readable, response: ResponseInfo, limit?: number): ((chunk: Buffer | null) => void) | undefined {
+  if (limit === undefined && !wantsExtraction(response)) return undefined;
+  const recorder = boundedRecorder(limit);
   let done = false;
-  (stream as RecordedStream)[RECORDING] = () => (done ? recorder.result() : undefined);
+  (stream as RecordedStream)[RECORDING] = { limit: limit ?? CAPTURE_LIMIT, result: () => (done ? recorder.result() : undefined) };
   return (chunk) => {
     if (chunk === null) done = true;
     else recorder.add(chunk);
@@ -61,7 +61,7 @@ export function captureBody(response: ResponseInfo, limit = CAPTURE_LIMIT): () =
   const source = response.stream;
   if (!source || response.body) return () => response.body;
   const recording = (source as RecordedStream)[RECORDING];
-  if (recording && limit <= CAPTURE_LIMIT) return () => response.body ?? recording();
+  if (recording && limit <= recording.limit) return () => response.body ?? recording.result();
   const recorder = boundedRecorder(limit);
   const tee = new Transform({
     transform(chunk: Buffer, _encoding, callback) {

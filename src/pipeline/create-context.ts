@@ -9,6 +9,7 @@ import type { OutputSink, Profile, RequestSpec, RunOptions, Session } from '../c
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
 import { requestSettings } from '../core/request-settings.js';
+import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
 import type { ReportFeed } from '../report/reporter.js';
@@ -117,6 +118,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
               services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
             },
             keepAliveAfterHeaders: request.streaming === true,
+            ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
           },
           services.agents,
         );

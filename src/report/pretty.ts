@@ -8,7 +8,7 @@ import { writeMeta, writeResponseHead } from './render/meta.js';
 import { pipeTo } from './render/pipe.js';
 import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';
 import { visible, visibleText } from './render/visible.js';
-import type { TestResult } from '../core/model.js';
+import { testLines } from './render/test-lines.js';
 
 /** `3 events; stopped by --max-events` for the closing line of a stream. */
 function describeStreamEnd(end: StreamEndPart): string {
@@ -104,13 +104,6 @@ function writeGraphql(ctx: ResponseView, result: GraphqlResultShape, value: unkn
     ctx.output.out(text.data);
   }
   if (text.errors !== undefined) writeMeta(ctx, text.errors);
-}
-
-/** `✓ status == 200`, `✗ body $.id == 5: expected 5, got 7` — one line per check. */
-function testLines(tests: readonly TestResult[], colors: Palette, redact: (text: string) => string): string {
-  return tests
-    .map((test) => (test.passed ? `${colors.status(200, '✓')} ${visible(test.name)}` : `${colors.error('✗')} ${visible(test.name)}${test.message ? colors.dim(` — ${visible(redact(test.message))}`) : ''}`))
-    .join('\n');
 }
 
 /**

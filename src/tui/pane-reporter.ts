@@ -2,6 +2,7 @@ import { bodyText, isTextual } from '../report/render/body.js';
 import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
 import { prettyJson } from '../report/render/json-text.js';
+import { testLines } from '../report/render/test-lines.js';
 import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
 import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
@@ -41,7 +42,8 @@ export function paneReporter(capture: ResponseCapture): Reporter {
       } else await pretty.body?.(ctx, body);
       capture.setResponse(ctx.response); // the size is known now
     },
-    requestEnd: (_outcome, ctx) => {
+    requestEnd: (outcome, ctx) => {
+      if (outcome.tests) capture.out(`\n${testLines(outcome.tests, palette(true), ctx.redact)}\n`);
       if (ctx.response) capture.setResponse(ctx.response);
     },
   };

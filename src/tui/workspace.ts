@@ -9,7 +9,8 @@ import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { runRequest } from '../pipeline/loop.js';
-import { validateFilters } from '../pipeline/parse-file.js';
+import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
+import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { loadSession } from '../core/session.js';
@@ -63,6 +64,13 @@ export class Workspace {
   profileProblem?: ReqflowError;
   /** Interactive answers: asked once per profile while the UI runs. */
   private promptCache = new Map<string, string>();
+  /**
+   * Chaining state per request file, kept while the window is open: a request sent once is
+   * what later `{{login.response.body.$.token}}` references read (it is not sent again).
+   */
+  private readonly chains = new Map<string, RunChain>();
+  /** The services of the send in progress: a referred-to request runs with them. */
+  private current?: RunServices;
 
   private constructor(readonly config: WorkspaceOptions) {
     this.registry = new PluginRegistry(BUILTIN_PLUGINS, config.thirdParty ?? []);
@@ -171,11 +179,26 @@ export class Workspace {
         runState: this.runState,
         env: this.config.env,
       };
-      return await runRequest(spec, file, services);
+      this.current = services;
+      services.chain = await this.chainFor(file);
+      return await services.chain.run(spec, file);
     } catch (error) {
       const problem = asReqflowError(error);
       return { spec, error: problem, exitCode: problem.exitCode };
     }
+  }
+
+  private async chainFor(file: string): Promise<RunChain> {
+    const known = this.chains.get(file);
+    if (known) return known;
+    const running = (): RunServices => {
+      if (!this.current) throw new ReqflowError('no request is being sent', { exitCode: ExitCode.internal });
+      return this.current;
+    };
+    const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry) }, running().environment?.variables);
+    chain.addFile(await parseRequestFile(file, this.registry), file);
+    this.chains.set(file, chain);
+    return chain;
   }
 
   /** Every variable a request can use, with the source that wins (`-e`, then session, then profile). */

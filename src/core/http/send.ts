@@ -31,6 +31,8 @@ export interface OutgoingRequest {
   onRedirect?: (to: URL, dropped: string[]) => void;
   /** Streaming responses (SSE) must not time out between events once the headers are in. */
   keepAliveAfterHeaders?: boolean;
+  /** Keep a copy of the body up to this many bytes (a chained request's checks read it), whatever its type. */
+  recordLimit?: number;
 }
 
 const MAX_REDIRECTS = 10;
@@ -164,7 +166,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       continue;
     }
     const onDeadline = deadline ? (): Error => maxTimeError(request) : undefined;
-    const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
+    const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url, recordLimit: hopRequest.recordLimit }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
     if (deadline) info.stream?.once('close', deadline.clear);
     return info;
   }
@@ -256,7 +258,7 @@ interface DeadlineCheck {
   error(): Error;
 }
 
-function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
+function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
@@ -276,7 +278,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
  * listener: a listener would start the flow before any renderer is attached and lose the body.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
-function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
+function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
   const source = decoded(res);
   const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -289,8 +291,8 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
       callback();
     },
   });
-  // The first MiB of a 2xx JSON body, for token extraction, kept here rather than in a second stream.
-  const record = recordBody(stream, info);
+  // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
+  const record = recordBody(stream, info, target.recordLimit);
   const fail = (error: unknown, timeoutMs = 0): void => {
     if (!stream.destroyed) stream.destroy(toRequestError(error, target, timeoutMs));
   };
