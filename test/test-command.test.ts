@@ -156,6 +156,33 @@ describe('reqflow test', () => {
     expect(result.stdout).toMatch(/suite\/auth\.http › me\s+2\s+0/);
   });
 
+  test('the HTML report: a page per run; credentials written in a failed request\'s body are masked there', async () => {
+    tmp.write('html/login.http', `POST {{baseUrl}}/login
+Content-Type: application/json
+
+{"username": "alice", "password": "hunter2-literal", "nested": {"apiKey": "k-literal-99"}}
+
+?? status == 500
+
+###
+POST {{baseUrl}}/health
+Content-Type: application/x-www-form-urlencoded
+
+user=alice&client_secret=form-literal-77
+
+?? status == 500
+`);
+    const dir = join(tmp.dir, 'reports', 'html');
+    const result = await reqflowTest('html', '--report', `html=${dir}`);
+    expect(result.code).toBe(1);
+    const page = readFileSync(join(dir, 'index.html'), 'utf8');
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('expected status == 500, got 200');
+    expect(page).toContain('"username": "alice"');
+    for (const secret of ['hunter2-literal', 'k-literal-99', 'form-literal-77']) expect(page).not.toContain(secret);
+    expect(page).toContain('client_secret=•••');
+  });
+
   test('bad flags are exit 2 with one line', async () => {
     const jobs = await reqflowTest('suite', '--jobs', '0');
     expect(jobs.code).toBe(2);

@@ -1,0 +1,75 @@
+/**
+ * `--report FORMAT[=PATH]`: which reports to write and writing them. JUnit, TAP and HTML are
+ * written from the results at the end, atomically (a report is complete or absent); the JSON
+ * report is written while the run goes (NDJSON), into a temporary file renamed at the end.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
+import type { OutputSink } from '../core/model.js';
+import type { RunResult } from './results.js';
+
+export type ReportFormat = 'junit' | 'tap' | 'json' | 'html';
+
+export interface ReportTarget {
+  format: ReportFormat;
+  /** Absolute; absent for `tap` on stdout. */
+  path?: string;
+}
+
+const FORMATS: readonly ReportFormat[] = ['junit', 'tap', 'json', 'html'];
+
+export function parseReports(values: readonly string[], cwd: string): ReportTarget[] {
+  return values.map((value) => {
+    const eq = value.indexOf('=');
+    const format = (eq < 0 ? value : value.slice(0, eq)).toLowerCase() as ReportFormat;
+    const path = eq < 0 ? undefined : value.slice(eq + 1);
+    if (!FORMATS.includes(format)) throw new UsageError(`--report ${value}: unknown format "${format}"`, { hint: 'use junit=PATH, tap[=PATH], json=PATH or html=DIR' });
+    if (path === '' || (path === undefined && format !== 'tap')) throw new UsageError(`--report ${format} needs a path: --report ${format}=${format === 'html' ? 'DIR' : 'PATH'}`);
+    return { format, ...(path !== undefined ? { path: resolve(cwd, path) } : {}) };
+  });
+}
+
+function reportError(path: string, error: unknown): ReqflowError {
+  return new ReqflowError(`cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { exitCode: ExitCode.output });
+}
+
+/** The NDJSON report: an output sink for the JSON reporter, and `finish` to put the file in place. */
+export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; finish(keep: boolean): Promise<void> }> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o755 }).catch((error: unknown) => {
+    throw reportError(path, error);
+  });
+  const temporary = `${path}.${process.pid}.tmp`;
+  const stream: WriteStream = createWriteStream(temporary, { mode: 0o644 });
+  let failed: unknown;
+  stream.on('error', (error) => (failed ??= error));
+  return {
+    sink: { out: (chunk) => void stream.write(chunk), err: () => undefined, stream },
+    finish: async (keep) => {
+      await new Promise<void>((done) => stream.end(done));
+      if (failed || !keep) await rm(temporary, { force: true });
+      if (failed) throw reportError(path, failed);
+      if (keep) await rename(temporary, path);
+    },
+  };
+}
+
+/** JUnit, TAP and HTML, from the finished run. */
+export async function writeReports(targets: readonly ReportTarget[], run: RunResult, stdout: (text: string) => void): Promise<void> {
+  for (const target of targets) {
+    try {
+      if (target.format === 'junit') await writeFileAtomic(target.path as string, await (await import('../report/junit.js')).junitXml(run), { mode: 0o644, dirMode: 0o755 });
+      if (target.format === 'tap') {
+        const text = await (await import('../report/tap.js')).tapText(run);
+        if (target.path) await writeFileAtomic(target.path, text, { mode: 0o644, dirMode: 0o755 });
+        else stdout(text);
+      }
+      if (target.format === 'html') await (await import('../report/html-report.js')).writeHtmlReport(run, target.path as string);
+    } catch (error) {
+      if (error instanceof ReqflowError) throw error;
+      throw reportError(target.path ?? 'stdout', error);
+    }
+  }
+}
