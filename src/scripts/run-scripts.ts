@@ -110,7 +110,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
   const tests: TestResult[] = [];
   for (const [index, script] of scripts.entries()) {
     const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
-    const failure = sandbox.run(code, filename);
+    const failure = await sandbox.run(code, filename);
     for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
     if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
     if (failure?.exited) break;
@@ -119,9 +119,9 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
 }
 
 /** `?? js <expression>`: the value of an expression over `response`, in the same sandbox API. */
-export function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): unknown {
+export async function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): Promise<unknown> {
   const sandbox = createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
-  const { json, failure } = sandbox.evaluate(expression, 'assertion');
+  const { json, failure } = await sandbox.evaluate(expression, 'assertion');
   if (failure) throw new Error(`js ${expression}: ${failure.message}`);
   return json === undefined ? undefined : (JSON.parse(json) as unknown);
 }

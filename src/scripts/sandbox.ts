@@ -7,6 +7,7 @@
  */
 import type * as Vm from 'node:vm';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
+import { refuseImports } from './no-import.js';
 
 /** Host side of the bridge: an operation name and string arguments in, a primitive out. */
 export type Bridge = (op: string, args: ReadonlyArray<string | undefined>) => string | number | boolean | undefined;
@@ -22,10 +23,10 @@ export interface ScriptFailure {
 }
 
 export interface Sandbox {
-  /** Runs code; a thrown error or the time limit comes back as a failure, never thrown. */
-  run(code: string, filename: string): ScriptFailure | undefined;
+  /** Runs code; a thrown error, the time limit or a refused `import()` comes back as a failure, never thrown. */
+  run(code: string, filename: string): Promise<ScriptFailure | undefined>;
   /** Evaluates an expression and returns its value as JSON text (undefined: not serialisable). */
-  evaluate(expression: string, filename: string): { json?: string; failure?: ScriptFailure };
+  evaluate(expression: string, filename: string): Promise<{ json?: string; failure?: ScriptFailure }>;
 }
 
 const vm = (): typeof Vm => lazyBuiltin('node:vm');
@@ -47,6 +48,8 @@ function failureOf(error: unknown, filename: string, timeoutMs: number): ScriptF
   if (isProxy(error)) return { message: 'threw a non-error value' };
   if (ownData(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { message: `did not finish within ${timeoutMs} ms`, timedOut: true };
   if (ownData(error, '__reqflowExit') === true) return { message: 'client.exit()', exited: true };
+  const refusedLine = ownData(error, 'refusedLine');
+  if (typeof refusedLine === 'number') return { message: String(ownData(error, 'message')), line: refusedLine };
   const message = ownData(error, 'message');
   const name = ownData(Object.getPrototypeOf(error ?? {}) as unknown, 'name') ?? ownData(error, 'name');
   const text = typeof message === 'string' ? `${typeof name === 'string' ? `${name}: ` : ''}${message}` : `threw ${typeof error === 'string' ? JSON.stringify(error).slice(0, 200) : 'a non-error value'}`;
@@ -73,20 +76,34 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   };
   const install = new Script(bootstrap, { filename: 'reqflow:script-api' }).runInContext(context) as (bridge: unknown, data: string) => void;
   install(safeBridge, data);
-  const run = (code: string, filename: string): unknown => new Script(code, { filename }).runInContext(context, { timeout: timeoutMs, breakOnSigint: true });
-  return {
-    run(code, filename) {
+  // displayErrors: false — decorating an error reads its properties, which for a thrown proxy
+  // or getter runs script code after the time limit stopped applying.
+  const compile = (code: string, filename: string): Vm.Script => new Script(code, { filename });
+  const run = async (code: string, filename: string): Promise<unknown> => {
+    const refused = await refuseImports(code, () => {
       try {
-        run(code, filename);
+        compile(code, filename);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (refused) throw Object.assign(new Error(refused.message), { refusedLine: refused.line });
+    return compile(code, filename).runInContext(context, { timeout: timeoutMs, breakOnSigint: true, displayErrors: false });
+  };
+  return {
+    async run(code, filename) {
+      try {
+        await run(code, filename);
         return undefined;
       } catch (error) {
         return failureOf(error, filename, timeoutMs);
       }
     },
-    evaluate(expression, filename) {
+    async evaluate(expression, filename) {
       try {
         // JSON.stringify runs in the sandbox: only a primitive string crosses back.
-        const json = run(`JSON.stringify((${expression}\n))`, filename);
+        const json = await run(`JSON.stringify((${expression}\n))`, filename);
         return typeof json === 'string' ? { json } : {};
       } catch (error) {
         return { failure: failureOf(error, filename, timeoutMs) };
