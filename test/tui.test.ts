@@ -46,7 +46,7 @@ beforeAll(async () => {
   workspace.write('more/status.http', ['### not found', 'GET {{baseUrl}}/status/404', '', '### slow', 'GET {{baseUrl}}/slow?ms=2000', '', '### refused', 'GET http://127.0.0.1:1/nothing', ''].join('\n'));
   workspace.write('more/stream.http', ['### ticks', '# @streaming true', 'GET {{baseUrl}}/events?count=200&interval=40', ''].join('\n'));
   workspace.write(
-    'chain.http',
+    'zz-chain.http',
     ['### chained login', '# @name chainLogin', 'POST {{baseUrl}}/login', 'Content-Type: application/json', '', '{"username": "carol", "password": "secret"}', '', '### my notes', 'GET {{baseUrl}}/notes', 'Authorization: Bearer {{chainLogin.response.body.$.token}}', '', '?? status == 200', ''].join('\n'),
   );
   workspace.write('broken.http', 'this is not a request line\n');

@@ -99,6 +99,8 @@ export const JETBRAINS_API = String.raw`(function install(bridge, dataJson) {
     contentType: Object.freeze({ mimeType: res.mimeType, charset: res.charset }),
   });
 
+  // Nothing a script runs may be deferred past its time limit: no promises, no waits, no finalisers.
+  for (const name of ['Promise', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'SharedArrayBuffer']) delete globalThis[name];
   Object.defineProperty(globalThis, 'client', { value: client });
   Object.defineProperty(globalThis, 'request', { value: request });
   if (response !== undefined) Object.defineProperty(globalThis, 'response', { value: response });

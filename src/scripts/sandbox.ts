@@ -7,7 +7,7 @@
  */
 import type * as Vm from 'node:vm';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
-import { refuseImports } from './no-import.js';
+import { refusedSyntax } from './refused-syntax.js';
 
 /** Host side of the bridge: an operation name and string arguments in, a primitive out. */
 export type Bridge = (op: string, args: ReadonlyArray<string | undefined>) => string | number | boolean | undefined;
@@ -65,7 +65,7 @@ function failureOf(error: unknown, filename: string, timeoutMs: number): ScriptF
  */
 export function createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): Sandbox {
   const { createContext, Script } = vm();
-  const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false } });
   // The host function is wrapped so that it cannot throw into the sandbox (a host Error is a way out).
   const safeBridge = (op: unknown, ...args: unknown[]): string | number | boolean | undefined => {
     try {
@@ -80,7 +80,7 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   // or getter runs script code after the time limit stopped applying.
   const compile = (code: string, filename: string): Vm.Script => new Script(code, { filename });
   const run = async (code: string, filename: string): Promise<unknown> => {
-    const refused = await refuseImports(code, () => {
+    const refused = await refusedSyntax(code, () => {
       try {
         compile(code, filename);
         return true;
