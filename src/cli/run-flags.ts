@@ -32,6 +32,7 @@ export const RUN_FLAGS = {
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
   'stream-timeout': { type: 'string', helpValue: 'MS', description: 'Streaming: stop after MS milliseconds.' },
   'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },
+  cookies: { type: 'boolean', allowNo: true, default: true, description: 'Keep the cookies responses set and send them back, across runs in the profile\'s session (--no-cookies: no cookie jar).' },
   save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
   'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
   list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
@@ -60,6 +61,7 @@ export interface RawRunFlags {
   'max-events'?: string;
   'stream-timeout'?: string;
   'fail-fast'?: boolean;
+  cookies?: boolean;
   save?: boolean;
   'script-timeout'?: string;
   list?: boolean;

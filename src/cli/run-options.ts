@@ -51,6 +51,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.filter !== undefined) options.filter = flags.filter;
   if (flags.force === true) options.force = true;
   if (flags.save === true) options.save = true;
+  if (flags.cookies === false) options.cookies = false;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;
   const maxTime = duration(flags['max-time'], 'max-time');

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { AgentPool } from '../core/http/agents.js';
 import { AbortHooks } from '../core/abort-hooks.js';
 import { loadEnvironment } from '../core/environments.js';
+import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
@@ -58,6 +59,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     abort: new AbortHooks(setup.signal),
     runState: {},
     env: io.env,
+    ...(options.cookies === false ? {} : { cookies: new SessionCookieJar(session, (value) => secrets.add(value), warn) }),
   };
   services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;

@@ -259,6 +259,8 @@ export interface RunOptions {
   scriptTimeoutMs?: number;
   /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
   save?: boolean;
+  /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */
+  cookies?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */
   cliVariables: Record<string, string>;
 }

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import type { RunChain } from '../chain/chain.js';
 import type { AbortHooks } from '../core/abort-hooks.js';
+import type { CookieStore } from '../core/http/cookie-jar.js';
 import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
@@ -38,6 +39,8 @@ export interface RunServices {
   environment?: Environment;
   /** Named responses and captured values, when the run chains requests (`src/chain/`). */
   chain?: RunChain;
+  /** The profile's cookie jar (absent with `--no-cookies`). */
+  cookies?: CookieStore;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
   runState: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -119,6 +122,8 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
             },
             keepAliveAfterHeaders: request.streaming === true,
             ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
+            // `# @no-cookie-jar` (JetBrains): this request neither sends nor keeps cookies.
+            ...(services.cookies && ctx.spec.annotations['no-cookie-jar'] === undefined ? { cookies: services.cookies } : {}),
           },
           services.agents,
         );

@@ -2,6 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
+import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
 import type { Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
@@ -178,6 +179,7 @@ export class Workspace {
         abort: new AbortHooks(io.signal),
         runState: this.runState,
         env: this.config.env,
+        ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
       };
       this.current = services;
       services.chain = await this.chainFor(file);

@@ -8,6 +8,7 @@ import { hasHeader } from '../headers.js';
 import { maskUrl } from '../mask.js';
 import { VERSION } from '../version.js';
 import { recordBody } from '../token-extraction.js';
+import type { CookieStore } from './cookie-jar.js';
 import type { AgentPool } from './agents.js';
 import { toRequestError } from './network-errors.js';
 
@@ -33,6 +34,8 @@ export interface OutgoingRequest {
   keepAliveAfterHeaders?: boolean;
   /** Keep a copy of the body up to this many bytes (a chained request's checks read it), whatever its type. */
   recordLimit?: number;
+  /** The run's cookie jar: its cookies go out with each hop (unless the request has its own `Cookie`), `Set-Cookie`s come in. */
+  cookies?: CookieStore;
 }
 
 const MAX_REDIRECTS = 10;
@@ -135,9 +138,14 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   let body = request.body;
   let headers = withDefaultHeaders(request.headers);
   let hopRequest: OutgoingRequest = { ...request, headers, ...(deadline ? { abort: deadline.hooks } : {}) };
+  // A Cookie header the request file wrote is sent as written: the jar adds nothing to it.
+  const jar = request.cookies && !Object.keys(request.headers).some((name) => name.toLowerCase() === 'cookie') ? request.cookies : undefined;
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
-    const response = await once(hopRequest, url, agents);
+    const cookie = jar ? await jar.header(url.href) : undefined;
+    const response = await once(cookie ? { ...hopRequest, headers: { ...hopRequest.headers, Cookie: cookie } } : hopRequest, url, agents);
+    const setCookie = response.headers['set-cookie'];
+    if (jar && setCookie) await jar.store(url.href, setCookie);
     const location = response.headers.location;
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);

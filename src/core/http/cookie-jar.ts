@@ -1,0 +1,104 @@
+/**
+ * The cookie jar of a profile (RFC 6265, tough-cookie): a login's `Set-Cookie` is sent back on
+ * the later requests to that site, as JetBrains and httpyac do, and kept across runs in the
+ * profile's session file (0600). tough-cookie is imported only once a response sets a cookie
+ * or the session holds some: a run without cookies never loads it.
+ */
+import type { CookieJar } from 'tough-cookie';
+import type { Session } from '../model.js';
+
+/** Where the jar is kept in the session. */
+const SESSION_KEY = 'cookies';
+
+/** What the HTTP core asks of a jar (see `OutgoingRequest.cookies`). */
+export interface CookieStore {
+  /** The `Cookie` header for a request to `url`, or undefined when no cookie applies. */
+  header(url: string): Promise<string | undefined>;
+  /** Keeps the `Set-Cookie` headers of a response from `url` (invalid ones are ignored, as browsers do). */
+  store(url: string, setCookie: readonly string[]): Promise<void>;
+}
+
+export interface CookieInfo {
+  domain: string;
+  path: string;
+  name: string;
+  /** ISO 8601, or `session` for a cookie without expiry. */
+  expires: string;
+  secure: boolean;
+  httpOnly: boolean;
+}
+
+export class SessionCookieJar implements CookieStore {
+  private jar?: Promise<CookieJar>;
+
+  /** @param onValue told of every cookie value (they are secrets: masked in all output). */
+  constructor(
+    private readonly session: Session,
+    private readonly onValue: (value: string) => void = () => undefined,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
+
+  private load(): Promise<CookieJar> {
+    this.jar ??= (async () => {
+      const { CookieJar } = await import('tough-cookie');
+      const saved = this.session.getData(SESSION_KEY);
+      let jar = new CookieJar();
+      if (saved !== undefined) {
+        try {
+          jar = await CookieJar.deserialize(saved as never);
+        } catch {
+          this.warn(`the cookies saved for profile "${this.session.profile}" could not be read; starting with none`);
+        }
+      }
+      for (const cookie of (jar.serializeSync()?.cookies ?? []) as Array<{ value?: string }>) if (cookie.value) this.onValue(cookie.value);
+      return jar;
+    })();
+    return this.jar;
+  }
+
+  async header(url: string): Promise<string | undefined> {
+    if (this.jar === undefined && this.session.getData(SESSION_KEY) === undefined) return undefined;
+    const cookies = await (await this.load()).getCookieString(url);
+    return cookies === '' ? undefined : cookies;
+  }
+
+  async store(url: string, setCookie: readonly string[]): Promise<void> {
+    const jar = await this.load();
+    for (const header of setCookie) {
+      const cookie = await jar.setCookie(header, url, { ignoreError: true });
+      if (cookie) this.onValue(cookie.value);
+    }
+    this.session.setData(SESSION_KEY, jar.serializeSync());
+  }
+
+  /** Every cookie kept (values left out), for `reqflow cookies list`. */
+  async list(): Promise<CookieInfo[]> {
+    if (this.session.getData(SESSION_KEY) === undefined) return [];
+    const cookies = await (await this.load()).store.getAllCookies();
+    return cookies.map((cookie) => {
+      const expiry = cookie.expiryTime();
+      return {
+        domain: cookie.domain ?? '',
+        path: cookie.path ?? '/',
+        name: cookie.key,
+        expires: expiry === undefined || !Number.isFinite(expiry) ? 'session' : new Date(expiry).toISOString(),
+        secure: cookie.secure,
+        httpOnly: cookie.httpOnly,
+      };
+    });
+  }
+
+  /** Forgets the cookies (of one domain, or all); returns how many. */
+  async clear(domain?: string): Promise<number> {
+    const before = await this.list();
+    const gone = domain === undefined ? before : before.filter((cookie) => cookie.domain === domain || cookie.domain.endsWith(`.${domain}`));
+    if (domain === undefined) this.session.setData(SESSION_KEY, undefined);
+    else {
+      const jar = await this.load();
+      for (const cookie of gone) await jar.store.removeCookie(cookie.domain, cookie.path, cookie.name);
+      this.session.setData(SESSION_KEY, jar.serializeSync());
+    }
+    this.jar = undefined;
+    return gone.length;
+  }
+}

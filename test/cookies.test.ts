@@ -1,0 +1,129 @@
+/**
+ * The cookie jar end to end with the built CLI against a server that sets and checks cookies:
+ * a login's Set-Cookie sent back later in the run and in later runs (session file, 0600), on a
+ * redirect hop too; `# @no-cookie-jar`, `--no-cookies`, a Cookie header written in the file;
+ * `reqflow cookies list|clear`; cookie values never printed.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+
+const tmp = tempDir('reqflow-cookies-');
+let server: Server;
+let base = '';
+const sessions = new Set<string>();
+const seen: Array<{ url: string; cookie?: string }> = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', ...(req.headers.cookie ? { cookie: req.headers.cookie } : {}) });
+    const sid = /(?:^|;\s*)sid=([^;]+)/.exec(req.headers.cookie ?? '')?.[1];
+    const json = (status: number, body: unknown, headers: IncomingHttpHeaders = {}): void => {
+      res.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    };
+    if (req.url === '/login') {
+      const id = `sid-${randomBytes(8).toString('hex')}`;
+      sessions.add(id);
+      return json(200, { ok: true }, { 'Set-Cookie': [`sid=${id}; Path=/; HttpOnly`, 'theme=dark; Path=/; Max-Age=3600', 'stray=1; Domain=other.example; Path=/'] } as never);
+    }
+    if (req.url === '/login-redirect') {
+      const id = `sid-${randomBytes(8).toString('hex')}`;
+      sessions.add(id);
+      res.writeHead(302, { Location: '/private', 'Set-Cookie': `sid=${id}; Path=/` });
+      return res.end();
+    }
+    if (req.url === '/private') return sid && sessions.has(sid) ? json(200, { user: 'alice' }) : json(401, { error: 'no session' });
+    return json(200, { cookie: req.headers.cookie ?? null });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+/** Each test its own state folder (sessions, so cookies), unless it says otherwise. */
+function cli(state: string) {
+  const env = { REQFLOW_STATE_DIR: join(tmp.dir, state) };
+  return {
+    run: (text: string, ...args: string[]) => runCli(['run', tmp.write(`${state}-${seen.length}.http`, text.replaceAll('BASE', base)), ...args], { cwd: tmp.dir, env }),
+    cookies: (...args: string[]) => runCli(['cookies', ...args], { cwd: tmp.dir, env }),
+    env,
+  };
+}
+
+describe('the cookie jar', () => {
+  test('a login\'s cookies go back on the next request; a cookie for another domain is not kept', async () => {
+    const { run } = cli('one-run');
+    const before = seen.length;
+    const result = await run('POST BASE/login\n\n###\nGET BASE/private\n', '-v');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"user": "alice"');
+    const sent = seen.slice(before).find((r) => r.url === '/private')?.cookie ?? '';
+    expect(sent).toMatch(/^sid=sid-[0-9a-f]{16}; theme=dark$/);
+    // Values are credentials: never printed (-v shows the Set-Cookie header masked).
+    const sid = /sid=(sid-[0-9a-f]+)/.exec(sent)?.[1] as string;
+    expect(result.stdout + result.stderr).not.toContain(sid);
+  });
+
+  test('kept across runs in the session file (0600); reqflow cookies list shows names, never values; clear forgets them', async () => {
+    const { run, cookies, env } = cli('across');
+    expect((await run('POST BASE/login\n')).code).toBe(0);
+    const second = await run('GET BASE/private\n');
+    expect(second.code).toBe(0);
+    const file = join(env.REQFLOW_STATE_DIR, 'sessions', 'default.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const sid = /"(sid-[0-9a-f]{16})"/.exec(readFileSync(file, 'utf8'))?.[1] as string;
+    expect(sid).toBeDefined();
+    const listed = await cookies('list');
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^domain\tpath\tname\texpires\tflags$/m);
+    expect(listed.stdout).toMatch(/^127\.0\.0\.1\t\/\tsid\tsession\tHttpOnly$/m);
+    expect(listed.stdout).toMatch(/^127\.0\.0\.1\t\/\ttheme\t\d{4}-\d\d-\d\dT/m);
+    expect(listed.stdout).not.toContain(sid);
+    expect(listed.stdout).not.toContain('dark');
+    const json = JSON.parse((await cookies('list', '--json')).stdout) as { cookies: Array<{ name: string }> };
+    expect(json.cookies.map((c) => c.name).sort()).toEqual(['sid', 'theme']);
+    const cleared = await cookies('clear');
+    expect(cleared.stdout).toBe('removed 2 cookies of profile "default"\n');
+    expect((await run('GET BASE/private\n')).code).toBe(1); // 401: the session cookie is gone
+    expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
+  });
+
+  test('a cookie set on a redirect hop is sent on the next hop', async () => {
+    const { run } = cli('redirect');
+    const result = await run('GET BASE/login-redirect\n', '-L');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('"user": "alice"');
+  });
+
+  test('# @no-cookie-jar: that request neither sends nor keeps cookies; --no-cookies: no jar at all', async () => {
+    const { run } = cli('opt-out');
+    await run('POST BASE/login\n');
+    const before = seen.length;
+    const optedOut = await run('# @no-cookie-jar\nGET BASE/echo\n\n###\nGET BASE/echo\n', '-o', 'json');
+    const sent = seen.slice(before).map((r) => r.cookie ?? null);
+    expect(sent[0]).toBeNull();
+    expect(sent[1]).toMatch(/^sid=/);
+    expect(optedOut.code).toBe(0);
+    const none = await run('GET BASE/private\n', '--no-cookies');
+    expect(none.code).toBe(1);
+    const { run: fresh, cookies } = cli('no-cookies');
+    await fresh('POST BASE/login\n', '--no-cookies');
+    expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
+  });
+
+  test('a Cookie header written in the file is sent as written, without the jar\'s', async () => {
+    const { run } = cli('written');
+    await run('POST BASE/login\n');
+    const before = seen.length;
+    await run('GET BASE/echo\nCookie: mine=1\n');
+    expect(seen.slice(before).map((r) => r.cookie)).toEqual(['mine=1']);
+  });
+});
