@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { startCli, stopAllClis } from './helpers/cli-live.js';
 import { parseRecords } from './helpers/records.js';
 
 let api: DemoApi;
@@ -181,6 +182,23 @@ user=alice&client_secret=form-literal-77
     expect(page).toContain('"username": "alice"');
     for (const secret of ['hunter2-literal', 'k-literal-99', 'form-literal-77']) expect(page).not.toContain(secret);
     expect(page).toContain('client_secret=•••');
+  });
+
+  test('--watch runs again when the request file or an environment file changes, until Ctrl-C', async () => {
+    const file = tmp.write('watch/ping.http', 'GET {{baseUrl}}/health\n\n?? status == 200\n');
+    const cli = startCli(['test', file, '--watch', '-e', `baseUrl=${api.url}`], { cwd: tmp.dir, env });
+    try {
+      await cli.waitForStdout(/1 passed, 0 failed/);
+      await cli.waitForStderr(/watching 1 file and their environment files; Ctrl-C ends/);
+      tmp.write('watch/ping.http', 'GET {{baseUrl}}/health\n\n?? status == 201\n');
+      await cli.waitForStdout(/watch\/ping\.http changed: running again[\s\S]*0 passed, 1 failed/);
+      tmp.write('watch/http-client.env.json', '{"dev": {}}');
+      await cli.waitForStdout(/http-client\.env\.json changed: running again[\s\S]*0 passed, 1 failed/);
+      cli.kill('SIGINT');
+      expect((await cli.done).code).toBe(1); // the last run's result
+    } finally {
+      stopAllClis();
+    }
   });
 
   test('bad flags are exit 2 with one line', async () => {

@@ -17,6 +17,7 @@ import { Progress } from '../test-run/progress.js';
 import { jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
 import type { FileResult, RunResult } from '../test-run/results.js';
 import { runTestFiles } from '../test-run/run-tests.js';
+import { watchFiles } from '../test-run/watch.js';
 import type { CliIo } from './run-file.js';
 import { exitCodeOf } from './report-error.js';
 import { toRunOptions } from './run-options.js';
@@ -67,56 +68,69 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
       // Progress goes to stderr when stdout carries a report.
       const progressStream = tapOnStdout ? io.stderr : io.stdout;
       const colors = palette(flags.color ?? colorWanted(progressStream.isTTY === true, io.env));
-      const progress = new Progress({ write: (text) => void progressStream.write(secrets.scrub(text)), live: progressStream.isTTY === true && io.env.CI !== 'true', colors }, () => totalRequests);
-      let totalRequests = 0;
       const files = await collectFiles(paths, io.cwd);
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
-      const jsonTarget = reports.find((report) => report.format === 'json');
-      const json = jsonTarget?.path ? await jsonReportSink(jsonTarget.path) : undefined;
-      const extraReporter: Reporter | undefined = json ? redirected(jsonReporter(() => undefined), json.sink) : undefined;
-      const started = new Date();
-      const startedAt = performance.now();
-      const results: FileResult[] = [];
-      for (let round = 0; round < repeat && !controller.signal.aborted; round++) {
-        results.push(
-          ...(await runTestFiles(files, {
-            jobs,
-            bail: flags.bail === true,
-            ...(grep ? { grep } : {}),
-            registry,
-            signal: controller.signal,
-            warn,
-            shown: (file) => shownPath(file, io.cwd),
-            services: (file, specs, reporter) => {
-              totalRequests += grep ? specs.filter((spec) => grep.test(spec.name)).length : specs.length;
-              return runServices({
-                path: file,
-                specs,
-                options,
-                registry,
-                reporter,
-                output: { out: () => undefined, err: (line) => void io.stderr.write(`${line}\n`), stream: io.stderr },
-                secrets,
-                agents,
-                signal: controller.signal,
-                io,
-                profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
-                warn,
-              });
-            },
-            ...(extraReporter ? { extraReporter } : {}),
-            onRequest: (file, result) => progress.request(file, result),
-            onFileError: (file, message) => progress.fileError(file, secrets.scrub(message)),
-          })),
-        );
-      }
-      const run: RunResult = { startedAt: started.toISOString(), durationMs: performance.now() - startedAt, files: results };
-      progress.summary(run);
-      if (repeat > 1) io.stdout.write(await (await import('../test-run/repeat-summary.js')).repeatSummary(run, colors));
-      await json?.finish(true);
-      await writeReports(reports, run, (text) => void io.stdout.write(text));
-      if (controller.signal.aborted) return ExitCode.interrupted;
-      return runExitCode(results);
+      const runAll = async (): Promise<number> => {
+        const progress = new Progress({ write: (text) => void progressStream.write(secrets.scrub(text)), live: progressStream.isTTY === true && io.env.CI !== 'true', colors }, () => totalRequests);
+        let totalRequests = 0;
+        const jsonTarget = reports.find((report) => report.format === 'json');
+        const json = jsonTarget?.path ? await jsonReportSink(jsonTarget.path) : undefined;
+        const extraReporter: Reporter | undefined = json ? redirected(jsonReporter(() => undefined), json.sink) : undefined;
+        const started = new Date();
+        const startedAt = performance.now();
+        const results: FileResult[] = [];
+        for (let round = 0; round < repeat && !controller.signal.aborted; round++) {
+          results.push(
+            ...(await runTestFiles(files, {
+              jobs,
+              bail: flags.bail === true,
+              ...(grep ? { grep } : {}),
+              registry,
+              signal: controller.signal,
+              warn,
+              shown: (file) => shownPath(file, io.cwd),
+              services: (file, specs, reporter) => {
+                totalRequests += grep ? specs.filter((spec) => grep.test(spec.name)).length : specs.length;
+                return runServices({
+                  path: file,
+                  specs,
+                  options,
+                  registry,
+                  reporter,
+                  output: { out: () => undefined, err: (line) => void io.stderr.write(`${line}\n`), stream: io.stderr },
+                  secrets,
+                  agents,
+                  signal: controller.signal,
+                  io,
+                  profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+                  warn,
+                });
+              },
+              ...(extraReporter ? { extraReporter } : {}),
+              onRequest: (file, result) => progress.request(file, result),
+              onFileError: (file, message) => progress.fileError(file, secrets.scrub(message)),
+            })),
+          );
+        }
+        const run: RunResult = { startedAt: started.toISOString(), durationMs: performance.now() - startedAt, files: results };
+        progress.summary(run);
+        if (repeat > 1) io.stdout.write(await (await import('../test-run/repeat-summary.js')).repeatSummary(run, colors));
+        await json?.finish(true);
+        await writeReports(reports, run, (text) => void io.stdout.write(text));
+        if (controller.signal.aborted) return ExitCode.interrupted;
+        return runExitCode(results);
+      };
+      let code = await runAll();
+      if (flags.watch !== true) return code;
+      await watchFiles(files, controller.signal, {
+        ready: () => void io.stderr.write(colors.dim(`\nwatching ${files.length} ${files.length === 1 ? 'file' : 'files'} and their environment files; Ctrl-C ends\n`)),
+        run: async (changed) => {
+          io.stdout.write(colors.dim(`\n── ${shownPath(changed, io.cwd)} changed: running again ──\n`));
+          code = await runAll();
+        },
+        warn,
+      });
+      return code;
     },
     io.stderr,
     () => ({ debug, secrets }),

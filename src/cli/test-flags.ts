@@ -12,6 +12,7 @@ export const TEST_FLAGS = {
   bail: { type: 'boolean', description: 'Stop at the first request that fails.' },
   grep: { type: 'string', helpValue: 'PATTERN', description: 'Run only the requests whose name matches (a regular expression, case-insensitive); requests they refer to still run.' },
   report: { type: 'string', multiple: true, helpValue: 'FORMAT[=PATH]', description: 'Write a report: junit=PATH, tap[=PATH] (stdout without a path), json=PATH (NDJSON records with the checks), html=DIR. Repeatable.' },
+  watch: { type: 'boolean', char: 'w', description: 'Run again whenever a request file, a script or an environment file changes, until Ctrl-C.' },
   repeat: { type: 'string', helpValue: 'N', description: 'Run everything N times; the summary gives each request\'s passes, failures and p50/p95 time (for flaky endpoints).' },
 } as const satisfies Record<string, FlagSpec>;
 
@@ -21,6 +22,7 @@ export interface RawTestFlags extends RawRunFlags {
   grep?: string;
   report?: string[];
   repeat?: string;
+  watch?: boolean;
 }
 
 export const TEST_EXAMPLES = [
