@@ -103,7 +103,7 @@ export class RunChain {
     return (async () => {
       await this.ensure(reference.name, false);
       const exchange = this.exchanges.get(reference.name);
-      if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`);
+      if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`, { hint: 'it failed before its response came, or nothing was sent (--dry-run)' });
       return resolveReference(reference, exchange);
     })();
   }

@@ -35,6 +35,7 @@ export const RUN_FLAGS = {
   cookies: { type: 'boolean', allowNo: true, default: true, description: 'Keep the cookies responses set and send them back, across runs in the profile\'s session (--no-cookies: no cookie jar).' },
   save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
   'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
+  'dry-run': { type: 'boolean', description: 'Print each request as it would be sent (variables resolved, auth applied, secrets masked) without sending it.' },
   list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
   color: { type: 'boolean', allowNo: true, description: 'Force colours on (--color) or off (--no-color); default: on a terminal only.' },
   force: { type: 'boolean', description: 'With -o raw: write a binary body to the terminal anyway (it is refused there otherwise).' },
@@ -64,6 +65,7 @@ export interface RawRunFlags {
   cookies?: boolean;
   save?: boolean;
   'script-timeout'?: string;
+  'dry-run'?: boolean;
   list?: boolean;
   color?: boolean;
   force?: boolean;

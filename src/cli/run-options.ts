@@ -52,6 +52,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.force === true) options.force = true;
   if (flags.save === true) options.save = true;
   if (flags.cookies === false) options.cookies = false;
+  if (flags['dry-run'] === true) options.dryRun = true;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;
   const maxTime = duration(flags['max-time'], 'max-time');

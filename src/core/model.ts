@@ -259,6 +259,8 @@ export interface RunOptions {
   scriptTimeoutMs?: number;
   /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
   save?: boolean;
+  /** `--dry-run`: every stage up to `transform`, then print the request instead of sending it. */
+  dryRun?: boolean;
   /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */
   cookies?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */

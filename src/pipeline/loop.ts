@@ -13,6 +13,7 @@ import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/e
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
+import { dryRunText } from '../report/dry-run.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
 import type { CaptureContext, PersistContext, RequestContext } from './context.js';
@@ -49,6 +50,11 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     // Whatever an auth plugin put in a header is a secret from here on (-v, errors, reports).
     for (const [name, value] of Object.entries(ctx.spec.headers)) run.secrets.addHeaderValue(name, value);
     await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
+    if (run.options.dryRun) {
+      // --dry-run: the request as it would go out, and nothing sent.
+      run.output.out(dryRunText(ctx.spec, ctx.redact));
+      return { spec, exitCode: ExitCode.ok, sent: ctx.spec };
+    }
     await runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming
     const response = ctx.response;
     if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
