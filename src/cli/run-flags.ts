@@ -27,6 +27,8 @@ export const RUN_FLAGS = {
   'max-time': { type: 'string', helpValue: 'MS', description: 'Total time a request may take, body included (streams: see --stream-timeout). Default: no limit.' },
   extract: { type: 'boolean', allowNo: true, default: true, description: 'Store token/accessToken/access_token of 2xx JSON responses in the session as {{token}} (--no-extract turns it off).' },
   insecure: { type: 'boolean', char: 'k', description: 'Skip TLS certificate verification for every request (warned on stderr).' },
+  proxy: { type: 'string', char: 'x', helpValue: 'URL', description: 'Send through this proxy (http://, https://, socks5://, socks5h://; user:password@ allowed) instead of $https_proxy/$http_proxy/$all_proxy; "" for none.' },
+  noproxy: { type: 'string', helpValue: 'LIST', description: 'Hosts that go direct, in place of $no_proxy: domains (and their subdomains), host:port, IPs, CIDR ranges, or *.' },
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
   'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
@@ -58,6 +60,8 @@ export interface RawRunFlags {
   extract?: boolean;
   insecure?: boolean;
   follow?: boolean;
+  proxy?: string;
+  noproxy?: string;
   'max-size'?: string;
   'max-events'?: string;
   'stream-timeout'?: string;

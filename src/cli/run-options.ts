@@ -53,6 +53,8 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.save === true) options.save = true;
   if (flags.cookies === false) options.cookies = false;
   if (flags['dry-run'] === true) options.dryRun = true;
+  if (flags.proxy !== undefined) options.proxy = flags.proxy;
+  if (flags.noproxy !== undefined) options.noProxy = flags.noproxy;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;
   const maxTime = duration(flags['max-time'], 'max-time');

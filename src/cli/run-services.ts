@@ -8,6 +8,7 @@ import type { AgentPool } from '../core/http/agents.js';
 import { AbortHooks } from '../core/abort-hooks.js';
 import { loadEnvironment } from '../core/environments.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
+import { proxyRules } from '../core/http/proxy.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
@@ -60,6 +61,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     runState: {},
     env: io.env,
     ...(options.cookies === false ? {} : { cookies: new SessionCookieJar(session, (value) => secrets.add(value), warn) }),
+    proxy: proxyRules(options, io.env, secrets),
   };
   services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;

@@ -259,6 +259,10 @@ export interface RunOptions {
   scriptTimeoutMs?: number;
   /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
   save?: boolean;
+  /** `--proxy URL` (`''`: no proxy, whatever the environment says). */
+  proxy?: string;
+  /** `--noproxy LIST`: hosts that go direct, in place of `no_proxy`. */
+  noProxy?: string;
   /** `--dry-run`: every stage up to `transform`, then print the request instead of sending it. */
   dryRun?: boolean;
   /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */

@@ -2,6 +2,7 @@ import { dirname, resolve } from 'node:path';
 import type { RunChain } from '../chain/chain.js';
 import type { AbortHooks } from '../core/abort-hooks.js';
 import type { CookieStore } from '../core/http/cookie-jar.js';
+import type { ProxyRules } from '../core/http/proxy.js';
 import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
@@ -41,6 +42,8 @@ export interface RunServices {
   chain?: RunChain;
   /** The profile's cookie jar (absent with `--no-cookies`). */
   cookies?: CookieStore;
+  /** Which proxy each request goes through (`--proxy`, the `*_proxy` environment, `no_proxy`). */
+  proxy?: ProxyRules;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
   runState: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
@@ -122,6 +125,14 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
             },
             keepAliveAfterHeaders: request.streaming === true,
             ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
+            ...(services.proxy
+              ? {
+                  proxy: services.proxy,
+                  onProxy: (proxy: URL, target: URL) => {
+                    if (options.verbose) services.output.err(`reqflow: ${target.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
+                  },
+                }
+              : {}),
             // `# @no-cookie-jar` (JetBrains): this request neither sends nor keeps cookies.
             ...(services.cookies && ctx.spec.annotations['no-cookie-jar'] === undefined ? { cookies: services.cookies } : {}),
           },

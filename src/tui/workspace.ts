@@ -3,6 +3,7 @@ import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
+import { proxyRules } from '../core/http/proxy.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
 import type { Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
@@ -180,6 +181,7 @@ export class Workspace {
         runState: this.runState,
         env: this.config.env,
         ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
+        proxy: proxyRules(this.options, this.config.env, this.secrets),
       };
       this.current = services;
       services.chain = await this.chainFor(file);

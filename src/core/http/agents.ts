@@ -11,8 +11,11 @@ import type { TlsConnectionOptions } from '../model.js';
 export class AgentPool {
   private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 16 });
   private readonly https = new Map<string, HttpsAgent>();
+  /** Through a proxy: one keep-alive agent per proxy, target scheme and TLS setting. */
+  private readonly proxied = new Map<string, HttpAgent>();
 
-  forUrl(url: URL, tls: TlsConnectionOptions): HttpAgent | HttpsAgent {
+  forUrl(url: URL, tls: TlsConnectionOptions, proxy?: URL): HttpAgent | HttpsAgent {
+    if (proxy) return this.viaProxy(url, tls, proxy);
     if (url.protocol === 'http:') return this.http;
     const key = tlsKey(tls);
     let agent = this.https.get(key);
@@ -25,9 +28,30 @@ export class AgentPool {
     return agent;
   }
 
+  /**
+   * http-proxy-agent (absolute-form requests through an HTTP proxy), https-proxy-agent (CONNECT,
+   * then TLS to the server with the request's own TLS options) and socks-proxy-agent (SOCKS5,
+   * `socks5h` resolving names at the proxy). Loaded only when a request uses a proxy.
+   */
+  private viaProxy(url: URL, tls: TlsConnectionOptions, proxy: URL): HttpAgent {
+    const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}`;
+    let agent = this.proxied.get(key);
+    if (!agent) {
+      const load = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url);
+      const options = { keepAlive: true, maxSockets: 16 };
+      if (proxy.protocol.startsWith('socks')) agent = new (load('socks-proxy-agent') as typeof import('socks-proxy-agent')).SocksProxyAgent(proxy, options);
+      else if (url.protocol === 'https:') agent = new (load('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy, options);
+      else agent = new (load('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy, options);
+      this.proxied.set(key, agent);
+    }
+    return agent;
+  }
+
   /** Closes idle sockets so the process can exit. */
   destroy(): void {
     this.http.destroy();
+    for (const agent of this.proxied.values()) agent.destroy();
+    this.proxied.clear();
     for (const agent of this.https.values()) agent.destroy();
     this.https.clear();
   }

@@ -9,7 +9,8 @@ import { maskUrl } from '../mask.js';
 import { VERSION } from '../version.js';
 import { recordBody } from '../token-extraction.js';
 import type { CookieStore } from './cookie-jar.js';
-import type { AgentPool } from './agents.js';
+import type { ProxyRules } from './proxy.js';
+import { type AgentPool, tlsConnectOptions } from './agents.js';
 import { toRequestError } from './network-errors.js';
 
 export interface OutgoingRequest {
@@ -34,6 +35,10 @@ export interface OutgoingRequest {
   keepAliveAfterHeaders?: boolean;
   /** Keep a copy of the body up to this many bytes (a chained request's checks read it), whatever its type. */
   recordLimit?: number;
+  /** Which proxy each hop goes through (`--proxy`, `*_proxy`, `no_proxy`). */
+  proxy?: ProxyRules;
+  /** Told of the proxy a hop goes through (for `-v`). */
+  onProxy?: (proxy: URL, target: URL) => void;
   /** The run's cookie jar: its cookies go out with each hop (unless the request has its own `Cookie`), `Set-Cookie`s come in. */
   cookies?: CookieStore;
 }
@@ -195,9 +200,12 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       headers['Content-Length'] = String(Buffer.byteLength(request.body));
     }
     const send = url.protocol === 'https:' ? lazyBuiltin<typeof import('node:https')>('node:https').request : httpRequest;
+    const proxy = request.proxy?.forUrl(url);
+    if (proxy) request.onProxy?.(proxy, url);
     let req: ReturnType<typeof httpRequest>;
     try {
-      req = send(url, { method: request.method, headers, agent: agents.forUrl(url, request.tls) });
+      // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
+      req = send(url, { method: request.method, headers, agent: agents.forUrl(url, request.tls, proxy), ...(proxy && url.protocol === 'https:' ? tlsConnectOptions(request.tls) : {}) });
     } catch (error) {
       // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
       reject(toRequestError(error, target, request.timeoutMs));

@@ -1,0 +1,111 @@
+/**
+ * Which proxy a request goes through, by the rules curl, Go and Python requests share:
+ * `--proxy URL` (or `-x`), else the environment — `https_proxy` for https URLs, `http_proxy` for
+ * http, `all_proxy` for both (lower case first, then upper case) — except for the hosts
+ * `--noproxy LIST` (else `no_proxy`/`NO_PROXY`) names: `*`, a domain and its subdomains
+ * (`example.com`, `.example.com`), `host:port`, an IP or a CIDR range (`10.0.0.0/8`,
+ * `fd00::/8`). Proxies may be `http://`, `https://`, `socks5://` or `socks5h://` (the proxy
+ * resolves the name), with `user:password@` (masked wherever shown).
+ */
+import type { BlockList } from 'node:net';
+import { UsageError } from '../errors/index.js';
+import { lazyBuiltin } from '../lazy-builtin.js';
+
+const SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:', 'socks4:', 'socks4a:', 'socks:']);
+
+export interface ProxySettings {
+  /** `--proxy URL`: every request goes through it (except `--noproxy` hosts); `''` turns proxies off. */
+  proxy?: string;
+  /** `--noproxy LIST`, in place of `no_proxy`. */
+  noProxy?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+interface NoProxyRule {
+  host?: string;
+  port?: string;
+}
+
+function parseProxy(text: string, where: string): URL {
+  let url: URL;
+  try {
+    // `proxy:3128` without a scheme means http, as curl reads it.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
+  } catch {
+    throw new UsageError(`${where}: not a proxy URL: "${text.replace(/\/\/[^@/]*@/, '//•••@')}"`, { hint: 'for example http://proxy.example:3128 or socks5h://127.0.0.1:1080' });
+  }
+  if (!SCHEMES.has(url.protocol)) throw new UsageError(`${where}: unsupported proxy scheme "${url.protocol.replace(/:$/, '')}"`, { hint: 'proxies are http://, https://, socks5:// or socks5h://' });
+  return url;
+}
+
+const env = (vars: NodeJS.ProcessEnv, name: string): string | undefined => vars[name.toLowerCase()] || vars[name.toUpperCase()] || undefined;
+
+export class ProxyRules {
+  private readonly explicit?: URL | null;
+  private readonly byScheme: { http?: URL; https?: URL; all?: URL } = {};
+  private readonly everything: boolean = false;
+  private readonly hosts: NoProxyRule[] = [];
+  private readonly ranges?: BlockList;
+
+  constructor(settings: ProxySettings) {
+    if (settings.proxy !== undefined) this.explicit = settings.proxy === '' ? null : parseProxy(settings.proxy, '--proxy');
+    else {
+      for (const [key, name] of [['http', 'http_proxy'], ['https', 'https_proxy'], ['all', 'all_proxy']] as const) {
+        const value = env(settings.env, name);
+        if (value) this.byScheme[key] = parseProxy(value, name);
+      }
+    }
+    const list = settings.noProxy ?? env(settings.env, 'no_proxy') ?? '';
+    for (const raw of list.split(/[\s,]+/).filter(Boolean)) {
+      if (raw === '*') this.everything = true;
+      else if (raw.includes('/')) {
+        const [address = '', bits = ''] = raw.split('/');
+        const net = lazyBuiltin<typeof import('node:net')>('node:net');
+        const family = net.isIPv6(address) ? 'ipv6' : net.isIPv4(address) ? 'ipv4' : undefined;
+        if (family && /^\d+$/.test(bits)) {
+          this.ranges ??= new net.BlockList();
+          this.ranges.addSubnet(address, Number(bits), family);
+        }
+      } else {
+        const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(raw);
+        const match = bracketed ?? /^([^:]+)(?::(\d+))?$/.exec(raw) ?? [raw, raw];
+        this.hosts.push({ host: (match[1] ?? raw).replace(/^\*?\./, '').toLowerCase(), ...(match[2] ? { port: match[2] } : {}) });
+      }
+    }
+  }
+
+  /** The passwords of the proxies in use (masked in all output). */
+  passwords(): string[] {
+    return [this.explicit, this.byScheme.http, this.byScheme.https, this.byScheme.all].flatMap((url) => (url?.password ? [decodeURIComponent(url.password), url.password] : []));
+  }
+
+  /** The proxy for `url`, or undefined to go direct. */
+  forUrl(url: URL): URL | undefined {
+    const proxy = this.explicit === undefined ? (url.protocol === 'https:' ? this.byScheme.https : this.byScheme.http) ?? this.byScheme.all : this.explicit ?? undefined;
+    if (!proxy || this.bypasses(url)) return undefined;
+    return proxy;
+  }
+
+  private bypasses(url: URL): boolean {
+    if (this.everything) return true;
+    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    for (const rule of this.hosts) {
+      if (rule.port !== undefined && rule.port !== port) continue;
+      if (host === rule.host || host.endsWith(`.${rule.host}`)) return true;
+    }
+    if (this.ranges) {
+      const net = lazyBuiltin<typeof import('node:net')>('node:net');
+      const family = net.isIPv6(host) ? 'ipv6' : net.isIPv4(host) ? 'ipv4' : undefined;
+      if (family && this.ranges.check(host, family)) return true;
+    }
+    return false;
+  }
+}
+
+/** The run's proxy rules from its options and environment; proxy passwords become secrets. */
+export function proxyRules(options: { proxy?: string; noProxy?: string }, env: NodeJS.ProcessEnv, secrets: { add(value: string | undefined): void }): ProxyRules {
+  const rules = new ProxyRules({ ...(options.proxy !== undefined ? { proxy: options.proxy } : {}), ...(options.noProxy !== undefined ? { noProxy: options.noProxy } : {}), env });
+  for (const password of rules.passwords()) secrets.add(password);
+  return rules;
+}

@@ -1,0 +1,153 @@
+/**
+ * Proxies end to end with the built CLI: a forwarding and CONNECT proxy (the `proxy` package)
+ * and a SOCKS5 server (@pondwader/socks5-server) on 127.0.0.1, every request through a proxy
+ * seen by it and none that NO_PROXY exempts; proxy credentials masked; TLS to the server
+ * verified end to end through CONNECT.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createServer as createSocksServer } from '@pondwader/socks5-server';
+import { createProxy } from 'proxy';
+import { makeCerts, type TestCerts } from './helpers/certs.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { startTlsServer, type TlsServer } from './servers/tls-server.js';
+
+const tmp = tempDir('reqflow-proxy-');
+let target: Recorder;
+let tlsTarget: TlsServer;
+let certs: TestCerts;
+let proxy: Server;
+let proxyUrl = '';
+let authProxy: Server;
+let authProxyPort = 0;
+let socks: ReturnType<typeof createSocksServer>;
+let socksPort = 0;
+const proxied: string[] = [];
+const socksed: string[] = [];
+
+const listen = async (server: Server): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+beforeAll(async () => {
+  certs = makeCerts();
+  target = await startRecorder();
+  tlsTarget = await startTlsServer({ cert: certs.server.cert, key: certs.server.key });
+  proxy = createProxy(createHttpServer());
+  proxy.on('request', (req: IncomingMessage) => proxied.push(`${req.method} ${req.url}`));
+  proxy.on('connect', (req: IncomingMessage) => proxied.push(`CONNECT ${req.url}`));
+  proxyUrl = `http://127.0.0.1:${await listen(proxy)}`;
+  authProxy = createProxy(createHttpServer());
+  (authProxy as unknown as { authenticate: (req: IncomingMessage) => boolean }).authenticate = (req) => req.headers['proxy-authorization'] === `Basic ${Buffer.from('proxyuser:pr0xy-s3cret').toString('base64')}`;
+  authProxyPort = await listen(authProxy);
+  socks = createSocksServer();
+  socks.setRulesetValidator((conn: { destAddress: string; destPort: number }) => {
+    socksed.push(`${conn.destAddress}:${conn.destPort}`);
+    return true;
+  });
+  await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', () => resolve()));
+  socksPort = ((socks as unknown as { server: import('node:net').Server }).server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  for (const server of [proxy, authProxy]) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  socks.close();
+  await target.close();
+  await tlsTarget.close();
+  certs.cleanup();
+  tmp.cleanup();
+});
+
+const file = (name: string, url: string): string => tmp.write(name, `GET ${url}\n`);
+const run = (args: string[], env: NodeJS.ProcessEnv = {}) => runCli(['run', ...args], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state'), ...env } });
+
+describe('proxies from the environment', () => {
+  test('http_proxy: the request goes through the proxy; -v says so', async () => {
+    const before = proxied.length;
+    const result = await run([file('env.http', `${target.url}/via-env`), '-v'], { http_proxy: proxyUrl });
+    expect(result.code).toBe(0);
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/via-env`]);
+    expect(result.stderr).toContain(`reqflow: ${target.url} through the proxy ${proxyUrl}/`);
+  });
+
+  test('HTTP_PROXY in upper case, all_proxy as the fallback', async () => {
+    const before = proxied.length;
+    await run([file('upper.http', `${target.url}/upper`)], { HTTP_PROXY: proxyUrl });
+    await run([file('all.http', `${target.url}/all`)], { all_proxy: proxyUrl });
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/upper`, `GET ${target.url}/all`]);
+  });
+
+  test.each([
+    ['the host', () => '127.0.0.1'],
+    ['the host and its port', () => `127.0.0.1:${new URL(target.url).port}`],
+    ['a CIDR range', () => '127.0.0.0/8'],
+    ['*', () => '*'],
+  ])('NO_PROXY with %s: direct, the proxy sees nothing', async (_what, noProxyOf) => {
+    const noProxy = noProxyOf();
+    const before = proxied.length;
+    const received = target.received.length;
+    const result = await run([file('direct.http', `${target.url}/direct`)], { http_proxy: proxyUrl, NO_PROXY: noProxy });
+    expect(result.code).toBe(0);
+    expect(proxied.length).toBe(before);
+    expect(target.received.length).toBe(received + 1);
+  });
+
+  test('no_proxy for another port or another domain still goes through the proxy', async () => {
+    const before = proxied.length;
+    await run([file('other.http', `${target.url}/other`)], { http_proxy: proxyUrl, no_proxy: '127.0.0.1:1,example.com,.internal' });
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/other`]);
+  });
+});
+
+describe('--proxy and --noproxy', () => {
+  test('--proxy wins over the environment; --proxy "" goes direct', async () => {
+    const before = proxied.length;
+    await run([file('flag.http', `${target.url}/flag`), '--proxy', proxyUrl], { http_proxy: 'http://127.0.0.1:1' });
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/flag`]);
+    const direct = await run([file('none.http', `${target.url}/none`), '--proxy', ''], { http_proxy: 'http://127.0.0.1:1' });
+    expect(direct.code).toBe(0);
+    expect(proxied.length).toBe(before + 1);
+  });
+
+  test('a proxy with credentials: they get through, the password never shows; a wrong one is a 407', async () => {
+    const good = await run([file('auth.http', `${target.url}/auth`), '-v', '--proxy', `http://proxyuser:pr0xy-s3cret@127.0.0.1:${authProxyPort}`]);
+    expect(good.code).toBe(0);
+    expect(good.stderr).toContain(`through the proxy http://proxyuser:•••@127.0.0.1:${authProxyPort}/`);
+    expect(good.stdout + good.stderr).not.toContain('pr0xy-s3cret');
+    const bad = await run([file('auth.http', `${target.url}/auth`), '--proxy', `http://proxyuser:wrong-pass@127.0.0.1:${authProxyPort}`]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('407');
+  });
+
+  test('https through CONNECT: the server\'s certificate is checked end to end (trusted CA: ok; -k not needed)', async () => {
+    const before = proxied.length;
+    const https = tmp.write('tls.http', `# @tls.caFile ${certs.ca.cert}\nGET ${tlsTarget.url}/secure\n`);
+    const result = await run([https, '--proxy', proxyUrl]);
+    expect(result.code).toBe(0);
+    expect(proxied.slice(before)).toEqual([`CONNECT 127.0.0.1:${tlsTarget.port}`]);
+    const untrusted = await run([file('untrusted.http', `${tlsTarget.url}/secure`), '--proxy', proxyUrl]);
+    expect(untrusted.code).toBe(5);
+  });
+
+  test('socks5h: through the SOCKS server', async () => {
+    const before = socksed.length;
+    const result = await run([file('socks.http', `${target.url}/socks`), '--proxy', `socks5h://127.0.0.1:${socksPort}`]);
+    expect(result.code).toBe(0);
+    expect(socksed.slice(before)).toEqual([`127.0.0.1:${new URL(target.url).port}`]);
+  });
+
+  test('a proxy URL that is not one is exit 2 naming the flag or the variable', async () => {
+    const flag = await run([file('bad.http', `${target.url}/x`), '--proxy', 'ftp://127.0.0.1:21']);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('--proxy: unsupported proxy scheme "ftp"');
+    const env = await run([file('bad.http', `${target.url}/x`)], { https_proxy: 'http://[bad' });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain('https_proxy: not a proxy URL');
+  });
+});
