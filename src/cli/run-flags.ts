@@ -29,6 +29,8 @@ export const RUN_FLAGS = {
   insecure: { type: 'boolean', char: 'k', description: 'Skip TLS certificate verification for every request (warned on stderr).' },
   proxy: { type: 'string', char: 'x', helpValue: 'URL', description: 'Send through this proxy (http://, https://, socks5://, socks5h://; user:password@ allowed) instead of $https_proxy/$http_proxy/$all_proxy; "" for none.' },
   noproxy: { type: 'string', helpValue: 'LIST', description: 'Hosts that go direct, in place of $no_proxy: domains (and their subdomains), host:port, IPs, CIDR ranges, or *.' },
+  retry: { type: 'string', helpValue: 'N', description: 'Send again up to N times after a connection failure or a 429/503 (honouring Retry-After), with exponential back-off; idempotent methods only.' },
+  'retry-all': { type: 'boolean', description: 'With --retry: POST, PATCH and other non-idempotent methods are retried too.' },
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
   'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
@@ -62,6 +64,8 @@ export interface RawRunFlags {
   follow?: boolean;
   proxy?: string;
   noproxy?: string;
+  retry?: string;
+  'retry-all'?: boolean;
   'max-size'?: string;
   'max-events'?: string;
   'stream-timeout'?: string;

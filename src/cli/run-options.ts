@@ -54,6 +54,11 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.cookies === false) options.cookies = false;
   if (flags['dry-run'] === true) options.dryRun = true;
   if (flags.proxy !== undefined) options.proxy = flags.proxy;
+  if (flags.retry !== undefined) {
+    if (!/^\d{1,3}$/.test(flags.retry) || Number(flags.retry) > 100) throw new UsageError(`--retry expects a whole number from 0 to 100, got "${flags.retry.slice(0, 40)}"`);
+    options.retry = Number(flags.retry);
+  }
+  if (flags['retry-all'] === true) options.retryAll = true;
   if (flags.noproxy !== undefined) options.noProxy = flags.noproxy;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;

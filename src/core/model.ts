@@ -259,6 +259,10 @@ export interface RunOptions {
   scriptTimeoutMs?: number;
   /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
   save?: boolean;
+  /** `--retry N`: sends again after a connection failure or a 429/503, idempotent methods only. */
+  retry?: number;
+  /** `--retry-all`: POST and other non-idempotent methods are retried too. */
+  retryAll?: boolean;
   /** `--proxy URL` (`''`: no proxy, whatever the environment says). */
   proxy?: string;
   /** `--noproxy LIST`: hosts that go direct, in place of `no_proxy`. */
@@ -290,6 +294,8 @@ export interface ResponseInfo {
   events?: AsyncIterable<StreamEvent>;
   /** Milliseconds from sending to the response headers. */
   durationMs: number;
+  /** How many times the request was sent again before this answer (`--retry`). */
+  retries?: number;
   /** Body bytes received so far. */
   size: number;
 }

@@ -15,6 +15,8 @@ export interface RequestSettings {
   followRedirects: boolean;
   /** `--max-time`: the whole request, body included. */
   maxTimeMs?: number;
+  /** `--retry N`, `# @retry N`: how many times it may be sent again. */
+  retry?: number;
 }
 
 /**
@@ -32,6 +34,14 @@ function duration(spec: RequestSpec, key: string): number | undefined {
   return Math.round(ms);
 }
 
+/** `# @retry 3`: a whole number from 0 to 100. */
+function retries(spec: RequestSpec): number | undefined {
+  const raw = spec.annotations.retry;
+  if (raw === undefined) return undefined;
+  if (!/^\s*\d{1,3}\s*$/.test(raw) || Number(raw) > 100) throw new UsageError(`# @retry of request "${spec.name}" (${spec.source.file}:${spec.source.line}) expects a whole number from 0 to 100, got ${JSON.stringify(raw.slice(0, 40))}`);
+  return Number(raw);
+}
+
 /** Validated where they are used, so a bad value fails this request with a line naming it, before it is sent. */
 export function requestSettings(spec: RequestSpec, options: RunOptions): RequestSettings {
   const settings: RequestSettings = {
@@ -41,5 +51,7 @@ export function requestSettings(spec: RequestSpec, options: RunOptions): Request
   if (options.maxTimeMs !== undefined) settings.maxTimeMs = options.maxTimeMs;
   const connect = duration(spec, 'connection-timeout');
   if (connect !== undefined) settings.connectTimeoutMs = connect;
+  const retry = retries(spec) ?? options.retry;
+  if (retry !== undefined && retry > 0) settings.retry = retry;
   return settings;
 }

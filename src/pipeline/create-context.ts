@@ -7,10 +7,11 @@ import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
 import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
-import type { OutputSink, Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
+import type { OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
 import { requestSettings } from '../core/request-settings.js';
+import { withRetries } from '../core/http/retry.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
@@ -107,8 +108,9 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
       send: (request) => {
-        const settings = requestSettings(ctx.spec, options); // # @timeout, # @no-redirect, ...
-        return sendHttp(
+        const settings = requestSettings(ctx.spec, options); // # @timeout, # @no-redirect, # @retry, ...
+        const send = (): Promise<ResponseInfo> =>
+          sendHttp(
           {
             method: request.method,
             url: request.url,
@@ -138,6 +140,11 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
           },
           services.agents,
         );
+        if (settings.retry === undefined) return send();
+        const onRetry = (attempt: number, of: number, reason: string, waitMs: number): void => {
+          if (options.verbose) services.output.err(`reqflow: ${reason}: retry ${attempt} of ${of} in ${waitMs} ms`);
+        };
+        return withRetries(request.method, { retries: settings.retry, all: options.retryAll === true, onRetry }, services.abort, send);
       },
     },
   };

@@ -26,6 +26,8 @@ export interface ResponseRecord extends Envelope {
   durationMs: number;
   size: number;
   request: { headers: Record<string, string | string[]> };
+  /** Times the request was sent again before this answer (`--retry`), when it was. */
+  retries?: number;
 }
 
 export interface EventRecord extends Envelope {
@@ -74,6 +76,7 @@ export function responseRecord(ctx: Source & Pick<RequestView, 'response'>, body
     durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
     size: res?.body?.length ?? res?.size ?? 0,
     request: { headers: displayHeaders(ctx.spec.headers, ctx.redact) },
+    ...(res?.retries ? { retries: res.retries } : {}),
   };
 }
 
