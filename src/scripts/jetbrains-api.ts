@@ -8,7 +8,15 @@ export const JETBRAINS_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
   const data = JSON.parse(dataJson);
   const call = (op, ...args) => {
-    const result = bridge(op, ...args.map((a) => (a === undefined ? undefined : String(a))));
+    const strings = args.map((a) => (a === undefined ? undefined : String(a)));
+    let result;
+    // The bridge does not throw, but a stack overflow on entering it would be an error of
+    // reqflow's realm: it is never bound here, only replaced by one of the sandbox's.
+    try {
+      result = bridge(op, ...strings);
+    } catch {
+      throw new Error('the script API could not be called');
+    }
     if (typeof result === 'string' && result.startsWith('\u0000error:')) throw new Error(result.slice(7));
     return result;
   };

@@ -4,6 +4,13 @@
  * reach. The script talks to reqflow through one bridge function that only ever receives and
  * returns primitives and never throws (a host object or error handed to the script would lead
  * back to the host's `Function`, and from there to `process`).
+ *
+ * Stack traces are never captured in the context (`Error.stackTraceLimit` is locked to
+ * `undefined`): formatting one runs Node's prepare-stack-trace callback, which is host code —
+ * a stack overflow inside it throws a RangeError of the host realm into the script, and a
+ * stack first read by reqflow would run the script's `Error.prepareStackTrace` (with host
+ * call-site arrays, after the time limit). The line an error comes from is tracked instead by
+ * marks inserted into the code before it runs (see `instrument`).
  */
 import type * as Vm from 'node:vm';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
@@ -15,7 +22,7 @@ export type Bridge = (op: string, args: ReadonlyArray<string | undefined>) => st
 /** What went wrong in a script, with the position in the script (1-based) when known. */
 export interface ScriptFailure {
   message: string;
-  /** Line within the code that was run (1-based), when the error says it. */
+  /** Line within the code that was run (1-based), when known. */
   line?: number;
   timedOut?: boolean;
   /** `client.exit()`: not a failure, the script ended early. */
@@ -31,6 +38,26 @@ export interface Sandbox {
 
 const vm = (): typeof Vm => lazyBuiltin('node:vm');
 
+/** Global functions the inserted line marks call (names a script will not use by accident). */
+const MARK = '__reqflow$line';
+const AFTER_CALL = '__reqflow$call';
+
+/**
+ * Run first in every context, before the API bootstrap: locks stack traces off and installs
+ * the line marks. Evaluates to a function, kept by the host only, that reads (and resets) the
+ * line last marked.
+ */
+const PRELUDE = `(function () {
+  'use strict';
+  const lock = (object, key, value) => Object.defineProperty(object, key, { value, writable: false, enumerable: false, configurable: false });
+  lock(Error, 'stackTraceLimit', undefined);
+  lock(Error, 'prepareStackTrace', undefined);
+  let line = 0;
+  lock(globalThis, '${MARK}', (n) => { if (typeof n === 'number') line = n; });
+  lock(globalThis, '${AFTER_CALL}', (value, n) => { if (typeof n === 'number') line = n; return value; });
+  return (reset) => { const last = line; if (reset === true) line = 0; return last; };
+})()`;
+
 /** A proxy's traps would run script code outside the time limit: never touched. */
 function isProxy(value: unknown): boolean {
   return lazyBuiltin<typeof import('node:util')>('node:util').types.isProxy(value);
@@ -44,19 +71,162 @@ function ownData(value: unknown, key: string): unknown {
   return descriptor && 'value' in descriptor ? descriptor.value : undefined;
 }
 
-function failureOf(error: unknown, filename: string, timeoutMs: number): ScriptFailure {
-  if (isProxy(error)) return { message: 'threw a non-error value' };
-  if (ownData(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { message: `did not finish within ${timeoutMs} ms`, timedOut: true };
+/**
+ * What a script threw (or the time limit), read without running any of the script's code:
+ * own data properties only, never `stack` (there is none), never a proxy.
+ */
+function failureOf(error: unknown, line: number | undefined, timeoutMs: number): ScriptFailure {
+  const at = line !== undefined ? { line } : {};
+  if (isProxy(error)) return { message: 'threw a non-error value', ...at };
+  if (ownData(error, 'code') === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { message: `did not finish within ${timeoutMs} ms`, timedOut: true, ...at };
   if (ownData(error, '__reqflowExit') === true) return { message: 'client.exit()', exited: true };
-  const refusedLine = ownData(error, 'refusedLine');
-  if (typeof refusedLine === 'number') return { message: String(ownData(error, 'message')), line: refusedLine };
   const message = ownData(error, 'message');
-  const name = ownData(Object.getPrototypeOf(error ?? {}) as unknown, 'name') ?? ownData(error, 'name');
+  const prototype = typeof error === 'object' && error !== null ? (Object.getPrototypeOf(error) as unknown) : undefined;
+  const name = ownData(prototype, 'name') ?? ownData(error, 'name');
   const text = typeof message === 'string' ? `${typeof name === 'string' ? `${name}: ` : ''}${message}` : `threw ${typeof error === 'string' ? JSON.stringify(error).slice(0, 200) : 'a non-error value'}`;
-  const stack = ownData(error, 'stack');
+  return { message: text, ...at };
+}
+
+/** A syntax error from compiling: an error of reqflow's own realm (safe to read), whose stack names the line. */
+function compileFailure(error: unknown, filename: string): ScriptFailure {
+  // isNativeError, not instanceof: the error is the main realm's even where reqflow's modules run in another.
+  if (!lazyBuiltin<typeof import('node:util')>('node:util').types.isNativeError(error)) return { message: String(error) };
+  const { name, message, stack } = error as Error;
   const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const line = typeof stack === 'string' ? new RegExp(`${escaped}:(\\d+)`).exec(stack)?.[1] : undefined;
-  return { message: text, ...(line !== undefined ? { line: Number(line) } : {}) };
+  return { message: `${name}: ${message}`, ...(line !== undefined ? { line: Number(line) } : {}) };
+}
+
+interface Located {
+  type: string;
+  start: number;
+  end: number;
+  loc: { start: { line: number }; end: { line: number } };
+}
+type AstNode = Located & Record<string, unknown>;
+
+interface Edit {
+  pos: number;
+  text: string;
+  /** Insertions at one position: closings first (innermost first), then openings (outermost first). */
+  closing: boolean;
+  /** The other end of the wrapped range (the start for a closing, the end for an opening). */
+  other: number;
+  /** Between openings of equal extent: statement-level marks before expression wrappers. */
+  rank: number;
+}
+
+const isNode = (value: unknown): value is AstNode => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+const isCall = (node: unknown): boolean =>
+  isNode(node) && (node.type === 'CallExpression' || (node.type === 'ChainExpression' && isNode(node.expression) && node.expression.type === 'CallExpression'));
+
+/**
+ * The code with line marks inserted (no line breaks added, so positions keep their lines): a
+ * call to `__reqflow$line(n)` before every statement and at the start of every arrow function's
+ * expression body, and `__reqflow$call(<call>, n)` around calls whose statement goes on after
+ * they return (so an error after a call names this line, not the callee's last). Undefined when
+ * the code does not parse (compiling it then gives V8's own syntax error).
+ */
+async function instrument(code: string): Promise<string | undefined> {
+  const { parse } = await import('acorn');
+  let program: AstNode;
+  try {
+    program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, locations: true }) as unknown as AstNode;
+  } catch {
+    return undefined;
+  }
+  const edits: Edit[] = [];
+  const unwrapped = new Set<unknown>();
+  const mark = (node: AstNode): void => {
+    edits.push({ pos: node.start, text: `;${MARK}(${node.loc.start.line});`, closing: false, other: node.end, rank: 0 });
+  };
+  const markList = (statements: unknown): void => {
+    if (!Array.isArray(statements)) return;
+    for (const statement of statements) if (isNode(statement) && typeof statement.directive !== 'string') mark(statement);
+  };
+  const markBody = (body: unknown): void => {
+    if (!isNode(body) || body.type === 'BlockStatement') return; // its statements are marked
+    edits.push({ pos: body.start, text: `{;${MARK}(${body.loc.start.line});`, closing: false, other: body.end, rank: 0 });
+    edits.push({ pos: body.end, text: '}', closing: true, other: body.start, rank: 0 });
+  };
+  const wrapCall = (node: AstNode): void => {
+    edits.push({ pos: node.start, text: `${AFTER_CALL}(`, closing: false, other: node.end, rank: 1 });
+    edits.push({ pos: node.end, text: `,${node.loc.end.line})`, closing: true, other: node.start, rank: 1 });
+  };
+  const visit = (node: AstNode): void => {
+    switch (node.type) {
+      case 'Program':
+      case 'BlockStatement':
+      case 'StaticBlock':
+        markList(node.body);
+        break;
+      case 'SwitchCase':
+        markList(node.consequent);
+        break;
+      case 'IfStatement':
+        markBody(node.consequent);
+        markBody(node.alternate);
+        break;
+      case 'ForStatement':
+      case 'ForInStatement':
+      case 'ForOfStatement':
+      case 'WhileStatement':
+      case 'DoWhileStatement':
+      case 'WithStatement':
+        markBody(node.body);
+        break;
+      case 'ExpressionStatement':
+        if (isCall(node.expression)) unwrapped.add(node.expression);
+        break;
+      case 'ReturnStatement':
+        if (isCall(node.argument)) unwrapped.add(node.argument);
+        break;
+      case 'VariableDeclarator':
+        if (isNode(node.id) && node.id.type === 'Identifier' && isCall(node.init)) unwrapped.add(node.init);
+        break;
+      case 'ArrowFunctionExpression':
+        if (node.expression === true && isNode(node.body)) {
+          const body = node.body;
+          if (isCall(body)) unwrapped.add(body);
+          edits.push({ pos: body.start, text: `(${MARK}(${body.loc.start.line}),`, closing: false, other: body.end, rank: 1 });
+          edits.push({ pos: body.end, text: ')', closing: true, other: body.start, rank: 1 });
+        }
+        break;
+      case 'ChainExpression': {
+        // `a?.b().c`: a call inside the chain cannot be wrapped without undoing its short-circuit.
+        let link: unknown = node.expression;
+        while (isNode(link) && (link.type === 'CallExpression' || link.type === 'MemberExpression')) {
+          unwrapped.add(link);
+          link = link.type === 'CallExpression' ? link.callee : link.object;
+        }
+        if (isCall(node) && !unwrapped.has(node)) wrapCall(node);
+        break;
+      }
+      case 'CallExpression':
+        if (!unwrapped.has(node)) wrapCall(node);
+        break;
+    }
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'loc') continue;
+      if (Array.isArray(value)) {
+        for (const item of value) if (isNode(item)) visit(item);
+      } else if (isNode(value)) visit(value);
+    }
+  };
+  visit(program);
+  edits.sort((a, b) => {
+    if (a.pos !== b.pos) return a.pos - b.pos;
+    if (a.closing !== b.closing) return a.closing ? -1 : 1;
+    if (a.closing) return b.other - a.other || b.rank - a.rank; // inner (later start) closes first
+    return b.other - a.other || a.rank - b.rank; // outer (later end) opens first
+  });
+  let out = '';
+  let at = 0;
+  for (const edit of edits) {
+    out += code.slice(at, edit.pos) + edit.text;
+    at = edit.pos;
+  }
+  return out + code.slice(at);
 }
 
 /**
@@ -66,48 +236,75 @@ function failureOf(error: unknown, filename: string, timeoutMs: number): ScriptF
 export function createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): Sandbox {
   const { createContext, Script } = vm();
   const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false } });
-  // The host function is wrapped so that it cannot throw into the sandbox (a host Error is a way out).
+  const lastLine = new Script(PRELUDE, { filename: 'reqflow:script-prelude' }).runInContext(context) as (reset?: boolean) => unknown;
+  // Only a positive whole number comes back (a script can call the mark function itself).
+  const takeLine = (): number | undefined => {
+    const line = lastLine(true);
+    return typeof line === 'number' && Number.isInteger(line) && line > 0 ? line : undefined;
+  };
+  // The host function is wrapped so that it cannot throw into the sandbox (a host Error is a way
+  // out), and only ever returns a primitive.
   const safeBridge = (op: unknown, ...args: unknown[]): string | number | boolean | undefined => {
     try {
-      return bridge(String(op), args.map((a) => (a === undefined ? undefined : typeof a === 'string' ? a : '')));
+      const result = bridge(String(op), args.map((a) => (a === undefined ? undefined : typeof a === 'string' ? a : '')));
+      return typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean' ? result : undefined;
     } catch (error) {
       return `\u0000error:${error instanceof Error ? error.message : String(error)}`;
     }
   };
   const install = new Script(bootstrap, { filename: 'reqflow:script-api' }).runInContext(context) as (bridge: unknown, data: string) => void;
   install(safeBridge, data);
-  // displayErrors: false — decorating an error reads its properties, which for a thrown proxy
-  // or getter runs script code after the time limit stopped applying.
-  const compile = (code: string, filename: string): Vm.Script => new Script(code, { filename });
-  const run = async (code: string, filename: string): Promise<unknown> => {
+
+  const compile = async (code: string, filename: string): Promise<Vm.Script> => {
+    const instrumented = await instrument(code);
+    if (instrumented !== undefined) {
+      try {
+        return new Script(instrumented, { filename });
+      } catch {
+        // Not expected; the code runs without line marks (or fails with its own syntax error).
+      }
+    }
+    return new Script(code, { filename });
+  };
+  /** The script's completion value when it is a string (what `evaluate` needs), or its failure. */
+  const execute = async (code: string, filename: string): Promise<{ value?: string; failure?: ScriptFailure }> => {
     const refused = await refusedSyntax(code, () => {
       try {
-        compile(code, filename);
+        new Script(code, { filename });
         return true;
       } catch {
         return false;
       }
     });
-    if (refused) throw Object.assign(new Error(refused.message), { refusedLine: refused.line });
-    return compile(code, filename).runInContext(context, { timeout: timeoutMs, breakOnSigint: true, displayErrors: false });
+    if (refused) return { failure: { message: refused.message, line: refused.line } };
+    let script: Vm.Script;
+    try {
+      script = await compile(code, filename);
+    } catch (error) {
+      return { failure: compileFailure(error, filename) };
+    }
+    takeLine();
+    let value: unknown;
+    try {
+      // displayErrors: false — decorating an error reads its properties (`stack` among them),
+      // which for a thrown proxy or getter runs script code after the time limit stopped applying.
+      value = script.runInContext(context, { timeout: timeoutMs, breakOnSigint: true, displayErrors: false });
+    } catch (error) {
+      return { failure: failureOf(error, takeLine(), timeoutMs) };
+    }
+    takeLine();
+    // Any other completion value stays in the sandbox: returned from this async function, a
+    // thenable would have its `then` called by the host, after the time limit, with host functions.
+    return typeof value === 'string' ? { value } : {};
   };
   return {
     async run(code, filename) {
-      try {
-        await run(code, filename);
-        return undefined;
-      } catch (error) {
-        return failureOf(error, filename, timeoutMs);
-      }
+      return (await execute(code, filename)).failure;
     },
     async evaluate(expression, filename) {
-      try {
-        // JSON.stringify runs in the sandbox: only a primitive string crosses back.
-        const json = await run(`JSON.stringify((${expression}\n))`, filename);
-        return typeof json === 'string' ? { json } : {};
-      } catch (error) {
-        return { failure: failureOf(error, filename, timeoutMs) };
-      }
+      // JSON.stringify runs in the sandbox: only a primitive string crosses back.
+      const { value, failure } = await execute(`JSON.stringify((${expression}\n))`, filename);
+      return failure ? { failure } : value !== undefined ? { json: value } : {};
     },
   };
 }
