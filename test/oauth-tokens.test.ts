@@ -197,7 +197,7 @@ describe('device flow (RFC 8628)', () => {
     provider.slowDownNextPolls(1);
     await browse(complete);
     const result = await cli.done;
-    expect(result.code).toBe(0);
+    expect(result).toMatchObject({ code: 0 });
     const times = provider.state.tokenRequests.slice(polls);
     expect(times).toHaveLength(2);
     // interval 1 s + 5 s after slow_down (RFC 8628 §3.5)

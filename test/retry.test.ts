@@ -56,7 +56,7 @@ describe('--retry', () => {
     expect(counts.get('/flaky?a')).toBe(3);
     expect(result.stderr).toContain('reqflow: 503 Service Unavailable: retry 1 of 3 in 1000 ms');
     expect(result.stderr).toContain('reqflow: 503 Service Unavailable: retry 2 of 3 in 1000 ms');
-    const [record] = parseRecords(result.stdout) as Array<{ status: number; retries?: number; body: unknown }>;
+    const [record] = parseRecords(result.stdout);
     expect(record).toMatchObject({ status: 200, retries: 2, body: { attempt: 3 } });
   });
 

@@ -5,11 +5,19 @@ import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 
 /**
+ * Idle kept-alive sockets close after 4 s, before the 5 s after which most servers (Node's
+ * default `keepAliveTimeout`) close them: reusing a socket the server is closing that very
+ * moment fails with a reset. With a `timeout` set, Node also honours a shorter `Keep-Alive:
+ * timeout=N` the server announces. Requests set their own time-out on the socket they use.
+ */
+const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 } as const;
+
+/**
  * One keep-alive agent per TLS setting, reused by every request of a run, so a file of 1,000
  * requests to one host opens one connection.
  */
 export class AgentPool {
-  private readonly http = new HttpAgent({ keepAlive: true, maxSockets: 16 });
+  private readonly http = new HttpAgent(KEEP_ALIVE);
   private readonly https = new Map<string, HttpsAgent>();
   /** Through a proxy: one keep-alive agent per proxy, target scheme and TLS setting. */
   private readonly proxied = new Map<string, HttpAgent>();
@@ -22,7 +30,7 @@ export class AgentPool {
     if (!agent) {
       // https, tls and crypto load only when a run has an https:// URL (start-up time).
       const https = lazyBuiltin<typeof import('node:https')>('node:https');
-      agent = new https.Agent({ keepAlive: true, maxSockets: 16, ...tlsConnectOptions(tls) });
+      agent = new https.Agent({ ...KEEP_ALIVE, ...tlsConnectOptions(tls) });
       this.https.set(key, agent);
     }
     return agent;
@@ -38,7 +46,7 @@ export class AgentPool {
     let agent = this.proxied.get(key);
     if (!agent) {
       const load = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url);
-      const options = { keepAlive: true, maxSockets: 16 };
+      const options = KEEP_ALIVE;
       if (proxy.protocol.startsWith('socks')) agent = new (load('socks-proxy-agent') as typeof import('socks-proxy-agent')).SocksProxyAgent(proxy, options);
       else if (url.protocol === 'https:') agent = new (load('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy, options);
       else agent = new (load('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy, options);

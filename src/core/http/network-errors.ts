@@ -1,5 +1,6 @@
 import { NetworkError, ReqflowError } from '../errors/index.js';
 import { toTlsError, type TlsTarget } from './tls-errors.js';
+import { isIdempotent } from './retry.js';
 
 /** What the user's request was, for messages: `GET https://host/path`. */
 export interface Target extends TlsTarget {
@@ -38,7 +39,11 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ECONNRESET':
     case 'EPIPE':
     case 'ERR_STREAM_PREMATURE_CLOSE':
-      return new NetworkError(`connection to ${host} was reset`, { hint: 'the server closed the connection before the response was complete', cause: error });
+      return new NetworkError(`connection to ${host} was reset`, {
+        // Never sent again on reqflow's own: the server may have acted on it before resetting.
+        hint: target.reusedSocket === true ? `the server closed the kept-alive connection as the ${target.method} went out (${isIdempotent(target.method) ? '--retry N' : '--retry N --retry-all'} sends it again)` : 'the server closed the connection before the response was complete',
+        cause: error,
+      });
     case 'ABORT_ERR':
       return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname} was cancelled`, { cause: error });
     case 'EHOSTUNREACH':

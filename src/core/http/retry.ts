@@ -19,6 +19,11 @@ export interface RetryPolicy {
 }
 
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+/** RFC 9110 §9.2.2: sending one of these twice has the effect of sending it once. */
+export function isIdempotent(method: string): boolean {
+  return IDEMPOTENT.has(method.toUpperCase());
+}
 const RETRY_STATUS = new Set([429, 503]);
 const BASE_MS = 250;
 const MAX_BACKOFF_MS = 10_000;
@@ -54,7 +59,7 @@ function wait(ms: number, abort: AbortHooks | undefined): Promise<void> {
 
 /** Sends with `send` until a response that is not worth a retry, or the retries run out. */
 export async function withRetries(method: string, policy: RetryPolicy, abort: AbortHooks | undefined, send: () => Promise<ResponseInfo>, random: () => number = Math.random): Promise<ResponseInfo> {
-  const allowed = policy.all || IDEMPOTENT.has(method.toUpperCase()) ? policy.retries : 0;
+  const allowed = policy.all || isIdempotent(method) ? policy.retries : 0;
   for (let attempt = 1; ; attempt++) {
     let response: ResponseInfo;
     try {
