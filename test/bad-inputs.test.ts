@@ -46,7 +46,7 @@ const FILES: Case[] = [
   { name: 'bad method token', files: () => ({ 'req.http': 'G@T http://127.0.0.1/\n' }), code: 2, message: /req\.http:1:2: invalid method "G@T"/, hint: /METHOD URL/ },
   { name: 'request line without URL', files: () => ({ 'req.http': 'POST\n' }), code: 2, message: /req\.http:1:5: request line has no URL/, hint: /METHOD URL/ },
   { name: 'space inside the host of a URL', files: () => ({ 'req.http': 'GET http://exa mple.com/\n' }), code: 2, message: /not a valid URL: "http:\/\/exa%20mple\.com\/"/ },
-  { name: 'HTTP/2 in the request line (never sent as HTTP/1.1)', files: () => ({ 'req.http': 'GET http://127.0.0.1/ HTTP/2\n' }), code: 2, message: /req\.http:1:\d+: HTTP\/2 is not supported yet/ },
+  { name: 'HTTP/3 in the request line (never sent as another version)', files: () => ({ 'req.http': 'GET http://127.0.0.1/ HTTP/3\n' }), code: 2, message: /req\.http:1:\d+: HTTP\/3 is not supported/ },
   { name: 'saving the response to a file (>> ./out.json)', files: () => ({ 'req.http': 'GET http://127.0.0.1/\n\n>> ./out.json\n' }), code: 2, message: /req\.http:3:1: saving the response to a file \(>> \.\/file\) is not supported yet/ },
   { name: 'a script block never closed', files: () => ({ 'req.http': 'GET http://127.0.0.1/\n\n> {%\n  client.test("x", () => {});\n' }), code: 2, message: /req\.http:3:1: script block "\{%" is never closed with "%\}"/ },
   { name: 'an annotation after the checks', files: () => ({ 'req.http': 'GET http://127.0.0.1/\n\n?? status == 200\n# @capture id = $.id\n' }), code: 2, message: /req\.http:4:1: annotation after the response checks/, hint: /above the request line/ },

@@ -71,7 +71,7 @@ describe('HTTP text format', () => {
     expect(parseError('### a\nGET http://x.test/\nNoColonHere\n').message).toBe('api.http:3:1: header line has no "Name: value" form: NoColonHere');
     expect(parseError('### a\nG@T http://x.test/\n').message).toBe('api.http:2:2: invalid method "G@T"');
     expect(parseError('### a\n  GET\n').message).toBe('api.http:2:6: request line has no URL: GET');
-    expect(parseError('### a\nGET http://x.test/ HTTP/2\n').message).toBe('api.http:2:20: HTTP/2 is not supported yet: reqflow speaks HTTP/1.1 and will not send this request as another version');
+    expect(parseError('### a\nGET http://x.test/ HTTP/3\n').message).toBe('api.http:2:20: HTTP/3 is not supported: reqflow speaks HTTP/1.1 and HTTP/2 and will not send this request as another version');
     expect(parseError('### a\nGET /users\n').message).toBe('api.http:2:1: the request target "/users" has no host');
     expect(parseError('GET http://x\u0000').message).toMatch(/not a text file/);
     const error = parseError('### a\nGET http://x.test/\nBad Name: v\n');

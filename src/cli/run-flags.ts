@@ -32,6 +32,7 @@ export const RUN_FLAGS = {
   retry: { type: 'string', helpValue: 'N', description: 'Send again up to N times after a connection failure or a 429/503 (honouring Retry-After), with exponential back-off; idempotent methods only.' },
   'retry-all': { type: 'boolean', description: 'With --retry: POST, PATCH and other non-idempotent methods are retried too.' },
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
+  http2: { type: 'boolean', description: 'Use HTTP/2 where the server agrees (ALPN over TLS, prior knowledge for http://), else HTTP/1.1. A request line ending in HTTP/2 requires it.' },
   'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
   'stream-timeout': { type: 'string', helpValue: 'MS', description: 'Streaming: stop after MS milliseconds.' },
@@ -62,6 +63,7 @@ export interface RawRunFlags {
   extract?: boolean;
   insecure?: boolean;
   follow?: boolean;
+  http2?: boolean;
   proxy?: string;
   noproxy?: string;
   retry?: string;

@@ -59,6 +59,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
     options.retry = Number(flags.retry);
   }
   if (flags['retry-all'] === true) options.retryAll = true;
+  if (flags.http2 === true) options.http2 = true;
   if (flags.noproxy !== undefined) options.noProxy = flags.noproxy;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;

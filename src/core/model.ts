@@ -112,6 +112,12 @@ export interface RequestSpec {
   graphqlVariables?: Record<string, unknown>;
   /** Checks and chaining written with the request (`??` lines, scripts, `# @capture`, `# @ref`): see {@link ChainSpec}. */
   chain?: ChainSpec;
+  /**
+   * The HTTP version the request asks for: `2` from `GET url HTTP/2` (sent over HTTP/2 or not
+   * at all), `1.1` from `HTTP/1.1` (never HTTP/2, whatever `--http2` says). Absent: HTTP/1.1,
+   * or HTTP/2 where the server agrees when `--http2` or the profile's `http2` asks for it.
+   */
+  httpVersion?: '1.1' | '2';
   /** Where the request starts, for error messages. */
   source: SourceLocation;
 }
@@ -178,6 +184,8 @@ export interface Profile {
   oauth?: OAuthSettings;
   /** TLS settings for every request of the profile. */
   tls?: TlsSettings;
+  /** `"http2": true`: every request of the profile uses HTTP/2 where the server agrees (as `--http2`). */
+  http2?: boolean;
   /**
    * The profile's default authentication method, e.g. `{ "type": "bearer" }`. The other keys
    * are the settings of the method named by `type` (the {@link Plugin.authName} of the plugin
@@ -263,6 +271,8 @@ export interface RunOptions {
   retry?: number;
   /** `--retry-all`: POST and other non-idempotent methods are retried too. */
   retryAll?: boolean;
+  /** `--http2`: HTTP/2 where the server agrees. */
+  http2?: boolean;
   /** `--proxy URL` (`''`: no proxy, whatever the environment says). */
   proxy?: string;
   /** `--noproxy LIST`: hosts that go direct, in place of `no_proxy`. */

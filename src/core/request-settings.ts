@@ -1,5 +1,6 @@
 import { UsageError } from './errors/index.js';
-import type { RequestSpec, RunOptions } from './model.js';
+import type { Profile, RequestSpec, RunOptions } from './model.js';
+import type { Http2Mode } from './http/http2.js';
 
 /** The longest delay Node's timers take (2^31 - 1 ms, about 24.8 days). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -17,6 +18,8 @@ export interface RequestSettings {
   maxTimeMs?: number;
   /** `--retry N`, `# @retry N`: how many times it may be sent again. */
   retry?: number;
+  /** `HTTP/2` in the request line: required; `--http2` or the profile's `http2`: preferred. */
+  http2?: Http2Mode;
 }
 
 /**
@@ -43,7 +46,7 @@ function retries(spec: RequestSpec): number | undefined {
 }
 
 /** Validated where they are used, so a bad value fails this request with a line naming it, before it is sent. */
-export function requestSettings(spec: RequestSpec, options: RunOptions): RequestSettings {
+export function requestSettings(spec: RequestSpec, options: RunOptions, profile?: Pick<Profile, 'http2'>): RequestSettings {
   const settings: RequestSettings = {
     timeoutMs: duration(spec, 'timeout') ?? options.timeoutMs,
     followRedirects: options.followRedirects && spec.annotations['no-redirect'] === undefined,
@@ -53,5 +56,8 @@ export function requestSettings(spec: RequestSpec, options: RunOptions): Request
   if (connect !== undefined) settings.connectTimeoutMs = connect;
   const retry = retries(spec) ?? options.retry;
   if (retry !== undefined && retry > 0) settings.retry = retry;
+  // A version written in the request line wins over the flag and the profile, both ways.
+  if (spec.httpVersion === '2') settings.http2 = 'require';
+  else if (spec.httpVersion === undefined && (options.http2 === true || profile?.http2 === true)) settings.http2 = 'prefer';
   return settings;
 }

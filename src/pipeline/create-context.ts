@@ -108,7 +108,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
       send: (request) => {
-        const settings = requestSettings(ctx.spec, options); // # @timeout, # @no-redirect, # @retry, ...
+        const settings = requestSettings(ctx.spec, options, ctx.profile); // # @timeout, # @no-redirect, # @retry, HTTP/2, ...
         const send = (): Promise<ResponseInfo> =>
           sendHttp(
           {

@@ -1,8 +1,9 @@
 import { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
-import type { ConnectionOptions } from 'node:tls';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
+import { Http2Sessions } from './http2.js';
+import { tlsConnectOptions, tlsKey } from './tls-connect.js';
 
 /**
  * Idle kept-alive sockets close after 4 s, before the 5 s after which most servers (Node's
@@ -21,6 +22,8 @@ export class AgentPool {
   private readonly https = new Map<string, HttpsAgent>();
   /** Through a proxy: one keep-alive agent per proxy, target scheme and TLS setting. */
   private readonly proxied = new Map<string, HttpAgent>();
+  /** HTTP/2 sessions, one per origin and TLS setting. */
+  readonly http2 = new Http2Sessions();
 
   forUrl(url: URL, tls: TlsConnectionOptions, proxy?: URL): HttpAgent | HttpsAgent {
     if (proxy) return this.viaProxy(url, tls, proxy);
@@ -62,28 +65,6 @@ export class AgentPool {
     this.proxied.clear();
     for (const agent of this.https.values()) agent.destroy();
     this.https.clear();
+    this.http2.destroy();
   }
-}
-
-/**
- * Node `tls.connect` options for one TLS setting (also what a WebSocket client needs).
- * `ca` adds to the default trust: Node's `ca` option replaces it, so include the roots.
- */
-export function tlsConnectOptions(tls: TlsConnectionOptions): ConnectionOptions {
-  const ca = tls.ca && tls.ca.length > 0 ? [...lazyBuiltin<typeof import('node:tls')>('node:tls').rootCertificates, ...tls.ca.map((b) => b.toString('utf8'))] : undefined;
-  return {
-    ...(tls.cert ? { cert: tls.cert } : {}),
-    ...(tls.key ? { key: tls.key } : {}),
-    ...(tls.pfx ? { pfx: tls.pfx } : {}),
-    ...(tls.passphrase !== undefined ? { passphrase: tls.passphrase } : {}),
-    ...(ca ? { ca } : {}),
-    rejectUnauthorized: tls.rejectUnauthorized !== false,
-  };
-}
-
-function tlsKey(tls: TlsConnectionOptions): string {
-  const hash = lazyBuiltin<typeof import('node:crypto')>('node:crypto').createHash('sha256');
-  for (const part of [tls.cert, tls.key, tls.pfx, ...(tls.ca ?? [])]) hash.update(part ? part : '-').update('\0');
-  hash.update(String(tls.passphrase ?? '')).update(String(tls.rejectUnauthorized !== false));
-  return hash.digest('hex');
 }

@@ -53,6 +53,14 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'HPE_INVALID_VERSION':
     case 'HPE_INVALID_HEADER_TOKEN':
       return new NetworkError(`${host} did not answer with valid HTTP`, { hint: 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)', cause: error });
+    case 'ERR_HTTP2_STREAM_ERROR':
+      return new NetworkError(`${host} reset the HTTP/2 stream of ${target.method} ${target.url.origin}${target.url.pathname}: ${message.replace(/^Stream closed with error code /, '')}`, { cause: error });
+    case 'ERR_HTTP2_GOAWAY_SESSION':
+    case 'ERR_HTTP2_SESSION_ERROR':
+    case 'ERR_HTTP2_ERROR':
+    case 'ERR_HTTP2_INVALID_SESSION':
+    case 'ERR_HTTP2_STREAM_CANCEL':
+      return new NetworkError(`the HTTP/2 connection to ${host} failed: ${message.split('\n')[0]}`, { hint: 'the server closed or broke the connection; -v shows the request', cause: error });
     default:
       if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response (${code})`, { cause: error });
       return new NetworkError(`request to ${host} failed: ${message.split('\n')[0]}${code ? ` (${code})` : ''}`, { cause: error });

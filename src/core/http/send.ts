@@ -1,4 +1,5 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { ClientHttp2Session } from 'node:http2';
 import { Transform, type Readable } from 'node:stream';
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../model.js';
@@ -10,8 +11,11 @@ import { VERSION } from '../version.js';
 import { recordBody } from '../token-extraction.js';
 import type { CookieStore } from './cookie-jar.js';
 import type { ProxyRules } from './proxy.js';
-import { type AgentPool, tlsConnectOptions } from './agents.js';
+import type { AgentPool } from './agents.js';
+import { tlsConnectOptions } from './tls-connect.js';
 import { toRequestError } from './network-errors.js';
+import { http2Headers, http2Request, type Http2Mode } from './http2.js';
+import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 
 export interface OutgoingRequest {
   method: string;
@@ -41,6 +45,8 @@ export interface OutgoingRequest {
   onProxy?: (proxy: URL, target: URL) => void;
   /** The run's cookie jar: its cookies go out with each hop (unless the request has its own `Cookie`), `Set-Cookie`s come in. */
   cookies?: CookieStore;
+  /** HTTP/2: `require` (the request line says so) or `prefer` (`--http2`, the profile); HTTP/1.1 when absent. */
+  http2?: Http2Mode;
 }
 
 const MAX_REDIRECTS = 10;
@@ -152,9 +158,9 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
     const setCookie = response.headers['set-cookie'];
     if (jar && setCookie) await jar.store(url.href, setCookie);
     const location = response.headers.location;
-    if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode ?? 0)) {
+    if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
-      response.resume();
+      response.body.resume();
       const next = redirectTarget(location, url);
       headers = { ...headers };
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
@@ -185,7 +191,64 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   }
 }
 
-function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
+/** The request's headers with `Content-Length` for a body (unless written). */
+function headersToSend(request: OutgoingRequest): Record<string, string> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.body !== undefined && !hasHeader(headers, 'content-length')) headers['Content-Length'] = String(Buffer.byteLength(request.body));
+  return headers;
+}
+
+/** One hop: over HTTP/2 when the request asks for it and the origin speaks it, else HTTP/1.1. */
+async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
+  if (request.http2 !== undefined) {
+    const proxy = request.proxy?.forUrl(url);
+    if (proxy && request.http2 === 'require') {
+      throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak through a proxy (${maskUrl(proxy.href)})`, { hint: 'remove HTTP/2 from the request line, or bypass the proxy for this host with --noproxy' });
+    }
+    // `prefer` through a proxy: HTTP/1.1 (docs/http2.md).
+    if (!proxy) {
+      const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
+      const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
+      const session = await agents.http2.session(url, request.tls, request.http2, connectMs).catch((error: unknown) => {
+        throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
+      });
+      if (session) return onceHttp2(request, url, session, agents);
+    }
+  }
+  return fromIncomingMessage(await onceHttp1(request, url, agents));
+}
+
+/** What Node throws for a header it will not put in an HTTP/2 frame. */
+const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_HTTP2_HEADER_SINGLE_VALUE', 'ERR_HTTP2_INVALID_CONNECTION_HEADERS', 'ERR_HTTP2_INVALID_PSEUDOHEADER']);
+
+async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, agents: AgentPool): Promise<RawResponse> {
+  const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
+  if (request.abort?.signal.aborted) throw cancelled();
+  const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
+  let exchange;
+  try {
+    exchange = http2Request(
+      session,
+      { headers: http2Headers(request.method, url, headersToSend(request)), ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true },
+      agents.http2.streams,
+    );
+  } catch (error) {
+    if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw toRequestError(error, target, request.timeoutMs);
+    // A header HTTP/2 cannot carry (Node checks names and values before sending).
+    throw new UsageError(`${request.method} ${maskUrl(url.href)} cannot go over HTTP/2: ${(error as Error).message}`, { hint: 'remove HTTP/2 (and --http2) to send it over HTTP/1.1' });
+  }
+  const stop = request.abort?.whenAborted(() => exchange.cancel(codedError('cancelled', 'ABORT_ERR')));
+  try {
+    return await exchange.response;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') throw cancelled();
+    throw toRequestError(error, target, request.timeoutMs);
+  } finally {
+    stop?.();
+  }
+}
+
+function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
   return new Promise((resolvePromise, reject) => {
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
@@ -195,10 +258,7 @@ function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<In
       return;
     }
     const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
-    const headers: Record<string, string> = { ...request.headers };
-    if (request.body !== undefined && !hasHeader(headers, 'content-length')) {
-      headers['Content-Length'] = String(Buffer.byteLength(request.body));
-    }
+    const headers = headersToSend(request);
     const send = url.protocol === 'https:' ? lazyBuiltin<typeof import('node:https')>('node:https').request : httpRequest;
     const proxy = request.proxy?.forUrl(url);
     if (proxy) request.onProxy?.(proxy, url);
@@ -274,12 +334,12 @@ interface DeadlineCheck {
   error(): Error;
 }
 
-function toResponseInfo(res: IncomingMessage, durationMs: number, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
+function toResponseInfo(res: RawResponse, durationMs: number, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
-    status: res.statusCode ?? 0,
-    statusText: res.statusMessage ?? '',
+    status: res.statusCode,
+    statusText: res.statusMessage,
     httpVersion: res.httpVersion,
     headers,
     durationMs,
@@ -294,7 +354,7 @@ function toResponseInfo(res: IncomingMessage, durationMs: number, target: { meth
  * listener: a listener would start the flow before any renderer is attached and lose the body.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
-function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
+function bodyStream(res: RawResponse, info: ResponseInfo, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
   const source = decoded(res);
   const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -314,11 +374,8 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   };
   source.on('error', (error) => fail(error));
   // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
-  res.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
-  const socket = res.socket;
-  const onTimeout = (): void => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), socket?.timeout ?? 0);
-  // Keep-alive sockets serve many responses: remove the listener when this body is done.
-  socket?.on('timeout', onTimeout);
+  res.body.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
+  const stopWatchingIdle = res.watchIdle(() => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), res.idleTimeoutMs()));
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => {
     if (deadline?.fired()) {
@@ -327,7 +384,7 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
   };
   const stopWatchingAbort = abort?.whenAborted(onAbort) ?? noop;
   stream.once('close', () => {
-    socket?.removeListener('timeout', onTimeout);
+    stopWatchingIdle();
     stopWatchingAbort();
     if (!source.readableEnded) source.destroy();
   });
@@ -336,11 +393,11 @@ function bodyStream(res: IncomingMessage, info: ResponseInfo, target: { method: 
 }
 
 /** Undoes `Content-Encoding` (gzip, deflate, br) so that the user sees the body, not its wire form. */
-function decoded(res: IncomingMessage): Readable {
+function decoded(res: RawResponse): Readable {
   const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res;
+  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res.body;
   const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
   const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-  res.on('error', (error) => decoder.destroy(error));
-  return res.pipe(decoder);
+  res.body.on('error', (error) => decoder.destroy(error));
+  return res.body.pipe(decoder);
 }

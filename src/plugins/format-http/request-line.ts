@@ -23,6 +23,8 @@ export interface RequestLine {
   originForm?: true;
   /** `GRAPHQL url` (JetBrains): a GraphQL request, sent as POST. */
   graphql?: true;
+  /** The version written at the end of the line (`HTTP/2`, `HTTP/1.1`). */
+  httpVersion?: '1.1' | '2';
 }
 
 /**
@@ -91,14 +93,16 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     version = VERSION.exec(last.text)?.[1];
     end = last.at;
   }
-  if (version !== undefined && !/^1(\.[01])?$/.test(version)) {
-    throw new ParseError(file, lineNo, indent + (last?.at ?? 0) + 1, `HTTP/${version} is not supported yet: reqflow speaks HTTP/1.1 and will not send this request as another version`, {
-      hint: 'remove the version (or write HTTP/1.1) to send it over HTTP/1.1',
+  if (version !== undefined && !/^1(\.[01])?$/.test(version) && !/^2(\.0)?$/.test(version)) {
+    throw new ParseError(file, lineNo, indent + (last?.at ?? 0) + 1, `HTTP/${version} is not supported: reqflow speaks HTTP/1.1 and HTTP/2 and will not send this request as another version`, {
+      hint: 'write HTTP/2 or HTTP/1.1, or remove the version',
     });
   }
+  const httpVersion = version === undefined ? undefined : version.startsWith('2') ? ('2' as const) : ('1.1' as const);
+  const versioned = (line: RequestLine): RequestLine => (httpVersion ? { ...line, httpVersion } : line);
   // A URL alone is a GET, as in all three tools.
   if ((parts.length === 1 || (parts.length === 2 && version !== undefined)) && (BARE_URL.test(first) || looksSchemeless(first) || first.startsWith('/'))) {
-    return withTarget({ method: 'GET', url: '', methodWritten: false }, first);
+    return versioned(withTarget({ method: 'GET', url: '', methodWritten: false }, first));
   }
   if (!METHOD.test(first)) {
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
@@ -116,8 +120,8 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   if (upper === 'WEBSOCKET') {
     throw new ParseError(file, lineNo, indent + 1, 'WEBSOCKET requests are not supported yet', { hint: 'reqflow will not send a WebSocket request as plain HTTP' });
   }
-  if (upper === 'GRAPHQL') return withTarget({ method: 'POST', url: '', graphql: true }, target);
-  return withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target);
+  if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
+  return versioned(withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target));
 }
 
 function startsLikeUrl(text: string): boolean {

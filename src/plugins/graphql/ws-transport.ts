@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ExitCode, NetworkError, ReqflowError, UsageError } from '../../core/errors/index.js';
-import { tlsConnectOptions } from '../../core/http/agents.js';
+import { tlsConnectOptions } from '../../core/http/tls-connect.js';
 import { toRequestError } from '../../core/http/network-errors.js';
 import { parseRequestUrl, withDefaultHeaders } from '../../core/http/send.js';
 import type { RequestContext } from '../../pipeline/context.js';

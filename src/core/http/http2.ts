@@ -1,0 +1,230 @@
+/**
+ * HTTP/2 with Node's own `node:http2`: one session per origin and TLS setting, shared by every
+ * request of a run (streams multiplexed on one connection). Over TLS the protocol is agreed by
+ * ALPN, offering `h2` and `http/1.1`; `http://` URLs speak h2c with prior knowledge (RFC 9113
+ * §3.3). Whether a server that does not agree is an error or a fall-back to HTTP/1.1 is the
+ * caller's {@link Http2Mode}.
+ */
+import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders as Http2Headers, OutgoingHttpHeaders } from 'node:http2';
+import type { TLSSocket } from 'node:tls';
+import { NetworkError } from '../errors/index.js';
+import { lazyBuiltin } from '../lazy-builtin.js';
+import type { TlsConnectionOptions } from '../model.js';
+import { tlsConnectOptions, tlsKey } from './tls-connect.js';
+import type { RawResponse } from './raw-response.js';
+
+/**
+ * `require`: the request line says `HTTP/2` — a server that does not speak it is an error.
+ * `prefer`: `--http2` or the profile's `http2` — HTTP/2 where the server agrees, else HTTP/1.1.
+ */
+export type Http2Mode = 'require' | 'prefer';
+
+/** Connection headers HTTP/2 forbids (RFC 9113 §8.2.2): they describe an HTTP/1.1 connection. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host']);
+
+
+/** A session, or `undefined` when the origin answered in HTTP/1.1 only (prefer mode). */
+type Opened = ClientHttp2Session | undefined;
+
+export class Http2Sessions {
+  private readonly sessions = new Map<string, Promise<Opened>>();
+  /** Open streams per session (a session holds the process open only while one is open). */
+  readonly streams = new StreamCount();
+
+  /** The origin's session, opened on first use; `undefined`: send this one over HTTP/1.1. */
+  async session(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
+    const key = `${url.origin}|${mode}|${url.protocol === 'https:' ? tlsKey(tls) : ''}`;
+    const cached = this.sessions.get(key);
+    const session = await (cached ?? this.open(key, url, tls, mode, connectTimeoutMs));
+    // Closing since (GOAWAY, the server's idle close): the next request gets a new connection.
+    if (session && (session.closed || session.destroyed)) {
+      if (this.sessions.get(key) === cached) this.sessions.delete(key);
+      return this.session(url, tls, mode, connectTimeoutMs);
+    }
+    return session;
+  }
+
+  private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
+    const opened = connect(url, tls, mode, connectTimeoutMs).then(
+      (session) => {
+        const forget = (): void => {
+          if (this.sessions.get(key) === opened) this.sessions.delete(key);
+        };
+        // Streams under way finish on this session; new ones go to a new one.
+        session?.once('goaway', forget).once('close', forget);
+        return session;
+      },
+      (error: unknown) => {
+        this.sessions.delete(key);
+        throw error;
+      },
+    );
+    this.sessions.set(key, opened);
+    return opened;
+  }
+
+  /** Closes every session so that the process can exit. */
+  destroy(): void {
+    for (const opened of this.sessions.values()) opened.then((session) => session?.destroy(), () => undefined);
+    this.sessions.clear();
+  }
+}
+
+function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
+  const http2 = lazyBuiltin<typeof import('node:http2')>('node:http2');
+  return new Promise<Opened>((resolve, reject) => {
+    let settled = false;
+    const timer = setTimeout(() => fail(Object.assign(new Error('no connection'), { code: 'REQFLOW_CONNECT_TIMEOUT' })), connectTimeoutMs);
+    const fail = (error: unknown): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      reject(error);
+    };
+    const done = (session: Opened): void => {
+      if (settled) {
+        session?.destroy();
+        return;
+      }
+      settled = true;
+      clearTimeout(timer);
+      session?.unref(); // idle sessions never keep the process alive; a request refs it
+      resolve(session);
+    };
+    if (url.protocol === 'https:') {
+      const socket: TLSSocket = lazyBuiltin<typeof import('node:tls')>('node:tls').connect({
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(url.port || 443),
+        ...(/^[\d.]+$|^\[/.test(url.hostname) ? {} : { servername: url.hostname }),
+        ALPNProtocols: ['h2', 'http/1.1'],
+        ...tlsConnectOptions(tls),
+      });
+      socket.once('error', fail);
+      socket.once('secureConnect', () => {
+        socket.removeListener('error', fail);
+        if (socket.alpnProtocol !== 'h2') {
+          socket.destroy();
+          if (mode === 'prefer') return done(undefined);
+          return fail(
+            new NetworkError(`${url.origin} does not speak HTTP/2: offered h2 by ALPN, the server chose ${socket.alpnProtocol === false || socket.alpnProtocol === null ? 'nothing (HTTP/1.1)' : socket.alpnProtocol}`, {
+              hint: 'the request line says HTTP/2: remove it to send the request over HTTP/1.1, or use --http2, which falls back',
+            }),
+          );
+        }
+        const session = http2.connect(url.origin, { createConnection: () => socket });
+        session.on('error', () => undefined); // each stream reports its own failure
+        done(session);
+      });
+      return;
+    }
+    // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame.
+    const session = http2.connect(url.origin);
+    const refused = (error: unknown): void => {
+      session.destroy();
+      if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR' || (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_SESSION_ERROR') {
+        return fail(new NetworkError(`${url.origin} did not answer in HTTP/2 (h2c with prior knowledge)`, { hint: 'the server speaks HTTP/1.1 only: remove HTTP/2 from the request line, or use --http2, which falls back' }));
+      }
+      fail(error);
+    };
+    session.once('error', refused);
+    session.once('close', () => refused(Object.assign(new Error('closed'), { code: 'ERR_HTTP2_ERROR' })));
+    session.once('remoteSettings', () => {
+      session.removeListener('error', refused);
+      session.removeAllListeners('close');
+      session.on('error', () => undefined);
+      done(session);
+    });
+  });
+}
+
+/** The request's headers as HTTP/2 sends them: pseudo-headers first, names in lower case. */
+export function http2Headers(method: string, url: URL, headers: Readonly<Record<string, string>>): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = { ':method': method, ':scheme': url.protocol.slice(0, -1), ':path': `${url.pathname}${url.search}`, ':authority': url.host };
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    // A Host header written in the file is the authority (RFC 9113 §8.3.1).
+    if (lower === 'host') out[':authority'] = value;
+    else if (lower === 'te' && value.trim().toLowerCase() !== 'trailers') continue;
+    else if (!HOP_BY_HOP.has(lower)) out[lower] = value;
+  }
+  return out;
+}
+
+export interface Http2Exchange {
+  /** Resolves with the response head; the body follows on `body`. */
+  response: Promise<RawResponse>;
+  /** Cancels the stream (Ctrl-C, a time-out). */
+  cancel(error: Error): void;
+}
+
+export interface Http2Send {
+  headers: OutgoingHttpHeaders;
+  body?: string | Buffer;
+  /** Each silence, before and after the head, may last this long. */
+  timeoutMs: number;
+  /** A stream (SSE): no time-out once the head is in. */
+  streaming: boolean;
+}
+
+/** Sends one request on `session`; `track` counts it among the session's open streams. */
+export function http2Request(session: ClientHttp2Session, send: Http2Send, track: StreamCount): Http2Exchange {
+  track.opened(session);
+  const stream: ClientHttp2Stream = session.request(send.headers, { endStream: send.body === undefined });
+  stream.once('close', () => track.closed(session));
+  stream.setTimeout(send.timeoutMs);
+  const response = new Promise<RawResponse>((resolve, reject) => {
+    const onTimeout = (): void => {
+      stream.destroy(Object.assign(new Error('timed out'), { code: 'REQFLOW_TIMEOUT' }));
+    };
+    stream.on('timeout', onTimeout);
+    stream.once('error', reject);
+    stream.once('response', (head: Http2Headers) => {
+      stream.removeListener('error', reject);
+      stream.removeListener('timeout', onTimeout);
+      if (send.streaming) stream.setTimeout(0);
+      const status = Number(head[':status'] ?? 0);
+      const plain: Http2Headers = {};
+      for (const [name, value] of Object.entries(head)) if (!name.startsWith(':')) plain[name] = value;
+      resolve({
+        statusCode: status,
+        statusMessage: lazyBuiltin<typeof import('node:http')>('node:http').STATUS_CODES[status] ?? '',
+        httpVersion: '2',
+        headers: plain,
+        body: stream,
+        watchIdle(onIdle) {
+          stream.on('timeout', onIdle);
+          return () => stream.removeListener('timeout', onIdle);
+        },
+        idleTimeoutMs: () => (send.streaming ? 0 : send.timeoutMs),
+      });
+    });
+  });
+  if (send.body !== undefined) stream.end(send.body);
+  return {
+    response,
+    cancel(error) {
+      if (!stream.destroyed) stream.destroy(error);
+    },
+  };
+}
+
+/** Open streams per session: a session holds the process open only while one is open. */
+class StreamCount {
+  private readonly open = new Map<ClientHttp2Session, number>();
+
+  opened(session: ClientHttp2Session): void {
+    const n = this.open.get(session) ?? 0;
+    if (n === 0) session.ref();
+    this.open.set(session, n + 1);
+  }
+
+  closed(session: ClientHttp2Session): void {
+    const n = (this.open.get(session) ?? 1) - 1;
+    if (n > 0) this.open.set(session, n);
+    else {
+      this.open.delete(session);
+      if (!session.destroyed) session.unref();
+    }
+  }
+}
