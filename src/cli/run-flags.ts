@@ -32,6 +32,7 @@ export const RUN_FLAGS = {
   retry: { type: 'string', helpValue: 'N', description: 'Send again up to N times after a connection failure or a 429/503 (honouring Retry-After), with exponential back-off; idempotent methods only.' },
   'retry-all': { type: 'boolean', description: 'With --retry: POST, PATCH and other non-idempotent methods are retried too.' },
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
+  'unix-socket': { type: 'string', helpValue: 'PATH', description: 'Connect to this Unix domain socket instead of the URL\'s host (the Docker API, local daemons); the URL still gives the path and the Host header.' },
   http2: { type: 'boolean', description: 'Use HTTP/2 where the server agrees (ALPN over TLS, prior knowledge for http://), else HTTP/1.1. A request line ending in HTTP/2 requires it.' },
   'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
@@ -64,6 +65,7 @@ export interface RawRunFlags {
   insecure?: boolean;
   follow?: boolean;
   http2?: boolean;
+  'unix-socket'?: string;
   proxy?: string;
   noproxy?: string;
   retry?: string;

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import type { RunOptions } from '../core/model.js';
 import { DEFAULT_MAX_SIZE } from '../core/read-body.js';
@@ -60,6 +61,10 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   }
   if (flags['retry-all'] === true) options.retryAll = true;
   if (flags.http2 === true) options.http2 = true;
+  if (flags['unix-socket'] !== undefined) {
+    if (flags['unix-socket'].trim() === '') throw new UsageError('--unix-socket expects the path of a socket, got ""');
+    options.unixSocket = resolve(flags['unix-socket']);
+  }
   if (flags.noproxy !== undefined) options.noProxy = flags.noproxy;
   const scriptTimeout = duration(flags['script-timeout'], 'script-timeout');
   if (scriptTimeout !== undefined) options.scriptTimeoutMs = scriptTimeout;

@@ -273,6 +273,8 @@ export interface RunOptions {
   retryAll?: boolean;
   /** `--http2`: HTTP/2 where the server agrees. */
   http2?: boolean;
+  /** `--unix-socket PATH` (absolute): every request connects to this socket instead of the URL's host. */
+  unixSocket?: string;
   /** `--proxy URL` (`''`: no proxy, whatever the environment says). */
   proxy?: string;
   /** `--noproxy LIST`: hosts that go direct, in place of `no_proxy`. */

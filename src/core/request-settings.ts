@@ -20,6 +20,8 @@ export interface RequestSettings {
   retry?: number;
   /** `HTTP/2` in the request line: required; `--http2` or the profile's `http2`: preferred. */
   http2?: Http2Mode;
+  /** `--unix-socket PATH`. */
+  socketPath?: string;
 }
 
 /**
@@ -57,6 +59,7 @@ export function requestSettings(spec: RequestSpec, options: RunOptions, profile?
   const retry = retries(spec) ?? options.retry;
   if (retry !== undefined && retry > 0) settings.retry = retry;
   // A version written in the request line wins over the flag and the profile, both ways.
+  if (options.unixSocket !== undefined) settings.socketPath = options.unixSocket;
   if (spec.httpVersion === '2') settings.http2 = 'require';
   else if (spec.httpVersion === undefined && (options.http2 === true || profile?.http2 === true)) settings.http2 = 'prefer';
   return settings;

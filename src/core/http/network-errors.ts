@@ -5,10 +5,22 @@ import { isIdempotent } from './retry.js';
 /** What the user's request was, for messages: `GET https://host/path`. */
 export interface Target extends TlsTarget {
   method: string;
+  /** `--unix-socket`: the connection goes there, not to the URL's host. */
+  socketPath?: string;
 }
 
 function hostOf(target: Target): string {
-  return target.url.host;
+  return target.socketPath !== undefined ? `the Unix socket ${target.socketPath}` : target.url.host;
+}
+
+/** Failures to reach a Unix socket, which have their own causes. */
+function socketError(code: string, target: Target & { socketPath: string }, error: unknown): NetworkError | undefined {
+  const path = target.socketPath;
+  if (code === 'ENOENT') return new NetworkError(`no Unix socket at ${path}`, { hint: 'is the daemon running? check the path given to --unix-socket', cause: error });
+  if (code === 'EACCES') return new NetworkError(`permission denied on the Unix socket ${path}`, { hint: 'your user may not use this socket (for Docker: the docker group)', cause: error });
+  if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by the Unix socket ${path}`, { hint: 'nothing is listening on it: is the daemon running?', cause: error });
+  if (code === 'ENOTSOCK') return new NetworkError(`${path} is not a Unix socket`, { hint: 'check the path given to --unix-socket', cause: error });
+  return undefined;
 }
 
 /**
@@ -23,6 +35,10 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
   const tls = toTlsError(error, target);
   if (tls) return tls;
   const message = String(err.message ?? err);
+  if (target.socketPath !== undefined) {
+    const failed = socketError(code, { ...target, socketPath: target.socketPath }, error);
+    if (failed) return failed;
+  }
   switch (code) {
     case 'ECONNREFUSED':
       return new NetworkError(`connection refused by ${host}`, { hint: 'is the server running and listening on that port?', cause: error });

@@ -13,7 +13,7 @@ import type { CookieStore } from './cookie-jar.js';
 import type { ProxyRules } from './proxy.js';
 import type { AgentPool } from './agents.js';
 import { tlsConnectOptions } from './tls-connect.js';
-import { toRequestError } from './network-errors.js';
+import { toRequestError, type Target } from './network-errors.js';
 import { http2Headers, http2Request, type Http2Mode } from './http2.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 
@@ -47,6 +47,8 @@ export interface OutgoingRequest {
   cookies?: CookieStore;
   /** HTTP/2: `require` (the request line says so) or `prefer` (`--http2`, the profile); HTTP/1.1 when absent. */
   http2?: Http2Mode;
+  /** `--unix-socket`: connect here instead of the URL's host (no proxy, HTTP/1.1). */
+  socketPath?: string;
 }
 
 const MAX_REDIRECTS = 10;
@@ -191,6 +193,11 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   }
 }
 
+/** What errors name: the request, and whether a client certificate or a Unix socket was in play. */
+function errorTarget(request: OutgoingRequest, url: URL): Target {
+  return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}) };
+}
+
 /** The request's headers with `Content-Length` for a body (unless written). */
 function headersToSend(request: OutgoingRequest): Record<string, string> {
   const headers: Record<string, string> = { ...request.headers };
@@ -200,14 +207,18 @@ function headersToSend(request: OutgoingRequest): Record<string, string> {
 
 /** One hop: over HTTP/2 when the request asks for it and the origin speaks it, else HTTP/1.1. */
 async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
-  if (request.http2 !== undefined) {
+  if (request.http2 === 'require' && request.socketPath !== undefined) {
+    throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak over --unix-socket`, { hint: 'remove HTTP/2 from the request line' });
+  }
+  // Over a Unix socket: HTTP/1.1, no proxy (docs/cli.md).
+  if (request.http2 !== undefined && request.socketPath === undefined) {
     const proxy = request.proxy?.forUrl(url);
     if (proxy && request.http2 === 'require') {
       throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak through a proxy (${maskUrl(proxy.href)})`, { hint: 'remove HTTP/2 from the request line, or bypass the proxy for this host with --noproxy' });
     }
     // `prefer` through a proxy: HTTP/1.1 (docs/http2.md).
     if (!proxy) {
-      const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
+      const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
       const session = await agents.http2.session(url, request.tls, request.http2, connectMs).catch((error: unknown) => {
         throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
@@ -224,7 +235,7 @@ const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HT
 async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, agents: AgentPool): Promise<RawResponse> {
   const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
   if (request.abort?.signal.aborted) throw cancelled();
-  const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
+  const target = errorTarget(request, url);
   let exchange;
   try {
     exchange = http2Request(
@@ -257,15 +268,22 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       reject(cancelled());
       return;
     }
-    const target = { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined };
+    const target = errorTarget(request, url);
     const headers = headersToSend(request);
     const send = url.protocol === 'https:' ? lazyBuiltin<typeof import('node:https')>('node:https').request : httpRequest;
-    const proxy = request.proxy?.forUrl(url);
+    const proxy = request.socketPath === undefined ? request.proxy?.forUrl(url) : undefined;
     if (proxy) request.onProxy?.(proxy, url);
     let req: ReturnType<typeof httpRequest>;
     try {
       // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
-      req = send(url, { method: request.method, headers, agent: agents.forUrl(url, request.tls, proxy), ...(proxy && url.protocol === 'https:' ? tlsConnectOptions(request.tls) : {}) });
+      req = send(url, {
+        method: request.method,
+        headers,
+        agent: agents.forUrl(url, request.tls, proxy),
+        ...(proxy && url.protocol === 'https:' ? tlsConnectOptions(request.tls) : {}),
+        // The agents key their connections by socket path too, so keep-alive still holds.
+        ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}),
+      });
     } catch (error) {
       // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
       reject(toRequestError(error, target, request.timeoutMs));
