@@ -151,3 +151,57 @@ describe('--proxy and --noproxy', () => {
     expect(env.stderr).toContain('https_proxy: not a proxy URL');
   });
 });
+
+describe('the profile\'s proxy and noProxy', () => {
+  const withProfiles = (profiles: unknown[]): string => tmp.write('proxied.profiles.json', JSON.stringify({ profiles }));
+
+  test('"proxy" sends the profile\'s requests through it (over the environment); --proxy wins; "noProxy" exempts hosts', async () => {
+    const profiles = withProfiles([
+      { name: 'corp', proxy: proxyUrl },
+      { name: 'corp-direct', proxy: proxyUrl, noProxy: '127.0.0.1' },
+    ]);
+    const before = proxied.length;
+    const viaProfile = await run([file('profile.http', `${target.url}/via-profile`), '--profiles', profiles, '-p', 'corp'], { http_proxy: 'http://127.0.0.1:1' });
+    expect(viaProfile.code).toBe(0);
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/via-profile`]);
+    const flagWins = await run([file('profile.http', `${target.url}/flag-wins`), '--profiles', profiles, '-p', 'corp', '--proxy', '']);
+    expect(flagWins.code).toBe(0);
+    const received = target.received.length;
+    const exempt = await run([file('profile.http', `${target.url}/exempt`), '--profiles', profiles, '-p', 'corp-direct']);
+    expect(exempt.code).toBe(0);
+    expect(target.received.length).toBe(received + 1);
+    expect(proxied.length).toBe(before + 1);
+  });
+
+  test('a profile proxy that is not a URL is exit 2 naming the profile', async () => {
+    const profiles = withProfiles([{ name: 'broken', proxy: 'ftp://127.0.0.1:21' }]);
+    const result = await run([file('profile.http', `${target.url}/x`), '--profiles', profiles, '-p', 'broken']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('profile "broken": proxy: unsupported proxy scheme "ftp"');
+  });
+});
+
+describe('OAuth calls go through the same proxy', () => {
+  test('a client-credentials token is fetched through the profile\'s proxy, then the request goes through it too', async () => {
+    const tokens = createHttpServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+        res.end(JSON.stringify({ access_token: 'tok-through-proxy', token_type: 'Bearer', expires_in: 3600 }));
+      });
+    });
+    const tokenUrl = `http://127.0.0.1:${await listen(tokens)}/token`;
+    try {
+      const profiles = tmp.write('oauth.profiles.json', JSON.stringify({ profiles: [{ name: 'machine', proxy: proxyUrl, oauth: { grant: 'client_credentials', tokenUrl, clientId: 'reqflow-machine', clientSecret: 'machine-s3cret', clientAuth: 'post' } }] }));
+      const api = tmp.write('oauth-api.http', `GET ${target.url}/with-token\nAuthorization: Bearer {{token}}\n`);
+      const before = proxied.length;
+      const received = target.received.length;
+      const result = await run([api, '--profiles', profiles, '-p', 'machine'], { REQFLOW_STATE_DIR: join(tmp.dir, 'oauth-state') });
+      expect(result).toMatchObject({ code: 0 });
+      expect(proxied.slice(before)).toEqual([`POST ${tokenUrl}`, `GET ${target.url}/with-token`]);
+      expect(target.received.slice(received).map((r) => r.headers.authorization)).toEqual(['Bearer tok-through-proxy']);
+    } finally {
+      await new Promise((resolve) => tokens.close(resolve));
+    }
+  });
+});

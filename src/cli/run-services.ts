@@ -61,7 +61,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     runState: {},
     env: io.env,
     ...(options.cookies === false ? {} : { cookies: new SessionCookieJar(session, (value) => secrets.add(value), warn) }),
-    proxy: proxyRules(options, io.env, secrets),
+    proxy: proxyRules(options, io.env, secrets, profile),
   };
   services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;

@@ -186,6 +186,10 @@ export interface Profile {
   tls?: TlsSettings;
   /** `"http2": true`: every request of the profile uses HTTP/2 where the server agrees (as `--http2`). */
   http2?: boolean;
+  /** `"proxy"`: the proxy of every request of the profile (`--proxy` wins; `""`: none, whatever the environment says). */
+  proxy?: string;
+  /** `"noProxy"`: hosts that go direct, in place of `no_proxy` (`--noproxy` wins). */
+  noProxy?: string;
   /**
    * The profile's default authentication method, e.g. `{ "type": "bearer" }`. The other keys
    * are the settings of the method named by `type` (the {@link Plugin.authName} of the plugin

@@ -179,6 +179,10 @@ function validateProfile(entry: unknown, where: string, baseDir: string): Profil
   if (tls) profile.tls = tls;
   const auth = validateAuth(entry.auth, `${where}.auth`);
   if (auth) profile.auth = auth;
+  const proxy = optionalString(entry.proxy, `${where}.proxy`);
+  if (proxy !== undefined) profile.proxy = proxy;
+  const noProxy = optionalString(entry.noProxy, `${where}.noProxy`);
+  if (noProxy !== undefined) profile.noProxy = noProxy;
   if (entry.http2 !== undefined) {
     if (typeof entry.http2 !== 'boolean') fail(`${where}.http2`, 'true or false');
     profile.http2 = entry.http2;

@@ -181,7 +181,7 @@ export class Workspace {
         runState: this.runState,
         env: this.config.env,
         ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
-        proxy: proxyRules(this.options, this.config.env, this.secrets),
+        proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile),
       };
       this.current = services;
       services.chain = await this.chainFor(file);

@@ -18,6 +18,8 @@ export interface ProxySettings {
   proxy?: string;
   /** `--noproxy LIST`, in place of `no_proxy`. */
   noProxy?: string;
+  /** Where `proxy` was written, for errors (`--proxy`, or the profile's field). */
+  proxyFrom?: string;
   env: NodeJS.ProcessEnv;
 }
 
@@ -48,7 +50,7 @@ export class ProxyRules {
   private readonly ranges?: BlockList;
 
   constructor(settings: ProxySettings) {
-    if (settings.proxy !== undefined) this.explicit = settings.proxy === '' ? null : parseProxy(settings.proxy, '--proxy');
+    if (settings.proxy !== undefined) this.explicit = settings.proxy === '' ? null : parseProxy(settings.proxy, settings.proxyFrom ?? '--proxy');
     else {
       for (const [key, name] of [['http', 'http_proxy'], ['https', 'https_proxy'], ['all', 'all_proxy']] as const) {
         const value = env(settings.env, name);
@@ -104,8 +106,17 @@ export class ProxyRules {
 }
 
 /** The run's proxy rules from its options and environment; proxy passwords become secrets. */
-export function proxyRules(options: { proxy?: string; noProxy?: string }, env: NodeJS.ProcessEnv, secrets: { add(value: string | undefined): void }): ProxyRules {
-  const rules = new ProxyRules({ ...(options.proxy !== undefined ? { proxy: options.proxy } : {}), ...(options.noProxy !== undefined ? { noProxy: options.noProxy } : {}), env });
+export function proxyRules(
+  options: { proxy?: string; noProxy?: string },
+  env: NodeJS.ProcessEnv,
+  secrets: { add(value: string | undefined): void },
+  profile?: { name: string; proxy?: string; noProxy?: string },
+): ProxyRules {
+  // The command line, else the profile, else the environment.
+  const proxy = options.proxy ?? profile?.proxy;
+  const noProxy = options.noProxy ?? profile?.noProxy;
+  const proxyFrom = options.proxy === undefined && profile?.proxy !== undefined ? `profile "${profile.name}": proxy` : '--proxy';
+  const rules = new ProxyRules({ ...(proxy !== undefined ? { proxy, proxyFrom } : {}), ...(noProxy !== undefined ? { noProxy } : {}), env });
   for (const password of rules.passwords()) secrets.add(password);
   return rules;
 }

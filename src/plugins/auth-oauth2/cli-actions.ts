@@ -40,6 +40,7 @@ export async function loginAction(ctx: OAuthCommandContext, flags: LoginFlags): 
     timeoutMs: flags.waitMs,
     env: ctx.env,
     warn: ctx.warn,
+    proxy: ctx.proxy,
   });
   const { stored } = result;
   const parts = [describeExpiry(stored), stored.refreshToken ? 'refresh token stored' : 'no refresh token', stored.scope ? `scopes: ${stored.scope}` : undefined].filter(Boolean);
@@ -85,7 +86,7 @@ async function revokeAtServer(ctx: OAuthCommandContext, tokens: { accessToken?: 
       ctx.err(`note: profile "${name}" names no revocation endpoint (oauth.revocationUrl, or oauth.issuer for discovery): its tokens stay valid at the server until they expire`);
       return false;
     }
-    const connect = { needs: [], uses: ['revocation' as const], timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, signal: ctx.signal, env: ctx.env };
+    const connect = { needs: [], uses: ['revocation' as const], timeoutMs: DEFAULT_REQUEST_TIMEOUT_MS, signal: ctx.signal, env: ctx.env, proxy: ctx.proxy };
     const revoked = await withOAuthClient(settings, connect, async (client) => {
       if (!client.endpoints.revocation) return false;
       await revokeTokens(client, tokens);

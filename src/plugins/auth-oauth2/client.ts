@@ -1,3 +1,4 @@
+import type { ProxyRules } from '../../core/http/proxy.js';
 import { UsageError } from '../../core/errors/index.js';
 import { toOAuthError, type OAuthCallSite } from './errors.js';
 import { createOAuthFetch } from './oauth-fetch.js';
@@ -27,6 +28,8 @@ export interface ConnectOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   env: NodeJS.ProcessEnv;
+  /** The proxy rules in force (`--proxy`, the profile's `proxy`, `https_proxy`, `no_proxy`). */
+  proxy?: ProxyRules;
 }
 
 const ENDPOINT_LABEL: Record<Endpoint, string> = { authorization: 'authorization endpoint', token: 'token endpoint', device: 'device authorization endpoint', revocation: 'revocation endpoint' };
@@ -43,7 +46,7 @@ function clientAuthentication(lib: OpenIdClient, settings: OAuthSettings): impor
  */
 export async function withOAuthClient<T>(settings: OAuthSettings, options: ConnectOptions, use: (client: OAuthClient) => Promise<T>): Promise<T> {
   const lib = await import('openid-client');
-  const http = createOAuthFetch({ timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(settings.ca ? { ca: settings.ca } : {}), dropIdToken: settings.issuer === undefined });
+  const http = createOAuthFetch({ timeoutMs: options.timeoutMs, ...(options.signal ? { signal: options.signal } : {}), ...(settings.ca ? { ca: settings.ca } : {}), ...(options.proxy ? { proxy: options.proxy } : {}), dropIdToken: settings.issuer === undefined });
   try {
     const config = await configure(lib, settings, options, http.fetch);
     const server = config.serverMetadata();

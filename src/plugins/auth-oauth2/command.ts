@@ -3,6 +3,7 @@
  * `{{...}}` in the oauth settings, report errors as one line with the right exit code. The
  * oclif command classes stay thin (parse flags, call this).
  */
+import { proxyRules, type ProxyRules } from '../../core/http/proxy.js';
 import { formatError } from '../../cli/report-error.js';
 import { ExitCode, UsageError } from '../../core/errors/index.js';
 import { SecretRegistry } from '../../core/mask.js';
@@ -28,6 +29,8 @@ export interface OAuthCommandContext {
   secrets: SecretRegistry;
   signal: AbortSignal;
   env: NodeJS.ProcessEnv;
+  /** The profile's proxy, else the environment's: OAuth calls go through it. */
+  proxy: ProxyRules;
   out(text: string): void;
   err(line: string): void;
   warn(message: string): void;
@@ -68,6 +71,7 @@ export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OA
       secrets,
       signal: controller.signal,
       env,
+      proxy: proxyRules({}, env, secrets, profile),
       out: (text) => void process.stdout.write(text),
       err,
       warn,

@@ -1,3 +1,4 @@
+import type { ProxyRules } from '../../core/http/proxy.js';
 import type { Profile, Session } from '../../core/model.js';
 import { noTerminalPrompter } from '../../core/prompt.js';
 import { TemplateResolver } from '../../core/variables.js';
@@ -32,6 +33,8 @@ export interface LoginOptions {
   expand?: (text: string) => Promise<string>;
   env?: NodeJS.ProcessEnv;
   warn?: (message: string) => void;
+  /** The proxy rules in force: the OAuth calls go through the same proxy as requests. */
+  proxy?: ProxyRules;
 }
 
 export interface LoginResult {
@@ -67,7 +70,7 @@ export async function runGrant(settings: OAuthSettings, grant: GrantName, option
     if (event.type === 'authorization-url') options.onUrl?.(event.url);
     options.onEvent?.(event);
   };
-  const connect = { needs: flow.endpoints, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, env: options.env ?? process.env, ...(options.signal ? { signal: options.signal } : {}) };
+  const connect = { needs: flow.endpoints, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, env: options.env ?? process.env, ...(options.signal ? { signal: options.signal } : {}), ...(options.proxy ? { proxy: options.proxy } : {}) };
   const response = await withOAuthClient(settings, connect, (client) =>
     flow.perform({
       client,

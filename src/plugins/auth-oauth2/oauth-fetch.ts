@@ -1,5 +1,6 @@
 import { ExitCode, ReqflowError, isReqflowError } from '../../core/errors/index.js';
 import { AgentPool } from '../../core/http/agents.js';
+import type { ProxyRules } from '../../core/http/proxy.js';
 import { sendHttp } from '../../core/http/send.js';
 import { readWholeBody } from '../../core/read-body.js';
 
@@ -16,6 +17,8 @@ export interface OAuthFetchOptions {
   dropIdToken: boolean;
   /** Extra certificate authorities to trust (the profile's `tls.caFile`). */
   ca?: Buffer[];
+  /** The run's proxy rules: token, discovery and revocation calls go through the same proxy as requests. */
+  proxy?: ProxyRules;
 }
 
 /** OAuth responses are small; anything bigger is not an OAuth response. */
@@ -51,6 +54,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
           tls: options.ca ? { ca: options.ca } : {},
           timeoutMs: options.timeoutMs,
           followRedirects: false,
+          ...(options.proxy ? { proxy: options.proxy } : {}),
           ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
         },
         agents,

@@ -1,5 +1,6 @@
 import { AuthFlowError, ExitCode, ReqflowError, isReqflowError } from '../../core/errors/index.js';
 import type { RequestContext } from '../../pipeline/context.js';
+import { proxyRules, type ProxyRules } from '../../core/http/proxy.js';
 import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';
@@ -8,6 +9,11 @@ import { TOKEN_VARIABLE, describeExpiry, msUntilExpiry, storeTokens, type Stored
 
 function loginHint(profile: string): string {
   return `log in again: reqflow oauth login -p ${profile}`;
+}
+
+/** The run's proxy rules (`--proxy`, the profile's, the environment's), for the token endpoint too. */
+function proxyOf(ctx: RequestContext): ProxyRules {
+  return proxyRules(ctx.options, process.env, { add: (value) => value !== undefined && ctx.addSecret?.(value) }, ctx.profile);
 }
 
 function note(ctx: RequestContext, message: string): void {
@@ -19,7 +25,7 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
   const { session, profile } = ctx;
   const settings = await readOAuthSettings(profile, (text) => ctx.variables.expand(text));
   if (settings.grant === 'client_credentials') {
-    const result = await runGrant(settings, 'client_credentials', { session, signal: ctx.signal, requestTimeoutMs: ctx.options.timeoutMs, openBrowser: false });
+    const result = await runGrant(settings, 'client_credentials', { session, signal: ctx.signal, requestTimeoutMs: ctx.options.timeoutMs, openBrowser: false, proxy: proxyOf(ctx) });
     note(ctx, `fetched a client credentials token for profile "${profile.name}" (${describeExpiry(result.stored)})`);
     return;
   }
@@ -51,7 +57,7 @@ async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: Sto
   const name = ctx.profile.name;
   let response;
   try {
-    response = await withOAuthClient(settings, { needs: ['token'], timeoutMs: ctx.options.timeoutMs, signal: ctx.signal, env: process.env }, (client) => refreshTokens(client, refreshToken));
+    response = await withOAuthClient(settings, { needs: ['token'], timeoutMs: ctx.options.timeoutMs, signal: ctx.signal, env: process.env, proxy: proxyOf(ctx) }, (client) => refreshTokens(client, refreshToken));
   } catch (error) {
     if (!isReqflowError(error) || error.exitCode === ExitCode.usage) throw error;
     // Keep the cause's exit code (4 unreachable, 5 TLS, 6 rejected) and say what was being done.
