@@ -20,6 +20,38 @@ export interface RawResponse {
   idleTimeoutMs(): number;
 }
 
+/**
+ * Fields Node keeps one of when a server repeats them (the first); reqflow does the same, as a
+ * second `Content-Type` or `Location` has no meaning a reader could use.
+ */
+const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+
+/**
+ * The response's headers with each repeated field kept line by line (`x-a: 1` and `x-a: 2`
+ * become `['1', '2']`), where Node joins them with commas — which changes a value that holds
+ * a comma of its own (a date, a quoted string). Fields sent once stay strings.
+ */
+function headersOf(res: IncomingMessage): IncomingHttpHeaders {
+  const raw = res.rawHeaders;
+  let repeated: Map<string, string[]> | undefined;
+  const seen = new Set<string>();
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    if (!seen.has(name)) {
+      seen.add(name);
+      continue;
+    }
+    if (SINGLE.has(name) || name === 'set-cookie') continue; // set-cookie is an array already
+    repeated ??= new Map();
+    repeated.set(name, []);
+  }
+  if (!repeated) return res.headers; // the usual case: nothing repeated, nothing to do
+  for (let i = 0; i < raw.length; i += 2) repeated.get((raw[i] as string).toLowerCase())?.push(raw[i + 1] as string);
+  const headers: IncomingHttpHeaders = { ...res.headers };
+  for (const [name, values] of repeated) headers[name] = values;
+  return headers;
+}
+
 /** An HTTP/1.x response as a {@link RawResponse}. */
 export function fromIncomingMessage(res: IncomingMessage): RawResponse {
   const socket = res.socket;
@@ -27,7 +59,7 @@ export function fromIncomingMessage(res: IncomingMessage): RawResponse {
     statusCode: res.statusCode ?? 0,
     statusMessage: res.statusMessage ?? '',
     httpVersion: res.httpVersion,
-    headers: res.headers,
+    headers: headersOf(res),
     body: res,
     watchIdle(onIdle) {
       // Keep-alive sockets serve many responses: the listener goes when this body is done.
