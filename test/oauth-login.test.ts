@@ -187,6 +187,22 @@ describe('login errors: one line, exit 6 (flow) or 2 (profile)', () => {
     }
   });
 
+  test('localhost as the redirect host: the port taken on ::1 only is found too, not a hang', async () => {
+    const blocker: Server = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '::1', resolve));
+    const { port } = blocker.address() as { port: number };
+    try {
+      writeFileSync(join(ws.dir, 'busy6.json'), JSON.stringify([{ name: 'busy6', oauth: { clientId: 'reqflow-public', authUrl: `${provider.issuer}/auth`, tokenUrl: `${provider.issuer}/token`, redirectUrl: `http://localhost:${port}/callback` } }]));
+      const started = Date.now();
+      const result = await ws.run(['oauth', 'login', '--profiles', 'busy6.json', '--no-browser', '--wait', '30s']);
+      expect(result.code).toBe(6);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.stderr).toMatch(new RegExp(`^reqflow: cannot receive the OAuth callback: port ${port} on localhost is already in use\n`));
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+    }
+  });
+
   test('gives up when the browser does not come back in time', async () => {
     const started = Date.now();
     const result = await ws.run(['oauth', 'login', '-p', 'public', '--no-browser', '--wait', '1s']);

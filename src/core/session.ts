@@ -64,16 +64,39 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
 /** A file-system failure on a session file, as one clear line (exit 2) instead of a crash. */
 function fileError(what: string, path: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'a parent of it is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'no space left on the device' : code === 'EROFS' ? 'read-only file system' : String(code ?? error);
+  const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'a parent of it is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'no space left on the device' : code === 'EROFS' ? 'read-only file system' : code === 'ELOCKED' ? 'another reqflow kept it locked for too long' : String(code ?? error);
   return new UsageError(`${what}: ${path}: ${why}`, { hint: 'sessions live in $REQFLOW_STATE_DIR, else $XDG_STATE_HOME/reqflow, else ~/.local/state/reqflow; fix or remove that path', cause: error });
 }
 
+/** A session file's content from disk: undefined when there is none, or when it is not a session file. */
+function readSessionFile(path: string): SessionFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  try {
+    const parsed = JSON.parse(text) as Partial<SessionFile>;
+    if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object' || parsed.data === null) return undefined;
+    return { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A profile's session, saved under a lock and merged: `save` re-reads the file and writes back
+ * only what this process changed (variable by variable, data key by data key), so two runs, or
+ * a login and a refresh, at the same time never lose each other's values.
+ */
 export class FileSession implements Session {
-  private dirty = false;
+  private readonly changedVariables = new Set<string>();
+  private readonly changedData = new Set<string>();
   constructor(
     readonly profile: string,
     readonly path: string,
-    private readonly content: SessionFile,
+    private content: SessionFile,
   ) {}
 
   get(name: string): string | undefined {
@@ -82,12 +105,12 @@ export class FileSession implements Session {
   set(name: string, value: string): void {
     if (this.content.variables[name] === value) return;
     this.content.variables[name] = value;
-    this.dirty = true;
+    this.changedVariables.add(name);
   }
   delete(name: string): void {
     if (!Object.hasOwn(this.content.variables, name)) return;
     delete this.content.variables[name];
-    this.dirty = true;
+    this.changedVariables.add(name);
   }
   getData<T = unknown>(key: string): T | undefined {
     return this.content.data[key] as T | undefined;
@@ -95,23 +118,42 @@ export class FileSession implements Session {
   setData(key: string, value: unknown): void {
     if (value === undefined) delete this.content.data[key];
     else this.content.data[key] = value;
-    this.dirty = true;
+    this.changedData.add(key);
   }
   names(): string[] {
     return Object.keys(this.content.variables);
   }
   async save(): Promise<void> {
-    if (!this.dirty) return;
+    if (this.changedVariables.size === 0 && this.changedData.size === 0) return;
     const dir = join(this.path, '..');
     try {
       // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is
       // never re-moded: the session file itself is 0600 whatever its folder.
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      await writeFileAtomic(this.path, `${JSON.stringify(this.content, null, 2)}\n`, { mode: 0o600 });
+      // proper-lockfile: a lock folder beside the file, refreshed while held; one left by a crashed
+      // run is stale after 2 s (the least it allows), and waiting for it beats losing a value.
+      const { lock } = await import('proper-lockfile');
+      const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 } });
+      try {
+        const merged = readSessionFile(this.path) ?? emptyFile();
+        for (const name of this.changedVariables) {
+          if (Object.hasOwn(this.content.variables, name)) merged.variables[name] = this.content.variables[name] as string;
+          else delete merged.variables[name];
+        }
+        for (const key of this.changedData) {
+          if (Object.hasOwn(this.content.data, key)) merged.data[key] = this.content.data[key];
+          else delete merged.data[key];
+        }
+        await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, { mode: 0o600 });
+        this.content = merged; // what other runs saved meanwhile is visible from now on
+      } finally {
+        await release();
+      }
     } catch (error) {
       throw fileError(`cannot save the session of profile "${this.profile}"`, this.path, error);
     }
-    this.dirty = false;
+    this.changedVariables.clear();
+    this.changedData.clear();
   }
 }
 

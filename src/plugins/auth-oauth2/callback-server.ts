@@ -161,6 +161,8 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
       // The second address of `localhost` (::1) is a courtesy: no IPv6 is fine.
       if (index > 0 && (code === 'EADDRNOTAVAIL' || code === 'EAFNOSUPPORT')) continue;
       await close();
+      // The address already bound (127.0.0.1 when ::1 is taken) must not keep the process alive.
+      await stop(true);
       throw listenError(error as NodeJS.ErrnoException, redirectUrl, port, profile);
     }
   }
