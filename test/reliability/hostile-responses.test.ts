@@ -135,3 +135,59 @@ test('a server that drips one byte at a time is ended by --max-time (the idle --
     await new Promise((resolve) => drip.close(resolve));
   }
 });
+
+/** A raw TCP server for one test: `onSocket` plays the hostile part. */
+async function rawServer(onSocket: (socket: import('node:net').Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<import('node:net').Socket>();
+  const s = createRawServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    onSocket(socket);
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => s.close(resolve));
+    },
+  };
+}
+
+test('a flood of 1xx interim responses is exit 4 at once, the idle time-out being reset by each; a few 103s before a 200 are fine', async () => {
+  const flood = await rawServer((socket) =>
+    socket.once('data', () => {
+      const tick = setInterval(() => {
+        if (!socket.writable) return clearInterval(tick);
+        socket.write('HTTP/1.1 103 Early Hints\r\nLink: </app.css>; rel=preload\r\n\r\n'.repeat(50));
+      }, 2);
+      socket.once('close', () => clearInterval(tick));
+    }),
+  );
+  const hints = await rawServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n'.repeat(5) + 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nfinal')));
+  try {
+    const started = Date.now();
+    const result = await runCli(['run', tmp.write('flood.http', `GET http://${flood.url}/\n`), '--timeout', '10000'], { env });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toBe(`reqflow: GET http://${flood.url}/: the server sent more than 100 interim (1xx) responses and no final one\nhint: a broken or hostile server: it never answers the request\n`);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const fine = await runCli(['run', tmp.write('hints.http', `GET http://${hints.url}/\n`), '-o', 'raw'], { env });
+    expect(fine).toMatchObject({ code: 0, stdout: 'final' });
+  } finally {
+    await Promise.all([flood.close(), hints.close()]);
+  }
+});
+
+test('a TLS handshake that never completes (the server accepts and says nothing) ends with the time-out, exit 4', async () => {
+  const silent = await rawServer(() => undefined);
+  try {
+    const started = Date.now();
+    const result = await runCli(['run', tmp.write('tls-hang.http', `GET https://${silent.url}/\n`), '--timeout', '800'], { env });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^reqflow: GET https:\/\/127\.0\.0\.1:\d+\/ timed out after 800 ms\n/);
+    expect(Date.now() - started).toBeLessThan(6000);
+  } finally {
+    await silent.close();
+  }
+});

@@ -165,6 +165,8 @@ export interface Http2Send {
   timeoutMs: number;
   /** A stream (SSE): no time-out once the head is in. */
   streaming: boolean;
+  /** How many interim (1xx) heads may come before the answer. */
+  maxInterim: number;
 }
 
 /** Sends one request on `session`; `track` counts it among the session's open streams. */
@@ -179,6 +181,11 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     };
     stream.on('timeout', onTimeout);
     stream.once('error', reject);
+    // Interim (1xx) heads arrive as 'headers'; an endless stream of them must still end.
+    let interim = 0;
+    stream.on('headers', () => {
+      if (++interim > send.maxInterim) stream.destroy(Object.assign(new Error(`more than ${send.maxInterim} interim (1xx) responses and no final one`), { code: 'REQFLOW_INTERIM_FLOOD' }));
+    });
     stream.once('response', (head: Http2Headers) => {
       stream.removeListener('error', reject);
       stream.removeListener('timeout', onTimeout);

@@ -52,6 +52,8 @@ export interface OutgoingRequest {
 }
 
 const MAX_REDIRECTS = 10;
+/** A server may send a few `100 Continue` / `103 Early Hints` before its answer; not thousands. */
+const MAX_INTERIM_RESPONSES = 100;
 
 /** A socket-style error with a `code`, so that every failure goes through {@link toRequestError}. */
 function codedError(message: string, code: string): NodeJS.ErrnoException {
@@ -240,7 +242,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   try {
     exchange = http2Request(
       session,
-      { headers: http2Headers(request.method, url, headersToSend(request)), ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true },
+      { headers: http2Headers(request.method, url, headersToSend(request)), ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
       agents.http2.streams,
     );
   } catch (error) {
@@ -324,6 +326,11 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       fail(error);
     });
     // A 101 nobody asked for would leave the request hanging forever (and the run silent).
+    // Interim (1xx) responses reset the idle time-out: an endless stream of them must still end.
+    let interim = 0;
+    req.on('information', () => {
+      if (++interim > MAX_INTERIM_RESPONSES) req.destroy(codedError(`more than ${MAX_INTERIM_RESPONSES} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD'));
+    });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
       stopWatchingAbort();
