@@ -45,6 +45,10 @@ function handler(req: AnyRequest, res: AnyResponse): void {
     if (path === '/gzip') return send(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(JSON.stringify({ zipped: true })));
     if (path === '/slow') return void setTimeout(() => send(200, {}, 'late'), 3000);
     if (path === '/reset' && 'stream' in res) return void res.stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    if (path === '/interim-flood' && 'stream' in res) {
+      for (let i = 0; i < 150; i++) res.stream.additionalHeaders({ ':status': 103, link: '</app.css>; rel=preload' });
+      return; // and never a final response
+    }
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let n = 0;
@@ -215,6 +219,12 @@ describe('the same behaviour as over HTTP/1.1', () => {
     const result = await run('GET H2/reset HTTP/2\n');
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^reqflow: 127\.0\.0\.1:\d+ reset the HTTP\/2 stream of GET https:\/\/127\.0\.0\.1:\d+\/reset: NGHTTP2_INTERNAL_ERROR\n/);
+  });
+
+  test('a flood of 1xx interim heads: exit 4 at once, not an endless wait', async () => {
+    const result = await run('GET H2/interim-flood HTTP/2\n', '--timeout', '20000');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/the server sent more than 100 interim \(1xx\) responses and no final one\n/);
   });
 
   test('--timeout applies to an HTTP/2 stream', async () => {
