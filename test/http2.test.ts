@@ -154,6 +154,16 @@ describe('HTTP/2 in the request line: required', () => {
     expect(result.stderr).toBe(`reqflow: ${h1} did not answer in HTTP/2 (h2c with prior knowledge)\nhint: the server speaks HTTP/1.1 only: remove HTTP/2 from the request line, or use --http2, which falls back\n`);
   });
 
+  test('a YAML request with httpVersion: 2 is the same; a bad value is exit 2 naming the field', async () => {
+    const yaml = tmp.write('h2.yaml', `name: yaml-h2\nurl: ${h2}/yaml\nhttpVersion: 2\n`);
+    const result = await runCli(['run', yaml, '-o', 'json'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(bodies(result.stdout)[0]).toMatchObject({ httpVersion: '2', body: { path: '/yaml' } });
+    const bad = await runCli(['run', tmp.write('h3.yaml', `name: yaml-h3\nurl: ${h2}/yaml\nhttpVersion: 3\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/h3\.yaml: .*httpVersion: expected "1\.1" or "2"/);
+  });
+
   test('HTTP/3 is refused at parse time, naming the line', async () => {
     const result = await run('\nGET H2/x HTTP/3\n');
     expect(result.code).toBe(2);

@@ -10,7 +10,7 @@ const ANNOTATION_FIELDS = ['protocol', 'streaming', 'filter', 'query', 'auth', '
 const RESTCLI_FIELDS = ['documentation', '$schema', 'parseEscapes', 'requiresConfirmation'] as const;
 /** restcli's chaining and checks (run by `src/chain/`). */
 const CHAIN_FIELDS = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
-const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
+const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', 'httpVersion', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -81,6 +81,12 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   }
   const tls = validateTls(item.tls, where('tls'));
   if (tls) spec.tls = tls;
+  if (item.httpVersion !== undefined) {
+    // `httpVersion: 2` (or "2", "2.0", "1.1"): what a request line's HTTP/2 says in an .http file.
+    const version = String(item.httpVersion);
+    if (!/^(2(\.0)?|1\.1)$/.test(version)) throw new UsageError(`${where('httpVersion')}: expected "1.1" or "2"`);
+    spec.httpVersion = version.startsWith('2') ? '2' : '1.1';
+  }
   const chain = chainFields(item, where, spec.annotations);
   if (chain) spec.chain = chain;
   return spec;
