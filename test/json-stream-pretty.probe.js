@@ -3,7 +3,7 @@
  * N MiB and reports the output's SHA-256, its size and this process's peak RSS.
  *
  *   node test/json-stream-pretty.probe.js MIB            the streaming printer (dist/)
- *   node test/json-stream-pretty.probe.js MIB reference  JSON.stringify(JSON.parse(doc), null, 2)
+ *   node test/json-stream-pretty.probe.js MIB reference  JSON.stringify(JSON.parse(doc), null, 2), numbers as written (lossless-json)
  *
  * The document is generated piece by piece and never held whole by the streaming run. With
  * `--expose-gc`, the streaming run also samples the memory still reachable after a full GC
@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { jsonDocumentChunks } from '../bench/lib/json-doc.js';
 import { JsonPrettyPrinter } from '../dist/report/render/json-stream-pretty.js';
+import { parseJsonExact, stringifyJson } from '../dist/core/json-exact.js';
 import peakRss from './helpers/peak-rss.cjs';
 
 const mib = Number(process.argv[2]);
@@ -21,7 +22,8 @@ const hash = createHash('sha256');
 const samples = [];
 let bytes = 0;
 if (reference) {
-  const output = Buffer.from(JSON.stringify(JSON.parse([...jsonDocumentChunks(mib * 2 ** 20)].join('')), null, 2));
+  const { value, lossless } = parseJsonExact([...jsonDocumentChunks(mib * 2 ** 20)].join(''));
+  const output = Buffer.from(stringifyJson(value, lossless, 2));
   hash.update(output);
   bytes = output.length;
 } else {

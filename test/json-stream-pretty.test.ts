@@ -10,12 +10,14 @@ import { palette } from '../src/report/render/colors.js';
 import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/report/render/json-stream-render.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { parseJsonExact, stringifyJson } from '../src/core/json-exact.js';
 
 const run = promisify(execFile);
 
-/** What the printer must produce for `text`: exactly what JSON.parse + JSON.stringify give. */
+/** What the printer must produce for `text`: what JSON.parse + JSON.stringify give, numbers as written. */
 function reference(text: string): string {
-  return JSON.stringify(JSON.parse(text), null, 2);
+  const { value, lossless } = parseJsonExact(text);
+  return stringifyJson(value, lossless, 2);
 }
 
 /** Feeds `bytes` in the given pieces and returns the output. */
@@ -196,7 +198,7 @@ describe('JsonPrettyPrinter: output equals JSON.stringify(JSON.parse(x), null, 2
     expect(coloured).toContain('\u001b[34m"name"\u001b[0m: \u001b[32m"Ada"\u001b[0m');
     expect(coloured).toContain('\u001b[33m36\u001b[0m');
     expect(coloured).toContain('\u001b[35mtrue\u001b[0m');
-    expect(coloured).toContain('\u001b[33m-1500\u001b[0m');
+    expect(coloured).toContain('\u001b[33m-1.5e3\u001b[0m'); // as written
     expect(stripAnsi(coloured)).toBe(reference(text));
     expect(prettyJsonText(text, { colors: palette(false) })).toBe(reference(text));
   });

@@ -5,13 +5,14 @@
  *   //user/id (XPath)      data.id (a property path)
  * restcli's `extract` is JMESPath throughout.
  */
+import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { type Exchange, headerValue } from './exchange.js';
 import { asText, jmesPath, jsonPath, propertyPath, xPath } from './query.js';
 
 function json(exchange: Exchange, what: string): unknown {
   try {
-    return JSON.parse(exchange.response.body?.toString('utf8') ?? '') as unknown;
+    return parseJsonExact(exchange.response.body?.toString('utf8') ?? '').value;
   } catch {
     throw new UsageError(`${what}: the response body is not JSON`);
   }

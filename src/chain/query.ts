@@ -3,6 +3,7 @@
  * own safe interpreter, never `eval`), XPath (xpath over @xmldom/xmldom), JMESPath (as `--filter`).
  * Each library is imported when first used: a run without them never loads them.
  */
+import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { filterRunner } from '../core/filter.js';
 
@@ -62,5 +63,6 @@ export function propertyPath(value: unknown, path: string): unknown {
 export function asText(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  return JSON.stringify(value) ?? String(value);
+  // A number kept as text (a 64-bit id) is its digits, exactly as the server sent them.
+  return stringifyJsonValue(value) ?? String(value);
 }

@@ -5,6 +5,7 @@
  *   `{{login.response.status}}`, and the same of `login.request` (body, headers, url, method);
  * - httpyac: `{{login.data.id}}`, a property path into the parsed JSON body of `login`.
  */
+import { parseJsonExact } from '../core/json-exact.js';
 import { VariableError } from '../core/errors/index.js';
 import { type Exchange, headerValue, isXmlType } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
@@ -30,7 +31,7 @@ function bodyText(body: Buffer | string | undefined, what: string): string {
 
 function parseJson(text: string, what: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseJsonExact(text).value; // a 64-bit id goes on exactly as received
   } catch {
     throw new VariableError(`${what}: the body is not JSON`, { hint: 'a JSONPath ($.…) needs a JSON body; use .body.* for the whole text' });
   }

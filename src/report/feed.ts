@@ -1,6 +1,7 @@
 import { ExitCode, ReqflowError } from '../core/errors/index.js';
 import { filterRunner, requestFilter } from '../core/filter.js';
 import type { StreamEvent } from '../core/model.js';
+import { parseJsonExact } from '../core/json-exact.js';
 import { parseJsonBody } from './render/body.js';
 import { consumeEvents } from './consume-events.js';
 import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart, ResponseView, RequestView } from './reporter.js';
@@ -24,7 +25,7 @@ function seedOf(event: StreamEvent): EventSeed {
   const seed: EventSeed = { raw: event.data, ...(event.event !== undefined ? { event: event.event } : {}), ...(event.id !== undefined ? { id: event.id } : {}) };
   if (event.data.trim() !== '') {
     try {
-      seed.json = { value: JSON.parse(event.data) };
+      seed.json = { value: parseJsonExact(event.data).value };
     } catch {
       // Plain text data.
     }

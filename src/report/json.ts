@@ -1,23 +1,44 @@
-import { bodyText, isJsonResponse, parseJsonBody } from './render/body.js';
+import { type ExactJson, holdsLosslessNumbers, stringifyJson } from '../core/json-exact.js';
+import { bodyText, isJsonResponse, jsonBodyText } from './render/body.js';
 import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord, testRecord } from './record.js';
 import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
+/** A JSON body's text, to go into the record as written (see {@link withRawBody}). */
+interface RawJson {
+  raw: string;
+}
+
+/** Stands for the body in the serialised record until the body's own text replaces it. */
+const RAW_BODY = '\u0000reqflow:raw-body';
+
+/**
+ * The record line with the body's JSON text in place of its marker: numbers, escapes and all
+ * exactly as the server wrote them, and no parse-and-serialise of a large document. Line breaks
+ * are all that is taken out: JSON strings cannot hold raw ones, so they are only layout.
+ */
+function withRawBody(record: JsonRecord, raw: string): string {
+  const line = JSON.stringify({ ...record, body: RAW_BODY });
+  const at = line.indexOf(JSON.stringify(RAW_BODY));
+  return `${line.slice(0, at)}${raw.replace(/[\r\n]+/g, '').trim()}${line.slice(at + JSON.stringify(RAW_BODY).length)}`;
+}
+
 /** A body as JSON when it says so and parses, else as text (with a warning for broken JSON). */
-async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<unknown> {
+async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<ExactJson | RawJson> {
   switch (body.kind) {
     case 'value':
+      return { value: body.value, lossless: holdsLosslessNumbers(body.value) };
     case 'graphql':
-      return body.value;
+      return { value: body.value, lossless: false };
     case 'text':
-      return bodyText(body.bytes).text;
+      return { value: bodyText(body.bytes).text, lossless: false };
     case 'stream': {
       const bytes = await ctx.readBody();
       if (isJsonResponse(ctx.response) && bytes.length > 0) {
-        const parsed = parseJsonBody(bytes);
-        if (parsed.ok) return parsed.value;
+        const parsed = jsonBodyText(bytes);
+        if (parsed.ok) return { raw: parsed.text };
         ctx.warn(`response of "${ctx.spec.name}" says JSON but ${parsed.reason}; "body" holds it as text`);
       }
-      return bodyText(bytes).text;
+      return { value: bodyText(bytes).text, lossless: false };
     }
   }
 }
@@ -27,10 +48,12 @@ export function jsonReporter(printError: (outcome: RequestOutcome) => void): Rep
   const write = (ctx: Pick<ResponseView, 'output'>, record: JsonRecord): void => ctx.output.out(`${JSON.stringify(record)}\n`);
   return {
     body: async (ctx, body) => {
-      const record = responseRecord(ctx, await bodyValue(ctx, body));
+      const value = await bodyValue(ctx, body);
+      if ('raw' in value) return void ctx.output.out(`${withRawBody(responseRecord(ctx, undefined), value.raw)}\n`);
+      const record = responseRecord(ctx, value.value);
       let line: string;
       try {
-        line = JSON.stringify(record);
+        line = stringifyJson(record, value.lossless); // a filter's result: numbers as the server wrote them
       } catch (error) {
         if (!(error instanceof RangeError)) throw error;
         // JSON.parse takes 100,000 levels of nesting; JSON.stringify does not: the body as text then.

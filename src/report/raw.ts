@@ -1,3 +1,4 @@
+import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { isTextual } from './render/body.js';
 import { pipeTo } from './render/pipe.js';
@@ -5,7 +6,7 @@ import type { Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
 /** A filter's result like `jq -r`: strings unquoted, anything else as JSON. */
 function jqRaw(value: unknown, indent?: number): string {
-  return typeof value === 'string' ? value : JSON.stringify(value, null, indent);
+  return typeof value === 'string' ? value : (stringifyJsonValue(value, indent) ?? 'undefined');
 }
 
 /**

@@ -1,3 +1,4 @@
+import { stringifyJsonValue } from '../core/json-exact.js';
 import { bodyText, isTextual } from '../report/render/body.js';
 import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
@@ -38,7 +39,7 @@ export function paneReporter(capture: ResponseCapture): Reporter {
       if (body.kind === 'stream') await paneBody(ctx, capture);
       else if (body.kind === 'value') {
         capture.out(`${prettyJson(body.value, palette(true))}\n`);
-        capture.copySource = `${JSON.stringify(body.value, null, 2)}\n`;
+        capture.copySource = `${stringifyJsonValue(body.value, 2) ?? 'null'}\n`;
       } else await pretty.body?.(ctx, body);
       capture.setResponse(ctx.response); // the size is known now
     },

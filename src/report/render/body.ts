@@ -1,3 +1,4 @@
+import { parseJsonExact } from '../../core/json-exact.js';
 import type { ResponseInfo } from '../../core/model.js';
 
 export function contentType(response: ResponseInfo): string {
@@ -18,10 +19,14 @@ export function isTextual(response: ResponseInfo, body?: Buffer): boolean {
   return type === '';
 }
 
-export type ParsedBody = { ok: true; value: unknown } | { ok: false; reason: string };
+/** `lossless`: the value holds numbers kept as text (see core/json-exact.ts). */
+export type ParsedBody = { ok: true; value: unknown; lossless: boolean } | { ok: false; reason: string };
 
-/** Parses a JSON body, with a readable reason when it is not JSON or not UTF-8. */
-export function parseJsonBody(body: Buffer): ParsedBody {
+/** A JSON body's text once it is known to be JSON, or a readable reason why it is not. */
+export type JsonBodyText = { ok: true; text: string } | { ok: false; reason: string };
+
+/** Checks that a body is UTF-8 JSON (with the native parser) and returns its text. */
+export function jsonBodyText(body: Buffer): JsonBodyText {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(body);
@@ -30,12 +35,19 @@ export function parseJsonBody(body: Buffer): ParsedBody {
   }
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
   try {
-    return { ok: true, value: JSON.parse(text) };
+    JSON.parse(text);
+    return { ok: true, text };
   } catch (error) {
     // A document nested deeper than the call stack allows is shown as text, not a crash.
     if (error instanceof RangeError) return { ok: false, reason: 'the body is nested too deeply to parse' };
     return { ok: false, reason: `the body is not valid JSON (${(error as Error).message})` };
   }
+}
+
+/** Parses a JSON body (numbers as written), with a readable reason when it is not JSON or not UTF-8. */
+export function parseJsonBody(body: Buffer): ParsedBody {
+  const checked = jsonBodyText(body);
+  return checked.ok ? { ok: true, ...parseJsonExact(checked.text) } : checked;
 }
 
 /** Body as text for display: invalid UTF-8 becomes U+FFFD rather than an exception. */

@@ -1,12 +1,12 @@
 /**
  * A streaming JSON pretty-printer: UTF-8 bytes go in chunk by chunk, and what comes out is
- * exactly `JSON.stringify(JSON.parse(text), null, 2)` as UTF-8 — without ever building the
- * document, so a 100 MiB response is printed in constant memory. It works on bytes, never on
- * per-token strings, which is what makes it fast (a 100 MiB document in well under a second).
+ * exactly `JSON.stringify(JSON.parse(text), null, 2)` as UTF-8, except that numbers are written
+ * as received (`12345678901234567890`, `1e400`, `1.10` stay so; see core/json-exact.ts) —
+ * without ever building the document, so a 100 MiB response is printed in constant memory. It
+ * works on bytes, never on per-token strings, which is what makes it fast (a 100 MiB document
+ * in well under a second).
  *
- * Exactness needs care in four places, because `JSON.parse` + `JSON.stringify` normalise:
- * - numbers: `1.0` → `1`, `1e2` → `100`, `-0` → `0`, `1e400` → `null` (re-serialised through
- *   `Number`, which rounds exactly like `JSON.parse`);
+ * Exactness needs care in three places, because `JSON.parse` + `JSON.stringify` normalise:
  * - strings: escapes are decoded and re-escaped the way `JSON.stringify` does (`\u00e9` → `é`,
  *   `\/` → `/`, lone surrogates → `\udxxx`), one code unit at a time;
  * - objects whose keys are array indexes (`"0"` … `"4294967294"`): JS objects list those first,
@@ -19,7 +19,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { JsonStructure } from './json-stream-structure.js';
-import { ESCAPED, Expect, type Frame, JsonEncodingError, type JsonPrettyOptions, JsonSyntaxError, LITERALS, NUMBER, SHORT_ESCAPES, Token, describe, hexValue, isDigit, isNumberByte, normalNumber, sequenceLength } from './json-stream-shared.js';
+import { ESCAPED, Expect, type Frame, JsonEncodingError, type JsonPrettyOptions, JsonSyntaxError, LITERALS, NUMBER, SHORT_ESCAPES, Token, describe, hexValue, isDigit, isNumberByte, sequenceLength } from './json-stream-shared.js';
 
 export { JsonEncodingError, JsonHoldLimitError, JsonSyntaxError, type JsonPrettyOptions } from './json-stream-shared.js';
 
@@ -217,7 +217,7 @@ export class JsonPrettyPrinter extends JsonStructure {
     if (token === Token.Number) {
       if (!NUMBER.test(text)) throw new JsonSyntaxError(`Invalid number ${JSON.stringify(text)}`, this.tokenStart);
       this.bytes(this.numberColour[0]);
-      this.ascii(normalNumber(text));
+      this.ascii(text); // as the server wrote it: a double would round 12345678901234567890 and turn 1e400 into null
       this.bytes(this.numberColour[1]);
     } else {
       if (text !== 'true' && text !== 'false' && text !== 'null') throw new JsonSyntaxError(`Unexpected token ${JSON.stringify(text)}`, this.tokenStart);

@@ -1,3 +1,4 @@
+import { parseJsonExact, stringifyJson } from '../../core/json-exact.js';
 import type { Readable, Writable } from 'node:stream';
 import { NetworkError } from '../../core/errors/index.js';
 import type { ResponseView } from '../reporter.js';
@@ -176,11 +177,12 @@ export class JsonBodyPrinter {
   }
 }
 
-/** `JSON.stringify(JSON.parse(body), null, 2)`, or undefined for a body it cannot take as is. */
+/** `JSON.stringify(JSON.parse(body), null, 2)` with numbers as written, or undefined for a body it cannot take as is. */
 function stringifiedJson(body: Buffer): string | undefined {
   if (!isUtf8(body)) return undefined; // toString would hide bad bytes; the printer reports them
   try {
-    return JSON.stringify(JSON.parse(body.toString('utf8')), null, 2);
+    const { value, lossless } = parseJsonExact(body.toString('utf8'));
+    return stringifyJson(value, lossless, 2);
   } catch {
     return undefined; // not JSON, or nested deeper than the call stack: the printer explains or copes
   }

@@ -108,12 +108,6 @@ export const ESCAPED: Record<number, number> = { 0x22: 0x22, 0x5c: 0x5c, 0x2f: 0
 export const LITERALS = ['true', 'false', 'null'].map((word) => Buffer.from(word));
 const EMPTY = new Uint8Array(0);
 
-/** How `JSON.stringify(JSON.parse(text))` writes a valid JSON number that the fast path did not take. */
-export function normalNumber(text: string): string {
-  const value = Number(text);
-  return Number.isFinite(value) ? String(value) : 'null';
-}
-
 export function isIndexKey(key: string): boolean {
   const first = key.charCodeAt(0);
   return first >= 0x30 && first <= 0x39 && INDEX_KEY.test(key) && Number(key) <= MAX_INDEX;

@@ -1,8 +1,9 @@
+import { stringifyJsonValue } from '../../core/json-exact.js';
 import type { Palette } from './colors.js';
 
 /** `JSON.stringify(value, null, 2)`, coloured token by token when the palette has colours. */
 export function prettyJson(value: unknown, colors: Palette): string {
-  const text = JSON.stringify(value, null, 2) ?? 'undefined';
+  const text = stringifyJsonValue(value, 2) ?? 'undefined';
   return colorizeJson(text, colors);
 }
 

@@ -1,0 +1,86 @@
+/**
+ * JSON numbers exactly as the server wrote them. `JSON.parse` turns every number into a double:
+ * `12345678901234567890` becomes `12345678901234567000`, `1e400` becomes `Infinity` (written
+ * `null`), `1.10` becomes `1.1` — wrong in the output, and wrong in a value a later request
+ * sends (a snowflake id). Where a body holds such a number, it is parsed with `lossless-json`
+ * (a maintained parser that keeps numbers as their text) and written back with it; every other
+ * body keeps the native `JSON.parse`, which is many times faster. Numbers that a double holds
+ * exactly stay plain numbers either way, so filters and checks compute with them as usual.
+ */
+import { createRequire } from 'node:module';
+
+type LosslessJson = typeof import('lossless-json');
+
+/** A JSON value, and whether it holds numbers kept as text (write it with {@link stringifyJson}). */
+export interface ExactJson {
+  value: unknown;
+  lossless: boolean;
+}
+
+/** String literals (skipped) and number tokens: a number inside a string is not a number. */
+const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*/g;
+
+/** A number token that a double gives back as written. */
+function isExact(token: string): boolean {
+  return String(Number(token)) === token;
+}
+
+/** True when some number of `text` would not survive `JSON.parse` + `JSON.stringify` as written. */
+function hasInexactNumbers(text: string): boolean {
+  TOKENS.lastIndex = 0;
+  for (let match = TOKENS.exec(text); match !== null; match = TOKENS.exec(text)) {
+    const token = match[0];
+    if (token.charCodeAt(0) !== 0x22 && !isExact(token)) return true;
+  }
+  return false;
+}
+
+/** lossless-json, loaded only for a body that needs it (start-up time). */
+function losslessJson(): LosslessJson {
+  return createRequire(import.meta.url)('lossless-json') as LosslessJson;
+}
+
+/**
+ * Parses JSON text (throws as `JSON.parse` does). Numbers a double cannot hold as written
+ * come back as lossless-json `LosslessNumber`s (their `toString()` is the text).
+ */
+export function parseJsonExact(text: string): ExactJson {
+  const value: unknown = JSON.parse(text); // validates, and is the answer for nearly every body
+  if (!hasInexactNumbers(text)) return { value, lossless: false };
+  const lib = losslessJson();
+  try {
+    return { value: lib.parse(text, null, (token) => (isExact(token) ? Number(token) : new lib.LosslessNumber(token))), lossless: true };
+  } catch {
+    return { value, lossless: false }; // duplicate keys, which lossless-json refuses: as JSON.parse reads them
+  }
+}
+
+function isLosslessNumber(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;
+}
+
+/**
+ * Whether a value (a filter's result, a query's) holds numbers kept as text. A walk through
+ * `JSON.stringify`'s replacer: for the small values it is used on, cheaper than a second pass.
+ */
+export function holdsLosslessNumbers(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  let found = false;
+  JSON.stringify(value, (_key, item: unknown) => {
+    if (isLosslessNumber(item)) found = true;
+    return found ? undefined : item;
+  });
+  return found;
+}
+
+/** A value as JSON text, numbers kept as text written as received (filters' results, captured values). */
+export function stringifyJsonValue(value: unknown, indent?: number): string | undefined {
+  if (!holdsLosslessNumbers(value)) return JSON.stringify(value, null, indent);
+  return losslessJson().stringify(value, null, indent);
+}
+
+/** `JSON.stringify`, writing the numbers of a lossless parse as they were received. */
+export function stringifyJson(value: unknown, lossless: boolean, indent?: number): string {
+  if (!lossless) return JSON.stringify(value, null, indent) ?? 'null';
+  return losslessJson().stringify(value, null, indent) ?? 'null';
+}
