@@ -1,9 +1,10 @@
 /**
  * Properties of the streaming JSON pretty-printer (src/core/render/json-stream-pretty.ts):
  * for any JSON text, however its UTF-8 bytes are split into chunks (inside characters too), the
- * output is exactly `JSON.stringify(JSON.parse(text), null, 2)`; for any text that is not JSON it throws its
+ * output is exactly `JSON.stringify(JSON.parse(text), null, 2)` with numbers as written; for any text that is not JSON it throws its
  * JsonSyntaxError, and for bytes that are not UTF-8 its JsonEncodingError (and nothing else).
  */
+import { parseJsonExact, stringifyJson } from '../src/core/json-exact.js';
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { JsonEncodingError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText } from '../src/report/render/json-stream-pretty.js';
@@ -26,7 +27,8 @@ function prettyInChunks(text: string | Buffer, cuts: number[]): string {
 
 /** What the text means once sent as UTF-8 (lone surrogates cannot be, and become U+FFFD). */
 function reference(text: string): string {
-  return JSON.stringify(JSON.parse(Buffer.from(text, 'utf8').toString('utf8')), null, 2);
+  const { value, lossless } = parseJsonExact(Buffer.from(text, 'utf8').toString('utf8'));
+  return stringifyJson(value, lossless, 2);
 }
 
 // JSON texts as servers write them: compact, indented, with odd whitespace, escapes and numbers.

@@ -69,6 +69,8 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'HPE_INVALID_VERSION':
     case 'HPE_INVALID_HEADER_TOKEN':
       return new NetworkError(`${host} did not answer with valid HTTP`, { hint: 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)', cause: error });
+    case 'HPE_HEADER_OVERFLOW':
+      return new NetworkError(`${host} sent response headers over the 16 KiB limit`, { hint: 'a broken or hostile server (or a huge cookie); reqflow does not read past the limit', cause: error });
     case 'REQFLOW_INTERIM_FLOOD':
       return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname}: the server sent ${message}`, { hint: 'a broken or hostile server: it never answers the request', cause: error });
     case 'ERR_HTTP2_STREAM_ERROR':

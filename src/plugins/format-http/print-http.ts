@@ -12,7 +12,8 @@ export function printHttpText(requests: readonly RequestSpec[]): string {
       lines.push(`### ${spec.name}`);
       for (const [key, value] of Object.entries(spec.annotations)) lines.push(`# @${key} ${value}`);
       // A method the user did not write stays unwritten (a bare URL), so print → parse is stable.
-      lines.push(spec.methodWritten === false ? spec.url : `${spec.method} ${spec.url}`);
+      const version = spec.httpVersion ? ` HTTP/${spec.httpVersion}` : '';
+      lines.push(`${spec.methodWritten === false ? spec.url : `${spec.method} ${spec.url}`}${version}`);
       for (const [name, value] of Object.entries(spec.headers)) lines.push(`${name}: ${value}`);
       if (spec.bodyParts) lines.push('', spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `<${part.substitute ? `@${part.encoding ?? ''}` : ''} ${part.path}\n`)).join('').replace(/\r\n/g, '\n').replace(/\n$/, ''));
       else if (spec.body !== undefined) lines.push('', typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8'));

@@ -1,0 +1,99 @@
+/**
+ * Hostile servers that try to make reqflow hold without bound: an endless header, an endless
+ * server-sent event, an endless stream of 1xx interim responses, a body nested 100,000 levels
+ * deep. Each ends with a clear error (or a bounded fallback) in bounded time, and the process's
+ * peak RSS — read from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
+ */
+import { spawn } from 'node:child_process';
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { BIN, ROOT, tempDir } from '../helpers/cli.js';
+
+const LIMIT_MB = 256;
+const tmp = tempDir('reqflow-bounded-');
+let server: Server;
+let base = '';
+const sockets = new Set<Socket>();
+
+/** Writes `chunk` as fast as the socket takes it, until the client goes away. */
+function pour(socket: Socket, chunk: string): void {
+  const more = (): void => {
+    while (socket.writable && socket.write(chunk));
+    if (socket.writable) socket.once('drain', more);
+  };
+  more();
+}
+
+beforeAll(async () => {
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => sockets.delete(socket));
+    socket.once('data', (data) => {
+      const path = data.toString('latin1').split(' ')[1] ?? '';
+      if (path === '/endless-header') return void (socket.write('HTTP/1.1 200 OK\r\nX-Endless: '), pour(socket, 'a'.repeat(64 * 1024)));
+      if (path === '/endless-event') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: '), pour(socket, 'x'.repeat(64 * 1024)));
+      if (path === '/interim') return void pour(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(200));
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+/** Runs the CLI with its peak RSS reported on fd 3. */
+function runMeasured(args: string[]): Promise<{ code: number | null; stderr: string; peakMb: number; ms: number }> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args], {
+    cwd: tmp.dir,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(tmp.dir, 'state'), NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let report = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (report += c.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, peakMb: Number(report.trim()) / 1024, ms: Date.now() - started })));
+}
+
+const file = (name: string, text: string): string => tmp.write(name, text.replaceAll('BASE', base));
+
+test('an endless response header: exit 4 naming it, bounded memory', async () => {
+  const result = await runMeasured(['run', file('header.http', 'GET BASE/endless-header\n'), '--timeout', '10000']);
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(/^reqflow: 127\.0\.0\.1:\d+ sent response headers over the 16 KiB limit\n/);
+  expect(result.peakMb).toBeGreaterThan(0);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  expect(result.ms).toBeLessThan(10_000);
+});
+
+test('an endless server-sent event: exit 4 at 16 MiB, bounded memory', async () => {
+  const result = await runMeasured(['run', file('event.http', '# @streaming true\nGET BASE/endless-event\n')]);
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(/16 MiB/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+});
+
+test('an endless stream of 1xx interim responses: exit 4, bounded memory and time', async () => {
+  const result = await runMeasured(['run', file('interim.http', 'GET BASE/interim\n'), '--timeout', '30000']);
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(/more than 100 interim \(1xx\) responses/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  expect(result.ms).toBeLessThan(10_000);
+});
+
+test('a body nested 100,000 levels deep, pretty and -o json: bounded memory', async () => {
+  for (const output of ['pretty', 'json']) {
+    const result = await runMeasured(['run', file('deep.http', 'GET BASE/deep\n'), '-o', output]);
+    expect({ output, code: result.code }).toEqual({ output, code: 0 });
+    expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  }
+});
