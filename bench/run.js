@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,large,sse,parse,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,large,sse,parse,plugins]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -48,9 +48,10 @@ function startServer() {
       text += chunk;
       const line = text.split('\n')[0];
       if (text.includes('\n')) {
-        const { port } = JSON.parse(line);
+        const { port, h2cPort } = JSON.parse(line);
         resolve({
           base: `http://127.0.0.1:${port}`,
+          h2cBase: `http://127.0.0.1:${h2cPort}`,
           stop: () => {
             child.stdin.end();
             child.kill();
@@ -89,7 +90,7 @@ async function main() {
     targets: [],
   };
   try {
-    const files = writeFixtures(tmp, server.base);
+    const files = writeFixtures(tmp, server.base, server.h2cBase);
     // A clean environment: no user config, state or installed plugins (measured separately below).
     const env = { PATH: process.env.PATH, HOME: home, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp, 'state'), REQFLOW_DATA_DIR: join(tmp, 'data'), LANG: 'C.UTF-8' };
     const opts = { env, cwd: tmp };
@@ -169,6 +170,27 @@ async function main() {
       );
       check('reqflow test: marginal per request with a check (ms)', '≤ 0.6 ms', marginal, marginal <= 0.6, `${marginal.toFixed(3)} ms`);
       check('reqflow test: --jobs 4 speed-up over --jobs 1 (×)', '≥ 1.6 ×', speedup, speedup >= 1.6, `${ms(j['--jobs 1'].median)} vs ${ms(j['--jobs 4'].median)}`);
+    }
+
+    if (wanted('http2')) {
+      console.error('bench: HTTP/2 (h2c) against HTTP/1.1, one GET and 1,000 ...');
+      const h = await compare(
+        [reqflow('HTTP/1.1: 1 GET', 'run', files.one), reqflow('HTTP/2: 1 GET', 'run', files.h2One), reqflow('HTTP/1.1: 1,000 GETs', 'run', files.batchGet), reqflow('HTTP/2: 1,000 GETs', 'run', files.h2Batch)],
+        { warmup: 1, runs: Math.max(3, RUNS), ...opts },
+      );
+      const one1 = h['HTTP/1.1: 1 GET'].median;
+      const one2 = h['HTTP/2: 1 GET'].median;
+      const marginal1 = (h['HTTP/1.1: 1,000 GETs'].median - one1) / 999;
+      const marginal2 = (h['HTTP/2: 1,000 GETs'].median - one2) / 999;
+      results.cases.http2 = { one1, one2, marginal1, marginal2 };
+      console.log(
+        formatSection('HTTP/2 (h2c, one connection) beside HTTP/1.1 (median)', ['case', '1 GET', '1,000 GETs', 'marginal / request'], [
+          ['HTTP/1.1', ms(one1), ms(h['HTTP/1.1: 1,000 GETs'].median), `${marginal1.toFixed(3)} ms`],
+          ['HTTP/2', ms(one2), ms(h['HTTP/2: 1,000 GETs'].median), `${marginal2.toFixed(3)} ms`],
+        ]),
+      );
+      check('HTTP/2 one GET, ratio to HTTP/1.1 (×)', '≤ 1.10 ×', one2 / one1, one2 / one1 <= 1.1, `${ms(one2)} vs ${ms(one1)}`);
+      check('HTTP/2 batch: marginal per request (ms)', '≤ 0.3 ms', marginal2, marginal2 <= 0.3, `${marginal2.toFixed(3)} ms (HTTP/1.1: ${marginal1.toFixed(3)} ms)`);
     }
 
     if (wanted('large')) {

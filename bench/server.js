@@ -5,11 +5,14 @@
  *   GET  /get              small JSON
  *   POST /graphql          a GraphQL-over-HTTP answer for any query
  *   GET  /large?mib=N      an N MiB JSON document (generated once, then served from memory)
+ * The same routes are served over HTTP/2 in cleartext (h2c, prior knowledge) on a second port.
+ *
  *   GET  /events?count=N&interval=MS
  *                          server-sent events; each carries {"seq": i, "sentAt": ms} where
  *                          sentAt is performance.timeOrigin + performance.now() when written
  */
 import { createServer } from 'node:http';
+import { createServer as createH2cServer } from 'node:http2';
 import { jsonDocument } from './lib/json-doc.js';
 
 const SMALL = Buffer.from(JSON.stringify({ id: 1, name: 'Ada Lovelace', email: 'ada@example.com', roles: ['admin', 'dev'], active: true }));
@@ -49,7 +52,7 @@ function events(req, res, url) {
   req.on('close', () => clearTimeout(timer));
 }
 
-const server = createServer((req, res) => {
+function handle(req, res) {
   const url = new URL(req.url ?? '/', 'http://127.0.0.1');
   if (req.method === 'GET' && url.pathname === '/get') return sendJson(res, SMALL);
   if (req.method === 'POST' && url.pathname === '/graphql') {
@@ -72,11 +75,17 @@ const server = createServer((req, res) => {
   res.writeHead(404, { 'Content-Type': 'application/json' });
   res.end('{"error":"not found"}');
   return undefined;
-});
+}
+
+const server = createServer(handle);
 server.keepAliveTimeout = 10_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ port: server.address().port })}\n`);
-});
+const h2c = createH2cServer(handle);
+let listening = 0;
+const ready = () => {
+  if (++listening === 2) process.stdout.write(`${JSON.stringify({ port: server.address().port, h2cPort: h2c.address().port })}\n`);
+};
+server.listen(0, '127.0.0.1', ready);
+h2c.listen(0, '127.0.0.1', ready);
 // The bench ends this process by closing its stdin (or by a signal): never left behind.
 process.stdin.on('end', () => process.exit(0));
 process.stdin.resume();

@@ -24,7 +24,7 @@ function parseFixture(base, count) {
   });
 }
 
-export function writeFixtures(dir, base) {
+export function writeFixtures(dir, base, h2cBase) {
   const files = {
     one: ['one.http', `GET ${base}/get\n`],
     batchGet: ['batch-get.http', repeat(1000, (i) => `### get ${i}\nGET ${base}/get\n`)],
@@ -36,6 +36,9 @@ export function writeFixtures(dir, base) {
     // reqflow test: one check per request.
     testOne: ['test-one.http', `GET ${base}/get\n\n?? status == 200\n`],
     testMany: ['test-1000.http', repeat(1000, (i) => `### get ${i}\nGET ${base}/get\n\n?? status == 200\n`)],
+    // HTTP/2 in cleartext: the same GET, required by the request line.
+    h2One: ['h2-one.http', `GET ${h2cBase}/get HTTP/2\n`],
+    h2Batch: ['h2-batch.http', repeat(1000, (i) => `### get ${i}\nGET ${h2cBase}/get HTTP/2\n`)],
   };
   // reqflow test --jobs: 8 files of 250 requests to an endpoint that answers after 20 ms.
   for (let f = 1; f <= 8; f++) files[`jobs${f}`] = [join('jobs', `slow-${f}.http`), repeat(250, (i) => `### slow ${i}\nGET ${base}/slow?ms=20\n\n?? status == 200\n`)];
