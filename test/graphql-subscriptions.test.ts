@@ -215,3 +215,26 @@ describe("the spec's subscription workaround: GET /graphql/subscriptions?query= 
     ]);
   });
 });
+
+describe('GraphQL over WebSocket through a proxy', () => {
+  test('the WebSocket goes through the proxy as a CONNECT tunnel; -v names the proxy', async () => {
+    const { createProxy } = await import('proxy');
+    const { createServer } = await import('node:http');
+    const proxy = createProxy(createServer());
+    const seen: string[] = [];
+    proxy.on('connect', (req: { url?: string }) => seen.push(`CONNECT ${req.url ?? ''}`));
+    proxy.on('request', (req: { method?: string; url?: string }) => seen.push(`${req.method ?? ''} ${req.url ?? ''}`));
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as { port: number }).port}`;
+    try {
+      const result = await runCli(['run', subscription('proxied-ws.http', 'subscription Countdown {\n  countdown(from: 1, delayMs: 10)\n}', 'ws'), '--proxy', proxyUrl, '-v'], opts);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain('"countdown": 0');
+      expect(seen).toEqual([`CONNECT ${new URL(server.url).host}`]);
+      expect(result.stderr).toContain(`through the proxy ${proxyUrl}/`);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+});

@@ -3,6 +3,7 @@
  * and session it runs with, what `run` was asked to do, and the response. Plain types, no
  * behaviour; the stages and their contexts are in `src/pipeline/`.
  */
+import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
 
 /** TLS settings of a profile or a request. Relative paths resolve against the file that names them. */
@@ -341,6 +342,12 @@ export interface HttpClient {
    * ```
    */
   send(request: HttpRequest): Promise<ResponseInfo>;
+  /**
+   * For a connection a plugin opens itself (a WebSocket): the agent that takes it through the
+   * run's proxy (`--proxy`, the profile's, `https_proxy`, `no_proxy`), or undefined to go direct.
+   * Pass it as the `agent` option of `ws` or `https.request`.
+   */
+  proxyAgent?(url: string): Agent | undefined;
 }
 
 /** One server-sent event (or one GraphQL subscription result). */

@@ -146,6 +146,14 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
         };
         return withRetries(request.method, { retries: settings.retry, all: options.retryAll === true, onRetry }, services.abort, send);
       },
+      proxyAgent: (address) => {
+        // ws:// and wss:// follow the proxy rules of http:// and https://.
+        const url = new URL(address.replace(/^ws(s?):/i, 'http$1:'));
+        const proxy = services.proxy?.forUrl(url);
+        if (!proxy) return undefined;
+        if (options.verbose) services.output.err(`reqflow: ${url.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
+        return services.agents.tunnelFor(url, ctx.tlsOptions, proxy);
+      },
     },
   };
   return ctx;

@@ -44,18 +44,26 @@ export class AgentPool {
    * then TLS to the server with the request's own TLS options) and socks-proxy-agent (SOCKS5,
    * `socks5h` resolving names at the proxy). Loaded only when a request uses a proxy.
    */
-  private viaProxy(url: URL, tls: TlsConnectionOptions, proxy: URL): HttpAgent {
-    const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}`;
+  private viaProxy(url: URL, tls: TlsConnectionOptions, proxy: URL, tunnel = false): HttpAgent {
+    const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel ? 'tunnel' : ''}`;
     let agent = this.proxied.get(key);
     if (!agent) {
       const load = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url);
       const options = KEEP_ALIVE;
       if (proxy.protocol.startsWith('socks')) agent = new (load('socks-proxy-agent') as typeof import('socks-proxy-agent')).SocksProxyAgent(proxy, options);
-      else if (url.protocol === 'https:') agent = new (load('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy, options);
+      else if (url.protocol === 'https:' || tunnel) agent = new (load('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy, options);
       else agent = new (load('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy, options);
       this.proxied.set(key, agent);
     }
     return agent;
+  }
+
+  /**
+   * The agent for a socket a plugin opens itself through the proxy (a WebSocket: `ws://` and
+   * `wss://`): always a tunnel (CONNECT, or SOCKS), since a forwarding proxy cannot upgrade.
+   */
+  tunnelFor(url: URL, tls: TlsConnectionOptions, proxy: URL): HttpAgent {
+    return this.viaProxy(url, tls, proxy, true);
   }
 
   /** Closes idle sockets so the process can exit. */

@@ -86,11 +86,13 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   const params = await connectionParams(ctx);
   const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
   const tls = url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {};
+  // Through the run's proxy when one applies (a CONNECT tunnel; TLS stays end to end).
+  const agent = ctx.http.proxyAgent?.(url.href);
   const timeoutMs = ctx.options.timeoutMs;
   let upgrade: IncomingMessage | undefined;
   class HandshakeWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, { headers, handshakeTimeout: timeoutMs, ...tls });
+      super(address, protocols, { headers, handshakeTimeout: timeoutMs, ...tls, ...(agent ? { agent } : {}) });
       this.once('upgrade', (res: IncomingMessage) => (upgrade = res));
     }
   }
