@@ -13,7 +13,7 @@ function activeFilter(ctx: RequestView): string | undefined {
 
 /** The whole JSON document of the response; a body that is not JSON is exit 1 naming why. */
 async function responseJson(ctx: ResponseView): Promise<unknown> {
-  const parsed = parseJsonBody(await ctx.readBody());
+  const parsed = parseJsonBody(await ctx.readBody(), ctx.response);
   if (!parsed.ok) {
     throw new ReqflowError(`cannot apply the filter to the response of "${ctx.spec.name}": ${parsed.reason}`, { exitCode: ExitCode.httpFailure, hint: 'filters apply to JSON responses only' });
   }

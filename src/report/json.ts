@@ -1,5 +1,6 @@
 import { type ExactJson, holdsLosslessNumbers, stringifyJson } from '../core/json-exact.js';
 import { bodyText, isJsonResponse, jsonBodyText } from './render/body.js';
+import { unknownCharsetWarning } from './render/charset.js';
 import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord, testRecord } from './record.js';
 import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
@@ -30,15 +31,17 @@ async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<ExactJson |
     case 'graphql':
       return { value: body.value, lossless: false };
     case 'text':
-      return { value: bodyText(body.bytes).text, lossless: false };
+      return { value: bodyText(body.bytes, ctx.response).text, lossless: false };
     case 'stream': {
       const bytes = await ctx.readBody();
       if (isJsonResponse(ctx.response) && bytes.length > 0) {
-        const parsed = jsonBodyText(bytes);
+        const parsed = jsonBodyText(bytes, ctx.response);
         if (parsed.ok) return { raw: parsed.text };
         ctx.warn(`response of "${ctx.spec.name}" says JSON but ${parsed.reason}; "body" holds it as text`);
       }
-      return { value: bodyText(bytes).text, lossless: false };
+      const decoded = bodyText(bytes, ctx.response);
+      if (decoded.unknownCharset !== undefined) ctx.warn(unknownCharsetWarning(decoded.unknownCharset));
+      return { value: decoded.text, lossless: false };
     }
   }
 }
@@ -58,7 +61,7 @@ export function jsonReporter(printError: (outcome: RequestOutcome) => void): Rep
         if (!(error instanceof RangeError)) throw error;
         // JSON.parse takes 100,000 levels of nesting; JSON.stringify does not: the body as text then.
         ctx.warn(`the body of "${ctx.spec.name}" is nested too deeply to write as JSON; "body" holds it as text`);
-        line = JSON.stringify({ ...record, body: bodyText(await ctx.readBody()).text });
+        line = JSON.stringify({ ...record, body: bodyText(await ctx.readBody(), ctx.response).text });
       }
       ctx.output.out(`${line}\n`);
     },

@@ -1,5 +1,6 @@
+import { type BodyDecoder, charsetOf, decoderFor, unknownCharsetWarning } from './render/charset.js';
 import { Transform, type Readable } from 'node:stream';
-import { bodyText, contentType, isJsonResponse, isTextual } from './render/body.js';
+import { bodyText, contentType, isJsonResponse, isTextual, parseJsonBody } from './render/body.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
 import { colorizeJson, prettyJson } from './render/json-text.js';
@@ -49,8 +50,10 @@ const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${
 export async function writeReadableBody(ctx: ResponseView, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
   const res = ctx.response;
   if (isJsonResponse(res)) {
-    await renderJsonBody(ctx, colors);
-    return;
+    if (charsetOf(contentType(res)).encoding === 'utf-8') return renderJsonBody(ctx, colors);
+    // JSON in another charset (rare): read whole, decoded, then pretty-printed; text if it is not JSON.
+    const parsed = parseJsonBody(await ctx.readBody(), res);
+    if (parsed.ok) return void ctx.output.out(`${prettyJson(parsed.value, colors)}\n`);
   }
   if (ctx.options.isTerminal || !ctx.output.stream || !res.stream || res.body !== undefined) {
     const body = await ctx.readBody();
@@ -59,7 +62,8 @@ export async function writeReadableBody(ctx: ResponseView, colors: Palette, opti
       ctx.output.out(colors.dim(`${options.binaryNote(body.length)}\n`));
       return;
     }
-    const { text: decoded, validUtf8 } = bodyText(body);
+    const { text: decoded, validUtf8, unknownCharset } = bodyText(body, res);
+    if (unknownCharset !== undefined) ctx.warn(unknownCharsetWarning(unknownCharset));
     if (!validUtf8) ctx.warn('the body is not valid UTF-8; invalid bytes are shown as \uFFFD (use -o raw for the bytes)');
     const text = options.safeText ? options.safeText(decoded) : decoded;
     ctx.output.out(ensureNewline(/^\s*[[{]/.test(text) ? colorizeJson(text, colors) : text));
@@ -68,7 +72,7 @@ export async function writeReadableBody(ctx: ResponseView, colors: Palette, opti
   // Piped and not JSON: streamed as it comes, without buffering (text made safe on the way).
   // Bytes of a binary (or untyped) body pass unchanged, so `> file` keeps them.
   const text = options.safeText !== undefined && contentType(res) !== '' && isTextual(res);
-  await pipeTo(text && options.safeText ? through(res.stream, safeTextStream(options.safeText)) : res.stream, ctx.output.stream);
+  await pipeTo(text && options.safeText ? through(res.stream, safeTextStream(options.safeText, contentType(res), (label) => ctx.warn(unknownCharsetWarning(label)))) : res.stream, ctx.output.stream);
 }
 
 /** `source` piped into `transform`, with the source's errors (a reset mid-body) passed on. */
@@ -78,21 +82,27 @@ function through(source: Readable, transform: Transform): Transform {
 }
 
 /**
- * Applies `safeText` to a body as it streams: UTF-8 decoded across chunk boundaries, and a CR
- * at the end of a chunk held back until the next one shows whether a LF follows it.
+ * Applies `safeText` to a body as it streams: decoded in its charset (known from the header and
+ * the first chunk) across chunk boundaries, and a CR at the end of a chunk held back until the
+ * next one shows whether a LF follows it.
  */
-function safeTextStream(safeText: (text: string) => string): Transform {
-  const decoder = new TextDecoder('utf-8');
+function safeTextStream(safeText: (text: string) => string, type: string, onUnknown: (label: string) => void): Transform {
+  let decoder: BodyDecoder | undefined;
   let pending = '';
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
+      if (!decoder) {
+        const charset = charsetOf(type, chunk);
+        if (charset.unknownLabel !== undefined) onUnknown(charset.unknownLabel);
+        decoder = decoderFor(charset.encoding);
+      }
       const text = pending + decoder.decode(chunk, { stream: true });
       const cut = text.endsWith('\r') ? text.length - 1 : text.length;
       pending = text.slice(cut);
       callback(null, safeText(text.slice(0, cut)));
     },
     flush(callback) {
-      callback(null, safeText(pending + decoder.decode()));
+      callback(null, safeText(pending + (decoder?.decode() ?? '')));
     },
   });
 }
@@ -125,7 +135,7 @@ export function prettyReporter(printError: (outcome: RequestOutcome) => void): R
         case 'graphql':
           return writeGraphql(ctx, body.result, body.value, body.filtered, colors);
         case 'text':
-          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(visibleText(bodyText(body.bytes).text)) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
+          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(visibleText(bodyText(body.bytes, ctx.response).text)) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
       }
     },
     event: (ctx, event: EventPart) => {

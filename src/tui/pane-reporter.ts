@@ -17,7 +17,7 @@ const PANE_BODY: ReadableBodyOptions = {
 /** A plain body in the pane, through the reporting layer's body renderer; `y` copies the body as received. */
 async function paneBody(ctx: ResponseView, capture: ResponseCapture): Promise<void> {
   const body = await ctx.readBody(); // whole: the pane keeps it for `y`
-  capture.copySource = isTextual(ctx.response, body) ? bodyText(body).text : '';
+  capture.copySource = isTextual(ctx.response, body) ? bodyText(body, ctx.response).text : '';
   if (body.length === 0) capture.out(palette(true).dim('(empty body)\n'));
   else await writeReadableBody(ctx, palette(true), PANE_BODY);
 }

@@ -1,4 +1,5 @@
 import { parseJsonExact } from '../../core/json-exact.js';
+import { charsetOf, decoderFor } from './charset.js';
 import type { ResponseInfo } from '../../core/model.js';
 
 export function contentType(response: ResponseInfo): string {
@@ -25,13 +26,20 @@ export type ParsedBody = { ok: true; value: unknown; lossless: boolean } | { ok:
 /** A JSON body's text once it is known to be JSON, or a readable reason why it is not. */
 export type JsonBodyText = { ok: true; text: string } | { ok: false; reason: string };
 
-/** Checks that a body is UTF-8 JSON (with the native parser) and returns its text. */
-export function jsonBodyText(body: Buffer): JsonBodyText {
+/**
+ * Checks that a body is JSON (with the native parser) and returns its text: UTF-8 as RFC 8259
+ * says, unless `Content-Type` names another charset.
+ */
+export function jsonBodyText(body: Buffer, response?: ResponseInfo): JsonBodyText {
+  const charset = response ? charsetOf(contentType(response), body) : undefined;
   let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return { ok: false, reason: 'the body is not valid UTF-8' };
+  if (charset && charset.encoding !== 'utf-8') text = decoderFor(charset.encoding).decode(body);
+  else {
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(body);
+    } catch {
+      return { ok: false, reason: 'the body is not valid UTF-8' };
+    }
   }
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
   try {
@@ -45,16 +53,31 @@ export function jsonBodyText(body: Buffer): JsonBodyText {
 }
 
 /** Parses a JSON body (numbers as written), with a readable reason when it is not JSON or not UTF-8. */
-export function parseJsonBody(body: Buffer): ParsedBody {
-  const checked = jsonBodyText(body);
+export function parseJsonBody(body: Buffer, response?: ResponseInfo): ParsedBody {
+  const checked = jsonBodyText(body, response);
   return checked.ok ? { ok: true, ...parseJsonExact(checked.text) } : checked;
 }
 
-/** Body as text for display: invalid UTF-8 becomes U+FFFD rather than an exception. */
-export function bodyText(body: Buffer): { text: string; validUtf8: boolean } {
+/** A body decoded for display. */
+export interface DecodedText {
+  text: string;
+  /** False when the body was read as UTF-8 and is not (bad bytes became U+FFFD). */
+  validUtf8: boolean;
+  /** A charset the response named that no decoder knows (the body was read as UTF-8). */
+  unknownCharset?: string;
+}
+
+/**
+ * Body as text for display, in its charset (`Content-Type`, a BOM, an HTML `<meta>`; else
+ * UTF-8); invalid UTF-8 becomes U+FFFD rather than an exception.
+ */
+export function bodyText(body: Buffer, response?: ResponseInfo): DecodedText {
+  const charset = response ? charsetOf(contentType(response), body) : undefined;
+  const unknown = charset?.unknownLabel !== undefined ? { unknownCharset: charset.unknownLabel } : {};
+  if (charset && charset.encoding !== 'utf-8') return { text: decoderFor(charset.encoding).decode(body), validUtf8: true };
   try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), validUtf8: true };
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(body), validUtf8: true, ...unknown };
   } catch {
-    return { text: new TextDecoder('utf-8').decode(body), validUtf8: false };
+    return { text: new TextDecoder('utf-8').decode(body), validUtf8: false, ...unknown };
   }
 }
