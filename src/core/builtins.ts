@@ -112,8 +112,16 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['send', 'render'],
     // GraphQL mode streams with its own transports (subscriptions over SSE or WebSocket).
-    appliesTo: (ctx) => ctx.spec.annotations.streaming === 'true' && ctx.spec.annotations.protocol?.toLowerCase() !== 'graphql',
+    appliesTo: (ctx) => ctx.spec.annotations.streaming === 'true' && !['graphql', 'websocket'].includes(ctx.spec.annotations.protocol?.toLowerCase() ?? ''),
     load: load(() => import('../plugins/sse/index.js')),
+  },
+  {
+    // JetBrains' `WEBSOCKET url` (or `# @protocol websocket`): never sent as plain HTTP.
+    name: 'websocket',
+    builtin: true,
+    stages: ['send', 'render'],
+    appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'websocket',
+    load: load(() => import('../plugins/websocket/index.js')),
   },
   { name: 'core-http', builtin: true, stages: ['send'], load: inline(sendHttpPlugin) },
   { name: 'core-report', builtin: true, stages: ['render'], load: inline(reportPlugin) },

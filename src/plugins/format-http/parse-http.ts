@@ -110,7 +110,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
   while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string)) requestLine += (block.lines[++i] as string).trim();
-  const { method, url, methodWritten, originForm, graphql, httpVersion } = parseRequestLine(requestLine, file, lineNo);
+  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
   const headers: Record<string, string> = {};
   i++;
   let bodyStart: number | undefined;
@@ -143,6 +143,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (methodWritten === false) spec.methodWritten = false;
   if (httpVersion) spec.httpVersion = httpVersion;
   if (graphql) annotations.protocol ??= 'graphql';
+  if (websocket) annotations.protocol = 'websocket';
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
   if (prompts.length > 0) spec.prompts = prompts;
   bodyStart ??= i + 1;

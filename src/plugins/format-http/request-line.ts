@@ -23,6 +23,8 @@ export interface RequestLine {
   originForm?: true;
   /** `GRAPHQL url` (JetBrains): a GraphQL request, sent as POST. */
   graphql?: true;
+  /** `WEBSOCKET url` (JetBrains): a WebSocket request; its body holds the messages. */
+  websocket?: true;
   /** The version written at the end of the line (`HTTP/2`, `HTTP/1.1`). */
   httpVersion?: '1.1' | '2';
 }
@@ -117,9 +119,7 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   }
   if (target === '') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com' });
   const upper = first.toUpperCase();
-  if (upper === 'WEBSOCKET') {
-    throw new ParseError(file, lineNo, indent + 1, 'WEBSOCKET requests are not supported yet', { hint: 'reqflow will not send a WebSocket request as plain HTTP' });
-  }
+  if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target));
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
   return versioned(withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target));
 }

@@ -2,28 +2,16 @@ import type { IncomingMessage } from 'node:http';
 import { ExitCode, NetworkError, ReqflowError, UsageError } from '../../core/errors/index.js';
 import { tlsConnectOptions } from '../../core/http/tls-connect.js';
 import { toRequestError } from '../../core/http/network-errors.js';
-import { parseRequestUrl, withDefaultHeaders } from '../../core/http/send.js';
+import { withDefaultHeaders } from '../../core/http/send.js';
+import { webSocketUrl } from '../../core/http/websocket-url.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { ResponseInfo } from '../../core/model.js';
-import { EventQueue } from './event-queue.js';
+import { EventQueue } from '../../core/event-queue.js';
 import type { GraphqlState } from './transform.js';
 
 /** Headers that belong to the HTTP POST or to the WebSocket handshake itself, not to the upgrade request. */
 const NOT_FORWARDED = /^(content-type|content-length|accept|host|connection|upgrade|sec-websocket-.*)$/i;
 
-/** `http(s)://` becomes `ws(s)://`; `ws(s)://` is taken as written. */
-function webSocketUrl(text: string): URL {
-  if (/^wss?:\/\//i.test(text)) {
-    try {
-      return new URL(text);
-    } catch {
-      throw new UsageError(`not a valid URL: "${text}"`);
-    }
-  }
-  const url = parseRequestUrl(text);
-  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-  return url;
-}
 
 /** `# @connectionParams {json}` ({{var}} substituted): the payload of graphql-ws's connection_init. */
 async function connectionParams(ctx: RequestContext): Promise<Record<string, unknown> | undefined> {

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../core/model.js';
+import type { StreamEvent } from './model.js';
 
 /**
  * A push-fed async iterable of events: a callback-style source (graphql-ws) pushes, the

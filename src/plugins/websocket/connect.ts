@@ -1,0 +1,130 @@
+/**
+ * One WebSocket request: the upgrade with the request's headers (auth applied), TLS settings
+ * and proxy, then the script's messages in order — waiting for the server where it says
+ * `=== wait-for-server` — while every message received becomes an event, printed as it comes.
+ * `ws` is imported only for such a request.
+ */
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { NetworkError } from '../../core/errors/index.js';
+import { EventQueue } from '../../core/event-queue.js';
+import { toRequestError } from '../../core/http/network-errors.js';
+import { withDefaultHeaders } from '../../core/http/send.js';
+import { webSocketUrl } from '../../core/http/websocket-url.js';
+import { tlsConnectOptions } from '../../core/http/tls-connect.js';
+import type { ResponseInfo } from '../../core/model.js';
+import type { RequestContext } from '../../pipeline/context.js';
+import type { Step } from './script.js';
+
+/** Headers of the handshake itself (ws writes them) or of a body there is none of. */
+const NOT_FORWARDED = /^(content-type|content-length|host|connection|upgrade|sec-websocket-(key|version|extensions))$/i;
+/** Close codes of a connection that ended as it should (RFC 6455 §7.4.1): 1005 is "no code given". */
+const NORMAL_CLOSE = new Set([1000, 1001, 1005]);
+
+
+function headersOf(res: IncomingMessage): Record<string, string | string[]> {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
+  return headers;
+}
+
+export interface OpenedSocket {
+  /** 101 with the messages as `events`; or the server's answer when it refused the upgrade. */
+  response: ResponseInfo;
+  close(): void;
+}
+
+export async function openWebSocket(ctx: RequestContext, steps: readonly Step[]): Promise<OpenedSocket> {
+  const { default: WebSocket } = await import('ws');
+  const url = webSocketUrl(ctx.spec.url);
+  const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
+  const agent = ctx.http.proxyAgent?.(url.href);
+  const timeoutMs = ctx.options.timeoutMs;
+  const target = { method: 'GET', url };
+  const started = performance.now();
+  const socket = new WebSocket(url, {
+    headers,
+    handshakeTimeout: timeoutMs,
+    ...(url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {}),
+    ...(agent ? { agent } : {}),
+  });
+  const queue = new EventQueue();
+  let received = 0;
+  let waited = 0;
+  let wake: (() => void) | undefined;
+  const note = (text: string): void => {
+    if (ctx.options.verbose) ctx.output.err(`reqflow: ${ctx.redact(text)}`);
+  };
+
+  socket.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+    const bytes = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+    received += 1;
+    queue.push(isBinary ? { event: 'binary', data: bytes.toString('base64') } : { event: 'message', data: bytes.toString('utf8') });
+    wake?.();
+  });
+  socket.on('close', (code: number, reason: Buffer) => {
+    const why = `${code}${reason.length > 0 ? ` ${reason.toString('utf8')}` : ''}`;
+    if (NORMAL_CLOSE.has(code)) {
+      note(`the WebSocket closed: ${why}`);
+      queue.end();
+    } else queue.fail(new NetworkError(`the WebSocket to ${url.host} closed with ${why}`, { hint: 'the server ended the connection abnormally' }));
+    wake?.();
+  });
+  const onAbort = (): void => {
+    socket.terminate();
+    queue.end();
+  };
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+  /** The script's messages, in order, once the connection is open. */
+  const play = async (): Promise<void> => {
+    let sent = 0;
+    for (const step of steps) {
+      if (socket.readyState !== WebSocket.OPEN) return;
+      if ('send' in step) {
+        socket.send(step.send);
+        note(`→ message ${(sent += 1)} sent (${Buffer.byteLength(step.send)} bytes)`);
+        continue;
+      }
+      // Each `=== wait-for-server` takes one message the server sent after the previous one.
+      while (received <= waited && socket.readyState === WebSocket.OPEN) await new Promise<void>((resolve) => (wake = resolve));
+      waited += 1;
+    }
+    // A script that ends by waiting for the server is done once those replies are in.
+    if (steps.at(-1) !== undefined && 'wait' in (steps.at(-1) as Step) && socket.readyState === WebSocket.OPEN) socket.close(1000);
+  };
+
+  const outcome = await new Promise<{ upgrade: IncomingMessage } | { refused: IncomingMessage }>((resolve, reject) => {
+    let upgrade: IncomingMessage | undefined;
+    socket.once('upgrade', (res: IncomingMessage) => (upgrade = res));
+    socket.once('open', () => resolve({ upgrade: upgrade as IncomingMessage }));
+    // The server answered the upgrade with a plain response (a 401, a 404): shown as such.
+    socket.once('unexpected-response', (_req: ClientRequest, res: IncomingMessage) => resolve({ refused: res }));
+    socket.once('error', (error: Error) => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      reject(/timeout/i.test(error.message) ? Object.assign(error, { code: 'REQFLOW_TIMEOUT' }) : error);
+    });
+  }).catch((error: unknown) => {
+    throw toRequestError(error, target, timeoutMs);
+  });
+
+  if ('refused' in outcome) {
+    ctx.signal.removeEventListener('abort', onAbort);
+    const res = outcome.refused;
+    return {
+      response: { status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', httpVersion: res.httpVersion, headers: headersOf(res), durationMs: performance.now() - started, size: 0, stream: res },
+      close: () => res.destroy(),
+    };
+  }
+  socket.on('error', (error: Error) => queue.fail(toRequestError(error, target, timeoutMs)));
+  void play();
+  const res = outcome.upgrade;
+  return {
+    response: { status: res.statusCode ?? 101, statusText: res.statusMessage ?? 'Switching Protocols', httpVersion: res.httpVersion, headers: headersOf(res), durationMs: performance.now() - started, size: 0, events: queue },
+    close: () => {
+      ctx.signal.removeEventListener('abort', onAbort);
+      if (socket.readyState === WebSocket.OPEN) socket.close(1000);
+      else socket.terminate();
+      queue.end();
+    },
+  };
+}

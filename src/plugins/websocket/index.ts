@@ -1,0 +1,35 @@
+import type { Plugin } from '../../pipeline/plugin.js';
+import { openWebSocket } from './connect.js';
+import { webSocketScript } from './script.js';
+
+/**
+ * WebSocket requests (JetBrains' `WEBSOCKET url`, messages separated by `===`): the upgrade goes
+ * out with the request's headers, TLS and proxy; each message the server sends is an event,
+ * printed as it arrives (`-o json`: one event record each); the request ends when the server
+ * closes, at `--max-events`, at `--stream-timeout`, or with Ctrl-C.
+ */
+const plugin: Plugin = {
+  name: 'websocket',
+  stages: {
+    send: async (ctx) => {
+      if (ctx.response) return ctx;
+      const body = ctx.spec.body;
+      const { response, close } = await openWebSocket(ctx, webSocketScript(typeof body === 'string' || body === undefined ? body : body.toString('utf8')));
+      ctx.response = response;
+      ctx.state.websocket = close;
+      return ctx;
+    },
+    render: async (ctx) => {
+      const response = ctx.response;
+      if (ctx.rendered || !response?.events) return ctx; // a refused upgrade renders as the response it is
+      const close = ctx.state.websocket as () => void;
+      try {
+        await ctx.report.stream(ctx, response.events, close);
+      } finally {
+        close();
+      }
+      return ctx;
+    },
+  },
+};
+export default plugin;

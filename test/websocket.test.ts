@@ -1,0 +1,110 @@
+/**
+ * WebSocket requests in JetBrains' form (`WEBSOCKET url`, `===` between messages, `===
+ * wait-for-server`) against real `ws` servers on 127.0.0.1, plain and over TLS with the test
+ * CA: messages sent in order and only after the replies the script waits for, the profile's
+ * bearer token in the upgrade, each received message printed (one event record in `-o json`),
+ * `--max-events`, an abnormal close (exit 4), a refused upgrade shown as the response it is.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { makeCerts, type TestCerts } from './helpers/certs.js';
+import { runCli, tempDir } from './helpers/cli.js';
+import { parseRecords } from './helpers/records.js';
+
+/** What the servers saw, in order: `open <auth>`, `in <text>`, `out <text>`. */
+const log: string[] = [];
+let plain: WebSocketServer;
+let tls: WebSocketServer;
+let https: HttpsServer;
+let certs: TestCerts;
+let wsUrl = '';
+let wssUrl = '';
+const tmp = tempDir('reqflow-ws-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+
+function serve(socket: WebSocket, path: string, auth: string | undefined): void {
+  log.push(`open ${auth ?? '-'}`);
+  const send = (text: string): void => {
+    log.push(`out ${text}`);
+    socket.send(text);
+  };
+  if (path === '/broken') return void setTimeout(() => socket.close(1011, 'internal error'), 20);
+  if (path === '/ticker') {
+    let n = 0;
+    const timer = setInterval(() => send(JSON.stringify({ tick: (n += 1) })), 10);
+    socket.on('close', () => clearInterval(timer));
+    return;
+  }
+  send('welcome');
+  socket.on('message', (data: Buffer) => {
+    const text = data.toString('utf8');
+    log.push(`in ${text}`);
+    if (text === 'bye') return void socket.close(1000, 'bye');
+    // The reply comes later: a client that did not wait would send its next message first.
+    setTimeout(() => send(`echo ${text}`), 40);
+  });
+}
+
+beforeAll(async () => {
+  certs = makeCerts();
+  plain = new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient: (info: { req: { url?: string } }) => info.req.url !== '/private' });
+  plain.on('connection', (socket, req) => serve(socket, req.url ?? '', req.headers.authorization));
+  await new Promise<void>((resolve) => plain.once('listening', () => resolve()));
+  wsUrl = `ws://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  https = createHttpsServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key) });
+  tls = new WebSocketServer({ server: https });
+  tls.on('connection', (socket, req) => serve(socket, req.url ?? '', req.headers.authorization));
+  await new Promise<void>((resolve) => https.listen(0, '127.0.0.1', resolve));
+  wssUrl = `wss://127.0.0.1:${(https.address() as AddressInfo).port}`;
+  tmp.write('.profiles.json', JSON.stringify({ profiles: [{ name: 'default', auth: { type: 'bearer' }, variables: { token: 'ws-t0ken-secret' }, tls: { caFile: certs.ca.cert } }] }));
+});
+afterAll(async () => {
+  for (const server of [plain, tls]) for (const client of server.clients) client.terminate();
+  await Promise.all([new Promise((resolve) => plain.close(resolve)), new Promise((resolve) => https.close(resolve))]);
+  certs.cleanup();
+  tmp.cleanup();
+});
+
+const run = (name: string, text: string, ...args: string[]) => runCli(['run', tmp.write(name, text.replaceAll('WSS', wssUrl).replaceAll('WS', wsUrl)), ...args], { cwd: tmp.dir, env });
+
+describe.each([['ws://', 'WS'], ['wss:// with the profile\'s CA', 'WSS']])('over %s', (_what, base) => {
+  test('messages go in order, each after the reply the script waits for; the token is in the upgrade; ends when the script is done', async () => {
+    log.length = 0;
+    const result = await run('chat.http', `WEBSOCKET ${base}/chat\n\n===\n{"hello": 1}\n=== wait-for-server\n=== wait-for-server\nsecond\n=== wait-for-server\n`, '-o', 'json');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(log).toEqual(['open Bearer ws-t0ken-secret', 'out welcome', 'in {"hello": 1}', 'out echo {"hello": 1}', 'in second', 'out echo second']);
+    const records = parseRecords(result.stdout);
+    expect(records.filter((r) => r.type === 'event').map((r) => r.data)).toEqual(['welcome', 'echo {"hello": 1}', 'echo second']);
+    expect(records.at(-1)).toMatchObject({ type: 'end', events: 3 });
+  });
+});
+
+test('pretty output prints each message as it arrives (JSON pretty-printed); -v masks the token', async () => {
+  const result = await run('ticker.http', 'WEBSOCKET WS/ticker\n', '--max-events', '2', '-v');
+  expect(result.code).toBe(0);
+  expect(result.stdout).toBe('{\n  "tick": 1\n}\n{\n  "tick": 2\n}\n');
+  expect(result.stderr).toContain('Authorization: •••');
+  expect(result.stderr).not.toContain('ws-t0ken-secret');
+});
+
+test('the server closes with 1011: exit 4 with the code and reason, after the messages that came', async () => {
+  const result = await run('broken.http', 'WEBSOCKET WS/broken\n');
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(/reqflow: the stream broke off after 0 events: the WebSocket to 127\.0\.0\.1:\d+ closed with 1011 internal error\n/);
+});
+
+test('the server refuses the upgrade: the refusal is shown as the HTTP response it is (exit 1)', async () => {
+  const result = await run('private.http', 'WEBSOCKET WS/private\n', '-o', 'json');
+  expect(result.code).toBe(1);
+  expect(parseRecords(result.stdout)[0]).toMatchObject({ type: 'response', status: 401 });
+});
+
+test('nobody listening: exit 4, connection refused', async () => {
+  const result = await run('down.http', 'WEBSOCKET ws://127.0.0.1:9/x\n');
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(/^reqflow: connection refused by 127\.0\.0\.1:9\n/);
+});
