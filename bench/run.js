@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,large,sse,parse,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,plugins]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -191,6 +191,45 @@ async function main() {
       );
       check('HTTP/2 one GET, ratio to HTTP/1.1 (×)', '≤ 1.10 ×', one2 / one1, one2 / one1 <= 1.1, `${ms(one2)} vs ${ms(one1)}`);
       check('HTTP/2 batch: marginal per request (ms)', '≤ 0.3 ms', marginal2, marginal2 <= 0.3, `${marginal2.toFixed(3)} ms (HTTP/1.1: ${marginal1.toFixed(3)} ms)`);
+    }
+
+    if (wanted('proxy')) {
+      console.error('bench: through a forwarding proxy (the `proxy` package) against direct ...');
+      // The proxy runs in this process: it is idle while a measured command runs, as the server is.
+      const { createProxy } = await import('proxy');
+      const { createServer } = await import('node:http');
+      const proxy = createProxy(createServer());
+      await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      const proxyUrl = `http://127.0.0.1:${proxy.address().port}`;
+      try {
+        const cases = [
+          reqflow('reqflow direct', 'run', files.one),
+          reqflow('reqflow via proxy', 'run', files.one, '--proxy', proxyUrl),
+          reqflow('reqflow 1,000 direct', 'run', files.batchGet),
+          reqflow('reqflow 1,000 via proxy', 'run', files.batchGet, '--proxy', proxyUrl),
+          ...(tools.curl ? [command('curl direct', 'curl', ['-sS', `${server.base}/get`]), command('curl via proxy', 'curl', ['-sS', '-x', proxyUrl, `${server.base}/get`])] : []),
+        ];
+        const p = await compare(cases, { warmup: 1, runs: Math.max(3, RUNS), ...opts });
+        const direct = p['reqflow direct'].median;
+        const via = p['reqflow via proxy'].median;
+        const marginalDirect = (p['reqflow 1,000 direct'].median - direct) / 999;
+        const marginalVia = (p['reqflow 1,000 via proxy'].median - via) / 999;
+        const hop = tools.curl ? p['curl via proxy'].median - p['curl direct'].median : NaN;
+        const beyond = via - direct - hop;
+        results.cases.proxy = { direct, via, hop, beyond, marginalDirect, marginalVia };
+        console.log(
+          formatSection('Through a proxy (median)', ['case', 'direct', 'via proxy', 'difference'], [
+            ['reqflow, one GET', ms(direct), ms(via), ms(via - direct)],
+            ...(tools.curl ? [['curl, one GET (the proxy\'s own hop)', ms(p['curl direct'].median), ms(p['curl via proxy'].median), ms(hop)]] : []),
+            ['reqflow, 1,000 GETs: marginal / request', `${marginalDirect.toFixed(3)} ms`, `${marginalVia.toFixed(3)} ms`, `${(marginalVia - marginalDirect).toFixed(3)} ms`],
+          ]),
+        );
+        if (tools.curl) check('proxied GET beyond the proxy\'s own hop, share of a direct GET (%)', '≤ 10 %', (100 * beyond) / direct, beyond <= 0.1 * direct, `${ms(via)} via, ${ms(direct)} direct, hop ${ms(hop)}`);
+        else check('proxied GET beyond the proxy\'s own hop, share of a direct GET (%)', '≤ 10 %', NaN, null, 'curl is not installed: the hop cannot be measured');
+      } finally {
+        proxy.closeAllConnections();
+        proxy.close();
+      }
     }
 
     if (wanted('large')) {
