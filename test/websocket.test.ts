@@ -17,6 +17,8 @@ import { parseRecords } from './helpers/records.js';
 
 /** What the servers saw, in order: `open <auth>`, `in <text>`, `out <text>`. */
 const log: string[] = [];
+/** The subprotocols each upgrade offered. */
+const offered: Array<string | undefined> = [];
 let plain: WebSocketServer;
 let tls: WebSocketServer;
 let https: HttpsServer;
@@ -39,7 +41,7 @@ function serve(socket: WebSocket, path: string, auth: string | undefined): void 
     socket.on('close', () => clearInterval(timer));
     return;
   }
-  send('welcome');
+  if (path !== '/quiet') send('welcome');
   socket.on('message', (data: Buffer) => {
     const text = data.toString('utf8');
     log.push(`in ${text}`);
@@ -52,7 +54,10 @@ function serve(socket: WebSocket, path: string, auth: string | undefined): void 
 beforeAll(async () => {
   certs = makeCerts();
   plain = new WebSocketServer({ host: '127.0.0.1', port: 0, verifyClient: (info: { req: { url?: string } }) => info.req.url !== '/private' });
-  plain.on('connection', (socket, req) => serve(socket, req.url ?? '', req.headers.authorization));
+  plain.on('connection', (socket, req) => {
+    offered.push(req.headers['sec-websocket-protocol']);
+    serve(socket, req.url ?? '', req.headers.authorization);
+  });
   await new Promise<void>((resolve) => plain.once('listening', () => resolve()));
   wsUrl = `ws://127.0.0.1:${(plain.address() as AddressInfo).port}`;
   https = createHttpsServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key) });
@@ -107,4 +112,37 @@ test('nobody listening: exit 4, connection refused', async () => {
   const result = await run('down.http', 'WEBSOCKET ws://127.0.0.1:9/x\n');
   expect(result.code).toBe(4);
   expect(result.stderr).toMatch(/^reqflow: connection refused by 127\.0\.0\.1:9\n/);
+});
+
+describe('restcli .ws files', () => {
+  test('messages with their types go in order, < waits for a reply, {{templates}} resolved, the subprotocol offered', async () => {
+    log.length = 0;
+    offered.length = 0;
+    const file = tmp.write(
+      'chat.ws',
+      'WEBSOCKET WS/quiet\nX-Room: {{room}}\n# @subprotocol chat.v1\n\n### Hello\n# @type json\n> {"hello": "{{room}}"}\n<\n\n### Multi-line\n> line one\nline two\n<\n\n### Bye\n> bye\n'.replaceAll('WS', wsUrl),
+    );
+    const result = await runCli(['run', file, '-e', 'room=blue', '-o', 'json'], { cwd: tmp.dir, env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(log).toEqual(['open Bearer ws-t0ken-secret', 'in {"hello": "blue"}', 'out echo {"hello": "blue"}', 'in line one\nline two', 'out echo line one\nline two', 'in bye']);
+    expect(parseRecords(result.stdout).filter((r) => r.type === 'event').map((r) => r.data)).toEqual(['echo {"hello": "blue"}', 'echo line one\nline two']);
+    expect(offered).toEqual(['chat.v1']);
+  });
+
+  test('a # @type json message that is not JSON is exit 2 naming the file line; a bad file is a parse error', async () => {
+    const bad = tmp.write('bad-json.ws', `WEBSOCKET ${wsUrl}/chat\n\n### Broken\n# @type json\n> {not json}\n<\n`);
+    const result = await runCli(['run', bad], { cwd: tmp.dir, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bad-json\.ws:5: message "Broken" is # @type json but not JSON/);
+    const noUrl = await runCli(['run', tmp.write('no-url.ws', 'GET http://x\n')], { cwd: tmp.dir, env });
+    expect(noUrl.code).toBe(2);
+    expect(noUrl.stderr).toMatch(/no-url\.ws:1:1: expected "WEBSOCKET url"/);
+  });
+
+  test('# @timeout at < : no reply in time is exit 4', async () => {
+    const file = tmp.write('silent.ws', `WEBSOCKET ${wsUrl}/broken-never\n\n### First\n> x\n<\n\n### Wait\n# @timeout 0.3\n<\n<\n`);
+    const result = await runCli(['run', file], { cwd: tmp.dir, env });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/no message from the server within 300 ms/);
+  });
 });

@@ -8,7 +8,7 @@ export default class Run extends Command {
   static override summary = 'Send the requests of a request file (HTTP text, YAML or JSON).';
   static override description = 'Runs every request of FILE in order (or those picked with -n), through parse → substitute → auth → transform → send → render. Later requests see session values that earlier ones set. `reqflow FILE` does the same.';
   static override examples = RUN_EXAMPLES;
-  static override args = { file: Args.string({ description: 'Request file (.http, .rest, .yaml, .yml, .json)', required: true }) };
+  static override args = { file: Args.string({ description: 'Request file (.http, .rest, .ws, .yaml, .yml, .json)', required: true }) };
   static override flags = toOclifFlags();
   static override strict = true;
 

@@ -38,6 +38,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
   { name: 'format-http', builtin: true, stages: ['parse'], extensions: ['http', 'rest'], load: load(() => import('../plugins/format-http/index.js')) },
   { name: 'format-yaml', builtin: true, stages: ['parse'], extensions: ['yaml', 'yml'], load: load(() => import('../plugins/format-yaml/index.js')) },
   { name: 'format-json', builtin: true, stages: ['parse'], extensions: ['json'], load: load(() => import('../plugins/format-json/index.js')) },
+  { name: 'format-ws', builtin: true, stages: ['parse'], extensions: ['ws'], load: load(() => import('../plugins/format-ws/index.js')) },
   {
     // Before the core resolves templates: `# @ref`'d requests run and pre-request scripts set variables first.
     name: 'chain',

@@ -119,9 +119,21 @@ export interface RequestSpec {
    * or HTTP/2 where the server agrees when `--http2` or the profile's `http2` asks for it.
    */
   httpVersion?: '1.1' | '2';
+  /** A WebSocket request's messages when the file gives them one by one (restcli `.ws` files). */
+  webSocket?: { steps: WebSocketStep[]; subprotocol?: string };
   /** Where the request starts, for error messages. */
   source: SourceLocation;
 }
+
+/**
+ * One step of a WebSocket request: a message to send (`{{templates}}` resolved when it goes;
+ * `json` ones must be JSON then; `binary` ones go as a binary frame), or a wait for the next
+ * message from the server (at most `timeoutMs` when given; JetBrains' `=== wait-for-server` counts
+ * any message not yet waited for, restcli's `<` only one that came after the last message sent).
+ */
+export type WebSocketStep =
+  | { send: string; binary?: boolean; json?: boolean; name?: string; line?: number }
+  | { wait: true; timeoutMs?: number; name?: string; /** Only a message that came after the last one sent counts (restcli's `<`). */ afterSend?: true };
 
 /**
  * What a request asks of the run besides being sent: assertions, captures, scripts and the

@@ -1,7 +1,7 @@
 /**
  * The request files of `reqflow test PATH…`: files as named, folders searched recursively, and
  * globs (`'api/**\/*.http'`, through tinyglobby: quoted globs work the same in every shell).
- * In a folder, `.http` and `.rest` files are requests; a `.yaml`/`.yml`/`.json` file only when
+ * In a folder, `.http`, `.rest` and `.ws` files are requests; a `.yaml`/`.yml`/`.json` file only when
  * it looks like one (a `url` or `requests` key), so `package.json` or an environment file is
  * never taken for a request.
  */
@@ -9,7 +9,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 
-const TEXT = new Set(['.http', '.rest']);
+const TEXT = new Set(['.http', '.rest', '.ws']);
 const STRUCTURED = new Set(['.yaml', '.yml', '.json']);
 /** Never request files: the tools' environment and settings files, packages, profiles. */
 const NOT_REQUESTS = /^(http-client(\.private)?\.env\.json|package(-lock)?\.json|tsconfig.*\.json|\.profiles\.json|.*\.schema\.json)$/i;
@@ -51,7 +51,7 @@ export async function collectFiles(paths: readonly string[], cwd: string): Promi
     if (info.isDirectory()) {
       const before = found.length;
       await walk(absolute, found);
-      if (found.length === before) throw new UsageError(`${path}: no request files in this folder`, { hint: 'request files end in .http, .rest, .yaml, .yml or .json' });
+      if (found.length === before) throw new UsageError(`${path}: no request files in this folder`, { hint: 'request files end in .http, .rest, .ws, .yaml, .yml or .json' });
     } else found.push(absolute);
   }
   return [...new Set(found)];

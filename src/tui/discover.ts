@@ -5,7 +5,7 @@ import { extname, join, relative } from 'node:path';
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'build', 'coverage', 'target', 'vendor', '__pycache__']);
 /** JSON/YAML files that are configuration, not requests. */
 const SKIPPED_FILES = new Set(['package.json', 'package-lock.json', 'tsconfig.json', 'jsconfig.json', 'oclif.manifest.json', 'composer.json', 'docker-compose.yml', 'docker-compose.yaml', 'http-client.env.json', 'http-client.private.env.json']);
-const TEXT_FORMATS = new Set(['.http', '.rest']);
+const TEXT_FORMATS = new Set(['.http', '.rest', '.ws']);
 const DATA_FORMATS = new Set(['.yaml', '.yml', '.json']);
 
 const DISCOVERY_LIMITS = { depth: 6, files: 400 } as const;
@@ -24,7 +24,7 @@ async function looksLikeRequests(path: string): Promise<boolean> {
 }
 
 /**
- * Request files under a folder (`.http`, `.rest`, and `.yaml`/`.yml`/`.json` that hold requests),
+ * Request files under a folder (`.http`, `.rest`, `.ws`, and `.yaml`/`.yml`/`.json` that hold requests),
  * as paths relative to it, sorted. Bounded in depth and count so a huge tree cannot stall the UI.
  */
 export async function discoverRequestFiles(root: string, limits: { depth: number; files: number } = DISCOVERY_LIMITS): Promise<{ files: string[]; truncated: boolean }> {

@@ -5,7 +5,7 @@
  * `ws` is imported only for such a request.
  */
 import type { ClientRequest, IncomingMessage } from 'node:http';
-import { NetworkError } from '../../core/errors/index.js';
+import { NetworkError, UsageError } from '../../core/errors/index.js';
 import { EventQueue } from '../../core/event-queue.js';
 import { toRequestError } from '../../core/http/network-errors.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
@@ -33,7 +33,21 @@ export interface OpenedSocket {
   close(): void;
 }
 
-export async function openWebSocket(ctx: RequestContext, steps: readonly Step[]): Promise<OpenedSocket> {
+/** What a step sends: `{{templates}}` of a `.ws` message resolved now, a JSON message checked. */
+async function messageOf(ctx: RequestContext, step: Extract<Step, { send: string }>, resolve: boolean): Promise<string> {
+  const text = resolve ? await ctx.variables.expand(step.send) : step.send;
+  if (step.json === true) {
+    try {
+      JSON.parse(text);
+    } catch (error) {
+      const where = `${ctx.spec.source.file}:${step.line ?? ctx.spec.source.line}`;
+      throw new UsageError(`${where}: message ${step.name ? `"${step.name}" ` : ''}is # @type json but not JSON (${(error as Error).message})`, { hint: 'fix the message, or mark it # @type text' });
+    }
+  }
+  return text;
+}
+
+export async function openWebSocket(ctx: RequestContext, steps: readonly Step[], resolveMessages: boolean, subprotocol?: string): Promise<OpenedSocket> {
   const { default: WebSocket } = await import('ws');
   const url = webSocketUrl(ctx.spec.url);
   const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
@@ -41,7 +55,7 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[])
   const timeoutMs = ctx.options.timeoutMs;
   const target = { method: 'GET', url };
   const started = performance.now();
-  const socket = new WebSocket(url, {
+  const socket = new WebSocket(url, subprotocol ? [subprotocol] : undefined, {
     headers,
     handshakeTimeout: timeoutMs,
     ...(url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {}),
@@ -78,15 +92,26 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[])
   /** The script's messages, in order, once the connection is open. */
   const play = async (): Promise<void> => {
     let sent = 0;
+    let receivedAtSend = 0;
     for (const step of steps) {
       if (socket.readyState !== WebSocket.OPEN) return;
       if ('send' in step) {
-        socket.send(step.send);
-        note(`→ message ${(sent += 1)} sent (${Buffer.byteLength(step.send)} bytes)`);
+        const text = await messageOf(ctx, step, resolveMessages);
+        if (step.binary === true) socket.send(Buffer.from(text, 'utf8'), { binary: true });
+        else socket.send(text);
+        receivedAtSend = received;
+        note(`→ message ${(sent += 1)}${step.name ? ` "${step.name}"` : ''} sent (${Buffer.byteLength(text)} bytes)`);
         continue;
       }
-      // Each `=== wait-for-server` takes one message the server sent after the previous one.
+      // Each wait takes one message the server sent after the previous one.
+      const timer = step.timeoutMs === undefined ? undefined : setTimeout(() => {
+        queue.fail(new NetworkError(`no message from the server within ${step.timeoutMs ?? 0} ms${step.name ? ` after "${step.name}"` : ''}`, { hint: 'raise # @timeout of the message' }));
+        socket.terminate();
+        wake?.();
+      }, step.timeoutMs);
+      if (step.afterSend === true) waited = Math.max(waited, receivedAtSend);
       while (received <= waited && socket.readyState === WebSocket.OPEN) await new Promise<void>((resolve) => (wake = resolve));
+      clearTimeout(timer);
       waited += 1;
     }
     // A script that ends by waiting for the server is done once those replies are in.
@@ -116,7 +141,10 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[])
     };
   }
   socket.on('error', (error: Error) => queue.fail(toRequestError(error, target, timeoutMs)));
-  void play();
+  play().catch((error: unknown) => {
+    queue.fail(error);
+    socket.terminate();
+  });
   const res = outcome.upgrade;
   return {
     response: { status: res.statusCode ?? 101, statusText: res.statusMessage ?? 'Switching Protocols', httpVersion: res.httpVersion, headers: headersOf(res), durationMs: performance.now() - started, size: 0, events: queue },

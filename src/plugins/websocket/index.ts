@@ -13,8 +13,11 @@ const plugin: Plugin = {
   stages: {
     send: async (ctx) => {
       if (ctx.response) return ctx;
-      const body = ctx.spec.body;
-      const { response, close } = await openWebSocket(ctx, webSocketScript(typeof body === 'string' || body === undefined ? body : body.toString('utf8')));
+      const { body, webSocket } = ctx.spec;
+      // restcli `.ws` files give their messages one by one (templates resolved as each goes);
+      // JetBrains' are the body, resolved with it.
+      const steps = webSocket?.steps ?? webSocketScript(typeof body === 'string' || body === undefined ? body : body.toString('utf8'));
+      const { response, close } = await openWebSocket(ctx, steps, webSocket !== undefined, webSocket?.subprotocol);
       ctx.response = response;
       ctx.state.websocket = close;
       return ctx;

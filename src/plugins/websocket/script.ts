@@ -1,10 +1,12 @@
+import type { WebSocketStep } from '../../core/model.js';
+
 /**
  * The body of a JetBrains `WEBSOCKET` request as a script: messages separated by lines that are
  * `===`, and `=== wait-for-server` lines that wait for one message from the server before the
  * next is sent (repeated, for as many messages). Each message's text goes as one text frame,
  * without the line break before its separator.
  */
-export type Step = { send: string } | { wait: true };
+export type Step = WebSocketStep;
 
 const SEPARATOR = /^===[ \t]*(wait-for-server)?[ \t]*$/;
 

@@ -19,7 +19,7 @@ export interface RequestPaneState {
 export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
   const { row } = state;
   if (!row) {
-    const why = state.filtered ? 'No request name matches the filter (Esc clears it).' : `No request files (.http, .rest, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
+    const why = state.filtered ? 'No request name matches the filter (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
     return { label: ' Request ', content: colors.dim(why) };
   }
   if (row.kind === 'file') {
