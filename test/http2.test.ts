@@ -23,6 +23,7 @@ const servers: Array<HttpServer | Http2Server> = [];
 /** Connections (HTTP/2 sessions or TCP connections) each server accepted. */
 const connections = new Map<string, number>();
 let h2 = '';
+let h2only = '';
 let h2c = '';
 let h1tls = '';
 let h1 = '';
@@ -90,6 +91,7 @@ beforeAll(async () => {
   certs = makeCerts();
   const tls = { cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key), ca: readFileSync(certs.ca.cert), requestCert: true, rejectUnauthorized: false };
   h2 = await listen('h2', createSecureServer({ ...tls, allowHTTP1: true }, handler), 'https');
+  h2only = await listen('h2only', createSecureServer(tls, handler), 'https');
   h2c = await listen('h2c', createH2cServer(handler), 'http');
   h1tls = await listen('h1tls', createHttpsServer(tls, handler), 'https');
   h1 = await listen('h1', createHttpServer(handler), 'http');
@@ -109,7 +111,7 @@ afterAll(async () => {
 
 let files = 0;
 const run = (text: string, ...args: string[]) => {
-  const file = tmp.write(`r${(files += 1)}.http`, text.replaceAll('H2C', h2c).replaceAll('H2', h2).replaceAll('H1TLS', h1tls).replaceAll('H1', h1));
+  const file = tmp.write(`r${(files += 1)}.http`, text.replaceAll('H2ONLY', h2only).replaceAll('H2C', h2c).replaceAll('H2', h2).replaceAll('H1TLS', h1tls).replaceAll('H1', h1));
   return runCli(['run', file, ...args], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
 };
 const bodies = (stdout: string) => parseRecords(stdout).map((record) => ({ httpVersion: record.httpVersion, body: record.body as Record<string, unknown> }));
@@ -168,6 +170,27 @@ describe('HTTP/2 in the request line: required', () => {
     const result = await run('\nGET H2/x HTTP/3\n');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/r\d+\.http:2:\d+: HTTP\/3 is not supported/);
+  });
+});
+
+describe('an HTTP/2-only gateway, with no flag at all', () => {
+  test('it refuses HTTP/1.1 in the TLS handshake (nothing sent): reqflow speaks HTTP/2 to it, and says so in -v', async () => {
+    const before = connections.get('h2only') ?? 0;
+    const result = await run('GET H2ONLY/a\n\n###\nPOST H2ONLY/b\n\nbody\n', '-o', 'json', '-v');
+    expect(result.code).toBe(0);
+    expect(bodies(result.stdout).map((r) => [r.httpVersion, r.body.method, r.body.path, r.body.body])).toEqual([
+      ['2', 'GET', '/a', ''],
+      ['2', 'POST', '/b', 'body'],
+    ]);
+    expect(result.stderr.match(/refused HTTP\/1\.1 and speaks HTTP\/2: sent over HTTP\/2/g)).toHaveLength(1);
+    // The refused handshake, then one HTTP/2 connection for both requests.
+    expect((connections.get('h2only') ?? 0) - before).toBe(1);
+  });
+
+  test('a request line that says HTTP/1.1 is not switched: the refusal is the error', async () => {
+    const result = await run('GET H2ONLY/a HTTP/1.1\n');
+    expect(result.code).toBe(5);
+    expect(result.stderr).toMatch(/^reqflow: TLS error with 127\.0\.0\.1:\d+: the server does not speak the HTTP version the request asks for \(it refused it by ALPN\)\n/);
   });
 });
 

@@ -18,8 +18,8 @@ export interface RequestSettings {
   maxTimeMs?: number;
   /** `--retry N`, `# @retry N`: how many times it may be sent again. */
   retry?: number;
-  /** `HTTP/2` in the request line: required; `--http2` or the profile's `http2`: preferred. */
-  http2?: Http2Mode;
+  /** `HTTP/2` in the request line: required; `--http2` or the profile's `http2`: preferred; `HTTP/1.1` there: never. */
+  http2?: Http2Mode | 'never';
   /** `--unix-socket PATH`. */
   socketPath?: string;
 }
@@ -61,6 +61,7 @@ export function requestSettings(spec: RequestSpec, options: RunOptions, profile?
   // A version written in the request line wins over the flag and the profile, both ways.
   if (options.unixSocket !== undefined) settings.socketPath = options.unixSocket;
   if (spec.httpVersion === '2') settings.http2 = 'require';
+  else if (spec.httpVersion === '1.1') settings.http2 = 'never';
   else if (spec.httpVersion === undefined && (options.http2 === true || profile?.http2 === true)) settings.http2 = 'prefer';
   return settings;
 }

@@ -126,6 +126,9 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
               services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
             },
             keepAliveAfterHeaders: request.streaming === true,
+            onProtocol: (url) => {
+              if (options.verbose) services.output.err(`reqflow: ${url.origin} refused HTTP/1.1 and speaks HTTP/2: sent over HTTP/2`);
+            },
             ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
             ...(services.proxy
               ? {

@@ -33,7 +33,9 @@ export class AgentPool {
     if (!agent) {
       // https, tls and crypto load only when a run has an https:// URL (start-up time).
       const https = lazyBuiltin<typeof import('node:https')>('node:https');
-      agent = new https.Agent({ ...KEEP_ALIVE, ...tlsConnectOptions(tls) });
+      // ALPN says HTTP/1.1, as curl does: an HTTP/2-only server then refuses in the handshake,
+      // before any request byte, and send.ts speaks HTTP/2 to it instead.
+      agent = new https.Agent({ ...KEEP_ALIVE, ...tlsConnectOptions(tls), ALPNProtocols: ['http/1.1'] });
       this.https.set(key, agent);
     }
     return agent;

@@ -45,8 +45,14 @@ export interface OutgoingRequest {
   onProxy?: (proxy: URL, target: URL) => void;
   /** The run's cookie jar: its cookies go out with each hop (unless the request has its own `Cookie`), `Set-Cookie`s come in. */
   cookies?: CookieStore;
-  /** HTTP/2: `require` (the request line says so) or `prefer` (`--http2`, the profile); HTTP/1.1 when absent. */
-  http2?: Http2Mode;
+  /**
+   * HTTP/2: `require` (the request line says so), `prefer` (`--http2`, the profile), `never`
+   * (the request line says HTTP/1.1). Absent: HTTP/1.1, or HTTP/2 for an https:// server that
+   * refuses HTTP/1.1 in the TLS handshake (nothing was sent then).
+   */
+  http2?: Http2Mode | 'never';
+  /** Told when a server turned out to speak only HTTP/2 (for `-v`). */
+  onProtocol?: (url: URL, version: '2') => void;
   /** `--unix-socket`: connect here instead of the URL's host (no proxy, HTTP/1.1). */
   socketPath?: string;
 }
@@ -213,22 +219,38 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
     throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak over --unix-socket`, { hint: 'remove HTTP/2 from the request line' });
   }
   // Over a Unix socket: HTTP/1.1, no proxy (docs/cli.md).
-  if (request.http2 !== undefined && request.socketPath === undefined) {
+  const mode = request.http2 ?? (agents.http2.speaksOnlyHttp2(url) ? 'require' : undefined);
+  if (mode !== undefined && mode !== 'never' && request.socketPath === undefined) {
     const proxy = request.proxy?.forUrl(url);
-    if (proxy && request.http2 === 'require') {
+    if (proxy && mode === 'require') {
       throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak through a proxy (${maskUrl(proxy.href)})`, { hint: 'remove HTTP/2 from the request line, or bypass the proxy for this host with --noproxy' });
     }
     // `prefer` through a proxy: HTTP/1.1 (docs/http2.md).
     if (!proxy) {
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
-      const session = await agents.http2.session(url, request.tls, request.http2, connectMs).catch((error: unknown) => {
+      const session = await agents.http2.session(url, request.tls, mode, connectMs).catch((error: unknown) => {
         throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
       if (session) return onceHttp2(request, url, session, agents);
     }
   }
-  return fromIncomingMessage(await onceHttp1(request, url, agents));
+  try {
+    return fromIncomingMessage(await onceHttp1(request, url, agents));
+  } catch (error) {
+    // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
+    // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
+    if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || request.proxy?.forUrl(url) || !refusedHttp1(error)) throw error;
+    agents.http2.rememberOnlyHttp2(url);
+    request.onProtocol?.(url, '2');
+    return once(request, url, agents);
+  }
+}
+
+/** A TLS `no_application_protocol` alert (RFC 7301 §3.2, alert 120): the server does not speak what ALPN offered. */
+function refusedHttp1(error: unknown): boolean {
+  const cause = ((error as { cause?: unknown }).cause ?? error) as NodeJS.ErrnoException;
+  return cause.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || /SSL alert number 120\b/.test(String(cause.message));
 }
 
 /** What Node throws for a header it will not put in an HTTP/2 frame. */

@@ -51,6 +51,7 @@ const ALERTS: Record<number, Explanation> = {
   70: { what: 'the server does not accept the TLS version reqflow offers', hint: 'the server may only speak an old TLS version that Node disables' },
   112: { what: 'the server does not serve the host name in the URL (SNI)', hint: 'check the host name in the URL' },
   116: { what: 'the server requires a client certificate and none was sent', hint: 'set tls.certFile and tls.keyFile (or tls.pfxFile) in the request or profile' },
+  120: { what: 'the server does not speak the HTTP version the request asks for (it refused it by ALPN)', hint: 'an HTTP/2-only server: write HTTP/2 in the request line (or remove HTTP/1.1 from it)' },
 };
 
 /** The alert number in OpenSSL's message (`SSL alert number 48`), or from Node's code name. */
