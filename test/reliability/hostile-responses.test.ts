@@ -138,6 +138,33 @@ test('a server that drips one byte at a time is ended by --max-time (the idle --
   }
 });
 
+test('a server that drips a byte every 300 ms is ended by the request\'s own # @timeout 150 ms (each silence), exit 4', async () => {
+  const drip = createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/plain' });
+    let n = 0;
+    const timer = setInterval(() => {
+      res.write('x');
+      if (++n >= 30) {
+        clearInterval(timer);
+        res.end(); // bounded: 9 s at most
+      }
+    }, 300);
+    req.on('close', () => clearInterval(timer));
+  });
+  await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
+  try {
+    const file = tmp.write('drip-annotated.http', `# @timeout 150 ms\nGET http://127.0.0.1:${(drip.address() as AddressInfo).port}/\n`);
+    const started = Date.now();
+    const result = await runCli(['run', file], { env, timeoutMs: 20_000 });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/timed out after 150 ms/);
+    expect(Date.now() - started).toBeLessThan(5000);
+  } finally {
+    drip.closeAllConnections();
+    await new Promise((resolve) => drip.close(resolve));
+  }
+});
+
 /** A raw TCP server for one test: `onSocket` plays the hostile part. */
 async function rawServer(onSocket: (socket: import('node:net').Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
   const sockets = new Set<import('node:net').Socket>();
