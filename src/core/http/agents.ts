@@ -1,5 +1,6 @@
 import { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
+import { requireBundled } from '../bundled-dependency.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { Http2Sessions } from './http2.js';
@@ -12,6 +13,13 @@ import { tlsConnectOptions, tlsKey } from './tls-connect.js';
  * timeout=N` the server announces. Requests set their own time-out on the socket they use.
  */
 const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 } as const;
+
+/** The proxy agent classes (scripts/proxy-agents.cjs). */
+interface ProxyAgents {
+  HttpProxyAgent: typeof import('http-proxy-agent').HttpProxyAgent;
+  HttpsProxyAgent: typeof import('https-proxy-agent').HttpsProxyAgent;
+  SocksProxyAgent: typeof import('socks-proxy-agent').SocksProxyAgent;
+}
 
 /**
  * One keep-alive agent per TLS setting, reused by every request of a run, so a file of 1,000
@@ -50,11 +58,11 @@ export class AgentPool {
     const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel ? 'tunnel' : ''}`;
     let agent = this.proxied.get(key);
     if (!agent) {
-      const load = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url);
+      const agents = requireBundled<ProxyAgents>('proxy-agents', '../../scripts/proxy-agents.cjs');
       const options = KEEP_ALIVE;
-      if (proxy.protocol.startsWith('socks')) agent = new (load('socks-proxy-agent') as typeof import('socks-proxy-agent')).SocksProxyAgent(proxy, options);
-      else if (url.protocol === 'https:' || tunnel) agent = new (load('https-proxy-agent') as typeof import('https-proxy-agent')).HttpsProxyAgent(proxy, options);
-      else agent = new (load('http-proxy-agent') as typeof import('http-proxy-agent')).HttpProxyAgent(proxy, options);
+      if (proxy.protocol.startsWith('socks')) agent = new agents.SocksProxyAgent(proxy, options);
+      else if (url.protocol === 'https:' || tunnel) agent = new agents.HttpsProxyAgent(proxy, options);
+      else agent = new agents.HttpProxyAgent(proxy, options);
       this.proxied.set(key, agent);
     }
     return agent;
