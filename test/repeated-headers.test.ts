@@ -2,10 +2,12 @@
  * Repeated header fields on the wire. Response: a field the server repeats is shown line by
  * line in `-v` and as an array in `-o json` (Node would join the values with commas, which
  * changes a value that holds a comma of its own); a repeated Content-Type keeps the first, as
- * Node does. Request: repeated lines in the file are combined into one field as RFC 9110 §5.3
- * defines (Cookie with "; ", RFC 6265 §5.4), in the order written.
+ * Node does. Request: a header the file writes on several lines goes out as those lines, in
+ * order (HTTP/1.1 and HTTP/2), except Cookie over HTTP/1.1, one line joined by "; " as
+ * RFC 6265 §5.4 requires of a client.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -60,12 +62,56 @@ test('a repeated response field: each value in -o json and each line in -v; one 
   expect(shown).toMatch(/^link: <https:\/\/example\.com\/9>; rel="last"$/m);
 });
 
-test('repeated request lines: one field each, values in the order written', async () => {
+test('repeated request lines go out as written, in order; Cookie over HTTP/1.1 is one line', async () => {
   heads.length = 0;
-  const result = await run('GET BASE/req\nAccept: application/json\nAccept: text/plain\nCookie: a=1\nCookie: b=2\nX-Trace: one\n');
+  const result = await run('GET BASE/req\nAccept: application/json\nX-Trace: one\naccept: text/plain\nCookie: a=1\nCookie: b=2\nX-Tag: {{t}}\nX-Tag: {{t}}-2\n', '-e', 't=v');
   expect(result.code).toBe(0);
   const lines = (heads[0] ?? '').split('\r\n');
-  expect(lines.filter((line) => /^accept:/i.test(line))).toEqual(['Accept: application/json, text/plain']);
+  // The second line keeps the first spelling: one header, two lines.
+  expect(lines.filter((line) => /^accept:/i.test(line))).toEqual(['Accept: application/json', 'Accept: text/plain']);
   expect(lines.filter((line) => /^cookie:/i.test(line))).toEqual(['Cookie: a=1; b=2']);
+  expect(lines.filter((line) => /^x-tag:/i.test(line))).toEqual(['X-Tag: v', 'X-Tag: v-2']);
   expect(lines.filter((line) => /^x-trace:/i.test(line))).toEqual(['X-Trace: one']);
+});
+
+test('-v and --dry-run show each line; a secret header masks each line', async () => {
+  const text = 'GET BASE/req\nAccept: application/json\nAccept: text/plain\nX-Api-Key: k1secret\nX-Api-Key: k2secret\n';
+  const verbose = await run(text, '-v');
+  expect(verbose.code).toBe(0);
+  expect(verbose.stderr).toMatch(/^Accept: application\/json\nAccept: text\/plain$/m);
+  expect(verbose.stderr).toMatch(/^X-Api-Key: •••\nX-Api-Key: •••$/m);
+  const dry = await run(text, '--dry-run');
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toMatch(/^Accept: application\/json\nAccept: text\/plain$/m);
+  expect(`${verbose.stdout}${verbose.stderr}${dry.stdout}`).not.toMatch(/k[12]secret/);
+});
+
+test('a variable with a line break in one of the lines is still refused (exit 3)', async () => {
+  heads.length = 0;
+  const result = await run('GET BASE/req\nX-Tag: fine\nX-Tag: {{bad}}\n', '-e', 'bad=a\nInjected: yes');
+  expect(result.code).toBe(3);
+  expect(result.stderr).toMatch(/header X-Tag .* line break, from \{\{bad\}\}/);
+  expect(heads).toEqual([]);
+});
+
+test('Host written twice is refused naming the line (a server must answer 400)', async () => {
+  const result = await run('GET /req\nHost: BASE_HOST\nHost: other.example\n'.replace('BASE_HOST', base.slice('http://'.length)));
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/:3:1: .*Host is written twice/);
+});
+
+test('over HTTP/2 every line is its own field, Cookie crumbs included (RFC 9113 §8.2.3)', async () => {
+  const h2: Http2Server = createHttp2Server((req, res) => res.end(JSON.stringify(req.rawHeaders)));
+  await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve));
+  try {
+    const h2base = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    const result = await run(`GET ${h2base}/two HTTP/2\nAccept: application/json\nAccept: text/plain\nCookie: a=1\nCookie: b=2\n`, '-o', 'raw');
+    expect(result.code).toBe(0);
+    const raw = JSON.parse(result.stdout) as string[];
+    const fields = (name: string): string[] => raw.filter((_, i) => i % 2 === 1 && raw[i - 1] === name);
+    expect(fields('accept')).toEqual(['application/json', 'text/plain']);
+    expect(fields('cookie')).toEqual(['a=1', 'b=2']);
+  } finally {
+    await new Promise((resolve) => h2.close(resolve));
+  }
 });

@@ -9,7 +9,8 @@
 import { createHash } from 'node:crypto';
 import { isReqflowError } from '../core/errors/index.js';
 import type { TestResult } from '../core/model.js';
-import { type Exchange, headerValue, isJsonType } from './exchange.js';
+import { getHeader } from '../core/headers.js';
+import { type Exchange, isJsonType } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
 type Predicate = (value: unknown, expected: unknown) => boolean;
@@ -80,7 +81,7 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
     case 'duration':
       return Math.round(exchange.durationMs);
     case 'header':
-      return headerValue(exchange.response.headers, argument);
+      return getHeader(exchange.response.headers, argument);
     case 'body': {
       if (argument === '') return exchange.response.body?.toString('utf8') ?? '';
       const body = parsedBody(exchange);

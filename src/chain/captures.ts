@@ -7,7 +7,8 @@
  */
 import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
-import { type Exchange, headerValue } from './exchange.js';
+import { getHeader } from '../core/headers.js';
+import type { Exchange } from './exchange.js';
 import { asText, jmesPath, jsonPath, propertyPath, xPath } from './query.js';
 
 function json(exchange: Exchange, what: string): unknown {
@@ -25,7 +26,7 @@ export async function captureValue(expression: string, syntax: 'capture' | 'jmes
   if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
   else if (expression === 'status') value = exchange.response.status;
   else if (expression === 'body') value = body();
-  else if (/^headers?:/i.test(expression)) value = headerValue(exchange.response.headers, expression.slice(expression.indexOf(':') + 1).trim());
+  else if (/^headers?:/i.test(expression)) value = getHeader(exchange.response.headers, expression.slice(expression.indexOf(':') + 1).trim());
   else if (expression.startsWith('regex:')) {
     let pattern: RegExp;
     try {

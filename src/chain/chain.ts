@@ -27,7 +27,7 @@ const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
 
 /** Every text of a request where a template may refer to another request. */
 function templatesOf(spec: RequestSpec): string[] {
-  const texts = [spec.url, ...Object.values(spec.headers), ...Object.values(spec.fileVariables ?? {})];
+  const texts = [spec.url, ...Object.values(spec.headers).flat(), ...Object.values(spec.fileVariables ?? {})];
   if (typeof spec.body === 'string') texts.push(spec.body);
   for (const part of spec.bodyParts ?? []) if (part.kind === 'text') texts.push(part.text);
   for (const assertion of spec.chain?.assertions ?? []) texts.push(assertion.text);

@@ -2,11 +2,12 @@
  * A request and its response as later requests, scripts and assertions see them: what was
  * sent (after every stage) and what came back, body included (the first 16 MiB).
  */
+import { getHeader, type RequestHeaders } from '../core/headers.js';
 import type { RequestSpec, ResponseInfo } from '../core/model.js';
 
 export interface Exchange {
   name: string;
-  request: { method: string; url: string; headers: Record<string, string>; body?: string };
+  request: { method: string; url: string; headers: RequestHeaders; body?: string };
   response: {
     status: number;
     statusText: string;
@@ -29,17 +30,8 @@ export function exchangeOf(spec: RequestSpec, response: ResponseInfo, body: Buff
   };
 }
 
-/** A header's value, case-insensitively; several values joined with `, ` (RFC 9110). */
-export function headerValue(headers: Record<string, string | string[]>, name: string): string | undefined {
-  const wanted = name.toLowerCase();
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() === wanted) return Array.isArray(value) ? value.join(', ') : value;
-  }
-  return undefined;
-}
-
 export function contentTypeOf(headers: Record<string, string | string[]>): { mimeType: string; charset: string } {
-  const raw = headerValue(headers, 'content-type') ?? '';
+  const raw = getHeader(headers, 'content-type') ?? '';
   const [mime = '', ...params] = raw.split(';');
   const charset = params.map((p) => /^\s*charset\s*=\s*"?([^";]*)"?/i.exec(p)?.[1]).find((c) => c !== undefined);
   return { mimeType: mime.trim().toLowerCase(), charset: charset?.toLowerCase() ?? 'utf-8' };

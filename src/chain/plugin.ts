@@ -6,7 +6,7 @@
  * expectations run, in that order; their results go to `ctx.tests`.
  */
 import { UsageError } from '../core/errors/index.js';
-import { getHeader, setHeader } from '../core/headers.js';
+import { fieldLines, getHeader, getHeaderLines, setHeader } from '../core/headers.js';
 import { isSecretName } from '../core/mask.js';
 import { shownPath } from '../core/resolve-path.js';
 import type { RequestSpec, TestResult } from '../core/model.js';
@@ -52,7 +52,11 @@ function bodyText(body: string | Buffer | undefined): string | null {
 }
 
 function scriptData(raw: ChainState['raw'], sent: RequestSpec, exchange?: Exchange): ScriptData {
-  const headers = Object.entries(sent.headers).map(([name, value]): [string, string, string] => [name, getHeader(raw.headers, name) ?? value, value]);
+  // One entry per line sent: a header written twice is two entries, as in the file.
+  const headers = Object.entries(sent.headers).flatMap(([name, value]) => {
+    const written = getHeaderLines(raw.headers, name);
+    return fieldLines(value).map((line, i): [string, string, string] => [name, written[i] ?? line, line]);
+  });
   const data: ScriptData = {
     request: { method: sent.method, url: raw.url, urlResolved: sent.url, body: bodyText(raw.body), bodyResolved: bodyText(sent.body), headers },
     response: null,

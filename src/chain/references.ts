@@ -7,7 +7,8 @@
  */
 import { parseJsonExact } from '../core/json-exact.js';
 import { VariableError } from '../core/errors/index.js';
-import { type Exchange, headerValue, isXmlType } from './exchange.js';
+import { getHeader } from '../core/headers.js';
+import { type Exchange, isXmlType } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
 export interface Reference {
@@ -73,7 +74,7 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
     case 'method':
       return exchange.request.method;
     case 'headers': {
-      const value = headerValue(headers, rest);
+      const value = getHeader(headers, rest);
       if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${rest}`);
       return value;
     }

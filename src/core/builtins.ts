@@ -20,7 +20,7 @@ function usesToken(ctx: RequestContext): boolean {
   const { url, headers, body, bodyParts } = ctx.spec;
   const mentions = (text: string | Buffer | undefined): boolean => typeof text === 'string' && /\{\{\s*token\s*\}\}/.test(text);
   const inParts = bodyParts?.some((part) => part.kind === 'file' ? part.substitute : mentions(part.text)) === true; // an included file may say {{token}}
-  return mentions(url) || mentions(body) || inParts || Object.values(headers).some(mentions) || Object.values(ctx.profile.headers).some(mentions);
+  return mentions(url) || mentions(body) || inParts || Object.values(headers).flat().some(mentions) || Object.values(ctx.profile.headers).some(mentions);
 }
 
 /** restcli's expectations (`# @expectedStatusCodes 200,2xx`, …), checked by the chain plugin. */

@@ -1,34 +1,69 @@
+/**
+ * Request headers as the request holds them: names keep the user's spelling; a header written
+ * on several lines (two `Accept:` lines) is an array of its lines, sent as separate lines.
+ */
+export type HeaderValue = string | string[];
+export type RequestHeaders = Record<string, HeaderValue>;
+
 /** Case-insensitive header helpers: header names keep the user's spelling on the wire. */
-function findHeaderName(headers: Record<string, string>, name: string): string | undefined {
+function findHeaderName(headers: Readonly<RequestHeaders>, name: string): string | undefined {
   const lower = name.toLowerCase();
   for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return key;
   return undefined;
 }
 
-export function getHeader(headers: Record<string, string>, name: string): string | undefined {
-  const key = findHeaderName(headers, name);
-  return key === undefined ? undefined : headers[key];
+/**
+ * One field value: a header written on several lines gives its lines joined as RFC 9110 §5.3
+ * combines them (`, `; `; ` for `Cookie`, as RFC 6265 §5.4 does).
+ */
+export function fieldValue(name: string, value: HeaderValue): string {
+  if (typeof value === 'string') return value;
+  return value.join(name.toLowerCase() === 'cookie' ? '; ' : ', ');
 }
 
-/** Sets a header, replacing any spelling of the same name. */
-export function setHeader(headers: Record<string, string>, name: string, value: string): void {
+/** The header's lines, one string per line written. */
+export function fieldLines(value: HeaderValue): readonly string[] {
+  return typeof value === 'string' ? [value] : value;
+}
+
+/** The header's value, several lines combined into one (`fieldValue`). */
+export function getHeader(headers: Readonly<RequestHeaders>, name: string): string | undefined {
+  const key = findHeaderName(headers, name);
+  return key === undefined ? undefined : fieldValue(key, headers[key]!);
+}
+
+/** The header's lines as written (one or more), or [] when it is not there. */
+export function getHeaderLines(headers: Readonly<RequestHeaders>, name: string): readonly string[] {
+  const key = findHeaderName(headers, name);
+  return key === undefined ? [] : fieldLines(headers[key]!);
+}
+
+/** Sets a header, replacing any spelling of the same name (and every line of it). */
+export function setHeader(headers: RequestHeaders, name: string, value: HeaderValue): void {
   const key = findHeaderName(headers, name);
   if (key !== undefined && key !== name) delete headers[key];
   headers[name] = value;
 }
 
-export function hasHeader(headers: Record<string, string>, name: string): boolean {
+/** Adds one more line of a header: a name written again keeps the first spelling and both lines. */
+export function appendHeader(headers: RequestHeaders, name: string, value: string): void {
+  const key = findHeaderName(headers, name);
+  if (key === undefined) headers[name] = value;
+  else headers[key] = [...fieldLines(headers[key]!), value];
+}
+
+export function hasHeader(headers: Readonly<RequestHeaders>, name: string): boolean {
   return findHeaderName(headers, name) !== undefined;
 }
 
-export function deleteHeader(headers: Record<string, string>, name: string): void {
+export function deleteHeader(headers: RequestHeaders, name: string): void {
   const key = findHeaderName(headers, name);
   if (key !== undefined) delete headers[key];
 }
 
 /** Profile headers first, then the request's: a request header wins over a profile header of any spelling. */
-export function mergeHeaders(profileHeaders: Record<string, string>, requestHeaders: Record<string, string>): Record<string, string> {
-  const merged: Record<string, string> = {};
+export function mergeHeaders(profileHeaders: Readonly<RequestHeaders>, requestHeaders: Readonly<RequestHeaders>): RequestHeaders {
+  const merged: RequestHeaders = {};
   for (const [name, value] of Object.entries(profileHeaders)) if (!hasHeader(requestHeaders, name)) merged[name] = value;
   return Object.assign(merged, requestHeaders);
 }

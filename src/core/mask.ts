@@ -15,7 +15,7 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = isSecretName(name) ? MASK : value;
+    out[name] = isSecretName(name) ? (Array.isArray(value) ? value.map(() => MASK) : MASK) : value;
   }
   return out;
 }

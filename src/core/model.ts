@@ -5,6 +5,7 @@
  */
 import type { Agent } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { RequestHeaders } from './headers.js';
 
 /** TLS settings of a profile or a request. Relative paths resolve against the file that names them. */
 export interface TlsSettings {
@@ -74,7 +75,7 @@ export interface RequestSpec {
    * setHeader(ctx.spec.headers, 'X-Team', 'blue');
    * ```
    */
-  headers: Record<string, string>;
+  headers: RequestHeaders;
   /**
    * The body. As parsed: text that may hold `{{templates}}` (YAML/JSON object bodies arrive
    * serialised as JSON). From `auth` on: what goes on the wire — text, or bytes when the body
@@ -333,7 +334,7 @@ export interface ResponseInfo {
 export interface HttpRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  headers: RequestHeaders;
   body?: string | Buffer;
   /** Defaults to the request's `ctx.tlsOptions`. */
   tlsOptions?: TlsConnectionOptions;

@@ -10,6 +10,7 @@
  */
 import { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
+import { fieldLines } from '../core/headers.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
@@ -48,7 +49,7 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     await runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
     await runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
     // Whatever an auth plugin put in a header is a secret from here on (-v, errors, reports).
-    for (const [name, value] of Object.entries(ctx.spec.headers)) run.secrets.addHeaderValue(name, value);
+    for (const [name, value] of Object.entries(ctx.spec.headers)) for (const line of fieldLines(value)) run.secrets.addHeaderValue(name, line);
     await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.

@@ -56,7 +56,7 @@ function resultOf(outcome: RequestOutcome, ctx: RequestView): RequestResult {
   if (outcome.error) result.error = { message: ctx.redact(outcome.error.message), exitCode: outcome.error.exitCode, ...(outcome.error.hint ? { hint: ctx.redact(outcome.error.hint) } : {}) };
   if (outcome.exitCode !== 0) {
     const requestBody = cut(sent.body, ctx.redact);
-    result.exchange = { request: { headers: displayHeaders(sent.headers, ctx.redact) as Record<string, string>, ...(requestBody !== undefined ? { body: requestBody } : {}) } };
+    result.exchange = { request: { headers: displayHeaders(sent.headers, ctx.redact), ...(requestBody !== undefined ? { body: requestBody } : {}) } };
     if (response) {
       const responseBody = cut(response.body, ctx.redact);
       result.exchange.response = { headers: displayHeaders(response.headers, ctx.redact), ...(responseBody !== undefined ? { body: responseBody } : {}) };

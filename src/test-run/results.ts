@@ -37,7 +37,7 @@ export interface RequestResult {
   exitCode: number;
   /** For a request that did not pass: what was sent and what came back (masked, bodies cut). */
   exchange?: {
-    request: { headers: Record<string, string>; body?: string };
+    request: { headers: Record<string, string | string[]>; body?: string };
     response?: { headers: Record<string, string | string[]>; body?: string };
   };
 }

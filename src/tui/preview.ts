@@ -1,4 +1,4 @@
-import { mergeHeaders } from '../core/headers.js';
+import { fieldLines, mergeHeaders } from '../core/headers.js';
 import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
 import type { Profile, RequestSpec, Session } from '../core/model.js';
 import { isShellValue } from '../core/shell.js';
@@ -45,8 +45,10 @@ export async function previewRequest(spec: RequestSpec, context: { profile: Prof
   const headers: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(mergeHeaders(context.profile.headers, spec.headers))) {
     const expandedName = await expand(name);
-    const expandedValue = await expand(value);
-    headers.push([expandedName, isSecretName(expandedName) ? MASK : secrets.scrub(expandedValue)]);
+    for (const line of fieldLines(value)) {
+      const expandedValue = await expand(line);
+      headers.push([expandedName, isSecretName(expandedName) ? MASK : secrets.scrub(expandedValue)]);
+    }
   }
   const url = await expand(spec.url);
   const written = spec.bodyParts ? spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `< ${part.path}\n`)).join('') : spec.body;

@@ -11,7 +11,8 @@ export interface AwsCredentials {
 export interface SignableRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  /** A header written on several lines is an array of its lines. */
+  headers: Record<string, string | string[]>;
   body?: string | Buffer;
 }
 
@@ -104,7 +105,9 @@ export async function sigV4Headers(request: SignableRequest, scope: SigningScope
   const url = new URL(request.url);
   const s3 = scope.service === 's3';
   const signer = new SignatureV4({ credentials: scope.credentials, region: scope.region, service: scope.service, sha256: Sha256, uriEscapePath: !s3, applyChecksum: s3 });
-  const headers = { ...request.headers };
+  // SigV4 signs a header sent on several lines as its values joined by commas.
+  const written: Record<string, string> = Object.fromEntries(Object.entries(request.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
+  const headers = { ...written };
   if (!Object.keys(headers).some((name) => name.toLowerCase() === 'host')) headers.host = url.host;
   const signed = await signer.sign(
     {
@@ -120,6 +123,6 @@ export async function sigV4Headers(request: SignableRequest, scope: SigningScope
     scope.date ? { signingDate: scope.date } : {},
   );
   const added: Record<string, string> = {};
-  for (const [name, value] of Object.entries(signed.headers)) if (request.headers[name] !== value) added[displayName(name)] = value;
+  for (const [name, value] of Object.entries(signed.headers)) if (written[name] !== value) added[displayName(name)] = value;
   return added;
 }

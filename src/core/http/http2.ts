@@ -8,6 +8,7 @@
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders as Http2Headers, OutgoingHttpHeaders } from 'node:http2';
 import type { TLSSocket } from 'node:tls';
 import { NetworkError } from '../errors/index.js';
+import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey } from './tls-connect.js';
@@ -149,13 +150,13 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
 }
 
 /** The request's headers as HTTP/2 sends them: pseudo-headers first, names in lower case. */
-export function http2Headers(method: string, url: URL, headers: Readonly<Record<string, string>>): OutgoingHttpHeaders {
+export function http2Headers(method: string, url: URL, headers: Readonly<RequestHeaders>): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = { ':method': method, ':scheme': url.protocol.slice(0, -1), ':path': `${url.pathname}${url.search}`, ':authority': url.host };
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     // A Host header written in the file is the authority (RFC 9113 §8.3.1).
-    if (lower === 'host') out[':authority'] = value;
-    else if (lower === 'te' && value.trim().toLowerCase() !== 'trailers') continue;
+    if (lower === 'host') out[':authority'] = fieldValue(name, value);
+    else if (lower === 'te' && fieldValue(name, value).trim().toLowerCase() !== 'trailers') continue;
     else if (!HOP_BY_HOP.has(lower)) out[lower] = value;
   }
   return out;

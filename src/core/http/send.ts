@@ -5,7 +5,7 @@ import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../model.js';
 import { AbortHooks } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
-import { hasHeader } from '../headers.js';
+import { fieldLines, fieldValue, hasHeader, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
 import { VERSION } from '../version.js';
 import { recordBody } from '../token-extraction.js';
@@ -20,7 +20,7 @@ import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 export interface OutgoingRequest {
   method: string;
   url: string;
-  headers: Record<string, string>;
+  headers: RequestHeaders;
   body?: string | Buffer;
   tls: TlsConnectionOptions;
   timeoutMs: number;
@@ -84,7 +84,7 @@ export function parseRequestUrl(text: string): URL {
  * What every request reqflow sends carries unless the request sets its own: plain requests,
  * streams (SSE, GraphQL subscriptions) and a plugin's own calls alike.
  */
-export function withDefaultHeaders(headers: Readonly<Record<string, string>>): Record<string, string> {
+export function withDefaultHeaders(headers: Readonly<RequestHeaders>): RequestHeaders {
   const out = { ...headers };
   let agent = false;
   let accept = false;
@@ -182,7 +182,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       const dropped: string[] = [];
       if (next.origin !== url.origin) {
         for (const [name, value] of Object.entries(headers)) {
-          if (/^(authorization|cookie|proxy-authorization)$/i.test(name) || request.isSecretHeader?.(name, value) === true) {
+          if (/^(authorization|cookie|proxy-authorization)$/i.test(name) || fieldLines(value).some((line) => request.isSecretHeader?.(name, line) === true)) {
             delete headers[name];
             dropped.push(name);
           }
@@ -207,8 +207,8 @@ function errorTarget(request: OutgoingRequest, url: URL): Target {
 }
 
 /** The request's headers with `Content-Length` for a body (unless written). */
-function headersToSend(request: OutgoingRequest): Record<string, string> {
-  const headers: Record<string, string> = { ...request.headers };
+function headersToSend(request: OutgoingRequest): RequestHeaders {
+  const headers: RequestHeaders = { ...request.headers };
   if (request.body !== undefined && !hasHeader(headers, 'content-length')) headers['Content-Length'] = String(Buffer.byteLength(request.body));
   return headers;
 }

@@ -1,5 +1,5 @@
 import { VariableError } from '../errors/index.js';
-import { mergeHeaders } from '../headers.js';
+import { fieldLines, mergeHeaders } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { resolveBody } from './request-body.js';
@@ -50,7 +50,11 @@ export const substitutePlugin: Plugin = {
       const { spec, variables } = ctx;
       const headers = mergeHeaders(ctx.profile.headers, spec.headers);
       spec.headers = {};
-      for (const [name, value] of Object.entries(headers)) spec.headers[await variables.expand(name)] = checkHeaderValue(ctx, name, value, await variables.expand(value));
+      for (const [name, value] of Object.entries(headers)) {
+        const lines: string[] = [];
+        for (const line of fieldLines(value)) lines.push(checkHeaderValue(ctx, name, line, await variables.expand(line)));
+        spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
+      }
       // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
       spec.url = withDefaultScheme(await variables.expand(spec.url));
       const body = await resolveBody(spec, ctx.baseDir, variables);

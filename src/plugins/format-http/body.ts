@@ -13,6 +13,7 @@
  * lines are joined.
  */
 import { ParseError } from '../../core/errors/index.js';
+import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
 
@@ -31,9 +32,8 @@ export interface BodyLines {
 
 export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> & { assertions?: NonNullable<ChainSpec['assertions']>; scripts?: ScriptSpec[] };
 
-function contentType(headers: Record<string, string>): string {
-  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'content-type') return value.toLowerCase();
-  return '';
+function contentType(headers: Readonly<RequestHeaders>): string {
+  return getHeader(headers, 'content-type')?.toLowerCase() ?? '';
 }
 
 interface Line {
@@ -89,7 +89,7 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
 }
 
 /** The body of one request, from the lines after its headers. */
-export function parseBody(body: BodyLines, headers: Record<string, string>, file: string): ParsedBody {
+export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, file: string): ParsedBody {
   const { lines, assertions, scripts } = bodyProper(body, file);
   const checks: Pick<ParsedBody, 'assertions' | 'scripts'> = {};
   if (assertions.length > 0) checks.assertions = assertions;
@@ -97,7 +97,7 @@ export function parseBody(body: BodyLines, headers: Record<string, string>, file
   return { ...bodyOf(lines, headers), ...checks };
 }
 
-function bodyOf(lines: Line[], headers: Record<string, string>): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
+function bodyOf(lines: Line[], headers: Readonly<RequestHeaders>): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
   if (lines.length === 0) return {};
   const type = contentType(headers);
   const multipart = type.startsWith('multipart/');

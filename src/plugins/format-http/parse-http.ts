@@ -1,4 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
+import { appendHeader, deleteHeader, getHeader, hasHeader, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
@@ -111,7 +112,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // The target may go on over lines that start with ? or & (indented or not).
   while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string)) requestLine += (block.lines[++i] as string).trim();
   const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
-  const headers: Record<string, string> = {};
+  const headers: RequestHeaders = {};
   i++;
   let bodyStart: number | undefined;
   for (; i < block.lines.length; i++) {
@@ -130,12 +131,15 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       const bad = line.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
       throw new ParseError(file, headerLine, bad + 1, `invalid header name ${JSON.stringify(name)}`);
     }
-    addHeader(headers, name, line.slice(colon + 1).trim());
+    // A request names one host (RFC 9112 §3.2: a server answers two Host lines with 400).
+    if (name.toLowerCase() === 'host' && hasHeader(headers, 'host')) throw new ParseError(file, headerLine, 1, 'Host is written twice: a request has one Host header');
+    // Written twice (two Accept lines): sent as two lines, as written.
+    appendHeader(headers, name, line.slice(colon + 1).trim());
   }
   const spec: RequestSpec = {
     name: annotations.name ?? block.name ?? `request-${index}`,
     method,
-    url: originForm ? originFormUrl(url, hostOf(headers), file, lineNo) : url,
+    url: originForm ? originFormUrl(url, getHeader(headers, 'host'), file, lineNo) : url,
     headers,
     annotations,
     source: { file, line: lineNo },
@@ -168,11 +172,10 @@ const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)\b/;
  * both, a JSON object after a blank line holds the variables.
  */
 function markGraphql(spec: RequestSpec): void {
-  const marker = Object.keys(spec.headers).find((name) => name.toLowerCase() === 'x-request-type');
-  const marked = marker !== undefined && spec.headers[marker]?.toLowerCase() === 'graphql';
+  const marked = getHeader(spec.headers, 'x-request-type')?.toLowerCase() === 'graphql';
   const body = typeof spec.body === 'string' ? spec.body : undefined;
   if (!marked && !(spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body))) return;
-  if (marked && marker) delete spec.headers[marker];
+  if (marked) deleteHeader(spec.headers, 'x-request-type');
   spec.annotations.protocol ??= 'graphql';
   if (body === undefined || spec.annotations.variables !== undefined) return;
   // The variables: a last paragraph that is a JSON object (templates allowed inside).
@@ -180,21 +183,6 @@ function markGraphql(spec: RequestSpec): void {
   if (!split || split.index === undefined) return;
   spec.body = body.slice(0, split.index);
   spec.annotations.variables = (split[1] as string).trim();
-}
-
-function hostOf(headers: Record<string, string>): string | undefined {
-  for (const [name, value] of Object.entries(headers)) if (name.toLowerCase() === 'host') return value;
-  return undefined;
-}
-
-/**
- * A header written twice is sent once with both values, in order: `, ` between them, `; `
- * for Cookie (RFC 9110 §5.3 and RFC 6265 §5.4 make these the same request).
- */
-function addHeader(headers: Record<string, string>, name: string, value: string): void {
-  const existing = Object.keys(headers).find((key) => key.toLowerCase() === name.toLowerCase());
-  if (existing === undefined) headers[name] = value;
-  else headers[existing] = `${headers[existing]}${name.toLowerCase() === 'cookie' ? '; ' : ', '}${value}`;
 }
 
 function clip(text: string): string {

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors/index.js';
-import { setHeader, hasHeader } from '../../core/headers.js';
+import { setHeader, hasHeader, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { validateTls } from '../../core/profiles.js';
@@ -38,11 +38,17 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     throw new UsageError(`${where('method')}: expected an HTTP method such as GET or POST`);
   }
   if (item.name !== undefined && typeof item.name !== 'string') throw new UsageError(`${where('name')}: expected a string`);
-  const headers: Record<string, string> = {};
+  const headers: RequestHeaders = {};
   if (item.headers !== undefined) {
     if (!isObject(item.headers)) throw new UsageError(`${where('headers')}: expected an object of "Name": "value"`);
+    const scalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
     for (const [name, value] of Object.entries(item.headers)) {
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${where(`headers.${name}`)}: expected a string`);
+      // A list: the header sent on several lines, in order (as two lines of a .http file).
+      if (Array.isArray(value) && value.length > 0 && value.every(scalar)) {
+        headers[name] = value.map(String);
+        continue;
+      }
+      if (!scalar(value)) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
       headers[name] = String(value);
     }
   }

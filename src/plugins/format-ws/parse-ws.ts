@@ -16,6 +16,7 @@
  */
 import { basename } from 'node:path';
 import { ParseError } from '../../core/errors/index.js';
+import { appendHeader } from '../../core/headers.js';
 import type { RequestSpec, WebSocketStep } from '../../core/model.js';
 
 const HEADER = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/;
@@ -45,7 +46,7 @@ export function parseWsText(text: string, file: string): RequestSpec[] {
     if (line === '' || COMMENT.test(line)) continue;
     const header = HEADER.exec(line);
     if (!header) throw new ParseError(file, i + 1, 1, `expected a header or ### before the messages, got ${JSON.stringify(line.slice(0, 60))}`);
-    spec.headers[header[1] as string] = (header[2] as string).trim();
+    appendHeader(spec.headers, header[1] as string, (header[2] as string).trim());
   }
   // Message blocks.
   while (i < lines.length) {
