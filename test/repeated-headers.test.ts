@@ -115,3 +115,15 @@ test('over HTTP/2 every line is its own field, Cookie crumbs included (RFC 9113 
     await new Promise((resolve) => h2.close(resolve));
   }
 });
+
+test('a YAML header given as a list goes out as that many lines; a list of objects is refused naming the field', async () => {
+  heads.length = 0;
+  const file = tmp.write('list.yaml', `url: ${base}/yaml\nheaders:\n  Accept: [application/json, text/plain]\n  X-One: "1"\n`);
+  const ok = await runCli(['run', file], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  expect(ok.code).toBe(0);
+  const lines = (heads[0] ?? '').split('\r\n');
+  expect(lines.filter((line) => /^accept:/i.test(line))).toEqual(['Accept: application/json', 'Accept: text/plain']);
+  const bad = await runCli(['run', tmp.write('bad.yaml', `url: ${base}/yaml\nheaders:\n  Accept: [{a: 1}]\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  expect(bad.code).toBe(2);
+  expect(bad.stderr).toMatch(/headers\.Accept: expected a string, or a list of strings/);
+});
