@@ -1,7 +1,7 @@
 /**
- * The proxy agents reqflow uses (src/core/http/agents.ts), as one module: scripts/bundle-fast-path.js
- * bundles this file and the packages into dist/bundle/proxy-agents.cjs. Getters, so a run through
- * an HTTP proxy never evaluates the SOCKS client.
+ * The HTTP proxy agents reqflow uses (src/core/http/agents.ts), as one module: scripts/bundle-fast-path.js
+ * bundles this file and the packages into dist/bundle/proxy-agents.cjs (SOCKS, a larger client,
+ * into a file of its own). Getters, so a run evaluates only the agent it uses.
  */
 'use strict';
 module.exports = {
@@ -10,8 +10,5 @@ module.exports = {
   },
   get HttpsProxyAgent() {
     return require('https-proxy-agent').HttpsProxyAgent;
-  },
-  get SocksProxyAgent() {
-    return require('socks-proxy-agent').SocksProxyAgent;
   },
 };

@@ -14,11 +14,10 @@ import { tlsConnectOptions, tlsKey } from './tls-connect.js';
  */
 const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 } as const;
 
-/** The proxy agent classes (scripts/proxy-agents.cjs). */
-interface ProxyAgents {
+/** The HTTP proxy agent classes (scripts/proxy-agents.cjs). */
+interface HttpProxyAgents {
   HttpProxyAgent: typeof import('http-proxy-agent').HttpProxyAgent;
   HttpsProxyAgent: typeof import('https-proxy-agent').HttpsProxyAgent;
-  SocksProxyAgent: typeof import('socks-proxy-agent').SocksProxyAgent;
 }
 
 /**
@@ -58,11 +57,12 @@ export class AgentPool {
     const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel ? 'tunnel' : ''}`;
     let agent = this.proxied.get(key);
     if (!agent) {
-      const agents = requireBundled<ProxyAgents>('proxy-agents', '../../scripts/proxy-agents.cjs');
       const options = KEEP_ALIVE;
-      if (proxy.protocol.startsWith('socks')) agent = new agents.SocksProxyAgent(proxy, options);
-      else if (url.protocol === 'https:' || tunnel) agent = new agents.HttpsProxyAgent(proxy, options);
-      else agent = new agents.HttpProxyAgent(proxy, options);
+      if (proxy.protocol.startsWith('socks')) agent = new (requireBundled<typeof import('socks-proxy-agent')>('socks-proxy-agent', 'socks-proxy-agent').SocksProxyAgent)(proxy, options);
+      else {
+        const agents = requireBundled<HttpProxyAgents>('proxy-agents', '../../scripts/proxy-agents.cjs');
+        agent = url.protocol === 'https:' || tunnel ? new agents.HttpsProxyAgent(proxy, options) : new agents.HttpProxyAgent(proxy, options);
+      }
       this.proxied.set(key, agent);
     }
     return agent;
