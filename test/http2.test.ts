@@ -265,10 +265,4 @@ describe('the same behaviour as over HTTP/1.1', () => {
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^reqflow: GET https:\/\/127\.0\.0\.1:\d+\/slow timed out after 300 ms\n/);
   });
-
-  test('HTTP/2 through a proxy is refused before anything is sent', async () => {
-    const result = await run('GET H2/x HTTP/2\n', '--proxy', 'http://127.0.0.1:9');
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/says HTTP\/2, which reqflow does not speak through a proxy/);
-  });
 });

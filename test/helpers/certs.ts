@@ -30,6 +30,8 @@ export interface TestCerts {
   expiredClient: CertPair;
   /** Signed by `ca` for DNS:wrong.example.com only (server key). */
   wrongHostServer: CertPair;
+  /** Signed by `ca` for DNS:localhost only (server key): wrong for https://127.0.0.1. */
+  localhostOnlyServer: CertPair;
   /** Self-signed, SAN IP:127.0.0.1 (no CA). */
   selfSigned: CertPair;
   /** The client key encrypted with AES-256 under `passphrase`. */
@@ -117,6 +119,7 @@ export function makeCerts(): TestCerts {
   const expiredServer = expired('expired-server', '127.0.0.1', serverKey, ca, 'server_ext', 'IP:127.0.0.1,DNS:localhost');
   const expiredClient = expired('expired-client', 'expired client', clientKey, ca, 'client_ext');
   const wrongHostServer = issue('wrong-host', 'wrong.example.com', serverKey, ca, 'server_ext', 'DNS:wrong.example.com');
+  const localhostOnlyServer = issue('localhost-only', 'localhost', serverKey, ca, 'server_ext', 'DNS:localhost');
   const selfKey = newKey('self-signed');
   openssl('req', ...config, '-x509', '-new', '-key', selfKey, '-days', '365', '-subj', '/CN=127.0.0.1', '-extensions', 'server_ext', '-addext', 'subjectAltName=IP:127.0.0.1', '-out', 'self-signed.pem');
   const selfSigned = { cert: path('self-signed.pem'), key: selfKey };
@@ -135,6 +138,7 @@ export function makeCerts(): TestCerts {
     expiredServer,
     expiredClient,
     wrongHostServer,
+    localhostOnlyServer,
     selfSigned,
     encryptedClientKey: path('client-encrypted.key'),
     clientP12: path('client.p12'),

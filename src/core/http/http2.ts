@@ -6,12 +6,13 @@
  * caller's {@link Http2Mode}.
  */
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders as Http2Headers, OutgoingHttpHeaders } from 'node:http2';
+import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
-import { tlsConnectOptions, tlsKey } from './tls-connect.js';
+import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
 
 /**
@@ -26,6 +27,12 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 
 /** A session, or `undefined` when the origin answered in HTTP/1.1 only (prefer mode). */
 type Opened = ClientHttp2Session | undefined;
+
+/** Through a proxy: its URL (sessions are per proxy too) and how to open a tunnel through it. */
+export interface Http2Tunnel {
+  proxy: URL;
+  open(): Promise<Duplex>;
+}
 
 export class Http2Sessions {
   private readonly sessions = new Map<string, Promise<Opened>>();
@@ -43,20 +50,20 @@ export class Http2Sessions {
   readonly streams = new StreamCount();
 
   /** The origin's session, opened on first use; `undefined`: send this one over HTTP/1.1. */
-  async session(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
-    const key = `${url.origin}|${mode}|${url.protocol === 'https:' ? tlsKey(tls) : ''}`;
+  async session(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel?: Http2Tunnel): Promise<Opened> {
+    const key = `${url.origin}|${mode}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel?.proxy.href ?? ''}`;
     const cached = this.sessions.get(key);
-    const session = await (cached ?? this.open(key, url, tls, mode, connectTimeoutMs));
+    const session = await (cached ?? this.open(key, url, tls, mode, connectTimeoutMs, tunnel));
     // Closing since (GOAWAY, the server's idle close): the next request gets a new connection.
     if (session && (session.closed || session.destroyed)) {
       if (this.sessions.get(key) === cached) this.sessions.delete(key);
-      return this.session(url, tls, mode, connectTimeoutMs);
+      return this.session(url, tls, mode, connectTimeoutMs, tunnel);
     }
     return session;
   }
 
-  private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
-    const opened = connect(url, tls, mode, connectTimeoutMs).then(
+  private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel: Http2Tunnel | undefined): Promise<Opened> {
+    const opened = connect(url, tls, mode, connectTimeoutMs, tunnel).then(
       (session) => {
         const forget = (): void => {
           if (this.sessions.get(key) === opened) this.sessions.delete(key);
@@ -81,7 +88,11 @@ export class Http2Sessions {
   }
 }
 
-function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number): Promise<Opened> {
+/**
+ * Opens a session: TLS with ALPN, or h2c with prior knowledge. Through a proxy, the same over a
+ * tunnel (CONNECT or SOCKS) to the server — h2c too, since a forwarding proxy speaks HTTP/1.1.
+ */
+function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel: Http2Tunnel | undefined): Promise<Opened> {
   const http2 = lazyBuiltin<typeof import('node:http2')>('node:http2');
   return new Promise<Opened>((resolve, reject) => {
     let settled = false;
@@ -102,50 +113,59 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
       session?.unref(); // idle sessions never keep the process alive; a request refs it
       resolve(session);
     };
-    if (url.protocol === 'https:') {
-      const socket: TLSSocket = lazyBuiltin<typeof import('node:tls')>('node:tls').connect({
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: Number(url.port || 443),
-        ...(/^[\d.]+$|^\[/.test(url.hostname) ? {} : { servername: url.hostname }),
-        ALPNProtocols: ['h2', 'http/1.1'],
-        ...tlsConnectOptions(tls),
-      });
-      socket.once('error', fail);
-      socket.once('secureConnect', () => {
-        socket.removeListener('error', fail);
-        if (socket.alpnProtocol !== 'h2') {
-          socket.destroy();
-          if (mode === 'prefer') return done(undefined);
-          return fail(
-            new NetworkError(`${url.origin} does not speak HTTP/2: offered h2 by ALPN, the server chose ${socket.alpnProtocol === false || socket.alpnProtocol === null ? 'nothing (HTTP/1.1)' : socket.alpnProtocol}`, {
-              hint: 'the request line says HTTP/2: remove it to send the request over HTTP/1.1, or use --http2, which falls back',
-            }),
-          );
+    /** `through`: the proxy's tunnel to the server; else a connection of its own. */
+    const overConnection = (through: Duplex | undefined): void => {
+      if (url.protocol === 'https:') {
+        const socket: TLSSocket = lazyBuiltin<typeof import('node:tls')>('node:tls').connect({
+          ...(through ? { socket: through } : { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 443) }),
+          ...(/^[\d.]+$|^\[/.test(url.hostname) ? {} : { servername: url.hostname }),
+          // In a tunnel there is no host to check the certificate against: the URL's is given.
+          ...(through ? tunnelledTlsOptions(tls, url) : tlsConnectOptions(tls)),
+          ALPNProtocols: ['h2', 'http/1.1'],
+        });
+        socket.once('error', fail);
+        socket.once('secureConnect', () => {
+          socket.removeListener('error', fail);
+          if (socket.alpnProtocol !== 'h2') {
+            socket.destroy();
+            if (mode === 'prefer') return done(undefined);
+            return fail(
+              new NetworkError(`${url.origin} does not speak HTTP/2: offered h2 by ALPN, the server chose ${socket.alpnProtocol === false || socket.alpnProtocol === null ? 'nothing (HTTP/1.1)' : socket.alpnProtocol}`, {
+                hint: 'the request line says HTTP/2: remove it to send the request over HTTP/1.1, or use --http2, which falls back',
+              }),
+            );
+          }
+          const session = http2.connect(url.origin, { createConnection: () => socket });
+          session.on('error', () => undefined); // each stream reports its own failure
+          done(session);
+        });
+        return;
+      }
+      // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame.
+      const session = http2.connect(url.origin, through ? { createConnection: () => through } : {});
+      const refused = (error: unknown): void => {
+        session.destroy();
+        if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
+        if ((error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR' || (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_SESSION_ERROR') {
+          return fail(new NetworkError(`${url.origin} did not answer in HTTP/2 (h2c with prior knowledge)`, { hint: 'the server speaks HTTP/1.1 only: remove HTTP/2 from the request line, or use --http2, which falls back' }));
         }
-        const session = http2.connect(url.origin, { createConnection: () => socket });
-        session.on('error', () => undefined); // each stream reports its own failure
+        fail(error);
+      };
+      session.once('error', refused);
+      session.once('close', () => refused(Object.assign(new Error('closed'), { code: 'ERR_HTTP2_ERROR' })));
+      session.once('remoteSettings', () => {
+        session.removeListener('error', refused);
+        session.removeAllListeners('close');
+        session.on('error', () => undefined);
         done(session);
       });
-      return;
-    }
-    // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame.
-    const session = http2.connect(url.origin);
-    const refused = (error: unknown): void => {
-      session.destroy();
-      if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
-      if ((error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR' || (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_SESSION_ERROR') {
-        return fail(new NetworkError(`${url.origin} did not answer in HTTP/2 (h2c with prior knowledge)`, { hint: 'the server speaks HTTP/1.1 only: remove HTTP/2 from the request line, or use --http2, which falls back' }));
-      }
-      fail(error);
     };
-    session.once('error', refused);
-    session.once('close', () => refused(Object.assign(new Error('closed'), { code: 'ERR_HTTP2_ERROR' })));
-    session.once('remoteSettings', () => {
-      session.removeListener('error', refused);
-      session.removeAllListeners('close');
-      session.on('error', () => undefined);
-      done(session);
-    });
+    if (tunnel) {
+      tunnel.open().then((socket) => {
+        if (settled) return void socket.destroy();
+        overConnection(socket);
+      }, fail);
+    } else overConnection(undefined);
   });
 }
 

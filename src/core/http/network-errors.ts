@@ -1,4 +1,5 @@
 import { NetworkError, ReqflowError } from '../errors/index.js';
+import { maskUrl } from '../mask.js';
 import { toTlsError, type TlsTarget } from './tls-errors.js';
 import { isIdempotent } from './retry.js';
 
@@ -7,6 +8,8 @@ export interface Target extends TlsTarget {
   method: string;
   /** `--unix-socket`: the connection goes there, not to the URL's host. */
   socketPath?: string;
+  /** The proxy the request goes through: the connection is to it, not to the URL's host. */
+  proxy?: URL;
 }
 
 function hostOf(target: Target): string {
@@ -20,6 +23,15 @@ function socketError(code: string, target: Target & { socketPath: string }, erro
   if (code === 'EACCES') return new NetworkError(`permission denied on the Unix socket ${path}`, { hint: 'your user may not use this socket (for Docker: the docker group)', cause: error });
   if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by the Unix socket ${path}`, { hint: 'nothing is listening on it: is the daemon running?', cause: error });
   if (code === 'ENOTSOCK') return new NetworkError(`${path} is not a Unix socket`, { hint: 'check the path given to --unix-socket', cause: error });
+  return undefined;
+}
+
+/** Failures to reach the proxy itself (the server behind it answers through the proxy). */
+function proxyError(code: string, proxy: URL, error: unknown): NetworkError | undefined {
+  const hint = 'check the proxy: --proxy, the profile\'s proxy, or HTTP(S)_PROXY / ALL_PROXY';
+  if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by the proxy ${maskUrl(proxy.href)}`, { hint, cause: error });
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new NetworkError(`cannot resolve the proxy host "${proxy.hostname}" (DNS lookup failed)`, { hint, cause: error });
+  if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new NetworkError(`the proxy ${maskUrl(proxy.href)} is unreachable`, { hint, cause: error });
   return undefined;
 }
 
@@ -37,6 +49,10 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
   const message = String(err.message ?? err);
   if (target.socketPath !== undefined) {
     const failed = socketError(code, { ...target, socketPath: target.socketPath }, error);
+    if (failed) return failed;
+  }
+  if (target.proxy !== undefined) {
+    const failed = proxyError(code, target.proxy, error);
     if (failed) return failed;
   }
   switch (code) {

@@ -12,7 +12,7 @@ import { recordBody } from '../token-extraction.js';
 import type { CookieStore } from './cookie-jar.js';
 import type { ProxyRules } from './proxy.js';
 import type { AgentPool } from './agents.js';
-import { tlsConnectOptions } from './tls-connect.js';
+import { tunnelledTlsOptions } from './tls-connect.js';
 import { toRequestError, type Target } from './network-errors.js';
 import { http2Headers, http2Request, type Http2Mode } from './http2.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
@@ -203,7 +203,8 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
 
 /** What errors name: the request, and whether a client certificate or a Unix socket was in play. */
 function errorTarget(request: OutgoingRequest, url: URL): Target {
-  return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}) };
+  const proxy = request.socketPath === undefined ? request.proxy?.forUrl(url) : undefined;
+  return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}), ...(proxy ? { proxy } : {}) };
 }
 
 /** The request's headers with `Content-Length` for a body (unless written). */
@@ -222,17 +223,19 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
   const mode = request.http2 ?? (agents.http2.speaksOnlyHttp2(url) ? 'require' : undefined);
   if (mode !== undefined && mode !== 'never' && request.socketPath === undefined) {
     const proxy = request.proxy?.forUrl(url);
-    if (proxy && mode === 'require') {
-      throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak through a proxy (${maskUrl(proxy.href)})`, { hint: 'remove HTTP/2 from the request line, or bypass the proxy for this host with --noproxy' });
-    }
-    // `prefer` through a proxy: HTTP/1.1 (docs/http2.md).
-    if (!proxy) {
+    // Through a proxy, HTTP/2 goes over a tunnel to the server. `--http2` for an http:// URL
+    // stays HTTP/1.1 through it: the proxy forwards that, where it may refuse a tunnel (docs/http2.md).
+    if (!(proxy && mode === 'prefer' && url.protocol === 'http:')) {
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
-      const session = await agents.http2.session(url, request.tls, mode, connectMs).catch((error: unknown) => {
+      const tunnel = proxy ? { proxy, open: () => agents.tunnel(url, proxy) } : undefined;
+      const session = await agents.http2.session(url, request.tls, mode, connectMs, tunnel).catch((error: unknown) => {
         throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
-      if (session) return onceHttp2(request, url, session, agents);
+      if (session) {
+        if (proxy) request.onProxy?.(proxy, url);
+        return onceHttp2(request, url, session, agents);
+      }
     }
   }
   try {
@@ -240,7 +243,7 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
   } catch (error) {
     // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
     // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
-    if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || request.proxy?.forUrl(url) || !refusedHttp1(error)) throw error;
+    if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || !refusedHttp1(error)) throw error;
     agents.http2.rememberOnlyHttp2(url);
     request.onProtocol?.(url, '2');
     return once(request, url, agents);
@@ -304,7 +307,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
         method: request.method,
         headers,
         agent: agents.forUrl(url, request.tls, proxy),
-        ...(proxy && url.protocol === 'https:' ? tlsConnectOptions(request.tls) : {}),
+        ...(proxy && url.protocol === 'https:' ? tunnelledTlsOptions(request.tls, url) : {}),
         // The agents key their connections by socket path too, so keep-alive still holds.
         ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}),
       });

@@ -1,4 +1,4 @@
-import type { ConnectionOptions } from 'node:tls';
+import type { ConnectionOptions, PeerCertificate } from 'node:tls';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 
@@ -16,6 +16,29 @@ export function tlsConnectOptions(tls: TlsConnectionOptions): ConnectionOptions 
     ...(ca ? { ca } : {}),
     rejectUnauthorized: tls.rejectUnauthorized !== false,
   };
+}
+
+/**
+ * TLS options for a connection to `url` inside a proxy's tunnel, made by the proxy agent:
+ * ALPN offers HTTP/1.1 as a direct connection does (an HTTP/2-only server then refuses in the
+ * handshake), and an IP address is checked against the certificate as the address itself —
+ * the agents leave the host out of their TLS call, and Node would check the name "localhost".
+ */
+export function tunnelledTlsOptions(tls: TlsConnectionOptions, url: URL): ConnectionOptions {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const nodeTls = lazyBuiltin<typeof import('node:tls')>('node:tls');
+  const byAddress = /^[\d.]+$|:/.test(host);
+  return {
+    ...tlsConnectOptions(tls),
+    ALPNProtocols: ['http/1.1'],
+    ...(byAddress ? { checkServerIdentity: (_name: string, cert: PeerCertificate) => nodeTls.checkServerIdentity(host, cert) } : {}),
+  };
+}
+
+/** A WebSocket's TLS options (none for `ws://`): inside a proxy's tunnel when `proxied`, else direct. */
+export function webSocketTlsOptions(tls: TlsConnectionOptions, url: URL, proxied: boolean): ConnectionOptions {
+  if (url.protocol !== 'wss:') return {};
+  return proxied ? tunnelledTlsOptions(tls, url) : tlsConnectOptions(tls);
 }
 
 /** One string per TLS setting: requests with equal settings share a connection. */

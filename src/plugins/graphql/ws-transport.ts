@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ExitCode, NetworkError, ReqflowError, UsageError } from '../../core/errors/index.js';
-import { tlsConnectOptions } from '../../core/http/tls-connect.js';
+import { webSocketTlsOptions } from '../../core/http/tls-connect.js';
 import { toRequestError } from '../../core/http/network-errors.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
@@ -73,9 +73,9 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   const url = webSocketUrl(ctx.spec.url);
   const params = await connectionParams(ctx);
   const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
-  const tls = url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {};
   // Through the run's proxy when one applies (a CONNECT tunnel; TLS stays end to end).
   const agent = ctx.http.proxyAgent?.(url.href);
+  const tls = webSocketTlsOptions(ctx.tlsOptions, url, agent !== undefined);
   const timeoutMs = ctx.options.timeoutMs;
   let upgrade: IncomingMessage | undefined;
   class HandshakeWebSocket extends WebSocket {

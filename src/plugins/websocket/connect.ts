@@ -10,7 +10,7 @@ import { EventQueue } from '../../core/event-queue.js';
 import { toRequestError } from '../../core/http/network-errors.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
-import { tlsConnectOptions } from '../../core/http/tls-connect.js';
+import { webSocketTlsOptions } from '../../core/http/tls-connect.js';
 import type { ResponseInfo } from '../../core/model.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { Step } from './script.js';
@@ -58,7 +58,7 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
   const socket = new WebSocket(url, subprotocol ? [subprotocol] : undefined, {
     headers,
     handshakeTimeout: timeoutMs,
-    ...(url.protocol === 'wss:' ? tlsConnectOptions(ctx.tlsOptions) : {}),
+    ...webSocketTlsOptions(ctx.tlsOptions, url, agent !== undefined),
     ...(agent ? { agent } : {}),
   });
   const queue = new EventQueue();
