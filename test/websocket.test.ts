@@ -17,6 +17,8 @@ import { parseRecords } from './helpers/records.js';
 
 /** What the servers saw, in order: `open <auth>`, `in <text>`, `out <text>`. */
 const log: string[] = [];
+/** Every frame the servers received: `text <hex>` or `binary <hex>`. */
+const frames: string[] = [];
 /** The subprotocols each upgrade offered. */
 const offered: Array<string | undefined> = [];
 let plain: WebSocketServer;
@@ -42,7 +44,8 @@ function serve(socket: WebSocket, path: string, auth: string | undefined): void 
     return;
   }
   if (path !== '/quiet') send('welcome');
-  socket.on('message', (data: Buffer) => {
+  socket.on('message', (data: Buffer, isBinary: boolean) => {
+    frames.push(`${isBinary ? 'binary' : 'text'} ${data.toString('hex')}`);
     const text = data.toString('utf8');
     log.push(`in ${text}`);
     if (text === 'bye') return void socket.close(1000, 'bye');
@@ -144,5 +147,29 @@ describe('restcli .ws files', () => {
     const result = await runCli(['run', file], { cwd: tmp.dir, env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/no message from the server within 300 ms/);
+  });
+});
+
+describe('messages from files', () => {
+  test('< ./file sends its bytes exactly: a text frame when they are UTF-8, binary otherwise; <@ resolves variables; a file\'s own === lines never split it', async () => {
+    const bytes = Buffer.from([0x00, 0xff, 0xfe, 0x80, 0x0a, 0x3d, 0x3d, 0x3d, 0x0a, 0x7f]); // not UTF-8, with a "===" line inside
+    tmp.write('blob.bin', bytes);
+    tmp.write('hello.json', '{"hello": "wörld"}\n===\n{"still": "one message"}');
+    tmp.write('template.txt', 'hi {{who}}');
+    frames.length = 0;
+    const result = await run('files.http', 'WEBSOCKET WS/files\n\nfirst\n===\n< ./blob.bin\n===\n< ./hello.json\n===\n<@ ./template.txt\n=== wait-for-server\n=== wait-for-server\n=== wait-for-server\n=== wait-for-server\n=== wait-for-server\n', '-e', 'who=reqflow', '-o', 'json');
+    expect(result.code).toBe(0);
+    expect(frames).toEqual([
+      `text ${Buffer.from('first').toString('hex')}`,
+      `binary ${bytes.toString('hex')}`,
+      `text ${Buffer.from('{"hello": "wörld"}\n===\n{"still": "one message"}').toString('hex')}`,
+      `text ${Buffer.from('hi reqflow').toString('hex')}`,
+    ]);
+  });
+
+  test('a missing message file is exit 2 naming it and its line', async () => {
+    const result = await run('missing.http', 'WEBSOCKET WS/files\n\n< ./nowhere.bin\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cannot read the body file \.\/nowhere\.bin \(.*missing\.http:3\): no such file/);
   });
 });

@@ -133,7 +133,8 @@ export interface RequestSpec {
  * any message not yet waited for, restcli's `<` only one that came after the last message sent).
  */
 export type WebSocketStep =
-  | { send: string; binary?: boolean; json?: boolean; name?: string; line?: number }
+  /** `parts`: a message with included files (`< ./msg.bin`), read when it is sent (`send` is then ''). */
+  | { send: string; parts?: BodyPart[]; binary?: boolean; json?: boolean; name?: string; line?: number }
   | { wait: true; timeoutMs?: number; name?: string; /** Only a message that came after the last one sent counts (restcli's `<`). */ afterSend?: true };
 
 /**

@@ -59,7 +59,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
 }
 
 /** A temporary folder, removed by the returned cleanup. */
-export function tempDir(prefix = 'reqflow-test-'): { dir: string; write(name: string, text: string): string; cleanup(): void } {
+export function tempDir(prefix = 'reqflow-test-'): { dir: string; write(name: string, text: string | Uint8Array): string; cleanup(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return {
     dir,

@@ -6,6 +6,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
+import { webSocketScript } from '../websocket/script.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
 const SEPARATOR = /^###(.*)$/s;
@@ -157,6 +158,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (scripts.length > 0 || handlers) chain.scripts = [...scripts, ...(handlers ?? [])];
   if (Object.keys(chain).length > 0) spec.chain = chain;
   markGraphql(spec);
+  // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line
+  // of the file itself (never of an included file); each is resolved as it is sent.
+  if (websocket) spec.webSocket = { steps: webSocketScript(spec.bodyParts ?? (typeof spec.body === 'string' ? spec.body : undefined)) };
   if (annotations.parsing === 'true' && typeof spec.body === 'string') spec.body = parseEscapes(spec.body); // restcli
   const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
   if (tls) spec.tls = tls;

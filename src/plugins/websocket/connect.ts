@@ -4,6 +4,7 @@
  * `=== wait-for-server` — while every message received becomes an event, printed as it comes.
  * `ws` is imported only for such a request.
  */
+import { isUtf8 } from 'node:buffer';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { NetworkError, UsageError } from '../../core/errors/index.js';
 import { EventQueue } from '../../core/event-queue.js';
@@ -11,6 +12,7 @@ import { toRequestError } from '../../core/http/network-errors.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
 import { webSocketTlsOptions } from '../../core/http/tls-connect.js';
+import { resolveBody } from '../../core/stages/request-body.js';
 import type { ResponseInfo } from '../../core/model.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { Step } from './script.js';
@@ -34,7 +36,12 @@ export interface OpenedSocket {
 }
 
 /** What a step sends: `{{templates}}` of a `.ws` message resolved now, a JSON message checked. */
-async function messageOf(ctx: RequestContext, step: Extract<Step, { send: string }>, resolve: boolean): Promise<string> {
+/**
+ * A message as it goes: text (templates resolved when `resolve`), or, with included files, their
+ * bytes — sent as a text frame when they are UTF-8 (as RFC 6455 requires of text), else binary.
+ */
+async function messageOf(ctx: RequestContext, step: Extract<Step, { send: string }>, resolve: boolean): Promise<string | Buffer> {
+  if (step.parts) return (await resolveBody({ ...ctx.spec, bodyParts: step.parts }, ctx.baseDir, ctx.variables)) as Buffer;
   const text = resolve ? await ctx.variables.expand(step.send) : step.send;
   if (step.json === true) {
     try {
@@ -97,7 +104,8 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
       if (socket.readyState !== WebSocket.OPEN) return;
       if ('send' in step) {
         const text = await messageOf(ctx, step, resolveMessages);
-        if (step.binary === true) socket.send(Buffer.from(text, 'utf8'), { binary: true });
+        if (typeof text !== 'string') socket.send(text, { binary: step.binary === true || !isUtf8(text) });
+        else if (step.binary === true) socket.send(Buffer.from(text, 'utf8'), { binary: true });
         else socket.send(text);
         receivedAtSend = received;
         note(`→ message ${(sent += 1)}${step.name ? ` "${step.name}"` : ''} sent (${Buffer.byteLength(text)} bytes)`);
