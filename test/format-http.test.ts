@@ -45,9 +45,39 @@ describe('HTTP text format', () => {
   });
 
   test('the body runs up to the next ### and keeps its inner blank lines and # lines', () => {
-    const specs = parseHttpText('### a\nPOST http://x.test/\n\nline 1\n\n# not a comment in a body\n\n### b\nGET http://x.test/b', 'f.http');
-    expect(specs[0]?.body).toBe('line 1\n\n# not a comment in a body');
+    const specs = parseHttpText('### a\nPOST http://x.test/\n\nline 1\n\n# not a comment in a body\nline 3\n\n### b\nGET http://x.test/b', 'f.http');
+    expect(specs[0]?.body).toBe('line 1\n\n# not a comment in a body\nline 3');
     expect(specs[1]?.url).toBe('http://x.test/b');
+  });
+
+  test('comment paragraphs after the body (after a blank line) are comments: #, //, /* */', () => {
+    const text = '### a\nPOST http://x.test/\n\n{"a": 1}\n# still body: no blank line before it\n\n# about the next request\n// more\n\n/*\n### Markdown, not a separator\n*/\n\n### b\nGET http://x.test/b';
+    const specs = parseHttpText(text, 'f.http');
+    expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}\n# still body: no blank line before it', undefined]);
+    expect(specs[1]?.url).toBe('http://x.test/b');
+  });
+
+  test('a request line after a blank line, or among the headers, starts a request without ### (httpyac)', () => {
+    const specs = parseHttpText('# @name first\nGET http://x.test/a\nGET http://x.test/b\n\nPOST http://x.test/c\n\nbody\n\n# @name last\nDELETE http://x.test/d\n', 'f.http');
+    expect(specs.map((spec) => `${spec.name} ${spec.method} ${spec.url} ${spec.body ?? ''}`)).toEqual(['first GET http://x.test/a ', 'request-2 GET http://x.test/b ', 'request-3 POST http://x.test/c body', 'last DELETE http://x.test/d ']);
+    expect(specs[3]?.source.line).toBe(10);
+    // Inside a JetBrains script block it is script text.
+    const scripted = parseHttpText('GET http://x.test/a\n\n> {%\nGET http://x.test/b\n%}\n', 'f.http');
+    expect(scripted).toHaveLength(1);
+  });
+
+  test('file variables below a body are for the requests below, not body text', () => {
+    const specs = parseHttpText('POST http://x.test/a\n\n{"a": 1}\n\n@next = 2\n\n###\nGET http://x.test/{{next}}\n', 'f.http');
+    expect(specs[0]?.body).toBe('{"a": 1}');
+    expect(specs[0]?.fileVariables).toBeUndefined();
+    expect(specs[1]?.fileVariables).toEqual({ next: '2' });
+  });
+
+  test('a body straight after the headers (httpyac) when its first line cannot be a header', () => {
+    const specs = parseHttpText('POST http://x.test/a\nContent-Type: application/json\n{"a": 1}\n', 'f.http');
+    expect(specs[0]?.headers).toEqual({ 'Content-Type': 'application/json' });
+    expect(specs[0]?.body).toBe('{"a": 1}');
+    expect(parseError('GET http://x.test/\nContent-Type application/json\n').message).toMatch(/header line has no "Name: value" form/);
   });
 
   test('CRLF line endings, a BOM and lower-case standard methods', () => {
@@ -72,7 +102,7 @@ describe('HTTP text format', () => {
     expect(parseError('### a\nG@T http://x.test/\n').message).toBe('api.http:2:2: invalid method "G@T"');
     expect(parseError('### a\n  GET\n').message).toBe('api.http:2:6: request line has no URL: GET');
     expect(parseError('### a\nGET http://x.test/ HTTP/3\n').message).toBe('api.http:2:20: HTTP/3 is not supported: reqflow speaks HTTP/1.1 and HTTP/2 and will not send this request as another version');
-    expect(parseError('### a\nGET /users\n').message).toBe('api.http:2:1: the request target "/users" has no host');
+    expect(parseError('### a\nGET /users\n/* never closed\n').message).toBe('api.http:3:1: comment "/*" is never closed with "*/"');
     expect(parseError('GET http://x\u0000').message).toMatch(/not a text file/);
     const error = parseError('### a\nGET http://x.test/\nBad Name: v\n');
     expect(error.exitCode).toBe(2);

@@ -59,7 +59,7 @@ describe('JetBrains HTTP Client files', () => {
     const { code, stderr, requests } = await run('jetbrains/requests.http');
     expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
     expect(code).toBe(0);
-    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/users?page=1&limit=10', 'POST /api/users', 'POST /upload', 'POST /graphql']);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /api/users?page=1&limit=10', 'POST /api/users', 'POST /upload', 'POST /graphql', 'POST /graphql-vars']);
   });
 
   test('< ./file sends the file bytes; a <> response reference is not body', async () => {
@@ -86,6 +86,14 @@ describe('JetBrains HTTP Client files', () => {
     expect(code).toBe(0);
     expect(requests[0]?.method).toBe('POST');
     expect(JSON.parse(requests[0]?.body.toString() ?? '')).toEqual({ query: '{ hello }' });
+  });
+});
+
+describe('JetBrains GraphQL variables', () => {
+  test('GRAPHQL with a JSON object after the query: the variables, resolved', async () => {
+    const { code, requests } = await run('jetbrains/requests.http', ['-n', 'gqlVariables']);
+    expect(code).toBe(0);
+    expect(JSON.parse(requests[0]?.body.toString() ?? '')).toEqual({ query: 'query User($id: ID!) {\n  user(id: $id) { name }\n}', variables: { id: 'ada' } });
   });
 });
 
@@ -117,6 +125,24 @@ describe('VS Code REST Client files', () => {
   });
 });
 
+describe('VS Code chaining through file variables', () => {
+  test('a file variable is resolved only where used: an unused reference runs nothing and is no cycle; variables below a body and trailing comments are not body', async () => {
+    const { code, stderr, requests } = await run('vscode/chain.rest');
+    expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    // In file order, each once: nothing ran early for a variable no request of its own uses.
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.body.toString()}`)).toEqual(['POST /login {"user": "ada"}', 'POST /login {"user": "admin"}', 'GET /me ']);
+    expect(requests[2]?.headers.authorization).toBe('Bearer true');
+    expect(requests[2]?.headers['x-after']).toBe('set-after-the-body');
+  });
+
+  test('-n picks one request: it runs alone, and a request it uses runs first, once', async () => {
+    const alone = await run('vscode/chain.rest', ['-n', 'loginAdmin']);
+    expect(alone.code).toBe(0);
+    expect(alone.requests.map((r) => r.body.toString())).toEqual(['{"user": "admin"}']);
+  });
+});
+
 describe('httpyac files', () => {
   test('origin-form targets with Host, URLs without a scheme, <@ and <@latin1 bodies', async () => {
     const { code, requests } = await run('httpyac/calls.http');
@@ -127,6 +153,44 @@ describe('httpyac files', () => {
     expect(byName(requests, '/template').body.toString()).toBe('name=ada\n');
     expect(byName(requests, '/latin1').body.toString('utf8')).toBe('café ada\n');
     expect(JSON.parse(byName(requests, '/graphql').body.toString())).toEqual({ query: 'query Hello {\n  hello\n}' });
+  });
+});
+
+describe('httpyac projects', () => {
+  test('/* */ comments (### inside them is Markdown), # @import of another file\'s requests and variables, @ref, {{name.path}} of a response, the host variable before /paths, requests without ### and bodies without a blank line', async () => {
+    const { code, stderr, requests } = await run('httpyac-project/todos.http');
+    expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.body.toString()}`)).toEqual(['POST /auth {"user": "ada"}', 'GET /todos ', 'GET /todos/done ', 'POST /todos {"title": "write tests"}', 'DELETE /todos/1 ']);
+    expect(requests[0]?.headers['content-type']).toBe('application/json');
+    expect(requests[1]?.headers['x-api-key']).toBe('key-ada');
+    expect(requests[1]?.headers['x-token']).toBe('true');
+  });
+
+  test('environments of .httpyac.json: $shared and the one --env names', async () => {
+    const { code, requests } = await run('httpyac-project/env.http', ['--env', 'local']);
+    expect(code).toBe(0);
+    expect(requests[0]?.url).toBe('/env?tenant=acme&region=eu-1');
+    const unknown = await run('httpyac-project/env.http', ['--env', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('local (test/fixtures/dialect/httpyac-project/.httpyac.json)');
+    expect(unknown.requests).toEqual([]);
+  });
+
+  test('a /path with neither a Host header nor a host variable: exit 3 naming host, nothing sent', async () => {
+    const file = tmp.write('nohost.http', 'GET /x\n');
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: unknown variable "host".*\nhint: .*Host: header/);
+  });
+
+  test('httpyac JavaScript blocks ({{ … }}) are refused with their line, never sent without what they set', async () => {
+    const before = received.length;
+    const file = tmp.write('script.http', `GET http://127.0.0.1:${port}/a\n\n{{\n  exports.token = response.parsedBody.token;\n}}\n`);
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('script.http:3:1: httpyac script blocks ({{ … }}) are not supported');
+    expect(received.length).toBe(before);
   });
 });
 

@@ -90,7 +90,12 @@ describe('HTTP request-file parser', () => {
     headers: fc.dictionary(fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,15}$/), headerValue, { maxKeys: 5 }),
     annotations: fc.dictionary(fc.constantFrom('filter', 'protocol', 'streaming', 'auth', 'operation', 'note'), fc.stringMatching(/^\S(.{0,15}\S)?$/), { maxKeys: 3 }),
     body: fc.option(
-      fc.array(bodyLine, { minLength: 1, maxLength: 6 }).map((lines) => lines.join('\n')).filter((b) => b.trim() !== '' && !/^###/m.test(b) && b.trimEnd() === b && !/^\n/.test(b)),
+      fc
+        .array(bodyLine, { minLength: 1, maxLength: 6 })
+        .map((lines) => lines.join('\n'))
+        // Not what the format gives a meaning of its own in a body: a separator, an httpyac
+        // script opening (`{{` alone), comment paragraphs after the body's last blank line.
+        .filter((b) => b.trim() !== '' && !/^###/m.test(b) && b.trimEnd() === b && !/^\n/.test(b) && !/^\s*\{\{(?:[@+][\w-]*)?\s*$/m.test(b) && !/(?:^|\n)[ \t]*\n(?:[ \t]*#.*(?:\n|$))+$/.test(b)),
       { nil: undefined },
     ),
   });

@@ -16,6 +16,8 @@ export interface ChainHost {
   run(spec: RequestSpec, file: string): Promise<RequestOutcome>;
   /** Parses another request file (`# @depends ./login.http`). */
   load(path: string): Promise<RequestSpec[]>;
+  /** `--dry-run`: nothing is sent, so a reference to a response is shown as written. */
+  dryRun?: boolean;
 }
 
 interface Known {
@@ -24,13 +26,29 @@ interface Known {
 }
 
 const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
+const TEMPLATE_NAME = /\{\{\s*([A-Za-z_$][\w.$-]*)\s*\}\}/g;
 
-/** Every text of a request where a template may refer to another request. */
+/**
+ * Every text of a request where a template may refer to another request: its own, and the file
+ * variables they use (through others too). A file variable no template of the request uses is
+ * not its dependency: `@adminToken = {{loginAdmin.response.body.token}}` at the top of a file
+ * must not make `login` wait for `loginAdmin` (VS Code resolves file variables when used).
+ */
 function templatesOf(spec: RequestSpec): string[] {
-  const texts = [spec.url, ...Object.values(spec.headers).flat(), ...Object.values(spec.fileVariables ?? {})];
+  const texts = [spec.url, ...Object.values(spec.headers).flat()];
   if (typeof spec.body === 'string') texts.push(spec.body);
   for (const part of spec.bodyParts ?? []) if (part.kind === 'text') texts.push(part.text);
   for (const assertion of spec.chain?.assertions ?? []) texts.push(assertion.text);
+  const variables = spec.fileVariables ?? {};
+  const used = new Set<string>();
+  for (let i = 0; i < texts.length; i++) {
+    for (const match of (texts[i] as string).matchAll(TEMPLATE_NAME)) {
+      const name = match[1] as string;
+      if (used.has(name) || !Object.hasOwn(variables, name)) continue;
+      used.add(name);
+      texts.push(variables[name] as string);
+    }
+  }
   return texts;
 }
 
@@ -103,6 +121,7 @@ export class RunChain {
     return (async () => {
       await this.ensure(reference.name, false);
       const exchange = this.exchanges.get(reference.name);
+      if (!exchange && this.host.dryRun === true) return `{{${expression}}}`;
       if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`, { hint: 'it failed before its response came, or nothing was sent (--dry-run)' });
       return resolveReference(reference, exchange);
     })();
@@ -141,6 +160,13 @@ export class RunChain {
     if (outcome.error) {
       throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }
+  }
+
+  /** httpyac's `# @import ./other.http`: that file's named requests become known, to run only when referred to. */
+  async importFile(path: string, fromFile: string): Promise<void> {
+    const absolute = resolve(fromFile, '..', path);
+    if (this.files.has(absolute)) return;
+    this.addFile(await this.host.load(absolute), absolute);
   }
 
   /** `# @depends ./other.http`: every request of that file runs first, once per run. */

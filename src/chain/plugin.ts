@@ -82,6 +82,7 @@ function scriptData(raw: ChainState['raw'], sent: RequestSpec, exchange?: Exchan
 async function beforeSend(ctx: RequestContext): Promise<void> {
   const chain = chainOf(ctx);
   const spec = ctx.spec.chain;
+  for (const imported of spec?.imports ?? []) await chain.importFile(imported.path, ctx.file);
   for (const dependency of spec?.depends ?? []) await chain.depend(dependency.path, ctx.file);
   for (const ref of spec?.refs ?? []) await chain.ensure(ref.name, ref.force);
   await chain.prepare(ctx.spec);

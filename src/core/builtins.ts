@@ -44,7 +44,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'chain',
     builtin: true,
     stages: ['substitute', 'capture'],
-    annotations: ['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyField.*'],
+    annotations: ['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'import', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyField.*'],
     appliesTo: (ctx) => ctx.chain !== undefined && (ctx.chain.wants(ctx.spec) || ctx.chain.headers.size > 0 || hasExpectations(ctx.spec.annotations)),
     before: ['auth-oauth2', 'core-substitute'],
     load: load(() => import('../chain/plugin.js')),

@@ -5,7 +5,8 @@
  *   are secrets: masked in all output);
  * - VS Code REST Client: `rest-client.environmentVariables` in `.vscode/settings.json` (JSONC),
  *   whose values may say `{{$shared name}}`;
- * - httpyac: `NAME.env` and `.env.NAME` (dotenv lines), over the `.env` files around them.
+ * - httpyac: `environments` in `.httpyac.json` (or under `httpyac` in `package.json`), and
+ *   `NAME.env` / `.env.NAME` (dotenv lines), over the `.env` files around them.
  * Files are read in every folder from the project root (the nearest folder above the request
  * file with `.git` or `package.json`, else the filesystem root) down to the request file's
  * folder, plus the root's `env/` folder (the farthest of all); a nearer file wins. `$shared`
@@ -26,7 +27,7 @@ export interface Environment {
   secrets: string[];
 }
 
-type Kind = 'jetbrains' | 'vscode' | 'dotenv' | 'private';
+type Kind = 'jetbrains' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
 
 interface EnvFile {
   path: string;
@@ -42,7 +43,7 @@ const SETTINGS: Record<string, string> = {
   security: 'authentication goes in the profile\'s "auth" or "oauth"',
 };
 /** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
-const KIND_ORDER: Kind[] = ['jetbrains', 'vscode', 'dotenv', 'private'];
+const KIND_ORDER: Kind[] = ['jetbrains', 'vscode', 'httpyac', 'dotenv', 'private'];
 
 function isFile(path: string): boolean {
   try {
@@ -149,8 +150,27 @@ async function jsonFiles(folders: string[]): Promise<EnvFile[]> {
       const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
       if (envs !== undefined) found.push({ path: vscode, kind: 'vscode', table: table(envs, vscode, 'rest-client.environmentVariables') });
     }
+    const httpyac = await httpyacEnvironments(folder);
+    if (httpyac) found.push(httpyac);
   }
   return found;
+}
+
+/** httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json` (its JavaScript configs are not run). */
+async function httpyacEnvironments(folder: string): Promise<EnvFile | undefined> {
+  const own = join(folder, '.httpyac.json');
+  if (isFile(own)) {
+    const config = await parseJson(own, read(own), false);
+    const envs = isObject(config) ? config.environments : undefined;
+    return envs === undefined ? undefined : { path: own, kind: 'httpyac', table: table(envs, own, 'environments') };
+  }
+  const manifest = join(folder, 'package.json');
+  const text = isFile(manifest) ? read(manifest) : '';
+  if (!text.includes('"httpyac"')) return undefined;
+  const config = await parseJson(manifest, text, false);
+  const section = isObject(config) ? config.httpyac : undefined;
+  const envs = isObject(section) ? section.environments : undefined;
+  return envs === undefined ? undefined : { path: manifest, kind: 'httpyac', table: table(envs, manifest, 'httpyac.environments') };
 }
 
 /** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
@@ -234,7 +254,7 @@ function unknownEnvironment(name: string, requestDir: string, root: string, json
   const where = `from ${requestDir} up to the project root ${root}`;
   if (names.size === 0) {
     return new UsageError(`no environment "${name}": no environment file ${where}`, {
-      hint: jsonFound.length > 0 ? `${jsonFound.map((file) => shown(file.path)).join(', ')} define only $shared values` : 'environments live in http-client.env.json (+ http-client.private.env.json), .vscode/settings.json ("rest-client.environmentVariables") or NAME.env / .env.NAME (see docs/environments.md)',
+      hint: jsonFound.length > 0 ? `${jsonFound.map((file) => shown(file.path)).join(', ')} define only $shared values` : 'environments live in http-client.env.json (+ http-client.private.env.json), .vscode/settings.json ("rest-client.environmentVariables"), .httpyac.json ("environments") or NAME.env / .env.NAME (see docs/environments.md)',
     });
   }
   const list = [...names].map(([env, paths]) => `${env} (${paths.map(shown).join(', ')})`).join(', ');

@@ -150,6 +150,8 @@ export interface ChainSpec {
   scripts?: ScriptSpec[];
   /** `# @ref name` (run it first unless it ran already) and `# @forceRef name` (always run it first). */
   refs?: Array<{ name: string; force: boolean; line: number }>;
+  /** httpyac `# @import other.http`: files whose named requests may be referred to (run only then). */
+  imports?: Array<{ path: string; line: number }>;
   /** restcli `# @depends other.http` / `dependsOn`: files whose requests run first, once per run. */
   depends?: Array<{ path: string; line: number }>;
 }

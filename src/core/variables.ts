@@ -225,8 +225,10 @@ export class TemplateResolver implements VariableResolver {
   private unknown(name: string): VariableError {
     const profile = this.options.profile.name;
     const file = this.options.profilesPath ?? '.profiles.json';
+    // `GET /users` with no Host: header takes its host from the variable `host` (httpyac).
+    const origin = name === 'host' ? ' (a target such as /users takes its host from a Host: header or from host: @host = http://localhost:8080)' : '';
     return new VariableError(`unknown variable "${name}"${this.where()}`, {
-      hint: `set it with -e ${name}=value, in the "variables" of profile "${profile}" in ${file}, or from an earlier response (session)`,
+      hint: `set it with -e ${name}=value, in the "variables" of profile "${profile}" in ${file}, or from an earlier response (session)${origin}`,
     });
   }
 }

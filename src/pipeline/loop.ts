@@ -99,7 +99,7 @@ export interface RunRequestsOptions {
 
 /** The chaining state of a run over `specs` (the whole file: a request picked with `-n` may refer to any other). */
 export function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): RunChain {
-  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load }, run.environment?.variables);
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
   chain.addFile(specs, file);
   return chain;
 }

@@ -16,7 +16,7 @@ const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http'
  * The `parse` stage: reads a request file and parses it with the format plugin of its extension
  * (unknown ones: HTTP text). `warn` hears of annotations that no plugin reads.
  */
-export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void): Promise<RequestSpec[]> {
+export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set()): Promise<RequestSpec[]> {
   const path = resolve(file);
   let bytes: Buffer;
   try {
@@ -44,7 +44,32 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
   if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
+  await withImportedVariables(ctx.requests, path, registry, new Set([...importing, path]));
   return ctx.requests;
+}
+
+/**
+ * httpyac's `# @import ./auth.http`: the file variables of the imported file (as they stand at
+ * its end) are the request's too, under its own. A file importing itself, directly or through
+ * others, adds nothing. (Its named requests become known when the request runs: src/chain/.)
+ */
+async function withImportedVariables(specs: RequestSpec[], path: string, registry: PluginRegistry, importing: ReadonlySet<string>): Promise<void> {
+  const imported = new Map<string, Readonly<Record<string, string>>>();
+  for (const spec of specs) {
+    for (const { path: relative, line } of spec.chain?.imports ?? []) {
+      const target = resolve(path, '..', relative);
+      if (importing.has(target)) continue;
+      let variables = imported.get(target);
+      if (!variables) {
+        const own = await parseRequestFile(target, registry, undefined, importing).catch((error: unknown) => {
+          throw error instanceof UsageError && !(error instanceof ParseError) ? new UsageError(`${spec.source.file}:${line}: # @import ${relative}: ${error.message}`) : error;
+        });
+        variables = own.at(-1)?.fileVariables ?? {};
+        imported.set(target, variables);
+      }
+      spec.fileVariables = { ...variables, ...spec.fileVariables };
+    }
+  }
 }
 
 /** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */

@@ -1,14 +1,17 @@
 /**
  * The body of a `.http` request: the lines after the headers' blank line, up to the next `###`.
- * A body is literal (`#` and `//` lines are body text, as in the reference tools), except for
- * what the tools give a meaning of their own:
+ * A body is literal (`#` and `//` lines inside it are body text, as in JetBrains and httpyac),
+ * except for what the tools give a meaning of their own:
  * - `< ./file`, `<@ ./file`, `<@latin1 ./file`: the file's bytes, or its text with `{{…}}`
  *   resolved, in that encoding (JetBrains, VS Code);
  * - `<> ./response.json`: a reference to a saved response (JetBrains): ignored;
  * - a pasted response (`HTTP/1.1 200 OK` …) after the request: ignored;
  * - `> {% … %}`, `> ./handler.js` (JetBrains response handlers) and `?? …` (httpyac
  *   assertions): taken out of the body into the request's `chain` (run by `src/chain/`);
- * - `>> ./file`, `>>! ./file` (JetBrains: save the response): refused with the line, never sent.
+ * - `>> ./file`, `>>! ./file` (JetBrains: save the response): refused with the line, never sent;
+ * - `@name = value`: a file variable (VS Code defines them on any line), for the requests below;
+ * - comment lines after the body's last blank line: comments (on the next request, often);
+ * - httpyac's `{{ … }}` JavaScript blocks: refused with the line.
  * Multipart bodies go on the wire with CRLF line ends (RFC 7578); form bodies continued on `&`
  * lines are joined.
  */
@@ -16,6 +19,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
+import { COMMENT, FILE_VARIABLE, refuseScriptBlock } from './line-forms.js';
 
 const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -30,7 +34,12 @@ export interface BodyLines {
   firstLine: number;
 }
 
-export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> & { assertions?: NonNullable<ChainSpec['assertions']>; scripts?: ScriptSpec[] };
+export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> & {
+  assertions?: NonNullable<ChainSpec['assertions']>;
+  scripts?: ScriptSpec[];
+  /** File variables defined among the body's lines, in order. */
+  variables?: Array<[string, string]>;
+};
 
 function contentType(headers: Readonly<RequestHeaders>): string {
   return getHeader(headers, 'content-type')?.toLowerCase() ?? '';
@@ -45,6 +54,7 @@ interface BodyProper {
   lines: Line[];
   assertions: NonNullable<ChainSpec['assertions']>;
   scripts: ScriptSpec[];
+  variables: Array<[string, string]>;
 }
 
 /**
@@ -55,12 +65,19 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
   const lines: Line[] = [];
   const assertions: BodyProper['assertions'] = [];
   const scripts: ScriptSpec[] = [];
+  const variables: Array<[string, string]> = [];
   let ended = false;
   for (let i = 0; i < body.lines.length; i++) {
     const line = body.lines[i] as string;
     const lineNo = body.firstLine + i;
     if (PASTED_RESPONSE.test(line) && lines.every((l) => l.text.trim() === '')) break; // the rest is a pasted response
     if (RESPONSE_REFERENCE.test(line)) continue;
+    const variable = FILE_VARIABLE.exec(line);
+    if (variable) {
+      variables.push([variable[1] as string, variable[2] ?? '']);
+      continue;
+    }
+    refuseScriptBlock(line, lineNo, file);
     if (SAVE_RESPONSE.test(line)) {
       throw new ParseError(file, lineNo, 1, 'saving the response to a file (>> ./file) is not supported yet', { hint: 'remove the line and use: reqflow run … -o raw > file' });
     }
@@ -80,20 +97,46 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
     if (!ended) lines.push({ text: line, lineNo });
     else if (/^\s*(#|\/\/)\s*@\w/.test(line)) {
       throw new ParseError(file, lineNo, 1, `annotation after the response checks: ${line.trim().slice(0, 60)}`, { hint: 'annotations (# @name, # @capture, …) go above the request line' });
-    } else if (line.trim() !== '' && !/^\s*(#|\/\/)/.test(line)) {
+    } else if (line.trim() !== '' && !COMMENT.test(line)) {
       throw new ParseError(file, lineNo, 1, `unexpected text after the response handler or assertion: ${line.trim().slice(0, 60)}`, { hint: 'the body goes before "> {% … %}" and "?? …" lines; start a new request with ###' });
     }
   }
+  trimEnd(lines);
+  // Last paragraphs of comments only (`#`, `//`, `/* … *\/`), after a blank line, are not body text.
+  for (let start = trailingComments(lines); start > 0 && start < lines.length && (lines[start - 1] as Line).text.trim() === ''; start = trailingComments(lines)) {
+    lines.length = start;
+    trimEnd(lines);
+  }
+  return { lines, assertions, scripts, variables };
+}
+
+/** Where the comment lines at the end of `lines` start (`lines.length` when it ends otherwise). */
+function trailingComments(lines: readonly Line[]): number {
+  let start = lines.length;
+  for (;;) {
+    const last = lines[start - 1]?.text;
+    if (last === undefined) return start;
+    if (COMMENT.test(last)) start--;
+    else if (last.includes('*/')) {
+      let open = start - 1;
+      while (open >= 0 && !(lines[open] as Line).text.trimStart().startsWith('/*')) open--;
+      if (open < 0) return start;
+      start = open;
+    } else return start;
+  }
+}
+
+function trimEnd(lines: Line[]): void {
   while (lines.length > 0 && (lines[lines.length - 1] as Line).text.trim() === '') lines.pop();
-  return { lines, assertions, scripts };
 }
 
 /** The body of one request, from the lines after its headers. */
 export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, file: string): ParsedBody {
-  const { lines, assertions, scripts } = bodyProper(body, file);
-  const checks: Pick<ParsedBody, 'assertions' | 'scripts'> = {};
+  const { lines, assertions, scripts, variables } = bodyProper(body, file);
+  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables'> = {};
   if (assertions.length > 0) checks.assertions = assertions;
   if (scripts.length > 0) checks.scripts = scripts;
+  if (variables.length > 0) checks.variables = variables;
   return { ...bodyOf(lines, headers), ...checks };
 }
 

@@ -2,12 +2,12 @@
  * The annotations that chain requests, read into the request's `chain` lists:
  * `# @capture name = expression` (a JSONPath `$.x`, `header:Name`, `status`, `regex:…`,
  * `jmespath:…`), restcli's `# @extract name expression` (JMESPath), httpyac's `# @ref name` and
- * `# @forceRef name`, restcli's `# @depends ./other.http`.
+ * `# @forceRef name` and `# @import ./other.http`, restcli's `# @depends ./other.http`.
  */
 import { ParseError } from '../../core/errors/index.js';
 import type { ChainSpec } from '../../core/model.js';
 
-const KEYS = new Set(['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn']);
+const KEYS = new Set(['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'import']);
 
 export function isChainAnnotation(key: string): boolean {
   return KEYS.has(key);
@@ -28,8 +28,13 @@ export function chainAnnotation(chain: ChainSpec, key: string, value: string, fi
     (chain.captures ??= []).push({ name: match[1] as string, expression: (match[2] as string).trim(), line, syntax: key === 'capture' ? 'capture' : 'jmespath' });
     return;
   }
-  if (text === '') throw new ParseError(file, line, 1, `# @${key} needs a ${key.startsWith('depends') ? 'file' : 'request name'}`, { hint: key.startsWith('depends') ? 'write: # @depends ./login.http' : `write: # @${key} login` });
-  if (key === 'depends' || key === 'dependsOn') {
+  const files = key === 'depends' || key === 'dependsOn' || key === 'import';
+  if (text === '') throw new ParseError(file, line, 1, `# @${key} needs a ${files ? 'file' : 'request name'}`, { hint: files ? `write: # @${key} ./login.http` : `write: # @${key} login` });
+  if (key === 'import') {
+    (chain.imports ??= []).push({ path: text, line });
+    return;
+  }
+  if (files) {
     for (const path of text.split(/\s*,\s*|\s+/)) (chain.depends ??= []).push({ path, line });
     return;
   }

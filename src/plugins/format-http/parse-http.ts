@@ -6,13 +6,16 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, opensBlockComment, refuseScriptBlock } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
 const SEPARATOR = /^###(.*)$/s;
-// `# @name value`, `// @name value`, `# @name=value` (JetBrains); a bare `# @flag` means true.
-const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)(.*?))?\s*$/s;
-const COMMENT = /^\s*(#|\/\/)/;
+/**
+ * A request line with a standard method and a URL, after a blank line: a new request even
+ * without `###` before it (httpyac; VS Code and JetBrains would send it as body text).
+ */
+const UNSEPARATED_REQUEST = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 interface Block {
@@ -41,14 +44,44 @@ export function parseHttpText(text: string, file: string): RequestSpec[] {
 
 function splitBlocks(lines: string[]): Block[] {
   const blocks: Block[] = [{ firstLine: 1, lines: [] }];
+  /** Has the current block a request line yet; is a JetBrains script block or a `/* … *\/` comment open? */
+  let request = false;
+  let script = false;
+  let comment = false;
+  /** Between the request line and the first blank line after it. */
+  let head = false;
   lines.forEach((line, index) => {
+    const current = blocks[blocks.length - 1] as Block;
+    // `###` inside an httpyac comment is Markdown (a heading), not a separator.
+    if (comment || (!script && opensBlockComment(line))) {
+      current.lines.push(line);
+      comment = !(comment ? line : line.trimStart().slice(2)).includes('*/');
+      return;
+    }
     const separator = SEPARATOR.exec(line);
     if (separator) {
       const name = (separator[1] ?? '').replace(/^#*/, '').trim();
       blocks.push({ ...(name ? { name } : {}), firstLine: index + 2, lines: [] });
-    } else {
-      (blocks[blocks.length - 1] as Block).lines.push(line);
+      request = script = head = false;
+      return;
     }
+    if (request && !script && UNSEPARATED_REQUEST.test(line)) {
+      // The comments and annotations right above it (`# @name x`) are the new request's.
+      let start = current.lines.length;
+      while (start > 0 && COMMENT.test(current.lines[start - 1] as string)) start--;
+      // After a blank line, or among the headers (where it cannot be a header): a request.
+      if (head || (start > 0 && (current.lines[start - 1] as string).trim() === '')) {
+        const moved = current.lines.splice(start);
+        blocks.push({ firstLine: index + 1 - moved.length, lines: [...moved, line] });
+        head = true;
+        return;
+      }
+    }
+    current.lines.push(line);
+    if (script) script = !line.includes('%}');
+    else if (/^\s*[<>]\s*\{%/.test(line)) script = !line.slice(line.indexOf('{%') + 2).includes('%}');
+    else if (!request && line.trim() !== '' && !COMMENT.test(line) && !FILE_VARIABLE.test(line)) request = head = true;
+    else if (line.trim() === '') head = false;
   });
   return blocks;
 }
@@ -58,12 +91,15 @@ interface FileScope {
   variables: Readonly<Record<string, string>>;
 }
 
-/** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
-const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?(.*?)\s*$/s;
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
 const PRE_REQUEST_SCRIPT = /^\s*<\s*(\{%|\S+\.js\s*$)/;
 /** Where the headers end without a blank line: an httpyac assertion or a response handler. */
 const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
+/**
+ * Where the body starts without a blank line (httpyac ends the headers at the first line that
+ * is not one): JSON, XML or an included file — never a header, so never a header misread.
+ */
+const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@\s])/;
 
 function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
@@ -104,6 +140,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       continue;
     }
     if (line.trim() === '' || COMMENT.test(line)) continue;
+    const commentEnd = blockCommentEnd(block.lines, i, block.firstLine, file);
+    if (commentEnd !== undefined) {
+      i = commentEnd;
+      continue;
+    }
+    refuseScriptBlock(line, block.firstLine + i, file);
     break;
   }
   // A block without a request (a banner, comments, variables, a trailing ###) is skipped.
@@ -119,11 +161,17 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
     if (line.trim() === '') break;
-    if (CHECKS_START.test(line)) {
-      bodyStart = i; // no body: the checks follow the headers directly
+    if (CHECKS_START.test(line) || BODY_START.test(line)) {
+      // No blank line: the checks follow the headers directly, or (httpyac) the body does.
+      bodyStart = i;
       break;
     }
     if (COMMENT.test(line)) continue;
+    const commentEnd = blockCommentEnd(block.lines, i, block.firstLine, file);
+    if (commentEnd !== undefined) {
+      i = commentEnd;
+      continue;
+    }
     const colon = line.indexOf(':');
     const headerLine = block.firstLine + i;
     if (colon <= 0) throw new ParseError(file, headerLine, 1, `header line has no "Name: value" form: ${clip(line)}`, { hint: 'put a blank line between the headers and the body' });
@@ -140,7 +188,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const spec: RequestSpec = {
     name: annotations.name ?? block.name ?? `request-${index}`,
     method,
-    url: originForm ? originFormUrl(url, getHeader(headers, 'host'), file, lineNo) : url,
+    url: originForm ? originFormUrl(url, getHeader(headers, 'host')) : url,
     headers,
     annotations,
     source: { file, line: lineNo },
@@ -152,12 +200,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
   if (prompts.length > 0) spec.prompts = prompts;
   bodyStart ??= i + 1;
-  const { assertions, scripts: handlers, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
+  const { assertions, scripts: handlers, variables, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   Object.assign(spec, body);
+  // `@name = value` below the body: for the requests below it.
+  for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
   if (scripts.length > 0 || handlers) chain.scripts = [...scripts, ...(handlers ?? [])];
   if (Object.keys(chain).length > 0) spec.chain = chain;
-  markGraphql(spec);
+  markGraphql(spec, graphql === true);
   // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line
   // of the file itself (never of an included file); each is resolved as it is sent.
   if (websocket) spec.webSocket = { steps: webSocketScript(spec.bodyParts ?? (typeof spec.body === 'string' ? spec.body : undefined)) };
@@ -171,14 +221,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
 const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)\b/;
 
 /**
- * The GraphQL forms of the other tools go through the GraphQL plugin: VS Code's
- * `X-Request-Type: GraphQL` header (a marker, not sent) and httpyac's bare `query …` bodies; in
- * both, a JSON object after a blank line holds the variables.
+ * The GraphQL forms of the other tools go through the GraphQL plugin: JetBrains' `GRAPHQL`
+ * method, VS Code's `X-Request-Type: GraphQL` header (a marker, not sent) and httpyac's bare
+ * `query …` bodies; in all three, a JSON object after a blank line holds the variables.
  */
-function markGraphql(spec: RequestSpec): void {
+function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
   const marked = getHeader(spec.headers, 'x-request-type')?.toLowerCase() === 'graphql';
   const body = typeof spec.body === 'string' ? spec.body : undefined;
-  if (!marked && !(spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body))) return;
+  if (!graphqlMethod && !marked && !(spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body))) return;
   if (marked) deleteHeader(spec.headers, 'x-request-type');
   spec.annotations.protocol ??= 'graphql';
   if (body === undefined || spec.annotations.variables !== undefined) return;

@@ -134,11 +134,13 @@ function withTarget(line: RequestLine, target: string): RequestLine {
   return { ...line, url: withDefaultScheme(target) };
 }
 
-/** `GET /path` + `Host: api.example.com:8443` → `http://api.example.com:8443/path` (https for port 443). */
-export function originFormUrl(target: string, host: string | undefined, file: string, lineNo: number): string {
-  if (host === undefined || host.trim() === '') {
-    throw new ParseError(file, lineNo, 1, `the request target ${JSON.stringify(clip(target))} has no host`, { hint: 'add a Host: header, or write the whole URL (e.g. http://localhost:8080/path)' });
-  }
+/**
+ * `GET /path` + `Host: api.example.com:8443` → `http://api.example.com:8443/path` (https for
+ * port 443). With no `Host:` header, the variable `host` goes before the path, as in httpyac
+ * (`@host = http://localhost:8080`); without one either, resolving `{{host}}` is the error.
+ */
+export function originFormUrl(target: string, host: string | undefined): string {
+  if (host === undefined || host.trim() === '') return `{{host}}${target}`;
   const name = host.trim();
   return `${/:443$/.test(name) ? 'https' : 'http'}://${name}${target}`;
 }
