@@ -103,6 +103,22 @@ describe('variables', () => {
     expect(error.hint).toBe('pass it with -e user=value');
   });
 
+  test("httpyac's {{$input label $value: default}} and {{$password label}}: asked once per run, the password masked; no terminal is exit 3 naming the label", async () => {
+    const asked: Array<{ name: string; secret: boolean; defaultValue: string }> = [];
+    const prompter: Prompter = async (req) => {
+      asked.push(req);
+      return req.secret ? 'hunter2' : '42';
+    };
+    const secrets = new SecretRegistry();
+    const r = resolver({ prompter, promptCache: new Map(), secrets });
+    expect(await r.expand('/products/{{$input product id $value: 1}}/{{$input product id $value: 1}}?p={{$password your password}}')).toBe('/products/42/42?p=hunter2');
+    expect(asked).toEqual([{ name: 'product id', defaultValue: '1', secret: false }, { name: 'your password', defaultValue: '', secret: true }]);
+    expect(secrets.scrub('pw=hunter2')).toBe('pw=•••');
+    const error = await failure(() => resolver().expand('{{$input product id}}'));
+    expect(error.exitCode).toBe(3);
+    expect(error.message).toBe('{{$input product id}} asks for a value, but stdin is not a terminal in request "req"');
+  });
+
   test('dynamic values', async () => {
     const r = resolver();
     expect(await r.expand('{{$uuid}}')).toMatch(/^[0-9a-f-]{36}$/);

@@ -10,6 +10,9 @@ const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
 type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile';
 
+/** httpyac's prompts: `$input label`, `$password label`, each with an optional `$value: default`. */
+const HTTPYAC_INPUT = /^\$(input|password|input-askonce)\s+(.+?)(?:\s+\$value:\s*(.*?))?\s*$/s;
+
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** `@name = value` lines of the request file above the request (they may hold `{{…}}`, never shell commands). */
@@ -140,6 +143,8 @@ export class TemplateResolver implements VariableResolver {
       }
       return value;
     }
+    const input = HTTPYAC_INPUT.exec(expression);
+    if (input) return this.input(input[2] as string, input[3], input[1] === 'password');
     if (expression.startsWith('$')) {
       // System and dynamic variables ({{$guid}}, {{$datetime iso8601 1 d}}, {{$dotenv X}}, ...).
       const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, (name) => this.resolveName(name, stack));
@@ -203,6 +208,21 @@ export class TemplateResolver implements VariableResolver {
       });
     }
     return this.expandIn(raw, stack, false);
+  }
+
+  /** httpyac's `{{$input label $value: default}}`, `$password`, `$pick`: asked once per run, like `# @prompt`. */
+  private async input(label: string, defaultValue: string | undefined, secret: boolean): Promise<string> {
+    const key = `$input ${label}`;
+    const answered = this.options.promptCache.get(key);
+    if (answered !== undefined) return answered;
+    const placeholder = this.deferred(label);
+    if (placeholder !== undefined) return placeholder;
+    const answer = await this.options.prompter({ name: label, defaultValue: defaultValue ?? '', secret: secret || isSecretName(label) }).catch((error: unknown) => {
+      throw error instanceof VariableError ? new VariableError(`{{$input ${label}}} asks for a value, but stdin is not a terminal${this.where()}`, { hint: 'run it on a terminal, or write the value in the file' }) : error;
+    });
+    if (secret) this.options.secrets?.add(answer);
+    this.options.promptCache.set(key, answer);
+    return answer;
   }
 
   private async fromProfile(name: string, variable: ProfileVariable, stack: string[]): Promise<string> {
