@@ -184,12 +184,24 @@ describe('httpyac projects', () => {
     expect(result.stderr).toMatch(/^reqflow: unknown variable "host".*\nhint: .*Host: header/);
   });
 
-  test('httpyac JavaScript blocks ({{ … }}) are refused with their line, never sent without what they set', async () => {
+  test('httpyac JavaScript blocks: exports and $global become variables, response.parsedBody and the variables are in reach, console.log and test() report; a block without a request runs before each request below', async () => {
+    const { code, stderr, requests } = await run('httpyac-project/scripts.http', ['-o', 'json']);
+    expect(code).toBe(0);
+    expect(stderr).toContain('reqflow: log: logged in 200 application/json');
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /login', 'GET /me?token=true&started=yes&double=adaada']);
+    expect(requests[1]?.headers['x-seen']).toBe('[200]');
+  });
+
+  test('an httpyac script that needs require() fails naming its line, and its request is not sent; hooks reqflow cannot run are refused', async () => {
     const before = received.length;
-    const file = tmp.write('script.http', `GET http://127.0.0.1:${port}/a\n\n{{\n  exports.token = response.parsedBody.token;\n}}\n`);
+    const file = tmp.write('script.http', `{{\n  const fs = require('fs');\n  exports.token = fs.readFileSync('/etc/passwd', 'utf8');\n}}\nGET http://127.0.0.1:${port}/a?t={{token}}\n`);
     const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('script.http:3:1: httpyac script blocks ({{ … }}) are not supported');
+    expect(result.stderr).toMatch(/^reqflow: pre-request script failed: \S*script\.http:2 \(script line 1\): Error: require\("fs"\) is not available/);
+    const hook = tmp.write('hook.http', `GET http://127.0.0.1:${port}/a\n\n{{@request\n  request.headers.x = 1;\n}}\n`);
+    const refused = await runCli(['run', hook], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("hook.http:3:1: httpyac's {{@request script hook is not supported");
     expect(received.length).toBe(before);
   });
 });

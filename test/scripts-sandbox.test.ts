@@ -33,6 +33,7 @@ function host(overrides: Partial<ScriptHost> = {}): TestHost {
     headers: new Map(),
     requestVariables: new Map(),
     environment: (name) => ({ host: 'https://dev.example' })[name],
+    resolve: async () => ({}),
     log: (text) => logs.push(text),
     addSecret: (value) => secrets.push(value),
     file: join(tmp.dir, 'api.http'),

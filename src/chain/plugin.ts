@@ -39,6 +39,11 @@ function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),
     environment: (name) => chain.environment[name],
+    resolve: async (names) => {
+      const values: Record<string, string> = {};
+      for (const name of names) if (ctx.variables.has(name)) values[name] = await ctx.variables.get(name);
+      return values;
+    },
     log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
     addSecret: (value) => ctx.addSecret?.(value),
     file: ctx.file,

@@ -178,6 +178,8 @@ export interface ScriptSpec {
   path?: string;
   /** Line of the script's first code line in the request file (for error positions). */
   line: number;
+  /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); else JetBrains'. */
+  dialect?: 'httpyac';
 }
 
 /** One piece of a body with file includes. */

@@ -143,6 +143,8 @@ export class TemplateResolver implements VariableResolver {
       }
       return value;
     }
+    // httpyac's `{{$global.name}}`: a value its scripts put in `$global` (a run variable here).
+    if (expression.startsWith('$global.')) return this.resolveName(expression.slice(8).trim(), stack);
     const input = HTTPYAC_INPUT.exec(expression);
     if (input) return this.input(input[2] as string, input[3], input[1] === 'password');
     if (expression.startsWith('$')) {

@@ -4,24 +4,11 @@
  * strings in, primitives out. Data (the response, the request) arrives as one JSON text and is
  * parsed inside the sandbox, so every object a script sees belongs to the sandbox.
  */
+import { BRIDGE_CALL } from './bridge-call.js';
+
 export const JETBRAINS_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
-  const data = JSON.parse(dataJson);
-  const call = (op, ...args) => {
-    const strings = args.map((a) => (a === undefined ? undefined : String(a)));
-    let result;
-    // The bridge does not throw, but a stack overflow on entering it would be an error of
-    // reqflow's realm: it is never bound here, only replaced by one of the sandbox's.
-    try {
-      result = bridge(op, ...strings);
-    } catch {
-      throw new Error('the script API could not be called');
-    }
-    if (typeof result === 'string' && result.startsWith('\u0000error:')) throw new Error(result.slice(7));
-    return result;
-  };
-  const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
-  let inTest = null;
+${BRIDGE_CALL}  let inTest = null;
   const exitSignal = Object.freeze({ __reqflowExit: true });
 
   const headerList = (pairs) => ({
@@ -134,4 +121,7 @@ export interface ScriptData {
     mimeType: string;
     charset: string;
   };
+  /** httpyac scripts: the variables they name, resolved, and the run's globals (`$global`). */
+  variables?: Record<string, string>;
+  globals?: Record<string, string>;
 }

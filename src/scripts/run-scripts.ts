@@ -9,8 +9,9 @@ import { shownPath } from '../core/resolve-path.js';
 import { UsageError } from '../core/errors/index.js';
 import { isSecretName } from '../core/mask.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
+import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
-import { type Bridge, createSandbox, type ScriptFailure } from './sandbox.js';
+import { type Bridge, createSandbox, type Sandbox, type ScriptFailure } from './sandbox.js';
 
 /** Default time limit of one script (the issue's 5 s; `--script-timeout` changes it). */
 export const SCRIPT_TIMEOUT_MS = 5000;
@@ -24,6 +25,8 @@ export interface ScriptHost {
   requestVariables: Map<string, string>;
   /** `request.environment.get(name)`. */
   environment(name: string): string | undefined;
+  /** httpyac scripts: the values of those names that are variables (the others left out). */
+  resolve(names: readonly string[]): Promise<Record<string, string>>;
   log(text: string): void;
   addSecret(value: string): void;
   /** The request file (absolute) and how it is named in messages. */
@@ -102,15 +105,27 @@ export interface ScriptRun {
   failure?: { text: string; line: number };
 }
 
-/** Runs the scripts of one phase in order, in one sandbox (they share its globals, as in JetBrains). */
+/**
+ * Runs the scripts of one phase in order. JetBrains scripts share one sandbox (and its globals,
+ * as in JetBrains); each httpyac script gets a sandbox of its own with the variables as they
+ * are when it starts (as httpyac builds its context per script).
+ */
 export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptData, host: ScriptHost): Promise<ScriptRun> {
   const sources = await Promise.all(scripts.map((script) => codeOf(script, host)));
   const raw: Omit<TestResult, 'file' | 'line'>[] = [];
-  const sandbox = createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
+  let jetbrains: Sandbox | undefined;
   const tests: TestResult[] = [];
   for (const [index, script] of scripts.entries()) {
     const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
-    const failure = await sandbox.run(code, filename);
+    let failure: ScriptFailure | undefined;
+    if (script.dialect === 'httpyac') {
+      const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries(host.globals) };
+      const sandbox = createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
+      failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
+    } else {
+      jetbrains ??= createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
+      failure = await jetbrains.run(code, filename);
+    }
     for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
     if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
     if (failure?.exited) break;

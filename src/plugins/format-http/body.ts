@@ -11,7 +11,7 @@
  * - `>> ./file`, `>>! ./file` (JetBrains: save the response): refused with the line, never sent;
  * - `@name = value`: a file variable (VS Code defines them on any line), for the requests below;
  * - comment lines after the body's last blank line: comments (on the next request, often);
- * - httpyac's `{{ … }}` JavaScript blocks: refused with the line.
+ * - httpyac's `{{ … }}` JavaScript blocks: run after the response, like handlers.
  * Multipart bodies go on the wire with CRLF line ends (RFC 7578); form bodies continued on `&`
  * lines are joined.
  */
@@ -19,7 +19,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
-import { COMMENT, FILE_VARIABLE, refuseScriptBlock } from './line-forms.js';
+import { blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript } from './line-forms.js';
 
 const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -77,7 +77,13 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
       variables.push([variable[1] as string, variable[2] ?? '']);
       continue;
     }
-    refuseScriptBlock(line, lineNo, file);
+    const httpyac = readHttpyacScript(body.lines, i, body.firstLine, file);
+    if (httpyac) {
+      scripts.push({ phase: 'post', ...httpyac.script });
+      i = httpyac.lastIndex;
+      ended = true;
+      continue;
+    }
     if (SAVE_RESPONSE.test(line)) {
       throw new ParseError(file, lineNo, 1, 'saving the response to a file (>> ./file) is not supported yet', { hint: 'remove the line and use: reqflow run … -o raw > file' });
     }
@@ -95,6 +101,7 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
       continue;
     }
     if (!ended) lines.push({ text: line, lineNo });
+    else if (blockCommentEnd(body.lines, i, body.firstLine, file) !== undefined) i = blockCommentEnd(body.lines, i, body.firstLine, file) as number;
     else if (/^\s*(#|\/\/)\s*@\w/.test(line)) {
       throw new ParseError(file, lineNo, 1, `annotation after the response checks: ${line.trim().slice(0, 60)}`, { hint: 'annotations (# @name, # @capture, …) go above the request line' });
     } else if (line.trim() !== '' && !COMMENT.test(line)) {

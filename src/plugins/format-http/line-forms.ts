@@ -1,9 +1,10 @@
 /**
  * Lines of the `.http` dialect that are not part of a request's method, headers or body, wherever
  * they stand: comments (`#`, `//`, httpyac's `/* … *\/` blocks), annotations, file variables
- * (`@name = value`), and httpyac's JavaScript blocks (`{{ … }}`), which reqflow refuses.
+ * (`@name = value`), and httpyac's JavaScript blocks (`{{ … }}`).
  */
 import { ParseError } from '../../core/errors/index.js';
+import type { ScriptSpec } from '../../core/model.js';
 
 // `# @name value`, `// @name value`, `# @name=value` (JetBrains); a bare `# @flag` means true.
 export const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)(.*?))?\s*$/s;
@@ -33,13 +34,36 @@ export function blockCommentEnd(lines: readonly string[], index: number, firstLi
   throw new ParseError(file, firstLine + index, 1, 'comment "/*" is never closed with "*/"', { hint: 'end the comment with */' });
 }
 
+/** An httpyac `{{ … }}` block: its code, where it runs, and the index of its closing line. */
+export interface HttpyacScript {
+  script: Omit<ScriptSpec, 'phase'>;
+  /** `{{@response`: after the response wherever it stands; else where it stands says. */
+  afterResponse: boolean;
+  lastIndex: number;
+}
+
+/** `{{`, `{{@response`, `{{+`, `{{@request`, … alone on a line (httpyac's own pattern). */
+export const HTTPYAC_SCRIPT_START = /^\s*\{\{(?:@js\s+)?([+@]?)(request|streaming|response|after|responseLogging)?\s*$/i;
+const SCRIPT_END = /^\s*\}\}\s*$/;
+
 /**
- * httpyac's `{{ … }}` blocks run JavaScript with Node's full API (`require`, `exports`): reqflow
- * does not, and sending the request without what the script would have set would send it wrong.
+ * httpyac's JavaScript block opening at `lines[index]` (undefined when the line opens none):
+ * `{{` (runs where it stands: above the request line before it, below the body after the
+ * response) or `{{@response`. Its other hooks (`{{@request`, `{{@streaming`, `{{+`, …) are
+ * refused naming the line: without them the request would go out differently.
  */
-export function refuseScriptBlock(line: string, lineNo: number, file: string): void {
-  if (!SCRIPT_OPENING.test(line)) return;
-  throw new ParseError(file, lineNo, 1, 'httpyac script blocks ({{ … }}) are not supported', {
-    hint: 'use a JetBrains handler (> {% … %}, < {% … %}), # @capture name = $.path, or ?? assertions',
-  });
+export function readHttpyacScript(lines: readonly string[], index: number, firstLine: number, file: string): HttpyacScript | undefined {
+  const opening = HTTPYAC_SCRIPT_START.exec(lines[index] as string);
+  if (!opening) return undefined;
+  const lineNo = firstLine + index;
+  const [, modifier = '', event = ''] = opening;
+  if (modifier === '+' || (event !== '' && event.toLowerCase() !== 'response')) {
+    throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks and {{@response … }} run; or use a JetBrains handler (> {% … %}, < {% … %})' });
+  }
+  for (let i = index + 1; i < lines.length; i++) {
+    if (SCRIPT_END.test(lines[i] as string)) {
+      return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: event.toLowerCase() === 'response', lastIndex: i };
+    }
+  }
+  throw new ParseError(file, lineNo, 1, 'script block "{{" is never closed with "}}"', { hint: 'end the script with a line holding }} alone' });
 }

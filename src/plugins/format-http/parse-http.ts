@@ -6,7 +6,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, opensBlockComment, refuseScriptBlock } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
@@ -34,7 +34,7 @@ export function parseHttpText(text: string, file: string): RequestSpec[] {
   // `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content.
   const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/);
   const requests: RequestSpec[] = [];
-  const scope: FileScope = { variables: {} };
+  const scope: FileScope = { variables: {}, scripts: [] };
   for (const block of splitBlocks(lines)) {
     const spec = parseBlock(block, file, requests.length + 1, scope);
     if (spec) requests.push(spec);
@@ -50,6 +50,8 @@ function splitBlocks(lines: string[]): Block[] {
   let comment = false;
   /** Between the request line and the first blank line after it. */
   let head = false;
+  /** The open script block is httpyac's (`{{` … `}}`), not JetBrains' (`{%` … `%}`). */
+  let yacScript = false;
   lines.forEach((line, index) => {
     const current = blocks[blocks.length - 1] as Block;
     // `###` inside an httpyac comment is Markdown (a heading), not a separator.
@@ -78,8 +80,11 @@ function splitBlocks(lines: string[]): Block[] {
       }
     }
     current.lines.push(line);
-    if (script) script = !line.includes('%}');
-    else if (/^\s*[<>]\s*\{%/.test(line)) script = !line.slice(line.indexOf('{%') + 2).includes('%}');
+    if (script) script = !(yacScript ? /^\s*\}\}\s*$/.test(line) : line.includes('%}'));
+    else if (/^\s*[<>]\s*\{%/.test(line)) {
+      yacScript = false;
+      script = !line.slice(line.indexOf('{%') + 2).includes('%}');
+    } else if (HTTPYAC_SCRIPT_START.test(line)) script = yacScript = true;
     else if (!request && line.trim() !== '' && !COMMENT.test(line) && !FILE_VARIABLE.test(line)) request = head = true;
     else if (line.trim() === '') head = false;
   });
@@ -89,6 +94,8 @@ function splitBlocks(lines: string[]): Block[] {
 interface FileScope {
   /** File variables defined so far; replaced (never mutated) when one is added, so specs can share it. */
   variables: Readonly<Record<string, string>>;
+  /** httpyac scripts of blocks without a request: they run before each request below them. */
+  scripts: readonly ScriptSpec[];
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -145,11 +152,21 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       i = commentEnd;
       continue;
     }
-    refuseScriptBlock(line, block.firstLine + i, file);
+    const httpyac = readHttpyacScript(block.lines, i, block.firstLine, file);
+    if (httpyac) {
+      scripts.push({ phase: httpyac.afterResponse ? 'post' : 'pre', ...httpyac.script });
+      i = httpyac.lastIndex;
+      continue;
+    }
     break;
   }
-  // A block without a request (a banner, comments, variables, a trailing ###) is skipped.
-  if (i >= block.lines.length) return undefined;
+  // A block without a request (a banner, comments, variables, a trailing ###) is skipped; its
+  // httpyac scripts run before each request below it (httpyac's global scripts).
+  if (i >= block.lines.length) {
+    const global = scripts.filter((script) => script.dialect === 'httpyac');
+    if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
+    return undefined;
+  }
   const lineNo = block.firstLine + i;
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
@@ -205,7 +222,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // `@name = value` below the body: for the requests below it.
   for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
-  if (scripts.length > 0 || handlers) chain.scripts = [...scripts, ...(handlers ?? [])];
+  const all = [...scope.scripts, ...scripts, ...(handlers ?? [])];
+  if (all.length > 0) chain.scripts = all;
   if (Object.keys(chain).length > 0) spec.chain = chain;
   markGraphql(spec, graphql === true);
   // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line

@@ -1,0 +1,104 @@
+/**
+ * httpyac's script API (`{{ … }}` blocks), as plain JavaScript installed inside the sandbox the
+ * JetBrains API uses: the variables the script names as globals, `exports.name = value` (a
+ * variable for the requests after it), `$global` (values shared by every file of the run, also
+ * read as `{{$global.name}}`), `response` (`statusCode`, `headers`, `body` text, `parsedBody`),
+ * `request`, `console.*` and `test(name, fn)`. No `require` (nor file system, network, timers):
+ * a script that needs them fails with its line, and its request is not sent.
+ */
+import { BRIDGE_CALL } from './bridge-call.js';
+
+export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
+  'use strict';
+${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(globalThis, name, { value, writable, configurable: writable, enumerable: false });
+
+  // The variables the script names; a script may assign them (as in httpyac, for itself only).
+  for (const [name, value] of Object.entries(data.variables || {})) if (!(name in globalThis)) define(name, value, true);
+
+  const exportsObject = {};
+  // Objects and arrays set in an earlier script come back as such.
+  const global = {};
+  for (const [name, value] of Object.entries(data.globals || {})) {
+    let parsed = value;
+    if (/^[\[{]/.test(value)) {
+      try {
+        parsed = JSON.parse(value);
+      } catch {
+        parsed = value;
+      }
+    }
+    global[name] = parsed;
+  }
+
+  const log = (...values) => { call('log', values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' ')); };
+  const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log, trace: log });
+  const test = (name, fn) => {
+    try {
+      if (typeof fn === 'function') fn();
+      call('test', name, 'pass');
+    } catch (error) {
+      call('test', name, 'fail', error && typeof error.message === 'string' ? error.message : String(error));
+    }
+  };
+  const require = (name) => {
+    throw new Error('require(' + JSON.stringify(String(name)) + ') is not available in request-file scripts (no modules, file system or network)');
+  };
+
+  const headerObject = (pairs) => {
+    const out = {};
+    for (const [name, value] of pairs) {
+      const key = name.toLowerCase();
+      out[key] = out[key] === undefined ? value : [].concat(out[key], value);
+    }
+    return out;
+  };
+  const req = data.request;
+  const request = Object.freeze({
+    method: req.method,
+    url: req.urlResolved,
+    headers: Object.freeze(Object.fromEntries(req.headers.map((h) => [h[0], h[2]]))),
+    body: req.bodyResolved === null ? undefined : req.bodyResolved,
+  });
+  const res = data.response;
+  const response = res === null ? undefined : Object.freeze({
+    statusCode: res.status,
+    headers: Object.freeze(headerObject(res.headers)),
+    body: res.body,
+    parsedBody: res.json ? JSON.parse(res.body) : undefined,
+    contentType: Object.freeze({ mimeType: res.mimeType, charset: res.charset }),
+  });
+
+  for (const name of ['Promise', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'SharedArrayBuffer']) delete globalThis[name];
+  define('exports', exportsObject, false);
+  define('module', Object.freeze({ exports: exportsObject }), false);
+  define('$global', global, false);
+  define('console', console, false);
+  define('test', test, false);
+  define('require', require, false);
+  define('request', request, false);
+  if (response !== undefined) define('response', response, false);
+  // Run by the host after the script: what it exported and put in $global become variables.
+  define('__reqflow$export', () => {
+    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('global.set', name, text(value));
+    for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function') call('global.set', name, text(value));
+  }, false);
+})`;
+
+const KEYWORDS = new Set(
+  'break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof var void while with yield await async of static get set undefined NaN Infinity'.split(' '),
+);
+/** What the API defines itself: never looked up as variables. */
+const API_NAMES = new Set(['exports', 'module', '$global', 'console', 'test', 'require', 'request', 'response', 'JSON', 'Math', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Date', 'RegExp', 'Error', 'Buffer']);
+
+/**
+ * The names a script may read as variables (httpyac gives a script every variable as a
+ * global): identifiers that are not keywords, not the API's, not a property (`a.name`).
+ */
+export function scriptIdentifiers(code: string): string[] {
+  const names = new Set<string>();
+  for (const match of code.matchAll(/(?<![\w$.])[A-Za-z_$][\w$]*/g)) {
+    const name = match[0];
+    if (!KEYWORDS.has(name) && !API_NAMES.has(name)) names.add(name);
+  }
+  return [...names];
+}
