@@ -167,10 +167,13 @@ describe('httpyac projects', () => {
     expect(requests[1]?.headers['x-token']).toBe('true');
   });
 
-  test('environments of .httpyac.json: $shared and the one --env names', async () => {
+  test('environments of .httpyac.json: $shared and the one --env names; $default without --env', async () => {
     const { code, requests } = await run('httpyac-project/env.http', ['--env', 'local']);
     expect(code).toBe(0);
     expect(requests[0]?.url).toBe('/env?tenant=acme&region=eu-1');
+    const none = await run('httpyac-project/env.http');
+    expect(none.code).toBe(0);
+    expect(none.requests[0]?.url).toBe('/env?tenant=acme&region=no-env-picked');
     const unknown = await run('httpyac-project/env.http', ['--env', 'nope']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('local (test/fixtures/dialect/httpyac-project/.httpyac.json)');

@@ -10,8 +10,8 @@
  * Files are read in every folder from the project root (the nearest folder above the request
  * file with `.git` or `package.json`, else the filesystem root) down to the request file's
  * folder, plus the root's `env/` folder (the farthest of all); a nearer file wins. `$shared`
- * values apply to every environment (and alone when no `--env` is given); an environment's own
- * values win over them.
+ * values apply to every environment (and, with httpyac's `$default` ones, when no `--env` is
+ * given); an environment's own values win over them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -37,6 +37,8 @@ interface EnvFile {
 }
 
 const SHARED = '$shared';
+/** httpyac: the values used when no environment is picked. */
+const DEFAULT = '$default';
 /** JetBrains settings that live beside the variables; reqflow takes them from the profile instead. */
 const SETTINGS: Record<string, string> = {
   sslconfiguration: 'client certificates and verification go in the profile\'s "tls"',
@@ -127,7 +129,7 @@ function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
   if (!isObject(raw)) throw new UsageError(`${path}: ${key ? `"${key}": ` : ''}expected an object of environments, like {"dev": {"host": "..."}}`);
   const out: EnvFile['table'] = {};
   for (const [name, env] of Object.entries(raw)) {
-    if (name.startsWith('$') && name !== SHARED) continue;
+    if (name.startsWith('$') && name !== SHARED && name !== DEFAULT) continue;
     if (!isObject(env)) throw new UsageError(`${path}: ${key ? `"${key}".` : ''}${name}: expected an object of "name": "value"`);
     out[name] = env;
   }
@@ -248,7 +250,7 @@ function byKind(files: EnvFile[]): EnvFile[] {
 
 function unknownEnvironment(name: string, requestDir: string, root: string, jsonFound: EnvFile[], folders: string[]): UsageError {
   const names = new Map<string, string[]>();
-  for (const file of jsonFound) for (const env of Object.keys(file.table)) if (env !== SHARED) names.set(env, [...(names.get(env) ?? []), file.path]);
+  for (const file of jsonFound) for (const env of Object.keys(file.table)) if (env !== SHARED && env !== DEFAULT) names.set(env, [...(names.get(env) ?? []), file.path]);
   for (const [env, paths] of dotenvNames(folders)) names.set(env, [...(names.get(env) ?? []), ...paths]);
   const shown = (path: string): string => relative(root, path) || path;
   const where = `from ${requestDir} up to the project root ${root}`;
@@ -276,7 +278,9 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
   const folders = searchFolders(dir, root);
   const json = await jsonFiles(folders);
   const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
-  const defines = (file: EnvFile): boolean => name !== undefined && Object.hasOwn(file.table, name);
+  // No --env: httpyac's `$default` values, where a file has them.
+  const own = name ?? DEFAULT;
+  const defines = (file: EnvFile): boolean => Object.hasOwn(file.table, own);
   if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) throw unknownEnvironment(name, dir, root, json, folders);
   // The `.env` files are the base of an httpyac environment only (else they serve `{{$dotenv}}` alone).
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
@@ -287,10 +291,8 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
   const shared: Record<string, string> = {};
   for (const file of byKind(sharedFiles)) Object.assign(shared, values(file.table[SHARED] ?? {}, file, SHARED, note));
   const environment: Environment = { variables: { ...shared }, secrets: [] };
-  if (name !== undefined) {
-    environment.name = name;
-    for (const file of byKind(ownFiles)) Object.assign(environment.variables, withShared(values(file.table[name] ?? {}, file, name, note), shared, file, name));
-  }
+  if (name !== undefined) environment.name = name;
+  for (const file of byKind(ownFiles)) Object.assign(environment.variables, withShared(values(file.table[own] ?? {}, file, own, note), shared, file, own));
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;
 }
