@@ -11,7 +11,6 @@
  * Run by `npm run build`, after tsc.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -52,11 +51,12 @@ const lines = bundled.split('\n');
 const body = lines.slice(bannerLines).join('\n').replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
 writeFileSync(outfile, [...lines.slice(0, bannerLines), body].join('\n'));
 
-// The proxy agents (http-proxy-agent and https-proxy-agent; socks-proxy-agent, four times their
-// size, apart) and what they use, loaded only by a run that uses a proxy: one file instead of
-// ~20 resolved through node_modules is ~13 ms less for that run (src/core/bundled-dependency.ts).
+// The proxy agents (http-proxy-agent and https-proxy-agent; socks-proxy-agent and the socks
+// client, four times their size, apart) and what they use, loaded only by a run that uses a
+// proxy: one file instead of ~20 resolved through node_modules is ~13 ms less for that run
+// (src/core/bundled-dependency.ts).
 await build({
-  entryPoints: { 'proxy-agents': `${root}scripts/proxy-agents.cjs`, 'socks-proxy-agent': createRequire(import.meta.url).resolve('socks-proxy-agent') },
+  entryPoints: { 'proxy-agents': `${root}scripts/proxy-agents.cjs`, socks: `${root}scripts/socks.cjs` },
   outdir: `${root}dist/bundle`,
   outExtension: { '.js': '.cjs' },
   bundle: true,

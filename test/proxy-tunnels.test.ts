@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
@@ -35,6 +35,17 @@ let authProxy: Server;
 let authProxyPort = 0;
 let socks: ReturnType<typeof createSocksServer>;
 let socksPort = 0;
+/**
+ * A CONNECT proxy and a SOCKS5 server that wait for the server's first bytes (an h2c server's
+ * SETTINGS) and send them in one write with their own answer, as a proxy may; and a proxy that
+ * accepts connections and never answers.
+ */
+let eagerProxy: Server;
+let eagerProxyUrl = '';
+let eagerSocks: ReturnType<typeof createSocksServer>;
+let eagerSocksPort = 0;
+let silent: NetServer;
+let silentPort = 0;
 /** What the proxies saw: `CONNECT host:port`, or `GET url` for a forwarded request. */
 const proxied: string[] = [];
 const socksed: string[] = [];
@@ -47,7 +58,7 @@ function handler(req: Http2ServerRequest, res: Http2ServerResponse): void {
   res.end(JSON.stringify({ version: req.httpVersion, path: req.url, authority: req.headers[':authority'] }));
 }
 
-const listen = async (server: Server | Http2Server): Promise<number> => {
+const listen = async (server: Server | Http2Server | NetServer): Promise<number> => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 };
@@ -81,14 +92,46 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', () => resolve()));
   socksPort = ((socks as unknown as { server: import('node:net').Server }).server.address() as AddressInfo).port;
+  /** Connects to host:port; `then` gets the server's first bytes and the connection, the tunnel is spliced after. */
+  const firstBytes = (host: string, port: number, client: Socket, then: (first: Buffer) => void): void => {
+    const upstream = netConnect(port, host);
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.once('data', (first: Buffer) => {
+      then(first);
+      client.pipe(upstream).pipe(client);
+    });
+  };
+  eagerProxy = createHttpServer();
+  eagerProxy.on('connect', (req: IncomingMessage, client: Socket) => {
+    const [host = '', port = ''] = (req.url ?? '').split(':');
+    firstBytes(host, Number(port), client, (first) => client.write(Buffer.concat([Buffer.from('HTTP/1.1 200 Connection Established\r\n\r\n'), first])));
+  });
+  eagerProxyUrl = `http://127.0.0.1:${await listen(eagerProxy)}`;
+  eagerSocks = createSocksServer();
+  eagerSocks.setConnectionHandler((conn, sendStatus) => {
+    const client = conn.socket as Socket;
+    firstBytes(conn.destAddress, conn.destPort, client, (first) => {
+      client.cork(); // the reply and the server's bytes in one write
+      sendStatus('REQUEST_GRANTED');
+      client.write(first);
+      client.uncork();
+    });
+  });
+  await new Promise<void>((resolve) => eagerSocks.listen(0, '127.0.0.1', () => resolve()));
+  eagerSocksPort = ((eagerSocks as unknown as { server: NetServer }).server.address() as AddressInfo).port;
+  silent = createNetServer((socket) => socket.on('error', () => undefined));
+  silentPort = await listen(silent);
   tmp.write('.profiles.json', JSON.stringify({ profiles: [{ name: 'default', tls: { caFile: certs.ca.cert } }, { name: 'ip', tls: { caFile: certs.selfSigned.cert } }] }));
 });
 afterAll(async () => {
-  for (const server of [proxy, authProxy, h1server]) {
+  for (const server of [proxy, authProxy, h1server, eagerProxy]) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   }
   socks.close();
+  eagerSocks.close();
+  silent.close();
   await Promise.all(h2servers.map((server) => new Promise((resolve) => server.close(resolve))));
   certs.cleanup();
   tmp.cleanup();
@@ -169,6 +212,18 @@ describe('HTTP/2 through SOCKS5', () => {
     expect(result.code).toBe(0);
     expect(parseRecords(result.stdout)[0]).toMatchObject({ httpVersion: '2', body: { version: '2.0', path: '/socks' } });
     expect(socksed.slice(before)).toEqual([hostOf(h2)]);
+  });
+});
+
+describe('a server that speaks first: its bytes come in the packet of the proxy\'s answer', () => {
+  test.each([
+    ['CONNECT', () => eagerProxyUrl],
+    ['SOCKS5', () => `socks5://127.0.0.1:${eagerSocksPort}`],
+  ])('%s: h2c gets the server\'s SETTINGS and answers', async (_kind, proxyUrlOf) => {
+    const result = await run('GET H2C/first HTTP/2\n', '--proxy', proxyUrlOf(), '-o', 'json');
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(parseRecords(result.stdout)[0]).toMatchObject({ httpVersion: '2', body: { version: '2.0', path: '/first' } });
   });
 });
 

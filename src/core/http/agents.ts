@@ -1,13 +1,9 @@
-import { EventEmitter } from 'node:events';
 import { Agent as HttpAgent } from 'node:http';
-import type { Duplex } from 'node:stream';
-import { NetworkError } from '../errors/index.js';
-import { maskUrl } from '../mask.js';
 import type { Agent as HttpsAgent } from 'node:https';
-import { requireBundled } from '../bundled-dependency.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { Http2Sessions } from './http2.js';
+import { httpProxyPackages, socksPackages } from './proxy-packages.js';
 import { tlsConnectOptions, tlsKey } from './tls-connect.js';
 
 /**
@@ -17,12 +13,6 @@ import { tlsConnectOptions, tlsKey } from './tls-connect.js';
  * timeout=N` the server announces. Requests set their own time-out on the socket they use.
  */
 const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 } as const;
-
-/** The HTTP proxy agent classes (scripts/proxy-agents.cjs). */
-interface HttpProxyAgents {
-  HttpProxyAgent: typeof import('http-proxy-agent').HttpProxyAgent;
-  HttpsProxyAgent: typeof import('https-proxy-agent').HttpsProxyAgent;
-}
 
 /**
  * One keep-alive agent per TLS setting, reused by every request of a run, so a file of 1,000
@@ -62,9 +52,9 @@ export class AgentPool {
     let agent = this.proxied.get(key);
     if (!agent) {
       const options = KEEP_ALIVE;
-      if (proxy.protocol.startsWith('socks')) agent = new (requireBundled<typeof import('socks-proxy-agent')>('socks-proxy-agent', 'socks-proxy-agent').SocksProxyAgent)(proxy, options);
+      if (proxy.protocol.startsWith('socks')) agent = new (socksPackages().SocksProxyAgent)(proxy, options);
       else {
-        const agents = requireBundled<HttpProxyAgents>('proxy-agents', '../../scripts/proxy-agents.cjs');
+        const agents = httpProxyPackages();
         agent = url.protocol === 'https:' || tunnel ? new agents.HttpsProxyAgent(proxy, options) : new agents.HttpProxyAgent(proxy, options);
       }
       this.proxied.set(key, agent);
@@ -78,30 +68,6 @@ export class AgentPool {
    */
   tunnelFor(url: URL, tls: TlsConnectionOptions, proxy: URL): HttpAgent {
     return this.viaProxy(url, tls, proxy, true);
-  }
-
-  /**
-   * A raw connection to `url`'s host and port through the proxy — CONNECT (https-proxy-agent)
-   * or SOCKS (socks-proxy-agent), by the agent's own `connect` — for a protocol Node's agents
-   * cannot carry (HTTP/2, which speaks TLS with its own ALPN over it). A proxy that refuses the
-   * tunnel is an error naming its answer.
-   */
-  async tunnel(url: URL, proxy: URL): Promise<Duplex> {
-    const agent = this.viaProxy(url, {}, proxy, true) as HttpAgent & { connect(req: unknown, options: object): Promise<Duplex> };
-    // The agents talk to the request they serve: the CONNECT answer comes as 'proxyConnect', and
-    // 'socket' resumes the tunnel once its reader is attached.
-    const request = Object.assign(new EventEmitter(), { destroy: () => undefined });
-    let answer: { statusCode: number; statusText?: string } | undefined;
-    request.once('proxyConnect', (connect: { statusCode: number; statusText?: string }) => (answer = connect));
-    const socket = await agent.connect(request, { host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || (url.protocol === 'https:' ? 443 : 80)), secureEndpoint: false });
-    if (answer !== undefined && answer.statusCode !== 200) {
-      socket.destroy();
-      throw new NetworkError(`the proxy ${maskUrl(proxy.href)} refused a tunnel to ${url.host}: ${answer.statusCode} ${answer.statusText ?? ''}`.trim(), {
-        hint: answer.statusCode === 407 ? 'the proxy wants credentials: http://user:password@proxy' : 'the proxy does not allow CONNECT to that host and port',
-      });
-    }
-    request.emit('socket', socket);
-    return socket;
   }
 
   /** Closes idle sockets so the process can exit. */

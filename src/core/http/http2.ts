@@ -14,6 +14,7 @@ import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
+import { openTunnel } from './tunnel.js';
 
 /**
  * `require`: the request line says `HTTP/2` — a server that does not speak it is an error.
@@ -27,12 +28,6 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 
 /** A session, or `undefined` when the origin answered in HTTP/1.1 only (prefer mode). */
 type Opened = ClientHttp2Session | undefined;
-
-/** Through a proxy: its URL (sessions are per proxy too) and how to open a tunnel through it. */
-export interface Http2Tunnel {
-  proxy: URL;
-  open(): Promise<Duplex>;
-}
 
 export class Http2Sessions {
   private readonly sessions = new Map<string, Promise<Opened>>();
@@ -49,21 +44,24 @@ export class Http2Sessions {
   /** Open streams per session (a session holds the process open only while one is open). */
   readonly streams = new StreamCount();
 
-  /** The origin's session, opened on first use; `undefined`: send this one over HTTP/1.1. */
-  async session(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel?: Http2Tunnel): Promise<Opened> {
-    const key = `${url.origin}|${mode}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel?.proxy.href ?? ''}`;
+  /**
+   * The origin's session, opened on first use (through `proxy`, a tunnel: sessions are per proxy
+   * too); `undefined`: send this one over HTTP/1.1.
+   */
+  async session(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy?: URL): Promise<Opened> {
+    const key = `${url.origin}|${mode}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${proxy?.href ?? ''}`;
     const cached = this.sessions.get(key);
-    const session = await (cached ?? this.open(key, url, tls, mode, connectTimeoutMs, tunnel));
+    const session = await (cached ?? this.open(key, url, tls, mode, connectTimeoutMs, proxy));
     // Closing since (GOAWAY, the server's idle close): the next request gets a new connection.
     if (session && (session.closed || session.destroyed)) {
       if (this.sessions.get(key) === cached) this.sessions.delete(key);
-      return this.session(url, tls, mode, connectTimeoutMs, tunnel);
+      return this.session(url, tls, mode, connectTimeoutMs, proxy);
     }
     return session;
   }
 
-  private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel: Http2Tunnel | undefined): Promise<Opened> {
-    const opened = connect(url, tls, mode, connectTimeoutMs, tunnel).then(
+  private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Opened> {
+    const opened = connect(url, tls, mode, connectTimeoutMs, proxy).then(
       (session) => {
         const forget = (): void => {
           if (this.sessions.get(key) === opened) this.sessions.delete(key);
@@ -91,16 +89,19 @@ export class Http2Sessions {
 /**
  * Opens a session: TLS with ALPN, or h2c with prior knowledge. Through a proxy, the same over a
  * tunnel (CONNECT or SOCKS) to the server — h2c too, since a forwarding proxy speaks HTTP/1.1.
+ * On a failure or the time-out, a tunnel still waiting for the proxy is abandoned.
  */
-function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, tunnel: Http2Tunnel | undefined): Promise<Opened> {
+function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Opened> {
   const http2 = lazyBuiltin<typeof import('node:http2')>('node:http2');
   return new Promise<Opened>((resolve, reject) => {
     let settled = false;
+    const abandon = new AbortController();
     const timer = setTimeout(() => fail(Object.assign(new Error('no connection'), { code: 'REQFLOW_CONNECT_TIMEOUT' })), connectTimeoutMs);
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      abandon.abort();
       reject(error);
     };
     const done = (session: Opened): void => {
@@ -160,8 +161,8 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
         done(session);
       });
     };
-    if (tunnel) {
-      tunnel.open().then((socket) => {
+    if (proxy) {
+      openTunnel(url, proxy, abandon.signal).then((socket) => {
         if (settled) return void socket.destroy();
         overConnection(socket);
       }, fail);

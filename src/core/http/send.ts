@@ -228,8 +228,7 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
     if (!(proxy && mode === 'prefer' && url.protocol === 'http:')) {
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
-      const tunnel = proxy ? { proxy, open: () => agents.tunnel(url, proxy) } : undefined;
-      const session = await agents.http2.session(url, request.tls, mode, connectMs, tunnel).catch((error: unknown) => {
+      const session = await agents.http2.session(url, request.tls, mode, connectMs, proxy).catch((error: unknown) => {
         throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
       if (session) {
