@@ -227,6 +227,28 @@ describe('a server that speaks first: its bytes come in the packet of the proxy\
   });
 });
 
+describe('a connection that never opens ends at the connection time-out (exit 4), and so does the process', () => {
+  test.each([
+    ['h2c through a CONNECT proxy', 'H2C', 'http'],
+    ['TLS through a CONNECT proxy', 'H2', 'http'],
+    ['h2c through SOCKS5', 'H2C', 'socks5'],
+  ])('%s that never answers', async (_kind, server, scheme) => {
+    const started = Date.now();
+    const result = await run(`# @connection-timeout 500 ms\nGET ${server}/silent HTTP/2\n`, '--proxy', `${scheme}://127.0.0.1:${silentPort}`);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^reqflow: GET http\S+\/silent: no connection within 500 ms\n/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  test('direct: an https server that never answers the TLS handshake', async () => {
+    const started = Date.now();
+    const result = await run(`# @connection-timeout 500 ms\nGET https://127.0.0.1:${silentPort}/silent HTTP/2\n`);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/no connection within 500 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+});
+
 describe('inside a tunnel the certificate is checked against the URL\'s host', () => {
   test.each([['HTTP/1.1', ''], ['HTTP/2', ' HTTP/2']])('%s: a certificate for "localhost" is refused for https://127.0.0.1 (exit 5); one for the IP passes', async (_version, suffix) => {
     const wrong = await run(`GET ${localhostOnly}/x${suffix}\n`, '--proxy', proxyUrl);

@@ -89,19 +89,23 @@ export class Http2Sessions {
 /**
  * Opens a session: TLS with ALPN, or h2c with prior knowledge. Through a proxy, the same over a
  * tunnel (CONNECT or SOCKS) to the server — h2c too, since a forwarding proxy speaks HTTP/1.1.
- * On a failure or the time-out, a tunnel still waiting for the proxy is abandoned.
+ * On a failure or the time-out, whatever it was opening is destroyed: a tunnel still waiting
+ * for the proxy, a socket, a session would hold the process open.
  */
 function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Opened> {
   const http2 = lazyBuiltin<typeof import('node:http2')>('node:http2');
   return new Promise<Opened>((resolve, reject) => {
     let settled = false;
     const abandon = new AbortController();
+    /** The tunnel, the TLS socket or the h2c session being opened. */
+    const opening: Array<{ destroy(): void }> = [];
     const timer = setTimeout(() => fail(Object.assign(new Error('no connection'), { code: 'REQFLOW_CONNECT_TIMEOUT' })), connectTimeoutMs);
     const fail = (error: unknown): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       abandon.abort();
+      for (const part of opening) part.destroy();
       reject(error);
     };
     const done = (session: Opened): void => {
@@ -124,6 +128,7 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
           ...(through ? tunnelledTlsOptions(tls, url) : tlsConnectOptions(tls)),
           ALPNProtocols: ['h2', 'http/1.1'],
         });
+        opening.push(socket);
         socket.once('error', fail);
         socket.once('secureConnect', () => {
           socket.removeListener('error', fail);
@@ -144,6 +149,7 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
       }
       // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame.
       const session = http2.connect(url.origin, through ? { createConnection: () => through } : {});
+      opening.push(session);
       const refused = (error: unknown): void => {
         session.destroy();
         if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
@@ -164,6 +170,7 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
     if (proxy) {
       openTunnel(url, proxy, abandon.signal).then((socket) => {
         if (settled) return void socket.destroy();
+        opening.push(socket);
         overConnection(socket);
       }, fail);
     } else overConnection(undefined);
