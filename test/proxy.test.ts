@@ -142,6 +142,15 @@ describe('--proxy and --noproxy', () => {
     expect(socksed.slice(before)).toEqual([`127.0.0.1:${new URL(target.url).port}`]);
   });
 
+  test.each([['HTTP/1.1', ''], ['HTTP/2', ' HTTP/2']])('%s over socks5:// (names resolved here): a URL host that does not resolve is named as that host; a SOCKS proxy that is not there is named as the proxy', async (_version, suffix) => {
+    const unresolved = await run([tmp.write('nx.http', `GET http://no-such-host.invalid/x${suffix}\n`), '--proxy', `socks5://127.0.0.1:${socksPort}`]);
+    expect(unresolved.code).toBe(4);
+    expect(unresolved.stderr).toMatch(/^reqflow: cannot resolve host "no-such-host\.invalid" \(DNS lookup failed\)\n/);
+    const refused = await run([tmp.write('refused.http', `GET ${target.url}/x${suffix}\n`), '--proxy', 'socks5://127.0.0.1:9']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(/^reqflow: connection refused by the proxy socks5:\/\/127\.0\.0\.1:9\n/);
+  });
+
   test('a proxy URL that is not one is exit 2 naming the flag or the variable', async () => {
     const flag = await run([file('bad.http', `${target.url}/x`), '--proxy', 'ftp://127.0.0.1:21']);
     expect(flag.code).toBe(2);

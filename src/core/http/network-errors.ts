@@ -26,11 +26,24 @@ function socketError(code: string, target: Target & { socketPath: string }, erro
   return undefined;
 }
 
+/**
+ * The socket error's code. The SOCKS client of the HTTP/1.1 agent reports a failure to reach the
+ * proxy with the socket error's message only (`connect ECONNREFUSED 127.0.0.1:1080`).
+ */
+function socketCode(error: NodeJS.ErrnoException, proxy: URL | undefined): string {
+  if (error.code !== undefined || !proxy?.protocol.startsWith('socks')) return error.code ?? '';
+  return /^(?:connect|getaddrinfo) ([A-Z_]+)\b/.exec(String(error.message))?.[1] ?? '';
+}
+
+const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
+
 /** Failures to reach the proxy itself (the server behind it answers through the proxy). */
-function proxyError(code: string, proxy: URL, error: unknown): NetworkError | undefined {
+function proxyError(code: string, proxy: URL, error: NodeJS.ErrnoException): NetworkError | undefined {
   const hint = 'check the proxy: --proxy, the profile\'s proxy, or HTTP(S)_PROXY / ALL_PROXY';
   if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by the proxy ${maskUrl(proxy.href)}`, { hint, cause: error });
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EAI_NONAME') return new NetworkError(`cannot resolve the proxy host "${proxy.hostname}" (DNS lookup failed)`, { hint, cause: error });
+  // socks5:// and socks4:// resolve the URL's host here too: the failed lookup names its host.
+  const named = (error as { hostname?: unknown }).hostname;
+  if (DNS_FAILURES.has(code) && (typeof named !== 'string' || named === proxy.hostname.replace(/^\[|\]$/g, ''))) return new NetworkError(`cannot resolve the proxy host "${proxy.hostname}" (DNS lookup failed)`, { hint, cause: error });
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new NetworkError(`the proxy ${maskUrl(proxy.href)} is unreachable`, { hint, cause: error });
   return undefined;
 }
@@ -52,7 +65,7 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     if (failed) return failed;
   }
   if (target.proxy !== undefined) {
-    const failed = proxyError(code, target.proxy, error);
+    const failed = proxyError(socketCode(err, target.proxy), target.proxy, err);
     if (failed) return failed;
   }
   switch (code) {
