@@ -127,3 +127,21 @@ test('a YAML header given as a list goes out as that many lines; a list of objec
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/headers\.Accept: expected a string, or a list of strings/);
 });
+
+test('two Authorization lines, one of them the Basic shorthand: two lines go out, that one encoded, a token sent as written', async () => {
+  heads.length = 0;
+  const result = await run('GET BASE/a\nAuthorization: Basic dXNlcjpwYXNz\nAuthorization: Bearer s3cretTokenXYZ\n\n###\nGET BASE/b\nauthorization: Bearer tok3nABCD\nauthorization: Basic alice s3cret\n');
+  expect(result.code).toBe(0);
+  const authorization = (head: string | undefined): string[] => (head ?? '').split('\r\n').filter((line) => /^authorization:/i.test(line));
+  expect(authorization(heads[0])).toEqual(['Authorization: Basic dXNlcjpwYXNz', 'Authorization: Bearer s3cretTokenXYZ']);
+  expect(authorization(heads[1])).toEqual(['authorization: Bearer tok3nABCD', `authorization: Basic ${Buffer.from('alice:s3cret').toString('base64')}`]);
+});
+
+test('two Authorization lines, one of them the Digest shorthand: refused naming it (exit 2), nothing sent', async () => {
+  heads.length = 0;
+  const result = await run('GET BASE/digest\nAuthorization: Digest alice s3cret\nAuthorization: Bearer tok3nABCD\n');
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/^reqflow: request "[^"]+" writes Authorization on 2 lines, one of them "Digest user password"/);
+  expect(`${result.stdout}${result.stderr}`).not.toContain('s3cret');
+  expect(heads).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import type { RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
 import type { PluginEntry } from './registry.js';
-import { getHeader } from './headers.js';
+import { hasShorthand } from './auth-shorthand.js';
 import { requestedAuth } from './registry.js';
 import { captureTokenPlugin } from './stages/capture-token.js';
 import { confirmNotePlugin } from './stages/confirm-note.js';
@@ -82,7 +82,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'auth-basic-shorthand',
     builtin: true,
     stages: ['auth'],
-    appliesTo: (ctx) => /^\s*basic\s+\S+(\s|:)/i.test(getHeader(ctx.spec.headers, 'authorization') ?? ''),
+    appliesTo: (ctx) => hasShorthand('basic', ctx.spec.headers),
     load: load(() => import('../plugins/auth-basic/shorthand.js')),
   },
   {
@@ -90,7 +90,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['auth', 'send'],
     authName: 'digest',
-    appliesTo: (ctx) => /^\s*digest\s+[^\s=:]+(\s|:)/i.test(getHeader(ctx.spec.headers, 'authorization') ?? '') || ctx.state['auth-digest'] !== undefined,
+    appliesTo: (ctx) => hasShorthand('digest', ctx.spec.headers) || ctx.state['auth-digest'] !== undefined,
     load: load(() => import('../plugins/auth-digest/index.js')),
   },
   {

@@ -5,20 +5,25 @@
  * The request goes out without credentials; a 401 with a Digest challenge is answered once.
  */
 import { authSettings, credential, stringSetting } from '../../core/auth-helpers.js';
-import { AuthFlowError, VariableError } from '../../core/errors/index.js';
-import { deleteHeader, getHeader } from '../../core/headers.js';
+import { shorthandCredentials } from '../../core/auth-shorthand.js';
+import { AuthFlowError, UsageError, VariableError } from '../../core/errors/index.js';
+import { deleteHeader, getHeaderLines } from '../../core/headers.js';
 import type { ResponseInfo } from '../../core/model.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { digestChallenges } from './challenge.js';
 import { digestAuthorization, type DigestCredentials } from './response.js';
 
-/** `Digest <user> <password>` or `Digest <user>:<password>`; a real `Digest username="…"` value has `=`. */
-const DIGEST_SHORTHAND = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
-
 async function credentials(ctx: RequestContext): Promise<DigestCredentials> {
-  const shorthand = DIGEST_SHORTHAND.exec(getHeader(ctx.spec.headers, 'authorization') ?? '');
-  if (shorthand) return { username: shorthand[1] as string, password: shorthand[2] as string };
+  const lines = getHeaderLines(ctx.spec.headers, 'authorization');
+  const shorthand = lines.map((line) => shorthandCredentials('digest', line)).find((found) => found !== undefined);
+  if (shorthand) {
+    // The answer to the challenge is the request's one Authorization: another line would be lost.
+    if (lines.length > 1) {
+      throw new UsageError(`request "${ctx.spec.name}" writes Authorization on ${lines.length} lines, one of them "Digest user password": digest auth sends one Authorization header, its answer to the server's challenge`, { hint: 'keep the Digest line alone, or send the other credentials in another header' });
+    }
+    return shorthand;
+  }
   const settings = authSettings(ctx, 'digest');
   const missing = (name: string) => (): VariableError => new VariableError(`request "${ctx.spec.name}" uses digest auth but "${name}" is not set`, { hint: `pass -e ${name}=..., or add "${name}" to the "variables" of profile "${ctx.profile.name}"` });
   const username = await credential(ctx, { template: stringSetting(ctx, settings, 'username'), variable: 'username', missing: missing('username') });

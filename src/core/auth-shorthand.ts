@@ -1,0 +1,30 @@
+/**
+ * `Authorization: Basic user password` (or `Basic user:password`) and `Digest user password`
+ * (VS Code REST Client, JetBrains): credentials written in the clear for the client to encode,
+ * or to answer a digest challenge with. One rule, read per line of the header — by the plugin
+ * list (does the plugin run?) and by the plugins themselves.
+ */
+import { getHeaderLines, type RequestHeaders } from './headers.js';
+
+export interface ShorthandCredentials {
+  username: string;
+  password: string;
+}
+
+/** Two parts, where a base64 token has one: `Basic dXNlcjpwYXNz` is sent as written. */
+const BASIC = /^\s*basic\s+(\S+?)(?:\s+|:)(.*)$/is;
+/** A real `Digest username="…"` value has `=`. */
+const DIGEST = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
+
+const SHORTHANDS = { basic: BASIC, digest: DIGEST } as const;
+
+/** The credentials of one line of `Authorization` written as the scheme's shorthand, else undefined. */
+export function shorthandCredentials(scheme: keyof typeof SHORTHANDS, line: string): ShorthandCredentials | undefined {
+  const match = SHORTHANDS[scheme].exec(line);
+  return match ? { username: match[1] ?? '', password: match[2] ?? '' } : undefined;
+}
+
+/** True when a line of the request's `Authorization` is the scheme's shorthand. */
+export function hasShorthand(scheme: keyof typeof SHORTHANDS, headers: Readonly<RequestHeaders>): boolean {
+  return getHeaderLines(headers, 'authorization').some((line) => SHORTHANDS[scheme].test(line));
+}
