@@ -145,3 +145,17 @@ test('two Authorization lines, one of them the Digest shorthand: refused naming 
   expect(`${result.stdout}${result.stderr}`).not.toContain('s3cret');
   expect(heads).toEqual([]);
 });
+
+test('Host as a YAML/JSON list, or written twice in a .ws file, is refused as in a .http file, naming the field or the line (exit 2)', async () => {
+  heads.length = 0;
+  const yaml = await runCli(['run', tmp.write('host.yaml', `requests:\n  - url: ${base}/h\n    headers:\n      Host: [a.example, b.example]\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  expect(yaml.code).toBe(2);
+  expect(yaml.stderr).toMatch(/host\.yaml: requests\[0\]\.headers\.Host: more than one value: a request has one Host header/);
+  const json = await runCli(['run', tmp.write('host.json', JSON.stringify({ url: `${base}/h`, headers: { Host: 'a.example', host: 'b.example' } }))], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  expect(json.code).toBe(2);
+  expect(json.stderr).toMatch(/host\.json: headers\.host: more than one value: a request has one Host header/);
+  const ws = await runCli(['run', tmp.write('host.ws', `WEBSOCKET ws://${base.slice('http://'.length)}/chat\nHost: a.example\nHost: b.example\n\n### Ping\n> hello\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  expect(ws.code).toBe(2);
+  expect(ws.stderr).toMatch(/host\.ws:3:1: .*Host is written twice: a request has one Host header/);
+  expect(heads).toEqual([]);
+});

@@ -52,6 +52,15 @@ export function appendHeader(headers: RequestHeaders, name: string, value: strin
   else headers[key] = [...fieldLines(headers[key]!), value];
 }
 
+/**
+ * Why a header may not be written on several lines, for the fields a request carries once
+ * (RFC 9112 §3.2: a server answers two Host lines with 400); undefined for every other field.
+ * Each request format words its own error around it, naming the line or the field.
+ */
+export function singleFieldRule(name: string): string | undefined {
+  return name.toLowerCase() === 'host' ? 'a request has one Host header' : undefined;
+}
+
 export function hasHeader(headers: Readonly<RequestHeaders>, name: string): boolean {
   return findHeaderName(headers, name) !== undefined;
 }

@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import { appendHeader, deleteHeader, getHeader, hasHeader, type RequestHeaders } from '../../core/headers.js';
+import { appendHeader, deleteHeader, getHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
@@ -197,8 +197,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       const bad = line.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
       throw new ParseError(file, headerLine, bad + 1, `invalid header name ${JSON.stringify(name)}`);
     }
-    // A request names one host (RFC 9112 §3.2: a server answers two Host lines with 400).
-    if (name.toLowerCase() === 'host' && hasHeader(headers, 'host')) throw new ParseError(file, headerLine, 1, 'Host is written twice: a request has one Host header');
+    const once = hasHeader(headers, name) ? singleFieldRule(name) : undefined;
+    if (once !== undefined) throw new ParseError(file, headerLine, 1, `${name} is written twice: ${once}`);
     // Written twice (two Accept lines): sent as two lines, as written.
     appendHeader(headers, name, line.slice(colon + 1).trim());
   }

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors/index.js';
-import { setHeader, hasHeader, type RequestHeaders } from '../../core/headers.js';
+import { setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { validateTls } from '../../core/profiles.js';
@@ -43,6 +43,9 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     if (!isObject(item.headers)) throw new UsageError(`${where('headers')}: expected an object of "Name": "value"`);
     const scalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
     for (const [name, value] of Object.entries(item.headers)) {
+      // Host as a list, or as Host and host: what a .http file refuses as two lines.
+      const once = (Array.isArray(value) && value.length > 1) || hasHeader(headers, name) ? singleFieldRule(name) : undefined;
+      if (once !== undefined) throw new UsageError(`${where(`headers.${name}`)}: more than one value: ${once}`);
       // A list: the header sent on several lines, in order (as two lines of a .http file).
       if (Array.isArray(value) && value.length > 0 && value.every(scalar)) {
         headers[name] = value.map(String);

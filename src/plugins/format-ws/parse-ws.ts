@@ -16,7 +16,7 @@
  */
 import { basename } from 'node:path';
 import { ParseError } from '../../core/errors/index.js';
-import { appendHeader } from '../../core/headers.js';
+import { appendHeader, hasHeader, singleFieldRule } from '../../core/headers.js';
 import type { RequestSpec, WebSocketStep } from '../../core/model.js';
 
 const HEADER = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+):\s*(.*)$/;
@@ -46,6 +46,8 @@ export function parseWsText(text: string, file: string): RequestSpec[] {
     if (line === '' || COMMENT.test(line)) continue;
     const header = HEADER.exec(line);
     if (!header) throw new ParseError(file, i + 1, 1, `expected a header or ### before the messages, got ${JSON.stringify(line.slice(0, 60))}`);
+    const once = hasHeader(spec.headers, header[1] as string) ? singleFieldRule(header[1] as string) : undefined;
+    if (once !== undefined) throw new ParseError(file, i + 1, 1, `${header[1] as string} is written twice: ${once}`);
     appendHeader(spec.headers, header[1] as string, (header[2] as string).trim());
   }
   // Message blocks.
