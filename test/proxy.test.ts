@@ -125,6 +125,20 @@ describe('--proxy and --noproxy', () => {
     expect(bad.stderr).toContain('407');
   });
 
+  test('a proxy URL with a user name alone (a token) never shows it: -v, errors over HTTP/1.1 and HTTP/2, -o json', async () => {
+    const token = 'TOKEN1234567890';
+    const verbose = await run([file('token.http', `${target.url}/token`), '-v', '--proxy', `http://${token}@127.0.0.1:${new URL(proxyUrl).port}`]);
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toContain(`through the proxy http://•••@127.0.0.1:${new URL(proxyUrl).port}/`);
+    const refused = await run([file('token.http', `${target.url}/token`), '-o', 'json', '--proxy', `http://${token}@127.0.0.1:9`]);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain('connection refused by the proxy http://•••@127.0.0.1:9/');
+    const tunnel = await run([tmp.write('token2.http', `GET ${target.url}/token HTTP/2\n`), '--proxy', `http://${token}@127.0.0.1:${authProxyPort}`]);
+    expect(tunnel.code).toBe(4);
+    expect(tunnel.stderr).toContain(`the proxy http://•••@127.0.0.1:${authProxyPort}/ refused a tunnel`);
+    for (const result of [verbose, refused, tunnel]) expect(`${result.stdout}${result.stderr}`).not.toContain(token);
+  });
+
   test('https through CONNECT: the server\'s certificate is checked end to end (trusted CA: ok; -k not needed)', async () => {
     const before = proxied.length;
     const https = tmp.write('tls.http', `# @tls.caFile ${certs.ca.cert}\nGET ${tlsTarget.url}/secure\n`);

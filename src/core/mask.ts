@@ -35,9 +35,16 @@ export function redact(text: string, secrets: Iterable<string>): string {
   return result;
 }
 
-/** Masks the password of `scheme://user:password@host` and query parameters whose names look secret (`?api_key=...`). */
+/**
+ * Masks the password of `scheme://user:password@host`, a user name written alone
+ * (`scheme://TOKEN@host`: the credential of a token-authenticated proxy or API), and query
+ * parameters whose names look secret (`?api_key=...`).
+ */
 export function maskUrl(text: string): string {
-  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#@:]*:)[^/?#@]*@/i, `$1${MASK}@`);
+  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_all, scheme: string, userinfo: string) => {
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon < 0 ? MASK : `${userinfo.slice(0, colon + 1)}${MASK}`}@`;
+  });
   const q = url.indexOf('?');
   if (q < 0) return url;
   const params = url.slice(q + 1).split('&').map((pair) => {

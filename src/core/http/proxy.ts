@@ -76,9 +76,12 @@ export class ProxyRules {
     }
   }
 
-  /** The passwords of the proxies in use (masked in all output). */
-  passwords(): string[] {
-    return [this.explicit, this.byScheme.http, this.byScheme.https, this.byScheme.all].flatMap((url) => (url?.password ? [decodeURIComponent(url.password), url.password] : []));
+  /** The credentials in the proxies' URLs — a password, or a user name written alone (a token) — masked in all output. */
+  credentials(): string[] {
+    return [this.explicit, this.byScheme.http, this.byScheme.https, this.byScheme.all].flatMap((url) => {
+      const secret = url?.password || url?.username;
+      return secret ? [decodeURIComponent(secret), secret] : [];
+    });
   }
 
   /** The proxy for `url`, or undefined to go direct. */
@@ -105,7 +108,7 @@ export class ProxyRules {
   }
 }
 
-/** The run's proxy rules from its options and environment; proxy passwords become secrets. */
+/** The run's proxy rules from its options and environment; proxy credentials become secrets. */
 export function proxyRules(
   options: { proxy?: string; noProxy?: string },
   env: NodeJS.ProcessEnv,
@@ -117,6 +120,6 @@ export function proxyRules(
   const noProxy = options.noProxy ?? profile?.noProxy;
   const proxyFrom = options.proxy === undefined && profile?.proxy !== undefined ? `profile "${profile.name}": proxy` : '--proxy';
   const rules = new ProxyRules({ ...(proxy !== undefined ? { proxy, proxyFrom } : {}), ...(noProxy !== undefined ? { noProxy } : {}), env });
-  for (const password of rules.passwords()) secrets.add(password);
+  for (const credential of rules.credentials()) secrets.add(credential);
   return rules;
 }
