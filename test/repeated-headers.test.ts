@@ -159,3 +159,23 @@ test('Host as a YAML/JSON list, or written twice in a .ws file, is refused as in
   expect(ws.stderr).toMatch(/host\.ws:3:1: .*Host is written twice: a request has one Host header/);
   expect(heads).toEqual([]);
 });
+
+test('a header value with a control character is refused the same way over HTTP/1.1 and HTTP/2 (exit 2), nothing sent', async () => {
+  const h2: Http2Server = createHttp2Server((_req, res) => res.end('sent'));
+  await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve));
+  try {
+    const h2base = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    heads.length = 0;
+    for (const [request, extra] of [[`url: ${base}/ctl`, ''], [`url: ${h2base}/ctl`, '\nhttpVersion: "2"']] as const) {
+      for (const header of ['X-Ctl: "b\\x01c"', 'X-Ctl: ["ok", "b\\x7fc"]']) {
+        const result = await runCli(['run', tmp.write('ctl.yaml', `${request}${extra}\nheaders:\n  ${header}\n`), '-o', 'raw'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(/^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/ctl: header "X-Ctl" cannot be sent: its value holds a character HTTP does not allow \(U\+00(01|7F)\)\n/);
+        expect(result.stdout).toBe('');
+      }
+    }
+    expect(heads).toEqual([]);
+  } finally {
+    await new Promise((resolve) => h2.close(resolve));
+  }
+});

@@ -14,6 +14,7 @@ import type { ProxyRules } from './proxy.js';
 import type { AgentPool } from './agents.js';
 import { tunnelledTlsOptions } from './tls-connect.js';
 import { toRequestError, type Target } from './network-errors.js';
+import { checkHeaderFields } from './header-fields.js';
 import { http2Headers, http2Request, type Http2Mode } from './http2.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 
@@ -219,6 +220,7 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
   if (request.http2 === 'require' && request.socketPath !== undefined) {
     throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak over --unix-socket`, { hint: 'remove HTTP/2 from the request line' });
   }
+  checkHeaderFields(request.method, url, request.headers);
   // Over a Unix socket: HTTP/1.1, no proxy (docs/cli.md).
   const mode = request.http2 ?? (agents.http2.speaksOnlyHttp2(url) ? 'require' : undefined);
   if (mode !== undefined && mode !== 'never' && request.socketPath === undefined) {

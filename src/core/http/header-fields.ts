@@ -1,0 +1,30 @@
+/**
+ * The header fields a request may carry, checked once before either protocol sends them, so
+ * HTTP/1.1 and HTTP/2 refuse the same ones with the same error: names that are HTTP tokens,
+ * values of visible characters, spaces and tabs (Node's own checks, which HTTP/1.1 applies and
+ * HTTP/2 does not: it would send a \x01 or a DEL).
+ */
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { UsageError } from '../errors/index.js';
+import { fieldLines, type RequestHeaders } from '../headers.js';
+import { maskUrl } from '../mask.js';
+
+/** Exit 2 naming the request and the header (not its value, which may be a secret). */
+export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>): void {
+  for (const [name, value] of Object.entries(headers)) {
+    const refuse = (what: string): UsageError => new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
+    try {
+      validateHeaderName(name);
+    } catch {
+      throw refuse('its name is not an HTTP token');
+    }
+    for (const line of fieldLines(value)) {
+      try {
+        validateHeaderValue(name, line);
+      } catch {
+        const bad = [...line].find((char) => !/^[\t\x20-\x7e\x80-\xff]$/.test(char)) ?? '';
+        throw refuse(`its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
+      }
+    }
+  }
+}
