@@ -179,3 +179,22 @@ test('a header value with a control character is refused the same way over HTTP/
     await new Promise((resolve) => h2.close(resolve));
   }
 });
+
+test('-v shows Cookie as it went: one line over HTTP/1.1 (joined), a line each over HTTP/2', async () => {
+  const h2: Http2Server = createHttp2Server((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => h2.listen(0, '127.0.0.1', resolve));
+  try {
+    const h2base = `http://127.0.0.1:${(h2.address() as AddressInfo).port}`;
+    const cookies = 'Cookie: sid=abcSECRET\nCookie: other=defSECRET\nX-Plain: a\nX-Plain: b\n';
+    const http1 = await run(`GET BASE/cookies\n${cookies}`, '-v');
+    expect(http1.code).toBe(0);
+    expect(http1.stderr.match(/^Cookie: .*$/gm)).toEqual(['Cookie: •••']);
+    expect(http1.stderr).toMatch(/^X-Plain: a\nX-Plain: b$/m);
+    const http2 = await run(`GET ${h2base}/cookies HTTP/2\n${cookies}`, '-v');
+    expect(http2.code).toBe(0);
+    expect(http2.stderr.match(/^Cookie: .*$/gm)).toEqual(['Cookie: •••', 'Cookie: •••']);
+    expect(`${http1.stderr}${http2.stderr}`).not.toContain('SECRET');
+  } finally {
+    await new Promise((resolve) => h2.close(resolve));
+  }
+});

@@ -26,6 +26,17 @@ export function fieldLines(value: HeaderValue): readonly string[] {
   return typeof value === 'string' ? [value] : value;
 }
 
+/**
+ * The headers as they go on the wire: over HTTP/1.1 several `Cookie` lines are one, joined by
+ * `; ` (Node does it, as RFC 6265 §5.4 asks); over HTTP/2 each line is its own field.
+ */
+export function headersAsSent(headers: Readonly<RequestHeaders>, httpVersion: string | undefined): RequestHeaders {
+  if (httpVersion === '2') return { ...headers };
+  const sent: RequestHeaders = {};
+  for (const [name, value] of Object.entries(headers)) sent[name] = name.toLowerCase() === 'cookie' ? fieldValue(name, value) : value;
+  return sent;
+}
+
 /** The header's value, several lines combined into one (`fieldValue`). */
 export function getHeader(headers: Readonly<RequestHeaders>, name: string): string | undefined {
   const key = findHeaderName(headers, name);
