@@ -4,12 +4,11 @@
  * deep. Each ends with a clear error (or a bounded fallback) in bounded time, and the process's
  * peak RSS — read from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { BIN, ROOT, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { type Measured, runMeasured as measure } from '../helpers/run-measured.js';
 
 const LIMIT_MB = 256;
 const tmp = tempDir('reqflow-bounded-');
@@ -49,20 +48,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** Runs the CLI with its peak RSS reported on fd 3. */
-function runMeasured(args: string[]): Promise<{ code: number | null; stderr: string; peakMb: number; ms: number }> {
-  const started = Date.now();
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args], {
-    cwd: tmp.dir,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(tmp.dir, 'state'), NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  let report = '';
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (report += c.toString('utf8')));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, peakMb: Number(report.trim()) / 1024, ms: Date.now() - started })));
-}
+const runMeasured = (args: string[]): Promise<Measured> => measure(args, tmp.dir);
 
 const file = (name: string, text: string): string => tmp.write(name, text.replaceAll('BASE', base));
 

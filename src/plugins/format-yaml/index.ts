@@ -1,6 +1,7 @@
 import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { specsFromData } from '../format-json/structured.js';
+import { expandedSize, MAX_EXPANDED_VALUES } from './alias-expansion.js';
 
 interface YamlMark {
   line: number;
@@ -22,6 +23,9 @@ const plugin: Plugin = {
         throw new ParseError(ctx.file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1, `invalid YAML: ${reason}`);
       }
       if (data === undefined || data === null) throw new ParseError(ctx.file, 1, 1, 'empty file', { hint: 'a YAML request file holds a request, a list of requests or {requests: [...]}' });
+      if (expandedSize(data) === undefined) {
+        throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
+      }
       ctx.requests.push(...specsFromData(data, ctx.file));
     },
   },

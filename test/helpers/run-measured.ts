@@ -1,0 +1,26 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { BIN, ROOT } from './cli.js';
+
+export interface Measured {
+  code: number | null;
+  stderr: string;
+  /** Peak RSS of the reqflow process, from /proc (VmHWM) at its exit. */
+  peakMb: number;
+  ms: number;
+}
+
+/** Runs the CLI in `cwd` with its peak RSS reported on fd 3 by a preloaded reporter. */
+export function runMeasured(args: string[], cwd: string): Promise<Measured> {
+  const started = Date.now();
+  const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args], {
+    cwd,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(cwd, 'state'), NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  let report = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (report += c.toString('utf8')));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stderr, peakMb: Number(report.trim()) / 1024, ms: Date.now() - started })));
+}
