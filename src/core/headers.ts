@@ -87,3 +87,6 @@ export function mergeHeaders(profileHeaders: Readonly<RequestHeaders>, requestHe
   for (const [name, value] of Object.entries(profileHeaders)) if (!hasHeader(requestHeaders, name)) merged[name] = value;
   return Object.assign(merged, requestHeaders);
 }
+
+/** A character a header value may not hold (RFC 9110 §5.5: visible characters, spaces, tabs, obs-text), as Node checks it. */
+export const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
+import { NOT_IN_HEADER_VALUE } from './headers.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
 export const PROFILES_FILE = '.profiles.json';
@@ -79,12 +80,13 @@ function stringRecord(value: unknown, where: string): Record<string, string> {
   return value as Record<string, string>;
 }
 
-/** Profile headers: token-character names, values without line breaks (they would split the request). */
+/** Profile headers: token-character names, values HTTP can carry (a line break would split the request). */
 function headerRecord(value: unknown, where: string): Record<string, string> {
   const headers = stringRecord(value, where);
   for (const [name, item] of Object.entries(headers)) {
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) fail(`${where}.${JSON.stringify(name)}`, 'a header name (letters, digits and !#$%&\'*+.^_`|~-)');
-    if (/[\r\n\0]/.test(item)) fail(`${where}.${name}`, 'a value without line breaks');
+    // Outside its {{templates}} (their values are checked when resolved).
+    if (NOT_IN_HEADER_VALUE.test(item.replace(/\{\{[^{}]*\}\}/g, ''))) fail(`${where}.${name}`, 'one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)');
   }
   return headers;
 }

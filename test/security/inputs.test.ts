@@ -64,7 +64,24 @@ test('a bad header in a profile is exit 2 naming the field', async () => {
   writeFileSync(join(dir, 'r.http'), `GET ${url}/\n`);
   const result = await runCli(['run', join(dir, 'r.http')], { env });
   expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/profiles\[0\]\.headers\.X-Bad: expected a value without line breaks/);
+  expect(result.stderr).toMatch(/profiles\[0\]\.headers\.X-Bad: expected one line of visible characters/);
+  // Any character HTTP cannot carry (a DEL, one past Latin-1), not only line breaks; templates are checked once resolved.
+  for (const value of ['a\u007fb', '\u4e2d']) {
+    writeFileSync(join(dir, '.profiles.json'), JSON.stringify([{ name: 'default', headers: { 'X-Bad': value, 'X-Ok': 'Bearer {{token}}' } }]));
+    const bad = await runCli(['run', join(dir, 'r.http')], { env });
+    expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, `reqflow: ${join(dir, '.profiles.json')}: profiles[0].headers.X-Bad: expected one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)`]);
+  }
+});
+
+test('a control character from a variable in a header is exit 3 naming the variable, never its value; nothing is sent', async () => {
+  const before = recorder.received.length;
+  const file = tmp.write('ctl.http', `GET ${url}/\nX-H: {{apiToken}}\n`);
+  const result = await runCli(['run', file, '-e', 'apiToken=SEC\u0001RET'], { env });
+  expect(result.code).toBe(3);
+  expect(result.stderr.split('\n')[0]).toBe('reqflow: header X-H of request "request-1" would contain a character a header cannot hold (U+0001), from {{apiToken}}');
+  expect(result.stderr).not.toContain('SEC');
+  oneLine(result.stderr);
+  expect(recorder.received.length).toBe(before);
 });
 
 test('`reqflow missing.http` says the file does not exist; `reqflow run https://…` says how to send a URL', async () => {

@@ -6,7 +6,7 @@
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { UsageError } from '../errors/index.js';
-import { fieldLines, type RequestHeaders } from '../headers.js';
+import { fieldLines, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
 
 /** Exit 2 naming the request and the header (not its value, which may be a secret). */
@@ -22,7 +22,7 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
       try {
         validateHeaderValue(name, line);
       } catch {
-        const bad = [...line].find((char) => !/^[\t\x20-\x7e\x80-\xff]$/.test(char)) ?? '';
+        const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
         throw refuse(`its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
       }
     }

@@ -1,5 +1,5 @@
 import { VariableError } from '../errors/index.js';
-import { fieldLines, mergeHeaders } from '../headers.js';
+import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { resolveBody } from './request-body.js';
@@ -32,13 +32,17 @@ async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
 
 /**
  * A variable whose value holds a line break would split the request into two (header
- * injection, a token read with its newline): exit 3 naming the header and the variables.
+ * injection, a token read with its newline); another control character (or one past Latin-1)
+ * cannot be sent either: exit 3 naming the header and the variables. A character written in
+ * the file itself is the file's error (exit 2, when the request is sent).
  */
 function checkHeaderValue(ctx: RequestContext, name: string, written: string, value: string): string {
-  if (!/[\r\n\0]/.test(value)) return value;
+  const bad = NOT_IN_HEADER_VALUE.exec(value)?.[0];
+  if (bad === undefined || NOT_IN_HEADER_VALUE.test(written.replace(/\{\{[^{}]*\}\}/g, ''))) return value;
   const templates = [...written.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((m) => `{{${m[1]}}}`);
-  throw new VariableError(`header ${name} of request "${ctx.spec.name}" would contain a line break${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
-    hint: 'a header value is one line: check where the variable comes from (a file read with its trailing newline?)',
+  const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
+  throw new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
+    hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',
   });
 }
 
