@@ -78,6 +78,8 @@ describe('HTTP text format', () => {
     expect(specs[0]?.headers).toEqual({ 'Content-Type': 'application/json' });
     expect(specs[0]?.body).toBe('{"a": 1}');
     expect(parseError('GET http://x.test/\nContent-Type application/json\n').message).toMatch(/header line has no "Name: value" form/);
+    // A JetBrains response reference right below the headers: no body.
+    expect(parseHttpText('GET http://x.test/a\nAccept: text/plain\n<> ./2024-01-31T120000.200.txt\n', 'f.http')[0]?.body).toBeUndefined();
   });
 
   test('CRLF line endings, a BOM and lower-case standard methods', () => {

@@ -106,7 +106,7 @@ const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
  * Where the body starts without a blank line (httpyac ends the headers at the first line that
  * is not one): JSON, XML or an included file — never a header, so never a header misread.
  */
-const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@\s])/;
+const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s])/;
 
 function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
