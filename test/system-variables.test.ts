@@ -27,7 +27,13 @@ describe('system variables', () => {
       expect(m >= -3 && m < 3).toBe(true);
       const f = Number(await value('$random.float(1, 2)'));
       expect(f >= 1 && f < 2).toBe(true);
+      // JetBrains' other forms: (to) counts from 0, () is 0 to 1000.
+      const upTo = Number(await value('$random.integer(4)'));
+      expect(Number.isInteger(upTo) && upTo >= 0 && upTo < 4).toBe(true);
+      const any = Number(await value('$random.integer()'));
+      expect(Number.isInteger(any) && any >= 0 && any < 1000).toBe(true);
     }
+    await expect(value('$random.integer(3, 3)')).rejects.toThrow('{{$random.integer(3, 3)}} needs from < to');
     expect(await value('$random.alphabetic(12)')).toMatch(/^[A-Za-z]{12}$/);
     expect(await value('$random.alphanumeric(9)')).toMatch(/^\w{9}$/);
     expect(await value('$random.hexadecimal(16)')).toMatch(/^[0-9a-f]{16}$/);

@@ -111,17 +111,30 @@ function numbers(args: string | undefined, count: number, expression: string, wh
   return parts;
 }
 
+/**
+ * The range of `$random.integer(…)` / `$random.float(…)`: `(from, to)`, `(to)` from 0, or `()`
+ * (0 to 1000), `to` excluded, as JetBrains documents them.
+ */
+function range(args: string | undefined, expression: string, where: string): [number, number] {
+  const count = (args ?? '').split(',').filter((p) => p.trim() !== '').length;
+  if (count === 0) return [0, 1000];
+  if (count === 1) return [0, numbers(args, 1, expression, where)[0] as number];
+  const [from, to] = numbers(args, 2, expression, where) as [number, number];
+  return [from, to];
+}
+
 /** JetBrains' `$random.*` generators that have one meaning (the Faker-based ones do not: refused). */
 function jetbrainsRandom(name: string, args: string | undefined, expression: string, where: string): string {
   switch (name) {
     case 'uuid':
       return crypto().randomUUID();
     case 'integer': {
-      const [from = 0, to = 1000] = args === undefined ? [0, 1000] : numbers(args, 2, expression, where);
+      const [from, to] = range(args, expression, where);
+      if (Math.floor(to) <= Math.ceil(from)) throw new VariableError(`{{${expression}}} needs from < to${where}`);
       return String(crypto().randomInt(Math.ceil(from), Math.floor(to)));
     }
     case 'float': {
-      const [from = 0, to = 1000] = args === undefined ? [0, 1000] : numbers(args, 2, expression, where);
+      const [from, to] = range(args, expression, where);
       return String(from + Math.random() * (to - from));
     }
     case 'alphabetic':
