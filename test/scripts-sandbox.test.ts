@@ -16,10 +16,16 @@ import { join } from 'node:path';
 import type { ScriptSpec } from '../src/core/model.js';
 import type { ScriptData } from '../src/scripts/jetbrains-api.js';
 import { evaluateExpression, runScripts, type ScriptHost } from '../src/scripts/run-scripts.js';
+import { ScriptWorker } from '../src/scripts/script-worker.js';
 import { tempDir } from './helpers/cli.js';
 
 const tmp = tempDir('reqflow-sandbox-');
-afterAll(() => tmp.cleanup());
+// The scripts run where a run's scripts run: in the run's worker thread (built by npm run build).
+const sandboxes = new ScriptWorker();
+afterAll(() => {
+  sandboxes.close();
+  tmp.cleanup();
+});
 const MARKER = join(tmp.dir, 'escaped');
 beforeEach(() => rmSync(MARKER, { force: true }));
 
@@ -34,6 +40,7 @@ function host(overrides: Partial<ScriptHost> = {}): TestHost {
     requestVariables: new Map(),
     environment: (name) => ({ host: 'https://dev.example' })[name],
     resolve: async () => ({}),
+    sandboxes,
     log: (text) => logs.push(text),
     addSecret: (value) => secrets.push(value),
     file: join(tmp.dir, 'api.http'),

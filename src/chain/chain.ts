@@ -10,6 +10,7 @@ import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
+import { ScriptWorker } from '../scripts/script-worker.js';
 
 export interface ChainHost {
   /** Sends one request through the whole pipeline (the loop's `runRequest`). */
@@ -70,6 +71,8 @@ export class RunChain {
   readonly variables = new Map<string, string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
+  /** Where the run's request-file scripts execute (a worker thread, started by the first). */
+  readonly sandboxes = new ScriptWorker();
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.

@@ -11,7 +11,8 @@ import { isSecretName } from '../core/mask.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
-import { type Bridge, createSandbox, type Sandbox, type ScriptFailure } from './sandbox.js';
+import type { Bridge, ScriptFailure } from './sandbox.js';
+import type { IsolatedSandbox, ScriptWorker } from './script-worker.js';
 
 /** Default time limit of one script (the issue's 5 s; `--script-timeout` changes it). */
 export const SCRIPT_TIMEOUT_MS = 5000;
@@ -32,6 +33,8 @@ export interface ScriptHost {
   /** The request file (absolute) and how it is named in messages. */
   file: string;
   timeoutMs: number;
+  /** The run's script worker, where every sandbox lives. */
+  sandboxes: ScriptWorker;
 }
 
 function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[]): Bridge {
@@ -113,30 +116,35 @@ export interface ScriptRun {
 export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptData, host: ScriptHost): Promise<ScriptRun> {
   const sources = await Promise.all(scripts.map((script) => codeOf(script, host)));
   const raw: Omit<TestResult, 'file' | 'line'>[] = [];
-  let jetbrains: Sandbox | undefined;
+  let jetbrains: IsolatedSandbox | undefined;
   const tests: TestResult[] = [];
-  for (const [index, script] of scripts.entries()) {
-    const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
-    let failure: ScriptFailure | undefined;
-    if (script.dialect === 'httpyac') {
-      const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries(host.globals) };
-      const sandbox = createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
-      failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
-    } else {
-      jetbrains ??= createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
-      failure = await jetbrains.run(code, filename);
+  try {
+    for (const [index, script] of scripts.entries()) {
+      const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
+      let failure: ScriptFailure | undefined;
+      if (script.dialect === 'httpyac') {
+        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries(host.globals) };
+        const sandbox = host.sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
+        failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
+        sandbox.dispose();
+      } else {
+        jetbrains ??= host.sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
+        failure = await jetbrains.run(code, filename);
+      }
+      for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
+      if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
+      if (failure?.exited) break;
     }
-    for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
-    if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
-    if (failure?.exited) break;
+    return { tests };
+  } finally {
+    jetbrains?.dispose();
   }
-  return { tests };
 }
 
 /** `?? js <expression>`: the value of an expression over `response`, in the same sandbox API. */
 export async function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): Promise<unknown> {
-  const sandbox = createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
-  const { json, failure } = await sandbox.evaluate(expression, 'assertion');
+  const sandbox = host.sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
+  const { json, failure } = await sandbox.evaluate(expression, 'assertion').finally(() => sandbox.dispose());
   if (failure) throw new Error(`js ${expression}: ${failure.message}`);
   return json === undefined ? undefined : (JSON.parse(json) as unknown);
 }

@@ -1,15 +1,28 @@
 /**
  * Request files written to exhaust the machine: a YAML file whose aliases expand
- * exponentially (the "billion laughs"). Each is refused with a clear error in bounded time,
- * and peak RSS — read from /proc by a preloaded reporter — stays under 256 MB.
+ * exponentially (the "billion laughs"), a response handler that allocates without end. Each
+ * ends with a clear error in bounded time, and peak RSS — read from /proc by a preloaded
+ * reporter — stays under 256 MB.
  */
-import { afterAll, expect, test } from '@jest/globals';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { tempDir } from '../helpers/cli.js';
 import { runMeasured } from '../helpers/run-measured.js';
 
 const LIMIT_MB = 256;
 const tmp = tempDir('reqflow-hostile-files-');
-afterAll(() => tmp.cleanup());
+let server: Server;
+let base = '';
+beforeAll(async () => {
+  server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id": 1}'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
 
 /** Eleven levels of nine aliases: 9^11 strings once expanded, from a file of 1 KiB. */
 function billionLaughs(): string {
@@ -32,4 +45,14 @@ test('anchors used as YAML intends (a shared header block) still work', async ()
   const result = await runMeasured(['run', file, '--list'], tmp.dir);
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
+});
+
+test('a response handler that allocates without end: a failed check naming the memory limit, the run goes on, bounded memory', async () => {
+  const file = tmp.write('hog.http', `GET ${base}/a\n\n> {%\n  const kept = [];\n  for (;;) kept.push(new Array(1e6).fill(1.5));\n%}\n\n###\nGET ${base}/b\n\n> {%\n  client.test('after', () => client.assert(response.status === 200));\n%}\n`);
+  const result = await runMeasured(['test', file, '--script-timeout', '20000'], tmp.dir);
+  expect(result.code).toBe(1);
+  expect(result.stdout).toMatch(/hog\.http:\d+.*used more than 128 MB of memory/);
+  expect(result.stdout).toMatch(/1 passed, 1 failed/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  expect(result.ms).toBeLessThan(15_000);
 });
