@@ -1,4 +1,4 @@
-import { type BodyDecoder, charsetOf, decoderFor, unknownCharsetWarning } from './render/charset.js';
+import { charsetOf, decoderFor, unknownCharsetWarning } from './render/charset.js';
 import { Transform, type Readable } from 'node:stream';
 import { bodyText, contentType, isJsonResponse, isTextual, parseJsonBody } from './render/body.js';
 import { palette, type Palette } from './render/colors.js';
@@ -10,6 +10,7 @@ import { pipeTo } from './render/pipe.js';
 import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';
 import { visible, visibleText } from './render/visible.js';
 import { testLines } from './render/test-lines.js';
+import { SafeTextDecoder, type SafeText } from './render/safe-text.js';
 
 /** `3 events; stopped by --max-events` for the closing line of a stream. */
 function describeStreamEnd(end: StreamEndPart): string {
@@ -37,7 +38,7 @@ export interface ReadableBodyOptions {
   /** What replaces a binary body. */
   binaryNote(bytes: number): string;
   /** Text as it may be shown (the TUI makes control characters harmless). */
-  safeText?(text: string): string;
+  safeText?: SafeText;
 }
 
 const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${bytes} bytes not shown; save it with -o raw > file]`, safeText: visibleText };
@@ -50,7 +51,7 @@ const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${
 export async function writeReadableBody(ctx: ResponseView, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
   const res = ctx.response;
   if (isJsonResponse(res)) {
-    if (charsetOf(contentType(res)).encoding === 'utf-8') return renderJsonBody(ctx, colors);
+    if (charsetOf(contentType(res)).encoding === 'utf-8') return renderJsonBody(ctx, colors, options.safeText);
     // JSON in another charset (rare): read whole, decoded, then pretty-printed; text if it is not JSON.
     const parsed = parseJsonBody(await ctx.readBody(), res);
     if (parsed.ok) return void ctx.output.out(`${prettyJson(parsed.value, colors)}\n`);
@@ -81,28 +82,20 @@ function through(source: Readable, transform: Transform): Transform {
   return source.pipe(transform);
 }
 
-/**
- * Applies `safeText` to a body as it streams: decoded in its charset (known from the header and
- * the first chunk) across chunk boundaries, and a CR at the end of a chunk held back until the
- * next one shows whether a LF follows it.
- */
-function safeTextStream(safeText: (text: string) => string, type: string, onUnknown: (label: string) => void): Transform {
-  let decoder: BodyDecoder | undefined;
-  let pending = '';
+/** Applies `safeText` to a body as it streams, in its charset (known from the header and the first chunk). */
+function safeTextStream(safeText: SafeText, type: string, onUnknown: (label: string) => void): Transform {
+  let decoder: SafeTextDecoder | undefined;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       if (!decoder) {
         const charset = charsetOf(type, chunk);
         if (charset.unknownLabel !== undefined) onUnknown(charset.unknownLabel);
-        decoder = decoderFor(charset.encoding);
+        decoder = new SafeTextDecoder(safeText, decoderFor(charset.encoding));
       }
-      const text = pending + decoder.decode(chunk, { stream: true });
-      const cut = text.endsWith('\r') ? text.length - 1 : text.length;
-      pending = text.slice(cut);
-      callback(null, safeText(text.slice(0, cut)));
+      callback(null, decoder.write(chunk));
     },
     flush(callback) {
-      callback(null, safeText(pending + (decoder?.decode() ?? '')));
+      callback(null, decoder?.end() ?? '');
     },
   });
 }

@@ -17,6 +17,12 @@ const ESC = '\u001b';
 /** Set the clipboard, retitle the window, clear the screen, a DCS string, a C1 CSI, a bidi override. */
 const HOSTILE = `${ESC}]52;c;cHduZWQ=\u0007${ESC}]0;pwned\u0007${ESC}[2J${ESC}P1$r${ESC}\\\u009b31m\u202e`;
 
+/** Valid JSON carrying C1 controls and bidi controls, raw and as escapes, in values and keys. */
+const C1_DOC = { a: 'x\u202eevil\u2066 \u009b31m\u007f', 'k\u009bx\u202d': 1, escaped: ['\u0085', '\u2069'] };
+const C1_JSON = JSON.stringify(C1_DOC).replace('\u0085', '\\u0085');
+/** Past the small-body path: the streaming printer writes it. */
+const C1_JSON_LARGE = JSON.stringify({ pad: 'p'.repeat(100_000), ...C1_DOC });
+
 let server: Server;
 let url = '';
 /** Node's own server refuses to send a reason phrase with control characters: a raw one does. */
@@ -34,6 +40,10 @@ beforeAll(async () => {
       return void res.end(`event: tick${ESC}[2J\nid: 1${ESC}]0;x\u0007\ndata: plain ${ESC}]52;c;eA==\u0007 text\n\n`);
     }
     if (path === '/binary') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a, 0xff]));
+    if (path === '/json-broken') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(`{"a": "${HOSTILE}"}`);
+    if (path === '/json-late') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(`[${'"xxxxxxxxxxxxxx",'.repeat(150_000)}oops ${HOSTILE}\r\nline two\n`);
+    if (path === '/json-c1') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(C1_JSON);
+    if (path === '/json-c1-large') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(C1_JSON_LARGE);
     if (path === '/graphql') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ data: null, errors: [{ message: `denied ${ESC}]52;c;eA==\u0007` }] }));
     res.writeHead(404).end();
   });
@@ -57,7 +67,7 @@ afterAll(async () => {
 
 /** No byte a terminal would act on, beyond our own colour codes (none here: NO_COLOR). */
 function expectInert(text: string): void {
-  expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e]/);
+  expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
 }
 
 const run = async (file: string, text: string, args: string[] = []) => runCli(['run', tmp.write(file, text), ...args], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
@@ -77,6 +87,20 @@ test('a text body in pretty output: OSC 52, OSC 0, CSI, DCS, C1 and bidi overrid
   expect(result.stdout).toBe('before ␛]52;c;cHduZWQ=␇␛]0;pwned␇␛[2J␛P1$r␛\\<U+009B>31m<U+202E> after\nline two\n');
   const jsonIsh = await run('json-ish.http', `GET ${url}/json-ish\n`);
   expectInert(jsonIsh.stdout);
+});
+
+test('a body labelled JSON that is not JSON is shown as text made visible, as a text body is', async () => {
+  const broken = await run('json-broken.http', `GET ${url}/json-broken\n`);
+  expect(broken.stderr).toContain('says JSON but the body is not valid JSON');
+  expectInert(broken.stdout);
+  expect(broken.stdout).toBe('{"a": "␛]52;c;cHduZWQ=␇␛]0;pwned␇␛[2J␛P1$r␛\\<U+009B>31m<U+202E>"}\n');
+});
+
+test('a body valid JSON for its first MiBs, then not: the rest is made visible too', async () => {
+  const late = await run('json-late.http', `GET ${url}/json-late\n`);
+  expect(late.stderr).toContain('the rest of it is shown as text');
+  expectInert(late.stdout);
+  expect(late.stdout).toMatch(/oops ␛\]52;c;cHduZWQ=␇␛\]0;pwned␇␛\[2J␛P1\$r␛\\<U\+009B>31m<U\+202E>\nline two\n$/);
 });
 
 test('-o raw stays byte-exact', async () => {

@@ -5,6 +5,7 @@ import type { ResponseView } from '../reporter.js';
 import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
+import { SafeTextDecoder, type SafeText } from './safe-text.js';
 
 /**
  * Nothing is printed until this much of the body has been read (or all of it): a body that is
@@ -32,14 +33,16 @@ export interface JsonBodyOptions {
   warn(message: string): void;
   /** Largest object held in memory for key reordering (`--max-size`). */
   holdLimit: number;
+  /** What a body that is not JSON after all goes through (the CLI makes control characters visible). */
+  safeText?: SafeText;
 }
 
-type Mode = 'pretty' | 'text' | 'rest';
+type Mode = 'pretty' | 'text';
 
 /**
  * Prints a JSON body pretty as its chunks arrive, in constant memory: the output equals
  * `JSON.stringify(JSON.parse(body), null, 2)` plus a newline. A body that is not JSON (or not
- * UTF-8) is shown as text with a warning, as the non-streaming renderer did; an empty body
+ * UTF-8) is shown as text with a warning, through `safeText` as any text body; an empty body
  * prints nothing. Feed it with {@link push} and {@link end} (synchronous: the caller handles
  * back-pressure between chunks).
  */
@@ -55,13 +58,14 @@ export class JsonBodyPrinter {
   private sawBytes = false;
   private lastByte = -1;
   private streaming: JsonPrettyPrinter | undefined;
-  private readonly text = new TextDecoder('utf-8');
+  private readonly text: SafeTextDecoder;
 
   constructor(
     private readonly output: BodyOutput,
     private readonly options: JsonBodyOptions,
   ) {
     if (isPlain(options.colors)) this.small = { chunks: [], bytes: 0 };
+    this.text = new SafeTextDecoder(options.safeText ?? ((text) => text), new TextDecoder('utf-8'));
   }
 
   /** Made on first use: a small plain body (the common case in a batch) never needs it. */
@@ -127,7 +131,7 @@ export class JsonBodyPrinter {
       this.write(held ? Buffer.concat([...held, NEWLINE]) : NEWLINE);
       return;
     }
-    if (this.mode === 'text') this.writeText(this.text.decode());
+    this.writeText(this.text.end());
     if (this.lastByte !== 0x0a) this.write(NEWLINE);
   }
 
@@ -149,11 +153,10 @@ export class JsonBodyPrinter {
   }
 
   private passThrough(chunk: Uint8Array): void {
-    if (this.mode === 'text') this.writeText(this.text.decode(chunk, { stream: true }));
-    else this.write(chunk);
+    this.writeText(this.text.write(chunk));
   }
 
-  /** Not JSON after all: says why, then shows the body as text (or, past the window, the rest as received). */
+  /** Not JSON after all: says why, then shows the body as text (or, past the window, what was valid pretty and the rest as text). */
   private fail(error: unknown, chunk: Uint8Array | undefined): void {
     if (error instanceof JsonHoldLimitError) {
       throw new NetworkError(`response is larger than --max-size (${this.options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: 'raise --max-size, or stream it with -o raw' });
@@ -171,9 +174,9 @@ export class JsonBodyPrinter {
     }
     this.printer.flushAll();
     this.write(NEWLINE);
-    this.options.warn(`response says JSON but ${reason}; the rest of it is shown as received`);
-    this.mode = 'rest';
-    if (chunk && error instanceof JsonSyntaxError) this.write(chunk.subarray(Math.max(error.offset - this.bytesBefore, 0)));
+    this.options.warn(`response says JSON but ${reason}; the rest of it is shown as text`);
+    this.mode = 'text';
+    if (chunk && error instanceof JsonSyntaxError) this.passThrough(chunk.subarray(Math.max(error.offset - this.bytesBefore, 0)));
   }
 }
 
@@ -242,10 +245,10 @@ function drained(stream: Writable, signal: AbortSignal): Promise<void> {
 }
 
 /** The render stage's use of {@link JsonBodyPrinter}: the response's body to the run's output. */
-export async function renderJsonBody(ctx: ResponseView, colors: Palette): Promise<void> {
+export async function renderJsonBody(ctx: ResponseView, colors: Palette, safeText?: SafeText): Promise<void> {
   const res = ctx.response;
   if (!res) return;
-  const printer = new JsonBodyPrinter({ write: (data) => ctx.output.out(data) }, { colors, warn: (message) => ctx.warn(message), holdLimit: ctx.options.maxSizeBytes });
+  const printer = new JsonBodyPrinter({ write: (data) => ctx.output.out(data) }, { colors, warn: (message) => ctx.warn(message), holdLimit: ctx.options.maxSizeBytes, ...(safeText ? { safeText } : {}) });
   if (res.body !== undefined || !res.stream) {
     printer.push(await ctx.readBody());
     printer.end();
