@@ -11,13 +11,14 @@ import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/report/render/json-st
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { parseJsonExact, stringifyJson } from '../src/core/json-exact.js';
+import { visibleJson } from '../src/report/render/visible.js';
 
 const run = promisify(execFile);
 
-/** What the printer must produce for `text`: what JSON.parse + JSON.stringify give, numbers as written. */
+/** What the printer must produce for `text`: what JSON.parse + JSON.stringify give, numbers as written, terminal controls escaped. */
 function reference(text: string): string {
   const { value, lossless } = parseJsonExact(text);
-  return stringifyJson(value, lossless, 2);
+  return visibleJson(stringifyJson(value, lossless, 2));
 }
 
 /** Feeds `bytes` in the given pieces and returns the output. */
@@ -71,6 +72,8 @@ const DOCUMENTS: Record<string, string> = {
   'raw unicode': '{"greeting":"héllo wörld","emoji":"😀🎉","cjk":"漢字","rtl":"שלום","combining":"é"}',
   'unicode keys': '{"é":1,"\\u00e9x":2,"😀":3,"\\"quoted\\"":4,"":5}',
   'control characters escaped': '"tab\\there\\u0001\\u000b"',
+  // DEL, C1 (U+0080–U+009F: 0xC2 …) and bidi controls (0xE2 …), raw and escaped, beside harmless 0xC2/0xE2 characters.
+  'terminal controls escaped': '{"v":"a\u007f\u0085\u009b[31m\u00a0«\u202a\u202e\u2066\u2069’\u2028—","k\u009b\u202e":1,"e":"\\u009b\\u202E\\u00a0","k\\u009b\\u202e":2}',
   'duplicate keys': '{"a":1,"b":2,"a":3}',
   'duplicate keys via escapes': '{"a":1,"\\u0061":2,"b":{"x":1,"x":{"y":2}}}',
   'index keys reordered': '{"b":1,"2":2,"1":3,"a":4,"0":5}',

@@ -5,6 +5,7 @@
  * JsonSyntaxError, and for bytes that are not UTF-8 its JsonEncodingError (and nothing else).
  */
 import { parseJsonExact, stringifyJson } from '../src/core/json-exact.js';
+import { visibleJson } from '../src/report/render/visible.js';
 import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { JsonEncodingError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText } from '../src/report/render/json-stream-pretty.js';
@@ -28,7 +29,7 @@ function prettyInChunks(text: string | Buffer, cuts: number[]): string {
 /** What the text means once sent as UTF-8 (lone surrogates cannot be, and become U+FFFD). */
 function reference(text: string): string {
   const { value, lossless } = parseJsonExact(Buffer.from(text, 'utf8').toString('utf8'));
-  return stringifyJson(value, lossless, 2);
+  return visibleJson(stringifyJson(value, lossless, 2));
 }
 
 // JSON texts as servers write them: compact, indented, with odd whitespace, escapes and numbers.

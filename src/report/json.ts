@@ -3,6 +3,7 @@ import { bodyText, isJsonResponse, jsonBodyText } from './render/body.js';
 import { unknownCharsetWarning } from './render/charset.js';
 import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord, testRecord } from './record.js';
 import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';
+import { visibleJson } from './render/visible.js';
 
 /** A JSON body's text, to go into the record as written (see {@link withRawBody}). */
 interface RawJson {
@@ -48,11 +49,13 @@ async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<ExactJson |
 
 /** `-o json`: one record per line (NDJSON) for every response, stream event, stream end and error. */
 export function jsonReporter(printError: (outcome: RequestOutcome) => void): Reporter {
-  const write = (ctx: Pick<ResponseView, 'output'>, record: JsonRecord): void => ctx.output.out(`${JSON.stringify(record)}\n`);
+  // Every line: C1 and bidi controls a server sent (in the body, headers, errors) as \u escapes, never raw to a terminal.
+  const writeLine = (ctx: Pick<ResponseView, 'output'>, line: string): void => ctx.output.out(`${visibleJson(line)}\n`);
+  const write = (ctx: Pick<ResponseView, 'output'>, record: JsonRecord): void => writeLine(ctx, JSON.stringify(record));
   return {
     body: async (ctx, body) => {
       const value = await bodyValue(ctx, body);
-      if ('raw' in value) return void ctx.output.out(`${withRawBody(responseRecord(ctx, undefined), value.raw)}\n`);
+      if ('raw' in value) return writeLine(ctx, withRawBody(responseRecord(ctx, undefined), value.raw));
       const record = responseRecord(ctx, value.value);
       let line: string;
       try {
@@ -63,7 +66,7 @@ export function jsonReporter(printError: (outcome: RequestOutcome) => void): Rep
         ctx.warn(`the body of "${ctx.spec.name}" is nested too deeply to write as JSON; "body" holds it as text`);
         line = JSON.stringify({ ...record, body: bodyText(await ctx.readBody(), ctx.response).text });
       }
-      ctx.output.out(`${line}\n`);
+      writeLine(ctx, line);
     },
     event: (ctx, event) => write(ctx, eventRecord(ctx, event)),
     streamEnd: (ctx, end) => write(ctx, endRecord(ctx, end)),

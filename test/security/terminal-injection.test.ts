@@ -103,6 +103,24 @@ test('a body valid JSON for its first MiBs, then not: the rest is made visible t
   expect(late.stdout).toMatch(/oops ␛\]52;c;cHduZWQ=␇␛\]0;pwned␇␛\[2J␛P1\$r␛\\<U\+009B>31m<U\+202E>\nline two\n$/);
 });
 
+test('C1 and bidi controls inside JSON strings (values and keys, raw or escaped) are written as \\u escapes: pretty, large, filtered and -o json stay valid JSON', async () => {
+  for (const path of ['json-c1', 'json-c1-large']) {
+    const pretty = await run(`${path}.http`, `GET ${url}/${path}\n`);
+    expectInert(pretty.stdout);
+    expect(pretty.stdout).toContain('"x\\u202eevil\\u2066 \\u009b31m\\u007f"');
+    expect(pretty.stdout).toContain('"k\\u009bx\\u202d": 1');
+    expect(JSON.parse(pretty.stdout)).toMatchObject(C1_DOC);
+    const json = await run(`${path}.http`, `GET ${url}/${path}\n`, ['-o', 'json']);
+    expectInert(json.stdout);
+    expect(JSON.parse(json.stdout).body).toMatchObject(C1_DOC);
+  }
+  const filtered = await run('json-c1-filter.http', `GET ${url}/json-c1\n`, ['--filter', '[a, escaped]']);
+  expectInert(filtered.stdout);
+  expect(JSON.parse(filtered.stdout)).toEqual([C1_DOC.a, C1_DOC.escaped]);
+  const raw = await run('json-c1-raw.http', `GET ${url}/json-c1\n`, ['-o', 'raw']);
+  expect(raw.stdout).toBe(C1_JSON);
+});
+
 test('-o raw stays byte-exact', async () => {
   const result = await run('raw.http', `GET ${url}/text\n`, ['-o', 'raw']);
   expect(result.stdout).toBe(`before ${HOSTILE} after\r\nline two\n`);

@@ -29,6 +29,8 @@ export abstract class JsonOutput {
   protected escape = 0;
   protected hex = 0;
   protected highSurrogate = -1;
+  /** A UTF-8 sequence of a string cut by the chunk end, kept until it is whole (see scanSequence). */
+  protected split: number[] = [];
   protected readonly keyColour: [Uint8Array, Uint8Array];
   protected readonly stringColour: [Uint8Array, Uint8Array];
   protected readonly numberColour: [Uint8Array, Uint8Array];

@@ -1,7 +1,8 @@
 /**
  * A streaming JSON pretty-printer: UTF-8 bytes go in chunk by chunk, and what comes out is
  * exactly `JSON.stringify(JSON.parse(text), null, 2)` as UTF-8, except that numbers are written
- * as received (`12345678901234567890`, `1e400`, `1.10` stay so; see core/json-exact.ts) —
+ * as received (`12345678901234567890`, `1e400`, `1.10` stay so; see core/json-exact.ts) and
+ * characters a terminal acts on are escaped (`\u009b`, `\u202e`: see visibleJson in visible.ts) —
  * without ever building the document, so a 100 MiB response is printed in constant memory. It
  * works on bytes, never on per-token strings, which is what makes it fast (a 100 MiB document
  * in well under a second).
@@ -19,6 +20,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { JsonStructure } from './json-stream-structure.js';
+import { unsafeInJson } from './visible.js';
 import { ESCAPED, Expect, type Frame, JsonEncodingError, type JsonPrettyOptions, JsonSyntaxError, LITERALS, NUMBER, SHORT_ESCAPES, Token, describe, hexValue, isDigit, isNumberByte, sequenceLength } from './json-stream-shared.js';
 
 export { JsonEncodingError, JsonHoldLimitError, JsonSyntaxError, type JsonPrettyOptions } from './json-stream-shared.js';
@@ -61,7 +63,7 @@ export class JsonPrettyPrinter extends JsonStructure {
         let j = i + 1;
         for (; j < n; j++) {
           const d = b[j] as number;
-          if (d === 0x22 || d === 0x5c || d < 0x20) break;
+          if (d === 0x22 || d === 0x5c || d < 0x20 || mayBeUnsafe(d)) break;
           o[p++] = d;
         }
         this.p = p;
@@ -232,6 +234,11 @@ export class JsonPrettyPrinter extends JsonStructure {
   protected scanString(b: Buffer, j: number): number {
     const n = b.length;
     for (;;) {
+      if (this.split.length > 0) {
+        j = this.scanSequence(b, j);
+        if (this.split.length > 0) return n;
+        continue;
+      }
       if (this.escape !== 0) {
         j = this.scanEscape(b, j);
         if (this.escape !== 0) return n;
@@ -250,16 +257,56 @@ export class JsonPrettyPrinter extends JsonStructure {
         return j + 1;
       }
       if (c < 0x20) throw new JsonSyntaxError('Bad control character in string literal', this.consumed + j);
+      if (mayBeUnsafe(c)) {
+        j = this.scanSequence(b, j);
+        continue;
+      }
       this.ensure(n - j);
       const o = this.o;
       let p = this.p;
       for (; j < n; j++) {
         const d = b[j] as number;
-        if (d === 0x22 || d === 0x5c || d < 0x20) break;
+        if (d === 0x22 || d === 0x5c || d < 0x20 || mayBeUnsafe(d)) break;
         o[p++] = d;
       }
       this.p = p;
     }
+  }
+
+  /**
+   * A UTF-8 sequence that may be a character a terminal acts on (DEL, a C1 control, a bidi
+   * control: see visible.ts), possibly split across chunks: written as a `\u` escape if it is
+   * one, as it came otherwise. Returns the index after it, or the chunk length.
+   */
+  protected scanSequence(b: Buffer, j: number): number {
+    const split = this.split;
+    if (split.length === 0) {
+      const need = sequenceLength(b[j] as number);
+      if (j + need <= b.length) {
+        this.sequence(need, b[j] as number, b[j + 1] as number, b[j + 2] as number);
+        return j + need;
+      }
+      split.push(b[j++] as number);
+    }
+    const need = sequenceLength(split[0] as number);
+    while (split.length < need && j < b.length) split.push(b[j++] as number);
+    if (split.length < need) return j;
+    this.split = [];
+    this.sequence(need, split[0] as number, split[1] as number, split[2] as number);
+    return j;
+  }
+
+  /** Writes a sequence of {@link scanSequence} (`need` bytes: DEL, or a 2- or 3-byte one). */
+  protected sequence(need: number, lead: number, second: number, third: number): void {
+    const cp = need === 1 ? lead : need === 2 ? ((lead & 0x1f) << 6) | (second & 0x3f) : ((lead & 0x0f) << 12) | ((second & 0x3f) << 6) | (third & 0x3f);
+    if (!unsafeInJson(cp)) {
+      this.byte(lead);
+      if (need > 1) this.byte(second);
+      if (need > 2) this.byte(third);
+      return;
+    }
+    if (this.token === Token.Key) this.keyDecodes = true;
+    this.ascii(`\\u${cp.toString(16).padStart(4, '0')}`);
   }
 
   /** After a backslash: one escape, possibly split across chunks. */
@@ -316,7 +363,7 @@ export class JsonPrettyPrinter extends JsonStructure {
     }
     const short = SHORT_ESCAPES[unit];
     if (short !== undefined) this.ascii(short);
-    else if (unit < 0x20 || (unit >= 0xdc00 && unit <= 0xdfff)) this.ascii(`\\u${unit.toString(16).padStart(4, '0')}`);
+    else if (unit < 0x20 || (unit >= 0xdc00 && unit <= 0xdfff) || unsafeInJson(unit)) this.ascii(`\\u${unit.toString(16).padStart(4, '0')}`);
     else this.codePoint(unit);
   }
 
@@ -346,6 +393,13 @@ export class JsonPrettyPrinter extends JsonStructure {
   }
 }
 
+/**
+ * Lead bytes of the UTF-8 sequences {@link unsafeInJson} matches (DEL; U+0080–U+009F start with
+ * 0xC2, the bidi controls with 0xE2): the fast copy loops stop there.
+ */
+function mayBeUnsafe(byte: number): boolean {
+  return byte >= 0x7f && (byte === 0x7f || byte === 0xc2 || byte === 0xe2);
+}
 
 /** Pretty-prints a whole JSON text at once (tests, small bodies): the same output as the stream. */
 export function prettyJsonText(text: string, options: JsonPrettyOptions = {}): string {

@@ -6,6 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
 import { SafeTextDecoder, type SafeText } from './safe-text.js';
+import { visibleJson } from './visible.js';
 
 /**
  * Nothing is printed until this much of the body has been read (or all of it): a body that is
@@ -41,7 +42,8 @@ type Mode = 'pretty' | 'text';
 
 /**
  * Prints a JSON body pretty as its chunks arrive, in constant memory: the output equals
- * `JSON.stringify(JSON.parse(body), null, 2)` plus a newline. A body that is not JSON (or not
+ * `JSON.stringify(JSON.parse(body), null, 2)` plus a newline (numbers as written, terminal
+ * controls escaped: see json-stream-pretty.ts). A body that is not JSON (or not
  * UTF-8) is shown as text with a warning, through `safeText` as any text body; an empty body
  * prints nothing. Feed it with {@link push} and {@link end} (synchronous: the caller handles
  * back-pressure between chunks).
@@ -180,12 +182,12 @@ export class JsonBodyPrinter {
   }
 }
 
-/** `JSON.stringify(JSON.parse(body), null, 2)` with numbers as written, or undefined for a body it cannot take as is. */
+/** `JSON.stringify(JSON.parse(body), null, 2)` with numbers as written (the printer's output), or undefined for a body it cannot take as is. */
 function stringifiedJson(body: Buffer): string | undefined {
   if (!isUtf8(body)) return undefined; // toString would hide bad bytes; the printer reports them
   try {
     const { value, lossless } = parseJsonExact(body.toString('utf8'));
-    return stringifyJson(value, lossless, 2);
+    return visibleJson(stringifyJson(value, lossless, 2)); // C1 and bidi controls escaped, as the printer does
   } catch {
     return undefined; // not JSON, or nested deeper than the call stack: the printer explains or copes
   }

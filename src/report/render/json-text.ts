@@ -1,9 +1,10 @@
 import { stringifyJsonValue } from '../../core/json-exact.js';
 import type { Palette } from './colors.js';
+import { visibleJson } from './visible.js';
 
-/** `JSON.stringify(value, null, 2)`, coloured token by token when the palette has colours. */
+/** `JSON.stringify(value, null, 2)` (terminal controls escaped), coloured token by token when the palette has colours. */
 export function prettyJson(value: unknown, colors: Palette): string {
-  const text = stringifyJsonValue(value, 2) ?? 'undefined';
+  const text = visibleJson(stringifyJsonValue(value, 2) ?? 'undefined');
   return colorizeJson(text, colors);
 }
 

@@ -5,7 +5,19 @@
  * controls (but tab and newline) become their Unicode pictures (ESC → ␛, CR → ␍, DEL → ␡);
  * C1 controls and bidirectional overrides become `<U+009B>`-style marks.
  */
-const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+function hex4(code: number): string {
+  return code.toString(16).padStart(4, '0');
+}
+
+/** Code points a terminal acts on that JSON text may hold unescaped: DEL, C1 controls, bidi overrides and isolates. */
+const JSON_UNSAFE: ReadonlyArray<readonly [number, number]> = [
+  [0x7f, 0x9f],
+  [0x202a, 0x202e],
+  [0x2066, 0x2069],
+];
+const ranges = JSON_UNSAFE.map(([from, to]) => `\\u${hex4(from)}-\\u${hex4(to)}`).join('');
+const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${ranges}]`, 'g');
+const UNSAFE_IN_JSON = new RegExp(`[${ranges}]`, 'g');
 
 export function visible(text: string): string {
   return text.replace(UNSAFE, (char) => {
@@ -19,4 +31,19 @@ export function visible(text: string): string {
 /** A text body for reading: CRLF line ends kept as lines, every other control made visible. */
 export function visibleText(text: string): string {
   return visible(text.replace(/\r\n/g, '\n'));
+}
+
+/** Whether JSON output should write this code point as a `\u` escape (see {@link visibleJson}). */
+export function unsafeInJson(code: number): boolean {
+  for (const [from, to] of JSON_UNSAFE) if (code >= from && code <= to) return true;
+  return false;
+}
+
+/**
+ * JSON text with the characters of {@link unsafeInJson} as `\u009b`-style escapes: the same JSON
+ * value for any parser, and nothing a terminal acts on (`JSON.stringify` escapes only C0).
+ * Outside strings JSON has no such characters, so the text stays valid.
+ */
+export function visibleJson(text: string): string {
+  return text.replace(UNSAFE_IN_JSON, (char) => `\\u${hex4(char.charCodeAt(0))}`);
 }
