@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { palette } from '../src/report/render/colors.js';
 import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/report/render/json-stream-render.js';
-import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
+import { JsonEncodingError, JsonHoldLimitError, JsonNumberLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { parseJsonExact, stringifyJson } from '../src/core/json-exact.js';
 import { visibleJson } from '../src/report/render/visible.js';
@@ -193,6 +193,14 @@ describe('JsonPrettyPrinter: output equals JSON.stringify(JSON.parse(x), null, 2
     const text = `{"1":0,"a":0,"0":0,${filler}}`;
     expect(() => printPieces(chunked(text), { holdLimit: 64 * 1024 })).toThrow(JsonHoldLimitError);
     expect(printPieces(chunked(text), { holdLimit: 8 * 2 ** 20 })).toBe(reference(text));
+  });
+
+  it('prints a long number as written, refuses one longer than holdLimit (or 1 MiB), and a run of letters longer than a literal', () => {
+    const long = `[${'7'.repeat(200_000)}]`;
+    expect(printPieces(chunked(long))).toBe(`[\n  ${'7'.repeat(200_000)}\n]`);
+    expect(() => printPieces(chunked(long), { holdLimit: 100_000 })).toThrow(JsonNumberLimitError);
+    expect(() => printPieces(chunked(`[${'1'.repeat(2 ** 20 + 1)}]`))).toThrow(JsonNumberLimitError);
+    expect(() => printPieces([Buffer.from('[t'), Buffer.from('rrrr'), Buffer.from('rrrr')])).toThrow(/Unexpected token "trrrrr" at position 1/);
   });
 
   it('colours keys, strings, numbers and literals, and nothing else changes', () => {

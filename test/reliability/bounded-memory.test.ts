@@ -1,6 +1,7 @@
 /**
  * Hostile servers that try to make reqflow hold without bound: an endless header, an endless
- * server-sent event, an endless stream of 1xx interim responses, a body nested 100,000 levels
+ * server-sent event, an endless stream of 1xx interim responses, an endless JSON number or
+ * literal, a body nested 100,000 levels
  * deep. Each ends with a clear error (or a bounded fallback) in bounded time, and the process's
  * peak RSS — read from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
  */
@@ -35,6 +36,9 @@ beforeAll(async () => {
       const path = data.toString('latin1').split(' ')[1] ?? '';
       if (path === '/endless-header') return void (socket.write('HTTP/1.1 200 OK\r\nX-Endless: '), pour(socket, 'a'.repeat(64 * 1024)));
       if (path === '/endless-event') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\ndata: '), pour(socket, 'x'.repeat(64 * 1024)));
+      const json = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n';
+      if (path === '/endless-number') return void (socket.write(`${json}[`), pour(socket, '1'.repeat(64 * 1024)));
+      if (path === '/endless-literal') return void (socket.write(`${json}[t`), pour(socket, 'r'.repeat(64 * 1024)));
       if (path === '/interim') return void pour(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(200));
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`);
     });
@@ -82,4 +86,23 @@ test('a body nested 100,000 levels deep, pretty and -o json: bounded memory', as
     expect({ output, code: result.code }).toEqual({ output, code: 0 });
     expect(result.peakMb).toBeLessThan(LIMIT_MB);
   }
+});
+
+test('an endless JSON number: exit 4 at the token cap (1 MiB, or --max-size if smaller), bounded memory', async () => {
+  const capped = await runMeasured(['run', file('number.http', 'GET BASE/endless-number\n')]);
+  expect(capped.code).toBe(4);
+  expect(capped.stderr).toMatch(/^reqflow: response holds a JSON number longer than 1048576 bytes: not pretty-printed$/m);
+  expect(capped.peakMb).toBeLessThan(LIMIT_MB);
+  expect(capped.ms).toBeLessThan(10_000);
+  const maxSize = await runMeasured(['run', file('number.http', 'GET BASE/endless-number\n'), '--max-size', '100000']);
+  expect(maxSize.code).toBe(4);
+  expect(maxSize.stderr).toMatch(/longer than 100000 bytes/);
+});
+
+test('an endless JSON literal is not JSON: shown as text (bounded) until --max-time', async () => {
+  const result = await runMeasured(['run', file('literal.http', 'GET BASE/endless-literal\n'), '--max-time', '3000']);
+  expect(result.stderr).toContain('response says JSON but the body is not valid JSON (Unexpected token "trrrrr"');
+  expect(result.code).toBe(4);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  expect(result.ms).toBeLessThan(10_000);
 });

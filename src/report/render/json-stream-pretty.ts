@@ -21,9 +21,9 @@
 import { isUtf8 } from 'node:buffer';
 import { JsonStructure } from './json-stream-structure.js';
 import { unsafeInJson } from './visible.js';
-import { ESCAPED, Expect, type Frame, JsonEncodingError, type JsonPrettyOptions, JsonSyntaxError, LITERALS, NUMBER, SHORT_ESCAPES, Token, describe, hexValue, isDigit, isNumberByte, sequenceLength } from './json-stream-shared.js';
+import { ESCAPED, Expect, type Frame, JsonEncodingError, JsonNumberLimitError, type JsonPrettyOptions, JsonSyntaxError, LITERALS, MAX_LITERAL_BYTES, MAX_NUMBER_BYTES, NUMBER, SHORT_ESCAPES, Token, describe, hexValue, isDigit, isNumberByte, sequenceLength } from './json-stream-shared.js';
 
-export { JsonEncodingError, JsonHoldLimitError, JsonSyntaxError, type JsonPrettyOptions } from './json-stream-shared.js';
+export { JsonEncodingError, JsonHoldLimitError, JsonNumberLimitError, JsonSyntaxError, type JsonPrettyOptions } from './json-stream-shared.js';
 
 /**
  * Feed UTF-8 bytes with {@link push}, finish with {@link end}; output arrives through `write`
@@ -206,6 +206,12 @@ export class JsonPrettyPrinter extends JsonStructure {
       this.tokenStart = this.consumed + i;
     }
     this.token = token;
+    // Held until the token ends: bounded, so an endless one cannot grow without limit.
+    const limit = token === Token.Number ? Math.min(MAX_NUMBER_BYTES, this.options.holdLimit ?? MAX_NUMBER_BYTES) : MAX_LITERAL_BYTES;
+    if (this.text.length + (j - i) > limit) {
+      if (token === Token.Number) throw new JsonNumberLimitError(limit);
+      throw new JsonSyntaxError(`Unexpected token ${JSON.stringify((this.text + b.toString('latin1', i, j)).slice(0, limit + 1))}`, this.tokenStart);
+    }
     this.text += b.toString('latin1', i, j);
     if (j < n) this.finishRun();
     return j;

@@ -4,7 +4,7 @@ import { NetworkError } from '../../core/errors/index.js';
 import type { ResponseView } from '../reporter.js';
 import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
-import { JsonEncodingError, JsonHoldLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
+import { JsonEncodingError, JsonHoldLimitError, JsonNumberLimitError, JsonPrettyPrinter, JsonSyntaxError } from './json-stream-pretty.js';
 import { SafeTextDecoder, type SafeText } from './safe-text.js';
 import { visibleJson } from './visible.js';
 
@@ -32,7 +32,7 @@ export interface BodyOutput {
 export interface JsonBodyOptions {
   colors: Palette;
   warn(message: string): void;
-  /** Largest object held in memory for key reordering (`--max-size`). */
+  /** Largest object held in memory for key reordering, and longest number (`--max-size`). */
   holdLimit: number;
   /** What a body that is not JSON after all goes through (the CLI makes control characters visible). */
   safeText?: SafeText;
@@ -162,6 +162,9 @@ export class JsonBodyPrinter {
   private fail(error: unknown, chunk: Uint8Array | undefined): void {
     if (error instanceof JsonHoldLimitError) {
       throw new NetworkError(`response is larger than --max-size (${this.options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: 'raise --max-size, or stream it with -o raw' });
+    }
+    if (error instanceof JsonNumberLimitError) {
+      throw new NetworkError(`response holds ${error.message}: not pretty-printed`, { hint: 'stream it with -o raw' });
     }
     if (!(error instanceof JsonSyntaxError) && !(error instanceof JsonEncodingError)) throw error;
     const reason = error instanceof JsonEncodingError ? 'the body is not valid UTF-8' : /empty/.test(error.message) ? 'the body is empty' : `the body is not valid JSON (${error.message})`;

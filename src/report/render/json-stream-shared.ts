@@ -12,6 +12,13 @@ export const MAX_DEPTH = 1000;
 export const FLUSH_BYTES = 64 * 1024;
 /** Small to start with (most bodies are small, and a batch run prints thousands); grows as needed. */
 export const INITIAL_BYTES = 4 * 1024;
+/**
+ * Longest number printed (it is held whole, to be checked and written as the server wrote it);
+ * `holdLimit` when smaller. No real number comes near it: an endless one is refused here.
+ */
+export const MAX_NUMBER_BYTES = 1 << 20;
+/** Longest literal (`false`): a longer run of letters is not JSON. */
+export const MAX_LITERAL_BYTES = 5;
 /** Keys remembered per written-out object to spot a late duplicate. */
 export const MAX_TRACKED_KEYS = 100_000;
 /** Objects with more keys than this do not become the shape their siblings are compared with. */
@@ -61,6 +68,14 @@ export class JsonHoldLimitError extends Error {
   constructor(readonly limit: number) {
     super(`an object whose keys must be reordered is larger than ${limit} bytes`);
     this.name = 'JsonHoldLimitError';
+  }
+}
+
+/** A number longer than {@link MAX_NUMBER_BYTES} (or `holdLimit`). */
+export class JsonNumberLimitError extends Error {
+  constructor(readonly limit: number) {
+    super(`a JSON number longer than ${limit} bytes`);
+    this.name = 'JsonNumberLimitError';
   }
 }
 
