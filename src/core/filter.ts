@@ -1,4 +1,5 @@
-import { UsageError } from './errors/index.js';
+import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 
 type JMESPath = typeof import('@jmespath-community/jmespath');
 
@@ -27,6 +28,10 @@ export function filterRunner(): (expression: string, document: unknown) => Promi
 }
 
 function searchWith({ search }: JMESPath, expression: string, document: unknown): unknown {
+  if (nestedDeeperThan(document, MAX_JSON_DEPTH)) {
+    // JMESPath and the output recurse through the value: refused here rather than a stack overflow later.
+    throw new ReqflowError(`JMESPath filter ${JSON.stringify(expression)} cannot apply: the JSON is nested more than ${MAX_JSON_DEPTH} levels deep`, { exitCode: ExitCode.httpFailure, hint: 'see the body without a filter (-o json writes it as received)' });
+  }
   try {
     return search(document as Parameters<typeof search>[0], expression);
   } catch (error) {

@@ -53,6 +53,18 @@ test('a body nested 100,000 levels deep: pretty shows it as text with a warning,
   expect(Date.now() - started).toBeLessThan(10_000);
 });
 
+test('a body nested 100,000 levels deep with a filter: exit 1 saying so (pretty, -o json, -o raw), quickly', async () => {
+  const file = tmp.write('deep-filter.http', `GET ${url}/deep\n`);
+  for (const [filter, output] of [['[0]', 'pretty'], ['@', 'pretty'], ['@', 'json'], ['length(@)', 'raw']] as const) {
+    const started = Date.now();
+    const result = await runCli(['run', file, '--filter', filter, '-o', output], { env });
+    expect({ filter, output, code: result.code }).toEqual({ filter, output, code: 1 });
+    expect(result.stderr).toContain(`reqflow: JMESPath filter ${JSON.stringify(filter)} cannot apply: the JSON is nested more than 1000 levels deep\n`);
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }
+});
+
 test('an unsolicited 101 Switching Protocols is exit 4, and the rest of the file still runs', async () => {
   const file = tmp.write('upgrade.http', `GET ${rawUrl}/\n\n###\nGET ${url}/next\n`);
   const result = await runCli(['run', file, '-o', 'json'], { env });

@@ -2,7 +2,7 @@
  * Inputs that must be refused with one line (and nothing sent): bad -e names, a header value
  * that a variable would split with a line break (header injection, a token read with its
  * newline), a bad header in a profile, a time-out Node's timers cannot hold, a missing file, a
- * URL where a file was expected.
+ * URL where a file was expected, a request file nested deeper than anything can write.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -92,4 +92,15 @@ test('`reqflow missing.http` says the file does not exist; `reqflow run https://
   expect(urlArg.code).toBe(2);
   expect(urlArg.stderr).toMatch(/^reqflow: reqflow runs request files, not URLs: https:\/\/api\.example\.com\/users\?api_key=•••\nhint: put the request in a file/);
   expect(urlArg.stderr).not.toContain('k-123456');
+});
+
+test('a .json request file whose body is nested 100,000 levels deep is exit 2 naming the file; nothing is sent', async () => {
+  const before = recorder.received.length;
+  const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+  const file = tmp.write('deep.json', `{"requests":[{"method":"POST","url":"${url}/","body":${deep}}]}`);
+  const result = await runCli(['run', file], { env });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(new RegExp(`^reqflow: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: nested more than 1000 levels deep$`, 'm'));
+  oneLine(result.stderr);
+  expect(recorder.received.length).toBe(before);
 });

@@ -1,4 +1,5 @@
-import { ParseError } from '../../core/errors/index.js';
+import { ParseError, UsageError } from '../../core/errors/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { lineColumn, specsFromData } from './structured.js';
 
@@ -20,7 +21,10 @@ const plugin: Plugin = {
   name: 'format-json',
   stages: {
     parse: (ctx) => {
-      ctx.requests.push(...specsFromData(parseJsonText(ctx.text, ctx.file), ctx.file));
+      const data = parseJsonText(ctx.text, ctx.file);
+      // Bodies and variables are written out again as JSON, which recurses (YAML: js-yaml refuses such depth itself).
+      if (nestedDeeperThan(data, MAX_JSON_DEPTH)) throw new UsageError(`${ctx.file}: nested more than ${MAX_JSON_DEPTH} levels deep`);
+      ctx.requests.push(...specsFromData(data, ctx.file));
     },
   },
 };
