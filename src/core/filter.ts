@@ -1,5 +1,6 @@
 import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
+import { plainNumbers } from './json-exact.js';
 
 type JMESPath = typeof import('@jmespath-community/jmespath');
 
@@ -32,11 +33,23 @@ function searchWith({ search }: JMESPath, expression: string, document: unknown)
     // JMESPath and the output recurse through the value: refused here rather than a stack overflow later.
     throw new ReqflowError(`JMESPath filter ${JSON.stringify(expression)} cannot apply: the JSON is nested more than ${MAX_JSON_DEPTH} levels deep`, { exitCode: ExitCode.httpFailure, hint: 'see the body without a filter (-o json writes it as received)' });
   }
+  type Json = Parameters<typeof search>[0];
+  // Numbers kept as text (lossless-json objects) are numbers to JMESPath; what passes through is written as received.
+  const exact = plainNumbers(document);
+  let result: unknown;
   try {
-    return search(document as Parameters<typeof search>[0], expression);
+    result = search((exact ? exact.value : document) as Json, expression);
   } catch (error) {
     throw new UsageError(`JMESPath filter ${JSON.stringify(expression)} failed: ${firstLine(error)}`);
   }
+  if (!exact) return result;
+  let asWritten: unknown;
+  try {
+    asWritten = search(document as Json, expression);
+  } catch {
+    // A computation on numbers (sum, sort_by): only its result's numbers count.
+  }
+  return exact.restore(result, asWritten);
 }
 
 function firstLine(error: unknown): string {

@@ -55,7 +55,7 @@ export function parseJsonExact(text: string): ExactJson {
   }
 }
 
-function isLosslessNumber(value: unknown): boolean {
+function isLosslessNumber(value: unknown): value is object {
   return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;
 }
 
@@ -71,6 +71,63 @@ export function holdsLosslessNumbers(value: unknown): boolean {
     return found ? undefined : item;
   });
   return found;
+}
+
+/** A number as a map key: -0 apart from 0 (a Map treats them as one). */
+type NumberKey = number | '-0';
+const keyOf = (number: number): NumberKey => (Object.is(number, -0) ? '-0' : number);
+
+/** A value whose numbers kept as text became plain numbers, for code that computes with them. */
+export interface PlainNumbers {
+  value: unknown;
+  /**
+   * A result computed from {@link value}, its numbers written as received again. `asWritten`
+   * is the same computation on the original value (undefined if it failed): where both results
+   * have the same shape, a number takes the original's text — exact even for two ids a double
+   * cannot tell apart. Elsewhere a number equal to one text only takes it; others stay computed.
+   */
+  restore(result: unknown, asWritten: unknown): unknown;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * {@link PlainNumbers} of a value, or undefined when it holds no number kept as text. Recursive:
+ * callers keep values within core/json-depth.ts's limit.
+ */
+export function plainNumbers(value: unknown): PlainNumbers | undefined {
+  if (!holdsLosslessNumbers(value)) return undefined;
+  const texts = new Map<NumberKey, string | null>(); // null: two texts are this number
+  const plain = (item: unknown): unknown => {
+    if (isLosslessNumber(item)) {
+      const text = String(item);
+      const number = Number(text);
+      const known = texts.get(keyOf(number));
+      texts.set(keyOf(number), known === undefined || known === text ? text : null);
+      return number;
+    }
+    if (Array.isArray(item)) return item.map(plain);
+    return isRecord(item) ? Object.fromEntries(Object.entries(item).map(([key, member]) => [key, plain(member)])) : item;
+  };
+  const converted = plain(value);
+  const { LosslessNumber } = losslessJson();
+  const restore = (result: unknown, original: unknown): unknown => {
+    if (typeof result === 'number') {
+      if ((isLosslessNumber(original) || typeof original === 'number') && Object.is(Number(String(original)), result)) return original;
+      const text = texts.get(keyOf(result));
+      return text ? new LosslessNumber(text) : result;
+    }
+    if (Array.isArray(result)) {
+      const along = Array.isArray(original) && original.length === result.length ? original : [];
+      return result.map((item, index) => restore(item, along[index]));
+    }
+    if (!isRecord(result)) return result;
+    const along = isRecord(original) ? original : {};
+    return Object.fromEntries(Object.entries(result).map(([key, member]) => [key, restore(member, Object.hasOwn(along, key) ? along[key] : undefined)]));
+  };
+  return { value: converted, restore };
 }
 
 /** A value as JSON text, numbers kept as text written as received (filters' results, captured values). */
