@@ -22,8 +22,14 @@ export async function consumeEvents(
 ): Promise<StreamOutcome> {
   const { maxEvents, streamTimeoutMs } = ctx.options;
   const iterator = events[Symbol.asyncIterator]();
-  let stop: (end: StreamEnd) => void = () => undefined;
-  const stopped = new Promise<StreamEnd>((resolve) => (stop = resolve));
+  // Not a `Promise.race` with one long-lived "stopped" promise: each race would leave a reaction
+  // on it, never freed while the stream lasts (an endless stream of small events grew by GBs).
+  let stoppedBy: StreamEnd | undefined;
+  let interrupt: ((end: StreamEnd) => void) | undefined;
+  const stop = (end: StreamEnd): void => {
+    stoppedBy ??= end;
+    interrupt?.(stoppedBy);
+  };
   const onAbort = (): void => stop('user');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
   if (ctx.signal.aborted) stop('user');
@@ -35,9 +41,14 @@ export async function consumeEvents(
   };
   try {
     for (;;) {
+      if (stoppedBy !== undefined) return finish(stoppedBy);
       if (maxEvents !== undefined && count >= maxEvents) return finish('max-events');
       const next = iterator.next();
-      const winner = await Promise.race([next.then((result) => ({ result }), (error: unknown) => ({ error })), stopped.then((end) => ({ end }))]);
+      const winner = await new Promise<{ result: IteratorResult<StreamEvent> } | { error: unknown } | { end: StreamEnd }>((resolve) => {
+        interrupt = (end) => resolve({ end });
+        next.then((result) => resolve({ result }), (error: unknown) => resolve({ error }));
+      });
+      interrupt = undefined;
       if ('end' in winner) {
         next.catch(() => undefined); // closing the source rejects the pending read: expected
         return finish(winner.end);

@@ -1,9 +1,9 @@
 /**
  * Hostile servers that try to make reqflow hold without bound: an endless header, an endless
- * server-sent event, an endless stream of 1xx interim responses, an endless JSON number or
- * literal, a body nested 100,000 levels
- * deep. Each ends with a clear error (or a bounded fallback) in bounded time, and the process's
- * peak RSS — read from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
+ * server-sent event, an endless stream of tiny events, an endless stream of 1xx interim
+ * responses, an endless JSON number or literal, a body nested 100,000 levels deep. Each ends
+ * with a clear error (or a bounded fallback) in bounded time, and the process's peak RSS — read
+ * from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
  */
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -39,6 +39,7 @@ beforeAll(async () => {
       const json = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n';
       if (path === '/endless-number') return void (socket.write(`${json}[`), pour(socket, '1'.repeat(64 * 1024)));
       if (path === '/endless-literal') return void (socket.write(`${json}[t`), pour(socket, 'r'.repeat(64 * 1024)));
+      if (path === '/many-events') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n'), pour(socket, 'data: x\n\n'.repeat(6554)));
       if (path === '/interim') return void pour(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(200));
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`);
     });
@@ -71,6 +72,14 @@ test('an endless server-sent event: exit 4 at 16 MiB, bounded memory', async () 
   expect(result.stderr).toMatch(/16 MiB/);
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
 });
+
+test('an endless stream of tiny events: constant memory however many arrive', async () => {
+  // Each event used to leave a few hundred bytes behind (~450 MB by 600,000 events).
+  const result = await runMeasured(['run', file('many.http', '# @streaming true\nGET BASE/many-events\n'), '-o', 'raw', '--max-events', '600000']);
+  expect(result.code).toBe(0);
+  expect(result.peakMb).toBeGreaterThan(0);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+}, 60_000);
 
 test('an endless stream of 1xx interim responses: exit 4, bounded memory and time', async () => {
   const result = await runMeasured(['run', file('interim.http', 'GET BASE/interim\n'), '--timeout', '30000']);
