@@ -78,14 +78,17 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   const tls = webSocketTlsOptions(ctx.tlsOptions, url, agent !== undefined);
   const timeoutMs = ctx.options.timeoutMs;
   let upgrade: IncomingMessage | undefined;
+  // graphql-ws makes the socket itself: kept here so that the queue can pause it (back-pressure).
+  let socket: InstanceType<typeof WebSocket> | undefined;
   class HandshakeWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
       super(address, protocols, { headers, handshakeTimeout: timeoutMs, ...tls, ...(agent ? { agent } : {}) });
+      socket = this;
       this.once('upgrade', (res: IncomingMessage) => (upgrade = res));
     }
   }
   const started = performance.now();
-  const queue = new EventQueue();
+  const queue = new EventQueue({ pause: () => socket?.pause(), resume: () => socket?.resume() });
   let connected: () => void = () => undefined;
   let failed: (error: unknown) => void = () => undefined;
   const ready = new Promise<void>((resolve, reject) => {

@@ -68,7 +68,7 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
     ...webSocketTlsOptions(ctx.tlsOptions, url, agent !== undefined),
     ...(agent ? { agent } : {}),
   });
-  const queue = new EventQueue();
+  const queue = new EventQueue(socket);
   let received = 0;
   let waited = 0;
   let wake: (() => void) | undefined;
