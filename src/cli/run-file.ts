@@ -139,7 +139,9 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
         warn,
       });
       const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
-      await drained(io.stdout); // a write that fails after the last request still counts
+      // A write that fails after the last request still counts. Once stdout has failed it never
+      // drains: waiting would empty the event loop and end the run with exit 0, nothing said.
+      if (!outputClosed) await drained(io.stdout);
       if (outputError) throw outputWriteError(outputError);
       if (controller.signal.aborted && !outputClosed && !run.streamEndedByUser) return ExitCode.interrupted;
       return run.exitCode;

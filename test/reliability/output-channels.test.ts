@@ -15,7 +15,11 @@ let url = '';
 const tmp = tempDir('reqflow-output-');
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ i, text: 'x'.repeat(40) })) })));
+  server = createServer((req, res) => {
+    // 200,000 events: enough output for writes to queue up behind the first one that failed.
+    if (req.url === '/events') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).end('data: x\n\n'.repeat(200_000));
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({ items: Array.from({ length: 2000 }, (_, i) => ({ i, text: 'x'.repeat(40) })) }));
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -46,6 +50,13 @@ full.each(['pretty', 'json', 'raw'])('-o %s to a full disk (/dev/full): one clea
   expect(code).toBe(74);
   expect(stderr).toMatch(/^reqflow: cannot write the output: no space left on the device$/m);
   expect(stderr).not.toMatch(/\n\s+at |Error:/);
+});
+
+full.each(['pretty', 'json', 'raw'])('-o %s of a long event stream to a full disk: one clear line, exit 74', async (mode) => {
+  const file = tmp.write(`full-events-${mode}.http`, `# @streaming true\nGET ${url}/events\n`);
+  const { code, stderr } = await runTo('/dev/full', ['run', file, '-o', mode]);
+  expect(code).toBe(74);
+  expect(stderr.match(/^reqflow: .*$/gm)).toEqual(['reqflow: cannot write the output: no space left on the device']);
 });
 
 test('a reader that leaves early (| head) is not an error', async () => {
