@@ -326,15 +326,17 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs));
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
-    if (request.connectTimeoutMs !== undefined) {
-      // A new socket must connect in time; a kept-alive one is connected already.
-      const connectTimeoutMs = request.connectTimeoutMs;
-      req.once('socket', (socket) => {
-        if (!socket.connecting) return;
-        const timer = setTimeout(() => req.destroy(codedError('no connection', 'REQFLOW_CONNECT_TIMEOUT')), connectTimeoutMs);
-        socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
-      });
-    }
+    // A new socket must connect (TCP and TLS) in time; a kept-alive one is connected already.
+    // Without `# @connection-timeout` that is --timeout, on a timer of our own: Node's idle timer
+    // skips its first expiry while a write is queued — a ClientHello the server never reads is
+    // one — so a handshake that never completes would end at twice --timeout.
+    const connectTimeoutMs = request.connectTimeoutMs ?? request.timeoutMs;
+    req.once('socket', (socket) => {
+      if (!socket.connecting) return;
+      const expired = (): Error => (request.connectTimeoutMs === undefined ? codedError('timed out', 'REQFLOW_TIMEOUT') : codedError('no connection', 'REQFLOW_CONNECT_TIMEOUT'));
+      const timer = setTimeout(() => req.destroy(expired()), connectTimeoutMs);
+      socket.once(url.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(timer)).once('close', () => clearTimeout(timer));
+    });
     const onAbort = (): void => {
       req.destroy(codedError('cancelled', 'ABORT_ERR'));
     };
