@@ -2,6 +2,8 @@
  * The flags of `reqflow run`, declared once as data: the oclif command builds its flags (and so
  * its `--help`) from this table, and the fast start-up path parses argv with the same table.
  */
+import { DEFAULT_MAX_SIZE } from '../core/read-body.js';
+
 export interface FlagSpec {
   type: 'string' | 'boolean';
   char?: string;
@@ -34,7 +36,7 @@ export const RUN_FLAGS = {
   follow: { type: 'boolean', char: 'L', description: 'Follow redirects (at most 10).' },
   'unix-socket': { type: 'string', helpValue: 'PATH', description: 'Connect to this Unix domain socket instead of the URL\'s host (the Docker API, local daemons); the URL still gives the path and the Host header.' },
   http2: { type: 'boolean', description: 'Use HTTP/2 where the server agrees (ALPN over TLS, prior knowledge for http://), else HTTP/1.1. A request line ending in HTTP/2 requires it.' },
-  'max-size': { type: 'string', helpValue: 'BYTES', default: String(512 * 1024 * 1024), description: 'Largest body that may be held in memory (filters, pretty JSON).' },
+  'max-size': { type: 'string', helpValue: 'BYTES', default: String(DEFAULT_MAX_SIZE), description: 'Largest body that may be held in memory (-o json, filters, text on a terminal); redirected -o raw needs none.' },
   'max-events': { type: 'string', helpValue: 'N', description: 'Streaming: stop after N events.' },
   'stream-timeout': { type: 'string', helpValue: 'MS', description: 'Streaming: stop after MS milliseconds.' },
   'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },

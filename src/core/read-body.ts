@@ -1,7 +1,15 @@
 import { NetworkError } from './errors/index.js';
 import type { ResponseInfo } from './model.js';
 
-export const DEFAULT_MAX_SIZE = 512 * 1024 * 1024;
+/**
+ * What a body held whole may reach by default. Holding is the least of it: decoding, parsing and
+ * writing a held body cost about eight times its size, so 16 MiB keeps the process near 200 MB
+ * at worst (security.md: hostile bodies end in under 256 MB). Streamed output needs no limit.
+ */
+export const DEFAULT_MAX_SIZE = 16 * 1024 * 1024;
+
+/** Where to go from `--max-size`: on a terminal `-o raw` holds the body too, redirected it streams. */
+export const MAX_SIZE_HINT = 'raise --max-size, or redirect it to a file or a pipe with -o raw (no filter), which needs no limit';
 
 /** Reads the whole body once (later calls get the same buffer); more than `maxSize` bytes is a clear error. */
 export async function readWholeBody(response: ResponseInfo, maxSize: number): Promise<Buffer> {
@@ -23,7 +31,7 @@ export async function readWholeBody(response: ResponseInfo, maxSize: number): Pr
       chunks.push(chunk);
       if (total > maxSize) {
         stream.destroy();
-        settle(new NetworkError(`response is larger than --max-size (${maxSize} bytes)`, { hint: 'raise --max-size, or stream it with -o raw (no filter), which needs no limit' }));
+        settle(new NetworkError(`response is larger than --max-size (${maxSize} bytes)`, { hint: MAX_SIZE_HINT }));
       }
     };
     const onEnd = (): void => settle(undefined);

@@ -5,6 +5,9 @@
  * with a clear error (or a bounded fallback) in bounded time, and the process's peak RSS — read
  * from /proc (VmHWM) by a preloaded reporter, not guessed — stays under 256 MB.
  */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
@@ -18,7 +21,7 @@ let base = '';
 const sockets = new Set<Socket>();
 
 /** Writes `chunk` as fast as the socket takes it, until the client goes away. */
-function pour(socket: Socket, chunk: string): void {
+function pour(socket: Socket, chunk: string | Buffer): void {
   const more = (): void => {
     while (socket.writable && socket.write(chunk));
     if (socket.writable) socket.once('drain', more);
@@ -26,7 +29,12 @@ function pour(socket: Socket, chunk: string): void {
   more();
 }
 
+/** An endless body: no length, sent until the client goes away. */
+const endless = (type: string, extra = ''): string => `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\n${extra}Connection: close\r\n\r\n`;
+
 beforeAll(async () => {
+  // gzip members one after another are one gzip body: each 8 MiB of zeros sent as ~8 KiB.
+  const bombMember = gzipSync(Buffer.alloc(8 * 1024 * 1024));
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
   server = createServer((socket) => {
     sockets.add(socket);
@@ -40,6 +48,12 @@ beforeAll(async () => {
       if (path === '/endless-number') return void (socket.write(`${json}[`), pour(socket, '1'.repeat(64 * 1024)));
       if (path === '/endless-literal') return void (socket.write(`${json}[t`), pour(socket, 'r'.repeat(64 * 1024)));
       if (path === '/many-events') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n'), pour(socket, 'data: x\n\n'.repeat(6554)));
+      if (path === '/endless-json') return void (socket.write(endless('application/json')), pour(socket, 'a'.repeat(64 * 1024)));
+      if (path === '/endless-line') return void (socket.write(endless('text/plain')), pour(socket, 'x'.repeat(64 * 1024)));
+      if (path.startsWith('/bomb')) {
+        socket.write(endless(path === '/bomb-json' ? 'application/json' : 'application/octet-stream', 'Content-Encoding: gzip\r\n'));
+        return void pour(socket, bombMember);
+      }
       if (path === '/interim') return void pour(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(200));
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`);
     });
@@ -80,6 +94,45 @@ test('an endless stream of tiny events: constant memory however many arrive', as
   expect(result.peakMb).toBeGreaterThan(0);
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
 }, 60_000);
+
+const tooLarge = /^reqflow: response is larger than --max-size \(16777216 bytes\)\nhint: raise --max-size, or redirect it to a file or a pipe with -o raw \(no filter\), which needs no limit\n$/;
+
+test.each([
+  ['an endless JSON body, -o json', 'GET BASE/endless-json', ['-o', 'json']],
+  ['an endless JSON body, --filter', 'GET BASE/endless-json', ['--filter', 'a', '-o', 'raw']],
+  ['an event stream without @streaming, -o json', 'GET BASE/many-events', ['-o', 'json']],
+  ['a gzip bomb, -o json', 'GET BASE/bomb-json', ['-o', 'json']],
+  ['a gzip bomb, --filter', 'GET BASE/bomb-json', ['--filter', 'a', '-o', 'raw']],
+])('%s with default flags: exit 4 at --max-size, bounded memory', async (name, request, args) => {
+  const result = await runMeasured(['run', file(`${name.replace(/\W+/g, '-')}.http`, `${request}\n`), ...args]);
+  expect(result.code).toBe(4);
+  expect(result.stderr).toMatch(tooLarge);
+  expect(result.peakMb).toBeGreaterThan(0);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+}, 30_000);
+
+/** Runs the CLI with stdout on a pseudo-terminal (util-linux `script`); its peak RSS goes to a file. */
+function runOnTerminal(args: string[]): Promise<{ output: string; peakMb: number }> {
+  const report = join(tmp.dir, 'tty-rss');
+  const command = [process.execPath, '-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qc', `${command} 3>'${report}'; echo "exit=$?"`, '/dev/null'], { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(tmp.dir, 'state'), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('close', () => resolve({ output: output.replace(/\r/g, ''), peakMb: Number(readFileSync(report, 'utf8').trim()) / 1024 })));
+}
+
+(existsSync('/usr/bin/script') ? test.each : test.skip.each)([
+  ['a gzip bomb, -o raw', 'GET BASE/bomb', ['-o', 'raw']],
+  ['a gzip bomb, pretty', 'GET BASE/bomb', []],
+  ['an endless line of text, pretty', 'GET BASE/endless-line', []],
+  ['an endless line of text, -o raw', 'GET BASE/endless-line', ['-o', 'raw']],
+])('on a terminal, %s with default flags: exit 4 at --max-size, a hint that fits, bounded memory', async (name, request, args) => {
+  const result = await runOnTerminal(['run', file(`tty-${name.replace(/\W+/g, '-')}.http`, `${request}\n`), ...args]);
+  expect(result.output).toMatch(/reqflow: response is larger than --max-size \(16777216 bytes\)\nhint: raise --max-size, or redirect it to a file or a pipe with -o raw/);
+  expect(result.output).toContain('exit=4');
+  expect(result.peakMb).toBeGreaterThan(0);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+}, 30_000);
 
 test('an endless stream of 1xx interim responses: exit 4, bounded memory and time', async () => {
   const result = await runMeasured(['run', file('interim.http', 'GET BASE/interim\n'), '--timeout', '30000']);

@@ -1,6 +1,7 @@
 import { parseJsonExact, stringifyJson } from '../../core/json-exact.js';
 import type { Readable, Writable } from 'node:stream';
 import { NetworkError } from '../../core/errors/index.js';
+import { MAX_SIZE_HINT } from '../../core/read-body.js';
 import type { ResponseView } from '../reporter.js';
 import { isUtf8 } from 'node:buffer';
 import { isPlain, type Palette } from './colors.js';
@@ -161,7 +162,7 @@ export class JsonBodyPrinter {
   /** Not JSON after all: says why, then shows the body as text (or, past the window, what was valid pretty and the rest as text). */
   private fail(error: unknown, chunk: Uint8Array | undefined): void {
     if (error instanceof JsonHoldLimitError) {
-      throw new NetworkError(`response is larger than --max-size (${this.options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: 'raise --max-size, or stream it with -o raw' });
+      throw new NetworkError(`response is larger than --max-size (${this.options.holdLimit} bytes) for pretty-printing: ${error.message}`, { hint: MAX_SIZE_HINT });
     }
     if (error instanceof JsonNumberLimitError) {
       throw new NetworkError(`response holds ${error.message}: not pretty-printed`, { hint: 'stream it with -o raw' });
