@@ -10,8 +10,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { tempDir } from '../helpers/cli.js';
+import { BIN, ROOT, tempDir } from '../helpers/cli.js';
 import { type Measured, runMeasured as measure } from '../helpers/run-measured.js';
 
 const LIMIT_MB = 256;
