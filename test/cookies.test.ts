@@ -11,6 +11,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
+import { mayApply, SessionCookieJar } from '../src/core/http/cookie-jar.js';
+import type { Session } from '../src/core/model.js';
 
 const tmp = tempDir('reqflow-cookies-');
 let server: Server;
@@ -125,5 +127,37 @@ describe('the cookie jar', () => {
     const before = seen.length;
     await run('GET BASE/echo\nCookie: mine=1\n');
     expect(seen.slice(before).map((r) => r.cookie)).toEqual(['mine=1']);
+  });
+});
+
+describe('the saved jar is read only for a request a saved cookie may apply to', () => {
+  /** A session holding what a jar saved after `Set-Cookie` headers from `origin`. */
+  async function sessionWith(origin: string, setCookies: string[]): Promise<Session> {
+    const { CookieJar } = await import('tough-cookie');
+    const jar = new CookieJar();
+    for (const header of setCookies) await jar.setCookie(header, origin);
+    const data = new Map<string, unknown>([['cookies', jar.serializeSync()]]);
+    return { profile: 'p', get: () => undefined, set: () => undefined, delete: () => undefined, getData: <T>(key: string) => data.get(key) as T, setData: (key, value) => void data.set(key, value), names: () => [], save: async () => undefined };
+  }
+
+  test('another host: no Cookie, yet every saved value is a secret; the cookie\'s host and, for a Domain cookie, its subdomains: sent', async () => {
+    const session = await sessionWith('http://api.example.test/', ['sid=s3cret; Path=/', 'wide=w1; Domain=example.test; Path=/']);
+    const seen: string[] = [];
+    const jar = new SessionCookieJar(session, (value) => seen.push(value));
+    expect(await jar.header('http://127.0.0.1:8080/x')).toBeUndefined();
+    expect(await jar.header('http://other.test/x')).toBeUndefined();
+    expect(seen.sort()).toEqual(['s3cret', 'w1']); // masked in all output, though never sent
+    expect(await jar.header('http://api.example.test/x')).toBe('sid=s3cret; wide=w1');
+    expect(await jar.header('http://www.example.test/x')).toBe('wide=w1');
+  });
+
+  test('the pre-check errs only on the side of loading: host-only, IP and upper-case hosts', () => {
+    const saved = { cookies: [{ domain: 'example.test', hostOnly: true }, { domain: '127.0.0.1' }] };
+    expect(mayApply(saved, 'http://sub.example.test/')).toBe(true); // the jar itself refuses a host-only cookie here
+    expect(mayApply(saved, 'http://EXAMPLE.test/')).toBe(true);
+    expect(mayApply(saved, 'http://127.0.0.1:9/')).toBe(true);
+    expect(mayApply(saved, 'http://[::1]:9/')).toBe(false);
+    expect(mayApply(undefined, 'http://example.test/')).toBe(false);
+    expect(mayApply({ cookies: 'unexpected' }, 'http://example.test/')).toBe(true);
   });
 });

@@ -1,10 +1,12 @@
 /**
  * The cookie jar of a profile (RFC 6265, tough-cookie): a login's `Set-Cookie` is sent back on
  * the later requests to that site, as JetBrains and httpyac do, and kept across runs in the
- * profile's session file (0600). tough-cookie is imported only once a response sets a cookie
- * or the session holds some: a run without cookies never loads it.
+ * profile's session file (0600). tough-cookie is loaded only once a response sets a cookie or
+ * the session holds one that may apply: a run without cookies never loads it; from the build's
+ * bundle (dist/bundle/tough-cookie.cjs) it is one CommonJS file.
  */
 import type { CookieJar } from 'tough-cookie';
+import { requireBundled } from '../bundled-dependency.js';
 import type { Session } from '../model.js';
 
 /** Where the jar is kept in the session. */
@@ -28,8 +30,38 @@ export interface CookieInfo {
   httpOnly: boolean;
 }
 
+/**
+ * Could a saved cookie apply to `url`? Read from the saved jar's domains without tough-cookie:
+ * a superset of RFC 6265 §5.1.3's domain match (a host-only cookie counts for its subdomains
+ * too), so that a `false` is sure and a `true` is left to the jar itself.
+ */
+export function mayApply(saved: unknown, url: string): boolean {
+  if (saved === undefined) return false;
+  const cookies = (saved as { cookies?: unknown } | null)?.cookies;
+  if (!Array.isArray(cookies)) return true; // a shape of another version: the jar decides
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return true;
+  }
+  return cookies.some((cookie: { domain?: unknown }) => {
+    if (typeof cookie?.domain !== 'string') return true;
+    const domain = cookie.domain.replace(/^\./, '').toLowerCase();
+    return host === domain || host.endsWith(`.${domain}`);
+  });
+}
+
+/** The values of a saved jar, read from its JSON. */
+function savedValues(saved: unknown): string[] {
+  const cookies = (saved as { cookies?: unknown } | null | undefined)?.cookies;
+  return Array.isArray(cookies) ? cookies.flatMap((cookie: { value?: unknown }) => (typeof cookie?.value === 'string' && cookie.value !== '' ? [cookie.value] : [])) : [];
+}
+
 export class SessionCookieJar implements CookieStore {
   private jar?: Promise<CookieJar>;
+  /** The saved values were handed to `onValue` without loading the jar. */
+  private registered = false;
 
   /** @param onValue told of every cookie value (they are secrets: masked in all output). */
   constructor(
@@ -40,7 +72,7 @@ export class SessionCookieJar implements CookieStore {
 
   private load(): Promise<CookieJar> {
     this.jar ??= (async () => {
-      const { CookieJar } = await import('tough-cookie');
+      const { CookieJar } = requireBundled<typeof import('tough-cookie')>('tough-cookie', 'tough-cookie');
       const saved = this.session.getData(SESSION_KEY);
       let jar = new CookieJar();
       if (saved !== undefined) {
@@ -57,7 +89,14 @@ export class SessionCookieJar implements CookieStore {
   }
 
   async header(url: string): Promise<string | undefined> {
-    if (this.jar === undefined && this.session.getData(SESSION_KEY) === undefined) return undefined;
+    // Loading tough-cookie costs ~15 ms: not for a request no saved cookie can apply to. The
+    // saved values are secrets all the same (a server may repeat one it set under another name).
+    const saved = this.session.getData(SESSION_KEY);
+    if (this.jar === undefined && !mayApply(saved, url)) {
+      if (!this.registered) for (const value of savedValues(saved)) this.onValue(value);
+      this.registered = true;
+      return undefined;
+    }
     const cookies = await (await this.load()).getCookieString(url);
     return cookies === '' ? undefined : cookies;
   }
