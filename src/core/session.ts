@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
 import type { Session } from './model.js';
@@ -132,7 +133,8 @@ export class FileSession implements Session {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       // proper-lockfile: a lock folder beside the file, refreshed while held; one left by a crashed
       // run is stale after 2 s (the least it allows), and waiting for it beats losing a value.
-      const { lock } = await import('proper-lockfile');
+      // Its CommonJS module through require: import() would start the ES-module loader (~7 ms).
+      const { lock } = createRequire(import.meta.url)('proper-lockfile') as typeof import('proper-lockfile');
       const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 } });
       try {
         const merged = readSessionFile(this.path) ?? emptyFile();
