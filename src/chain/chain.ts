@@ -11,6 +11,7 @@ import type { RequestOutcome } from '../report/reporter.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import { ScriptWorker } from '../scripts/script-worker.js';
+import { templateExpressions } from '../core/variables.js';
 
 export interface ChainHost {
   /** Sends one request through the whole pipeline (the loop's `runRequest`). */
@@ -27,7 +28,6 @@ interface Known {
 }
 
 const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
-const TEMPLATE_NAME = /\{\{\s*([A-Za-z_$][\w.$-]*)\s*\}\}/g;
 
 /**
  * Every text of a request where a template may refer to another request: its own, and the file
@@ -43,8 +43,7 @@ function templatesOf(spec: RequestSpec): string[] {
   const variables = spec.fileVariables ?? {};
   const used = new Set<string>();
   for (let i = 0; i < texts.length; i++) {
-    for (const match of (texts[i] as string).matchAll(TEMPLATE_NAME)) {
-      const name = match[1] as string;
+    for (const name of templateExpressions(texts[i] as string)) {
       if (used.has(name) || !Object.hasOwn(variables, name)) continue;
       used.add(name);
       texts.push(variables[name] as string);

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
+import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
 export const PROFILES_FILE = '.profiles.json';
@@ -86,7 +87,7 @@ function headerRecord(value: unknown, where: string): Record<string, string> {
   for (const [name, item] of Object.entries(headers)) {
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) fail(`${where}.${JSON.stringify(name)}`, 'a header name (letters, digits and !#$%&\'*+.^_`|~-)');
     // Outside its {{templates}} (their values are checked when resolved).
-    if (NOT_IN_HEADER_VALUE.test(item.replace(/\{\{[^{}]*\}\}/g, ''))) fail(`${where}.${name}`, 'one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)');
+    if (NOT_IN_HEADER_VALUE.test(outsideTemplates(item))) fail(`${where}.${name}`, 'one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)');
   }
   return headers;
 }

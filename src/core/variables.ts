@@ -8,6 +8,16 @@ import { systemVariable } from './system-variables.js';
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
+/** The expressions of a text's templates, in order: `{{ user }}` → `user`. */
+export function templateExpressions(text: string): string[] {
+  return [...text.matchAll(TEMPLATE)].map((match) => match[1] as string);
+}
+
+/** What a text says around its templates. */
+export function outsideTemplates(text: string): string {
+  return text.replace(TEMPLATE, '');
+}
+
 type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile';
 
 /** httpyac's prompts: `$input label`, `$password label`, each with an optional `$value: default`. */

@@ -2,6 +2,7 @@ import { VariableError } from '../errors/index.js';
 import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
+import { outsideTemplates, templateExpressions } from '../variables.js';
 import { resolveBody } from './request-body.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -38,8 +39,8 @@ async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
  */
 function checkHeaderValue(ctx: RequestContext, name: string, written: string, value: string): string {
   const bad = NOT_IN_HEADER_VALUE.exec(value)?.[0];
-  if (bad === undefined || NOT_IN_HEADER_VALUE.test(written.replace(/\{\{[^{}]*\}\}/g, ''))) return value;
-  const templates = [...written.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((m) => `{{${m[1]}}}`);
+  if (bad === undefined || NOT_IN_HEADER_VALUE.test(outsideTemplates(written))) return value;
+  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
   const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
   throw new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
     hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',

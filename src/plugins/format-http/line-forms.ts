@@ -11,8 +11,6 @@ export const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)(.*?)
 export const COMMENT = /^\s*(#|\/\/)/;
 /** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
 export const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?(.*?)\s*$/s;
-/** httpyac: `{{`, `{{@response`, `{{+after` alone on a line open a JavaScript block, closed by `}}`. */
-const SCRIPT_OPENING = /^\s*\{\{(?:[@+][\w-]*)?\s*$/;
 
 /** Does the line open a `/* … *\/` comment (httpyac) that it does not close? */
 export function opensBlockComment(line: string): boolean {
@@ -44,7 +42,7 @@ export interface HttpyacScript {
 
 /** `{{`, `{{@response`, `{{+`, `{{@request`, … alone on a line (httpyac's own pattern). */
 export const HTTPYAC_SCRIPT_START = /^\s*\{\{(?:@js\s+)?([+@]?)(request|streaming|response|after|responseLogging)?\s*$/i;
-const SCRIPT_END = /^\s*\}\}\s*$/;
+export const HTTPYAC_SCRIPT_END = /^\s*\}\}\s*$/;
 
 /**
  * httpyac's JavaScript block opening at `lines[index]` (undefined when the line opens none):
@@ -61,7 +59,7 @@ export function readHttpyacScript(lines: readonly string[], index: number, first
     throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks and {{@response … }} run; or use a JetBrains handler (> {% … %}, < {% … %})' });
   }
   for (let i = index + 1; i < lines.length; i++) {
-    if (SCRIPT_END.test(lines[i] as string)) {
+    if (HTTPYAC_SCRIPT_END.test(lines[i] as string)) {
       return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: event.toLowerCase() === 'response', lastIndex: i };
     }
   }

@@ -6,7 +6,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
@@ -80,7 +80,7 @@ function splitBlocks(lines: string[]): Block[] {
       }
     }
     current.lines.push(line);
-    if (script) script = !(yacScript ? /^\s*\}\}\s*$/.test(line) : line.includes('%}'));
+    if (script) script = !(yacScript ? HTTPYAC_SCRIPT_END.test(line) : line.includes('%}'));
     else if (/^\s*[<>]\s*\{%/.test(line)) {
       yacScript = false;
       script = !line.slice(line.indexOf('{%') + 2).includes('%}');
