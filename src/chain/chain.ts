@@ -52,8 +52,11 @@ function templatesOf(spec: RequestSpec): string[] {
   return texts;
 }
 
-/** A request's place, the same for the parsed spec and the copy a request's stages work on. */
-const locationOf = (spec: RequestSpec): string => `${spec.source.file}:${spec.source.line}`;
+/**
+ * A request's identity, the same for the parsed spec and the copy a request's stages work on:
+ * its file and its position there (the line alone is not one: a YAML list's items share line 1).
+ */
+const locationOf = (spec: RequestSpec): string => `${spec.source.file}#${spec.source.index ?? `line ${spec.source.line}`}`;
 
 export class RunChain {
   private readonly known = new Map<string, Known>();

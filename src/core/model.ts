@@ -40,6 +40,11 @@ export interface SourceLocation {
   file: string;
   /** 1-based line where the request starts. */
   line: number;
+  /**
+   * 0-based position of the request in its file, set when the file is parsed. With the file it
+   * is the request's identity: the requests of a YAML or JSON file may share a line.
+   */
+  index?: number;
 }
 
 /**

@@ -43,6 +43,9 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     if (ctx.requests.length > 0) break;
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  ctx.requests.forEach((spec, index) => {
+    spec.source.index = index;
+  });
   if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
   await withImportedVariables(ctx.requests, path, registry, new Set([...importing, path]));
   return ctx.requests;
