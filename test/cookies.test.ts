@@ -4,6 +4,7 @@
  * redirect hop too; `# @no-cookie-jar`, `--no-cookies`, a Cookie header written in the file;
  * `reqflow cookies list|clear`; cookie values never printed.
  */
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
@@ -79,7 +80,7 @@ describe('the cookie jar', () => {
     expect((await run('POST BASE/login\n')).code).toBe(0);
     const second = await run('GET BASE/private\n');
     expect(second.code).toBe(0);
-    const file = join(env.REQFLOW_STATE_DIR, 'sessions', 'default.json');
+    const file = sessionFileFor(env.REQFLOW_STATE_DIR, tmp.dir);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const sid = /"(sid-[0-9a-f]{16})"/.exec(readFileSync(file, 'utf8'))?.[1] as string;
     expect(sid).toBeDefined();

@@ -47,14 +47,18 @@ const examples = pages.flatMap(examplesOf);
 let api: { url: string; close(): Promise<void> };
 let workDir: string;
 
+/** Where `npm run demo:api` listens, as the README's reader starts it: the examples' baseUrl. */
+const DEMO_PORT = Number(new URL((JSON.parse(readFileSync(join(ROOT, '.profiles.json'), 'utf8')) as Array<{ name: string; variables: { baseUrl: string } }>).find((p) => p.name === 'default')?.variables.baseUrl ?? '').port);
+
 beforeAll(async () => {
-  api = await startDemoApi();
+  // The README's commands run exactly as a reader types them: the demo API on the examples' port,
+  // the repository's .profiles.json as it is.
+  api = await startDemoApi(DEMO_PORT).catch((error: NodeJS.ErrnoException) => {
+    throw new Error(`the docs examples need the demo API on 127.0.0.1:${DEMO_PORT}, where the examples' profile points: ${error.code === 'EADDRINUSE' ? 'the port is in use — stop a running `npm run demo:api`' : error.message}`);
+  });
   workDir = mkdtempSync(join(tmpdir(), 'reqflow-docs-'));
   cpSync(join(ROOT, 'examples'), join(workDir, 'examples'), { recursive: true });
-  // The repository's profiles, with the default profile pointed at the demo API.
-  const profiles = JSON.parse(readFileSync(join(ROOT, '.profiles.json'), 'utf8')) as Array<{ name: string; variables: Record<string, unknown> }>;
-  for (const profile of profiles) if (profile.name === 'default') profile.variables.baseUrl = api.url;
-  writeFileSync(join(workDir, '.profiles.json'), JSON.stringify(profiles, null, 2));
+  cpSync(join(ROOT, '.profiles.json'), join(workDir, '.profiles.json'));
   // `reqflow` on PATH is the built CLI.
   mkdirSync(join(workDir, 'bin'));
   writeFileSync(join(workDir, 'bin', 'reqflow'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });

@@ -185,7 +185,7 @@ describe('httpyac dotenv environments', () => {
 
 describe('precedence: -e > file variables > session > environment > profile', () => {
   test('each source wins over the ones below it', async () => {
-    const session = await loadSession('prec', { env }); // the profile's session
+    const session = await loadSession('prec', { env, project: join(tmp.dir, 'prec') }); // the profile's session in its project
     session.set('b', 'session');
     session.set('c', 'session');
     await session.save();

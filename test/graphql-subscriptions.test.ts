@@ -1,7 +1,8 @@
 import { eventsOf, parseRecords } from './helpers/records.js';
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli } from './helpers/cli-live.js';
 import { startGraphqlServer, type GraphqlServer, type ReceivedOperation } from './servers/graphql-server.js';
@@ -14,8 +15,8 @@ const opts = { env: { REQFLOW_STATE_DIR: stateDir }, cwd: tmp.dir };
 beforeAll(async () => {
   server = await startGraphqlServer();
   tmp.write('.profiles.json', JSON.stringify([{ name: 'default', variables: { baseUrl: server.url } }]));
-  mkdirSync(join(stateDir, 'sessions'), { recursive: true });
-  writeFileSync(join(stateDir, 'sessions', 'default.json'), JSON.stringify({ version: 1, variables: { token: server.token }, data: {} }), { mode: 0o600 });
+  mkdirSync(dirname(sessionFileFor(stateDir, tmp.dir)), { recursive: true });
+  writeFileSync(sessionFileFor(stateDir, tmp.dir), JSON.stringify({ version: 1, variables: { token: server.token }, data: {} }), { mode: 0o600 });
 });
 afterAll(async () => {
   await server.close();

@@ -3,6 +3,7 @@
  * package that depends on reqflow, the helper exports, the shape check, and the registry rules
  * for third-party plugins (auth-name conflicts, a throwing `appliesTo`, claimed extensions).
  */
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync } from 'node:fs';
@@ -102,7 +103,7 @@ describe('helpers for plugins', () => {
 
   async function context(overrides: Partial<Profile> = {}): Promise<RequestContext> {
     agents ??= new AgentPool();
-    const session = await loadSession('helpers', { env });
+    const session = await loadSession('helpers', { env, project: tmp.dir });
     return createContext(spec, join(tmp.dir, 'r.http'), {
       registry: new PluginRegistry([]),
       options: toRunOptions({ variable: ['cliOnly=from-cli'] }, { stdoutIsTTY: false, stdinIsTTY: false, env: {} }),
@@ -137,7 +138,7 @@ describe('helpers for plugins', () => {
     const later = await context();
     expect(reqflow.readSession(later, 'nonce')).toBe('n-123');
     expect(await reqflow.readVariable(later, 'nonce')).toBe('n-123');
-    const file = readFileSync(join(env.REQFLOW_STATE_DIR, 'sessions', 'helpers.json'), 'utf8');
+    const file = readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR as string, tmp.dir, 'helpers'), 'utf8');
     expect(JSON.parse(file)).toMatchObject({ variables: { nonce: 'n-123' } });
   });
 

@@ -74,41 +74,45 @@ describe('sessions', () => {
     const tmp = tempDir();
     try {
       const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-      const session = await loadSession('dev/eu', { env });
+      const project = '/work/api';
+      const session = await loadSession('dev/eu', { env, project });
       session.set('token', 'abc');
       session.setData('oauth', { expiresAt: 1 });
       await session.save();
-      const path = sessionPath('dev/eu', env);
-      expect(path).toBe(join(tmp.dir, 'state', 'sessions', 'dev%2Feu.json'));
+      const path = sessionPath('dev/eu', project, env);
+      expect(path).toBe(join(tmp.dir, 'state', 'sessions', '%2Fwork%2Fapi', 'dev%2Feu.json'));
       expect(statSync(path).mode & 0o777).toBe(0o600);
       expect(statSync(join(tmp.dir, 'state', 'sessions')).mode & 0o777).toBe(0o700);
-      expect(readdirSync(join(tmp.dir, 'state', 'sessions'))).toEqual(['dev%2Feu.json']);
-      const again = await loadSession('dev/eu', { env });
+      expect(statSync(join(tmp.dir, 'state', 'sessions', '%2Fwork%2Fapi')).mode & 0o777).toBe(0o700);
+      expect(readdirSync(join(tmp.dir, 'state', 'sessions', '%2Fwork%2Fapi'))).toEqual(['dev%2Feu.json']);
+      const again = await loadSession('dev/eu', { env, project });
       expect([again.get('token'), again.getData('oauth')]).toEqual(['abc', { expiresAt: 1 }]);
-      expect((await loadSession('other', { env })).get('token')).toBeUndefined();
+      expect((await loadSession('other', { env, project })).get('token')).toBeUndefined();
+      // The same profile name in another project is another session.
+      expect((await loadSession('dev/eu', { env, project: '/work/other' })).get('token')).toBeUndefined();
     } finally {
       tmp.cleanup();
     }
   });
 
   test('XDG_STATE_HOME is used when REQFLOW_STATE_DIR is not set', () => {
-    expect(sessionPath('default', { XDG_STATE_HOME: '/x/state' })).toBe('/x/state/reqflow/sessions/default.json');
+    expect(sessionPath('default', '/p', { XDG_STATE_HOME: '/x/state' })).toBe('/x/state/reqflow/sessions/%2Fp/default.json');
   });
 
   test('a corrupt session file is reported and set aside, not overwritten', async () => {
     const tmp = tempDir();
     try {
       const env = { REQFLOW_STATE_DIR: tmp.dir };
-      const path = sessionPath('default', env);
-      mkdirSync(join(tmp.dir, 'sessions'), { recursive: true });
+      const path = sessionPath('default', '/p', env);
+      mkdirSync(join(tmp.dir, 'sessions', '%2Fp'), { recursive: true });
       writeFileSync(path, '{"variables": {"token": ');
       const warnings: string[] = [];
-      const session = await loadSession('default', { env, warn: (m) => warnings.push(m) });
+      const session = await loadSession('default', { env, project: '/p', warn: (m) => warnings.push(m) });
       expect(session.get('token')).toBeUndefined();
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toMatch(/session file of profile "default" was corrupt; moved it to .*\.corrupt-\d+/);
-      const aside = readdirSync(join(tmp.dir, 'sessions')).find((f) => f.includes('.corrupt-'));
-      expect(readFileSync(join(tmp.dir, 'sessions', aside ?? ''), 'utf8')).toBe('{"variables": {"token": ');
+      const aside = readdirSync(join(tmp.dir, 'sessions', '%2Fp')).find((f) => f.includes('.corrupt-'));
+      expect(readFileSync(join(tmp.dir, 'sessions', '%2Fp', aside ?? ''), 'utf8')).toBe('{"variables": {"token": ');
     } finally {
       tmp.cleanup();
     }

@@ -1,4 +1,5 @@
 import { parseRecords } from './helpers/records.js';
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
@@ -135,7 +136,7 @@ describe('reqflow run', () => {
       const on = await runCli(['run', path, '-e', `baseUrl=${api.url}`], { env: own, cwd: dir.dir });
       expect(on.code).toBe(0);
       expect(on.stdout).toContain('"user": "alice"');
-      const sessionFile = join(dir.dir, 'state', 'sessions', 'default.json');
+      const sessionFile = sessionFileFor(join(dir.dir, 'state'), dir.dir);
       expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
       const token = JSON.parse(readFileSync(sessionFile, 'utf8')).variables.token as string;
       expect(api.tokens.has(token)).toBe(true);

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sessionPath } from '../src/core/session.js';
+import { sessionFileFor } from './helpers/session-file.js';
 import { project, type Project } from './helpers/auth-project.js';
 import { startFaultServer, type FaultServer } from './helpers/fault-server.js';
 
@@ -57,7 +57,7 @@ test('a token with shell and template syntax is stored and sent back literally',
   expect(result.code).toBe(0);
   expect(result.stderr).not.toMatch(/^reqflow: /m);
   // Stored as text.
-  expect(JSON.parse(readFileSync(sessionPath('default', { REQFLOW_STATE_DIR: p.stateDir }), 'utf8')).variables.token).toBe(token);
+  expect(JSON.parse(readFileSync(sessionFileFor(p.stateDir, p.dir), 'utf8')).variables.token).toBe(token);
   // Sent literally: header, body, query string.
   const use = lastUse();
   expect(use.headers.authorization).toBe(`Bearer ${token}`);

@@ -3,10 +3,12 @@
  * torn or emptied by a crash, and a corrupt one is reported and kept aside, never silently
  * overwritten. A session path that cannot be used is a clear error, not a crash.
  */
+import { sessionFileFor } from './helpers/session-file.js';
+import { projectRoot } from '../src/core/project.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSession, sessionPath } from '../src/core/session.js';
 import { ROOT } from './helpers/cli.js';
@@ -36,12 +38,13 @@ describe('session files', () => {
   test('are 0600 in a 0700 folder, with no temp files left behind', async () => {
     const result = await p.run(['run', 'login.http']);
     expect(result.code).toBe(0);
-    const path = sessionPath('default', env());
+    const path = sessionFileFor(p.stateDir, p.dir);
     expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
     expect(mode(path)).toBe(0o600);
     expect(mode(join(p.stateDir, 'sessions'))).toBe(0o700);
     expect(mode(p.stateDir)).toBe(0o700);
-    expect(readdirSync(join(p.stateDir, 'sessions'))).toEqual(['default.json']);
+    expect(readdirSync(dirname(sessionFileFor(p.stateDir, p.dir)))).toEqual(['default.json']);
+    expect(mode(dirname(sessionFileFor(p.stateDir, p.dir)))).toBe(0o700);
     // The second request really used the stored token.
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer tok-session-0600-check');
   });
@@ -50,18 +53,18 @@ describe('session files', () => {
     const dir = join(p.stateDir, 'sessions');
     (await import('node:fs')).chmodSync(dir, 0o755);
     (await import('node:fs')).chmodSync(p.stateDir, 0o777);
-    const session = await loadSession('default', { env: env() });
+    const session = await loadSession('default', { env: env(), project: projectRoot(p.dir) });
     session.set('other', 'value');
     await session.save();
     expect(mode(dir)).toBe(0o755);
     expect(mode(p.stateDir)).toBe(0o777);
-    expect(mode(sessionPath('default', env()))).toBe(0o600);
+    expect(mode(sessionFileFor(p.stateDir, p.dir))).toBe(0o600);
     (await import('node:fs')).chmodSync(p.stateDir, 0o700);
   });
 
   test('folders reqflow creates are 0700', async () => {
     const fresh = join(p.stateDir, 'fresh', 'state');
-    const session = await loadSession('default', { env: { REQFLOW_STATE_DIR: fresh } });
+    const session = await loadSession('default', { env: { REQFLOW_STATE_DIR: fresh }, project: p.dir });
     session.set('x', 'y');
     await session.save();
     expect(mode(fresh)).toBe(0o700);
@@ -69,7 +72,7 @@ describe('session files', () => {
   });
 
   test('a corrupt session is reported, moved aside byte for byte (0600), and a new one started', async () => {
-    const path = sessionPath('default', env());
+    const path = sessionFileFor(p.stateDir, p.dir);
     const garbage = '{"version":1,"variables":{"token":"half-writ';
     writeFileSync(path, garbage, { mode: 0o644 });
     const result = await p.run(['run', 'login.http']);
@@ -88,7 +91,7 @@ describe('session files', () => {
     ['wrong shape', '{"version":1,"variables":{"token":42}}'],
     ['not JSON', '\u0000\u0001binary'],
   ])('a session file that is %s is also set aside with a warning', async (_name, content) => {
-    const path = sessionPath('default', env());
+    const path = sessionFileFor(p.stateDir, p.dir);
     writeFileSync(path, content);
     const result = await p.run(['run', 'login.http', '-n', 'login']);
     expect(result.code).toBe(0);
@@ -99,7 +102,7 @@ describe('session files', () => {
     const q = project();
     try {
       q.write('a.http', `GET ${server.url}/ok\n`);
-      mkdirSync(sessionPath('default', { REQFLOW_STATE_DIR: q.stateDir }), { recursive: true });
+      mkdirSync(sessionFileFor(q.stateDir, q.dir), { recursive: true });
       expectCleanFailure(await q.run(['run', 'a.http']), { code: 2, message: /cannot read the session file of profile "default": .*default\.json: it is a folder/, hint: /REQFLOW_STATE_DIR/ });
     } finally {
       q.cleanup();
@@ -130,7 +133,7 @@ describe('a crash mid-write', () => {
     const env = { REQFLOW_STATE_DIR: process.argv[1] };
     let n = 0;
     for (;;) {
-      const session = await loadSession('crash', { env, warn: (m) => { console.error('WARN ' + m); process.exit(3); } });
+      const session = await loadSession('crash', { env, project: '/crash', warn: (m) => { console.error('WARN ' + m); process.exit(3); } });
       const size = 1 + ((n * 7919) % 400000);
       session.set('token', 'v' + n + ':' + 'x'.repeat(size));
       session.setData('oauth', { n, refresh: 'r'.repeat(size % 1000) });
@@ -157,7 +160,7 @@ describe('a crash mid-write', () => {
         child.kill('SIGKILL');
         await exited;
         expect(stderr).toBe('');
-        const path = sessionPath('crash', { REQFLOW_STATE_DIR: q.stateDir });
+        const path = sessionPath('crash', '/crash', { REQFLOW_STATE_DIR: q.stateDir });
         const text = readFileSync(path, 'utf8');
         expect(text.length).toBeGreaterThan(0);
         const parsed = JSON.parse(text) as { version: number; variables: { token: string }; data: { oauth: { n: number } } };
@@ -166,16 +169,16 @@ describe('a crash mid-write', () => {
         expect(parsed.variables.token).toBe(`v${n}:${'x'.repeat(1 + ((n * 7919) % 400000))}`);
         seen.add(n);
         const warnings: string[] = [];
-        await loadSession('crash', { env: { REQFLOW_STATE_DIR: q.stateDir }, warn: (m) => warnings.push(m) });
+        await loadSession('crash', { env: { REQFLOW_STATE_DIR: q.stateDir }, project: '/crash', warn: (m) => warnings.push(m) });
         expect(warnings).toEqual([]);
         expect(mode(path)).toBe(0o600);
       }
       // The kills landed at different points of the loop, not always before the first save.
       expect(seen.size).toBeGreaterThan(3);
       // Temp files of killed writers do not pile up: at most the one of the last kill remains.
-      const leftovers = readdirSync(join(q.stateDir, 'sessions')).filter((name) => name.endsWith('.tmp'));
+      const leftovers = readdirSync(join(q.stateDir, 'sessions', '%2Fcrash')).filter((name) => name.endsWith('.tmp'));
       expect(leftovers.length).toBeLessThanOrEqual(1);
-      expect(existsSync(join(q.stateDir, 'sessions', 'crash.json'))).toBe(true);
+      expect(existsSync(join(q.stateDir, 'sessions', '%2Fcrash', 'crash.json'))).toBe(true);
     } finally {
       q.cleanup();
     }

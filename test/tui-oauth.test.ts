@@ -3,6 +3,7 @@
  * the authorization code flow against the real oidc-provider of the OAuth tests, with the
  * browser simulated.
  */
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadOAuthLogin } from '../src/tui/oauth-login.js';
@@ -178,7 +179,7 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
     expect(status).not.toContain('OAuth login ·');
     expect(h.status()).toMatch(/token: valid for (59|60) min/);
     expect(pages[0]?.body).toContain('You can close this tab');
-    const session = JSON.parse(readFileSync(`${stateDir}/sessions/public.json`, 'utf8')) as { variables: { token: string }; data: { oauth: { refreshToken?: string } } };
+    const session = JSON.parse(readFileSync(sessionFileFor(stateDir, folder.dir, 'public'), 'utf8')) as { variables: { token: string }; data: { oauth: { refreshToken?: string } } };
     expect(session.variables.token).toMatch(/^[\w-]{20,}$/);
     expect(session.data.oauth.refreshToken).toBeDefined();
     // {{token}} now authenticates the protected API through the pipeline.

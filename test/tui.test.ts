@@ -2,9 +2,11 @@
  * The terminal UI, headless: the real neo-blessed screen on fake terminal streams, real
  * request files, the real demo API. Keys go in as escape sequences; the screen is read back.
  */
+import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
@@ -190,7 +192,7 @@ describe('layout and navigation', () => {
 
   it('shows the token state from the session: valid for N min, expired', async () => {
     const write = (expiresAt: string): void =>
-      void workspace.write('state-token/sessions/dev.json', JSON.stringify({ version: 1, variables: { token: 'at-1234567890' }, data: { oauth: { grant: 'authorization_code', clientId: 'c', tokenType: 'Bearer', obtainedAt: new Date().toISOString(), expiresAt } } }));
+      writeSession(sessionFileFor(`${workspace.dir}/state-token`, workspace.dir, 'dev'), JSON.stringify({ version: 1, variables: { token: 'at-1234567890' }, data: { oauth: { grant: 'authorization_code', clientId: 'c', tokenType: 'Bearer', obtainedAt: new Date().toISOString(), expiresAt } } }));
     const tokenEnv = isolatedEnv(workspace.dir, `${workspace.dir}/state-token`);
     write(new Date(Date.now() + 42 * 60_000 + 30_000).toISOString());
     const valid = await startHarness({ dir: workspace.dir, env: tokenEnv });
@@ -299,7 +301,7 @@ describe('sending', () => {
     await h.press('enter');
     await h.waitFor('token stored in the session');
     expect(h.status()).toContain('token: set');
-    const session = JSON.parse(readFileSync(`${workspace.dir}/state/sessions/dev.json`, 'utf8')) as { variables: { token: string } };
+    const session = JSON.parse(readFileSync(sessionFileFor(`${workspace.dir}/state`, workspace.dir, 'dev'), 'utf8')) as { variables: { token: string } };
     expect(api.tokens.has(session.variables.token)).toBe(true);
     // The request pane shows the request as sent, the password masked.
     expect(h.text()).toContain('"password": "•••"');
@@ -416,3 +418,9 @@ describe('errors never break the UI', () => {
     expect(existsSync(workspace.dir)).toBe(true);
   });
 });
+
+/** Writes a session file as an earlier run would have left it. */
+function writeSession(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text, { mode: 0o600 });
+}

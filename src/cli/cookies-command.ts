@@ -5,7 +5,7 @@
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { SecretRegistry } from '../core/mask.js';
 import { resolveProfile } from '../core/profiles.js';
-import { loadSession } from '../core/session.js';
+import { loadProfileSession } from '../core/session.js';
 import { visible } from '../report/render/visible.js';
 import { exitCodeOf } from './report-error.js';
 
@@ -19,8 +19,8 @@ export interface CookiesFlags {
 
 async function jarOf(flags: CookiesFlags, warn: (message: string) => void) {
   const cwd = process.cwd();
-  const { profile } = await resolveProfile({ requestDir: cwd, cwd, env: process.env, ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}) });
-  const session = await loadSession(profile.name, { env: process.env, warn });
+  const { profile, document } = await resolveProfile({ requestDir: cwd, cwd, env: process.env, ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}) });
+  const session = await loadProfileSession(profile.name, document, cwd, { env: process.env, warn });
   return { profile: profile.name, session, jar: new SessionCookieJar(session, () => undefined, warn) };
 }
 

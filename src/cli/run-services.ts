@@ -14,7 +14,7 @@ import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
-import { loadSession } from '../core/session.js';
+import { loadProfileSession } from '../core/session.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { createChain } from '../pipeline/loop.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
@@ -42,7 +42,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
   const environment = await loadEnvironment(dirname(path), options.environment, warn);
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
-  const session = await loadSession(profile.name, { env: io.env, warn });
+  const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
     options,

@@ -1,8 +1,10 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { projectKey, projectRoot } from './project.js';
+import type { ProfilesDocument } from './profiles.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { Session } from './model.js';
 
@@ -13,9 +15,44 @@ function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(xdg, 'reqflow');
 }
 
-/** File of a profile's session; the profile name is encoded so that any name is a safe file name. */
-export function sessionPath(profile: string, env: NodeJS.ProcessEnv = process.env): string {
+/**
+ * File of a profile's session in a project (`src/core/project.ts`): a session belongs to both,
+ * so two projects' `default` profiles never share a token or a cookie. Names are encoded so that
+ * any profile name is a safe file name.
+ */
+export function sessionPath(profile: string, project: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(stateDir(env), 'sessions', projectKey(project), `${encodeURIComponent(profile)}.json`);
+}
+
+/** Where sessions were kept before they belonged to a project: one file per profile name. */
+function legacySessionPath(profile: string, env: NodeJS.ProcessEnv): string {
   return join(stateDir(env), 'sessions', `${encodeURIComponent(profile)}.json`);
+}
+
+export interface SessionOptions {
+  /** The project root (`projectRoot`): the session is this project's. */
+  project: string;
+  env?: NodeJS.ProcessEnv;
+  warn?: (message: string) => void;
+  /**
+   * The profile is defined in this project's profiles file: a session of that profile name kept
+   * before sessions were per project moves here, once. (An implicit `default` profile's old
+   * session is not moved: it may be any project's.)
+   */
+  adoptLegacy?: boolean;
+}
+
+/** Moves a pre-project session file of the profile to the project's place, once (rename: atomic; a lost race finds it gone). */
+function adoptLegacySession(profile: string, path: string, options: SessionOptions): void {
+  const legacy = legacySessionPath(profile, options.env ?? process.env);
+  if (existsSync(path) || !existsSync(legacy)) return;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    renameSync(legacy, path);
+    options.warn?.(`the session of profile "${profile}" now belongs to this project (${options.project}); sessions are kept per project and profile`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(`cannot move the session of profile "${profile}" to its project`, legacy, error);
+  }
 }
 
 interface SessionFile {
@@ -36,8 +73,9 @@ function isStringRecord(value: unknown): value is Record<string, string> {
  * Loads a session. A corrupt file is reported through `warn` and moved aside
  * (`<file>.corrupt-<time>`), never silently overwritten.
  */
-export async function loadSession(profile: string, options: { env?: NodeJS.ProcessEnv; warn?: (message: string) => void } = {}): Promise<FileSession> {
-  const path = sessionPath(profile, options.env);
+export async function loadSession(profile: string, options: SessionOptions): Promise<FileSession> {
+  const path = sessionPath(profile, options.project, options.env);
+  if (options.adoptLegacy === true) adoptLegacySession(profile, path, options);
   let text: string;
   try {
     text = readFileSync(path, 'utf8'); // sync: small file, and fs/promises costs start-up time
@@ -60,6 +98,14 @@ export async function loadSession(profile: string, options: { env?: NodeJS.Proce
     options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
     return new FileSession(profile, path, emptyFile());
   }
+}
+
+/**
+ * The session of a profile where it is used: the project is the profiles file's folder, else
+ * the project around the request's folder (`projectRoot`).
+ */
+export function loadProfileSession(profile: string, document: ProfilesDocument, requestDir: string, options: Omit<SessionOptions, 'project' | 'adoptLegacy'>): Promise<FileSession> {
+  return loadSession(profile, { ...options, project: projectRoot(requestDir, document.path), adoptLegacy: document.profiles.some((p) => p.name === profile) });
 }
 
 /** A file-system failure on a session file, as one clear line (exit 2) instead of a crash. */

@@ -15,7 +15,7 @@ import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
 import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
 import type { RequestOutcome } from '../report/reporter.js';
-import { loadSession } from '../core/session.js';
+import { loadProfileSession } from '../core/session.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { AbortHooks } from '../core/abort-hooks.js';
@@ -140,7 +140,7 @@ export class Workspace {
 
   /** The session as stored now (another terminal may have logged in or out meanwhile). */
   async loadSession(): Promise<Session> {
-    return loadSession(this.profile.name, { env: this.config.env, warn: () => undefined });
+    return loadProfileSession(this.profile.name, this.document, this.config.dir, { env: this.config.env, warn: () => undefined });
   }
 
   async refreshSession(): Promise<void> {

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { sessionPath } from '../../src/core/session.js';
+import { sessionFileFor } from './session-file.js';
 import { startEchoServer, type EchoServer } from '../servers/echo-server.js';
 import { runCli, tempDir, type CliResult } from './cli.js';
 
@@ -31,7 +31,7 @@ export function project(): Project {
     write: temp.write,
     profiles: (profiles) => temp.write('.profiles.json', JSON.stringify(profiles, null, 2)),
     seedSession(profile, variables, data = {}) {
-      const path = sessionPath(profile, baseEnv);
+      const path = sessionFileFor(stateDir, temp.dir, profile);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, JSON.stringify({ version: 1, variables, data }), { mode: 0o600 });
     },

@@ -2,6 +2,7 @@
  * Shared set-up of the OAuth tests: a real oidc-provider, a folder with profiles for each kind of
  * client and a request file that calls the provider's protected API with `{{token}}`.
  */
+import { sessionFileFor } from './session-file.js';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,7 +63,7 @@ export function workspace(provider: Provider, extraProfiles: Record<string, unkn
   folder.write('api.http', API_REQUEST);
   const stateDir = mkdtempSync(join(tmpdir(), 'reqflow-oauth-state-'));
   const env = { REQFLOW_STATE_DIR: stateDir, CONF_SECRET: provider.clients.confidential.clientSecret };
-  const sessionPath = (profile: string): string => join(stateDir, 'sessions', `${encodeURIComponent(profile)}.json`);
+  const sessionPath = (profile: string): string => sessionFileFor(stateDir, folder.dir, profile);
   const run = (args: string[], extraEnv: NodeJS.ProcessEnv = {}) => runCli(args, { cwd: folder.dir, env: { ...env, ...extraEnv } });
   return {
     dir: folder.dir,

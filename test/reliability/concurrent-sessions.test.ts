@@ -20,7 +20,7 @@ const CHILD = `
 const { loadSession } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/core/session.js')).href)});
 const { existsSync } = await import('node:fs');
 const [n, go] = process.argv.slice(1);
-const session = await loadSession('shared');
+const session = await loadSession('shared', { project: '/shared' });
 session.set('value' + n, 'from-' + n);
 session.setData('key' + n, { n: Number(n) });
 if (n === '0') session.delete('old');
@@ -38,7 +38,7 @@ function child(n: number, go: string): { ready: Promise<void>; done: Promise<num
 }
 
 test('eight processes save one profile\'s session at once: no value is lost', async () => {
-  const file = join(state, 'sessions', 'shared.json');
+  const file = join(state, 'sessions', '%2Fshared', 'shared.json');
   const before = child(9, join(state, 'go-now'));
   writeFileSync(join(state, 'go-now'), '');
   expect(await before.done).toBe(0);
@@ -57,6 +57,6 @@ test('eight processes save one profile\'s session at once: no value is lost', as
   expect(saved.variables).toEqual(Object.fromEntries([9, 0, 1, 2, 3, 4, 5, 6, 7].map((n) => [`value${n}`, `from-${n}`])));
   expect(Object.keys(saved.data).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 9].map((n) => `key${n}`).sort());
   expect(statSync(file).mode & 0o777).toBe(0o600);
-  expect(readdirSync(join(state, 'sessions')).filter((name) => name.endsWith('.lock'))).toEqual([]);
+  expect(readdirSync(join(state, 'sessions', '%2Fshared')).filter((name) => name.endsWith('.lock'))).toEqual([]);
   expect(existsSync(`${file}.lock`)).toBe(false);
 }, 30_000);

@@ -4,9 +4,10 @@
  * newline), a bad header in a profile, a time-out Node's timers cannot hold, a missing file, a
  * URL where a file was expected, a request file nested deeper than anything can write.
  */
+import { sessionFileFor } from '../helpers/session-file.js';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecorder, type Recorder } from '../helpers/recorder.js';
 
@@ -39,10 +40,10 @@ test('a header value split by a variable (CR/LF) is exit 3 naming the header and
 });
 
 test('a session token with a line break (read from a response) is refused the same way', async () => {
-  mkdirSync(join(tmp.dir, 'state', 'sessions'), { recursive: true });
-  writeFileSync(join(tmp.dir, 'state', 'sessions', 'default.json'), JSON.stringify({ version: 1, variables: { token: 'abc\ndef' }, data: {} }), { mode: 0o600 });
+  mkdirSync(dirname(sessionFileFor(join(tmp.dir, 'state'), tmp.dir)), { recursive: true });
+  writeFileSync(sessionFileFor(join(tmp.dir, 'state'), tmp.dir), JSON.stringify({ version: 1, variables: { token: 'abc\ndef' }, data: {} }), { mode: 0o600 });
   const file = tmp.write('token.http', `GET ${url}/\nAuthorization: Bearer {{token}}\n`);
-  const result = await runCli(['run', file], { env });
+  const result = await runCli(['run', file], { env, cwd: tmp.dir });
   expect(result.code).toBe(3);
   expect(result.stderr).toContain('would contain a line break, from {{token}}');
   expect(result.stderr).not.toContain('abc');

@@ -4,4 +4,4 @@ export interface DemoApi {
   tokens: Set<string>;
   close(): Promise<void>;
 }
-export function startDemoApi(): Promise<DemoApi>;
+export function startDemoApi(port?: number): Promise<DemoApi>;

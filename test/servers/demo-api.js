@@ -18,10 +18,11 @@ function json(res, status, value, headers = {}) {
 }
 
 /**
- * Starts the demo API.
+ * Starts the demo API on 127.0.0.1, on `port` (0: any free port).
+ * @param {number} [port]
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void>, tokens: Set<string> }>}
  */
-export async function startDemoApi() {
+export async function startDemoApi(port = 0) {
   const tokens = new Set();
   // Notes: a small create → fetch → delete resource behind the login token (the chaining examples).
   const notes = new Map();
@@ -135,10 +136,10 @@ export async function startDemoApi() {
       return json(res, 400, { error: String(error.message ?? error) });
     }
   });
-  const port = await listenOnLoopback(server);
+  const listening = await listenOnLoopback(server, port);
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${listening}`,
+    port: listening,
     tokens,
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
   };

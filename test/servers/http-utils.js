@@ -11,8 +11,14 @@ export function readBody(req) {
 }
 
 /** Listens on 127.0.0.1 with a free port; resolves with the port. */
-export async function listenOnLoopback(server) {
+export async function listenOnLoopback(server, port = 0) {
   server.keepAliveTimeout = 5000;
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   return server.address().port;
 }

@@ -10,7 +10,7 @@ import { SecretRegistry } from '../../core/mask.js';
 import type { Profile } from '../../core/model.js';
 import { resolveProfile } from '../../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../../core/prompt.js';
-import { loadSession, type FileSession } from '../../core/session.js';
+import { loadProfileSession, type FileSession } from '../../core/session.js';
 import { TemplateResolver } from '../../core/variables.js';
 import { TOKEN_VARIABLE, readStored } from './token-store.js';
 
@@ -50,7 +50,7 @@ export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OA
     if (flags.profile === undefined && !env.REQFLOW_PROFILE && document.profiles.length === 0) {
       throw new UsageError('no profiles found (.profiles.json)', { hint: 'create a .profiles.json with an "oauth" object in the current folder, or pass --profiles PATH' });
     }
-    const session = await loadSession(profile.name, { env, warn });
+    const session = await loadProfileSession(profile.name, document, cwd, { env, warn });
     secrets.add(session.get(TOKEN_VARIABLE));
     secrets.add(readStored(session)?.refreshToken);
     const resolver = new TemplateResolver({

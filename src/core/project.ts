@@ -1,0 +1,48 @@
+/**
+ * The project a request belongs to: what sessions, cookies and tokens are kept for (with the
+ * profile), so a login in one project is never sent to another project's server.
+ */
+import { existsSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { lazyBuiltin } from './lazy-builtin.js';
+import { basename, dirname, join, resolve } from 'node:path';
+
+/** Files and folders that mark a project's root folder (version control, the `.http` tools' environments, a package). */
+const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
+
+/**
+ * The project root: the folder of the profiles file when there is one; else the nearest folder
+ * at or above the request's folder that holds a project marker — never the home folder or `/`
+ * themselves, which hold unrelated projects; else the request's folder alone.
+ */
+export function projectRoot(requestDir: string, profilesPath?: string): string {
+  if (profilesPath !== undefined) return real(dirname(resolve(profilesPath)));
+  const start = real(resolve(requestDir));
+  const home = real(homedir());
+  for (let dir = start; ; ) {
+    const parent = dirname(dir);
+    if (dir === home || parent === dir) break;
+    if (PROJECT_MARKERS.some((marker) => existsSync(join(dir, marker)))) return dir;
+    dir = parent;
+  }
+  return start;
+}
+
+/**
+ * A file-name-safe key for a project: its path, percent-encoded (one to one, and readable in a
+ * listing); a path too long for a file name is its folder's name and a SHA-256 of the path.
+ */
+export function projectKey(root: string): string {
+  const encoded = encodeURIComponent(root);
+  if (encoded.length <= 200) return encoded;
+  const hash = lazyBuiltin<typeof import('node:crypto')>('node:crypto').createHash('sha256').update(root).digest('hex');
+  return `${encodeURIComponent(basename(root)).slice(0, 60)}-${hash}`;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path; // a folder that does not exist (yet) is still a place
+  }
+}

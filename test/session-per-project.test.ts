@@ -1,0 +1,115 @@
+/**
+ * Sessions (tokens, cookies, OAuth state) belong to a project and a profile, never to a profile
+ * name alone: a login in one folder is never sent to another project's server.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { sessionFileFor } from './helpers/session-file.js';
+
+/** A login server: POST /login answers a token and sets a cookie; everything else is recorded. */
+async function loginServer(token: string): Promise<Recorder> {
+  return startRecorder((req, res) => {
+    if (req.url === '/login') {
+      res.setHeader('Set-Cookie', `sid=${token}-cookie; Path=/`);
+      res.setHeader('Content-Type', 'application/json');
+      res.end(JSON.stringify({ token }));
+      return;
+    }
+    res.end('ok');
+  });
+}
+
+let a: Recorder;
+let b: Recorder;
+const tmp = tempDir('reqflow-projects-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+// Every run has a current folder inside the temporary tree: the repository's own .profiles.json
+// (found in the current folder when none is above the request file) would make it one project.
+
+beforeAll(async () => {
+  [a, b] = await Promise.all([loginServer('tok-project-a'), loginServer('tok-project-b')]);
+});
+afterAll(async () => {
+  await Promise.all([a.close(), b.close()]);
+  tmp.cleanup();
+});
+
+const requests = (base: string): string => `### login\nPOST ${base}/login\n\n### me\nGET ${base}/me\nAuthorization: Bearer {{token}}\n`;
+
+describe('two unrelated folders, no profiles file (both profile "default")', () => {
+  test("a login in one is never sent to the other's server: neither its token nor its cookie", async () => {
+    const fileA = tmp.write('alpha/api.http', requests(a.url));
+    const fileB = tmp.write('beta/api.http', requests(b.url));
+    expect((await runCli(['run', fileA, '-n', 'login'], { env, cwd: join(tmp.dir, 'alpha') })).code).toBe(0);
+    const me = await runCli(['run', fileA, '-n', 'me'], { env, cwd: join(tmp.dir, 'alpha') });
+    expect(me.code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+    expect(a.received.at(-1)?.headers.cookie).toBe('sid=tok-project-a-cookie');
+
+    // The other project has logged in nowhere: its {{token}} is unknown, and nothing is sent.
+    const other = await runCli(['run', fileB, '-n', 'me'], { env, cwd: join(tmp.dir, 'beta') });
+    expect(other.code).toBe(3);
+    expect(other.stderr).toMatch(/unknown variable "token"/);
+    expect(b.received).toEqual([]);
+    // Same server port aside, cookies are per host: b must not get a's cookie either.
+    const plain = tmp.write('beta/plain.http', `GET ${b.url}/plain\n`);
+    expect((await runCli(['run', plain], { env, cwd: join(tmp.dir, 'beta') })).code).toBe(0);
+    expect(b.received.at(-1)?.headers.cookie).toBeUndefined();
+
+    // Its own login works, and does not replace the first project's token.
+    expect((await runCli(['run', fileB], { env, cwd: tmp.dir })).code).toBe(0);
+    expect(b.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-b');
+    expect((await runCli(['run', fileA, '-n', 'me'], { env, cwd: tmp.dir })).code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+  });
+
+  test('the folders of one project (a marker at its root) share its session, whatever the current folder', async () => {
+    tmp.write('gamma/http-client.env.json', '{}');
+    const login = tmp.write('gamma/auth/login.http', `POST ${a.url}/login\n`);
+    const me = tmp.write('gamma/users/me.http', `GET ${a.url}/me\nAuthorization: Bearer {{token}}\n`);
+    expect((await runCli(['run', login], { env, cwd: tmp.dir })).code).toBe(0);
+    const result = await runCli(['run', me], { env, cwd: join(tmp.dir, 'gamma', 'users') });
+    expect(result.code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+    expect(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, join(tmp.dir, 'gamma')), 'utf8')).toContain('tok-project-a');
+  });
+});
+
+describe('sessions kept before they belonged to a project', () => {
+  const legacy = (state: string, profile: string): string => join(state, 'sessions', `${profile}.json`);
+  const seed = (state: string, profile: string, token: string): void => {
+    mkdirSync(join(state, 'sessions'), { recursive: true });
+    writeFileSync(legacy(state, profile), JSON.stringify({ version: 1, variables: { token }, data: {} }), { mode: 0o600 });
+  };
+
+  test("move, once, to the project whose profiles file defines the profile, saying so", async () => {
+    const state = join(tmp.dir, 'state-legacy');
+    seed(state, 'dev', 'tok-legacy-dev');
+    tmp.write('delta/.profiles.json', JSON.stringify([{ name: 'dev' }]));
+    const file = tmp.write('delta/me.http', `GET ${a.url}/me\nAuthorization: Bearer {{token}}\n`);
+    const first = await runCli(['run', file, '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
+    expect(first.code).toBe(0);
+    expect(first.stderr).toMatch(/^reqflow: warning: the session of profile "dev" now belongs to this project \(.*delta\)/m);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-legacy-dev');
+    expect(existsSync(legacy(state, 'dev'))).toBe(false);
+    expect(readFileSync(sessionFileFor(state, join(tmp.dir, 'delta'), 'dev'), 'utf8')).toContain('tok-legacy-dev');
+    // Once: the next run says nothing, and another project with a "dev" profile does not get it.
+    const again = await runCli(['run', file, '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
+    expect(again.stderr).not.toMatch(/warning/);
+    tmp.write('epsilon/.profiles.json', JSON.stringify([{ name: 'dev' }]));
+    const elsewhere = await runCli(['run', tmp.write('epsilon/me.http', `GET ${b.url}/me\nAuthorization: Bearer {{token}}\n`), '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
+    expect(elsewhere.code).toBe(3);
+  });
+
+  test("an implicit default profile's old session (it may be any project's) is not moved", async () => {
+    const state = join(tmp.dir, 'state-legacy-default');
+    seed(state, 'default', 'tok-legacy-default');
+    const file = tmp.write('zeta/me.http', `GET ${b.url}/me\nAuthorization: Bearer {{token}}\n`);
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
+    expect(result.code).toBe(3);
+    expect(existsSync(legacy(state, 'default'))).toBe(true);
+  });
+});
