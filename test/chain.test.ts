@@ -274,6 +274,21 @@ describe('?? assertions', () => {
     expect(result.stderr).toContain('✓ status == 404');
   });
 
+  test('with -o raw, stdout is the body and each failed check is a line on stderr (exit 1)', async () => {
+    tmp.write('raw-checks.http', 'GET {{baseUrl}}/health\n\n?? status == 200\n?? status == 201\n?? body status == down\n');
+    const result = await run('raw-checks.http', '-o', 'raw');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('{"status":"ok"}');
+    expect(result.stderr).toBe('✗ status == 201 — expected status == 201, got 200\n✗ body status == down — expected body status == \"down\", got \"ok\"\n');
+  });
+
+  test('a ?? line right after the request line is a check, not a query continuation', async () => {
+    tmp.write('after-line.http', 'GET {{baseUrl}}/health\n?? status == 200\n?? body status == ok\n');
+    const result = await run('after-line.http', '-o', 'json');
+    expect(records(result.stdout).tests.map((t) => [t.name, t.passed])).toEqual([['status == 200', true], ['body status == ok', true]]);
+    expect(records(result.stdout).responses[0]?.url).toMatch(/\/health$/);
+  });
+
   test('a ?? line right after the headers (no body) is a check, not a header', async () => {
     tmp.write('no-blank.http', 'GET {{baseUrl}}/health\nAccept: application/json\n?? status == 200\n');
     const result = await run('no-blank.http', '-o', 'json');

@@ -2,6 +2,8 @@ import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { isTextual } from './render/body.js';
 import { pipeTo } from './render/pipe.js';
+import { palette } from './render/colors.js';
+import { testLines } from './render/test-lines.js';
 import type { Reporter, RequestOutcome, ResponseView } from './reporter.js';
 
 /** A filter's result like `jq -r`: strings unquoted, anything else as JSON. */
@@ -48,7 +50,10 @@ export function rawReporter(printError: (outcome: RequestOutcome) => void): Repo
       const text = event.filtered || event.graphql ? jqRaw(event.value) : event.raw;
       ctx.output.out(`${text}\n`);
     },
-    requestEnd: (outcome) => {
+    requestEnd: (outcome, ctx) => {
+      // stdout stays the body's; a failed check still says on stderr why the exit code is 1.
+      const failed = outcome.tests?.filter((test) => !test.passed) ?? [];
+      if (failed.length > 0) ctx.output.err(testLines(failed, palette(ctx.options.color), ctx.redact));
       if (outcome.error) printError(outcome);
     },
   };

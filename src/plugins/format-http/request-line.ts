@@ -31,10 +31,11 @@ export interface RequestLine {
 
 /**
  * A line that continues the request target: `?a=1` or `&b=2` (indented or not), or an indented
- * `/path` part (JetBrains). `&name: value` is a header (a name made of token characters).
+ * `/path` part (JetBrains). `&name: value` is a header (a name made of token characters), and
+ * `?? status == 200` a check (httpyac), wherever it stands.
  */
 export function isTargetContinuation(line: string): boolean {
-  return (/^\s*[?&]/.test(line) || /^\s+\//.test(line)) && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line);
+  return (/^\s*[?&]/.test(line) || /^\s+\//.test(line)) && !/^\s*\?\?(\s|$)/.test(line) && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line);
 }
 
 /** Whitespace as `\s` means it (a test per character of a 10 MB line must be cheap). */
