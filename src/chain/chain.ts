@@ -52,6 +52,9 @@ function templatesOf(spec: RequestSpec): string[] {
   return texts;
 }
 
+/** Does the request run code in the script sandbox: scripts, or `?? js …` checks? */
+const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?.length ?? 0) > 0 || (spec.chain?.assertions?.some((assertion) => /^\s*js\s/.test(assertion.text)) ?? false);
+
 /**
  * A request's identity, the same for the parsed spec and the copy a request's stages work on:
  * its file and its position there (the line alone is not one: a YAML list's items share line 1).
@@ -87,6 +90,7 @@ export class RunChain {
   /** Makes a file's named requests known (for references and `# @ref`). */
   addFile(specs: readonly RequestSpec[], file: string): void {
     this.files.add(resolve(file));
+    if (specs.some(usesSandbox)) this.sandboxes.warm();
     for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
     this.all.push(...specs);
     // Again over every file's requests: a name just made known may be referred to by an earlier file.

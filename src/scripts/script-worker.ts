@@ -61,6 +61,14 @@ export class ScriptWorker {
     };
   }
 
+  /**
+   * Starts the worker ahead of its first script, so that its start-up (~100 ms) overlaps the
+   * requests before it instead of being added to the first request with a handler.
+   */
+  warm(): void {
+    this.start();
+  }
+
   /** Stops the worker (a run that ends does not need to: an idle worker never holds the process). */
   close(): void {
     const running = this.running;
