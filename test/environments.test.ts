@@ -221,3 +221,25 @@ describe('refused files', () => {
     expect(result.stderr).toMatch(/--env "\.\.\/dev" is not an environment name/);
   });
 });
+
+describe('reqflow test over a tree where only some folders have environment files', () => {
+  test('each file gets its own environment; a file with no environment file runs without one, said once', async () => {
+    tmp.write('tree/package.json', '{}');
+    tmp.write('tree/api/http-client.env.json', JSON.stringify({ dev: { host: url } }));
+    tmp.write('tree/api/users.http', 'GET {{host}}/tree/users\n');
+    tmp.write('tree/health/ping.http', `GET ${url}/tree/ping\n`);
+    tmp.write('tree/health/pong.http', `GET ${url}/tree/pong\n`);
+    const before = recorder.received.length;
+    const result = await runCli(['test', '.', '--env', 'dev'], { env, cwd: join(tmp.dir, 'tree') });
+    expect(result.code).toBe(0);
+    expect(recorder.received.slice(before).map((r) => r.url).sort()).toEqual(['/tree/ping', '/tree/pong', '/tree/users']);
+    expect(result.stderr.match(/^reqflow: note: .*$/gm)).toEqual(['reqflow: note: 2 files have no environment file and ran without --env dev: health/ping.http, health/pong.http']);
+
+    // A file whose environment files define other environments only is still an error.
+    tmp.write('tree/other/http-client.env.json', JSON.stringify({ prod: { host: url } }));
+    tmp.write('tree/other/x.http', 'GET {{host}}/tree/x\n');
+    const mixed = await runCli(['test', '.', '--env', 'dev'], { env, cwd: join(tmp.dir, 'tree') });
+    expect(mixed.code).toBe(2);
+    expect(mixed.stdout + mixed.stderr).toMatch(/no environment "dev" in the environment files/);
+  });
+});

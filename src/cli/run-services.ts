@@ -33,6 +33,8 @@ export interface RunSetup {
   signal: AbortSignal;
   io: { stdin: NodeJS.ReadStream; stderr: NodeJS.WriteStream; env: NodeJS.ProcessEnv; cwd: string };
   profileFlags: { profile?: string; profiles?: string };
+  /** `reqflow test`: a file with no environment file at all runs without `--env` (and this hears of it) instead of failing. */
+  withoutEnvironmentFiles?: (path: string) => void;
   warn(message: string): void;
 }
 
@@ -40,7 +42,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
   const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-  const environment = await loadEnvironment(dirname(path), options.environment, warn);
+  const environment = await loadEnvironment(dirname(path), options.environment, warn, setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {});
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn });
   const services: RunServices = {

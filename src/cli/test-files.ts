@@ -79,6 +79,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
         const started = new Date();
         const startedAt = performance.now();
         const results: FileResult[] = [];
+        const withoutEnvironment = new Set<string>();
         for (let round = 0; round < repeat && !controller.signal.aborted; round++) {
           results.push(
             ...(await runTestFiles(files, {
@@ -104,6 +105,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
                   io,
                   profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
                   warn,
+                  withoutEnvironmentFiles: (path) => withoutEnvironment.add(shownPath(path, io.cwd)),
                 });
               },
               ...(extraReporter ? { extraReporter } : {}),
@@ -111,6 +113,10 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
               onFileError: (file, message) => progress.fileError(file, secrets.scrub(message)),
             })),
           );
+        }
+        if (withoutEnvironment.size > 0 && options.environment !== undefined) {
+          const names = [...withoutEnvironment];
+          io.stderr.write(`reqflow: note: ${names.length === 1 ? '1 file has' : `${names.length} files have`} no environment file and ran without --env ${options.environment}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}\n`);
         }
         const run: RunResult = { startedAt: started.toISOString(), durationMs: performance.now() - startedAt, files: results };
         progress.summary(run);

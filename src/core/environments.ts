@@ -14,8 +14,9 @@
  * given); an environment's own values win over them.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, parse, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
+import { nearestWith } from './project.js';
 import { ParseError, UsageError } from './errors/index.js';
 
 export interface Environment {
@@ -59,17 +60,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The nearest folder at or above `dir` with `.git` or `package.json`, else the filesystem root. */
+/** The nearest folder at or above `dir` with `.git` or `package.json`, else the filesystem root: environment files are searched up to it. */
 function projectRoot(dir: string): string {
-  for (let at = resolve(dir); ; at = dirname(at)) {
-    try {
-      statSync(join(at, '.git'));
-      return at;
-    } catch {
-      if (isFile(join(at, 'package.json'))) return at;
-    }
-    if (dirname(at) === at) return at;
-  }
+  return nearestWith(dir, ['.git', 'package.json']) ?? parse(resolve(dir)).root;
 }
 
 /** The folders searched, farthest first: the root's `env/` folder, the root, then down to `dir`. */
@@ -263,13 +256,22 @@ function unknownEnvironment(name: string, requestDir: string, root: string, json
   return new UsageError(`no environment "${name}" in the environment files ${where}`, { hint: `environments found: ${list}` });
 }
 
+export interface LoadEnvironmentOptions {
+  /**
+   * `reqflow test` over a tree where only some folders have environment files: a request file
+   * with no environment file at all runs without the environment, and this hears of it. (Files
+   * that have environments, none of them `name`, are still an error.)
+   */
+  withoutFiles?: (requestDir: string) => void;
+}
+
 /**
  * The variables of environment `name` (or only the `$shared` ones when no name is given), found
  * from `requestDir` up to the project root. Exit 2 for a name no file defines, a file that is not
  * valid JSON, or a value that is not a string, number or boolean. `note` hears of JetBrains
  * settings that are skipped. Undefined when no file applies.
  */
-export async function loadEnvironment(requestDir: string, name: string | undefined, note: (message: string) => void = () => undefined): Promise<Environment | undefined> {
+export async function loadEnvironment(requestDir: string, name: string | undefined, note: (message: string) => void = () => undefined, options: LoadEnvironmentOptions = {}): Promise<Environment | undefined> {
   if (name !== undefined && (name === '' || name === '.' || name === '..' || /[/\\]/.test(name) || name.startsWith('$'))) {
     throw new UsageError(`--env ${JSON.stringify(name)} is not an environment name`, { hint: 'an environment is a name such as dev or prod, not a path' });
   }
@@ -281,7 +283,13 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
   // No --env: httpyac's `$default` values, where a file has them.
   const own = name ?? DEFAULT;
   const defines = (file: EnvFile): boolean => Object.hasOwn(file.table, own);
-  if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) throw unknownEnvironment(name, dir, root, json, folders);
+  if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) {
+    if (options.withoutFiles && json.length === 0 && dotenvNames(folders).size === 0) {
+      options.withoutFiles(dir);
+      return undefined;
+    }
+    throw unknownEnvironment(name, dir, root, json, folders);
+  }
   // The `.env` files are the base of an httpyac environment only (else they serve `{{$dotenv}}` alone).
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));

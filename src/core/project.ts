@@ -18,14 +18,19 @@ const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.pri
 export function projectRoot(requestDir: string, profilesPath?: string): string {
   if (profilesPath !== undefined) return real(dirname(resolve(profilesPath)));
   const start = real(resolve(requestDir));
-  const home = real(homedir());
-  for (let dir = start; ; ) {
-    const parent = dirname(dir);
-    if (dir === home || parent === dir) break;
-    if (PROJECT_MARKERS.some((marker) => existsSync(join(dir, marker)))) return dir;
-    dir = parent;
+  return nearestWith(start, PROJECT_MARKERS, real(homedir())) ?? start;
+}
+
+/**
+ * The nearest folder at or above `dir` holding one of `markers`, stopping before `stopAt` (and
+ * at the filesystem root, which is never an answer unless it is `dir`'s own match).
+ */
+export function nearestWith(dir: string, markers: readonly string[], stopAt?: string): string | undefined {
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    if (at === stopAt) return undefined;
+    if (markers.some((marker) => existsSync(join(at, marker)))) return at;
+    if (dirname(at) === at) return undefined;
   }
-  return start;
 }
 
 /**
