@@ -113,3 +113,28 @@ describe('sessions kept before they belonged to a project', () => {
     expect(existsSync(legacy(state, 'default'))).toBe(true);
   });
 });
+
+describe('a token reqflow extracts by itself never shadows one the user defined', () => {
+  test('the environment, the file and the profile win over it; with none of them it is used', async () => {
+    tmp.write('eta/http-client.env.json', JSON.stringify({ dev: { token: 'tok-from-env' } }));
+    const file = tmp.write('eta/api.http', requests(a.url));
+    const run = (...args: string[]) => runCli(['run', file, ...args], { env, cwd: join(tmp.dir, 'eta') });
+    expect((await run('--env', 'dev')).code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-from-env');
+    // No environment: the extracted token is the only one, so it is used (the login flow).
+    expect((await run('-n', 'me')).code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+    // A profile's token wins too.
+    tmp.write('eta/.profiles.json', JSON.stringify([{ name: 'default', variables: { token: 'tok-from-profile' } }]));
+    expect((await run('-n', 'me')).code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-from-profile');
+  });
+
+  test('a value the user saved on purpose (# @capture with @save) is an ordinary session value again', async () => {
+    tmp.write('theta/http-client.env.json', JSON.stringify({ dev: { token: 'tok-from-env' } }));
+    const file = tmp.write('theta/api.http', `### login\n# @save\n# @capture token = $.token\nPOST ${a.url}/login\n\n### me\nGET ${a.url}/me\nAuthorization: Bearer {{token}}\n`);
+    expect((await runCli(['run', file, '-n', 'login'], { env, cwd: join(tmp.dir, 'theta') })).code).toBe(0);
+    expect((await runCli(['run', file, '-n', 'me', '--env', 'dev'], { env, cwd: join(tmp.dir, 'theta') })).code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+  });
+});

@@ -389,8 +389,13 @@ export interface Session {
   readonly profile: string;
   /** A plain session variable (what `{{name}}` resolves to when `-e` does not set it). */
   get(name: string): string | undefined;
-  /** Sets a plain session variable; saved after the request. Values are never expanded or run. */
-  set(name: string, value: string): void;
+  /**
+   * Sets a plain session variable; saved after the request. Values are never expanded or run.
+   * `'extracted'`: reqflow took it from a response by itself (token extraction), unasked — such a
+   * value never shadows one that the environment, the file or the profile defines. Setting the
+   * name again without it makes it an ordinary session value.
+   */
+  set(name: string, value: string, origin?: 'extracted'): void;
   delete(name: string): void;
   /**
    * Structured entries keyed by plugin (OAuth tokens with expiry, a plugin's cache, ...).

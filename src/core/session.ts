@@ -3,6 +3,7 @@ import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { markOrigin } from './extracted-values.js';
 import { projectKey, projectRoot } from './project.js';
 import type { ProfilesDocument } from './profiles.js';
 import { writeFileAtomic } from './atomic-write.js';
@@ -149,7 +150,8 @@ export class FileSession implements Session {
   get(name: string): string | undefined {
     return Object.hasOwn(this.content.variables, name) ? this.content.variables[name] : undefined;
   }
-  set(name: string, value: string): void {
+  set(name: string, value: string, origin?: 'extracted'): void {
+    markOrigin(this, name, origin);
     if (this.content.variables[name] === value) return;
     this.content.variables[name] = value;
     this.changedVariables.add(name);
@@ -213,7 +215,8 @@ export class MemorySession implements Session {
   get(name: string): string | undefined {
     return this.variables.get(name);
   }
-  set(name: string, value: string): void {
+  set(name: string, value: string, origin?: 'extracted'): void {
+    markOrigin(this, name, origin);
     this.variables.set(name, value);
   }
   delete(name: string): void {

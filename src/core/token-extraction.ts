@@ -1,5 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
 import type { ResponseInfo, Session } from './model.js';
+import { isExtracted } from './extracted-values.js';
 import { isJsonResponse } from '../report/render/body.js';
 
 /** Small enough to keep beside a streamed body; large enough for any login response. */
@@ -93,7 +94,8 @@ export function extractToken(body: Buffer | undefined, session: Session): string
   for (const field of TOKEN_FIELDS) {
     const value = (parsed as Record<string, unknown>)[field];
     if (typeof value === 'string' && value !== '') {
-      session.set('token', value);
+      // The same value the request saved on purpose (# @capture … with @save) stays the user's.
+      if (session.get('token') !== value || isExtracted(session, 'token')) session.set('token', value, 'extracted');
       return field;
     }
   }

@@ -1,4 +1,5 @@
 import { VariableError } from './errors/index.js';
+import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
@@ -89,10 +90,12 @@ export class TemplateResolver implements VariableResolver {
     if (Object.hasOwn(this.options.cliVariables, name)) return 'cli';
     if (this.options.runVariable?.(name) !== undefined) return 'run';
     if (this.options.fileVariables && Object.hasOwn(this.options.fileVariables, name)) return 'file';
-    if (this.options.session.get(name) !== undefined) return 'session';
+    const inSession = this.options.session.get(name) !== undefined;
+    // A token reqflow extracted by itself never shadows what the user defined.
+    if (inSession && !isExtracted(this.options.session, name)) return 'session';
     if (this.options.environmentVariables && Object.hasOwn(this.options.environmentVariables, name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
-    return undefined;
+    return inSession ? 'session' : undefined;
   }
 
   has(name: string): boolean {
