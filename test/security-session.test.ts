@@ -184,3 +184,37 @@ describe('a crash mid-write', () => {
     }
   }, 60_000);
 });
+
+describe('under a permissive umask (000)', () => {
+  test('the session lock folder, the session folders and the file are private (no group/other bits)', async () => {
+    const q = project();
+    try {
+      // The child records the mode of the lock folder while a save holds it.
+      const script = `
+        process.umask(0);
+        const { loadSession } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/core/session.js')).href)});
+        const { statSync } = await import('node:fs');
+        const session = await loadSession('umask', { env: { REQFLOW_STATE_DIR: process.argv[1] }, project: '/umask' });
+        const modes = new Set();
+        let watching = true;
+        const poll = () => { try { modes.add(statSync(session.path + '.lock').mode & 0o777); } catch {} if (watching) setImmediate(poll); };
+        poll();
+        for (let i = 0; i < 20; i++) { session.set('v', 'x'.repeat(i * 50000)); await session.save(); }
+        watching = false;
+        process.stdout.write(JSON.stringify({ locks: [...modes], file: statSync(session.path).mode & 0o777 }));
+      `;
+      const child = spawn(process.execPath, ['--input-type=module', '-e', script, q.stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      await new Promise((resolve) => child.once('exit', resolve));
+      const seen = JSON.parse(out) as { locks: number[]; file: number };
+      expect(seen.locks.length).toBeGreaterThan(0);
+      expect(seen.locks).toEqual([0o700]);
+      expect(seen.file).toBe(0o600);
+      expect(mode(join(q.stateDir, 'sessions'))).toBe(0o700);
+      expect(mode(join(q.stateDir, 'sessions', '%2Fumask'))).toBe(0o700);
+    } finally {
+      q.cleanup();
+    }
+  }, 30_000);
+});

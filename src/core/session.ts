@@ -1,3 +1,4 @@
+import * as nodeFs from 'node:fs';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 import { homedir } from 'node:os';
@@ -183,7 +184,9 @@ export class FileSession implements Session {
       // run is stale after 2 s (the least it allows), and waiting for it beats losing a value.
       // Its CommonJS module through require: import() would start the ES-module loader (~7 ms).
       const { lock } = createRequire(import.meta.url)('proper-lockfile') as typeof import('proper-lockfile');
-      const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 } });
+      // Its lock folder is made 0700 whatever the umask (proper-lockfile's own mkdir uses 0777 & ~umask).
+      const privateFs = { ...nodeFs, mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(path, { mode: 0o700 }, callback) };
+      const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 }, fs: privateFs });
       try {
         const merged = readSessionFile(this.path) ?? emptyFile();
         for (const name of this.changedVariables) {

@@ -46,6 +46,7 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
   ctx.requests.forEach((spec, index) => {
     spec.source.index = index;
   });
+  checkAnnotationValues(ctx.requests, registry);
   if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
   await withImportedVariables(ctx.requests, path, registry, new Set([...importing, path]));
   return ctx.requests;
@@ -75,6 +76,26 @@ async function withImportedVariables(specs: RequestSpec[], path: string, registr
   }
 }
 
+/** The values reqflow's own annotations take: anything else would be ignored, and the request sent as something it is not. */
+const ANNOTATION_VALUES: Record<string, readonly string[]> = { streaming: ['true', 'false'], protocol: ['graphql', 'websocket'] };
+
+/**
+ * `# @streaming maybe` or `# @protocol grpc` is exit 2 naming the request and its line, before
+ * anything is sent — unless a third-party plugin reads that annotation (it may add a protocol).
+ */
+function checkAnnotationValues(specs: readonly RequestSpec[], registry: PluginRegistry): void {
+  for (const [name, allowed] of Object.entries(ANNOTATION_VALUES)) {
+    if (registry.entries.some((entry) => !entry.builtin && entry.annotations?.includes(name) === true)) continue;
+    for (const spec of specs) {
+      const value = spec.annotations[name];
+      if (value === undefined || allowed.includes(value.trim().toLowerCase())) continue;
+      throw new UsageError(`# @${name} of request "${spec.name}" (${spec.source.file}:${spec.source.line}) expects ${allowed.join(' or ')}, got ${JSON.stringify(value.slice(0, 40))}`, {
+        hint: name === 'protocol' ? 'plain HTTP needs no @protocol; other protocols come from plugins (docs/plugins.md)' : 'write # @streaming (or true) for server-sent events, or leave it out',
+      });
+    }
+  }
+}
+
 /** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */
 async function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): Promise<void> {
   const unknown = new Map<string, RequestSpec>();
@@ -93,9 +114,14 @@ async function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: P
  * rather than sent with U+FFFD in place of the user's characters.
  */
 function decodeRequestFile(bytes: Buffer, file: string): string {
+  // A byte-order mark names the encoding: editors on Windows save UTF-16 with one.
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  // ASCII in UTF-16 is valid UTF-8 full of NULs: name the encoding rather than "binary".
+  if (!utf16 && looksLikeUtf16(bytes)) throw new ParseError(file, 1, 1, 'not UTF-8 text: it looks like UTF-16 without a byte-order mark', { hint: 'save it as UTF-8 (or as UTF-16 with a byte-order mark), e.g. iconv -f utf-16le -t utf-8 FILE' });
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return new TextDecoder(utf16 ?? 'utf-8', { fatal: true }).decode(bytes);
   } catch {
+    if (utf16) throw new ParseError(file, 1, 1, `not valid ${utf16.toUpperCase()} text (its byte-order mark says ${utf16.toUpperCase()})`, { hint: 'save it as UTF-8' });
     const lossy = bytes.toString('utf8');
     const at = Math.max(lossy.indexOf('\uFFFD'), 0);
     const before = lossy.slice(0, at);
@@ -105,6 +131,16 @@ function decodeRequestFile(bytes: Buffer, file: string): string {
       hint: binary ? 'is this the right file? request files are UTF-8 text' : 'request files are UTF-8 text; convert it, e.g. iconv -f latin1 -t utf-8 FILE',
     });
   }
+}
+
+/** ASCII text in UTF-16 has a NUL in every other byte: mostly at odd offsets (LE) or even ones (BE). */
+function looksLikeUtf16(bytes: Buffer): boolean {
+  const sample = bytes.subarray(0, 512);
+  if (sample.length < 4) return false;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < sample.length; i++) if (sample[i] === 0) i % 2 === 0 ? even++ : odd++;
+  return Math.max(even, odd) >= sample.length / 2 * 0.7 && Math.min(even, odd) === 0;
 }
 
 /** `-n NAME` (repeatable) picks requests; an unknown name is exit 2 listing the names. */
