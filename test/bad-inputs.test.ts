@@ -98,7 +98,30 @@ const PROFILES: Case[] = [
 ];
 
 const VARIABLES: Case[] = [
-  { name: 'unknown variable', files: http('GET API/{{userId}}\n'), code: 3, message: /unknown variable "userId" in request "request-1"/, hint: /-e userId=value/ },
+  // No .profiles.json: the hint says how to start one, not to edit one that is not there.
+  { name: 'unknown variable', files: http('GET API/{{userId}}\n'), code: 3, message: /unknown variable "userId" in request "request-1"/, hint: /set it with -e userId=value, or in a \.profiles\.json beside the request file: \[\{"name": "default", "variables": \{"userId": "…"\}\}\]$/ },
+  { name: 'unknown variable with a .profiles.json', files: withProfiles('GET API/{{userId}}\n', profiles([{ name: 'dev' }])), code: 3, message: /unknown variable "userId"/, hint: /set it with -e userId=value, in the "variables" of profile "dev" in \/.*\/\.profiles\.json, or from an earlier response/ },
+  { name: 'variable typo, close to a profile variable', files: withProfiles('GET {{baseUrll}}/ok\n', profiles([{ name: 'dev', variables: { baseUrl: 'http://127.0.0.1:1' } }])), code: 3, message: /unknown variable "baseUrll"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(in profile "dev" of \/.*\/\.profiles\.json\)$/ },
+  { name: 'variable typo, close to a -e variable', files: http('GET {{baseurl}}/ok\n'), args: (f, file) => [file, '-e', `baseUrl=${f.api}`], code: 3, message: /unknown variable "baseurl"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(set with -e\)$/ },
+  { name: 'variable typo, close to a file variable', files: http('@host = API\n\nGET {{hots}}/ok\n'), code: 3, message: /unknown variable "hots"/, hint: /did you mean "\{\{host\}\}"\? \(a file variable: @host = …\)$/ },
+  {
+    name: 'variable typo, close to a session variable',
+    files: () => ({ 'req.http': 'GET http://127.0.0.1:1/\nAuthorization: Bearer {{tokn}}\n', 'state/sessions/default.json': JSON.stringify({ version: 1, variables: { token: 'abc' }, data: {} }) }),
+    code: 3,
+    message: /unknown variable "tokn"/,
+    hint: /did you mean "\{\{token\}\}"\? \(in the session of profile "default"\)$/,
+  },
+  // A package.json makes the case folder the project root: no environment file above it is read.
+  { name: 'variable typo, close to a variable of the environment picked', files: () => ({ 'req.http': 'GET {{baseUrll}}/ok\n', 'http-client.env.json': JSON.stringify({ dev: { baseUrl: 'http://127.0.0.1:1' } }), 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'dev'], code: 3, message: /unknown variable "baseUrll"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(in environment "dev"\)$/ },
+  {
+    name: 'variable that an environment not picked defines',
+    files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'http-client.env.json': JSON.stringify({ $shared: { other: 'x' }, dev: { baseUrl: 'http://127.0.0.1:1' } }), 'package.json': '{}' }),
+    code: 3,
+    message: /unknown variable "baseUrl"/,
+    hint: /--env dev \(http-client\.env\.json\) defines it; or set it with -e baseUrl=value$/,
+  },
+  { name: 'variable that another environment than the one picked defines', files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'dev.env': 'other=x\n', 'prod.env': 'baseUrl=http://127.0.0.1:1\n', 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'dev'], code: 3, message: /unknown variable "baseUrl"/, hint: /--env prod \(prod\.env\) defines it/ },
+  { name: '--env in another case than the environment', files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'http-client.env.json': JSON.stringify({ dev: { baseUrl: 'x' }, prod: { baseUrl: 'y' } }), 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'Dev'], code: 2, message: /no environment "Dev" in the environment files/, hint: /did you mean --env dev\? environments found: dev \(http-client\.env\.json\), prod \(http-client\.env\.json\)$/ },
   { name: 'variable cycle a → b → a', files: withProfiles('GET API/{{a}}\n', profiles([{ name: 'dev', variables: { a: 'x{{b}}', b: 'y{{a}}' } }])), code: 3, message: /variable cycle: a → b → a/, hint: /itself/ },
   { name: 'shell value that fails', files: withProfiles('GET API/{{who}}\n', profiles([{ name: 'dev', variables: { who: '$(echo "no such user" >&2; exit 7)' } }])), code: 3, message: /shell value of "who" failed with exit code 7: no such user/, hint: /the command was/ },
   { name: 'shell value that prints nothing', files: withProfiles('GET API/{{who}}\n', profiles([{ name: 'dev', variables: { who: '$(true)' } }])), code: 3, message: /shell value of "who" printed nothing/ },

@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { ParseError, UsageError } from '../core/errors/index.js';
 import { requestFilter, validateFilter } from '../core/filter.js';
 import type { RequestSpec, RunOptions } from '../core/model.js';
+import { closestName } from '../core/suggest.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
@@ -43,7 +44,7 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     if (ctx.requests.length > 0) break;
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
-  if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
+  if (warn) warnUnknownAnnotations(ctx.requests, registry, warn);
   await withImportedVariables(ctx.requests, path, registry, new Set([...importing, path]));
   return ctx.requests;
 }
@@ -72,15 +73,14 @@ async function withImportedVariables(specs: RequestSpec[], path: string, registr
   }
 }
 
-/** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */
-async function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): Promise<void> {
+/** One warning per unknown annotation name in a file, naming the known one meant where one is close (`# @filer` → `@filter`). */
+function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): void {
   const unknown = new Map<string, RequestSpec>();
   for (const spec of specs) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   if (unknown.size === 0) return;
-  const { closest } = await import('fastest-levenshtein');
   const known = registry.annotationNames();
   for (const [name, spec] of unknown) {
-    const guess = closest(name, known);
+    const guess = closestName(name, known);
     warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${spec.source.line}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
   }
 }
