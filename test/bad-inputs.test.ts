@@ -79,7 +79,9 @@ const FILES: Case[] = [
   { name: 'JSON headers of the wrong type', files: () => ({ 'req.json': '{"url": "http://127.0.0.1/", "headers": ["a"]}' }), code: 2, message: /req\.json: headers: expected an object/ },
   { name: 'JSON header value that is an object', files: () => ({ 'req.json': '{"requests": [{"url": "http://127.0.0.1/", "headers": {"X": {}}}]}' }), code: 2, message: /req\.json: requests\[0\]\.headers\.X: expected a string/ },
   { name: 'request file that does not exist', files: () => ({}), args: () => ['missing.http'], code: 2, message: /cannot read request file .*missing\.http: no such file/ },
-  { name: 'request file that is a folder', files: () => ({ 'sub/.keep': '' }), args: () => ['sub'], code: 2, message: /cannot read request file .*sub: it is a folder/ },
+  { name: 'request file that is a folder', files: () => ({ 'sub/.keep': '' }), args: () => ['sub'], code: 2, message: /cannot read request file .*sub: it is a folder/, hint: /to run every request file in it: reqflow test \/.*\/sub$/ },
+  { name: 'a URL instead of a request file', files: () => ({}), args: () => ['http://127.0.0.1:1/x?a=1&b=2'], code: 2, message: /reqflow runs request files, not URLs: http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2$/, hint: /write the request into a file and run it: printf 'GET %s\\n' 'http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2' > request\.http && reqflow run request\.http$/ },
+  { name: 'a method and a URL instead of a request file', files: () => ({}), args: () => ['POST', 'http://127.0.0.1:1/x'], code: 2, message: /reqflow runs request files, not URLs: POST http:\/\/127\.0\.0\.1:1\/x$/, hint: /printf 'POST %s\\n' http:\/\/127\.0\.0\.1:1\/x > request\.http/ },
   { name: 'request name that does not exist', files: () => ({ 'req.http': '### one\nGET http://127.0.0.1/\n\n### two\nGET http://127.0.0.1/\n' }), args: (_f, file) => [file, '-n', 'three'], code: 2, message: /no request named "three"/, hint: /requests in this file: one, two/ },
 ];
 
@@ -140,6 +142,7 @@ const FILTERS_URLS_FLAGS: Case[] = [
   { name: 'URL made of a variable that is not a URL', files: http('GET {{base}}/users\n'), args: (_f, file) => [file, '-e', 'base=users-api'], code: 2, message: /not a valid URL: "users-api\/users"/ },
   { name: 'unsupported scheme ftp://', files: http('GET ftp://127.0.0.1/file.txt\n'), code: 2, message: /unsupported URL scheme "ftp"/, hint: /http:\/\/ and https:\/\// },
   { name: 'unsupported scheme file://', files: http('GET file:///etc/passwd\n'), code: 2, message: /unsupported URL scheme "file"/ },
+  { name: 'flag with a typo', files: http('GET API/ok\n'), args: (_f, file) => [file, '--evn', 'dev'], code: 2, message: /^reqflow: unknown flag '--evn'$/, hint: /did you mean --env\? \(see reqflow run --help\)$/ },
   { name: '--timeout that is not a number', files: http('GET API/ok\n'), args: (_f, file) => [file, '--timeout', '3s'], code: 2, message: /--timeout expects a positive whole number, got "3s"/ },
   { name: '--output that does not exist', files: http('GET API/ok\n'), args: (_f, file) => [file, '-o', 'xml'], code: 2, message: /xml/ },
 ];

@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { ParseError, UsageError } from '../core/errors/index.js';
 import { requestFilter, validateFilter } from '../core/filter.js';
 import type { RequestSpec, RunOptions } from '../core/model.js';
+import { shellWord } from '../core/shell.js';
 import { closestName } from '../core/suggest.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
@@ -30,7 +31,8 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`cannot read request file ${file}: ${why}`);
+    // A folder holds request files: `reqflow test` is the command that runs them.
+    throw new UsageError(`cannot read request file ${file}: ${why}`, code === 'EISDIR' ? { hint: `to run every request file in it: reqflow test ${shellWord(file)}` } : {});
   }
   const text = decodeRequestFile(bytes, file);
   const raw = extname(path).slice(1).toLowerCase();
