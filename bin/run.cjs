@@ -128,16 +128,17 @@ async function main() {
   // The cheapest answer of all: no module of reqflow is loaded for it.
   const code = argv.length === 1 && argv[0] === '--version' ? printVersion() : await (await loadFastPath()).tryFastPath(argv);
   if (code === undefined) {
-    const { execute } = await import('@oclif/core');
-    // oclif 4 shows help for a bare command line; reqflow opens its default command (the UI).
-    await execute({ dir: __filename, args: argv.length === 0 ? ['tui'] : argv });
+    // oclif, with reqflow's default command (the UI) and error style: src/cli/oclif-main.ts.
+    const { runOclif } = await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'oclif-main.js')).href);
+    const failed = await runOclif(argv, __filename);
+    if (failed !== undefined) process.exitCode = failed;
   } else {
     process.exitCode = code;
   }
 }
 
 main().catch((error) => {
-  // The fast path and oclif report their own errors; this is only for a broken install.
+  // The fast path and runOclif report their own errors; this is only for a broken install.
   process.stderr.write(`reqflow: internal error: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 70;
 });

@@ -52,7 +52,9 @@ const FILES: Case[] = [
   { name: 'an annotation after the checks', files: () => ({ 'req.http': 'GET http://127.0.0.1/\n\n?? status == 200\n# @capture id = $.id\n' }), code: 2, message: /req\.http:4:1: annotation after the response checks/, hint: /above the request line/ },
   { name: 'a # @capture without an expression', files: () => ({ 'req.http': '# @capture id\nGET http://127.0.0.1/\n' }), code: 2, message: /req\.http:1:1: # @capture needs a name and an expression/, hint: /# @capture id = \$\.data\.id/ },
   { name: 'a missing body file', files: () => ({ 'req.http': 'POST http://127.0.0.1:1/\nContent-Type: application/json\n\n< ./missing.json\n' }), code: 2, message: /cannot read the body file \.\/missing\.json \(.*req\.http:4\): no such file/ },
-  { name: 'header without colon', files: () => ({ 'req.http': 'GET http://127.0.0.1/\nX-Token abc\n' }), code: 2, message: /req\.http:2:1: header line has no "Name: value" form: X-Token abc/, hint: /blank line/ },
+  { name: 'header without colon', files: () => ({ 'req.http': 'GET http://127.0.0.1/\nX-Token abc\n' }), code: 2, message: /req\.http:2:1: header line has no "Name: value" form: X-Token abc/, hint: /did you mean "X-Token: abc"\? a header is "Name: value"$/ },
+  { name: 'header name alone', files: () => ({ 'req.http': 'GET http://127.0.0.1/\nAuthorization\n' }), code: 2, message: /req\.http:2:1: header line has no "Name: value" form: Authorization/, hint: /a header is "Name: value", e\.g\. Accept: application\/json$/ },
+  { name: 'form body without a blank line before it', files: () => ({ 'req.http': 'POST http://127.0.0.1/\nContent-Type: application/x-www-form-urlencoded\na=1&b=2\n' }), code: 2, message: /req\.http:3:1: header line has no "Name: value" form: a=1&b=2/, hint: /a header is "Name: value"; if this line is the body, put a blank line before it$/ },
   { name: 'header name with a space', files: () => ({ 'req.http': 'GET http://127.0.0.1/\nX Token: abc\n' }), code: 2, message: /req\.http:2:2: invalid header name "X Token"/ },
   { name: 'binary junk (NUL bytes)', files: () => ({ 'req.http': Buffer.from([0x47, 0x45, 0x00, 0x01, 0x02, 0xff, 0x7f, 0x00, 0x0a]) }), code: 2, message: /req\.http:1:\d+: not a text file \(it contains NUL bytes\)/, hint: /UTF-8/ },
   { name: 'not UTF-8 (Latin-1 body)', files: () => ({ 'req.http': Buffer.concat([Buffer.from('POST http://127.0.0.1/\n\ncaf'), Buffer.from([0xe9]), Buffer.from('\n')]) }), code: 2, message: /req\.http:3:4: not valid UTF-8 text/, hint: /iconv/ },
@@ -79,7 +81,9 @@ const FILES: Case[] = [
   { name: 'JSON headers of the wrong type', files: () => ({ 'req.json': '{"url": "http://127.0.0.1/", "headers": ["a"]}' }), code: 2, message: /req\.json: headers: expected an object/ },
   { name: 'JSON header value that is an object', files: () => ({ 'req.json': '{"requests": [{"url": "http://127.0.0.1/", "headers": {"X": {}}}]}' }), code: 2, message: /req\.json: requests\[0\]\.headers\.X: expected a string/ },
   { name: 'request file that does not exist', files: () => ({}), args: () => ['missing.http'], code: 2, message: /cannot read request file .*missing\.http: no such file/ },
-  { name: 'request file that is a folder', files: () => ({ 'sub/.keep': '' }), args: () => ['sub'], code: 2, message: /cannot read request file .*sub: it is a folder/ },
+  { name: 'request file that is a folder', files: () => ({ 'sub/.keep': '' }), args: () => ['sub'], code: 2, message: /cannot read request file .*sub: it is a folder/, hint: /to run every request file in it: reqflow test \/.*\/sub$/ },
+  { name: 'a URL instead of a request file', files: () => ({}), args: () => ['http://127.0.0.1:1/x?a=1&b=2'], code: 2, message: /reqflow runs request files, not URLs: http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2$/, hint: /write the request into a file and run it: printf 'GET %s\\n' 'http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2' > request\.http && reqflow run request\.http$/ },
+  { name: 'a method and a URL instead of a request file', files: () => ({}), args: () => ['POST', 'http://127.0.0.1:1/x'], code: 2, message: /reqflow runs request files, not URLs: POST http:\/\/127\.0\.0\.1:1\/x$/, hint: /printf 'POST %s\\n' http:\/\/127\.0\.0\.1:1\/x > request\.http/ },
   { name: 'request name that does not exist', files: () => ({ 'req.http': '### one\nGET http://127.0.0.1/\n\n### two\nGET http://127.0.0.1/\n' }), args: (_f, file) => [file, '-n', 'three'], code: 2, message: /no request named "three"/, hint: /requests in this file: one, two/ },
 ];
 
@@ -98,7 +102,30 @@ const PROFILES: Case[] = [
 ];
 
 const VARIABLES: Case[] = [
-  { name: 'unknown variable', files: http('GET API/{{userId}}\n'), code: 3, message: /unknown variable "userId" in request "request-1"/, hint: /-e userId=value/ },
+  // No .profiles.json: the hint says how to start one, not to edit one that is not there.
+  { name: 'unknown variable', files: http('GET API/{{userId}}\n'), code: 3, message: /unknown variable "userId" in request "request-1"/, hint: /set it with -e userId=value, or in a \.profiles\.json beside the request file: \[\{"name": "default", "variables": \{"userId": "…"\}\}\]$/ },
+  { name: 'unknown variable with a .profiles.json', files: withProfiles('GET API/{{userId}}\n', profiles([{ name: 'dev' }])), code: 3, message: /unknown variable "userId"/, hint: /set it with -e userId=value, in the "variables" of profile "dev" in \/.*\/\.profiles\.json, or from an earlier response/ },
+  { name: 'variable typo, close to a profile variable', files: withProfiles('GET {{baseUrll}}/ok\n', profiles([{ name: 'dev', variables: { baseUrl: 'http://127.0.0.1:1' } }])), code: 3, message: /unknown variable "baseUrll"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(in profile "dev" of \/.*\/\.profiles\.json\)$/ },
+  { name: 'variable typo, close to a -e variable', files: http('GET {{baseurl}}/ok\n'), args: (f, file) => [file, '-e', `baseUrl=${f.api}`], code: 3, message: /unknown variable "baseurl"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(set with -e\)$/ },
+  { name: 'variable typo, close to a file variable', files: http('@host = API\n\nGET {{hots}}/ok\n'), code: 3, message: /unknown variable "hots"/, hint: /did you mean "\{\{host\}\}"\? \(a file variable: @host = …\)$/ },
+  {
+    name: 'variable typo, close to a session variable',
+    files: () => ({ 'req.http': 'GET http://127.0.0.1:1/\nAuthorization: Bearer {{tokn}}\n', 'state/sessions/default.json': JSON.stringify({ version: 1, variables: { token: 'abc' }, data: {} }) }),
+    code: 3,
+    message: /unknown variable "tokn"/,
+    hint: /did you mean "\{\{token\}\}"\? \(in the session of profile "default"\)$/,
+  },
+  // A package.json makes the case folder the project root: no environment file above it is read.
+  { name: 'variable typo, close to a variable of the environment picked', files: () => ({ 'req.http': 'GET {{baseUrll}}/ok\n', 'http-client.env.json': JSON.stringify({ dev: { baseUrl: 'http://127.0.0.1:1' } }), 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'dev'], code: 3, message: /unknown variable "baseUrll"/, hint: /did you mean "\{\{baseUrl\}\}"\? \(in environment "dev"\)$/ },
+  {
+    name: 'variable that an environment not picked defines',
+    files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'http-client.env.json': JSON.stringify({ $shared: { other: 'x' }, dev: { baseUrl: 'http://127.0.0.1:1' } }), 'package.json': '{}' }),
+    code: 3,
+    message: /unknown variable "baseUrl"/,
+    hint: /--env dev \(http-client\.env\.json\) defines it; or set it with -e baseUrl=value$/,
+  },
+  { name: 'variable that another environment than the one picked defines', files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'dev.env': 'other=x\n', 'prod.env': 'baseUrl=http://127.0.0.1:1\n', 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'dev'], code: 3, message: /unknown variable "baseUrl"/, hint: /--env prod \(prod\.env\) defines it/ },
+  { name: '--env in another case than the environment', files: () => ({ 'req.http': 'GET {{baseUrl}}/ok\n', 'http-client.env.json': JSON.stringify({ dev: { baseUrl: 'x' }, prod: { baseUrl: 'y' } }), 'package.json': '{}' }), args: (_f, file) => [file, '--env', 'Dev'], code: 2, message: /no environment "Dev" in the environment files/, hint: /did you mean --env dev\? environments found: dev \(http-client\.env\.json\), prod \(http-client\.env\.json\)$/ },
   { name: 'variable cycle a → b → a', files: withProfiles('GET API/{{a}}\n', profiles([{ name: 'dev', variables: { a: 'x{{b}}', b: 'y{{a}}' } }])), code: 3, message: /variable cycle: a → b → a/, hint: /itself/ },
   { name: 'shell value that fails', files: withProfiles('GET API/{{who}}\n', profiles([{ name: 'dev', variables: { who: '$(echo "no such user" >&2; exit 7)' } }])), code: 3, message: /shell value of "who" failed with exit code 7: no such user/, hint: /the command was/ },
   { name: 'shell value that prints nothing', files: withProfiles('GET API/{{who}}\n', profiles([{ name: 'dev', variables: { who: '$(true)' } }])), code: 3, message: /shell value of "who" printed nothing/ },
@@ -117,6 +144,10 @@ const FILTERS_URLS_FLAGS: Case[] = [
   { name: 'URL made of a variable that is not a URL', files: http('GET {{base}}/users\n'), args: (_f, file) => [file, '-e', 'base=users-api'], code: 2, message: /not a valid URL: "users-api\/users"/ },
   { name: 'unsupported scheme ftp://', files: http('GET ftp://127.0.0.1/file.txt\n'), code: 2, message: /unsupported URL scheme "ftp"/, hint: /http:\/\/ and https:\/\// },
   { name: 'unsupported scheme file://', files: http('GET file:///etc/passwd\n'), code: 2, message: /unsupported URL scheme "file"/ },
+  // WHATWG URL only says "Invalid URL": not blamed on a missing {{baseUrl}}.
+  { name: 'port out of range', files: http('GET http://127.0.0.1:99999/ok\n'), code: 2, message: /req\.http:1: port 99999 is out of range \(1–65535\) in http:\/\/127\.0\.0\.1:99999\/ok$/ },
+  { name: 'port out of range, from a variable', files: http('### a\nGET {{base}}/ok\n'), args: (_f, file) => [file, '-e', 'base=http://127.0.0.1:70000'], code: 2, message: /req\.http:2: port 70000 is out of range \(1–65535\) in http:\/\/127\.0\.0\.1:70000\/ok, from \{\{base\}\}$/ },
+  { name: 'flag with a typo', files: http('GET API/ok\n'), args: (_f, file) => [file, '--evn', 'dev'], code: 2, message: /^reqflow: unknown flag '--evn'$/, hint: /did you mean --env\? \(see reqflow run --help\)$/ },
   { name: '--timeout that is not a number', files: http('GET API/ok\n'), args: (_f, file) => [file, '--timeout', '3s'], code: 2, message: /--timeout expects a positive whole number, got "3s"/ },
   { name: '--output that does not exist', files: http('GET API/ok\n'), args: (_f, file) => [file, '-o', 'xml'], code: 2, message: /xml/ },
 ];

@@ -229,3 +229,55 @@ describe('reqflow run', () => {
     for (const heavy of ['@oclif/core', '/graphql/', 'openid-client', 'neo-blessed', '/ws/', 'js-yaml', 'jmespath']) expect(loaded).not.toContain(heavy);
   });
 });
+
+describe('reqflow without a command, and what oclif refuses', () => {
+  /** The TUI's own answer without a terminal: proof that the UI, not "command not found", took the arguments. */
+  const NO_TERMINAL = 'reqflow: the terminal UI needs a terminal (stdin and stdout are not both terminals)\nhint: to send requests from a script or a pipe, use: reqflow run FILE\n';
+
+  test('flags with no command, and a folder, open the UI (as `reqflow` alone does)', async () => {
+    const dir = tempDir();
+    try {
+      dir.write('api/a.http', 'GET http://127.0.0.1:1/\n');
+      const cases = [[], ['--env', 'dev'], ['-p', 'other'], ['-e', 'baseUrl=http://127.0.0.1:1'], ['api'], [join(dir.dir, 'api')], ['api', '-p', 'other']];
+      for (const args of cases) {
+        const r = await runCli(args, { env: env(), cwd: dir.dir });
+        expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 2, stderr: NO_TERMINAL });
+      }
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test('a folder named like a command does not hide the command', async () => {
+    const dir = tempDir();
+    try {
+      dir.write('test/a.http', 'GET http://127.0.0.1:1/\n');
+      const r = await runCli(['test', '--bogus'], { env: env(), cwd: dir.dir });
+      expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 2, stderr: "reqflow: unknown flag '--bogus'\nhint: see reqflow test --help\n" });
+    } finally {
+      dir.cleanup();
+    }
+  });
+
+  test("oclif's errors in reqflow's style: unknown command or flag, with the one meant; an extra argument", async () => {
+    const cases: Array<[string[], string]> = [
+      [['rn', file], 'reqflow: unknown command "rn"\nhint: did you mean reqflow run?\n'],
+      [['oauth', 'logni'], 'reqflow: unknown command "oauth logni"\nhint: did you mean reqflow oauth login?\n'],
+      [['oauth', 'bogus'], 'reqflow: unknown command "oauth bogus"\nhint: the commands of reqflow oauth are login, logout, status\n'],
+      [['nothing-here'], 'reqflow: unknown command "nothing-here"\nhint: see reqflow --help for the commands; reqflow FILE runs a request file, reqflow DIR opens the UI over a folder\n'],
+      [['--evn', 'dev'], "reqflow: unknown flag '--evn'\nhint: did you mean --env? (see reqflow tui --help)\n"],
+      [['oauth', 'login', '--profle', 'x'], "reqflow: unknown flag '--profle'\nhint: did you mean --profile? (see reqflow oauth login --help)\n"],
+      [['tui', 'a', 'b'], 'reqflow: unexpected argument "b"\nhint: see reqflow tui --help\n'],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await runCli(args, { env: env(), cwd: tmp.dir });
+      expect({ args, code: r.code, stderr: r.stderr, stdout: r.stdout }).toEqual({ args, code: 2, stderr, stdout: '' });
+    }
+  });
+
+  test('a URL, or a method and a URL, where a request file goes: what to write instead', async () => {
+    const r = await runCli(['GET', `${api.url}/health`], { env: env(), cwd: tmp.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`reqflow: reqflow runs request files, not URLs: GET ${api.url}/health\nhint: write the request into a file and run it: printf 'GET %s\\n' ${api.url}/health > request.http && reqflow run request.http\n`);
+  });
+});

@@ -35,10 +35,13 @@ describe('variables', () => {
   });
 
   test('an unknown variable is exit 3 naming it and where it could be set', async () => {
-    const error = await failure(() => resolver().expand('Bearer {{token}}'));
+    const error = await failure(() => resolver({ profilesPath: '/work/api/.profiles.json' }).expand('Bearer {{token}}'));
     expect(error.exitCode).toBe(3);
     expect(error.message).toBe('unknown variable "token" in request "req"');
-    expect(error.hint).toMatch(/-e token=value.*profile "dev".*session/);
+    expect(error.hint).toMatch(/-e token=value.*profile "dev" in \/work\/api\/\.profiles\.json.*session/);
+    // No profiles file: how to start one, not a file that is not there.
+    const none = await failure(() => resolver().expand('Bearer {{token}}'));
+    expect(none.hint).toBe('set it with -e token=value, or in a .profiles.json beside the request file: [{"name": "dev", "variables": {"token": "…"}}]');
   });
 
   test('an unset environment variable is exit 3', async () => {

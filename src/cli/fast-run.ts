@@ -1,11 +1,14 @@
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { formatError } from './report-error.js';
 import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
+import { isMethodAndUrl, isUrl, notARequestFileError, unknownFlagError } from './usage-errors.js';
 
-const COMMANDS = new Set(['run', 'oauth', 'tui', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+/** reqflow's own commands: a file of that name in the current folder does not hide them. */
+const COMMANDS = new Set(['run', 'test', 'tui', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
 const HELP = new Set(['--help', '-h', 'help']);
 
 function parseConfig(): ParseArgsConfig['options'] {
@@ -17,17 +20,18 @@ function parseConfig(): ParseArgsConfig['options'] {
   return options;
 }
 
-function isFile(path: string): boolean {
+function kindOf(cwd: string, arg: string): 'file' | 'folder' | undefined {
   try {
-    return existsSync(path) && statSync(path).isFile();
+    const stat = statSync(resolve(cwd, arg), { throwIfNoEntry: false });
+    return stat?.isFile() ? 'file' : stat?.isDirectory() ? 'folder' : undefined;
   } catch {
-    return false;
+    return undefined; // a path through a file, a name too long: nothing there
   }
 }
 
 /** A path or URL where a command name was expected: the run reports on it (no such file, or a URL). */
 function looksLikeRequestFile(arg: string): boolean {
-  return /\.(http|rest|ya?ml|json)$/i.test(arg) || /[/\\]/.test(arg) || /^https?:\/\//i.test(arg);
+  return /\.(http|rest|ya?ml|json)$/i.test(arg) || /[/\\]/.test(arg) || isUrl(arg);
 }
 
 /** Parses `run` argv with the same flag table as the oclif command. */
@@ -36,7 +40,9 @@ export function parseRunArgv(argv: string[]): { file: string | undefined; flags:
   try {
     parsed = parseArgs({ args: argv, options: parseConfig(), allowPositionals: true, strict: true });
   } catch (error) {
-    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option '/, "unknown flag '");
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
+    const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown !== undefined) throw unknownFlagError(unknown, runFlagNames(), 'run');
     throw new UsageError(message, { hint: 'see reqflow run --help' });
   }
   const values = parsed.values as Record<string, unknown>;
@@ -48,23 +54,39 @@ export function parseRunArgv(argv: string[]): { file: string | undefined; flags:
       throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${String(values[name])}"`);
     }
   }
+  const [first, second] = parsed.positionals;
+  if (isMethodAndUrl(first, second)) throw notARequestFileError(second as string, first);
   if (parsed.positionals.length > 1) throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`, { hint: 'run one request file at a time: reqflow run FILE' });
   return { file: parsed.positionals[0], flags: values as RawRunFlags };
+}
+
+/** The long flags of `run`, `--no-` forms included, for "did you mean". */
+function runFlagNames(): string[] {
+  return (Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>).flatMap(([name, spec]) => (spec.allowNo ? [name, `no-${name}`] : [name]));
+}
+
+/** What names a request file (so the run says what is wrong with it), not a folder. */
+function namesRequestFile(arg: string, cwd: string): boolean {
+  const kind = kindOf(cwd, arg);
+  return kind === 'file' || (kind === undefined && looksLikeRequestFile(arg));
 }
 
 /**
  * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`), which is
  * served without loading oclif: that is what keeps one GET near `node -e 0`. Anything else
- * (help, other commands, the TUI) returns undefined. (`--version` is answered by bin/run.cjs.)
+ * (help, other commands, a folder or flags alone for the TUI) returns undefined. (`--version`
+ * is answered by bin/run.cjs.)
  */
 export function fastPathArgs(argv: string[], cwd: string): string[] | undefined {
   if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;
   if (argv[0] === 'run') return argv.slice(1);
   const first = argv[0] as string;
-  // `reqflow missing.http` and `reqflow https://…` get an answer about the file or the URL, not "command not found".
-  if (!first.startsWith('-')) return (!COMMANDS.has(first) && isFile(`${cwd}/${first}`)) || (first.startsWith('/') && isFile(first)) || looksLikeRequestFile(first) ? argv : undefined;
-  // Flags first: a run when some argument is an existing file.
-  return argv.some((arg) => !arg.startsWith('-') && isFile(arg.startsWith('/') ? arg : `${cwd}/${arg}`)) ? argv : undefined;
+  // `reqflow missing.http`, `reqflow https://…` and `reqflow GET https://…` get an answer about
+  // the file or the URL, not "command not found". A folder is the UI's (src/cli/oclif-main.ts).
+  if (!first.startsWith('-')) return !COMMANDS.has(first) && (namesRequestFile(first, cwd) || isMethodAndUrl(first, argv[1])) ? argv : undefined;
+  // Flags first: a run when an argument (not a flag's value) names a request file; else the UI's flags.
+  const { positionals } = parseArgs({ args: argv, options: parseConfig(), allowPositionals: true, strict: false });
+  return positionals.some((arg) => namesRequestFile(arg, cwd)) ? argv : undefined;
 }
 
 /** Returns the exit code, or undefined when oclif must handle argv. */

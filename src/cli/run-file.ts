@@ -12,6 +12,7 @@ import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { exitCodeOf, formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
+import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices } from './run-services.js';
 
 export interface CliIo {
@@ -103,9 +104,7 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
   return exitCodeOf(
     async () => {
       if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
-      if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
-        throw new UsageError(`reqflow runs request files, not URLs: ${displayUrl(file)}`, { hint: `put the request in a file and run it: echo 'GET ${displayUrl(file)}' > request.http && reqflow run request.http` });
-      }
+      if (isUrl(file)) throw notARequestFileError(file);
       const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
       debug = options.debug;
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));

@@ -18,6 +18,7 @@ import { dirname, join, parse, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { nearestWith } from './project.js';
 import { ParseError, UsageError } from './errors/index.js';
+import { closestName } from './suggest.js';
 
 export interface Environment {
   /** The environment picked (undefined: only `$shared` values). */
@@ -253,7 +254,42 @@ function unknownEnvironment(name: string, requestDir: string, root: string, json
     });
   }
   const list = [...names].map(([env, paths]) => `${env} (${paths.map(shown).join(', ')})`).join(', ');
-  return new UsageError(`no environment "${name}" in the environment files ${where}`, { hint: `environments found: ${list}` });
+  const guess = closestName(name, names.keys());
+  return new UsageError(`no environment "${name}" in the environment files ${where}`, { hint: `${guess === undefined ? '' : `did you mean --env ${guess}? `}environments found: ${list}` });
+}
+
+/**
+ * Each environment's own variable names (`$shared` and `$default` left out: they apply without
+ * `--env`), with the file that defines each, from the files {@link loadEnvironment} reads for
+ * `requestDir`: for an unknown variable's hint, `--env dev defines it`. Only a hint depends on
+ * it, so a file that cannot be read or parsed is left out.
+ */
+export async function environmentDefinitions(requestDir: string): Promise<Map<string, Map<string, string>>> {
+  const dir = resolve(requestDir);
+  const folders = searchFolders(dir, projectRoot(dir));
+  const found = new Map<string, Map<string, string>>();
+  const add = (env: string, names: string[], path: string): void => {
+    const own = found.get(env) ?? new Map<string, string>();
+    for (const name of names) own.set(name, path); // nearer files come later and win, as in loadEnvironment
+    found.set(env, own);
+  };
+  const json = await jsonFiles(folders).catch(() => []);
+  for (const file of json) {
+    for (const [env, vars] of Object.entries(file.table)) {
+      // Objects are JetBrains settings (SSLConfiguration), not variables.
+      if (env !== SHARED && env !== DEFAULT) add(env, Object.keys(vars).filter((name) => !isObject(vars[name])), file.path);
+    }
+  }
+  for (const [env, paths] of dotenvNames(folders)) {
+    for (const path of paths) {
+      try {
+        add(env, Object.keys(parseDotenv(read(path))), path);
+      } catch {
+        // unreadable: no hint from it
+      }
+    }
+  }
+  return found;
 }
 
 export interface LoadEnvironmentOptions {

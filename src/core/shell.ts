@@ -19,6 +19,11 @@ export function shellQuote(value: string): string {
   return `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A value as one word of a command line a hint suggests: as it is when that is safe, else quoted. */
+export function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : shellQuote(value);
+}
+
 /**
  * Runs `/bin/sh -c command` for the variable `name`: 10 s time-out, trailing newlines trimmed.
  * A non-zero exit, a time-out or empty output is a VariableError naming the variable.

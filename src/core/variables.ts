@@ -1,9 +1,12 @@
+import { relative } from 'node:path';
+import { environmentDefinitions } from './environments.js';
 import { VariableError } from './errors/index.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
+import { closestName } from './suggest.js';
 import { systemVariable } from './system-variables.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
@@ -37,6 +40,8 @@ export interface ResolverOptions {
   reference?: (expression: string) => Promise<string> | undefined;
   /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
   environmentVariables?: Readonly<Record<string, string>>;
+  /** For messages: the environment picked (`--env NAME`); none: the values are `$shared` ones. */
+  environmentName?: string;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
   prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
@@ -206,7 +211,7 @@ export class TemplateResolver implements VariableResolver {
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
-    else throw this.unknown(name);
+    else throw await this.unknown(name);
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;
   }
@@ -257,14 +262,54 @@ export class TemplateResolver implements VariableResolver {
     return this.options.requestName ? ` in request "${this.options.requestName}"` : '';
   }
 
-  private unknown(name: string): VariableError {
-    const profile = this.options.profile.name;
-    const file = this.options.profilesPath ?? '.profiles.json';
+  /** Each name this request could use, with where it is defined (for "did you mean"). */
+  private definedNames(): Array<[name: string, where: string]> {
+    const { cliVariables, fileVariables, session, environmentVariables, environmentName, profile, profilesPath } = this.options;
+    const from = (names: Iterable<string>, where: string): Array<[string, string]> => [...names].map((name) => [name, where]);
+    return [
+      ...from(Object.keys(cliVariables), 'set with -e'),
+      ...Object.keys(fileVariables ?? {}).map((name): [string, string] => [name, `a file variable: @${name} = …`]),
+      ...from(session.names(), `in the session of profile "${session.profile}"`),
+      ...from(Object.keys(environmentVariables ?? {}), environmentName === undefined ? 'in the $shared values of the environment files' : `in environment "${environmentName}"`),
+      ...from(Object.keys(profile.variables), `in profile "${profile.name}"${profilesPath ? ` of ${profilesPath}` : ''}`),
+    ];
+  }
+
+  /**
+   * An unknown variable. Its hint, most useful first: the environment (not picked) that defines
+   * it; else a name close to it and where that is defined (`{{baseUrll}}` → `{{baseUrl}}`); else
+   * where it could be set.
+   */
+  private async unknown(name: string): Promise<VariableError> {
+    // Preview (the TUI's request pane) shows the template as written: no files read for a hint nobody sees.
+    const fix = this.preview() ? undefined : await this.likelyFix(name);
+    return new VariableError(`unknown variable "${name}"${this.where()}`, { hint: fix ?? this.whereToSet(name) });
+  }
+
+  private async likelyFix(name: string): Promise<string | undefined> {
+    const { baseDir, environmentName } = this.options;
+    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await environmentDefinitions(baseDir);
+    if (environmentName !== undefined) others.delete(environmentName);
+    const defining = [...others].filter(([, names]) => names.has(name));
+    if (defining.length > 0) {
+      const envs = defining.map(([env, names]) => `--env ${env} (${relative(baseDir as string, names.get(name) as string)})`);
+      return `${envs.join(' or ')} ${defining.length === 1 ? 'defines' : 'define'} it; or set it with -e ${name}=value`;
+    }
+    // The names in use first: where one is also in an environment not picked, it is the one that applies.
+    const defined = [...this.definedNames(), ...[...others].flatMap(([env, names]) => [...names.keys()].map((other): [string, string] => [other, `--env ${env} defines it`]))];
+    const guess = closestName(name, defined.map(([other]) => other));
+    return guess === undefined ? undefined : `did you mean "{{${guess}}}"? (${defined.find(([other]) => other === guess)?.[1]})`;
+  }
+
+  /** Where a value could go: .profiles.json is named only when there is one, else how to start one. */
+  private whereToSet(name: string): string {
+    const { profile, profilesPath } = this.options;
     // `GET /users` with no Host: header takes its host from the variable `host` (httpyac).
     const origin = name === 'host' ? ' (a target such as /users takes its host from a Host: header or from host: @host = http://localhost:8080)' : '';
-    return new VariableError(`unknown variable "${name}"${this.where()}`, {
-      hint: `set it with -e ${name}=value, in the "variables" of profile "${profile}" in ${file}, or from an earlier response (session)${origin}`,
-    });
+    const where = profilesPath
+      ? `, in the "variables" of profile "${profile.name}" in ${profilesPath}, or from an earlier response (session)`
+      : `, or in a .profiles.json beside the request file: [{"name": "${profile.name}", "variables": {"${name}": "…"}}]`;
+    return `set it with -e ${name}=value${where}${origin}`;
   }
 }
 

@@ -74,6 +74,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
     ...(services.environment ? { environmentVariables: services.environment.variables } : {}),
+    ...(services.environment?.name !== undefined ? { environmentName: services.environment.name } : {}),
     session: services.session,
     profile: services.profile,
     prompter: services.prompter,

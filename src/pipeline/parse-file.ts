@@ -3,6 +3,8 @@ import { extname, resolve } from 'node:path';
 import { ParseError, UsageError } from '../core/errors/index.js';
 import { requestFilter, validateFilter } from '../core/filter.js';
 import type { RequestSpec, RunOptions } from '../core/model.js';
+import { shellWord } from '../core/shell.js';
+import { closestName } from '../core/suggest.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
@@ -29,7 +31,8 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    throw new UsageError(`cannot read request file ${file}: ${why}`);
+    // A folder holds request files: `reqflow test` is the command that runs them.
+    throw new UsageError(`cannot read request file ${file}: ${why}`, code === 'EISDIR' ? { hint: `to run every request file in it: reqflow test ${shellWord(file)}` } : {});
   }
   const text = decodeRequestFile(bytes, file);
   const raw = extname(path).slice(1).toLowerCase();
@@ -47,7 +50,7 @@ export async function parseRequestFile(file: string, registry: PluginRegistry, w
     spec.source.index = index;
   });
   checkAnnotationValues(ctx.requests, registry);
-  if (warn) await warnUnknownAnnotations(ctx.requests, registry, warn);
+  if (warn) warnUnknownAnnotations(ctx.requests, registry, warn);
   await withImportedVariables(ctx.requests, path, registry, new Set([...importing, path]));
   return ctx.requests;
 }
@@ -96,15 +99,14 @@ function checkAnnotationValues(specs: readonly RequestSpec[], registry: PluginRe
   }
 }
 
-/** One warning per unknown annotation name in a file, naming the closest known one (`# @filer` → `@filter`). */
-async function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): Promise<void> {
+/** One warning per unknown annotation name in a file, naming the known one meant where one is close (`# @filer` → `@filter`). */
+function warnUnknownAnnotations(specs: readonly RequestSpec[], registry: PluginRegistry, warn: (message: string) => void): void {
   const unknown = new Map<string, RequestSpec>();
   for (const spec of specs) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   if (unknown.size === 0) return;
-  const { closest } = await import('fastest-levenshtein');
   const known = registry.annotationNames();
   for (const [name, spec] of unknown) {
-    const guess = closest(name, known);
+    const guess = closestName(name, known);
     warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${spec.source.line}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
   }
 }

@@ -17,6 +17,7 @@ import { toRequestError, type Target } from './network-errors.js';
 import { checkHeaderFields } from './header-fields.js';
 import { http2Headers, http2Request, type Http2Mode } from './http2.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
+import { portOutOfRange } from './url-port.js';
 
 export interface OutgoingRequest {
   method: string;
@@ -75,6 +76,9 @@ export function parseRequestUrl(text: string): URL {
   try {
     url = new URL(text);
   } catch {
+    // WHATWG URL says only "Invalid URL" for a port past 65535: not a missing {{baseUrl}}.
+    const port = portOutOfRange(text);
+    if (port !== undefined) throw new UsageError(`port ${port} is out of range (1–65535) in ${maskUrl(text)}`);
     throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
   }
   if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests' });

@@ -1,4 +1,6 @@
-import { VariableError } from '../errors/index.js';
+import { UsageError, VariableError } from '../errors/index.js';
+import { portOutOfRange } from '../http/url-port.js';
+import { displayUrl } from '../mask.js';
 import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
@@ -47,6 +49,14 @@ function checkHeaderValue(ctx: RequestContext, name: string, written: string, va
   });
 }
 
+/** `http://localhost:99999`: exit 2 naming the request's line (and the templates the URL came from). */
+function checkPort(ctx: RequestContext, written: string): void {
+  const port = portOutOfRange(ctx.spec.url);
+  if (port === undefined) return;
+  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
+  throw new UsageError(`${ctx.spec.source.file}:${ctx.spec.source.line}: port ${port} is out of range (1–65535) in ${displayUrl(ctx.spec.url, ctx.redact)}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`);
+}
+
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
 export const substitutePlugin: Plugin = {
   name: 'core-substitute',
@@ -61,7 +71,9 @@ export const substitutePlugin: Plugin = {
         spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
       }
       // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
-      spec.url = withDefaultScheme(await variables.expand(spec.url));
+      const written = spec.url;
+      spec.url = withDefaultScheme(await variables.expand(written));
+      checkPort(ctx, written);
       const body = await resolveBody(spec, ctx.baseDir, variables);
       if (body !== undefined) spec.body = body;
       delete spec.bodyParts;

@@ -108,6 +108,18 @@ const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
  */
 const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s])/;
 
+/**
+ * What a line among the headers that is not `Name: value` should be: the header it nearly is
+ * (`X-Token abc`), or the body, when it reads like one (a form `a=1&b=2`; JSON and XML already
+ * start the body by themselves, BODY_START).
+ */
+function headerLineHint(line: string): string {
+  const form = 'a header is "Name: value"';
+  if (/^\s*[{[<]/.test(line) || (line.includes('=') && line.includes('&'))) return `${form}; if this line is the body, put a blank line before it`;
+  const [, name, value] = /^([^\s:]+)\s+(\S.*)$/.exec(line.trim()) ?? [];
+  return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
+}
+
 function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
@@ -191,7 +203,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     }
     const colon = line.indexOf(':');
     const headerLine = block.firstLine + i;
-    if (colon <= 0) throw new ParseError(file, headerLine, 1, `header line has no "Name: value" form: ${clip(line)}`, { hint: 'put a blank line between the headers and the body' });
+    if (colon <= 0) throw new ParseError(file, headerLine, 1, `header line has no "Name: value" form: ${clip(line)}`, { hint: headerLineHint(line) });
     const name = line.slice(0, colon).trim();
     if (!HEADER_NAME.test(name)) {
       const bad = line.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
