@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runCli, type CliResult } from './helpers/cli.js';
+import { sessionFileFor } from './helpers/session-file.js';
 import { errorLines, expectCleanFailure, expectNoStackTrace, type ExpectedFailure } from './helpers/expect-error.js';
 import { refusedPort, startFaultServer, startGarbageServer, type FaultServer } from './helpers/fault-server.js';
 
@@ -34,6 +35,8 @@ interface Case extends Partial<ExpectedFailure> {
   warning?: RegExp;
   /** Checks on what the server received. */
   received?: (server: FaultServer) => void;
+  /** Session variables of profile `default`, as an earlier run in the case's folder left them. */
+  session?: Record<string, string>;
 }
 
 const profiles = (value: unknown): string => JSON.stringify(value);
@@ -68,6 +71,26 @@ const FILES: Case[] = [
       const got = server.requests.find((r) => r.url === '/ok?via=crlf');
       expect(got?.headers['x-tab']).toBe('value');
       expect(got?.body).toBe('line one\nline two');
+    },
+  },
+  { name: 'an unknown # @streaming value', files: () => ({ 'req.http': '# @streaming maybe\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @streaming of request "request-1" \(.*req\.http:2\) expects true or false, got "maybe"/ },
+  { name: 'a protocol reqflow does not speak (# @protocol grpc)', files: () => ({ 'req.http': '# @protocol grpc\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @protocol of request "request-1" \(.*req\.http:2\) expects graphql or websocket, got "grpc"/, hint: /plugins/ },
+  { name: 'a YAML protocol reqflow does not speak', files: () => ({ 'req.yaml': 'url: http://127.0.0.1:1/\nprotocol: grpc\n' }), code: 2, message: /# @protocol of request "request-1" .* expects graphql or websocket/ },
+  {
+    name: 'UTF-16 (BE) with a byte-order mark is read as UTF-16',
+    files: (f) => ({ 'req.http': Buffer.from(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(`GET ${f.api}/ok?via=utf16be\n`, 'utf16le').swap16()])) }),
+    code: 0,
+    stdout: /"ok": true/,
+    received: (server) => expect(server.requests.some((r) => r.url === '/ok?via=utf16be')).toBe(true),
+  },
+  { name: 'UTF-16 without a byte-order mark', files: () => ({ 'req.http': Buffer.from('GET http://127.0.0.1:1/\n', 'utf16le') }), code: 2, message: /req\.http:1:1: not UTF-8 text: it looks like UTF-16 without a byte-order mark/, hint: /iconv -f utf-16le/ },
+  {
+    name: 'UTF-16 (LE) with a byte-order mark is read as UTF-16',
+    files: (f) => ({ 'req.http': Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`GET ${f.api}/ok?via=utf16\nX-Name: Zoë\n`, 'utf16le')]) }),
+    code: 0,
+    stdout: /"ok": true/,
+    received: (server) => {
+      expect(server.requests.find((r) => r.url === '/ok?via=utf16')?.headers['x-name']).toBe('Zoë');
     },
   },
   { name: 'YAML that does not parse', files: () => ({ 'req.yaml': 'name: a\nurl: [http://x\n' }), code: 2, message: /req\.yaml:\d+:\d+: invalid YAML: / },
@@ -110,7 +133,8 @@ const VARIABLES: Case[] = [
   { name: 'variable typo, close to a file variable', files: http('@host = API\n\nGET {{hots}}/ok\n'), code: 3, message: /unknown variable "hots"/, hint: /did you mean "\{\{host\}\}"\? \(a file variable: @host = …\)$/ },
   {
     name: 'variable typo, close to a session variable',
-    files: () => ({ 'req.http': 'GET http://127.0.0.1:1/\nAuthorization: Bearer {{tokn}}\n', 'state/sessions/default.json': JSON.stringify({ version: 1, variables: { token: 'abc' }, data: {} }) }),
+    files: () => ({ 'req.http': 'GET http://127.0.0.1:1/\nAuthorization: Bearer {{tokn}}\n' }),
+    session: { token: 'abc' },
     code: 3,
     message: /unknown variable "tokn"/,
     hint: /did you mean "\{\{token\}\}"\? \(in the session of profile "default"\)$/,
@@ -228,6 +252,11 @@ async function runCase(c: Case, index: number): Promise<CliResult> {
   for (const [name, content] of Object.entries(files)) {
     mkdirSync(dirname(join(dir, name)), { recursive: true });
     writeFileSync(join(dir, name), content);
+  }
+  if (c.session) {
+    const path = sessionFileFor(join(dir, 'state'), dir);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, JSON.stringify({ version: 1, variables: c.session, data: {} }));
   }
   const first = Object.keys(files)[0] ?? 'req.http';
   const args = c.args ? c.args(fixture, first) : [first];
