@@ -323,3 +323,16 @@ describe('restcli files', () => {
     expect(passed.stderr).toContain('✓ expectedStatusCodes 2xx');
   });
 });
+
+describe('bodies: the content type decides', () => {
+  test('forms starting with query= and forms from a file are sent as written; application/graphql as written; a bare query becomes GraphQL JSON', async () => {
+    const { code, requests } = await run('httpyac/bodies.http');
+    expect(code).toBe(0);
+    expect(byName(requests, '/form-query').body.toString()).toBe('query=hello world&page=2');
+    expect(byName(requests, '/form-file').body.toString()).toBe(readFileSync(join(FIXTURES, 'httpyac', 'form-body.txt'), 'utf8'));
+    expect(byName(requests, '/form-file').headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(byName(requests, '/graphql-raw').headers['content-type']).toBe('application/graphql');
+    expect(byName(requests, '/graphql-raw').body.toString()).toBe('query { me { id } }');
+    expect(JSON.parse(byName(requests, '/graphql-bare').body.toString())).toEqual({ query: 'query Me { me { id } }' });
+  });
+});

@@ -152,7 +152,8 @@ function bodyOf(lines: Line[], headers: Readonly<RequestHeaders>): Pick<RequestS
   const type = contentType(headers);
   const multipart = type.startsWith('multipart/');
   const eol = multipart ? '\r\n' : '\n';
-  if (type.startsWith('application/x-www-form-urlencoded')) {
+  // `< ./form.txt` in a form body is the body read from that file, as everywhere else.
+  if (type.startsWith('application/x-www-form-urlencoded') && !lines.some((line) => INCLUDE.test(line.text))) {
     // `a=1` then `&b=2` on the next line: one form, as the tools join it.
     return { body: lines.map(({ text }, i) => (i > 0 && /^\s*&/.test(text) ? text.trim() : (i > 0 ? '\n' : '') + text)).join('') };
   }

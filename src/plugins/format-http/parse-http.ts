@@ -247,8 +247,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   return spec;
 }
 
-/** httpyac: a body that starts with a GraphQL keyword is a GraphQL operation. */
-const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)\b/;
+/**
+ * httpyac: a body that starts with a GraphQL keyword is a GraphQL operation — a keyword, then a
+ * name, `{` or `(`: `query=a&b=1` is a form. Only where the content type leaves it open (none, or
+ * JSON): a form, or `application/graphql` (the query as the body, as written), decides otherwise.
+ */
+const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)(\s|\{|\(|$)/;
 
 /**
  * The GraphQL forms of the other tools go through the GraphQL plugin: JetBrains' `GRAPHQL`
@@ -258,7 +262,9 @@ const GRAPHQL_BODY = /^\s*(query|mutation|subscription|fragment)\b/;
 function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
   const marked = getHeader(spec.headers, 'x-request-type')?.toLowerCase() === 'graphql';
   const body = typeof spec.body === 'string' ? spec.body : undefined;
-  if (!graphqlMethod && !marked && !(spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body))) return;
+  const type = getHeader(spec.headers, 'content-type')?.toLowerCase();
+  const bare = spec.annotations.protocol === undefined && body !== undefined && GRAPHQL_BODY.test(body) && (type === undefined || /^application\/json\b/.test(type));
+  if (!graphqlMethod && !marked && !bare) return;
   if (marked) deleteHeader(spec.headers, 'x-request-type');
   spec.annotations.protocol ??= 'graphql';
   if (body === undefined || spec.annotations.variables !== undefined) return;
