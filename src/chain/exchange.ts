@@ -2,6 +2,7 @@
  * A request and its response as later requests, scripts and assertions see them: what was
  * sent (after every stage) and what came back, body included (the first 16 MiB).
  */
+import { isJsonMediaType } from '../core/content-type.js';
 import { getHeader, type RequestHeaders } from '../core/headers.js';
 import type { RequestSpec, ResponseInfo } from '../core/model.js';
 
@@ -38,8 +39,7 @@ export function contentTypeOf(headers: Record<string, string | string[]>): { mim
 }
 
 export function isJsonType(headers: Record<string, string | string[]>): boolean {
-  const { mimeType } = contentTypeOf(headers);
-  return mimeType === 'application/json' || mimeType.endsWith('+json');
+  return isJsonMediaType(contentTypeOf(headers).mimeType);
 }
 
 export function isXmlType(headers: Record<string, string | string[]>): boolean {

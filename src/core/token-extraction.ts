@@ -1,7 +1,7 @@
 import { Transform, type Readable } from 'node:stream';
 import type { ResponseInfo, Session } from './model.js';
 import { isExtracted } from './extracted-values.js';
-import { isJsonResponse } from '../report/render/body.js';
+import { isJsonResponse } from './content-type.js';
 
 /** Small enough to keep beside a streamed body; large enough for any login response. */
 const CAPTURE_LIMIT = 1024 * 1024;

@@ -1,5 +1,6 @@
 import { type ExactJson, holdsLosslessNumbers, stringifyJson } from '../core/json-exact.js';
-import { bodyText, isJsonResponse, jsonBodyText } from './render/body.js';
+import { bodyText, jsonBodyText } from './render/body.js';
+import { isJsonResponse } from '../core/content-type.js';
 import { unknownCharsetWarning } from './render/charset.js';
 import { endRecord, errorRecord, eventRecord, responseRecord, type JsonRecord, testRecord } from './record.js';
 import type { BodyPart, Reporter, RequestOutcome, ResponseView } from './reporter.js';

@@ -1,6 +1,7 @@
 import { charsetOf, decoderFor, unknownCharsetWarning } from './render/charset.js';
 import { Transform, type Readable } from 'node:stream';
-import { bodyText, contentType, isJsonResponse, isTextual, parseJsonBody } from './render/body.js';
+import { bodyText, isTextual, parseJsonBody } from './render/body.js';
+import { contentType, isJsonResponse } from '../core/content-type.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
 import { colorizeJson, prettyJson } from './render/json-text.js';

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { ResponseInfo, StreamEvent } from '../../core/model.js';
-import { contentType } from '../../report/render/body.js';
+import { contentType } from '../../core/content-type.js';
 import { EventStreamParser } from './parser.js';
 
 function isEventStream(response: ResponseInfo): boolean {

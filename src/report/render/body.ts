@@ -1,17 +1,8 @@
 import { parseJsonExact } from '../../core/json-exact.js';
 import { charsetOf, decoderFor } from './charset.js';
 import type { ResponseInfo } from '../../core/model.js';
+import { contentType, isJsonResponse } from '../../core/content-type.js';
 
-export function contentType(response: ResponseInfo): string {
-  const value = response.headers['content-type'];
-  return ((Array.isArray(value) ? value[0] : value) ?? '').toLowerCase();
-}
-
-/** `application/json`, `application/problem+json`, `text/json`, ... */
-export function isJsonResponse(response: ResponseInfo): boolean {
-  const type = contentType(response).split(';')[0]?.trim() ?? '';
-  return type === 'application/json' || type === 'text/json' || type.endsWith('+json');
-}
 
 export function isTextual(response: ResponseInfo, body?: Buffer): boolean {
   const type = contentType(response);

@@ -1,0 +1,21 @@
+/**
+ * What a `Content-Type` says, for every layer that needs it (token extraction, checks, the
+ * renderers): one reading of the header, so a body is JSON to all of them or to none.
+ */
+import type { ResponseInfo } from './model.js';
+
+/** The response's Content-Type, lower-cased, parameters included ('' when there is none). */
+export function contentType(response: Pick<ResponseInfo, 'headers'>): string {
+  const value = response.headers['content-type'];
+  return ((Array.isArray(value) ? value[0] : value) ?? '').toLowerCase();
+}
+
+/** `application/json`, `application/problem+json`, `text/json`, ... (a media type without parameters). */
+export function isJsonMediaType(mediaType: string): boolean {
+  return mediaType === 'application/json' || mediaType === 'text/json' || mediaType.endsWith('+json');
+}
+
+/** Does the response say its body is JSON? */
+export function isJsonResponse(response: Pick<ResponseInfo, 'headers'>): boolean {
+  return isJsonMediaType(contentType(response).split(';')[0]?.trim() ?? '');
+}
