@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
@@ -80,6 +80,17 @@ describe('reqflow test', () => {
     expect(result.stdout).toMatch(/^PASS  suite\/plain\.rest › request-1  GET 200/m);
     expect(result.stdout).toMatch(/4 passed, 1 failed \(5 requests in 3 files\) · 5\/6 checks passed · \d+ ms/);
     expect(result.stdout).not.toContain('package.json');
+  });
+
+  test('in a folder, a JSON or YAML file runs only when it parses as requests: a one-line request file does, a JSON Schema does not', async () => {
+    tmp.write('shapes/one-line.json', '{"name": "one-line", "url": "{{baseUrl}}/health"}');
+    copyFileSync(join(ROOT, 'docs/record.schema.json'), join(tmp.dir, 'shapes/record.schema.json'));
+    tmp.write('shapes/deploy.yaml', 'environment:\n  name: prod\n  url: https://example.com\n');
+    const result = await reqflowTest('shapes');
+    expect(result.stdout).toMatch(/^PASS  shapes\/one-line\.json › one-line  GET 200/m);
+    expect(result.stdout).toMatch(/1 passed, 0 failed \(1 request in 1 file\)/);
+    expect(result.stdout + result.stderr).not.toMatch(/schema|deploy/);
+    expect(result.code).toBe(0);
   });
 
   test('exit 0 when everything passes; --grep picks requests (what they refer to still runs)', async () => {
