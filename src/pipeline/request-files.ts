@@ -1,6 +1,6 @@
 /**
- * Which files of a folder are request files: the one rule of the TUI's request tree and
- * `reqflow test DIR`. `.http`, `.rest` and `.ws` files are; a `.json`,
+ * Which files of a folder are request files: the one rule of the TUI's request tree,
+ * `reqflow test DIR` and shell completion. `.http`, `.rest` and `.ws` files are; a `.json`,
  * `.yaml` or `.yml` file only when it parses as requests (see `holdsRequests`), so a JSON
  * Schema, a config file or a data fixture never shows up as a broken request file — and a
  * request file written on one line is found all the same.
@@ -19,7 +19,7 @@ const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'build', 'coverage', 't
 const MAX_DATA_FILE = 4 * 1024 * 1024;
 
 /** Whether the file at `path` is a request file by the rule above; unreadable files are not. */
-async function isRequestFile(path: string): Promise<boolean> {
+export async function isRequestFile(path: string): Promise<boolean> {
   const name = basename(path);
   if (NOT_REQUESTS.test(name)) return false;
   const extension = extname(name).toLowerCase();
@@ -37,7 +37,7 @@ async function isRequestFile(path: string): Promise<boolean> {
 }
 
 /** Whether a folder search goes into this folder. */
-function isSearchedFolder(name: string): boolean {
+export function isSearchedFolder(name: string): boolean {
   return !name.startsWith('.') && !SKIPPED_FOLDERS.has(name);
 }
 
