@@ -123,10 +123,16 @@ async function loadFastPath() {
   return import(pathToFileURL(modules).href);
 }
 
+/** `reqflow __complete …`, what the shell completion scripts call on each TAB: no oclif either. */
+async function complete(argv) {
+  return (await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'complete.js')).href)).runCompletion(argv);
+}
+
 async function main() {
   const argv = process.argv.slice(2);
   // The cheapest answer of all: no module of reqflow is loaded for it.
-  const code = argv.length === 1 && argv[0] === '--version' ? printVersion() : await (await loadFastPath()).tryFastPath(argv);
+  const code =
+    argv.length === 1 && argv[0] === '--version' ? printVersion() : argv[0] === '__complete' ? await complete(argv.slice(1)) : await (await loadFastPath()).tryFastPath(argv);
   if (code === undefined) {
     // oclif, with reqflow's default command (the UI) and error style: src/cli/oclif-main.ts.
     const { runOclif } = await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'oclif-main.js')).href);

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
@@ -80,6 +80,17 @@ describe('reqflow test', () => {
     expect(result.stdout).toMatch(/^PASS  suite\/plain\.rest › request-1  GET 200/m);
     expect(result.stdout).toMatch(/4 passed, 1 failed \(5 requests in 3 files\) · 5\/6 checks passed · \d+ ms/);
     expect(result.stdout).not.toContain('package.json');
+  });
+
+  test('in a folder, a JSON or YAML file runs only when it parses as requests: a one-line request file does, a JSON Schema does not', async () => {
+    tmp.write('shapes/one-line.json', '{"name": "one-line", "url": "{{baseUrl}}/health"}');
+    copyFileSync(join(ROOT, 'docs/record.schema.json'), join(tmp.dir, 'shapes/record.schema.json'));
+    tmp.write('shapes/deploy.yaml', 'environment:\n  name: prod\n  url: https://example.com\n');
+    const result = await reqflowTest('shapes');
+    expect(result.stdout).toMatch(/^PASS  shapes\/one-line\.json › one-line  GET 200/m);
+    expect(result.stdout).toMatch(/1 passed, 0 failed \(1 request in 1 file\)/);
+    expect(result.stdout + result.stderr).not.toMatch(/schema|deploy/);
+    expect(result.code).toBe(0);
   });
 
   test('exit 0 when everything passes; --grep picks requests (what they refer to still runs)', async () => {
@@ -182,6 +193,28 @@ user=alice&client_secret=form-literal-77
     expect(page).toContain('"username": "alice"');
     for (const secret of ['hunter2-literal', 'k-literal-99', 'form-literal-77']) expect(page).not.toContain(secret);
     expect(page).toContain('client_secret=•••');
+  });
+
+  test('--report html=report.html writes that file; a path without an extension, or an existing folder, gets index.html', async () => {
+    mkdirSync(join(tmp.dir, 'pages/site.v2'), { recursive: true });
+    const result = await reqflowTest('suite/plain.rest', '--report', 'html=pages/report.html', '--report', 'html=pages/plain', '--report', 'html=pages/site.v2');
+    expect(result.code).toBe(0);
+    expect(statSync(join(tmp.dir, 'pages/report.html')).isFile()).toBe(true);
+    expect(readFileSync(join(tmp.dir, 'pages/report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*plain\.rest/);
+    expect(readdirSync(join(tmp.dir, 'pages/plain'))).toEqual(['index.html']);
+    expect(readdirSync(join(tmp.dir, 'pages/site.v2'))).toEqual(['index.html']);
+  });
+
+  test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {
+    tmp.write('slow-script/a.http', 'GET {{baseUrl}}/health\n\n> {%\n  var until = Date.now() + 400;\n  while (Date.now() < until) {}\n%}\n');
+    const result = await reqflowTest('slow-script', '--report', 'html=slow-script.html');
+    expect(result.code).toBe(0);
+    const title = /<div class="bar"[^>]* title="([^"]*)"/.exec(readFileSync(join(tmp.dir, 'slow-script.html'), 'utf8'))?.[1] ?? '';
+    const phase = (name: string): number => Number(new RegExp(`${name} (\\d+) ms`).exec(title)?.[1] ?? 0);
+    expect(title).toMatch(/^first byte \d+ ms, (download \d+ ms, )?scripts and checks \d+ ms$/);
+    expect(phase('scripts and checks')).toBeGreaterThanOrEqual(400);
+    expect(phase('download')).toBeLessThan(400);
+    expect(readFileSync(join(tmp.dir, 'slow-script.html'), 'utf8')).toContain('<i class="seg afterBody"></i>scripts and checks');
   });
 
   test('--watch runs again when the request file or an environment file changes, until Ctrl-C', async () => {

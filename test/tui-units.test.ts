@@ -4,11 +4,16 @@
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BUILTIN_PLUGINS } from '../src/core/builtins.js';
 import type { Profile } from '../src/core/model.js';
 import { MemorySession } from '../src/core/session.js';
 import type { Key } from '../src/tui/blessed.js';
-import { discoverRequestFiles } from '../src/tui/discover.js';
+import { PluginRegistry } from '../src/core/registry.js';
+import { findRequestFiles } from '../src/pipeline/request-files.js';
+import { palette } from '../src/report/render/colors.js';
+import { loadCatalog, rowLabel, treeRows } from '../src/tui/catalog.js';
 import { LineEditor } from '../src/tui/line-editor.js';
 import { validateOAuthForm, type OAuthForm } from '../src/tui/oauth-fields.js';
 import { osc52, OSC52_LIMIT } from '../src/tui/osc52.js';
@@ -101,21 +106,49 @@ describe('line editor', () => {
 
 describe('request discovery', () => {
   it('finds request files, skips config files, dependencies and hidden folders', async () => {
-    dir.write('api/users.http', 'GET https://example.com\n');
-    dir.write('api/orders.rest', 'GET https://example.com\n');
-    dir.write('api/status.yaml', 'url: https://example.com/status\n');
-    dir.write('api/list.json', '[{"url": "https://example.com"}]');
-    dir.write('api/config.yaml', 'replicas: 3\n');
-    dir.write('package.json', '{"name": "x", "repository": {"url": "https://example.com"}}');
-    dir.write('node_modules/dep/x.http', 'GET https://example.com\n');
-    dir.write('.git/x.http', 'GET https://example.com\n');
-    dir.write('.profiles.json', '[]');
-    const { files, truncated } = await discoverRequestFiles(dir.dir);
-    expect(files).toEqual(['api/list.json', 'api/orders.rest', 'api/status.yaml', 'api/users.http']);
-    expect(truncated).toBe(false);
-    expect((await discoverRequestFiles(dir.dir, { depth: 6, files: 2 })).truncated).toBe(true);
+    const root = join(dir.dir, 'discovery');
+    dir.write('discovery/api/users.http', 'GET https://example.com\n');
+    dir.write('discovery/api/orders.rest', 'GET https://example.com\n');
+    dir.write('discovery/api/status.yaml', 'url: https://example.com/status\n');
+    dir.write('discovery/api/list.json', '[{"url": "https://example.com"}]');
+    dir.write('discovery/api/config.yaml', 'replicas: 3\n');
+    dir.write('discovery/package.json', '{"name": "x", "repository": {"url": "https://example.com"}}');
+    dir.write('discovery/node_modules/dep/x.http', 'GET https://example.com\n');
+    dir.write('discovery/.git/x.http', 'GET https://example.com\n');
+    dir.write('discovery/.profiles.json', '[]');
+    const { catalog, labels } = await catalogOf(root);
+    expect(labels).toEqual(['api/list.json', 'api/orders.rest', 'api/status.yaml', 'api/users.http']);
+    expect(catalog.truncated).toBe(false);
+    const bounded = await findRequestFiles(root, { depth: 6, files: 2 });
+    expect(bounded).toEqual({ files: [join(root, 'api/list.json'), join(root, 'api/orders.rest')], truncated: true });
+  });
+
+  it('a JSON or YAML file is listed only when it parses as requests: a schema with "url" properties is not a broken request file', async () => {
+    const root = join(dir.dir, 'shapes');
+    mkdirSync(join(root, 'docs'), { recursive: true });
+    copyFileSync(join(ROOT, 'docs/record.schema.json'), join(root, 'docs/record.schema.json'));
+    dir.write('shapes/one-line.json', '{"name": "ping", "url": "https://example.com/ping"}');
+    dir.write('shapes/wrapped.yaml', 'requests:\n  - name: a\n    url: https://example.com/a\n');
+    dir.write('shapes/broken.json', '{"requests": [{"name": "no url"}]}'); // meant as requests: listed, with its error
+    dir.write('shapes/deploy.yaml', 'environment:\n  name: prod\n  url: https://example.com\n'); // a url, but nested
+    dir.write('shapes/users.json', '[{"id": 1, "link": "https://example.com/u/1"}, {"id": 2}]'); // data, not requests
+    dir.write('shapes/trailing-comma.json', '{"url": "https://example.com",}'); // not JSON
+    const { catalog, labels } = await catalogOf(root);
+    expect(labels).toEqual(['broken.json', 'one-line.json', 'wrapped.yaml']);
+    const rows = treeRows(catalog).map((row) => rowLabel(row, plain));
+    expect(rows).toContain('✗ broken.json');
+    expect(rows).toContain('  GET    ping');
+    expect(rows.join('\n')).not.toContain('schema');
   });
 });
+
+/** The TUI's catalog of a folder, as the request tree shows it. */
+async function catalogOf(root: string) {
+  const catalog = await loadCatalog(root, new PluginRegistry(BUILTIN_PLUGINS));
+  return { catalog, labels: catalog.files.map((file) => file.label) };
+}
+
+const plain = palette(false);
 
 describe('request preview', () => {
   const marker = `${dir.dir}/shell-ran`;

@@ -11,7 +11,7 @@ export const TEST_FLAGS = {
   jobs: { type: 'string', char: 'j', helpValue: 'N', default: '1', description: 'Run N files at once (the requests of one file always run in order).' },
   bail: { type: 'boolean', description: 'Stop at the first request that fails.' },
   grep: { type: 'string', helpValue: 'PATTERN', description: 'Run only the requests whose name matches (a regular expression, case-insensitive); requests they refer to still run.' },
-  report: { type: 'string', multiple: true, helpValue: 'FORMAT[=PATH]', description: 'Write a report: junit=PATH, tap[=PATH] (stdout without a path), json=PATH (NDJSON records with the checks), html=DIR. Repeatable.' },
+  report: { type: 'string', multiple: true, helpValue: 'FORMAT[=PATH]', description: 'Write a report: junit=PATH, tap[=PATH] (stdout without a path), json=PATH (NDJSON records with the checks), html=PATH (report.html, or a folder that gets index.html). Repeatable.' },
   watch: { type: 'boolean', char: 'w', description: 'Run again whenever a request file, a script or an environment file changes, until Ctrl-C.' },
   repeat: { type: 'string', helpValue: 'N', description: 'Run everything N times; the summary gives each request\'s passes, failures and p50/p95 time (for flaky endpoints).' },
 } as const satisfies Record<string, FlagSpec>;

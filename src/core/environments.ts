@@ -242,10 +242,16 @@ function byKind(files: EnvFile[]): EnvFile[] {
   return KIND_ORDER.flatMap((kind) => files.filter((file) => file.kind === kind));
 }
 
-function unknownEnvironment(name: string, requestDir: string, root: string, jsonFound: EnvFile[], folders: string[]): UsageError {
+/** Every environment the files of the search define (`$shared` and `$default` are none), with the files defining it. */
+function environmentsFound(jsonFound: EnvFile[], folders: string[]): Map<string, string[]> {
   const names = new Map<string, string[]>();
   for (const file of jsonFound) for (const env of Object.keys(file.table)) if (env !== SHARED && env !== DEFAULT) names.set(env, [...(names.get(env) ?? []), file.path]);
   for (const [env, paths] of dotenvNames(folders)) names.set(env, [...(names.get(env) ?? []), ...paths]);
+  return names;
+}
+
+function unknownEnvironment(name: string, requestDir: string, root: string, jsonFound: EnvFile[], folders: string[]): UsageError {
+  const names = environmentsFound(jsonFound, folders);
   const shown = (path: string): string => relative(root, path) || path;
   const where = `from ${requestDir} up to the project root ${root}`;
   if (names.size === 0) {
@@ -299,6 +305,16 @@ export interface LoadEnvironmentOptions {
    * that have environments, none of them `name`, are still an error.)
    */
   withoutFiles?: (requestDir: string) => void;
+}
+
+/**
+ * The names `--env` accepts for a request file in `requestDir` (for shell completion), sorted.
+ * Exit 2 as {@link loadEnvironment} for an environment file that is not valid JSON.
+ */
+export async function environmentNames(requestDir: string): Promise<string[]> {
+  const dir = resolve(requestDir);
+  const folders = searchFolders(dir, projectRoot(dir));
+  return [...environmentsFound(await jsonFiles(folders), folders).keys()].sort();
 }
 
 /**

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILTIN_PLUGINS } from './builtins.js';
@@ -7,34 +6,13 @@ import type { PluginsHookOptions } from '../pipeline/plugins-hook.js';
 import type { Plugin, Stage } from '../pipeline/plugin.js';
 import { STAGES } from '../pipeline/plugin.js';
 import { compareNames, entryFromPlugin, type PluginEntry } from './registry.js';
+import { hasUserPlugins } from './user-plugins.js';
 
 /** The oclif hook third-party packages declare in their package.json `oclif.hooks`. */
 const PLUGINS_HOOK = 'reqflow:plugins';
 
 /** A hook that has not answered by then is reported and skipped, so a bad plugin cannot hang every run. */
 const HOOK_TIMEOUT_MS = 10_000;
-
-/**
- * oclif's data folder for reqflow, where `reqflow plugins install|link` records user plugins.
- * Mirrors oclif's own rule (`<BIN>_DATA_DIR`, else `$XDG_DATA_HOME/<bin>`, else `~/.local/share/<bin>`).
- */
-function oclifDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REQFLOW_DATA_DIR) return env.REQFLOW_DATA_DIR;
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'reqflow');
-}
-
-/**
- * True when `reqflow plugins` has installed or linked anything. The check is one small file
- * read, so a plain run with no third-party plugin never loads oclif at all.
- */
-function hasUserPlugins(env: NodeJS.ProcessEnv = process.env): boolean {
-  try {
-    const pkg = JSON.parse(readFileSync(join(oclifDataDir(env), 'package.json'), 'utf8')) as { oclif?: { plugins?: unknown[] } };
-    return Array.isArray(pkg.oclif?.plugins) && pkg.oclif.plugins.length > 0;
-  } catch {
-    return false;
-  }
-}
 
 /** Why a hook export is not a usable plugin, or undefined when it is. */
 export function pluginShapeProblem(value: unknown): string | undefined {
@@ -123,8 +101,8 @@ export async function loadUserPlugins(warn: (message: string) => void, env: Node
   const { Config } = await import('@oclif/core/config');
   const root = fileURLToPath(new URL('../../', import.meta.url));
   const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { oclif: Record<string, unknown> };
-  // Only user plugins can declare our hook: leave out the bundled ones (help, plugins,
-  // autocomplete), whose manifests would otherwise be read on every run.
+  // Only user plugins can declare our hook: leave out the bundled ones (help, plugins), whose
+  // manifests would otherwise be read on every run.
   const config = await withWarningsAs(warn, () => Config.load({ root, pjson: { ...pjson, oclif: { ...pjson.oclif, plugins: [] } } as never }));
   return collectThirdPartyPlugins(config as unknown as HookRunner, warn);
 }

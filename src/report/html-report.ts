@@ -1,11 +1,11 @@
 /**
- * `--report html=DIR`: one static page, `DIR/index.html`, to look at rather than read — the
+ * `--report html=PATH`: one static page (`PATH`, or `PATH/index.html` for a folder: see
+ * src/test-run/reports.ts), to look at rather than read — the
  * summary, a section per file, a row per request with a timing bar (phases where known, scaled
  * to the slowest request of the run), each check, and for every request that did not pass the
  * request and the response. Built as a tree with hastscript and serialised by
  * hast-util-to-html, which escapes all text: nothing from a response can become markup.
  */
-import { join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { TestResult } from '../core/model.js';
 import { type FileResult, type RequestResult, type RunResult, type Timings, totalsOf } from '../test-run/results.js';
@@ -36,7 +36,7 @@ tr.row-FAIL td, tr.row-ERROR td { background: #fff5f5; }
 .bar { display: flex; height: 12px; min-width: 2px; border-radius: 3px; overflow: hidden; background: #eaeef2; }
 .seg { height: 100%; }
 .seg.dns { background: #8250df; } .seg.connect { background: #bf8700; } .seg.tls { background: #cf222e; }
-.seg.firstByte { background: #0969da; } .seg.download { background: #1a7f37; } .seg.total { background: #6e7781; }
+.seg.firstByte { background: #0969da; } .seg.download { background: #1a7f37; } .seg.afterBody { background: #bf3989; } .seg.total { background: #6e7781; }
 .legend span { display: inline-flex; align-items: center; gap: 4px; margin-right: 12px; font-size: 12px; color: var(--muted); }
 .legend i { width: 10px; height: 10px; border-radius: 2px; display: inline-block; }
 ul.checks { list-style: none; margin: 4px 0 0; padding: 0; font-size: 13px; }
@@ -48,8 +48,9 @@ summary { cursor: pointer; color: var(--muted); font-size: 13px; }
 pre { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 8px; overflow-x: auto; font-size: 12px; max-height: 320px; white-space: pre-wrap; word-break: break-all; }
 `;
 
-const PHASES: ReadonlyArray<keyof Omit<Timings, 'total'>> = ['dns', 'connect', 'tls', 'firstByte', 'download'];
-const PHASE_NAMES: Record<string, string> = { dns: 'DNS', connect: 'connect', tls: 'TLS', firstByte: 'first byte', download: 'download', total: 'total' };
+const PHASES: ReadonlyArray<keyof Omit<Timings, 'total'>> = ['dns', 'connect', 'tls', 'firstByte', 'download', 'afterBody'];
+/** What each phase is (src/test-run/results.ts): scripts and checks run after the body, and are not downloading. */
+const PHASE_NAMES: Record<string, string> = { dns: 'DNS', connect: 'connect', tls: 'TLS', firstByte: 'first byte', download: 'download', afterBody: 'scripts and checks', total: 'total' };
 
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${Math.round(value)} ms`);
 
@@ -57,13 +58,19 @@ function outcomeOf(request: RequestResult): 'PASS' | 'FAIL' | 'ERROR' {
   return request.error ? 'ERROR' : request.exitCode === 0 ? 'PASS' : 'FAIL';
 }
 
-function timingBar(h: H, timings: Timings, slowest: number): Element {
+/** The measured phases of a request, else one `total` part. */
+function phasesOf(timings: Timings): Array<readonly [string, number]> {
   const known = PHASES.filter((phase) => (timings[phase] ?? 0) > 0);
-  const parts = known.length > 0 ? known.map((phase) => [phase, timings[phase] ?? 0] as const) : [['total', timings.total] as const];
+  return known.length > 0 ? known.map((phase) => [phase, timings[phase] ?? 0] as const) : [['total', timings.total] as const];
+}
+
+function timingBar(h: H, timings: Timings, slowest: number): Element {
+  const parts = phasesOf(timings);
   const width = slowest > 0 ? Math.max(1, (timings.total / slowest) * 100) : 100;
   const title = parts.map(([phase, value]) => `${PHASE_NAMES[phase]} ${ms(value)}`).join(', ');
-  const sum = parts.reduce((total, [, value]) => total + value, 0) || 1;
-  return h('div.bar', { style: `width: ${width.toFixed(1)}%`, title, role: 'img', 'aria-label': title }, parts.map(([phase, value]) => h(`div.seg.${phase}`, { style: `width: ${((value / sum) * 100).toFixed(1)}%` })));
+  // Scaled to the total: time no phase measured stays the bar's background, never another phase's colour.
+  const whole = Math.max(timings.total, parts.reduce((sum, [, value]) => sum + value, 0)) || 1;
+  return h('div.bar', { style: `width: ${width.toFixed(1)}%`, title, role: 'img', 'aria-label': title }, parts.map(([phase, value]) => h(`div.seg.${phase}`, { style: `width: ${((value / whole) * 100).toFixed(1)}%` })));
 }
 
 function checkItem(h: H, test: TestResult): Element {
@@ -106,8 +113,14 @@ function fileSection(h: H, file: FileResult, slowest: number): Element {
   ]);
 }
 
-/** Writes `dir/index.html` (atomically) and returns its path. */
-export async function writeHtmlReport(run: RunResult, dir: string): Promise<string> {
+/** The legend: the phases some bar of the run shows, in bar order. */
+function legendPhases(run: RunResult): string[] {
+  const shown = new Set(run.files.flatMap((file) => file.requests.flatMap((request) => phasesOf(request.timings).map(([phase]) => phase))));
+  return [...PHASES, 'total'].filter((phase) => shown.has(phase));
+}
+
+/** Writes the page to `path` (atomically; missing folders are made). */
+export async function writeHtmlReport(run: RunResult, path: string): Promise<void> {
   const [{ h }, { toHtml }] = await Promise.all([import('hastscript'), import('hast-util-to-html')]);
   const totals = totalsOf(run);
   const slowest = Math.max(0, ...run.files.flatMap((file) => file.requests.map((request) => request.timings.total)));
@@ -125,12 +138,10 @@ export async function writeHtmlReport(run: RunResult, dir: string): Promise<stri
           tile(totals.errors > 0 ? 'error' : 'pass', totals.errors, 'errors'),
           tile(totals.testsFailed > 0 ? 'fail' : 'pass', totals.tests - totals.testsFailed, `of ${totals.tests} checks passed`),
         ]),
-        h('p.legend', PHASES.map((phase) => h('span', [h(`i.seg.${phase}`), PHASE_NAMES[phase] ?? phase])).concat([h('span', [h('i.seg.total'), 'total (phases unknown)'])])),
+        h('p.legend', legendPhases(run).map((phase) => h('span', [h(`i.seg.${phase}`), phase === 'total' ? 'total (phases unknown)' : (PHASE_NAMES[phase] ?? phase)]))),
         ...run.files.map((file) => fileSection(h, file, slowest)),
       ]),
     ]),
   ]);
-  const path = join(dir, 'index.html');
   await writeFileAtomic(path, toHtml(tree), { mode: 0o644, dirMode: 0o755 });
-  return path;
 }

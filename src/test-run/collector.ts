@@ -5,7 +5,8 @@
 import { resolve } from 'node:path';
 import { MASK, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
 import type { Reporter, RequestOutcome, RequestView } from '../report/reporter.js';
-import { KEPT_BODY_BYTES, type RequestResult } from './results.js';
+import type { ResponseInfo } from '../core/model.js';
+import { KEPT_BODY_BYTES, type RequestResult, type Timings } from './results.js';
 
 function decodedName(name: string): string {
   try {
@@ -39,16 +40,32 @@ function cut(body: Buffer | string | undefined, redact: (text: string) => string
   return redact(maskSecretFields(text.slice(0, KEPT_BODY_BYTES))) + more;
 }
 
+/**
+ * The request's phases, from the times the reporter saw: the headers (`testStartedAt` is when
+ * sending began), the body's end (`testBodyEndedAt`), and now, when its work is done. What
+ * follows the body — scripts, checks — is never counted as downloading.
+ */
+function timingsOf(response: ResponseInfo | undefined, state: RequestView['state']): Timings {
+  if (!response) return { total: 0 };
+  const now = performance.now();
+  const started = state.testStartedAt;
+  if (typeof started !== 'number') return { firstByte: response.durationMs, total: response.durationMs }; // no reporter call saw it
+  const total = now - started;
+  const bodyEnded = state.testBodyEndedAt;
+  if (typeof bodyEnded !== 'number') return { firstByte: response.durationMs, total }; // the rest is not known
+  const download = Math.max(0, bodyEnded - started - response.durationMs);
+  return { firstByte: response.durationMs, download, afterBody: Math.max(0, now - bodyEnded), total };
+}
+
 function resultOf(outcome: RequestOutcome, ctx: RequestView): RequestResult {
   const { spec, response } = outcome;
   const sent = outcome.sent ?? spec;
-  const total = typeof ctx.state.testStartedAt === 'number' ? performance.now() - ctx.state.testStartedAt : (response?.durationMs ?? 0);
   const result: RequestResult = {
     name: spec.name,
     method: sent.method,
     url: displayUrl(sent.url, ctx.redact),
     line: spec.source.line,
-    timings: response ? { firstByte: response.durationMs, download: Math.max(0, total - response.durationMs), total } : { total },
+    timings: timingsOf(response, ctx.state),
     tests: (outcome.tests ?? []).map((test) => (test.message === undefined ? test : { ...test, message: ctx.redact(test.message) })),
     exitCode: outcome.exitCode,
   };
@@ -74,6 +91,10 @@ export function testCollector(file: string, shown: (file: string) => string, onR
     },
     body: async (ctx, body) => {
       if (body.kind === 'stream') await ctx.readBody(); // kept on the response: checks and later requests read it
+      ctx.state.testBodyEndedAt = performance.now();
+    },
+    streamEnd: (ctx) => {
+      ctx.state.testBodyEndedAt = performance.now();
     },
     requestEnd: (outcome, ctx) => {
       const result = resultOf(outcome, ctx);

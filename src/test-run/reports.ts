@@ -3,9 +3,9 @@
  * written from the results at the end, atomically (a report is complete or absent); the JSON
  * report is written while the run goes (NDJSON), into a temporary file renamed at the end.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, extname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
 import type { OutputSink } from '../core/model.js';
@@ -15,7 +15,7 @@ export type ReportFormat = 'junit' | 'tap' | 'json' | 'html';
 
 export interface ReportTarget {
   format: ReportFormat;
-  /** Absolute; absent for `tap` on stdout. */
+  /** Absolute, the file written (for `html`, the page); absent for `tap` on stdout. */
   path?: string;
 }
 
@@ -26,10 +26,20 @@ export function parseReports(values: readonly string[], cwd: string): ReportTarg
     const eq = value.indexOf('=');
     const format = (eq < 0 ? value : value.slice(0, eq)).toLowerCase() as ReportFormat;
     const path = eq < 0 ? undefined : value.slice(eq + 1);
-    if (!FORMATS.includes(format)) throw new UsageError(`--report ${value}: unknown format "${format}"`, { hint: 'use junit=PATH, tap[=PATH], json=PATH or html=DIR' });
-    if (path === '' || (path === undefined && format !== 'tap')) throw new UsageError(`--report ${format} needs a path: --report ${format}=${format === 'html' ? 'DIR' : 'PATH'}`);
-    return { format, ...(path !== undefined ? { path: resolve(cwd, path) } : {}) };
+    if (!FORMATS.includes(format)) throw new UsageError(`--report ${value}: unknown format "${format}"`, { hint: 'use junit=PATH, tap[=PATH], json=PATH or html=PATH' });
+    if (path === '' || (path === undefined && format !== 'tap')) throw new UsageError(`--report ${format} needs a path: --report ${format}=PATH`);
+    return { format, ...(path !== undefined ? { path: format === 'html' ? htmlPage(path, cwd) : resolve(cwd, path) } : {}) };
   });
+}
+
+/**
+ * The page `--report html=PATH` writes: PATH itself when it names a file (it has an extension:
+ * `report.html`), else `PATH/index.html` — a folder, as is a PATH ending in `/` or an existing folder.
+ */
+function htmlPage(path: string, cwd: string): string {
+  const absolute = resolve(cwd, path);
+  const folder = /[/\\]$/.test(path) || extname(absolute) === '' || statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true;
+  return folder ? join(absolute, 'index.html') : absolute;
 }
 
 function reportError(path: string, error: unknown): ReqflowError {

@@ -8,14 +8,21 @@ import type { TestResult } from '../core/model.js';
 /** How much of a failed request's bodies a report shows. */
 export const KEPT_BODY_BYTES = 64 * 1024;
 
-/** Milliseconds of each phase of a request, where the transport could tell. */
+/** Milliseconds of each phase of a request, where it was measured; `total` always is. */
 export interface Timings {
   dns?: number;
   connect?: number;
   tls?: number;
-  /** From the request written to the first byte of the response. */
+  /** From sending (connecting included) to the response headers. */
   firstByte?: number;
+  /** From the response headers to the body's last byte. */
   download?: number;
+  /**
+   * After the body: response handlers and scripts (the script worker's start-up included),
+   * captures, checks, saving the session.
+   */
+  afterBody?: number;
+  /** From sending to the end of the request's work. */
   total: number;
 }
 

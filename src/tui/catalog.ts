@@ -1,10 +1,13 @@
-import { join } from 'node:path';
+import { relative } from 'node:path';
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { Palette } from '../report/render/colors.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
-import { discoverRequestFiles } from './discover.js';
+import { findRequestFiles, type SearchLimits } from '../pipeline/request-files.js';
+
+/** Bounded, so a huge tree cannot stall the UI. */
+const DISCOVERY_LIMITS: SearchLimits = { depth: 6, files: 400 };
 
 /** One request file of the folder: its requests, or why it could not be read. */
 export interface CatalogFile {
@@ -25,10 +28,10 @@ export interface Catalog {
 
 /** Parses every request file under `root` with the same format plugins as `reqflow run`. */
 export async function loadCatalog(root: string, registry: PluginRegistry): Promise<Catalog> {
-  const { files, truncated } = await discoverRequestFiles(root);
+  const { files, truncated } = await findRequestFiles(root, DISCOVERY_LIMITS);
   const parsed = await Promise.all(
-    files.map(async (label): Promise<CatalogFile> => {
-      const path = join(root, label);
+    files.map(async (path): Promise<CatalogFile> => {
+      const label = relative(root, path);
       try {
         return { path, label, specs: await parseRequestFile(path, registry) };
       } catch (error) {

@@ -3,6 +3,7 @@ import { setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../.
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { validateTls } from '../../core/profiles.js';
+import { isObject, requestItems } from './shape.js';
 
 /** Fields a YAML/JSON request may carry besides name/method/url/headers/body/tls/variables. */
 const ANNOTATION_FIELDS = ['protocol', 'streaming', 'filter', 'query', 'auth', 'operation', 'transport'] as const;
@@ -12,16 +13,12 @@ const RESTCLI_FIELDS = ['documentation', '$schema', 'parseEscapes', 'requiresCon
 const CHAIN_FIELDS = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
 const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', 'httpVersion', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Turns parsed YAML/JSON into request specs: one request, an array, or `{ "requests": [...] }`.
  * Each error names the file and the field.
  */
 export function specsFromData(data: unknown, file: string): RequestSpec[] {
-  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.requests) ? data.requests : isObject(data) ? [data] : undefined;
+  const list = requestItems(data);
   if (!list) throw new UsageError(`${file}: expected a request object, an array of requests or {"requests": [...]}`);
   return list.map((item, index) => specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1));
 }
