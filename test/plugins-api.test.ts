@@ -20,7 +20,7 @@ import { createContext } from '../src/pipeline/create-context.js';
 import { createFeed } from '../src/report/feed.js';
 import { AbortHooks } from '../src/core/abort-hooks.js';
 import { loadSession } from '../src/core/session.js';
-import { pluginShapeProblem } from '../src/core/third-party.js';
+import { pluginShapeProblem } from '../src/pipeline/third-party.js';
 import * as reqflow from '../src/index.js';
 import { ROOT, tempDir } from './helpers/cli.js';
 import { TSC } from './helpers/plugins.js';

@@ -102,7 +102,7 @@ export async function tryFastPath(argv: string[]): Promise<number | undefined> {
     return exitCode;
   }
   // The run's modules load only here: `--version` and the commands oclif serves never pay for them.
-  const [{ processIo, runFileCommand }, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../core/third-party.js')]);
+  const [{ processIo, runFileCommand }, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../pipeline/third-party.js')]);
   const io = processIo();
   return runFileCommand(parsed.file, parsed.flags, io, (warn) => loadUserPlugins(warn, io.env));
 }

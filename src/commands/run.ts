@@ -1,5 +1,5 @@
 import { Args, Command } from '@oclif/core';
-import { collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
+import { collectThirdPartyPlugins, type HookRunner } from '../pipeline/third-party.js';
 import { toOclifFlags } from '../cli/oclif-flags.js';
 import { RUN_EXAMPLES, type RawRunFlags } from '../cli/run-flags.js';
 import { processIo, runFileCommand } from '../cli/run-file.js';

@@ -3,7 +3,7 @@ import { toOclifFlags } from '../cli/oclif-flags.js';
 import { processIo } from '../cli/run-file.js';
 import { TEST_EXAMPLES, TEST_FLAGS, type RawTestFlags } from '../cli/test-flags.js';
 import { testCommand } from '../cli/test-files.js';
-import { collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
+import { collectThirdPartyPlugins, type HookRunner } from '../pipeline/third-party.js';
 
 export default class Test extends Command {
   static override summary = 'Run request files as tests: their requests in order, their checks, a summary and CI reports.';

@@ -1,7 +1,7 @@
 import { Args, Command } from '@oclif/core';
 import { processIo } from '../cli/run-file.js';
 import type { RawRunFlags } from '../cli/run-flags.js';
-import { collectThirdPartyPlugins, type HookRunner } from '../core/third-party.js';
+import { collectThirdPartyPlugins, type HookRunner } from '../pipeline/third-party.js';
 import { TUI_FLAGS, launchTui } from '../tui/launch.js';
 import { toOclifFlags } from '../cli/oclif-flags.js';
 

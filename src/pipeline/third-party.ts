@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_PLUGINS } from './builtins.js';
-import type { PluginsHookOptions } from '../pipeline/plugins-hook.js';
-import type { Plugin, Stage } from '../pipeline/plugin.js';
-import { STAGES } from '../pipeline/plugin.js';
-import { compareNames, entryFromPlugin, type PluginEntry } from './registry.js';
-import { hasUserPlugins } from './user-plugins.js';
+import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import type { PluginsHookOptions } from './plugins-hook.js';
+import type { Plugin, Stage } from './plugin.js';
+import { STAGES } from './plugin.js';
+import { compareNames, entryFromPlugin, type PluginEntry } from '../core/registry.js';
+import { hasUserPlugins } from '../core/user-plugins.js';
 
 /** The oclif hook third-party packages declare in their package.json `oclif.hooks`. */
 const PLUGINS_HOOK = 'reqflow:plugins';
