@@ -15,7 +15,7 @@ import { collectFiles } from '../test-run/collect-files.js';
 import { shownPath } from '../core/resolve-path.js';
 import { Progress } from '../test-run/progress.js';
 import { jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
-import type { FileResult, RunResult } from '../test-run/results.js';
+import type { FileResult, RunResult } from '../report/test-results.js';
 import { runTestFiles } from '../test-run/run-tests.js';
 import { watchFiles } from '../test-run/watch.js';
 import type { CliIo } from './run-file.js';

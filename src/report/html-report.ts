@@ -8,7 +8,7 @@
  */
 import { writeFileAtomic } from '../core/atomic-write.js';
 import type { TestResult } from '../core/model.js';
-import { type FileResult, type RequestResult, type RunResult, type Timings, totalsOf } from '../test-run/results.js';
+import { type FileResult, type RequestResult, type RunResult, type Timings, totalsOf } from './test-results.js';
 
 type H = typeof import('hastscript').h;
 type Element = ReturnType<H>;

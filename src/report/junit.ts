@@ -6,8 +6,8 @@
  */
 import { hostname } from 'node:os';
 import type { TestResult } from '../core/model.js';
-import type { FileResult, RequestResult, RunResult } from '../test-run/results.js';
-import { totalsOf } from '../test-run/results.js';
+import type { FileResult, RequestResult, RunResult } from './test-results.js';
+import { totalsOf } from './test-results.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
 

@@ -2,7 +2,7 @@
  * `--report tap[=PATH]`: TAP version 14, one test point per check (or per request without
  * checks), a YAML diagnostic block (js-yaml) with the message, file and line of each failure.
  */
-import type { FileResult, RequestResult, RunResult } from '../test-run/results.js';
+import type { FileResult, RequestResult, RunResult } from './test-results.js';
 
 interface Point {
   ok: boolean;

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { MASK, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
 import type { Reporter, RequestOutcome, RequestView } from '../report/reporter.js';
 import type { ResponseInfo } from '../core/model.js';
-import { KEPT_BODY_BYTES, type RequestResult, type Timings } from './results.js';
+import { KEPT_BODY_BYTES, type RequestResult, type Timings } from '../report/test-results.js';
 
 function decodedName(name: string): string {
   try {

@@ -5,7 +5,7 @@
 import type { TestResult } from '../core/model.js';
 import type { Palette } from '../report/render/colors.js';
 import { visible } from '../report/render/visible.js';
-import { type RequestResult, type RunResult, totalsOf } from './results.js';
+import { type RequestResult, type RunResult, totalsOf } from '../report/test-results.js';
 
 export interface ProgressOptions {
   write(text: string): void;

@@ -4,7 +4,7 @@
  */
 import type { Palette } from '../report/render/colors.js';
 import { visible } from '../report/render/visible.js';
-import type { RunResult } from './results.js';
+import type { RunResult } from '../report/test-results.js';
 
 /** The nearest-rank percentile of sorted values. */
 function percentile(sorted: readonly number[], p: number): number {

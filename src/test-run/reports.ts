@@ -9,7 +9,7 @@ import { dirname, extname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
 import type { OutputSink } from '../core/model.js';
-import type { RunResult } from './results.js';
+import type { RunResult } from '../report/test-results.js';
 
 export type ReportFormat = 'junit' | 'tap' | 'json' | 'html';
 

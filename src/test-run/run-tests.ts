@@ -11,7 +11,7 @@ import { parseRequestFile } from '../pipeline/parse-file.js';
 import type { Reporter } from '../report/reporter.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { testCollector } from './collector.js';
-import type { FileResult, RequestResult } from './results.js';
+import type { FileResult, RequestResult } from '../report/test-results.js';
 
 export interface TestFilesOptions {
   jobs: number;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { writeHtmlReport } from '../../src/report/html-report.js';
-import type { RunResult } from '../../src/test-run/results.js';
+import type { RunResult } from '../../src/report/test-results.js';
 
 const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((path): path is string => Boolean(path));
 const CHROMIUM = CANDIDATES.find((path) => existsSync(path));
