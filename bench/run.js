@@ -9,7 +9,7 @@
  * time-out and the whole run a deadline.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'run.cjs');
 const HTTPYAC = join(ROOT, 'node_modules', '.bin', 'httpyac');
 const DEADLINE_MS = 10 * 60_000;
+/** Issue 23: the JavaScript a plain GET reads (dist/bundle/fast-run.cjs; test/plain-path-budget.test.ts holds the current size). */
+const PLAIN_PATH_GOAL_BYTES = 200_000;
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -118,6 +120,9 @@ async function main() {
         ),
       );
       check('one GET, ratio to node -e 0', '≤ 2.0 ×', get / base, get / base <= 2.0, `${ms(get)} vs ${ms(base)}`);
+      check('one GET, ratio to node -e 0 (issue 23 goal)', '≤ 1.2 ×', get / base, get / base <= 1.2, `${ms(get)} vs ${ms(base)}`);
+      const bytes = statSync(join(ROOT, 'dist', 'bundle', 'fast-run.cjs')).size;
+      check('JavaScript a plain GET reads: dist/bundle/fast-run.cjs (kB)', `≤ ${PLAIN_PATH_GOAL_BYTES / 1000} kB`, bytes / 1000, bytes <= PLAIN_PATH_GOAL_BYTES, `${bytes} bytes`);
       if (s.httpie) check('one GET, ratio to httpie', 'faster (< 1.0 ×)', get / s.httpie.median, get < s.httpie.median, `${ms(get)} vs ${ms(s.httpie.median)}`);
       else check('one GET, ratio to httpie', 'faster (< 1.0 ×)', NaN, null, 'httpie is not installed');
       if (s['httpyac send']) check('one GET, ratio to httpyac', 'faster (< 1.0 ×)', get / s['httpyac send'].median, get < s['httpyac send'].median, `${ms(get)} vs ${ms(s['httpyac send'].median)}`);

@@ -3,10 +3,10 @@
 // more start-up time than the request. Everything else goes through oclif.
 // CommonJS, not ESM: an ES-module entry point starts Node's module loader (~4 ms of a ~45 ms run).
 'use strict';
-const { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 // `module.constructor` is node:module's Module: requiring node:module would also load the ESM loader.
 const Module = module.constructor;
-const { dirname, isAbsolute, join } = require('node:path');
+const { basename, dirname, isAbsolute, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
 
@@ -25,8 +25,8 @@ function shortHash(text) {
 
 /**
  * Where the V8 code cache of a bundle lives: the user's cache folder, never the install folder
- * (a global install is read-only). `prefix` names the install and the Node version (several
- * may share the folder); the rest changes with the bundle, so a stale cache is never offered.
+ * (a global install is read-only). `prefix` names the bundle, the install and the Node version
+ * (several may share the folder); the rest changes with the bundle, so a stale cache is never offered.
  */
 function codeCacheFile(file) {
   const { homedir } = require('node:os');
@@ -34,7 +34,7 @@ function codeCacheFile(file) {
   const xdg = process.env.XDG_CACHE_HOME;
   const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   const { mtimeMs, size } = statSync(file);
-  const prefix = `fast-run-${shortHash(file)}-${process.version}-`;
+  const prefix = `${basename(file, '.cjs')}-${shortHash(file)}-${process.version}-`;
   return { dir: join(base, 'reqflow'), prefix, name: `${prefix}${Math.round(mtimeMs)}-${size}.v8cache` };
 }
 
@@ -53,7 +53,7 @@ function makeFolders(folders, mode) {
   }
 }
 
-/** Writes the cache atomically and deletes the older ones of this install and Node (one per build). */
+/** Writes the cache atomically and deletes the older ones of this bundle, install and Node (one per build). */
 function writeCodeCache(cache, data) {
   makeFolders([dirname(cache.dir), cache.dir], 0o700);
   const file = join(cache.dir, cache.name);
@@ -71,8 +71,11 @@ function writeCodeCache(cache, data) {
  * of `node -e 0` with it, 2.26 × without; medians of 5 `npm run bench` runs of 20, 24 November).
  * The cache is written at exit when missing or rejected by V8, atomically, in a 0700 folder;
  * where that fails (no home, read-only), reqflow simply runs without one.
+ * Used for fast-run.cjs, and by it for extras.cjs (a cache file each).
  */
 function requireWithCodeCache(file) {
+  // REQFLOW_TRACE_LOAD=FILE appends the path of each bundle loaded (test/plain-path-budget.test.ts).
+  if (process.env.REQFLOW_TRACE_LOAD) appendFileSync(process.env.REQFLOW_TRACE_LOAD, `${file}\n`);
   let cache;
   let cachedData;
   try {
@@ -85,8 +88,10 @@ function requireWithCodeCache(file) {
     filename: file,
     cachedData,
   });
-  // Code from a cache has no import() loader: the bundle imports packages through this instead.
+  // Code from a cache has no import() loader: the bundle imports packages through this instead,
+  // and loads its extras (dist/bundle/extras.cjs) through this function, with a cache of their own.
   globalThis.__reqflowImport = (specifier) => import(specifier);
+  globalThis.__reqflowLoadBundle = requireWithCodeCache;
   const module = { exports: {}, filename: file };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
   if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {

@@ -1,56 +1,198 @@
 /**
- * Bundles reqflow's fast start-up path — dist/cli/fast-run.js, everything it imports and the
- * built-in plugins it loads lazily — into one CommonJS file, dist/bundle/fast-run.cjs, with
- * esbuild. On Node 20, loading one CommonJS file is ~25 ms faster than resolving and linking
- * the ~45 ES modules of dist/ (see README "Performance"); module bodies still run only when
- * first imported, so a plain GET never evaluates the GraphQL or OAuth code.
+ * Bundles reqflow's fast start-up path with esbuild into two CommonJS files (see
+ * docs/architecture.md, "The build"):
+ *
+ * - dist/bundle/fast-run.cjs, the plain path: the modules a plain GET evaluates — the static
+ *   imports of dist/cli/fast-run.js and of the few lazily imported modules every plain run
+ *   loads (PLAIN_PATH). Everything start-up reads, so it is kept small
+ *   (test/plain-path-budget.test.ts holds its size).
+ * - dist/bundle/extras.cjs, everything else our lazy `import()`s reach (GraphQL, OAuth, the
+ *   other formats and reporters, …), read only when a run first imports one of them.
+ *
+ * Every module is in exactly one of them, so its classes and registries exist once. A lazy
+ * `import('./x.js')` in the plain path whose target is in extras becomes `__reqflowExtras('x.js')`,
+ * which loads extras.cjs once and returns that module's namespace; the extras bundle reaches the
+ * plain path's modules through the `__reqflowCoreModules` the plain path exports (virtual modules
+ * below), never through a copy. Module bodies still run only when first imported.
  *
  * Packages from node_modules stay external and keep real `import()` calls (openid-client,
- * graphql-ws and others are ESM-only). bin/run.cjs uses the bundle only while it is newer than
- * dist/cli/fast-run.js, so a bare `tsc` (which rewrites dist/) never runs stale code.
+ * graphql-ws and others are ESM-only). bin/run.cjs uses the bundles only while fast-run.cjs is
+ * newer than dist/cli/fast-run.js, so a bare `tsc` (which rewrites dist/) never runs stale code;
+ * extras.cjs is written first, so a fresh fast-run.cjs always has its extras beside it.
  * Run by `npm run build`, after tsc.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'acorn';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-rmSync(`${root}dist/bundle`, { recursive: true, force: true });
-const outfile = `${root}dist/bundle/fast-run.cjs`;
-await build({
-  entryPoints: [`${root}dist/cli/fast-run.js`],
-  // Two levels below the root, as in dist/core/: code that resolves package.json or the oclif
-  // root from its own URL finds them at the same relative place.
-  outfile,
+const dist = `${root}dist/`;
+const outdir = `${root}dist/bundle`;
+
+/**
+ * The modules a plain GET (`reqflow run FILE.http`, http://, pretty output) imports lazily: with
+ * their static imports, they and fast-run.js make the plain path. A module added here (or
+ * statically imported by one of them) is start-up cost for every run: the budget test says so.
+ */
+const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
+const EXTRAS_PREFIX = 'reqflow-extras:';
+
+const common = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
   packages: 'external',
   define: { 'import.meta.url': '__reqflowModuleUrl' },
-  banner: {
-    js: [
-      'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;',
-      // bin/run.cjs runs this file from a V8 code cache, where import() has no loader: it
-      // provides one (a real ESM import() resolved from the package root). Plain require() of
-      // this file falls back to import().
-      'const __reqflowImport = (specifier) => (globalThis.__reqflowImport ?? ((s) => import(s)))(specifier);',
-    ].join('\n'),
-  },
   // Less text to compile at every start; identifiers are kept so --debug stacks stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   logLevel: 'warning',
+  write: false,
+  metafile: true,
+};
+
+const banner = [
+  'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+  // bin/run.cjs runs this file from a V8 code cache, where import() has no loader: it provides
+  // one (a real ESM import() resolved from the package root). Plain require() of this file
+  // falls back to import().
+  'const __reqflowImport = (specifier) => (globalThis.__reqflowImport ?? ((s) => import(s)))(specifier);',
+];
+
+/** A dist/ module's name as the bundles' tables know it ('core/registry.js'). */
+const moduleName = (path) => relative(dist, resolve(root, path)).replaceAll('\\', '/');
+
+// 1. The module graph, from one analysis build of everything fast-run.js reaches.
+const analysis = await build({ ...common, entryPoints: [`${dist}cli/fast-run.js`], outfile: `${outdir}/analysis.cjs`, minifyWhitespace: false, minifySyntax: false });
+const graph = new Map(Object.entries(analysis.metafile.inputs).map(([path, input]) => [moduleName(path), input.imports.filter((i) => !i.external).map((i) => ({ kind: i.kind, name: moduleName(i.path) }))]));
+const core = new Set();
+const addStatic = (name) => {
+  if (core.has(name)) return;
+  if (!graph.has(name)) throw new Error(`bundle-fast-path: ${name} (PLAIN_PATH) is not reached from cli/fast-run.js`);
+  core.add(name);
+  for (const i of graph.get(name)) if (i.kind !== 'dynamic-import') addStatic(i.name);
+};
+PLAIN_PATH.forEach(addStatic);
+// What the plain path imports lazily from extras, and what extras import from the plain path.
+const extrasEntries = new Set();
+const coreForExtras = new Set();
+for (const [name, imports] of graph) {
+  for (const i of imports) {
+    if (core.has(name) && !core.has(i.name)) extrasEntries.add(i.name);
+    if (!core.has(name) && core.has(i.name)) coreForExtras.add(i.name);
+  }
+}
+
+/** The names a plain-path module exports, so that extras can import them from the plain path's copy. */
+function exportNames(name) {
+  const ast = parse(readFileSync(`${dist}${name}`, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' });
+  const names = [];
+  for (const node of ast.body) {
+    if (node.type === 'ExportDefaultDeclaration') names.push('default');
+    if (node.type === 'ExportAllDeclaration') throw new Error(`bundle-fast-path: ${name} has \`export *\`; list its exports (extras import it from the plain path)`);
+    if (node.type !== 'ExportNamedDeclaration') continue;
+    for (const s of node.specifiers) names.push(s.exported.name ?? s.exported.value);
+    const d = node.declaration;
+    if (d?.declarations) {
+      for (const v of d.declarations) {
+        if (v.id.type !== 'Identifier') throw new Error(`bundle-fast-path: ${name}: destructured export`);
+        names.push(v.id.name);
+      }
+    } else if (d) names.push(d.id.name);
+  }
+  return names;
+}
+
+/** Resolves our own relative imports: `onDist(name, args)` decides what becomes of each dist/ module. */
+const splitPlugin = (onDist, setup = () => {}) => ({
+  name: 'reqflow-split',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => (args.namespace === 'file' || args.namespace === '' ? onDist(moduleName(resolve(args.resolveDir, args.path)), args) : undefined));
+    setup(b);
+  },
 });
 
-// Our own lazy imports are inlined by esbuild; what is left as import() is a package
-// (openid-client, graphql, ws, ...). Route those through __reqflowImport (see the banner).
-const bundled = readFileSync(outfile, 'utf8');
-const bannerLines = 2;
-const lines = bundled.split('\n');
-const body = lines.slice(bannerLines).join('\n').replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
-writeFileSync(outfile, [...lines.slice(0, bannerLines), body].join('\n'));
+// 2. extras.cjs first (see the header). Its imports of plain-path modules become virtual
+// modules that re-export the plain path's own instance.
+const extras = await build({
+  ...common,
+  stdin: {
+    contents: [
+      `const modules = {${[...extrasEntries].map((name) => `${JSON.stringify(name)}: () => import(${JSON.stringify(`./${name}`)})`).join(', ')}};`,
+      // fast-run.cjs calls this once, when it first needs an extras module.
+      'export function connect(coreModules) { __reqflowCoreModules = coreModules; return modules; }',
+    ].join('\n'),
+    resolveDir: dist,
+    sourcefile: 'extras-entry.js',
+  },
+  outfile: `${outdir}/extras.cjs`,
+  banner: { js: [...banner, 'let __reqflowCoreModules;'].join('\n') },
+  plugins: [
+    splitPlugin(
+      (name) => (core.has(name) ? { path: name, namespace: 'reqflow-core' } : undefined),
+      (b) =>
+        b.onLoad({ filter: /.*/, namespace: 'reqflow-core' }, ({ path }) => {
+          const names = exportNames(path);
+          const lines = [`const m = __reqflowCoreModules[${JSON.stringify(path)}]();`];
+          for (const n of names) lines.push(n === 'default' ? 'export default m.default;' : `export const ${n} = m.${n};`);
+          return { contents: lines.join('\n'), loader: 'js' };
+        }),
+    ),
+  ],
+});
+
+// 3. fast-run.cjs: the plain path; lazy imports of anything else go to extras.cjs.
+const fastRun = await build({
+  ...common,
+  stdin: {
+    contents: [
+      `export * from './cli/fast-run.js';`,
+      // require(), not import: a module's body still runs only when first needed.
+      `export const __reqflowCoreModules = {${[...coreForExtras].map((name) => `${JSON.stringify(name)}: () => require(${JSON.stringify(`./${name}`)})`).join(', ')}};`,
+    ].join('\n'),
+    resolveDir: dist,
+    sourcefile: 'fast-run-entry.js',
+  },
+  outfile: `${outdir}/fast-run.cjs`,
+  banner: {
+    js: [
+      ...banner,
+      // The extras bundle, loaded once, through bin/run.cjs's code-cache loader when there is one.
+      'let __reqflowExtrasModules;',
+      'const __reqflowExtras = (name) => Promise.resolve().then(() => (__reqflowExtrasModules ??= (globalThis.__reqflowLoadBundle ?? require)(require("node:path").join(__dirname, "extras.cjs")).connect(module.exports.__reqflowCoreModules))[name]());',
+    ].join('\n'),
+  },
+  plugins: [splitPlugin((name, args) => (args.kind === 'dynamic-import' && !core.has(name) ? { path: `${EXTRAS_PREFIX}${name}`, external: true } : undefined))],
+});
+
+// Never one module in both: its classes (instanceof) and registries would exist twice.
+const inputsOf = (result) => Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs)).filter((p) => !p.includes(':'));
+const extrasInputs = new Set(inputsOf(extras));
+const twice = inputsOf(fastRun).filter((p) => extrasInputs.has(p));
+if (twice.length > 0) throw new Error(`bundle-fast-path: modules in both bundles: ${twice.join(', ')}`);
+
+/**
+ * Our own lazy imports are inlined by esbuild (or go to extras.cjs); what is left as import()
+ * is a package (openid-client, graphql, ws, ...): route those through __reqflowImport (see the banner).
+ */
+function finish(result, bannerLines) {
+  const [{ path, text }] = result.outputFiles;
+  const lines = text.split('\n');
+  const body = lines
+    .slice(bannerLines)
+    .join('\n')
+    .replace(/(?<![\w$.])import\("reqflow-extras:/g, '__reqflowExtras("')
+    .replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
+  writeFileSync(path, [...lines.slice(0, bannerLines), body].join('\n'));
+}
+rmSync(outdir, { recursive: true, force: true });
+mkdirSync(outdir, { recursive: true });
+finish(extras, banner.length + 1);
+finish(fastRun, banner.length + 2);
 
 // The proxy agents (http-proxy-agent and https-proxy-agent; socks-proxy-agent and the socks
 // client, four times their size, apart) and what they use, loaded only by a run that uses a
@@ -61,7 +203,7 @@ writeFileSync(outfile, [...lines.slice(0, bannerLines), body].join('\n'));
 // import() ~45 ms (src/core/http/cookie-jar.ts).
 await build({
   entryPoints: { 'proxy-agents': `${root}scripts/proxy-agents.cjs`, socks: `${root}scripts/socks.cjs`, 'tough-cookie': createRequire(import.meta.url).resolve('tough-cookie') },
-  outdir: `${root}dist/bundle`,
+  outdir,
   outExtension: { '.js': '.cjs' },
   bundle: true,
   format: 'cjs',

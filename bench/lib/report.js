@@ -17,7 +17,7 @@ export function formatSection(title, header, rows) {
 export function formatTargets(targets) {
   const verdict = (pass) => (pass === null ? 'n/a' : pass ? 'PASS' : 'MISS');
   return formatSection(
-    'Targets (issue 8), ratios from this run',
+    'Targets (issues 8 and 23), ratios from this run',
     ['target', 'goal', 'measured', 'detail', ''],
     targets.map((t) => [t.name, t.target, t.value === null ? 'n/a' : String(t.value), t.detail ?? '', verdict(t.pass)]),
   );

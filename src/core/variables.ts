@@ -7,7 +7,6 @@ import type { Profile, ProfileVariable, Session, VariableResolver } from './mode
 import type { Prompter } from './prompt.js';
 import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
 import { closestName } from './suggest.js';
-import { systemVariable } from './system-variables.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -166,7 +165,9 @@ export class TemplateResolver implements VariableResolver {
     const input = HTTPYAC_INPUT.exec(expression);
     if (input) return this.input(input[2] as string, input[3], input[1] === 'password');
     if (expression.startsWith('$')) {
-      // System and dynamic variables ({{$guid}}, {{$datetime iso8601 1 d}}, {{$dotenv X}}, ...).
+      // System and dynamic variables ({{$guid}}, {{$datetime iso8601 1 d}}, {{$dotenv X}}, ...),
+      // imported only by a request that uses one (the plain path's bundle stays small).
+      const { systemVariable } = await import('./system-variables.js');
       const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, (name) => this.resolveName(name, stack));
       if (isSecretName(expression)) this.options.secrets?.add(value);
       return value;

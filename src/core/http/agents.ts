@@ -2,7 +2,7 @@ import { Agent as HttpAgent } from 'node:http';
 import type { Agent as HttpsAgent } from 'node:https';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
-import { Http2Sessions } from './http2.js';
+import type { Http2Sessions } from './http2.js';
 import { httpProxyPackages, socksPackages } from './proxy-packages.js';
 import { tlsConnectOptions, tlsKey } from './tls-connect.js';
 
@@ -23,8 +23,24 @@ export class AgentPool {
   private readonly https = new Map<string, HttpsAgent>();
   /** Through a proxy: one keep-alive agent per proxy, target scheme and TLS setting. */
   private readonly proxied = new Map<string, HttpAgent>();
-  /** HTTP/2 sessions, one per origin and TLS setting. */
-  readonly http2 = new Http2Sessions();
+  /** HTTP/2 sessions, one per origin and TLS setting: made (and http2.js imported) by the first HTTP/2 request. */
+  private http2Sessions: Promise<Http2Sessions> | undefined;
+  private openedHttp2: Http2Sessions | undefined;
+  /** https origins that refused HTTP/1.1 in the TLS handshake: spoken to in HTTP/2 from then on. */
+  private readonly onlyHttp2 = new Set<string>();
+
+  http2(): Promise<Http2Sessions> {
+    this.http2Sessions ??= import('./http2.js').then(({ Http2Sessions }) => (this.openedHttp2 = new Http2Sessions()));
+    return this.http2Sessions;
+  }
+
+  speaksOnlyHttp2(url: URL): boolean {
+    return this.onlyHttp2.size > 0 && this.onlyHttp2.has(url.origin);
+  }
+
+  rememberOnlyHttp2(url: URL): void {
+    this.onlyHttp2.add(url.origin);
+  }
 
   forUrl(url: URL, tls: TlsConnectionOptions, proxy?: URL): HttpAgent | HttpsAgent {
     if (proxy) return this.viaProxy(url, tls, proxy);
@@ -77,6 +93,6 @@ export class AgentPool {
     this.proxied.clear();
     for (const agent of this.https.values()) agent.destroy();
     this.https.clear();
-    this.http2.destroy();
+    this.openedHttp2?.destroy();
   }
 }

@@ -31,16 +31,6 @@ type Opened = ClientHttp2Session | undefined;
 
 export class Http2Sessions {
   private readonly sessions = new Map<string, Promise<Opened>>();
-  /** https origins that refused HTTP/1.1 in the TLS handshake: spoken to in HTTP/2 from then on. */
-  private readonly onlyHttp2 = new Set<string>();
-
-  speaksOnlyHttp2(url: URL): boolean {
-    return this.onlyHttp2.size > 0 && this.onlyHttp2.has(url.origin);
-  }
-
-  rememberOnlyHttp2(url: URL): void {
-    this.onlyHttp2.add(url.origin);
-  }
   /** Open streams per session (a session holds the process open only while one is open). */
   readonly streams = new StreamCount();
 

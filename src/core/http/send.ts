@@ -15,7 +15,7 @@ import type { AgentPool } from './agents.js';
 import { tunnelledTlsOptions } from './tls-connect.js';
 import { toRequestError, type Target } from './network-errors.js';
 import { checkHeaderFields } from './header-fields.js';
-import { http2Headers, http2Request, type Http2Mode } from './http2.js';
+import type { Http2Mode, Http2Sessions } from './http2.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 import { portOutOfRange } from './url-port.js';
 
@@ -226,7 +226,7 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
   }
   checkHeaderFields(request.method, url, request.headers);
   // Over a Unix socket: HTTP/1.1, no proxy (docs/cli.md).
-  const mode = request.http2 ?? (agents.http2.speaksOnlyHttp2(url) ? 'require' : undefined);
+  const mode = request.http2 ?? (agents.speaksOnlyHttp2(url) ? 'require' : undefined);
   if (mode !== undefined && mode !== 'never' && request.socketPath === undefined) {
     const proxy = request.proxy?.forUrl(url);
     // Through a proxy, HTTP/2 goes over a tunnel to the server. `--http2` for an http:// URL
@@ -234,12 +234,13 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
     if (!(proxy && mode === 'prefer' && url.protocol === 'http:')) {
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
-      const session = await agents.http2.session(url, request.tls, mode, connectMs, proxy).catch((error: unknown) => {
+      const sessions = await agents.http2();
+      const session = await sessions.session(url, request.tls, mode, connectMs, proxy).catch((error: unknown) => {
         throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
       if (session) {
         if (proxy) request.onProxy?.(proxy, url);
-        return onceHttp2(request, url, session, agents);
+        return onceHttp2(request, url, session, sessions);
       }
     }
   }
@@ -249,7 +250,7 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
     // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
     // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
     if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || !refusedHttp1(error)) throw error;
-    agents.http2.rememberOnlyHttp2(url);
+    agents.rememberOnlyHttp2(url);
     request.onProtocol?.(url, '2');
     return once(request, url, agents);
   }
@@ -264,7 +265,8 @@ function refusedHttp1(error: unknown): boolean {
 /** What Node throws for a header it will not put in an HTTP/2 frame. */
 const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_HTTP2_HEADER_SINGLE_VALUE', 'ERR_HTTP2_INVALID_CONNECTION_HEADERS', 'ERR_HTTP2_INVALID_PSEUDOHEADER']);
 
-async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, agents: AgentPool): Promise<RawResponse> {
+async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, sessions: Http2Sessions): Promise<RawResponse> {
+  const { http2Headers, http2Request } = await import('./http2.js'); // loaded with the sessions
   const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
   if (request.abort?.signal.aborted) throw cancelled();
   const target = errorTarget(request, url);
@@ -273,7 +275,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
     exchange = http2Request(
       session,
       { headers: http2Headers(request.method, url, headersToSend(request)), ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
-      agents.http2.streams,
+      sessions.streams,
     );
   } catch (error) {
     if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw toRequestError(error, target, request.timeoutMs);

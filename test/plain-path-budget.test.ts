@@ -1,0 +1,131 @@
+/**
+ * What a plain GET (`reqflow run FILE.http`: one GET of an http:// URL, a JSON response, piped)
+ * costs at start-up, held in numbers: the bytes of JavaScript it reads, the bundles it loads and
+ * the modules it evaluates (docs/performance.md, docs/architecture.md "Lazy imports"). Runs
+ * after `npm run build`; builds nothing itself.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+/**
+ * The most dist/bundle/fast-run.cjs may weigh. Growth is a decision: raise it in the commit
+ * that says why. Issue 23's goal is 200 kB (the 23 November build read 192 kB); the heavy
+ * parts still on the plain path are listed in docs/performance.md.
+ */
+const FAST_RUN_BUDGET_BYTES = 230_000;
+
+/**
+ * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
+ * decision too: make it lazy (an `import()` from where it is needed, so it lands in extras.cjs),
+ * or add it here and say why in the commit.
+ */
+const PLAIN_PATH_MODULES = `
+chain/chain.js chain/exchange.js chain/query.js chain/references.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js
+core/abort-hooks.js core/atomic-write.js core/auth-shorthand.js core/builtins.js core/bundled-dependency.js
+core/default-scheme.js core/dotenv.js core/environments.js core/errors/exit-codes.js core/errors/index.js
+core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js
+core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js core/http/network-errors.js
+core/http/proxy-packages.js core/http/proxy.js core/http/raw-response.js core/http/retry.js core/http/send.js
+core/http/tls-connect.js core/http/tls-errors.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
+core/mask.js core/profiles.js core/project.js core/prompt.js core/read-body.js core/registry.js
+core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
+core/stages/confirm-note.js core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
+core/stages/send-http.js core/stages/substitute.js pipeline/third-party.js core/token-extraction.js
+core/variables.js core/version.js
+pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js
+plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
+plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js
+plugins/format-http/script-block.js plugins/websocket/script.js
+report/consume-events.js report/dry-run.js report/feed.js report/pretty.js
+report/render/body.js report/render/charset.js report/render/colors.js report/render/describe.js
+report/render/graphql-errors.js report/render/json-stream-output.js report/render/json-stream-pretty.js
+report/render/json-stream-render.js report/render/json-stream-shared.js report/render/json-stream-structure.js
+report/render/json-text.js report/render/meta.js report/render/pass-through-memory.js report/render/pipe.js
+report/render/safe-text.js report/render/test-lines.js report/render/visible.js
+scripts/script-worker.js
+`
+  .trim()
+  .split(/\s+/);
+
+const FAST_RUN = join(ROOT, 'dist', 'bundle', 'fast-run.cjs');
+const EXTRAS = join(ROOT, 'dist', 'bundle', 'extras.cjs');
+
+let server: Recorder;
+const tmp = tempDir();
+const env = (more: Record<string, string> = {}) => ({ REQFLOW_STATE_DIR: join(tmp.dir, 'state'), ...more });
+
+beforeAll(async () => {
+  server = await startRecorder((_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end('{"id":1,"name":"Ada"}');
+  });
+  tmp.write('plain.http', `GET ${server.url}/users/1\n`);
+  tmp.write('plain.yaml', `requests:\n  - name: user\n    method: GET\n    url: ${server.url}/users/1\n`);
+  // A module.register load hook: each dist/ module the run evaluates, one URL a line.
+  tmp.write('hooks.mjs', `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.includes('/dist/')) appendFileSync(process.env.TRACE_MODULES, url + '\\n');\n  return next(url, context);\n}\n`);
+  tmp.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+/** The bundles a run of `args` loads (bin/run.cjs's REQFLOW_TRACE_LOAD), with its result. */
+async function bundlesLoadedBy(args: string[], name: string) {
+  const trace = join(tmp.dir, `${name}.trace`);
+  const result = await runCli(args, { cwd: tmp.dir, env: env({ REQFLOW_TRACE_LOAD: trace }) });
+  let loaded: string[] = [];
+  try {
+    loaded = readFileSync(trace, 'utf8').trim().split('\n');
+  } catch {
+    // no bundle loaded
+  }
+  return { result, loaded };
+}
+
+describe('the plain path', () => {
+  test(`dist/bundle/fast-run.cjs is at most ${FAST_RUN_BUDGET_BYTES} bytes`, () => {
+    expect(statSync(FAST_RUN).size).toBeLessThanOrEqual(FAST_RUN_BUDGET_BYTES);
+  });
+
+  test('a plain GET reads fast-run.cjs and not extras.cjs', async () => {
+    const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http'], 'plain');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('{\n  "id": 1,\n  "name": "Ada"\n}\n');
+    expect(loaded).toEqual([FAST_RUN]);
+  });
+
+  test('a plain GET evaluates only the modules of the allowed list', async () => {
+    const trace = join(tmp.dir, 'modules.trace');
+    const result = await runCli(['run', 'plain.http'], {
+      cwd: tmp.dir,
+      env: env({ REQFLOW_NO_BUNDLE: '1', TRACE_MODULES: trace, NODE_OPTIONS: `--import ${pathToFileURL(join(tmp.dir, 'register.mjs')).href}` }),
+    });
+    expect(result.code).toBe(0);
+    const dist = pathToFileURL(join(ROOT, 'dist')).href + '/';
+    const evaluated = readFileSync(trace, 'utf8').trim().split('\n').map((url) => url.replace(dist, ''));
+    expect(evaluated).toContain('cli/run-file.js'); // the hook saw the run
+    expect(evaluated.filter((name) => !PLAIN_PATH_MODULES.includes(name))).toEqual([]);
+  });
+});
+
+describe('the extras bundle', () => {
+  test('-o json loads extras.cjs once, after fast-run.cjs, and prints the record', async () => {
+    const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http', '-o', 'json'], 'json');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ type: 'response', status: 200, body: { id: 1, name: 'Ada' } });
+    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+  });
+
+  test('a YAML request file runs through the format plugin in extras.cjs', async () => {
+    const { result, loaded } = await bundlesLoadedBy(['run', 'plain.yaml'], 'yaml');
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual({ id: 1, name: 'Ada' });
+    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+  });
+});
