@@ -53,12 +53,15 @@ const DEMO_PORT = Number(new URL((JSON.parse(readFileSync(join(ROOT, '.profiles.
 beforeAll(async () => {
   // The README's commands run exactly as a reader types them: the demo API on the examples' port,
   // the repository's .profiles.json as it is.
+  // Where that port is taken (a `npm run demo:api` left running, another checkout's tests), the
+  // copy of the profiles points at a free one instead: the commands are still the README's.
   api = await startDemoApi(DEMO_PORT).catch((error: NodeJS.ErrnoException) => {
-    throw new Error(`the docs examples need the demo API on 127.0.0.1:${DEMO_PORT}, where the examples' profile points: ${error.code === 'EADDRINUSE' ? 'the port is in use — stop a running `npm run demo:api`' : error.message}`);
+    if (error.code !== 'EADDRINUSE') throw error;
+    return startDemoApi();
   });
   workDir = mkdtempSync(join(tmpdir(), 'reqflow-docs-'));
   cpSync(join(ROOT, 'examples'), join(workDir, 'examples'), { recursive: true });
-  cpSync(join(ROOT, '.profiles.json'), join(workDir, '.profiles.json'));
+  writeFileSync(join(workDir, '.profiles.json'), readFileSync(join(ROOT, '.profiles.json'), 'utf8').replaceAll(`http://127.0.0.1:${DEMO_PORT}`, api.url));
   // `reqflow` on PATH is the built CLI.
   mkdirSync(join(workDir, 'bin'));
   writeFileSync(join(workDir, 'bin', 'reqflow'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`, { mode: 0o755 });
