@@ -73,7 +73,8 @@ class FileRenderer {
   private bodyLines(request: ImportedRequest, body: ImportedBody): string[] {
     if (body.kind === 'file') return [`< ${includePath(this.absolute, body.path)}`];
     if (body.kind === 'multipart') return multipartLines(this.absolute, body.boundary, body.parts);
-    if (inlineable(request, body.text, body.exact)) return body.text.split('\n');
+    // A GraphQL query is the request's text, not bytes: it stays below the request line.
+    if (request.method === 'GRAPHQL' || inlineable(request, body.text, body.exact)) return body.text.split('\n');
     const stem = basename(this.file.path, '.http');
     const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${request.name}.${extensionOf(request)}`);
     this.extra.push({ path, content: body.text });

@@ -33,7 +33,8 @@ export function authorizationValue(value: string, variables: ImportVariables): s
 
 /** The value to write for a header: a variable in place of a credential. */
 export function headerValue(name: string, value: string, variables: ImportVariables): string {
-  if (TEMPLATE_ONLY.test(value.trim()) || !isSecretName(name) || value === '') return value;
+  // A value with a template was written by the importer (or the source) already.
+  if (value.includes('{{') || !isSecretName(name) || value === '') return value;
   const lower = name.toLowerCase();
   if (lower === 'authorization') return authorizationValue(value, variables);
   return `{{${variables.secret(lower === 'cookie' ? 'cookie' : camelName(name), value)}}}`;

@@ -236,7 +236,9 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
     const username = colon < 0 ? user : user.slice(0, colon);
     if (colon < 0) warn(`curl -u ${username} asks for the password: it is the variable "password", empty until you set it`);
     const password = `{{${variables.secret('password', colon < 0 ? '' : user.slice(colon + 1))}}}`;
-    const shownUser = /\s/.test(username) || username === '' ? `{{${variables.parameter('username', username)}}}` : username;
+    // `-u KEY:` (an API key as the user name, no password) is a secret of its own.
+    const userSecret = colon >= 0 && user.slice(colon + 1) === '';
+    const shownUser = userSecret ? `{{${variables.secret('username', username)}}}` : /\s/.test(username) || username === '' ? `{{${variables.parameter('username', username)}}}` : username;
     add('Authorization', `${digest ? 'Digest' : 'Basic'} ${shownUser} ${password}`);
   }
   if (compressed) add('Accept-Encoding', 'gzip, deflate, br');

@@ -6,13 +6,18 @@
  * names that look like one) its private file.
  */
 import { basename, dirname, extname, posix, resolve } from 'node:path';
-import { Collection, Item, ItemGroup } from 'postman-collection';
+import * as sdk from 'postman-collection';
 import { UsageError } from '../../core/errors/index.js';
 import type { ImportedFile, Imported, ImportOptions } from '../model.js';
 import { slug, UniqueNames } from '../names.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { entries, requestOf, type PostmanContext } from './request.js';
+
+// A CommonJS package whose exports Node cannot list for `import { … }`: its module object is the default.
+const { Collection, Item, ItemGroup } = (sdk as unknown as { default?: typeof sdk }).default ?? sdk;
+type ItemGroup = sdk.ItemGroup;
+type Item = sdk.Item;
 
 /** Postman's variable names are any text; a `{{name}}` of reqflow cannot hold spaces or braces. */
 function defineVariable(variables: ImportVariables, key: unknown, value: unknown, secret: boolean, warn: (message: string) => void): void {
