@@ -20,7 +20,7 @@ function decodeBasic(token: string): { user: string; password: string } | undefi
 }
 
 /** An `Authorization` value with its credential as a variable. */
-export function authorizationValue(value: string, variables: ImportVariables): string {
+function authorizationValue(value: string, variables: ImportVariables): string {
   const [, scheme = '', credential = ''] = /^(\S+)\s+(.+)$/s.exec(value.trim()) ?? [];
   if (/^basic$/i.test(scheme)) {
     const basic = decodeBasic(credential);

@@ -1,7 +1,7 @@
 import { isSecretName } from '../core/mask.js';
 
 /** A name a `{{…}}` can hold: letters, digits, `_` and `-` (a space would make it a helper call). */
-export function variableName(text: string): string {
+function variableName(text: string): string {
   const name = text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
   return name === '' ? 'value' : name;
 }

@@ -10,8 +10,8 @@ import { UsageError } from '../core/errors/index.js';
 import type { Imported } from './model.js';
 import { renderHttpFile, type RenderedFile } from './render-http.js';
 
-export const ENV_FILE = 'http-client.env.json';
-export const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+const ENV_FILE = 'http-client.env.json';
+const PRIVATE_ENV_FILE = 'http-client.private.env.json';
 
 interface Planned extends RenderedFile {
   /** Secrets: written 0600. */
