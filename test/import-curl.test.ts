@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from './helpers/cli.js';
+import { ROOT, tempDir } from './helpers/cli.js';
 import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -119,6 +119,19 @@ describe('options', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^reqflow: curl option --ntlm cannot be written in a request file: it changes what is sent\nhint: /);
     expect(refused.stderr).not.toMatch(/at \S+:\d+/);
+  });
+
+  test('--env-name names the environment; a name that is not one is exit 2', async () => {
+    const dir = join(tmp.dir, 'env-name');
+    expect((await runImport(['curl', 'curl https://x.example/a', '-o', dir, '--env-name', 'local'], tmp.dir)).code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'http-client.env.json'), 'utf8'))).toEqual({ local: {} });
+    const bad = await runImport(['curl', 'curl https://x.example/a', '-o', dir, '--env-name', '$shared'], tmp.dir);
+    expect(bad.code).toBe(2);
+  });
+
+  test('the plain run path never loads the import parsers: its bundle holds none of them', () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'bundle', 'fast-run.cjs'), 'utf8');
+    for (const name of ['shlex', '@readme/openapi-parser', 'openapi-sampler', 'postman-collection', 'run-import']) expect({ name, found: bundle.includes(name) }).toEqual({ name, found: false });
   });
 
   test('an unclosed quote is one line naming the source, exit 2', async () => {

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { Imported, ImportOptions } from './model.js';
@@ -43,6 +44,8 @@ export function importCommand(kind: ImportKind, source: string, flags: ImportFla
   const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${message}\n`);
   return exitCodeOf(
     async () => {
+      const envName = flags['env-name'];
+      if (envName !== undefined && !/^[A-Za-z0-9_.-]+$/.test(envName)) throw new UsageError(`--env-name ${JSON.stringify(envName)}: an environment name is letters, digits, "_", "-" and "."`);
       const outDir = resolve(cwd, flags.output ?? '.');
       const importer = await importerOf(kind);
       const imported = await importer(source, {
