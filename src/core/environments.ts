@@ -17,7 +17,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, parse, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { nearestWith } from './project.js';
-import { ParseError, UsageError } from './errors/index.js';
+import { UsageError } from './errors/index.js';
+import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 
 export interface Environment {
@@ -84,11 +85,6 @@ function searchFolders(dir: string, root: string): string[] {
   return chain;
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
-}
-
 function read(path: string): string {
   try {
     return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
@@ -98,24 +94,8 @@ function read(path: string): string {
 }
 
 /** JSON (`jsonc: false`: strict, as JetBrains writes it) or JSON with comments and trailing commas (VS Code). */
-async function parseJson(path: string, text: string, jsonc: boolean): Promise<unknown> {
-  if (!jsonc) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // fall through: the JSONC parser finds where it breaks
-    }
-  }
-  const { parse, printParseErrorCode } = await import('jsonc-parser');
-  const errors: Parameters<typeof parse>[1] = [];
-  const value: unknown = parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: jsonc });
-  const first = errors?.[0];
-  if (first || (!jsonc && value === undefined)) {
-    const { line, column } = lineColumn(text, first?.offset ?? 0);
-    const what = first ? printParseErrorCode(first.error) : 'ValueExpected';
-    throw new ParseError(path, line, column, `not valid JSON${jsonc ? ' with comments' : ''} (${what})`, { hint: jsonc ? 'VS Code settings are JSON with comments: check the brackets, commas and quotes' : 'JetBrains environment files are plain JSON: no comments or trailing commas' });
-  }
-  return value;
+function parseJson(path: string, text: string, jsonc: boolean): Promise<unknown> {
+  return parseJsonText(path, text, { jsonc, hint: jsonc ? 'VS Code settings are JSON with comments: check the brackets, commas and quotes' : 'JetBrains environment files are plain JSON: no comments or trailing commas' });
 }
 
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */

@@ -1,0 +1,31 @@
+import { ParseError } from './errors/index.js';
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+}
+
+/**
+ * JSON text to a value (`jsonc`: comments and trailing commas allowed, as VS Code writes it).
+ * Invalid text is exit 2 naming the file, line and column, with the caller's hint.
+ */
+export async function parseJsonText(path: string, text: string, options: { jsonc: boolean; hint: string }): Promise<unknown> {
+  const { jsonc } = options;
+  if (!jsonc) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      // fall through: the JSONC parser finds where it breaks
+    }
+  }
+  const { parse, printParseErrorCode } = await import('jsonc-parser');
+  const errors: Parameters<typeof parse>[1] = [];
+  const value: unknown = parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: jsonc });
+  const first = errors?.[0];
+  if (first || (!jsonc && value === undefined)) {
+    const { line, column } = lineColumn(text, first?.offset ?? 0);
+    const what = first ? printParseErrorCode(first.error) : 'ValueExpected';
+    throw new ParseError(path, line, column, `not valid JSON${jsonc ? ' with comments' : ''} (${what})`, { hint: options.hint });
+  }
+  return value;
+}

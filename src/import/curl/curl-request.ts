@@ -1,0 +1,291 @@
+/**
+ * One curl command to requests (one per URL, as curl sends them): what curl would send, with
+ * curl's defaults written out (`Content-Type` of `-d`, `-F`, `--json`) and credentials moved to
+ * variables. An option that changes what is sent in a way a request file cannot say is exit 2
+ * naming it; options about the connection or curl's output are named in a warning.
+ */
+import { readFileSync } from 'node:fs';
+import { basename, extname, resolve } from 'node:path';
+import { UsageError } from '../../core/errors/index.js';
+import { formEncode, MULTIPART_BOUNDARY } from '../form.js';
+import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
+import { headerValue, urlWithoutSecrets } from '../secrets.js';
+import type { ImportVariables } from '../variables.js';
+import { CURL_FLAGS, type CurlCommand, type CurlOption } from './curl-flags.js';
+
+export interface CurlContext {
+  /** Where curl would run: `@file` arguments are relative to it. */
+  cwd: string;
+  variables: ImportVariables;
+  warn(message: string): void;
+}
+
+/** A piece of `-d` and its kin, in order: curl joins them with `&`. */
+type DataPiece = { text: string } | { file: string };
+
+const REFUSED_HINTS: Record<string, string> = {
+  config: 'import the command the config file makes',
+  next: 'import each part of the command line on its own',
+  'unix-socket': 'write the request, then run it with reqflow run --unix-socket PATH',
+  ntlm: 'reqflow has no NTLM authentication',
+  negotiate: 'reqflow has no Kerberos authentication',
+  'aws-sigv4': 'the AWS SigV4 plugin signs requests: see docs/plugins.md',
+};
+
+/** Types curl gives a file part by its extension (else application/octet-stream). */
+const FILE_TYPES: Record<string, string> = {
+  '.gif': 'image/gif', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.png': 'image/png', '.svg': 'image/svg+xml', '.txt': 'text/plain',
+  '.html': 'text/html', '.htm': 'text/html', '.json': 'application/json', '.xml': 'application/xml', '.pdf': 'application/pdf',
+};
+
+function readData(cwd: string, path: string, written: string): string {
+  if (path === '-') throw new UsageError(`curl ${written} @-: the data comes from standard input, which a request file cannot hold`, { hint: 'save the data to a file and use @FILE' });
+  try {
+    return readFileSync(resolve(cwd, path), 'utf8');
+  } catch (error) {
+    throw new UsageError(`curl ${written} @${path}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: '@FILE paths are relative to the folder reqflow import runs in' });
+  }
+}
+
+/** `--data-urlencode` and `--url-query`: `content`, `=content`, `name=content`, `@file`, `name@file`. */
+function urlencoded(cwd: string, option: CurlOption, text: string): string {
+  const eq = text.indexOf('=');
+  const at = text.indexOf('@');
+  if (at >= 0 && (eq < 0 || at < eq)) {
+    const name = text.slice(0, at);
+    const content = formEncode(readData(cwd, text.slice(at + 1), option.written), false);
+    return name === '' ? content : `${name}=${content}`;
+  }
+  if (eq < 0) return formEncode(text, false);
+  const name = text.slice(0, eq);
+  return name === '' ? formEncode(text.slice(1), false) : `${name}=${formEncode(text.slice(eq + 1), false)}`;
+}
+
+/** `-F name=value`, `name=@file;type=x;filename=y`, `name=<file`: curl's own little syntax. */
+function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartPart {
+  const text = option.value ?? '';
+  const eq = text.indexOf('=');
+  if (eq <= 0) throw new UsageError(`curl ${option.written} ${JSON.stringify(text)}: expected name=content`);
+  const name = text.slice(0, eq);
+  let content = text.slice(eq + 1);
+  if (literal) return { name, value: { text: content } };
+  const params: Record<string, string> = {};
+  const kind = content.startsWith('@') ? 'file' : content.startsWith('<') ? 'content' : 'text';
+  if (kind !== 'text' || !content.startsWith('"')) {
+    // `;type=…` and `;filename=…` end the value (a quoted value keeps its `;`).
+    const [value = '', ...rest] = content.split(';');
+    content = value;
+    for (const param of rest) {
+      const [key = '', ...values] = param.split('=');
+      params[key.trim()] = values.join('=').replace(/^"(.*)"$/, '$1');
+    }
+  } else content = content.replace(/^"(.*)"$/s, '$1');
+  if (params.headers !== undefined) throw new UsageError(`curl ${option.written} ${name}=…;headers=…: part headers cannot be written in a request file`);
+  const type = params.type ? { contentType: params.type } : {};
+  if (kind === 'text') return { name, ...type, value: { text: content } };
+  const file = resolve(cwd, content.slice(1));
+  readData(cwd, content.slice(1), option.written); // exists and readable, or exit 2 naming it
+  if (kind === 'content') return { name, ...type, value: { file } };
+  return { name, filename: params.filename ?? basename(file), contentType: params.type ?? FILE_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', value: { file } };
+}
+
+/** `Name: value` of `-H` (`Name;` is an empty value; `Name:` removes a header curl would add). */
+function headerOf(option: CurlOption): { name: string; value?: string } {
+  const text = option.value ?? '';
+  if (text.startsWith('@')) throw new UsageError(`curl ${option.written} @FILE: headers read from a file are not imported`, { hint: 'write the headers as -H options' });
+  if (/[\r\n]/.test(text)) throw new UsageError(`curl ${option.written} ${JSON.stringify(text.slice(0, 40))}: a header value with a line break cannot be sent`);
+  const semicolon = /^([^:;\s]+);\s*$/.exec(text);
+  if (semicolon) return { name: semicolon[1] as string, value: '' };
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError(`curl ${option.written} ${JSON.stringify(text)}: expected "Name: value"`);
+  const value = text.slice(colon + 1).trim();
+  return value === '' ? { name: text.slice(0, colon).trim() } : { name: text.slice(0, colon).trim(), value };
+}
+
+function withScheme(url: string, scheme: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `${scheme}://${url}`;
+}
+
+/** `{a,b}` or `[1-3]` after the host: curl's URL globbing. */
+function globbed(url: string): boolean {
+  return /[{}[\]]/.test(url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, ''));
+}
+
+function appendQuery(url: string, query: string): string {
+  if (query === '') return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${query}`;
+}
+
+/** Builds the requests of one command; `name` names each request (unique in its file). */
+export function curlRequests(command: CurlCommand, context: CurlContext, name: (method: string, url: string) => string): ImportedRequest[] {
+  const { cwd, variables, warn } = context;
+  let method: string | undefined;
+  let head = false;
+  let get = false;
+  let json = false;
+  let follow = false;
+  let digest = false;
+  let compressed = false;
+  let http2 = false;
+  let scheme = 'http';
+  let user: string | undefined;
+  let upload: string | undefined;
+  const urls = [...command.urls];
+  const headers: Array<{ name: string; value?: string }> = [];
+  const data: DataPiece[] = [];
+  const form: MultipartPart[] = [];
+  const query: string[] = [];
+  const cookies: string[] = [];
+  const extra: Array<[string, string]> = [];
+  const annotations: ImportedRequest['annotations'] = [];
+  const tls: Record<string, string | { file: string }> = {};
+  const ignored = new Map<string, string[]>();
+
+  for (const option of command.options) {
+    const value = option.value ?? '';
+    const effect = CURL_FLAGS[option.name]?.effect;
+    if (effect === 'refused') {
+      throw new UsageError(`curl option ${option.written} cannot be written in a request file: it changes what is sent`, REFUSED_HINTS[option.name] ? { hint: REFUSED_HINTS[option.name] as string } : {});
+    }
+    if (effect === 'output' || effect === 'connection') {
+      ignored.set(effect, [...(ignored.get(effect) ?? []), option.written]);
+      continue;
+    }
+    switch (option.name) {
+      case 'request': method = value.toUpperCase(); break;
+      case 'url': urls.push(value); break;
+      case 'header': headers.push(headerOf(option)); break;
+      case 'data': case 'data-ascii':
+        // curl reads `@file` for these and drops its line breaks.
+        data.push({ text: value.startsWith('@') ? readData(cwd, value.slice(1), option.written).replace(/[\r\n]/g, '') : value });
+        break;
+      case 'data-binary':
+        if (!value.startsWith('@')) data.push({ text: value });
+        else {
+          readData(cwd, value.slice(1), option.written); // exists and readable, or exit 2 naming it
+          data.push({ file: resolve(cwd, value.slice(1)) });
+        }
+        break;
+      case 'data-raw': data.push({ text: value }); break;
+      case 'data-urlencode': data.push({ text: urlencoded(cwd, option, value) }); break;
+      case 'json':
+        json = true;
+        data.push({ text: value.startsWith('@') ? readData(cwd, value.slice(1), option.written) : value });
+        break;
+      case 'form': form.push(formPart(cwd, option, false)); break;
+      case 'form-string': form.push(formPart(cwd, option, true)); break;
+      case 'user': user = value; break;
+      case 'digest': digest = !option.off; break;
+      case 'basic': digest = false; break;
+      case 'cookie':
+        // A value without `=` names a cookie file to read (and turns on curl's cookie engine).
+        if (value.includes('=')) cookies.push(value);
+        else if (value !== '') throw new UsageError(`curl ${option.written} ${value}: cookies read from a file are not imported`, { hint: 'pass the cookies as -b "name=value; name2=value2"; reqflow keeps the cookies servers set (docs/cookies.md)' });
+        break;
+      case 'insecure': annotations.push(['tls.insecureSkipVerify', option.off ? 'false' : 'true']); break;
+      case 'cert': {
+        // `file:passphrase`, unless the colon belongs to the path (`C:\…`, or a file that exists).
+        const colon = value.lastIndexOf(':');
+        const passphrase = colon > 1 && !/^[A-Za-z]:[\\/]/.test(value.slice(colon - 1)) ? value.slice(colon + 1) : undefined;
+        tls.certFile = { file: resolve(cwd, passphrase === undefined ? value : value.slice(0, colon)) };
+        if (passphrase !== undefined) tls.passphrase = `{{${variables.secret('certPassphrase', passphrase)}}}`;
+        break;
+      }
+      case 'key': tls.keyFile = { file: resolve(cwd, value) }; break;
+      case 'cacert': tls.caFile = { file: resolve(cwd, value) }; break;
+      case 'pass': tls.passphrase = `{{${variables.secret('certPassphrase', value)}}}`; break;
+      case 'cert-type': tls.certType = value.toUpperCase(); break;
+      case 'location': case 'location-trusted': follow = !option.off; break;
+      case 'compressed': compressed = !option.off; break;
+      case 'get': get = !option.off; break;
+      case 'head': head = !option.off; break;
+      case 'user-agent': extra.push(['User-Agent', value]); break;
+      case 'referer': extra.push(['Referer', value.replace(/;auto$/, '')]); break;
+      case 'max-time': annotations.push(['timeout', value]); break;
+      case 'connect-timeout': annotations.push(['connection-timeout', `${value} s`]); break;
+      case 'retry': annotations.push(['retry', value]); break;
+      case 'upload-file': upload = value; break;
+      case 'oauth2-bearer': extra.push(['Authorization', `Bearer ${value}`]); break;
+      case 'range': extra.push(['Range', `bytes=${value}`]); break;
+      case 'url-query': query.push(value.startsWith('+') ? value.slice(1) : urlencoded(cwd, option, value)); break;
+      case 'http2-prior-knowledge': http2 = !option.off; break;
+      case 'proto-default': scheme = value; break;
+      default: break; // http1.1, http2 (negotiated: the same request), globoff, path-as-is
+    }
+  }
+  for (const flag of command.unknown) warn(`unknown curl option ${flag}: not imported — check that the request does not need it`);
+  if (ignored.has('connection')) warn(`curl options about the connection, not the request, are not imported: ${ignored.get('connection')?.join(' ')} (see reqflow run --help for --proxy and the other run flags)`);
+  if (urls.length === 0) throw new UsageError('the curl command has no URL');
+
+  if (tls.certType === 'P12' && typeof tls.certFile === 'object') {
+    annotations.push(['tls.pfxFile', tls.certFile]);
+    delete tls.certFile;
+  }
+  delete tls.certType;
+  for (const [key, value] of Object.entries(tls)) annotations.push([`tls.${key}`, value]);
+
+  const removed = new Set(headers.filter((h) => h.value === undefined).map((h) => h.name.toLowerCase()));
+  for (const name of removed) if (name === 'user-agent' || name === 'accept') warn(`curl -H "${name}:" removes a header; reqflow sends its own ${name} header (write one to replace it)`);
+  const written: Array<[string, string]> = headers.filter((h) => h.value !== undefined).map((h) => [h.name, h.value as string]);
+  const has = (name: string): boolean => removed.has(name.toLowerCase()) || written.some(([n]) => n.toLowerCase() === name.toLowerCase());
+  const add = (name: string, value: string): void => void (has(name) ? undefined : written.push([name, value]));
+  for (const [name, value] of extra) add(name, value);
+  if (cookies.length > 0) add('Cookie', cookies.join('; '));
+  if (user !== undefined && !has('Authorization')) {
+    const colon = user.indexOf(':');
+    const username = colon < 0 ? user : user.slice(0, colon);
+    if (colon < 0) warn(`curl -u ${username} asks for the password: it is the variable "password", empty until you set it`);
+    const password = `{{${variables.secret('password', colon < 0 ? '' : user.slice(colon + 1))}}}`;
+    // `-u KEY:` (an API key as the user name, no password) is a secret of its own.
+    const userSecret = colon >= 0 && user.slice(colon + 1) === '';
+    const shownUser = userSecret ? `{{${variables.secret('username', username)}}}` : /\s/.test(username) || username === '' ? `{{${variables.parameter('username', username)}}}` : username;
+    add('Authorization', `${digest ? 'Digest' : 'Basic'} ${shownUser} ${password}`);
+  }
+  if (compressed) add('Accept-Encoding', 'gzip, deflate, br');
+
+  let body: ImportedBody | undefined;
+  const joined = (): string => data.map((piece) => ('text' in piece ? piece.text : readFileSync(piece.file, 'utf8'))).join(json ? '' : '&');
+  if (get || head) {
+    if (data.length > 0) query.push(joined());
+  } else if (form.length > 0) {
+    if (data.length > 0) throw new UsageError('curl -F and -d in one command: curl refuses them together');
+    const type = written.find(([n]) => n.toLowerCase() === 'content-type');
+    if (type && !/boundary=/i.test(type[1])) type[1] = `${type[1]}; boundary=${MULTIPART_BOUNDARY}`;
+    const boundary = /boundary="?([^";]+)"?/i.exec(type?.[1] ?? '')?.[1] ?? MULTIPART_BOUNDARY;
+    add('Content-Type', `multipart/form-data; boundary=${boundary}`);
+    body = { kind: 'multipart', boundary, parts: form };
+  } else if (upload !== undefined) {
+    if (upload === '-' || upload === '.') throw new UsageError(`curl -T ${upload}: the body comes from standard input, which a request file cannot hold`);
+    readData(cwd, upload, '-T');
+    body = { kind: 'file', path: resolve(cwd, upload) };
+  } else if (data.length > 0) {
+    if (json) {
+      add('Content-Type', 'application/json');
+      add('Accept', 'application/json');
+    } else add('Content-Type', 'application/x-www-form-urlencoded');
+    const only = data.length === 1 ? data[0] : undefined;
+    body = only && 'file' in only ? { kind: 'file', path: only.file } : { kind: 'text', text: joined(), exact: true };
+  }
+  const verb = method ?? (head ? 'HEAD' : get ? 'GET' : upload !== undefined ? 'PUT' : body ? 'POST' : 'GET');
+  const comments = follow ? ['curl -L follows redirects: run with reqflow run -L'] : [];
+  if (follow) warn('curl -L follows redirects; a request file cannot say so: run it with reqflow run -L');
+
+  return urls.map((raw) => {
+    // The fragment is never sent; a `-T file` to a URL ending in `/` names the file there (as curl does).
+    let url = appendQuery(withScheme(raw, scheme).replace(/#.*$/s, ''), query.join('&'));
+    if (upload !== undefined && url.endsWith('/')) url += encodeURIComponent(basename(upload));
+    if (globbed(url) && !command.options.some((o) => o.name === 'globoff')) {
+      warn(`curl would expand {…} and […] in ${JSON.stringify(raw)} into several URLs (unless -g): imported as written`);
+    }
+    return {
+      name: name(verb, url),
+      comments,
+      annotations: [...annotations],
+      method: verb,
+      url: urlWithoutSecrets(url, variables),
+      ...(http2 ? { http2: true as const } : {}),
+      headers: written.map(([n, v]): [string, string] => [n, headerValue(n, v, variables)]),
+      ...(body ? { body } : {}),
+    };
+  });
+}

@@ -1,0 +1,70 @@
+/**
+ * Example values: the spec's own examples first, else one made from the schema by
+ * `openapi-sampler` (the sampler Redoc uses: formats, enums, allOf/oneOf, XML).
+ */
+import { sample } from 'openapi-sampler';
+import { formBody, MULTIPART_BOUNDARY } from '../form.js';
+import type { ImportedBody, MultipartPart } from '../model.js';
+import { asRecord } from '../source.js';
+import type { RequestBody, Schema } from './operations.js';
+
+export class Sampler {
+  constructor(
+    private readonly document: Record<string, unknown>,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  /** A value for the schema (`format: 'xml'`: XML text), or undefined when the sampler cannot make one. */
+  make(schema: Schema | undefined, where: string, format: 'json' | 'xml' = 'json'): unknown {
+    if (!schema) return undefined;
+    try {
+      return sample(schema as never, { skipReadOnly: true, quiet: true, format, maxSampleDepth: 8 }, this.document);
+    } catch (error) {
+      this.warn(`no example could be made for ${where}: ${(error as Error).message}`);
+      return undefined;
+    }
+  }
+}
+
+/** A parameter's value as text: arrays comma-separated (the `form`/`simple` styles). */
+export function valueText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  if (Array.isArray(value)) return value.map(valueText).join(',');
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+const isJson = (type: string): boolean => /^application\/json$|\+json$/i.test(type);
+
+/** The body of an operation, with the `Content-Type` to send it with; `notes` say what to fill in. */
+export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { contentType: string; body: ImportedBody; notes: string[] } {
+  const { contentType, schema } = body;
+  const notes: string[] = [];
+  if (isJson(contentType)) {
+    const value = body.example !== undefined ? body.example : sampler.make(schema, where);
+    // An example written as JSON text is sent as that text.
+    const text = typeof value === 'string' && /^\s*[[{]/.test(value) ? value.trim() : JSON.stringify(value ?? {}, null, 2);
+    return { contentType, body: { kind: 'text', text, exact: false }, notes };
+  }
+  if (/xml/i.test(contentType)) {
+    const value = typeof body.example === 'string' ? body.example : sampler.make(schema, where, 'xml');
+    return { contentType, body: { kind: 'text', text: String(value ?? '').trim(), exact: false }, notes };
+  }
+  const value = asRecord(body.example) ?? asRecord(sampler.make(schema, where)) ?? {};
+  const properties = asRecord(schema?.properties) ?? {};
+  if (/x-www-form-urlencoded/i.test(contentType)) {
+    return { contentType, body: { kind: 'text', text: formBody(Object.entries(value).map(([k, v]) => [k, valueText(v)]), true), exact: false }, notes };
+  }
+  if (/multipart\/form-data/i.test(contentType)) {
+    const parts: MultipartPart[] = Object.entries(value).map(([name, v]) => {
+      const property = asRecord(properties[name]);
+      const binary = ['binary', 'base64'].includes(String(property?.format)) || property?.contentMediaType !== undefined;
+      if (binary) notes.push(`"${name}" is a file: replace its text with < ./path/to/file`);
+      const type = typeof property?.contentMediaType === 'string' ? property.contentMediaType : 'application/octet-stream';
+      return binary ? { name, filename: `${name}.bin`, contentType: type, value: { text: '' } } : { name, value: { text: valueText(v) } };
+    });
+    return { contentType: `${contentType}; boundary=${MULTIPART_BOUNDARY}`, body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, notes };
+  }
+  const example = body.example !== undefined ? body.example : sampler.make(schema, where);
+  return { contentType, body: { kind: 'text', text: valueText(example), exact: false }, notes };
+}

@@ -1,0 +1,116 @@
+/**
+ * `reqflow import openapi SPEC`: one `.http` file per tag, one request per operation, named by
+ * its operationId; parameters and the server are variables of the environment file.
+ */
+import { basename, extname } from 'node:path';
+import type { ImportedFile, ImportedRequest, Imported, ImportOptions } from '../model.js';
+import { slug, UniqueNames } from '../names.js';
+import { asRecord } from '../source.js';
+import { ImportVariables } from '../variables.js';
+import { bodyOf, Sampler, valueText } from './examples.js';
+import { loadSpec, type SpecVersion } from './load-spec.js';
+import { operationsOf, type Operation } from './operations.js';
+import { SecurityMapper } from './security.js';
+
+/** `https://{region}.example.com/v1` → `https://{{region}}.example.com/v1`, its variables' defaults defined. */
+function baseUrlOf(document: Record<string, unknown>, version: SpecVersion, variables: ImportVariables, warn: (m: string) => void): string {
+  let url: string;
+  if (version === '2.0') {
+    const scheme = Array.isArray(document.schemes) && typeof document.schemes[0] === 'string' ? document.schemes[0] : 'https';
+    url = typeof document.host === 'string' ? `${scheme}://${document.host}${typeof document.basePath === 'string' ? document.basePath : ''}` : String(document.basePath ?? '');
+  } else {
+    const server = asRecord(Array.isArray(document.servers) ? document.servers[0] : undefined);
+    url = typeof server?.url === 'string' ? server.url : '';
+    for (const [name, spec] of Object.entries(asRecord(server?.variables) ?? {})) {
+      url = url.replaceAll(`{${name}}`, `{{${variables.parameter(name, valueText(asRecord(spec)?.default))}}}`);
+    }
+    const others = (Array.isArray(document.servers) ? document.servers.slice(1) : []).map((s) => asRecord(s)?.url).filter((u): u is string => typeof u === 'string');
+    if (others.length > 0) warn(`the spec lists ${others.length + 1} servers; baseUrl is the first — the others: ${others.join(', ')}`);
+  }
+  if (!/^https?:\/\//i.test(url) && !url.startsWith('{{')) {
+    warn(`the spec names no absolute server URL${url ? ` ("${url}")` : ''}: baseUrl is http://localhost${url} — set it in http-client.env.json`);
+    url = `http://localhost${url.startsWith('/') || url === '' ? url : `/${url}`}`;
+  }
+  return variables.parameter('baseUrl', url.replace(/\/+$/, ''));
+}
+
+interface Context {
+  variables: ImportVariables;
+  sampler: Sampler;
+  security: SecurityMapper;
+  baseUrl: string;
+}
+
+function requestOf(operation: Operation, name: string, context: Context): ImportedRequest {
+  const { variables } = context;
+  const value = (p: Operation['parameters'][number]): string => `{{${variables.parameter(p.name, valueText(p.example ?? context.sampler.make(p.schema, `parameter ${p.name}`)))}}}`;
+  const path = operation.path.replace(/\{([^{}]+)\}/g, (_, param: string) => {
+    const declared = operation.parameters.find((p) => p.in === 'path' && p.name === param);
+    return declared ? value(declared) : `{{${variables.parameter(param, '')}}}`;
+  });
+  const comments: string[] = [];
+  const credentials = context.security.credentials(operation.security);
+  // Optional query parameters without an example would send `name=`: they are listed instead.
+  const optional = operation.parameters.filter((p) => p.in === 'query' && !p.required && p.example === undefined);
+  if (optional.length > 0) comments.push(`optional query parameters: ${optional.map((p) => p.name).join(', ')}`);
+  const query = [...operation.parameters.filter((p) => p.in === 'query' && !optional.includes(p)).map((p) => `${p.name}=${value(p)}`), ...credentials.query.map(([n, v]) => `${n}=${v}`)];
+  const headers: Array<[string, string]> = operation.parameters.filter((p) => p.in === 'header' && !/^(accept|content-type|authorization)$/i.test(p.name)).map((p) => [p.name, value(p)]);
+  const cookies = [...operation.parameters.filter((p) => p.in === 'cookie').map((p) => `${p.name}=${value(p)}`), ...credentials.cookies];
+  headers.push(...credentials.headers);
+  if (cookies.length > 0) headers.push(['Cookie', cookies.join('; ')]);
+  comments.push(...credentials.comments);
+  const request: ImportedRequest = {
+    name,
+    ...(operation.summary ? { title: operation.summary } : {}),
+    comments,
+    annotations: [],
+    method: operation.method,
+    url: `{{${context.baseUrl}}}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
+    headers,
+  };
+  if (operation.body) {
+    const { contentType, body, notes } = bodyOf(operation.body, context.sampler, `the body of ${name}`);
+    headers.unshift(['Content-Type', contentType]);
+    comments.push(...notes);
+    request.body = body;
+  }
+  return request;
+}
+
+export async function importOpenApi(source: string, options: ImportOptions): Promise<Imported> {
+  const { version, document } = await loadSpec(source, options.warn);
+  const variables = new ImportVariables();
+  const stem = slug(basename(source, extname(source)), 'openapi');
+  const schemes = asRecord(version === '2.0' ? document.securityDefinitions : asRecord(document.components)?.securitySchemes) ?? {};
+  const profilesFile = `${stem}.profiles.json`;
+  const context: Context = {
+    variables,
+    sampler: new Sampler(document, options.warn),
+    security: new SecurityMapper(schemes, variables, options.warn, profilesFile),
+    baseUrl: baseUrlOf(document, version, variables, options.warn),
+  };
+  const info = asRecord(document.info);
+  const title = typeof info?.title === 'string' ? info.title : stem;
+  const files = new Map<string, ImportedFile & { names: UniqueNames }>();
+  const operations = operationsOf(document, version);
+  for (const operation of operations) {
+    const tag = operation.tags[0] ?? title;
+    const path = `${slug(tag, 'default')}.http`;
+    let file = files.get(path);
+    if (!file) {
+      const tagInfo = (Array.isArray(document.tags) ? document.tags : []).map(asRecord).find((t) => t?.name === tag);
+      file = { path, header: [`${title}${typeof info?.version === 'string' ? ` ${info.version}` : ''}: ${tag}`, ...(typeof tagInfo?.description === 'string' ? [tagInfo.description] : []), `Imported by reqflow import openapi from ${basename(source)}.`], requests: [], names: new UniqueNames() };
+      files.set(path, file);
+    }
+    const name = file.names.take(operation.operationId ? operation.operationId.replace(/\s+/g, '-') : slug(`${operation.method} ${operation.path}`));
+    file.requests.push(requestOf(operation, name, context));
+  }
+  if (operations.length === 0) options.warn(`${source} has no operations: only the environment is written`);
+  const profiles = context.security.profiles;
+  return {
+    files: [...files.values()].map(({ names: _names, ...file }) => file),
+    variables,
+    envName: options.envName ?? 'dev',
+    extraFiles: profiles.length > 0 ? [{ path: profilesFile, text: `${JSON.stringify(profiles, null, 2)}\n` }] : [],
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Reads an OpenAPI 3.0/3.1 or Swagger 2.0 file with `@readme/openapi-parser`: YAML or JSON,
+ * every `$ref` resolved — within the file and to other files beside it; remote ones are never
+ * fetched (an import does not reach the network). A spec that does not validate is still
+ * imported, with a warning: real specs often have small mistakes that do not stop a request.
+ */
+import { dereference, parse, validate } from '@readme/openapi-parser';
+import { UsageError } from '../../core/errors/index.js';
+import { asRecord } from '../source.js';
+
+export type SpecVersion = '2.0' | '3.0' | '3.1';
+
+export interface LoadedSpec {
+  version: SpecVersion;
+  document: Record<string, unknown>;
+}
+
+/** The first line of a parser's message, without the file's absolute path it repeats. */
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/^Error (parsing|opening file) \S+:?\s*/, '') ?? '';
+}
+
+const OPTIONS = {
+  // `canRead: false` turns the http resolver off: remote $refs are an error, never a download.
+  resolve: { file: true, http: { canRead: false } },
+  // A schema that refers to itself stays a $ref where it loops (the sampler resolves it on its own).
+  dereference: { circular: 'ignore' as const },
+} as never;
+
+export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
+  let raw: unknown;
+  try {
+    raw = await parse(path);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (/ENOENT/.test(String((error as Error).message)) || code === 'ENOENT') throw new UsageError(`no such file: ${path}`);
+    throw new UsageError(`${path}: not valid YAML or JSON: ${firstLine(error)}`, { hint: 'expected an OpenAPI 3.x or Swagger 2.0 description' });
+  }
+  const document = asRecord(raw);
+  const stated = String(document?.openapi ?? document?.swagger ?? '');
+  const version: SpecVersion | undefined = stated === '2.0' ? '2.0' : /^3\.0\./.test(stated) ? '3.0' : /^3\.1\./.test(stated) ? '3.1' : undefined;
+  if (!document || version === undefined) {
+    throw new UsageError(`${path}: not an OpenAPI or Swagger document${stated ? ` (version "${stated}")` : ' (no "openapi" or "swagger" field)'}`, { hint: 'reqflow imports OpenAPI 3.0, 3.1 and Swagger 2.0' });
+  }
+  if (asRecord(document.paths) === undefined) throw new UsageError(`${path}: the spec has no "paths": nothing to import`);
+  try {
+    const result = await validate(path, OPTIONS);
+    if (!result.valid) warn(`${path} does not validate as ${result.specification ?? 'OpenAPI'} ${stated}: ${firstLine(result.errors[0]?.message)}; imported anyway`);
+  } catch (error) {
+    warn(`${path} could not be validated: ${firstLine(error)}; imported anyway`);
+  }
+  try {
+    return { version, document: (await dereference(path, OPTIONS)) as unknown as Record<string, unknown> };
+  } catch (error) {
+    const message = firstLine(error);
+    throw new UsageError(`${path}: ${message}`, /https?:\/\//.test(message) ? { hint: 'remote $refs are not fetched: save the referenced file beside the spec and refer to it by its path' } : {});
+  }
+}

@@ -1,0 +1,135 @@
+/**
+ * One Postman item to a request: URL (path variables filled, disabled query parameters left
+ * out, as Postman sends it), enabled headers, the body by its mode, the inherited auth, and
+ * the scripts of the collection, its folders and the item, in the order Postman runs them.
+ */
+import { isAbsolute, resolve } from 'node:path';
+import type { Item, RequestBody } from 'postman-collection';
+import { formBody, MULTIPART_BOUNDARY } from '../form.js';
+import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
+import type { ImportVariables } from '../variables.js';
+import { authOf } from './auth.js';
+import { ScriptTranslator } from './scripts.js';
+
+export interface PostmanContext {
+  variables: ImportVariables;
+  /** The collection file's folder: relative `src` paths of file bodies start there. */
+  baseDir: string;
+  warn(message: string): void;
+  /** Records an oauth2 block's profile; returns the command that logs in with it. */
+  oauthProfile(oauth: Record<string, string>): string;
+}
+
+/** What the SDK's lists hold (its shipped types leave them untyped). */
+export interface KeyValue {
+  key: string;
+  value?: unknown;
+  disabled?: boolean;
+  type?: string;
+  src?: unknown;
+  contentType?: string;
+}
+
+export const entries = (list: unknown): KeyValue[] => (list as { all(): KeyValue[] }).all();
+
+/** Postman's dynamic variables that reqflow has under another name; the rest of its own are kept. */
+const DYNAMIC: Record<string, string> = { $randomUUID: '$uuid', $isoTimestamp: '$isoTimestamp', $guid: '$guid', $timestamp: '$timestamp', $randomInt: '$randomInt' };
+
+const LANGUAGE_TYPES: Record<string, string> = { json: 'application/json', xml: 'application/xml', html: 'text/html', javascript: 'application/javascript', text: 'text/plain' };
+
+/** `{{$randomUUID}}` → `{{$uuid}}`; a dynamic variable reqflow does not have is named in a warning. */
+function dynamicVariables(text: string, where: string, warn: (message: string) => void): string {
+  return text.replace(/\{\{(\$[A-Za-z]+)\}\}/g, (whole, name: string) => {
+    const own = DYNAMIC[name];
+    if (own) return `{{${own}}}`;
+    warn(`${where}: Postman's dynamic variable {{${name}}} has no equivalent in reqflow: define ${name.slice(1)} yourself`);
+    return whole;
+  });
+}
+
+function filePath(src: unknown, baseDir: string): string {
+  const path = Array.isArray(src) ? String(src[0] ?? '') : String(src ?? '');
+  return isAbsolute(path) ? path : resolve(baseDir, path);
+}
+
+function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string): { body?: ImportedBody; contentType?: string; graphql?: string } {
+  switch (body.mode) {
+    case 'raw': {
+      const language = (body.options as { raw?: { language?: string } } | undefined)?.raw?.language ?? 'text';
+      return { body: { kind: 'text', text: body.raw ?? '', exact: false }, ...(LANGUAGE_TYPES[language] ? { contentType: LANGUAGE_TYPES[language] } : {}) };
+    }
+    case 'urlencoded': {
+      const pairs = entries(body.urlencoded).filter((p) => !p.disabled).map((p): [string, string] => [p.key ?? '', String(p.value ?? '')]);
+      return { body: { kind: 'text', text: formBody(pairs, true), exact: false }, contentType: 'application/x-www-form-urlencoded' };
+    }
+    case 'formdata': {
+      const parts: MultipartPart[] = entries(body.formdata)
+        .filter((p) => !p.disabled)
+        .map((p) => {
+          if (p.type === 'file') {
+            const file = filePath(p.src, baseDir);
+            return { name: p.key, filename: file.split(/[/\\]/).at(-1) ?? 'file', contentType: p.contentType ?? 'application/octet-stream', value: { file } };
+          }
+          return { name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } };
+        });
+      return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
+    }
+    case 'file':
+      return { body: { kind: 'file', path: filePath((body.file as { src?: unknown } | undefined)?.src, baseDir) } };
+    case 'graphql': {
+      const graphql = body.graphql as { query?: string; variables?: string } | undefined;
+      const variables = (graphql?.variables ?? '').trim();
+      return { graphql: `${(graphql?.query ?? '').trim()}${variables && variables !== '{}' ? `\n\n${variables}` : ''}` };
+    }
+    default:
+      if (body.mode) warn(`${where}: Postman body mode "${body.mode}" is not imported`);
+      return {};
+  }
+}
+
+/** The scripts of one phase — the collection's, its folders', the item's (the SDK lists them in that order) — as one JetBrains script. */
+function script(item: Item, listen: 'prerequest' | 'test', warn: (message: string) => void, where: string): string | undefined {
+  const lines = item.events.listeners(listen).flatMap((event) => (event.disabled ? [] : ((event.script?.exec as string[] | undefined) ?? [])));
+  if (lines.join('').trim() === '') return undefined;
+  const { script: translated, unmapped } = new ScriptTranslator().translate(lines);
+  if (unmapped.length > 0) warn(`${where}: ${listen === 'test' ? 'test' : 'pre-request'} script uses ${unmapped.join(', ')}, which reqflow's scripts do not have: kept as comments`);
+  return translated;
+}
+
+export function requestOf(item: Item, name: string, context: PostmanContext): ImportedRequest | undefined {
+  const where = `Postman request "${item.name}"`;
+  const { variables, warn } = context;
+  const request = item.request;
+  let url = request.url.toString().replace(/#.*$/s, '');
+  if (url === '') {
+    warn(`${where} has no URL: not imported`);
+    return undefined;
+  }
+  const auth = authOf(item.getAuth(), variables, warn, where);
+  const comments = [...auth.comments];
+  if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
+  if (auth.query.length > 0) url += `${url.includes('?') ? '&' : '?'}${auth.query.map(([n, v]) => `${n}=${v}`).join('&')}`;
+  const headers: Array<[string, string]> = entries(request.headers)
+    .filter((h) => !h.disabled)
+    .map((h): [string, string] => [h.key, dynamicVariables(String(h.value ?? ''), where, warn)]);
+  const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
+  for (const [n, v] of auth.headers) if (!has(n)) headers.push([n, v]);
+  const body = request.body && !request.body.disabled ? bodyOf(request.body, context.baseDir, warn, where) : {};
+  if (body.contentType && !has('content-type')) headers.push(['Content-Type', body.contentType]);
+  const pre = script(item, 'prerequest', warn, where);
+  const post = script(item, 'test', warn, where);
+  const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
+  return {
+    name,
+    ...(name !== item.name ? { title: item.name } : {}),
+    comments,
+    annotations: [],
+    // JetBrains' GRAPHQL request: the query, then its variables; the GraphQL plugin sends the JSON.
+    method: body.graphql !== undefined ? 'GRAPHQL' : request.method.toUpperCase(),
+    url: dynamicVariables(url, where, warn),
+    headers: body.graphql !== undefined ? headers.filter(([n]) => n.toLowerCase() !== 'content-type') : headers,
+    ...(body.graphql !== undefined ? { body: { kind: 'text' as const, text: body.graphql, exact: false } } : text ? { body: text } : {}),
+    ...(pre !== undefined ? { preScript: pre } : {}),
+    ...(post !== undefined ? { postScript: post } : {}),
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * An import to files: the `.http` files (and the body files they include), the JetBrains
+ * environment files and any extra file. Every target is checked before the first is written,
+ * so a refused import leaves nothing behind; each file is written atomically.
+ */
+import { existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { writeFileAtomic } from '../core/atomic-write.js';
+import { UsageError } from '../core/errors/index.js';
+import type { Imported } from './model.js';
+import { renderHttpFile, type RenderedFile } from './render-http.js';
+
+const ENV_FILE = 'http-client.env.json';
+const PRIVATE_ENV_FILE = 'http-client.private.env.json';
+
+interface Planned extends RenderedFile {
+  /** Secrets: written 0600. */
+  secret: boolean;
+  /** What the summary line says about it. */
+  note: string;
+}
+
+function plan(imported: Imported, outDir: string): Planned[] {
+  const planned: Planned[] = [];
+  for (const file of imported.files) {
+    const [http, ...bodies] = renderHttpFile(file, outDir);
+    const count = file.requests.length;
+    planned.push({ ...(http as RenderedFile), secret: false, note: `${count} ${count === 1 ? 'request' : 'requests'}` });
+    for (const body of bodies) planned.push({ ...body, secret: false, note: 'a body, included with < ./file' });
+  }
+  const { public: values, secret } = imported.variables.split();
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
+  planned.push({ path: ENV_FILE, content: `${JSON.stringify({ [imported.envName]: values }, null, 2)}\n`, secret: false, note: `environment "${imported.envName}": ${count(Object.keys(values).length, 'variable')}` });
+  if (Object.keys(secret).length > 0) {
+    planned.push({ path: PRIVATE_ENV_FILE, content: `${JSON.stringify({ [imported.envName]: secret }, null, 2)}\n`, secret: true, note: `environment "${imported.envName}": ${count(Object.keys(secret).length, 'secret')} (${Object.keys(secret).join(', ')})` });
+  }
+  for (const extra of imported.extraFiles) planned.push({ path: extra.path, content: extra.text, secret: false, note: 'a profiles file' });
+  return planned;
+}
+
+/** Writes the import into `outDir`; returns one summary line per file (names, never values). */
+export async function writeImport(imported: Imported, outDir: string, options: { force: boolean; cwd: string }): Promise<string[]> {
+  const planned = plan(imported, outDir);
+  // Relative to where the command runs, unless that climbs out of it.
+  const shown = (path: string): string => {
+    const fromCwd = relative(options.cwd, join(outDir, path));
+    return fromCwd.startsWith('..') ? join(outDir, path) : fromCwd;
+  };
+  if (!options.force) {
+    const existing = planned.find((file) => existsSync(join(outDir, file.path)));
+    if (existing) throw new UsageError(`${shown(existing.path)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o DIR to import into another folder' });
+  }
+  for (const file of planned) await writeFileAtomic(join(outDir, file.path), file.content, { mode: file.secret ? 0o600 : 0o644, dirMode: 0o755 });
+  return planned.map((file) => `wrote ${shown(file.path)} (${file.note})`);
+}

@@ -1,0 +1,99 @@
+/**
+ * `reqflow import openapi`: Swagger 2.0, OpenAPI 3.0 and 3.1 specs (with $refs across
+ * components and files) become .http files whose every request runs with `--env dev`.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { IMPORT_FIXTURES, runImport, runImported } from './helpers/import-fixture.js';
+import { tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+let server: Recorder;
+const tmp = tempDir('reqflow-import-openapi-');
+beforeAll(async () => {
+  server = await startRecorder();
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+/** Imports a spec, then runs every file it wrote; returns what the server received, by operation path. */
+async function importAndRunAll(spec: string, extra: string[] = []) {
+  const out = join(tmp.dir, spec.replace(/\W+/g, '-'));
+  const imported = await runImport(['openapi', join(IMPORT_FIXTURES, 'openapi', spec), '-o', out], tmp.dir);
+  expect(imported.code).toBe(0);
+  const before = server.received.length;
+  for (const file of readdirSync(out).filter((f) => f.endsWith('.http')).sort()) {
+    const run = await runImported(join(out, file), out, ['--env', 'dev', '-e', `baseUrl=${server.url}`, ...extra]);
+    expect({ file, code: run.code, stderr: run.stderr.replace(/^HTTP\/1\.1 .*\n/gm, '') }).toEqual({ file, code: 0, stderr: '' });
+  }
+  const received = server.received.slice(before);
+  const find = (method: string, path: string) => {
+    const found = received.find((r) => r.method === method && r.url.split('?')[0] === path);
+    if (!found) throw new Error(`no ${method} ${path}: got ${received.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+    return found;
+  };
+  return { out, imported, received, find };
+}
+
+describe('Swagger 2.0 (petstore)', () => {
+  test('one file per tag, every operation; body params, formData (urlencoded and multipart), apiKey and oauth2 implicit', async () => {
+    const { out, imported, received, find } = await importAndRunAll('petstore-swagger2.json', ['-e', 'token=tok', '-e', 'apiKey=k-1']);
+    expect(readdirSync(out).sort()).toEqual(['http-client.env.json', 'http-client.private.env.json', 'pet.http', 'store.http', 'user.http']);
+    expect(received).toHaveLength(9);
+    expect(imported.stderr).toContain('security scheme "petstore_auth": its flows (implicit) are not ones reqflow runs');
+    expect(imported.stderr.match(/petstore_auth/g)).toHaveLength(1);
+    const add = find('POST', '/pet');
+    expect(add.headers.authorization).toBe('Bearer tok');
+    expect(JSON.parse(add.body.toString())).toMatchObject({ name: 'doggie', photoUrls: ['string'], status: 'available' });
+    expect(find('GET', '/pet/0').headers.api_key).toBe('k-1');
+    expect(find('GET', '/pet/findByStatus').url).toBe('/pet/findByStatus?status=available');
+    const form = find('POST', '/pet/0');
+    expect(form.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(form.body.toString()).toBe('name=doggie%20%26%20co&status=string');
+    const upload = find('POST', '/pet/0/uploadImage');
+    expect(upload.headers['content-type']).toBe('multipart/form-data; boundary=reqflow-import-boundary');
+    expect(upload.body.toString()).toContain('Content-Disposition: form-data; name="file"; filename="file.bin"');
+    expect(JSON.parse(readFileSync(join(out, 'http-client.env.json'), 'utf8')).dev.baseUrl).toBe('https://petstore.swagger.io/v2');
+  });
+});
+
+describe('OpenAPI 3.0 (bookshop)', () => {
+  test('$refs to components and to another file, server variables, bearer and apiKey-in-query, examples', async () => {
+    const { out, imported, find } = await importAndRunAll('bookshop-3.0.yaml', ['-e', 'token=jwt-1', '-e', 'apiKeyQuery=q-1']);
+    expect(imported.stderr).toContain('the spec lists 2 servers; baseUrl is the first');
+    expect(JSON.parse(readFileSync(join(out, 'http-client.env.json'), 'utf8')).dev).toMatchObject({ region: 'eu', baseUrl: 'https://{{region}}.api.bookshop.example/v2', isbn: '978-0262033848' });
+    const list = find('GET', '/books');
+    expect(list.url).toBe('/books?q=structure%20and%20interpretation&limit=20&sort=title');
+    expect(list.headers['x-request-id']).toBe('4f1c2e7a-0d39-4a8e-9d0c-5b7e4e1f9a11');
+    expect(list.headers.authorization).toBe('Bearer jwt-1');
+    // From schemas/book.yaml: the example values; readOnly `id` left out.
+    expect(JSON.parse(find('POST', '/books').body.toString())).toEqual({ isbn: '978-0262033848', title: 'Introduction to Algorithms', authors: [{ name: 'Thomas H. Cormen' }], published: '2019-08-24' });
+    expect(find('GET', '/books/978-0262033848').url).toBe('/books/978-0262033848?api_key=q-1');
+    expect(find('DELETE', '/books/978-0262033848').headers.authorization).toBeUndefined();
+    expect(JSON.parse(find('POST', '/orders').body.toString())).toEqual({ isbn: '978-0262033848', quantity: 2, giftWrap: false });
+    const note = find('POST', '/orders/1042/notes');
+    expect(note.headers['content-type']).toBe('text/plain');
+    expect(note.body.toString()).toBe('Please ring twice.');
+  });
+});
+
+describe('OpenAPI 3.1 (notes)', () => {
+  test('oauth2 flows become a profiles file for reqflow oauth login; basic auth, cookie parameters, 3.1 examples', async () => {
+    const { out, find } = await importAndRunAll('notes-3.1.yaml', ['-e', 'token=t-1', '-e', 'username=ada', '-e', 'password=pw']);
+    expect(JSON.parse(readFileSync(join(out, 'notes-3.1.profiles.json'), 'utf8'))).toEqual([
+      { name: 'oauth', oauth: { clientId: '{{env.OAUTH_CLIENT_ID}}', authUrl: 'https://id.example.com/authorize', tokenUrl: 'https://id.example.com/token', scope: 'notes:read notes:write' } },
+      { name: 'service', oauth: { clientId: '{{env.OAUTH_CLIENT_ID}}', clientSecret: '{{env.OAUTH_CLIENT_SECRET}}', grant: 'client_credentials', tokenUrl: 'https://id.example.com/token', scope: 'notes:export' } },
+    ]);
+    expect(readFileSync(join(out, 'notes-service.http'), 'utf8')).toContain('# OAuth 2.0 (oauth): reqflow oauth login --profiles notes-3.1.profiles.json -p oauth');
+    expect(find('GET', '/notes').url).toBe('/notes?tag=work');
+    expect(JSON.parse(find('POST', '/notes').body.toString())).toMatchObject({ text: 'Buy milk', tags: ['home'] });
+    const attach = find('POST', '/notes/n-1/attachments');
+    expect(attach.headers.authorization).toBe(`Basic ${Buffer.from('ada:pw').toString('base64')}`);
+    expect(attach.headers.cookie).toBe('session=s-123');
+    expect(attach.body.toString()).toContain('name="caption"\r\n\r\nWhiteboard photo\r\n');
+    expect(find('GET', '/admin/export').headers.authorization).toBe('Bearer t-1');
+  });
+});
