@@ -42,10 +42,10 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stderr: string; requests: Received[] }> {
+async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; requests: Received[] }> {
   const before = received.length;
   const result = await runCli(['run', join(FIXTURES, file), '-e', `host=http://127.0.0.1:${port}`, '-e', `hostPort=127.0.0.1:${port}`, '-e', 'user=ada', ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
-  return { code: result.code, stderr: result.stderr, requests: received.slice(before) };
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, requests: received.slice(before) };
 }
 
 function byName(requests: Received[], path: string): Received {
@@ -334,5 +334,28 @@ describe('bodies: the content type decides', () => {
     expect(byName(requests, '/graphql-raw').headers['content-type']).toBe('application/graphql');
     expect(byName(requests, '/graphql-raw').body.toString()).toBe('query { me { id } }');
     expect(JSON.parse(byName(requests, '/graphql-bare').body.toString())).toEqual({ query: 'query Me { me { id } }' });
+  });
+});
+
+describe('issue 27: comments around bodies as the other tools write them', () => {
+  test('VS Code: # and // lines above, inside and below a body, and after a request without one, are never sent', async () => {
+    const { code, stderr, requests } = await run('vscode/comments.rest');
+    expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
+    expect(byName(requests, '/comments/json').body.toString()).toBe('{\n  "name": "ada",\n  "team": "core"\n}');
+    const none = byName(requests, '/comments/none');
+    expect([none.body.length, none.headers['content-length']]).toEqual([0, undefined]);
+  });
+
+  test('httpyac: a response pasted below the body is not sent; a Markdown body keeps its # lines', async () => {
+    const { code, requests } = await run('httpyac/pasted.http');
+    expect(code).toBe(0);
+    expect(byName(requests, '/pasted').body.toString()).toBe('{"a": 1}');
+    expect(byName(requests, '/markdown').body.toString()).toBe('# Release notes\n\n- first');
+  });
+
+  test('restcli: # @filter and # @query below the request line apply', async () => {
+    const { code, stdout, requests } = await run('restcli/annotations-below.http', ['-o', 'raw']);
+    expect([code, stdout]).toEqual([0, 'true\n']);
+    expect(requests[0]?.body.length).toBe(0);
   });
 });
