@@ -337,7 +337,7 @@ describe('bodies: the content type decides', () => {
   });
 });
 
-describe('issue 27: comments around bodies as the other tools write them', () => {
+describe('issue 27: comments around bodies and references as the other tools write them', () => {
   test('VS Code: # and // lines above, inside and below a body, and after a request without one, are never sent', async () => {
     const { code, stderr, requests } = await run('vscode/comments.rest');
     expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
@@ -357,5 +357,13 @@ describe('issue 27: comments around bodies as the other tools write them', () =>
     const { code, stdout, requests } = await run('restcli/annotations-below.http', ['-o', 'raw']);
     expect([code, stdout]).toEqual([0, 'true\n']);
     expect(requests[0]?.body.length).toBe(0);
+  });
+
+  test("kulala: {{login.response.body.data.ok}} without $ and {{login.response.headers['Content-Type']}}", async () => {
+    const { code, stderr, requests } = await run('kulala/references.http');
+    expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
+    const use = byName(requests, '/kulala/use');
+    expect(use.url).toBe('/kulala/use?ok=true&dollar=true');
+    expect([use.headers['x-type'], use.headers['x-type-dotted']]).toEqual(['application/json', 'application/json']);
   });
 });
