@@ -337,7 +337,7 @@ describe('bodies: the content type decides', () => {
   });
 });
 
-describe('issue 27: comments around bodies and references as the other tools write them', () => {
+describe('issue 27: comments around bodies, references and targets as the other tools write them', () => {
   test('VS Code: # and // lines above, inside and below a body, and after a request without one, are never sent', async () => {
     const { code, stderr, requests } = await run('vscode/comments.rest');
     expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
@@ -365,5 +365,20 @@ describe('issue 27: comments around bodies and references as the other tools wri
     const use = byName(requests, '/kulala/use');
     expect(use.url).toBe('/kulala/use?ok=true&dollar=true');
     expect([use.headers['x-type'], use.headers['x-type-dotted']]).toEqual(['application/json', 'application/json']);
+  });
+
+  test('the request target goes out as written: quotes, a bare ?, dot segments; non-ASCII UTF-8 encoded, no fragment', async () => {
+    const { code, requests } = await run('jetbrains/targets.http');
+    expect(code).toBe(0);
+    expect(requests.map((r) => r.url)).toEqual([`/targets/quoted?filter="a%20b"&tag='x'|y`, '/targets/bare?', '/targets/caf%C3%A9/./x?q=%C3%BC']);
+  });
+
+  test('a control character a variable puts in the URL: exit 3 naming the line and the variable, nothing sent', async () => {
+    const file = tmp.write('tab.http', '# a tab would be dropped silently by a URL parser\nGET {{host}}/tab?q={{q}}\n');
+    const before = received.length;
+    const result = await runCli(['run', file, '-e', `host=http://127.0.0.1:${port}`, '-e', 'q=a\tb'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: \S*tab\.http:2: the URL of request "request-1" would contain a control character \(U\+0009\), from \{\{host\}\}, \{\{q\}\}\n/);
+    expect(received.length).toBe(before);
   });
 });
