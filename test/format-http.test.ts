@@ -66,6 +66,13 @@ describe('HTTP text format', () => {
     expect(spec?.body).toBeUndefined();
   });
 
+  test('after a ?, an indented line goes on with the query (JetBrains spec §3.2.1.4); an indented header or JSON body does not', () => {
+    const [spec] = parseHttpText('GET http://x.test/s?a=1&\n    page={{page}}&\n    limit=3\n  Accept: */*\n', 'f.http');
+    expect([spec?.url, spec?.headers]).toEqual(['http://x.test/s?a=1&page={{page}}&limit=3', { Accept: '*/*' }]);
+    const [json] = parseHttpText('POST http://x.test/s?a=1\n  {"a": 1}\n', 'f.http');
+    expect([json?.url, json?.body]).toEqual(['http://x.test/s?a=1', '  {"a": 1}']);
+  });
+
   test('a status line below the body starts a pasted response, ignored to the next ### (httpyac)', () => {
     const specs = parseHttpText('POST http://x.test/\n\n{"a": 1}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{"b": 2}\n###\nGET http://x.test/b\n', 'f.http');
     expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}', undefined]);

@@ -184,7 +184,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const lineNo = block.firstLine + i;
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
-  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string)) requestLine += (block.lines[++i] as string).trim();
+  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string, requestLine.includes('?'))) requestLine += (block.lines[++i] as string).trim();
   const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;
