@@ -44,17 +44,42 @@ describe('HTTP text format', () => {
     expect(specs[1]).toMatchObject({ method: 'PROPFIND', headers: { Depth: '1' }, source: { line: 12 } });
   });
 
-  test('the body runs up to the next ### and keeps its inner blank lines and # lines', () => {
-    const specs = parseHttpText('### a\nPOST http://x.test/\n\nline 1\n\n# not a comment in a body\nline 3\n\n### b\nGET http://x.test/b', 'f.http');
-    expect(specs[0]?.body).toBe('line 1\n\n# not a comment in a body\nline 3');
+  test('the body runs up to the next ### and keeps its inner blank lines; # and // lines in it are comments (VS Code, httpyac, resterm)', () => {
+    const specs = parseHttpText('### a\nPOST http://x.test/\n\nline 1\n\n# a comment in a body\n  // indented too\nline 3\n\n### b\nGET http://x.test/b', 'f.http');
+    expect(specs[0]?.body).toBe('line 1\n\nline 3');
+    expect(specs[1]?.url).toBe('http://x.test/b');
+    // A Markdown body keeps its # headings (httpyac): the content type decides.
+    const markdown = parseHttpText('POST http://x.test/\nContent-Type: text/markdown\n\n# Title\n\n// text\n', 'f.http');
+    expect(markdown[0]?.body).toBe('# Title\n\n// text');
+  });
+
+  test('comments around a body are not body: above it, below it, after a blank line, /* */ paragraphs', () => {
+    const text = '### a\nPOST http://x.test/\n\n// above\n{"a": 1}\n# below, no blank line before it\n\n# about the next request\n// more\n\n/*\n### Markdown, not a separator\n*/\n\n### b\nGET http://x.test/b\n\n# @lang=lua\n#@var = 1\n';
+    const specs = parseHttpText(text, 'f.http');
+    expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}', undefined]);
     expect(specs[1]?.url).toBe('http://x.test/b');
   });
 
-  test('comment paragraphs after the body (after a blank line) are comments: #, //, /* */', () => {
-    const text = '### a\nPOST http://x.test/\n\n{"a": 1}\n# still body: no blank line before it\n\n# about the next request\n// more\n\n/*\n### Markdown, not a separator\n*/\n\n### b\nGET http://x.test/b';
-    const specs = parseHttpText(text, 'f.http');
-    expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}\n# still body: no blank line before it', undefined]);
-    expect(specs[1]?.url).toBe('http://x.test/b');
+  test('# @key value below the request line is an annotation of the request (httpyac, kulala, restcli); # @key = value there is a commented-out variable', () => {
+    const [spec] = parseHttpText('GET http://x.test/\n# @no-redirect\nAccept: */*\n\n# @filter data.id\n// @query @\n#@var = 1\n', 'f.http');
+    expect(spec?.annotations).toEqual({ 'no-redirect': 'true', filter: 'data.id', query: '@' });
+    expect(spec?.body).toBeUndefined();
+  });
+
+  test('after a ?, an indented line goes on with the query (JetBrains spec §3.2.1.4); an indented header or JSON body does not', () => {
+    const [spec] = parseHttpText('GET http://x.test/s?a=1&\n    page={{page}}&\n    limit=3\n  Accept: */*\n', 'f.http');
+    expect([spec?.url, spec?.headers]).toEqual(['http://x.test/s?a=1&page={{page}}&limit=3', { Accept: '*/*' }]);
+    const [json] = parseHttpText('POST http://x.test/s?a=1\n  {"a": 1}\n', 'f.http');
+    expect([json?.url, json?.body]).toEqual(['http://x.test/s?a=1', '  {"a": 1}']);
+  });
+
+  test('a status line below the body starts a pasted response, ignored to the next ### (httpyac)', () => {
+    const specs = parseHttpText('POST http://x.test/\n\n{"a": 1}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{"b": 2}\n###\nGET http://x.test/b\n', 'f.http');
+    expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}', undefined]);
+  });
+
+  test("rest.nvim's # @lang=lua above a script is refused naming the line: reqflow runs JavaScript only", () => {
+    expect(() => parseHttpText('GET http://x.test/\n\n# @lang=lua\n> {%\nprint(1)\n%}\n', 'f.http')).toThrow('f.http:3:1: # @lang lua: reqflow runs request scripts in JavaScript only');
   });
 
   test('a request line after a blank line, or among the headers, starts a request without ### (httpyac)', () => {

@@ -42,10 +42,10 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stderr: string; requests: Received[] }> {
+async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; requests: Received[] }> {
   const before = received.length;
   const result = await runCli(['run', join(FIXTURES, file), '-e', `host=http://127.0.0.1:${port}`, '-e', `hostPort=127.0.0.1:${port}`, '-e', 'user=ada', ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
-  return { code: result.code, stderr: result.stderr, requests: received.slice(before) };
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, requests: received.slice(before) };
 }
 
 function byName(requests: Received[], path: string): Received {
@@ -334,5 +334,51 @@ describe('bodies: the content type decides', () => {
     expect(byName(requests, '/graphql-raw').headers['content-type']).toBe('application/graphql');
     expect(byName(requests, '/graphql-raw').body.toString()).toBe('query { me { id } }');
     expect(JSON.parse(byName(requests, '/graphql-bare').body.toString())).toEqual({ query: 'query Me { me { id } }' });
+  });
+});
+
+describe('issue 27: comments around bodies, references and targets as the other tools write them', () => {
+  test('VS Code: # and // lines above, inside and below a body, and after a request without one, are never sent', async () => {
+    const { code, stderr, requests } = await run('vscode/comments.rest');
+    expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
+    expect(byName(requests, '/comments/json').body.toString()).toBe('{\n  "name": "ada",\n  "team": "core"\n}');
+    const none = byName(requests, '/comments/none');
+    expect([none.body.length, none.headers['content-length']]).toEqual([0, undefined]);
+  });
+
+  test('httpyac: a response pasted below the body is not sent; a Markdown body keeps its # lines', async () => {
+    const { code, requests } = await run('httpyac/pasted.http');
+    expect(code).toBe(0);
+    expect(byName(requests, '/pasted').body.toString()).toBe('{"a": 1}');
+    expect(byName(requests, '/markdown').body.toString()).toBe('# Release notes\n\n- first');
+  });
+
+  test('restcli: # @filter and # @query below the request line apply', async () => {
+    const { code, stdout, requests } = await run('restcli/annotations-below.http', ['-o', 'raw']);
+    expect([code, stdout]).toEqual([0, 'true\n']);
+    expect(requests[0]?.body.length).toBe(0);
+  });
+
+  test("kulala: {{login.response.body.data.ok}} without $ and {{login.response.headers['Content-Type']}}", async () => {
+    const { code, stderr, requests } = await run('kulala/references.http');
+    expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
+    const use = byName(requests, '/kulala/use');
+    expect(use.url).toBe('/kulala/use?ok=true&dollar=true');
+    expect([use.headers['x-type'], use.headers['x-type-dotted']]).toEqual(['application/json', 'application/json']);
+  });
+
+  test('the request target goes out as written: quotes, a bare ?, dot segments; non-ASCII UTF-8 encoded, no fragment', async () => {
+    const { code, requests } = await run('jetbrains/targets.http');
+    expect(code).toBe(0);
+    expect(requests.map((r) => r.url)).toEqual([`/targets/quoted?filter="a%20b"&tag='x'|y`, '/targets/bare?', '/targets/caf%C3%A9/./x?q=%C3%BC']);
+  });
+
+  test('a control character a variable puts in the URL: exit 3 naming the line and the variable, nothing sent', async () => {
+    const file = tmp.write('tab.http', '# a tab would be dropped silently by a URL parser\nGET {{host}}/tab?q={{q}}\n');
+    const before = received.length;
+    const result = await runCli(['run', file, '-e', `host=http://127.0.0.1:${port}`, '-e', 'q=a\tb'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: \S*tab\.http:2: the URL of request "request-1" would contain a control character \(U\+0009\), from \{\{host\}\}, \{\{q\}\}\n/);
+    expect(received.length).toBe(before);
   });
 });

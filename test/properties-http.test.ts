@@ -94,8 +94,8 @@ describe('HTTP request-file parser', () => {
         .array(bodyLine, { minLength: 1, maxLength: 6 })
         .map((lines) => lines.join('\n'))
         // Not what the format gives a meaning of its own in a body: a separator, an httpyac
-        // script opening (`{{` alone), comment paragraphs after the body's last blank line.
-        .filter((b) => b.trim() !== '' && !/^###/m.test(b) && b.trimEnd() === b && !/^\n/.test(b) && !/^\s*\{\{(?:[@+][\w-]*)?\s*$/m.test(b) && !/(?:^|\n)[ \t]*\n(?:[ \t]*#.*(?:\n|$))+$/.test(b)),
+        // script opening (`{{` alone), comment lines, blank lines before it.
+        .filter((b) => b.trim() !== '' && !/^###/m.test(b) && b.trimEnd() === b && !/^[ \t]*\n/.test(b) && !/^\s*\{\{(?:[@+][\w-]*)?\s*$/m.test(b) && !/^[ \t]*#/m.test(b)),
       { nil: undefined },
     ),
   });

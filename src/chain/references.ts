@@ -3,6 +3,8 @@
  * - VS Code / JetBrains: `{{login.response.body.$.data.id}}` (JSONPath), `{{login.response.body.*}}`
  *   (the whole body), `{{login.response.body.//user/id}}` (XPath), `{{login.response.headers.Location}}`,
  *   `{{login.response.status}}`, and the same of `login.request` (body, headers, url, method);
+ * - VS Code and kulala also read a JSON path without `$` (`{{login.response.body.data.id}}`), and
+ *   kulala a header in brackets (`{{login.response.headers['Date']}}`);
  * - httpyac: `{{login.data.id}}`, a property path into the parsed JSON body of `login`.
  */
 import { parseJsonExact } from '../core/json-exact.js';
@@ -51,13 +53,21 @@ async function selectBody(text: string, selector: string, xml: boolean, what: st
     if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`);
     return String(value);
   }
-  throw new VariableError(`${what}: unknown body selector "${selector}"`, { hint: 'use * (whole body), a JSONPath such as $.data.id, or an XPath such as //user/id' });
+  // `data.id`, `items[0].id`: a path from the root, as VS Code (jsonpath-plus reads it so) and
+  // kulala (its resolver drops a leading `$.`) take it.
+  return selectBody(text, selector.startsWith('[') ? `$${selector}` : `$.${selector.replace(/^\.+/, '')}`, false, what);
+}
+
+/** `Date`, `['Date']`, `["Date"]` (kulala): the header name. */
+function headerName(rest: string): string {
+  return /^\[\s*(['"])(.*)\1\s*\]$/s.exec(rest)?.[2] ?? rest;
 }
 
 /** Resolves a reference against the exchange of the request it names. */
 export async function resolveReference(reference: Reference, exchange: Exchange): Promise<string> {
   const what = `{{${reference.name}.${reference.path}}}`;
-  const match = /^(response|request)\.(body|headers|status|url|method)(?:\.(.*))?$/s.exec(reference.path);
+  // `headers['Date']` (kulala) reads as `headers.['Date']`.
+  const match = /^(response|request)\.(body|headers|status|url|method)(?:\.(.*))?$/s.exec(reference.path.replace(/^(response|request)\.headers\[/, '$1.headers.['));
   if (!match) {
     // httpyac: a property path into the parsed JSON response body.
     const value = propertyPath(parseJson(bodyText(exchange.response.body, what), what), reference.path);
@@ -74,8 +84,9 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
     case 'method':
       return exchange.request.method;
     case 'headers': {
-      const value = getHeader(headers, rest);
-      if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${rest}`);
+      const name = headerName(rest);
+      const value = getHeader(headers, name);
+      if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${name}`);
       return value;
     }
     default: {

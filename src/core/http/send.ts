@@ -16,6 +16,7 @@ import { tunnelledTlsOptions } from './tls-connect.js';
 import { toRequestError, type Target } from './network-errors.js';
 import { checkHeaderFields } from './header-fields.js';
 import type { Http2Mode, Http2Sessions } from './http2.js';
+import { requestTarget } from './request-target.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
 import { portOutOfRange } from './url-port.js';
 
@@ -274,7 +275,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   try {
     exchange = http2Request(
       session,
-      { headers: http2Headers(request.method, url, headersToSend(request)), ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
+      { headers: { ...http2Headers(request.method, url, headersToSend(request)), ':path': requestTarget(request.url, url) }, ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
       sessions.streams,
     );
   } catch (error) {
@@ -312,6 +313,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
       req = send(url, {
         method: request.method,
+        path: requestTarget(request.url, url),
         headers,
         agent: agents.forUrl(url, request.tls, proxy),
         ...(proxy && url.protocol === 'https:' ? tunnelledTlsOptions(request.tls, url) : {}),

@@ -57,6 +57,19 @@ function checkPort(ctx: RequestContext, written: string): void {
   throw new UsageError(`${ctx.spec.source.file}:${ctx.spec.source.line}: port ${port} is out of range (1–65535) in ${displayUrl(ctx.spec.url, ctx.redact)}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`);
 }
 
+/**
+ * A tab or line break a variable puts in the URL: the URL parser would drop it silently, a raw
+ * target cannot carry it; exit 3 naming the request's line and the templates, never sent otherwise.
+ */
+function checkTarget(ctx: RequestContext, written: string): void {
+  const bad = /[\u0000-\u001f\u007f]/.exec(ctx.spec.url)?.[0];
+  if (bad === undefined) return;
+  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
+  throw new VariableError(`${ctx.spec.source.file}:${ctx.spec.source.line}: the URL of request "${ctx.spec.name}" would contain a control character (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
+    hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
+  });
+}
+
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
 export const substitutePlugin: Plugin = {
   name: 'core-substitute',
@@ -74,6 +87,7 @@ export const substitutePlugin: Plugin = {
       const written = spec.url;
       spec.url = withDefaultScheme(await variables.expand(written));
       checkPort(ctx, written);
+      checkTarget(ctx, written);
       const body = await resolveBody(spec, ctx.baseDir, variables);
       if (body !== undefined) spec.body = body;
       delete spec.bodyParts;

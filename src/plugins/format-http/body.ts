@@ -1,7 +1,6 @@
 /**
  * The body of a `.http` request: the lines after the headers' blank line, up to the next `###`.
- * A body is literal (`#` and `//` lines inside it are body text, as in JetBrains and httpyac),
- * except for what the tools give a meaning of their own:
+ * A body is sent as written, except for what the tools give a meaning of their own:
  * - `< ./file`, `<@ ./file`, `<@latin1 ./file`: the file's bytes, or its text with `{{…}}`
  *   resolved, in that encoding (JetBrains, VS Code);
  * - `<> ./response.json`: a reference to a saved response (JetBrains): ignored;
@@ -10,7 +9,10 @@
  *   assertions): taken out of the body into the request's `chain` (run by `src/chain/`);
  * - `>> ./file`, `>>! ./file` (JetBrains: save the response): refused with the line, never sent;
  * - `@name = value`: a file variable (VS Code defines them on any line), for the requests below;
- * - comment lines after the body's last blank line: comments (on the next request, often);
+ * - `#` and `//` lines: comments, never body text (VS Code, httpyac, resterm; kulala alone sends
+ *   them), except in a `text/markdown` body, where they are headings (httpyac); `# @key value`
+ *   among them is an annotation of the request (httpyac, kulala, restcli read them there);
+ * - `/* … *\/` comments after the body's last blank line (httpyac);
  * - httpyac's `{{ … }}` JavaScript blocks: run after the response, like handlers.
  * Multipart bodies go on the wire with CRLF line ends (RFC 7578); form bodies continued on `&`
  * lines are joined.
@@ -19,7 +21,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
-import { blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript } from './line-forms.js';
+import { blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
 
 const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -39,7 +41,15 @@ export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEndin
   scripts?: ScriptSpec[];
   /** File variables defined among the body's lines, in order. */
   variables?: Array<[string, string]>;
+  /** `# @key value` lines among the body's (httpyac, kulala, restcli): the request's annotations. */
+  annotations?: BodyAnnotation[];
 };
+
+interface BodyAnnotation {
+  key: string;
+  value: string;
+  line: number;
+}
 
 function contentType(headers: Readonly<RequestHeaders>): string {
   return getHeader(headers, 'content-type')?.toLowerCase() ?? '';
@@ -55,22 +65,25 @@ interface BodyProper {
   assertions: NonNullable<ChainSpec['assertions']>;
   scripts: ScriptSpec[];
   variables: Array<[string, string]>;
+  annotations: BodyAnnotation[];
 }
 
 /**
- * Drops what is not body (response references, a pasted response) and takes out the response
- * handlers and assertions. The body ends at the first handler, as in JetBrains.
+ * Drops what is not body (comments, response references, a pasted response) and takes out the
+ * annotations, response handlers and assertions. The body ends at the first handler, as in JetBrains.
  */
-function bodyProper(body: BodyLines, file: string): BodyProper {
+function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyProper {
   const lines: Line[] = [];
   const assertions: BodyProper['assertions'] = [];
   const scripts: ScriptSpec[] = [];
   const variables: Array<[string, string]> = [];
+  const annotations: BodyAnnotation[] = [];
   let ended = false;
   for (let i = 0; i < body.lines.length; i++) {
     const line = body.lines[i] as string;
     const lineNo = body.firstLine + i;
-    if (PASTED_RESPONSE.test(line) && lines.every((l) => l.text.trim() === '')) break; // the rest is a pasted response
+    // A status line below the request starts a pasted response, to the next ### (httpyac's inline response).
+    if (!markdown && PASTED_RESPONSE.test(line)) break;
     if (RESPONSE_REFERENCE.test(line)) continue;
     const variable = FILE_VARIABLE.exec(line);
     if (variable) {
@@ -100,8 +113,15 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
       ended = true;
       continue;
     }
-    if (!ended) lines.push({ text: line, lineNo });
-    else if (blockCommentEnd(body.lines, i, body.firstLine, file) !== undefined) i = blockCommentEnd(body.lines, i, body.firstLine, file) as number;
+    if (!ended) {
+      if (markdown || !COMMENT.test(line)) {
+        // Blank lines before the body are not body (JetBrains trims them, httpyac skips them).
+        if (lines.length > 0 || line.trim() !== '') lines.push({ text: line, lineNo });
+        continue;
+      }
+      const annotation = requestAnnotation(line);
+      if (annotation) annotations.push({ ...annotation, line: lineNo });
+    } else if (blockCommentEnd(body.lines, i, body.firstLine, file) !== undefined) i = blockCommentEnd(body.lines, i, body.firstLine, file) as number;
     else if (/^\s*(#|\/\/)\s*@\w/.test(line)) {
       throw new ParseError(file, lineNo, 1, `annotation after the response checks: ${line.trim().slice(0, 60)}`, { hint: 'annotations (# @name, # @capture, …) go above the request line' });
     } else if (line.trim() !== '' && !COMMENT.test(line)) {
@@ -109,22 +129,21 @@ function bodyProper(body: BodyLines, file: string): BodyProper {
     }
   }
   trimEnd(lines);
-  // Last paragraphs of comments only (`#`, `//`, `/* … *\/`), after a blank line, are not body text.
+  // Last `/* … *\/` paragraphs, after a blank line, are not body text (httpyac).
   for (let start = trailingComments(lines); start > 0 && start < lines.length && (lines[start - 1] as Line).text.trim() === ''; start = trailingComments(lines)) {
     lines.length = start;
     trimEnd(lines);
   }
-  return { lines, assertions, scripts, variables };
+  return { lines, assertions, scripts, variables, annotations };
 }
 
-/** Where the comment lines at the end of `lines` start (`lines.length` when it ends otherwise). */
+/** Where the `/* … *\/` comments at the end of `lines` start (`lines.length` when it ends otherwise). */
 function trailingComments(lines: readonly Line[]): number {
   let start = lines.length;
   for (;;) {
     const last = lines[start - 1]?.text;
     if (last === undefined) return start;
-    if (COMMENT.test(last)) start--;
-    else if (last.includes('*/')) {
+    if (last.includes('*/')) {
       let open = start - 1;
       while (open >= 0 && !(lines[open] as Line).text.trimStart().startsWith('/*')) open--;
       if (open < 0) return start;
@@ -139,11 +158,12 @@ function trimEnd(lines: Line[]): void {
 
 /** The body of one request, from the lines after its headers. */
 export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, file: string): ParsedBody {
-  const { lines, assertions, scripts, variables } = bodyProper(body, file);
-  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables'> = {};
+  const { lines, assertions, scripts, variables, annotations } = bodyProper(body, file, contentType(headers).startsWith('text/markdown'));
+  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables' | 'annotations'> = {};
   if (assertions.length > 0) checks.assertions = assertions;
   if (scripts.length > 0) checks.scripts = scripts;
   if (variables.length > 0) checks.variables = variables;
+  if (annotations.length > 0) checks.annotations = annotations;
   return { ...bodyOf(lines, headers), ...checks };
 }
 

@@ -9,6 +9,16 @@ import type { ScriptSpec } from '../../core/model.js';
 // `# @name value`, `// @name value`, `# @name=value` (JetBrains); a bare `# @flag` means true.
 export const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)(.*?))?\s*$/s;
 export const COMMENT = /^\s*(#|\/\/)/;
+
+/**
+ * An annotation written below the request line (httpyac, kulala and restcli read them there):
+ * `# @key value` or `# @key=value`. `# @key = value` there is a commented-out file variable.
+ */
+export function requestAnnotation(line: string): { key: string; value: string } | undefined {
+  const annotation = ANNOTATION.exec(line);
+  if (!annotation || /^\s*(?:#|\/\/)\s*@[\w.-]+\s+=/.test(line)) return undefined;
+  return { key: annotation[1] as string, value: annotation[2] ?? '' };
+}
 /** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
 export const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?(.*?)\s*$/s;
 

@@ -6,7 +6,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript, requestAnnotation } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
@@ -126,6 +126,20 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const prompts: Array<{ name: string; description?: string }> = [];
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];
+  const annotate = (key: string, written: string, line: number): void => {
+    if (isChainAnnotation(key)) {
+      // Lists (a request may capture or reference several): kept in order, not as one annotation value.
+      chainAnnotation(chain, key, written, file, line);
+      return;
+    }
+    const value = written || 'true'; // bare `# @flag` (even with trailing spaces) means true
+    if (key === 'prompt') {
+      const [name = '', ...description] = value.split(/\s+/);
+      prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}) });
+    }
+    annotations[key] = value;
+    annotationLines[key] = line;
+  };
   let i = 0;
   // Annotations, comments, file variables and blank lines come before the request line.
   for (; i < block.lines.length; i++) {
@@ -137,19 +151,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     }
     const annotation = ANNOTATION.exec(line);
     if (annotation) {
-      const key = annotation[1] as string;
-      const value = annotation[2] || 'true'; // bare `# @flag` (even with trailing spaces) means true
-      if (isChainAnnotation(key)) {
-        // Lists (a request may capture or reference several): kept in order, not as one annotation value.
-        chainAnnotation(chain, key, annotation[2] ?? '', file, block.firstLine + i);
-        continue;
-      }
-      if (key === 'prompt') {
-        const [name = '', ...description] = value.split(/\s+/);
-        prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}) });
-      }
-      annotations[key] = value;
-      annotationLines[key] = block.firstLine + i;
+      annotate(annotation[1] as string, annotation[2] ?? '', block.firstLine + i);
       continue;
     }
     if (PRE_REQUEST_SCRIPT.test(line)) {
@@ -182,7 +184,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const lineNo = block.firstLine + i;
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
-  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string)) requestLine += (block.lines[++i] as string).trim();
+  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string, requestLine.includes('?'))) requestLine += (block.lines[++i] as string).trim();
   const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;
@@ -195,7 +197,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
       bodyStart = i;
       break;
     }
-    if (COMMENT.test(line)) continue;
+    if (COMMENT.test(line)) {
+      const annotation = requestAnnotation(line);
+      if (annotation) annotate(annotation.key, annotation.value, block.firstLine + i);
+      continue;
+    }
     const commentEnd = blockCommentEnd(block.lines, i, block.firstLine, file);
     if (commentEnd !== undefined) {
       i = commentEnd;
@@ -214,6 +220,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     // Written twice (two Accept lines): sent as two lines, as written.
     appendHeader(headers, name, line.slice(colon + 1).trim());
   }
+  bodyStart ??= i + 1;
+  const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
+  for (const { key, value, line } of below ?? []) annotate(key, value, line);
   const spec: RequestSpec = {
     name: annotations.name ?? block.name ?? `request-${index}`,
     method,
@@ -227,15 +236,18 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
-  if (prompts.length > 0) spec.prompts = prompts;
-  bodyStart ??= i + 1;
-  const { assertions, scripts: handlers, variables, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   Object.assign(spec, body);
+  if (prompts.length > 0) spec.prompts = prompts;
   // `@name = value` below the body: for the requests below it.
   for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
   const all = [...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
+  // rest.nvim's `# @lang=lua` above a script: reqflow runs JavaScript only, so it is refused, never run as JavaScript.
+  const lang = annotations.lang;
+  if (lang !== undefined && !/^(javascript|js|true)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
+    throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript only`, { hint: 'write the script in JavaScript (or remove it)' });
+  }
   if (Object.keys(chain).length > 0) spec.chain = chain;
   markGraphql(spec, graphql === true);
   // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line

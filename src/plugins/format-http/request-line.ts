@@ -30,12 +30,15 @@ export interface RequestLine {
 }
 
 /**
- * A line that continues the request target: `?a=1` or `&b=2` (indented or not), or an indented
- * `/path` part (JetBrains). `&name: value` is a header (a name made of token characters), and
+ * A line that continues the request target: `?a=1` or `&b=2` (indented or not), an indented
+ * `/path` part (JetBrains), or after a `?` any indented line (`page=2&`) that cannot start a body
+ * (`{`, `[`, `<`) or a handler (`>`). `&name: value` is a header (a name made of token characters), and
  * `?? status == 200` a check (httpyac), wherever it stands.
  */
-export function isTargetContinuation(line: string): boolean {
-  return (/^\s*[?&]/.test(line) || /^\s+\//.test(line)) && !/^\s*\?\?(\s|$)/.test(line) && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line);
+export function isTargetContinuation(line: string, inQuery = false): boolean {
+  if (/^\s*\?\?(\s|$)/.test(line) || /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line)) return false;
+  // After a `?`, an indented line goes on with the query (JetBrains spec §3.2.1.4, `new-line-with-indent query`).
+  return /^\s*[?&]/.test(line) || /^\s+\//.test(line) || (inQuery && /^\s+(?:\{\{|[^\s#{[<>])/.test(line) && !/^\s+\/\//.test(line));
 }
 
 /** Whitespace as `\s` means it (a test per character of a 10 MB line must be cheap). */

@@ -1,0 +1,34 @@
+/**
+ * The request target (path and query) as the request file wrote it. A WHATWG `URL` rewrites it
+ * (`"` becomes `%22`, a bare trailing `?` is dropped, `/a/../b` becomes `/b`); curl, httpie and the
+ * `.http` tools send what was written, so the target is taken from the text, not from the `URL`.
+ * Only what cannot go on a request line is changed: characters past ASCII are sent UTF-8
+ * percent-encoded (JetBrains' specification §4.1.2) and a space as `%20` (VS Code's `encodeurl`).
+ */
+
+/** `scheme://authority`: what precedes the target. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
+
+/**
+ * The target to send for `url`: as written in `written` when `url` is what it says (a redirect's
+ * `Location` is the server's, and goes as the `URL` gives it).
+ */
+export function requestTarget(written: string, url: URL): string {
+  const normalised = `${url.pathname}${url.search}`;
+  const origin = ORIGIN.exec(written)?.[0];
+  if (origin === undefined || !sameUrl(written, url)) return normalised;
+  // The fragment stays on the client side (RFC 9110 §7.1).
+  const rest = written.slice(origin.length).split('#')[0] as string;
+  const target = rest === '' ? '/' : rest.startsWith('?') ? `/${rest}` : rest;
+  // A lone surrogate has no UTF-8 form: the URL's own encoding stands in.
+  if (!target.startsWith('/') || /\p{Cs}/u.test(target)) return normalised;
+  return target.replace(/[^\x21-\x7e]/gu, (char) => (char === ' ' ? '%20' : encodeURIComponent(char)));
+}
+
+function sameUrl(written: string, url: URL): boolean {
+  try {
+    return new URL(written).href === url.href;
+  } catch {
+    return false;
+  }
+}
