@@ -29,7 +29,7 @@ const PLAIN_PATH_MODULES = `
 chain/chain.js chain/exchange.js chain/query.js chain/references.js
 cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js
 core/abort-hooks.js core/atomic-write.js core/auth-shorthand.js core/builtins.js core/bundled-dependency.js
-core/content-type.js core/default-scheme.js core/dotenv.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/errors/exit-codes.js core/errors/index.js
+core/content-type.js core/default-scheme.js core/dotenv.js core/json-text.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js core/http/network-errors.js
 core/http/proxy-packages.js core/http/proxy.js core/http/raw-response.js core/http/retry.js core/http/send.js
