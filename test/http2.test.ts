@@ -5,7 +5,7 @@
  * connection serves every request of a file; auth, cookies, redirects, gzip, streams, time-outs
  * and resets behave as over HTTP/1.1.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import { constants, createSecureServer, createServer as createH2cServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
@@ -17,6 +17,10 @@ import { join } from 'node:path';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { parseRecords } from './helpers/records.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its servers use certificates made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 let certs: TestCerts;
 const servers: Array<HttpServer | Http2Server> = [];

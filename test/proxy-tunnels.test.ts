@@ -6,7 +6,7 @@
  * Inside a tunnel the server's certificate is checked against the URL's own host, an IP
  * address included (a certificate for "localhost" does not pass for https://127.0.0.1).
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import { createSecureServer, createServer as createH2cServer, type Http2Server, type Http2ServerRequest, type Http2ServerResponse } from 'node:http2';
 import { connect as netConnect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net';
@@ -17,6 +17,10 @@ import { createProxy } from 'proxy';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { parseRecords } from './helpers/records.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its servers use certificates made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 const tmp = tempDir('reqflow-h2-proxy-');
 let certs: TestCerts;
