@@ -48,7 +48,11 @@ function handler(req: AnyRequest, res: AnyResponse): void {
     if (path === '/redirect') return send(302, { location: '/landed' }, '');
     if (path === '/login') return send(200, { 'set-cookie': ['sid=s3cr3t-session; Path=/; HttpOnly'], 'content-type': 'text/plain' }, 'ok');
     if (path === '/gzip') return send(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }, gzipSync(JSON.stringify({ zipped: true })));
-    if (path === '/slow') return void setTimeout(() => send(200, {}, 'late'), 3000);
+    if (path === '/slow') {
+      // Cleared when the client gives up: a timer left behind would keep the jest worker alive.
+      const timer = setTimeout(() => send(200, {}, 'late'), 3000);
+      return void res.on('close', () => clearTimeout(timer));
+    }
     if (path === '/reset' && 'stream' in res) return void res.stream.close(constants.NGHTTP2_INTERNAL_ERROR);
     if (path === '/interim-flood' && 'stream' in res) {
       for (let i = 0; i < 150; i++) res.stream.additionalHeaders({ ':status': 103, link: '</app.css>; rel=preload' });

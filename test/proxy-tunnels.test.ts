@@ -16,6 +16,7 @@ import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { createProxy } from 'proxy';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { track } from './helpers/fault-server.js';
 import { parseRecords } from './helpers/records.js';
 import { needs } from './helpers/system-programs.js';
 
@@ -64,7 +65,11 @@ function handler(req: Http2ServerRequest, res: Http2ServerResponse): void {
   res.end(JSON.stringify({ version: req.httpVersion, path: req.url, authority: req.headers[':authority'] }));
 }
 
+/** Every socket the servers here accept: a tunnel a test leaves open would outlive the tests (and keep the jest worker alive). */
+const accepted = new Set<Socket>();
+
 const listen = async (server: Server | Http2Server | NetServer): Promise<number> => {
+  track(server, accepted);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 };
@@ -96,13 +101,15 @@ beforeAll(async () => {
     socksed.push(`${conn.destAddress}:${conn.destPort}`);
     return true;
   });
+  track((socks as unknown as { server: NetServer }).server, accepted);
   await new Promise<void>((resolve) => socks.listen(0, '127.0.0.1', () => resolve()));
-  socksPort = ((socks as unknown as { server: import('node:net').Server }).server.address() as AddressInfo).port;
+  socksPort = ((socks as unknown as { server: NetServer }).server.address() as AddressInfo).port;
   /** Connects to host:port; `then` gets the server's first bytes and the connection, the tunnel is spliced after. */
   const firstBytes = (host: string, port: number, client: Socket, then: (first: Buffer) => void): void => {
     const upstream = netConnect(port, host);
     upstream.on('error', () => client.destroy());
     client.on('error', () => upstream.destroy());
+    client.on('close', () => upstream.destroy()); // the client gone, the tunnel is too
     upstream.once('data', (first: Buffer) => {
       then(first);
       client.pipe(upstream).pipe(client);
@@ -124,6 +131,7 @@ beforeAll(async () => {
       client.uncork();
     });
   });
+  track((eagerSocks as unknown as { server: NetServer }).server, accepted);
   await new Promise<void>((resolve) => eagerSocks.listen(0, '127.0.0.1', () => resolve()));
   eagerSocksPort = ((eagerSocks as unknown as { server: NetServer }).server.address() as AddressInfo).port;
   silent = createNetServer((socket) => {
@@ -134,6 +142,7 @@ beforeAll(async () => {
   tmp.write('.profiles.json', JSON.stringify({ profiles: [{ name: 'default', tls: { caFile: certs.ca.cert } }, { name: 'ip', tls: { caFile: certs.selfSigned.cert } }] }));
 });
 afterAll(async () => {
+  for (const socket of accepted) socket.destroy();
   for (const server of [proxy, authProxy, h1server, eagerProxy]) {
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
