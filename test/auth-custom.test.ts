@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expectCleanFailure } from './helpers/expect-error.js';
 import { echoFixture, expectMaskedHeaders, expectNoSecrets } from './helpers/auth-project.js';
+import { needs } from './helpers/system-programs.js';
 
 const SIGNING_SECRET = 'sign-7d2f0a9e41c3b865';
 const AUTH_TOKEN = 'custom-auth-5be0c4d1';
@@ -15,12 +16,14 @@ const SIGNED_VARIABLES = {
   timestamp: '$(date +%s)',
   signature: "$(printf '%s' {{timestamp}} | openssl dgst -sha256 -hmac {{signingSecret}} -r | cut -d' ' -f1)",
 };
+/** `test` for the tests that sign with SIGNED_VARIABLES: skipped where there is no openssl. */
+const signedTest = needs(['openssl'], 'the tests that sign with openssl dgst').test;
 const SIGNED_HEADERS = { 'X-Custom-Auth': '{{authToken}}', 'X-Timestamp': '{{timestamp}}', 'X-Signature': '{{signature}}' };
 
 const f = echoFixture({ hmacSecret: SIGNING_SECRET });
 
 describe('custom signed headers', () => {
-  test('written out in the request: the server recomputes the HMAC of the timestamp with the same secret', async () => {
+  signedTest('written out in the request: the server recomputes the HMAC of the timestamp with the same secret', async () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES }]);
     f.p.write('signed.http', `GET ${f.echo.url}/hmac\n${Object.entries(SIGNED_HEADERS).map(([n, v]) => `${n}: ${v}`).join('\n')}\n`);
     const result = await f.p.run(['run', 'signed.http', '-v']);
@@ -33,7 +36,7 @@ describe('custom signed headers', () => {
     expectNoSecrets(result, [SIGNING_SECRET, AUTH_TOKEN, String(received['x-signature'])]);
   });
 
-  test('# @auth custom adds the headers of profile auth {type: custom}; the server verifies them', async () => {
+  signedTest('# @auth custom adds the headers of profile auth {type: custom}; the server verifies them', async () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES, auth: { type: 'custom', headers: SIGNED_HEADERS } }]);
     f.p.write('signed.http', `### signed\n# @auth custom\nGET ${f.echo.url}/hmac\n`);
     const result = await f.p.run(['run', 'signed.http']);
@@ -42,7 +45,7 @@ describe('custom signed headers', () => {
     expectNoSecrets(result, [SIGNING_SECRET, AUTH_TOKEN]);
   });
 
-  test('a signature made with another secret is refused by the server (exit 1): the check is real', async () => {
+  signedTest('a signature made with another secret is refused by the server (exit 1): the check is real', async () => {
     f.p.profiles([{ name: 'dev', variables: { ...SIGNED_VARIABLES, signingSecret: 'not-the-secret' }, auth: { type: 'custom', headers: SIGNED_HEADERS } }]);
     f.p.write('signed.http', `GET ${f.echo.url}/hmac\n`);
     const result = await f.p.run(['run', 'signed.http']);
@@ -50,7 +53,7 @@ describe('custom signed headers', () => {
     expect(result.stdout).toContain('X-Signature does not match');
   });
 
-  test('shell variables run once per request, in dependency order, even when used three times', async () => {
+  signedTest('shell variables run once per request, in dependency order, even when used three times', async () => {
     const counter = join(f.p.dir, 'timestamp-runs.log');
     f.p.profiles([
       {
@@ -78,7 +81,7 @@ describe('custom signed headers', () => {
     expect(f.echo.requests.slice(before).map((r) => r.headers['x-custom-auth'])).toEqual([AUTH_TOKEN, undefined, 'override']);
   });
 
-  test('opt-in: settings under auth.custom apply only to requests that say # @auth custom', async () => {
+  signedTest('opt-in: settings under auth.custom apply only to requests that say # @auth custom', async () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES, auth: { type: 'none', custom: { headers: SIGNED_HEADERS } } }]);
     f.p.write('api.http', `### public\nGET ${f.echo.url}/hmac\n\n### signed\n# @auth custom\nGET ${f.echo.url}/hmac\n`);
     const before = f.echo.requests.length;

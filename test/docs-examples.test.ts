@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, ROOT } from './helpers/cli.js';
 import { startDemoApi } from './servers/demo-api.js';
+import { missingPrograms, PROGRAMS } from './helpers/system-programs.js';
 
 interface Example {
   file: string;
@@ -43,6 +44,10 @@ function examplesOf(file: string): Example[] {
 
 const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const examples = pages.flatMap(examplesOf);
+
+/** The system programs (jq, …) an example runs as a command: at a line's start, after a pipe, `;`, `&&` or `$(`. */
+const programsOf = (example: Example) => PROGRAMS.filter((program) => new RegExp(`(^|[|;&]|\\$\\()\\s*${program}\\b`, 'm').test(example.code));
+const missing = missingPrograms([...new Set(examples.flatMap(programsOf))], 'the docs examples that run them');
 
 let api: { url: string; close(): Promise<void> };
 let workDir: string;
@@ -94,14 +99,17 @@ test('the docs have runnable examples', () => {
 });
 
 describe.each(pages.filter((page) => examples.some((e) => e.file === page)))('%s', (page) => {
-  test.each(examples.filter((e) => e.file === page).map((e) => [`line ${e.line}`, e] as const))('%s', async (_label, example) => {
-    if (example.kind === 'http') {
-      writeFileSync(join(workDir, example.name ?? 'example.http'), example.code);
-      return;
-    }
-    const { code, output } = await bash(example.code);
-    const context = `${example.file}:${example.line}\n$ ${example.code}\n${output}`;
-    expect({ code, context }).toEqual({ code: 0, context });
-    for (const line of example.expected) expect({ missing: line, context: output.includes(line) ? '' : context }).toEqual({ missing: line, context: '' });
-  });
+  for (const example of examples.filter((e) => e.file === page)) {
+    const skip = programsOf(example).some((program) => missing.includes(program));
+    (skip ? test.skip : test)(`line ${example.line}`, async () => {
+      if (example.kind === 'http') {
+        writeFileSync(join(workDir, example.name ?? 'example.http'), example.code);
+        return;
+      }
+      const { code, output } = await bash(example.code);
+      const context = `${example.file}:${example.line}\n$ ${example.code}\n${output}`;
+      expect({ code, context }).toEqual({ code: 0, context });
+      for (const line of example.expected) expect({ missing: line, context: output.includes(line) ? '' : context }).toEqual({ missing: line, context: '' });
+    });
+  }
 });

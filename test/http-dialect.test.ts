@@ -30,7 +30,11 @@ beforeAll(async () => {
     req.on('end', () => {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
       if (req.url === '/redirect') return void res.writeHead(302, { Location: '/target' }).end();
-      if (req.url === '/slow') return void setTimeout(() => res.writeHead(200).end('late'), 1500);
+      if (req.url === '/slow') {
+        // Cleared when the client gives up: a timer left behind would keep the jest worker alive.
+        const timer = setTimeout(() => res.writeHead(200).end('late'), 1500);
+        return void res.on('close', () => clearTimeout(timer));
+      }
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}');
     });
   });

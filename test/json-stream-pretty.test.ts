@@ -304,9 +304,12 @@ describe('JsonBodyPrinter: what the render stage prints', () => {
 });
 
 describe('constant memory on a generated 50 MiB document', () => {
+  /** ~25 s here for both probes; CPU-bound, so several times that on a busy machine. */
+  const PROBE_TIMEOUT_MS = 170_000;
   const probe = async (mib: number, mode?: 'reference'): Promise<{ sha256: string; bytes: number; maxRssMb: number; retainedMb?: number; maxRetainedMb?: number }> => {
     const args = ['--expose-gc', join(ROOT, 'test', 'json-stream-pretty.probe.js'), String(mib), ...(mode ? [mode] : [])];
-    const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20 });
+    // Killed at the test's time-out, so that a probe never outlives it (and the jest worker).
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT, maxBuffer: 1 << 20, timeout: PROBE_TIMEOUT_MS });
     return JSON.parse(stdout);
   };
 
@@ -319,7 +322,7 @@ describe('constant memory on a generated 50 MiB document', () => {
     // The whole process, for scale: JSON.parse + JSON.stringify of the same document needs several times more.
     expect(streamed.maxRssMb).toBeLessThan(160);
     expect(expected.maxRssMb).toBeGreaterThan(3 * (streamed.maxRssMb - 40));
-  }, 60_000);
+  }, PROBE_TIMEOUT_MS + 10_000);
 });
 
 describe('reqflow run: JSON responses are pretty-printed as they stream', () => {

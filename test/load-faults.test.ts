@@ -123,11 +123,15 @@ describe('5,000 requests against a faulty server', () => {
     // (RSS climbs while V8 sizes its heap in the first thousand requests, then stays level.)
     expect(lateMax).toBeLessThan(earlyMax * 1.5);
     expect(lateMax).toBeLessThan(200 * 1024);
-    expect(seconds).toBeLessThan(30);
-  }, 60_000);
+    // No bound on `seconds`: ~12 s here, several times that on a busy machine; what counts is above.
+  }, 180_000);
 });
 
 describe('Ctrl-C', () => {
+  /** SIGINT to exit: well under a second here, PROMPT_MS on a busy machine; a run that ignores SIGINT is killed at HUNG_MS. */
+  const PROMPT_MS = 5000;
+  const HUNG_MS = 10_000;
+
   async function interrupt(args: string[], ready: (run: Child) => boolean): Promise<{ code: number | null; afterMs: number; stderr: string; stdout: string }> {
     const run = start(args);
     const deadline = Date.now() + 10_000;
@@ -141,8 +145,8 @@ describe('Ctrl-C', () => {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         run.child.kill('SIGKILL');
-        reject(new Error('did not exit within 5 s of SIGINT'));
-      }, 5000);
+        reject(new Error(`did not exit within ${HUNG_MS / 1000} s of SIGINT`));
+      }, HUNG_MS);
     });
     try {
       const { code, at } = await Promise.race([run.exit, late]);
@@ -159,7 +163,7 @@ describe('Ctrl-C', () => {
     const before = server.requests.length;
     const result = await interrupt(['many.http', '-o', 'json'], (run) => run.stdout().split('\n').length > 20);
     expect(result.code).toBe(130);
-    expect(result.afterMs).toBeLessThan(1500);
+    expect(result.afterMs).toBeLessThan(PROMPT_MS);
     expect(server.requests.length - before).toBeLessThan(200);
     expectNoStackTrace(result.stderr);
   });
@@ -172,7 +176,7 @@ describe('Ctrl-C', () => {
     temp.write('slow.http', `GET ${faults.url}${path}\n`);
     const result = await interrupt(['slow.http', '--timeout', '60000', ...extra], ready);
     expect(result.code).toBe(130);
-    expect(result.afterMs).toBeLessThan(1500);
+    expect(result.afterMs).toBeLessThan(PROMPT_MS);
     expectNoStackTrace(result.stderr);
   });
 
@@ -181,7 +185,7 @@ describe('Ctrl-C', () => {
     const result = await interrupt(['events.http'], (run) => /tick/.test(run.stdout()));
     // The user ended the stream: the events so far are the result (0), or the run was cut short (130).
     expect([0, 130]).toContain(result.code);
-    expect(result.afterMs).toBeLessThan(1500);
+    expect(result.afterMs).toBeLessThan(PROMPT_MS);
     expect(result.stdout).toMatch(/"tick":\s*1/);
     expectNoStackTrace(result.stderr);
   });

@@ -3,7 +3,7 @@
  * (checked before connecting), and what servers say (a Node https server, which drops a
  * connection with a bad client certificate, and `openssl s_server`, which sends TLS alerts).
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,6 +11,10 @@ import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { expectCleanFailure } from './helpers/expect-error.js';
 import { expectNoSecrets, project, type Project } from './helpers/auth-project.js';
 import { startOpensslServer, startTlsServer, type TlsServer } from './servers/tls-server.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its certificates are made by openssl (helpers/certs.ts), and openssl s_server is one of its servers.
+const { describe, test } = needs(['openssl']);
 
 let certs: TestCerts;
 let mtls: TlsServer;

@@ -2,13 +2,17 @@
  * Mutual TLS that works: a Node https server requiring a client certificate from the test CA,
  * reached with the TLS settings in every place they can be written.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import { cpSync, writeFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { expectCleanFailure } from './helpers/expect-error.js';
 import { diagnostics, expectNoSecrets, expectQuietSuccess, project, type Project } from './helpers/auth-project.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its certificates are made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 let certs: TestCerts;
 let mtls: TlsServer;

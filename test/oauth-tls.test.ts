@@ -3,12 +3,16 @@
  * OAuth endpoints as well as by the requests (one place to set it, no NODE_EXTRA_CA_CERTS).
  * A real oidc-provider over HTTPS with a certificate from the tests' own openssl CA.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from '@jest/globals';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startOidcProvider } from './servers/oidc-provider.js';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { workspace, type Provider, type Workspace } from './helpers/oauth-fixture.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its certificates are made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 let certs: TestCerts;
 let provider: Provider;

@@ -4,7 +4,7 @@
  * seen by it and none that NO_PROXY exempts; proxy credentials masked; TLS to the server
  * verified end to end through CONNECT.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +14,10 @@ import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its TLS target uses certificates made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 const tmp = tempDir('reqflow-proxy-');
 let target: Recorder;

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import type { ScriptSpec } from '../src/core/model.js';
 import type { ScriptData } from '../src/scripts/jetbrains-api.js';
 import { evaluateExpression, runScripts, type ScriptHost } from '../src/scripts/run-scripts.js';
-import { ScriptWorker } from '../src/scripts/script-worker.js';
+import { GRACE_MS, ScriptWorker } from '../src/scripts/script-worker.js';
 import { tempDir } from './helpers/cli.js';
 
 const tmp = tempDir('reqflow-sandbox-');
@@ -62,8 +62,18 @@ const post = (code: string, line = 10): ScriptSpec => ({ phase: 'post', code, li
 const takeProcess = (expression: string): string =>
   `(function () { const p = (${expression}); const fs = typeof p.getBuiltinModule === "function" ? p.getBuiltinModule("fs") : p.mainModule.require("fs"); fs.writeFileSync(${JSON.stringify(MARKER)}, "escaped"); return "ESCAPED"; })()`;
 
-/** Script code that busy-waits ~1 s, then records that it ran (it must not, outside the limit). */
-const LATE = 'const t0 = Date.now(); while (Date.now() - t0 < 1000) {} client.global.set("late", "ran");';
+/**
+ * How long LATE busy-waits (the tests that use it set a 200 ms limit). Less than that limit plus
+ * the worker's grace, so code wrongly run past the limit finishes it and sets `late` before the
+ * worker is stopped from outside; and a run that waited for it took at least this long, so
+ * `ms < LATE_MS` fails for it whatever the machine, while a correct run has over a second to spare.
+ */
+const LATE_MS = 200 + GRACE_MS / 2;
+/** A run stopped by the worker's grace, not by its own limit, takes at least this long. */
+const GRACE_STOP_MS = 200 + GRACE_MS;
+
+/** Script code that busy-waits LATE_MS, then records that it ran (it must not, outside the limit). */
+const LATE = `const t0 = Date.now(); while (Date.now() - t0 < ${LATE_MS}) {} client.global.set("late", "ran");`;
 
 /** Runs one post-response script; whatever it does, the marker must not exist afterwards. */
 async function attack(code: string, overrides: Partial<ScriptHost> = {}): Promise<{ run: Awaited<ReturnType<typeof runScripts>>; h: TestHost; ms: number }> {
@@ -338,7 +348,7 @@ describe('classic escapes lead nowhere', () => {
     expect(escape.run.failure?.text).toMatch(/\(script line 3\): Error: boom$/);
     const hang = await attack(`Error.prepareStackTrace = () => { ${LATE} };\nnull.x;`, { timeoutMs: 200 });
     expect(hang.run.failure?.text).toMatch(/\(script line 2\): TypeError: Cannot read properties of null/);
-    expect(hang.ms).toBeLessThan(900);
+    expect(hang.ms).toBeLessThan(LATE_MS);
   });
 
   test('a stack overflow inside Node\'s stack-trace formatting yields no host RangeError (was an escape)', async () => {
@@ -362,7 +372,7 @@ describe('classic escapes lead nowhere', () => {
       try { deeper(); } catch (e) {}
       client.global.set("outcome", (hostError === null ? "none" : "host error") + " after " + (depth > 1000 ? "deep" : "shallow") + " recursion");
       if (hostError !== null) ${takeProcess('hostError.constructor.constructor("return process")()')};
-    `, { timeoutMs: 5000 });
+    `, { timeoutMs: 20_000 }); // ~30,000 levels, a bridge call on each way back: 2–3 s idle, several times that on a busy machine
     expect(run.failure).toBeUndefined();
     expect(h.globals.get('outcome')).toBe('none after deep recursion');
   });
@@ -376,7 +386,7 @@ describe('classic escapes lead nowhere', () => {
     for (const code of thenHooks) {
       const { run, ms } = await attack(code, { timeoutMs: 200 });
       expect(run.failure).toBeUndefined();
-      expect(ms).toBeLessThan(900);
+      expect(ms).toBeLessThan(LATE_MS);
     }
     // `?? js` wraps the expression in JSON.stringify((…)); this one closes it and ends on a thenable.
     const h = host({ timeoutMs: 200 });
@@ -401,7 +411,7 @@ describe('time limit', () => {
   test('an endless async microtask loop cannot start (async is refused before running), so it cannot outlive the limit', async () => {
     const { run, ms } = await attack('(async () => { for (;;) await null; })();', { timeoutMs: 200 });
     expect(run.failure?.text).toMatch(/not available in request-file scripts|did not finish within 200 ms/);
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(GRACE_STOP_MS);
   });
 
   test('a thrown Proxy, or an error with getters, is reported without running any of its code', async () => {
@@ -415,7 +425,7 @@ describe('time limit', () => {
     for (const [code, message] of thrown) {
       const { run, ms } = await attack(code, { timeoutMs: 200 });
       expect(run.failure?.text).toMatch(message);
-      expect(ms).toBeLessThan(900);
+      expect(ms).toBeLessThan(LATE_MS);
     }
   }, 10000);
 });

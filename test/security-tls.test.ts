@@ -5,7 +5,7 @@
  * OAuth endpoint) disables it, and no source file sets `rejectUnauthorized: false` without a
  * warning beside it.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -14,6 +14,10 @@ import { join } from 'node:path';
 import { ROOT, type CliResult } from './helpers/cli.js';
 import { errorLines, expectCleanFailure } from './helpers/expect-error.js';
 import { project, type Project } from './helpers/auth-project.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its server certificate is made by openssl.
+const { describe, test } = needs(['openssl']);
 
 let p: Project;
 let server: Server;

@@ -1,14 +1,15 @@
 /**
  * `reqflow test` end to end with the built CLI against the demo API: a folder of request files,
  * the summary and exit codes, --grep, --bail, --jobs, --repeat, and the reports: JUnit checked
- * against Jenkins' junit-10.xsd with xmllint, TAP read back with tap-parser, the JSON report
- * against docs/record.schema.json.
+ * against Jenkins' junit-10.xsd with xmllint-wasm (libxml2's xmllint compiled to WebAssembly, so
+ * no system program is needed), TAP read back with tap-parser, the JSON report against
+ * docs/record.schema.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
+import { validateXML } from 'xmllint-wasm';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { startCli, stopAllClis } from './helpers/cli-live.js';
@@ -18,6 +19,13 @@ let api: DemoApi;
 const tmp = tempDir('reqflow-testcmd-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 const reqflowTest = (...args: string[]) => runCli(['test', ...args, '-e', `baseUrl=${api.url}`], { cwd: tmp.dir, env });
+
+const JUNIT_XSD = { fileName: 'junit-10.xsd', contents: readFileSync(join(ROOT, 'test/fixtures/junit/junit-10.xsd'), 'utf8') };
+/** xmllint's verdict on `xml` against Jenkins' JUnit schema: the errors, none when valid. */
+async function junitSchemaErrors(xml: string): Promise<string[]> {
+  const result = await validateXML({ xml: { fileName: 'report.xml', contents: xml }, schema: JUNIT_XSD });
+  return result.valid ? [] : result.errors.map((error) => error.rawMessage);
+}
 
 beforeAll(async () => {
   api = await startDemoApi();
@@ -118,12 +126,16 @@ describe('reqflow test', () => {
   test('JUnit: valid against junit-10.xsd, one testcase per check with file and line, failures with expected and actual', async () => {
     const out = join(tmp.dir, 'reports', 'junit.xml');
     await reqflowTest('suite', '--report', `junit=${out}`);
-    execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'test/fixtures/junit/junit-10.xsd'), out], { stdio: 'pipe' });
     const xml = readFileSync(out, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
     expect(xml).toMatch(/<testsuites name="reqflow" tests="8" failures="1" errors="0"/);
     expect(xml).toContain('<testcase name="create › body text == something else" classname="suite/notes/notes.http.create" file="suite/notes/notes.http" line="18"');
     expect(xml).toContain('<failure message="expected body text == &quot;something else&quot;, got &quot;ci&quot;" type="assertion">');
     expect(xml).toContain('<testcase name="request-1" classname="suite/plain.rest.request-1" file="suite/plain.rest" line="1"');
+  });
+
+  test('control: the schema check rejects a report Jenkins would not read', async () => {
+    expect(await junitSchemaErrors('<testsuites><testsuite tests="one"><testcase/></testsuite></testsuites>')).not.toEqual([]);
   });
 
   test('JUnit: a request error is an <error>, a broken file too', async () => {
@@ -131,8 +143,8 @@ describe('reqflow test', () => {
     tmp.write('errors/refused.http', 'GET http://127.0.0.1:1/nothing\n');
     const result = await reqflowTest('errors', 'broken', '--report', `junit=${out}`);
     expect(result.code).toBe(4);
-    execFileSync('xmllint', ['--noout', '--schema', join(ROOT, 'test/fixtures/junit/junit-10.xsd'), out], { stdio: 'pipe' });
     const xml = readFileSync(out, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
     expect(xml).toMatch(/<error message="connection refused by 127\.0\.0\.1:1" type="exit 4">/);
     expect(xml).toMatch(/<testcase name="broken\/bad.http"[^>]*>\s*<error message="[^"]*bad\.http:2:1/);
   });

@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
 import { tempDir } from './helpers/cli.js';
 import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
+import { needs } from './helpers/system-programs.js';
 
 let api: DemoApi;
 let workspace: ReturnType<typeof tempDir>;
@@ -364,7 +365,8 @@ describe('errors never break the UI', () => {
     await h.waitFor('404 Not Found');
   });
 
-  it('shows a TLS failure (self-signed server certificate)', async () => {
+  // openssl makes the server's certificate.
+  needs(['openssl'], 'the TLS failure test').test('shows a TLS failure (self-signed server certificate)', async () => {
     const dir = tempDir('reqflow-tui-tls-');
     execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${dir.dir}/key.pem`, '-out', `${dir.dir}/cert.pem`, '-days', '365', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
     const server = createServer({ key: readFileSync(`${dir.dir}/key.pem`), cert: readFileSync(`${dir.dir}/cert.pem`) }, (_req, res) => res.end('{}'));

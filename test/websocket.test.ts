@@ -5,7 +5,7 @@
  * bearer token in the upgrade, each received message printed (one event record in `-o json`),
  * `--max-events`, an abnormal close (exit 4), a refused upgrade shown as the response it is.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, expect } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +14,10 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { parseRecords } from './helpers/records.js';
+import { needs } from './helpers/system-programs.js';
+
+// Skipped without openssl: its wss:// server uses certificates made by openssl (helpers/certs.ts).
+const { describe, test } = needs(['openssl']);
 
 /** What the servers saw, in order: `open <auth>`, `in <text>`, `out <text>`. */
 const log: string[] = [];

@@ -15,7 +15,7 @@ import type { BridgeCall, WorkerCall, WorkerReply, WorkerRequest } from './worke
 /** The worker's heap: far above what a request-file script needs, far below the machine. */
 const SCRIPT_MEMORY_MB = 128;
 /** How long past its own time limit a script may keep the worker before it is stopped from here. */
-const GRACE_MS = 2000;
+export const GRACE_MS = 2000;
 
 export interface IsolatedSandbox extends Sandbox {
   /** Frees the sandbox in the worker (its context, its bridge). */

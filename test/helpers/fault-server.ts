@@ -114,8 +114,8 @@ function closer(server: Server | TcpServer, sockets: Set<Socket>): () => Promise
     });
 }
 
-function track(server: Server | TcpServer): Set<Socket> {
-  const sockets = new Set<Socket>();
+/** Records in `sockets` each socket `server` accepts, until it closes: what is left, a test can destroy. */
+export function track(server: Server | TcpServer, sockets = new Set<Socket>()): Set<Socket> {
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
+import { createServer as createRawServer, type AddressInfo, type Server as RawServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { parseRecords } from '../helpers/records.js';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -17,6 +17,15 @@ let rawUrl = '';
 const tmp = tempDir('reqflow-hostile-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 const DEPTH = 100_000;
+
+/**
+ * Resolves with how long `socket` stays open from now, as its server sees it: what the client
+ * spent on the connection, without the seconds a busy machine may take to start the client.
+ */
+const openFor = (socket: Socket): Promise<number> => {
+  const opened = Date.now();
+  return new Promise((resolve) => socket.once('close', () => resolve(Date.now() - opened)));
+};
 
 beforeAll(async () => {
   const deep = `${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}`;
@@ -122,7 +131,9 @@ test('an endless server-sent event ends the stream with exit 4 at 16 MiB, in bou
 });
 
 test('a server that drips one byte at a time is ended by --max-time (the idle --timeout never fires); a quick request is unaffected', async () => {
+  let lasted: Promise<number> | undefined;
   const drip = createServer((req, res) => {
+    lasted = openFor(req.socket);
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     let n = 0;
     const timer = setInterval(() => {
@@ -137,9 +148,8 @@ test('a server that drips one byte at a time is ended by --max-time (the idle --
   await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
   try {
     const file = tmp.write('drip.http', `GET http://127.0.0.1:${(drip.address() as AddressInfo).port}/\n\n###\nGET ${url}/quick\n`);
-    const started = Date.now();
     const result = await runCli(['run', file, '--max-time', '600', '--timeout', '1000', '-o', 'json'], { env, timeoutMs: 20_000 });
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await lasted).toBeLessThan(5000); // the drip lasts 10 s
     expect(result.code).toBe(4);
     const [dripped, quick] = parseRecords(result.stdout);
     expect(dripped?.error).toMatchObject({ exitCode: 4, message: expect.stringMatching(/took longer than --max-time \(600 ms\)$/) });
@@ -151,7 +161,9 @@ test('a server that drips one byte at a time is ended by --max-time (the idle --
 });
 
 test('a server that drips a byte every 300 ms is ended by the request\'s own # @timeout 150 ms (each silence), exit 4', async () => {
+  let lasted: Promise<number> | undefined;
   const drip = createServer((req, res) => {
+    lasted = openFor(req.socket);
     res.writeHead(200, { 'Content-Type': 'text/plain' });
     let n = 0;
     const timer = setInterval(() => {
@@ -166,11 +178,10 @@ test('a server that drips a byte every 300 ms is ended by the request\'s own # @
   await new Promise<void>((resolve) => drip.listen(0, '127.0.0.1', resolve));
   try {
     const file = tmp.write('drip-annotated.http', `# @timeout 150 ms\nGET http://127.0.0.1:${(drip.address() as AddressInfo).port}/\n`);
-    const started = Date.now();
     const result = await runCli(['run', file], { env, timeoutMs: 20_000 });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/timed out after 150 ms/);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await lasted).toBeLessThan(5000); // the drip lasts 9 s
   } finally {
     drip.closeAllConnections();
     await new Promise((resolve) => drip.close(resolve));
@@ -197,8 +208,10 @@ async function rawServer(onSocket: (socket: import('node:net').Socket) => void):
 }
 
 test('a flood of 1xx interim responses is exit 4 at once, the idle time-out being reset by each; a few 103s before a 200 are fine', async () => {
+  let lasted: Promise<number> | undefined;
   const flood = await rawServer((socket) =>
     socket.once('data', () => {
+      lasted = openFor(socket);
       const tick = setInterval(() => {
         if (!socket.writable) return clearInterval(tick);
         socket.write('HTTP/1.1 103 Early Hints\r\nLink: </app.css>; rel=preload\r\n\r\n'.repeat(50));
@@ -208,11 +221,10 @@ test('a flood of 1xx interim responses is exit 4 at once, the idle time-out bein
   );
   const hints = await rawServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\n'.repeat(5) + 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nfinal')));
   try {
-    const started = Date.now();
     const result = await runCli(['run', tmp.write('flood.http', `GET http://${flood.url}/\n`), '--timeout', '10000'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toBe(`reqflow: GET http://${flood.url}/: the server sent more than 100 interim (1xx) responses and no final one\nhint: a broken or hostile server: it never answers the request\n`);
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(await lasted).toBeLessThan(5000); // not at the 10 s time-out
     const fine = await runCli(['run', tmp.write('hints.http', `GET http://${hints.url}/\n`), '-o', 'raw'], { env });
     expect(fine).toMatchObject({ code: 0, stdout: 'final' });
   } finally {
@@ -221,15 +233,20 @@ test('a flood of 1xx interim responses is exit 4 at once, the idle time-out bein
 });
 
 test('a TLS handshake that never completes (the server accepts and says nothing) ends with the time-out, exit 4', async () => {
-  const silent = await rawServer(() => undefined);
+  let lasted: Promise<number> | undefined;
+  const silent = await rawServer((socket) => {
+    socket.resume(); // reads (and drops) the ClientHello: a socket never read never sees the client close
+    lasted = openFor(socket);
+  });
   try {
     const started = Date.now();
     const result = await runCli(['run', tmp.write('tls-hang.http', `GET https://${silent.url}/\n`), '--timeout', '2000'], { env });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^reqflow: GET https:\/\/127\.0\.0\.1:\d+\/ timed out after 2000 ms\n/);
-    // At the time-out, not twice it (Node's idle timer lets a first expiry pass while the ClientHello is queued).
+    // At the time-out, not twice it (Node's idle timer lets a first expiry pass while the ClientHello is queued):
+    // not before it, counted from the start, and not much after it, counted by the server from its accept.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
-    expect(Date.now() - started).toBeLessThan(3500);
+    expect(await lasted).toBeLessThan(3500);
   } finally {
     await silent.close();
   }

@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { BIN } from '../helpers/cli.js';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { needs } from '../helpers/system-programs.js';
 
 const ESC = '\u001b';
 /** Set the clipboard, retitle the window, clear the screen, a DCS string, a C1 CSI, a bidi override. */
@@ -150,7 +150,7 @@ function onTerminal(args: string[]): Promise<string> {
   return new Promise((resolve) => child.on('close', () => resolve(output)));
 }
 
-(existsSync('/usr/bin/script') ? test : test.skip)('-o raw of a binary body to a terminal is refused unless --force; redirected, it is written as is', async () => {
+needs(['script'], 'the run on a terminal').test('-o raw of a binary body to a terminal is refused unless --force; redirected, it is written as is', async () => {
   const file = tmp.write('binary.http', `GET ${url}/binary\n`);
   const refused = await onTerminal(['run', file, '-o', 'raw']);
   expect(refused).toMatch(/reqflow: the body of "request-1" is binary \(8 bytes\): reqflow does not write it to the terminal/);

@@ -93,8 +93,15 @@ export async function startDemoApi(port = 0) {
       if (status) return json(res, Number(status[1]), { status: Number(status[1]) });
       if (path === '/slow') {
         const ms = Math.min(Number(url.searchParams.get('ms') ?? '1000'), 60_000);
-        await new Promise((r) => setTimeout(r, ms));
-        return json(res, 200, { waited: ms });
+        // A client that gives up (a time-out, a cancel) ends the wait: no timer outlives it.
+        const answered = await new Promise((resolve) => {
+          const timer = setTimeout(() => resolve(true), ms);
+          res.on('close', () => {
+            clearTimeout(timer);
+            resolve(false);
+          });
+        });
+        return answered ? json(res, 200, { waited: ms }) : undefined;
       }
       if (path === '/large') {
         // A large JSON array, written in chunks with back-pressure: {"items":[{...},...]}
