@@ -13,9 +13,9 @@ import { startDemoApi } from './servers/demo-api.js';
 interface Example {
   file: string;
   line: number;
-  kind: 'sh' | 'http';
+  kind: 'sh' | 'file';
   code: string;
-  /** `http runnable name=FILE` */
+  /** `http runnable name=FILE`, `yaml runnable name=FILE` */
   name?: string;
   /** Lines that must appear in the output. */
   expected: string[];
@@ -34,9 +34,10 @@ function examplesOf(file: string): Example[] {
       if (last) last.expected.push(...code.split('\n').map((l) => l.trim()).filter(Boolean));
       continue;
     }
-    if (!/\brunnable\b/.test(info) || (lang !== 'sh' && lang !== 'http')) continue;
     const name = /\bname=(\S+)/.exec(info)?.[1];
-    examples.push({ file, line, kind: lang, code, expected: [], ...(name ? { name } : {}) });
+    // `sh` runs; `http` (or any language given a name=FILE: a mock file's yaml) is written to a file.
+    if (!/\brunnable\b/.test(info) || (lang !== 'sh' && lang !== 'http' && name === undefined)) continue;
+    examples.push({ file, line, kind: lang === 'sh' ? 'sh' : 'file', code, expected: [], ...(name ? { name } : {}) });
   }
   return examples;
 }
@@ -92,7 +93,7 @@ test('the docs have runnable examples', () => {
 
 describe.each(pages.filter((page) => examples.some((e) => e.file === page)))('%s', (page) => {
   test.each(examples.filter((e) => e.file === page).map((e) => [`line ${e.line}`, e] as const))('%s', async (_label, example) => {
-    if (example.kind === 'http') {
+    if (example.kind === 'file') {
       writeFileSync(join(workDir, example.name ?? 'example.http'), example.code);
       return;
     }
