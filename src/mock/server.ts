@@ -78,6 +78,7 @@ async function responseBody(route: MockRoute, request: MockRequest): Promise<{ b
 }
 
 async function renderHeaders(route: MockRoute, request: MockRequest): Promise<Record<string, string>> {
+  if (!Object.values(route.headers).some(isTemplate)) return route.headers;
   const entries = await Promise.all(Object.entries(route.headers).map(async ([name, value]) => [name, await renderText(value, request)] as const));
   return Object.fromEntries(entries);
 }
@@ -126,7 +127,8 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
     const started = performance.now();
     const closed = new AbortController();
     res.on('close', () => {
-      closed.abort();
+      // Only a client that left stops a delay or a stream (aborting builds an error: not per answer).
+      if (!res.writableFinished) closed.abort();
       if (config.logging) options.log(`${req.method ?? '?'} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     });
     answer(config, req, res, closed.signal).catch((error: unknown) => {
