@@ -14,9 +14,9 @@ import { missingPrograms, PROGRAMS } from './helpers/system-programs.js';
 interface Example {
   file: string;
   line: number;
-  kind: 'sh' | 'http';
+  kind: 'sh' | 'file';
   code: string;
-  /** `http runnable name=FILE` */
+  /** `http runnable name=FILE`, `yaml runnable name=FILE` */
   name?: string;
   /** Lines that must appear in the output. */
   expected: string[];
@@ -35,9 +35,10 @@ function examplesOf(file: string): Example[] {
       if (last) last.expected.push(...code.split('\n').map((l) => l.trim()).filter(Boolean));
       continue;
     }
-    if (!/\brunnable\b/.test(info) || (lang !== 'sh' && lang !== 'http')) continue;
     const name = /\bname=(\S+)/.exec(info)?.[1];
-    examples.push({ file, line, kind: lang, code, expected: [], ...(name ? { name } : {}) });
+    // `sh` runs; `http` (or any language given a name=FILE: a mock file's yaml) is written to a file.
+    if (!/\brunnable\b/.test(info) || (lang !== 'sh' && lang !== 'http' && name === undefined)) continue;
+    examples.push({ file, line, kind: lang === 'sh' ? 'sh' : 'file', code, expected: [], ...(name ? { name } : {}) });
   }
   return examples;
 }
@@ -102,7 +103,7 @@ describe.each(pages.filter((page) => examples.some((e) => e.file === page)))('%s
   for (const example of examples.filter((e) => e.file === page)) {
     const skip = programsOf(example).some((program) => missing.includes(program));
     (skip ? test.skip : test)(`line ${example.line}`, async () => {
-      if (example.kind === 'http') {
+      if (example.kind === 'file') {
         writeFileSync(join(workDir, example.name ?? 'example.http'), example.code);
         return;
       }

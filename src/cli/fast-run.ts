@@ -8,7 +8,7 @@ import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
 import { isMethodAndUrl, isUrl, notARequestFileError, unknownFlagError } from './usage-errors.js';
 
 /** reqflow's own commands: a file of that name in the current folder does not hide them. */
-const COMMANDS = new Set(['run', 'test', 'tui', 'import', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+const COMMANDS = new Set(['run', 'test', 'tui', 'import', 'mock', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
 const HELP = new Set(['--help', '-h', 'help']);
 
 function parseConfig(): ParseArgsConfig['options'] {

@@ -1,0 +1,202 @@
+/**
+ * A mock file (restcli's `.mock.yaml` format, plus templating and SSE: docs/mock.md), read and
+ * validated once, where it enters: everything after this works on {@link MockConfig}, and every
+ * error names the file and the field (`routes[3].pathType`).
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { UsageError } from '../core/errors/index.js';
+
+export type PathType = 'exact' | 'prefix' | 'regex';
+const PATH_TYPES: readonly PathType[] = ['exact', 'prefix', 'regex'];
+
+export interface SseEvent {
+  event?: string;
+  /** Text, or any YAML value (sent as JSON). */
+  data: unknown;
+  id?: string;
+}
+
+export interface SseSpec {
+  events: SseEvent[];
+  intervalMs: number;
+  /** How many times the list is sent: the stream always ends. */
+  repeat: number;
+}
+
+export interface MockRoute {
+  name?: string;
+  /** Upper case; `*` matches every method. */
+  method: string;
+  path: string;
+  pathType: PathType;
+  /** The regex of a `regex` route, anchored to the whole path (compiled here, so a bad one is a load error). */
+  pattern?: RegExp;
+  status: number;
+  headers: Record<string, string>;
+  /** A string is sent as text; any other YAML value as JSON. */
+  body?: unknown;
+  /** Absolute path, read at each request (an edit shows without a reload). */
+  bodyFile?: string;
+  delayMs: number;
+  sse?: SseSpec;
+}
+
+export interface MockConfig {
+  /** The file the routes came from (as given), for messages. */
+  file: string;
+  port: number;
+  host: string;
+  logging: boolean;
+  routes: MockRoute[];
+}
+
+/** Loopback only unless the file or --host says otherwise. */
+const DEFAULT_HOST = '127.0.0.1';
+const DEFAULT_PORT = 8080;
+/** Node's timers hold at most 2^31 - 1 ms. */
+const MAX_MS = 2 ** 31 - 1;
+const MAX_SSE_SENDS = 100_000;
+const ROUTE_KEYS = new Set(['name', 'description', 'method', 'path', 'pathType', 'status', 'headers', 'body', 'bodyFile', 'delay', 'sse']);
+
+type Obj = Record<string, unknown>;
+const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The field checks of one file: each failure is `FILE: FIELD …`, exit 2. */
+class Checker {
+  constructor(private readonly file: string) {}
+
+  fail(field: string, what: string): never {
+    throw new UsageError(`${this.file}: ${field} ${what}`, { hint: 'the mock file format: docs/mock.md' });
+  }
+
+  string(value: unknown, field: string): string {
+    if (typeof value !== 'string' || value === '') this.fail(field, `must be a non-empty string${value === undefined ? ' (it is missing)' : ''}`);
+    return value;
+  }
+
+  optionalString(value: unknown, field: string): string | undefined {
+    return value === undefined ? undefined : this.string(typeof value === 'number' ? String(value) : value, field);
+  }
+
+  integer(value: unknown, field: string, min: number, max: number): number {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) this.fail(field, `must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  boolean(value: unknown, field: string): boolean {
+    if (typeof value !== 'boolean') this.fail(field, `must be true or false, got ${JSON.stringify(value)}`);
+    return value;
+  }
+
+  /** `250`, `"250ms"`, `"1.5s"`, `"2m"` → milliseconds. */
+  duration(value: unknown, field: string): number {
+    const match = typeof value === 'number' ? [String(value), String(value), 'ms'] : typeof value === 'string' ? /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(value.trim()) : null;
+    if (!match) this.fail(field, `must be milliseconds or a duration such as "250ms", "1s", got ${JSON.stringify(value)}`);
+    const ms = Math.round(Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm']);
+    if (!(ms >= 0 && ms <= MAX_MS)) this.fail(field, `must be at most ${MAX_MS} ms`);
+    return ms;
+  }
+
+  headers(value: unknown, field: string): Record<string, string> {
+    if (value === undefined) return {};
+    if (!isObject(value)) this.fail(field, 'must be a map of header names to values');
+    const headers: Record<string, string> = {};
+    for (const [name, v] of Object.entries(value)) {
+      if (!/^[!#$%&'*+.^`|~\w-]+$/.test(name)) this.fail(`${field}.${name}`, 'is not a valid header name');
+      if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') this.fail(`${field}.${name}`, 'must be a string, number or boolean');
+      headers[name] = String(v);
+    }
+    return headers;
+  }
+}
+
+function sseSpec(value: unknown, field: string, check: Checker): SseSpec {
+  if (!isObject(value)) check.fail(field, 'must be a map with events (and interval, repeat)');
+  if (!Array.isArray(value.events) || value.events.length === 0) check.fail(`${field}.events`, 'must be a non-empty list');
+  const events = value.events.map((event: unknown, i): SseEvent => {
+    const at = `${field}.events[${i}]`;
+    if (!isObject(event)) check.fail(at, 'must be a map with data (and event, id)');
+    if (event.data === undefined) check.fail(`${at}.data`, 'is missing');
+    const name = check.optionalString(event.event, `${at}.event`);
+    const id = check.optionalString(event.id, `${at}.id`);
+    return { data: event.data, ...(name !== undefined ? { event: name } : {}), ...(id !== undefined ? { id } : {}) };
+  });
+  const repeat = value.repeat === undefined ? 1 : check.integer(value.repeat, `${field}.repeat`, 1, Math.floor(MAX_SSE_SENDS / events.length));
+  return { events, intervalMs: value.interval === undefined ? 1000 : check.duration(value.interval, `${field}.interval`), repeat };
+}
+
+function route(value: unknown, index: number, baseDir: string, check: Checker): MockRoute {
+  const field = `routes[${index}]`;
+  if (!isObject(value)) check.fail(field, 'must be a map (method, path, status, …)');
+  const unknown = Object.keys(value).find((key) => !ROUTE_KEYS.has(key));
+  if (unknown !== undefined) check.fail(`${field}.${unknown}`, `is not a route field (known: ${[...ROUTE_KEYS].join(', ')})`);
+  const method = check.string(value.method, `${field}.method`).toUpperCase();
+  if (method !== '*' && !/^[A-Z]+$/.test(method)) check.fail(`${field}.method`, `must be an HTTP method or *, got ${JSON.stringify(value.method)}`);
+  const path = check.string(value.path, `${field}.path`);
+  const pathType = (value.pathType ?? 'exact') as PathType;
+  if (!PATH_TYPES.includes(pathType)) check.fail(`${field}.pathType`, `must be exact, prefix or regex, got ${JSON.stringify(value.pathType)}`);
+  let pattern: RegExp | undefined;
+  if (pathType === 'regex') {
+    try {
+      pattern = new RegExp(`^(?:${path})$`); // the whole path: `/items/[0-9]+` must not match `/items/1/x`
+    } catch (error) {
+      check.fail(`${field}.path`, `is not a valid regex: ${(error as Error).message}`);
+    }
+  } else if (!path.startsWith('/')) check.fail(`${field}.path`, `must start with / (got ${JSON.stringify(path)})`);
+  if (value.body !== undefined && value.bodyFile !== undefined) check.fail(field, 'has both body and bodyFile: keep one');
+  if ((value.body !== undefined || value.bodyFile !== undefined) && value.sse !== undefined) check.fail(`${field}.sse`, 'cannot go with body or bodyFile');
+  let bodyFile: string | undefined;
+  if (value.bodyFile !== undefined) {
+    bodyFile = resolve(baseDir, check.string(value.bodyFile, `${field}.bodyFile`));
+    if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
+  }
+  const name = check.optionalString(value.name, `${field}.name`);
+  return {
+    method,
+    path,
+    pathType,
+    status: value.status === undefined ? 200 : check.integer(value.status, `${field}.status`, 100, 599),
+    headers: check.headers(value.headers, `${field}.headers`),
+    delayMs: value.delay === undefined ? 0 : check.duration(value.delay, `${field}.delay`),
+    ...(name !== undefined ? { name } : {}),
+    ...(pattern ? { pattern } : {}),
+    ...(value.body !== undefined ? { body: value.body } : {}),
+    ...(bodyFile !== undefined ? { bodyFile } : {}),
+    ...(value.sse !== undefined ? { sse: sseSpec(value.sse, `${field}.sse`, check) } : {}),
+  };
+}
+
+/** A parsed mock document (YAML or JSON) to a config; `file` is for messages and bodyFile paths. */
+export function toMockConfig(document: unknown, file: string): MockConfig {
+  const check: Checker = new Checker(file); // annotated, so its `never` checks narrow
+  if (!isObject(document)) check.fail('the file', 'must be a YAML or JSON map with routes');
+  if (!Array.isArray(document.routes)) check.fail('routes', 'must be a list of routes');
+  const baseDir = dirname(resolve(file));
+  return {
+    file,
+    port: document.port === undefined ? DEFAULT_PORT : check.integer(document.port, 'port', 0, 65535),
+    host: document.host === undefined ? DEFAULT_HOST : check.string(document.host, 'host'),
+    logging: document.logging === undefined ? false : check.boolean(document.logging, 'logging'),
+    routes: document.routes.map((value: unknown, index) => route(value, index, baseDir, check)),
+  };
+}
+
+/** Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`). */
+export async function loadMockConfig(file: string): Promise<MockConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${file}: cannot read the mock file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { load } = await import('js-yaml');
+  let document: unknown;
+  try {
+    document = load(text); // JSON is YAML too
+  } catch (error) {
+    throw new UsageError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  return toMockConfig(document, file);
+}

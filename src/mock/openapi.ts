@@ -1,0 +1,89 @@
+/**
+ * `reqflow mock --from-openapi SPEC`: one route per operation, answering with its success
+ * response's example (`example`, the first of `examples`, else one sampled from the schema).
+ * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here.
+ */
+import { UsageError } from '../core/errors/index.js';
+import { toMockConfig, type MockConfig } from './config.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+type Obj = Record<string, unknown>;
+const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
+type Sample = (schema: never, options: { skipWriteOnly: boolean; quiet: boolean }, document: object) => unknown;
+
+/** `/pets/{petId}` → a regex with a named group per parameter (`{{params.petId}}`); plain paths stay exact. */
+function routePath(path: string): { path: string; pathType: 'exact' | 'regex' } {
+  if (!path.includes('{')) return { path, pathType: 'exact' };
+  const seen = new Set<string>();
+  const pattern = path
+    .split(/(\{[^}]*\})/)
+    .map((part) => {
+      const name = /^\{([^}]*)\}$/.exec(part)?.[1];
+      if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      // A name a JS group cannot carry (`{pet-id}`), or said twice, is still captured: as a number.
+      const usable = /^[A-Za-z_$][\w$]*$/.test(name) && !seen.has(name);
+      seen.add(name);
+      return usable ? `(?<${name}>[^/]+)` : '([^/]+)';
+    })
+    .join('');
+  return { path: pattern, pathType: 'regex' };
+}
+
+/** The operation's success response: the lowest 2xx, else `default`, else the first listed. */
+function successResponse(operation: Obj): { status: number; response: Obj } | undefined {
+  const responses = isObject(operation.responses) ? operation.responses : {};
+  const codes = Object.keys(responses);
+  const code = codes.filter((c) => /^2\d\d$/.test(c)).sort()[0] ?? (codes.includes('default') ? 'default' : codes.find((c) => /^\d{3}$/.test(c)));
+  if (code === undefined || !isObject(responses[code])) return undefined;
+  return { status: code === 'default' ? 200 : Number(code), response: responses[code] };
+}
+
+/** The example body and its media type: OpenAPI 3 `content`, or Swagger 2 `examples`/`schema`. */
+function exampleOf(response: Obj, sample: Sample, api: object): { type?: string; body?: unknown } {
+  const draw = (schema: unknown): unknown => (isObject(schema) ? sample(schema as never, { skipWriteOnly: true, quiet: true }, api) : undefined);
+  if (isObject(response.content)) {
+    const types = Object.keys(response.content);
+    const type = types.find((t) => /\bjson\b/i.test(t)) ?? types[0];
+    const media = type === undefined ? undefined : response.content[type];
+    if (type === undefined || !isObject(media)) return {};
+    const named = isObject(media.examples) ? Object.values(media.examples).find((e) => isObject(e) && e.value !== undefined) : undefined;
+    return { type, body: media.example ?? (isObject(named) ? named.value : undefined) ?? draw(media.schema) };
+  }
+  const examples = isObject(response.examples) ? response.examples : {};
+  const type = Object.keys(examples).find((t) => /\bjson\b/i.test(t)) ?? Object.keys(examples)[0];
+  if (type !== undefined) return { type, body: examples[type] };
+  return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema) };
+}
+
+export async function loadOpenApiMock(spec: string): Promise<MockConfig> {
+  const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
+  const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
+  let api: Obj;
+  try {
+    api = (await dereference(spec)) as unknown as Obj;
+  } catch (error) {
+    throw new UsageError(`${spec}: not a readable OpenAPI document: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const routes: Obj[] = [];
+  for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {
+    if (!isObject(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isObject(operation)) continue;
+      const success = successResponse(operation);
+      const { type, body } = success ? exampleOf(success.response, sample, api) : {};
+      const name = operation.operationId ?? operation.summary;
+      routes.push({
+        method: method.toUpperCase(),
+        ...routePath(path),
+        status: success?.status ?? 200,
+        ...(typeof name === 'string' && name !== '' ? { name } : {}),
+        ...(type !== undefined && body !== undefined ? { headers: { 'Content-Type': type } } : {}),
+        ...(body !== undefined ? { body: typeof body === 'string' || /\bjson\b/i.test(type ?? '') ? body : String(body) } : {}),
+      });
+    }
+  }
+  if (routes.length === 0) throw new UsageError(`${spec}: no operations under paths`);
+  return toMockConfig({ routes }, spec);
+}

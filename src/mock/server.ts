@@ -1,0 +1,164 @@
+/**
+ * The mock's HTTP server: each request is matched (match.ts), waits its route's delay, and gets
+ * the route's response — templated (template.ts), from a file, or an event stream (sse.ts) —
+ * or a 404 listing the routes. The routes can be swapped while it runs (a reload).
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UsageError } from '../core/errors/index.js';
+import { stringifyJsonValue } from '../core/json-exact.js';
+import type { MockConfig, MockRoute } from './config.js';
+import { matchRoute } from './match.js';
+import { sendEvents } from './sse.js';
+import { isTemplate, renderText, renderValue, type MockRequest } from './template.js';
+
+export interface MockServer {
+  /** The port listened on (the real one when 0 was asked). */
+  port: number;
+  url: string;
+  /** Serves these routes from the next request on. */
+  setConfig(config: MockConfig): void;
+  /** Stops listening and closes every connection, streams included. */
+  close(): Promise<void>;
+}
+
+/** A request body larger than this is refused (413): the mock keeps bodies in memory to template them. */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const TEXT = 'text/plain; charset=utf-8';
+const JSON_TYPE = 'application/json';
+const FILE_TYPES: Record<string, string> = { '.json': JSON_TYPE, '.txt': TEXT, '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.csv': 'text/csv; charset=utf-8', '.yaml': 'application/yaml', '.yml': 'application/yaml' };
+
+class BodyTooLarge extends Error {}
+
+function readRequestBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLarge());
+        req.resume(); // drain, so the 413 can be read
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+/** A route's body that does not depend on the request, serialised once. */
+const staticBodies = new WeakMap<MockRoute, { bytes: string; type: string } | null>();
+function staticBody(route: MockRoute): { bytes: string; type: string } | null {
+  let cached = staticBodies.get(route);
+  if (cached === undefined) {
+    const { body } = route;
+    const text = typeof body === 'string' ? body : (stringifyJsonValue(body) ?? '');
+    cached = body === undefined ? { bytes: '', type: TEXT } : isTemplate(text) ? null : { bytes: text, type: typeof body === 'string' ? TEXT : JSON_TYPE };
+    staticBodies.set(route, cached);
+  }
+  return cached;
+}
+
+/** The bytes and default Content-Type of a non-stream route's response. */
+async function responseBody(route: MockRoute, request: MockRequest): Promise<{ bytes: string | Buffer; type: string }> {
+  if (route.bodyFile !== undefined) return { bytes: await readFile(route.bodyFile), type: FILE_TYPES[extname(route.bodyFile).toLowerCase()] ?? 'application/octet-stream' };
+  const fixed = staticBody(route);
+  if (fixed) return fixed;
+  if (typeof route.body === 'string') return { bytes: await renderText(route.body, request), type: TEXT };
+  return { bytes: stringifyJsonValue(await renderValue(route.body, request)) ?? 'null', type: JSON_TYPE };
+}
+
+async function renderHeaders(route: MockRoute, request: MockRequest): Promise<Record<string, string>> {
+  if (!Object.values(route.headers).some(isTemplate)) return route.headers;
+  const entries = await Promise.all(Object.entries(route.headers).map(async ([name, value]) => [name, await renderText(value, request)] as const));
+  return Object.fromEntries(entries);
+}
+
+function sendJson(res: ServerResponse, status: number, value: unknown): void {
+  res.writeHead(status, { 'Content-Type': JSON_TYPE });
+  res.end(JSON.stringify(value));
+}
+
+/** What the 404 lists: enough to see why nothing matched. */
+function routeList(config: MockConfig): Array<Record<string, string>> {
+  return config.routes.map((r) => ({ method: r.method, path: r.path, pathType: r.pathType, ...(r.name !== undefined ? { name: r.name } : {}) }));
+}
+
+async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal): Promise<void> {
+  const target = req.url ?? '/';
+  const q = target.indexOf('?');
+  const path = q < 0 ? target : target.slice(0, q);
+  const method = (req.method ?? 'GET').toUpperCase();
+  const body = await readRequestBody(req);
+  const found = matchRoute(config.routes, method, path);
+  if (!found) {
+    sendJson(res, 404, { error: `no route matches ${method} ${path}`, routes: routeList(config) });
+    return;
+  }
+  const { route, params } = found;
+  const request: MockRequest = { method, path, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), headers: req.headers, body, params };
+  if (route.delayMs > 0) await sleep(route.delayMs, undefined, { signal: closed });
+  const headers = await renderHeaders(route, request);
+  if (route.sse) {
+    res.writeHead(route.status, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', ...headers });
+    res.flushHeaders();
+    await sendEvents(res, route.sse, (data) => (typeof data === 'string' ? renderText(data, request) : renderValue(data, request)), closed);
+    return;
+  }
+  const { bytes, type } = await responseBody(route, request);
+  // Content-Length, not chunked: what a plain server sends, and what a client reads fastest.
+  res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': Buffer.byteLength(bytes) }), ...headers });
+  res.end(bytes);
+}
+
+/** Listens on `host:port` (loopback unless asked otherwise); a taken port is exit 2 naming it. */
+export async function startMockServer(initial: MockConfig, options: { port: number; host: string; log: (line: string) => void }): Promise<MockServer> {
+  let config = initial;
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const closed = new AbortController();
+    res.on('close', () => {
+      // Only a client that left stops a delay or a stream (aborting builds an error: not per answer).
+      if (!res.writableFinished) closed.abort();
+      if (config.logging) options.log(`${req.method ?? '?'} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    });
+    answer(config, req, res, closed.signal).catch((error: unknown) => {
+      if (closed.signal.aborted) return; // the client left during a delay or a stream
+      if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: `request body over ${MAX_BODY_BYTES} bytes` });
+      const message = error instanceof Error ? error.message : String(error);
+      options.log(`mock: ${req.method ?? '?'} ${req.url ?? '/'}: ${message}`);
+      if (res.headersSent) res.destroy();
+      else sendJson(res, 500, { error: message });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${options.host}:${options.port}`;
+      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${options.port} is in use (${where})`, { hint: 'pick another with --port, or --port 0 for a free one' }));
+      else if (error.code === 'EACCES') reject(new UsageError(`no permission to listen on ${where}`, { hint: 'ports below 1024 need privileges: pick another with --port' }));
+      else reject(new UsageError(`cannot listen on ${where}: ${error.code ?? error.message}`));
+    });
+    server.listen(options.port, options.host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  return {
+    port,
+    url: `http://${host}:${port}`,
+    setConfig: (next) => void (config = next),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections(); // keep-alive sockets and open streams would hold close() open
+      }),
+  };
+}
