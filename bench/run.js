@@ -108,7 +108,7 @@ async function main() {
 
     if (wanted('startup')) {
       console.error('bench: start-up ...');
-      const s = await compare([node('node -e 0', '-e', '0'), reqflow('reqflow --version', '--version'), reqflow('reqflow run (one GET)', 'run', files.one), ...peers], { warmup: 2, runs: RUNS, ...opts });
+      const s = await compare([node('node -e 0', '-e', '0'), reqflow('reqflow --version', '--version'), reqflow('reqflow run (one GET)', 'run', files.one), reqflow('reqflow send (one GET)', 'send', `${server.base}/get`), ...peers], { warmup: 2, runs: RUNS, ...opts });
       results.cases.startup = s;
       const base = s['node -e 0'].median;
       const get = s['reqflow run (one GET)'].median;
@@ -123,6 +123,9 @@ async function main() {
       check('one GET, ratio to node -e 0 (issue 23 goal)', '≤ 1.2 ×', get / base, get / base <= 1.2, `${ms(get)} vs ${ms(base)}`);
       const bytes = statSync(join(ROOT, 'dist', 'bundle', 'fast-run.cjs')).size;
       check('JavaScript a plain GET reads: dist/bundle/fast-run.cjs (kB)', `≤ ${PLAIN_PATH_GOAL_BYTES / 1000} kB`, bytes / 1000, bytes <= PLAIN_PATH_GOAL_BYTES, `${bytes} bytes`);
+      // Issue 24: the same request from the command line costs what it costs from a file.
+      const send = s['reqflow send (one GET)'].median;
+      check('send of one GET, ratio to run of it', '≤ 1.05 ×', send / get, send / get <= 1.05, `${ms(send)} vs ${ms(get)}`);
       if (s.httpie) check('one GET, ratio to httpie', 'faster (< 1.0 ×)', get / s.httpie.median, get < s.httpie.median, `${ms(get)} vs ${ms(s.httpie.median)}`);
       else check('one GET, ratio to httpie', 'faster (< 1.0 ×)', NaN, null, 'httpie is not installed');
       if (s['httpyac send']) check('one GET, ratio to httpyac', 'faster (< 1.0 ×)', get / s['httpyac send'].median, get < s['httpyac send'].median, `${ms(get)} vs ${ms(s['httpyac send'].median)}`);

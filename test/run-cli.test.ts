@@ -278,6 +278,6 @@ describe('reqflow without a command, and what oclif refuses', () => {
   test('a URL, or a method and a URL, where a request file goes: what to write instead', async () => {
     const r = await runCli(['GET', `${api.url}/health`], { env: env(), cwd: tmp.dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`reqflow: reqflow runs request files, not URLs: GET ${api.url}/health\nhint: write the request into a file and run it: printf 'GET %s\\n' ${api.url}/health > request.http && reqflow run request.http\n`);
+    expect(r.stderr).toBe(`reqflow: reqflow runs request files, not URLs: GET ${api.url}/health\nhint: to send one request: reqflow send GET ${api.url}/health\n`);
   });
 });

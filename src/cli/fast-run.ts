@@ -5,15 +5,18 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { formatError } from './report-error.js';
 import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
+import { SEND_FLAGS, type RawSendFlags } from './send-flags.js';
 import { isMethodAndUrl, isUrl, notARequestFileError, unknownFlagError } from './usage-errors.js';
 
 /** reqflow's own commands: a file of that name in the current folder does not hide them. */
-const COMMANDS = new Set(['run', 'test', 'tui', 'import', 'mock', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+const COMMANDS = new Set(['run', 'send', 'test', 'tui', 'import', 'mock', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
 const HELP = new Set(['--help', '-h', 'help']);
 
-function parseConfig(): ParseArgsConfig['options'] {
+type FlagTable = Record<string, FlagSpec>;
+
+function parseConfig(table: FlagTable = RUN_FLAGS): ParseArgsConfig['options'] {
   const options: NonNullable<ParseArgsConfig['options']> = {};
-  for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+  for (const [name, spec] of Object.entries(table)) {
     options[name] = { type: spec.type, ...(spec.char ? { short: spec.char } : {}), ...(spec.multiple ? { multiple: true } : {}) };
     if (spec.allowNo) options[`no-${name}`] = { type: 'boolean' };
   }
@@ -34,19 +37,19 @@ function looksLikeRequestFile(arg: string): boolean {
   return /\.(http|rest|ya?ml|json)$/i.test(arg) || /[/\\]/.test(arg) || isUrl(arg);
 }
 
-/** Parses `run` argv with the same flag table as the oclif command. */
-export function parseRunArgv(argv: string[]): { file: string | undefined; flags: RawRunFlags } {
+/** Parses a command's argv with the flag table its oclif command is built from. */
+function parseWithTable(argv: string[], table: FlagTable, command: string): { positionals: string[]; values: Record<string, unknown> } {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: parseConfig(), allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: parseConfig(table), allowPositionals: true, strict: true });
   } catch (error) {
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
-    if (unknown !== undefined) throw unknownFlagError(unknown, runFlagNames(), 'run');
-    throw new UsageError(message, { hint: 'see reqflow run --help' });
+    if (unknown !== undefined) throw unknownFlagError(unknown, flagNames(table), command);
+    throw new UsageError(message, { hint: `see reqflow ${command} --help` });
   }
   const values = parsed.values as Record<string, unknown>;
-  for (const [name, spec] of Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>) {
+  for (const [name, spec] of Object.entries(table)) {
     if (spec.allowNo && values[`no-${name}`] === true) values[name] = false;
     delete values[`no-${name}`];
     const allowed = spec.options;
@@ -54,55 +57,75 @@ export function parseRunArgv(argv: string[]): { file: string | undefined; flags:
       throw new UsageError(`--${name} must be one of ${allowed.join(', ')}, got "${String(values[name])}"`);
     }
   }
-  const [first, second] = parsed.positionals;
-  if (isMethodAndUrl(first, second)) throw notARequestFileError(second as string, first);
-  if (parsed.positionals.length > 1) throw new UsageError(`unexpected argument "${parsed.positionals[1]}"`, { hint: 'run one request file at a time: reqflow run FILE' });
-  return { file: parsed.positionals[0], flags: values as RawRunFlags };
+  return { positionals: parsed.positionals, values };
 }
 
-/** The long flags of `run`, `--no-` forms included, for "did you mean". */
-function runFlagNames(): string[] {
-  return (Object.entries(RUN_FLAGS) as Array<[string, FlagSpec]>).flatMap(([name, spec]) => (spec.allowNo ? [name, `no-${name}`] : [name]));
+/** Parses `run` argv with the same flag table as the oclif command. */
+export function parseRunArgv(argv: string[]): { file: string | undefined; flags: RawRunFlags } {
+  const { positionals, values } = parseWithTable(argv, RUN_FLAGS, 'run');
+  const [first, second] = positionals;
+  if (isMethodAndUrl(first, second)) throw notARequestFileError(second as string, first);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"`, { hint: 'run one request file at a time: reqflow run FILE' });
+  return { file: positionals[0], flags: values as RawRunFlags };
+}
+
+/** The long flags of a table, `--no-` forms included, for "did you mean". */
+function flagNames(table: FlagTable): string[] {
+  return Object.entries(table).flatMap(([name, spec]) => (spec.allowNo ? [name, `no-${name}`] : [name]));
 }
 
 /** What names a request file (so the run says what is wrong with it), not a folder. */
 function namesRequestFile(arg: string, cwd: string): boolean {
+  if (arg === '-') return true; // stdin
   const kind = kindOf(cwd, arg);
   return kind === 'file' || (kind === undefined && looksLikeRequestFile(arg));
 }
 
 /**
- * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`), which is
- * served without loading oclif: that is what keeps one GET near `node -e 0`. Anything else
- * (help, other commands, a folder or flags alone for the TUI) returns undefined. (`--version`
- * is answered by bin/run.cjs.)
+ * Decides whether argv is a plain run (`run FILE ...`, `FILE ...`, `-e x=y FILE`) or a `send`,
+ * which are served without loading oclif: that is what keeps one GET near `node -e 0`.
+ * Anything else (help, other commands, a folder or flags alone for the UI) returns undefined.
+ * (`--version` is answered by bin/run.cjs.)
  */
-export function fastPathArgs(argv: string[], cwd: string): string[] | undefined {
+export function fastPathArgs(argv: string[], cwd: string): { command: 'run' | 'send'; args: string[] } | undefined {
   if (argv.length === 0 || argv.some((arg) => HELP.has(arg))) return undefined;
-  if (argv[0] === 'run') return argv.slice(1);
+  if (argv[0] === 'run' || argv[0] === 'send') return { command: argv[0], args: argv.slice(1) };
   const first = argv[0] as string;
   // `reqflow missing.http`, `reqflow https://…` and `reqflow GET https://…` get an answer about
   // the file or the URL, not "command not found". A folder is the UI's (src/cli/oclif-main.ts).
-  if (!first.startsWith('-')) return !COMMANDS.has(first) && (namesRequestFile(first, cwd) || isMethodAndUrl(first, argv[1])) ? argv : undefined;
+  if (!first.startsWith('-') || first === '-') return !COMMANDS.has(first) && (namesRequestFile(first, cwd) || isMethodAndUrl(first, argv[1])) ? { command: 'run', args: argv } : undefined;
   // Flags first: a run when an argument (not a flag's value) names a request file; else the UI's flags.
   const { positionals } = parseArgs({ args: argv, options: parseConfig(), allowPositionals: true, strict: false });
-  return positionals.some((arg) => namesRequestFile(arg, cwd)) ? argv : undefined;
+  return positionals.some((arg) => namesRequestFile(arg, cwd)) ? { command: 'run', args: argv } : undefined;
 }
+
+/** What a parsed command runs with, once the run's modules are loaded. */
+type RunModules = typeof import('./run-file.js') & { io: import('./run-file.js').CliIo; plugins: (warn: (message: string) => void) => Promise<import('../core/registry.js').PluginEntry[]> };
 
 /** Returns the exit code, or undefined when oclif must handle argv. */
 export async function tryFastPath(argv: string[]): Promise<number | undefined> {
-  const args = fastPathArgs(argv, process.cwd());
-  if (args === undefined) return undefined;
-  let parsed;
+  const route = fastPathArgs(argv, process.cwd());
+  if (route === undefined) return undefined;
+  let run: (modules: RunModules) => Promise<number>;
   try {
-    parsed = parseRunArgv(args);
+    if (route.command === 'send') {
+      const { positionals, values } = parseWithTable(route.args, SEND_FLAGS, 'send');
+      const flags = values as RawSendFlags;
+      run = async ({ runSourceCommand, io, plugins }) => {
+        const { sendSource } = await import('./send-request.js');
+        return runSourceCommand(() => sendSource(positionals, flags, io), flags, io, plugins);
+      };
+    } else {
+      const { file, flags } = parseRunArgv(route.args);
+      run = ({ runFileCommand, io, plugins }) => runFileCommand(file, flags, io, plugins);
+    }
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug: false, secrets: new SecretRegistry() });
     process.stderr.write(text);
     return exitCode;
   }
   // The run's modules load only here: `--version` and the commands oclif serves never pay for them.
-  const [{ processIo, runFileCommand }, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../pipeline/third-party.js')]);
-  const io = processIo();
-  return runFileCommand(parsed.file, parsed.flags, io, (warn) => loadUserPlugins(warn, io.env));
+  const [runFile, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../pipeline/third-party.js')]);
+  const io = runFile.processIo();
+  return run({ ...runFile, io, plugins: (warn) => loadUserPlugins(warn, io.env) });
 }

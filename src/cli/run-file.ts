@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
@@ -7,11 +6,12 @@ import { SecretRegistry, displayUrl } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { runRequests } from '../pipeline/loop.js';
-import { parseRequestFile, selectRequests, validateFilters } from '../pipeline/parse-file.js';
+import { selectRequests, validateFilters } from '../pipeline/parse-file.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { exitCodeOf, formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
+import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices } from './run-services.js';
 
@@ -80,7 +80,25 @@ async function cliReporter(options: RunOptions, printError: (outcome: RequestOut
 }
 
 /** `reqflow run FILE`: the whole run, from flags to exit code. Never throws. */
-export async function runFileCommand(file: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
+export function runFileCommand(file: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
+  return runSourceCommand(
+    () => {
+      if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help); reqflow run - reads stdin' });
+      if (isUrl(file)) throw notARequestFileError(file);
+      return fileSource(file, io, flags.format);
+    },
+    flags,
+    io,
+    loadThirdParty,
+  );
+}
+
+/**
+ * A run over the requests of one source (a file, stdin, `reqflow send`'s arguments), from
+ * flags to exit code: `source` is called first, and a usage error it throws is reported like
+ * any other. Never throws.
+ */
+export async function runSourceCommand(source: () => RequestSource, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (m: string) => void) => Promise<PluginEntry[]>): Promise<number> {
   const secrets = new SecretRegistry();
   const controller = new AbortController();
   // `reqflow run x | head`: the reader left. Stop quietly (no EPIPE stack trace), like httpie.
@@ -100,12 +118,10 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
   let debug = flags.debug === true;
   const agents = new AgentPool();
   const onSigint = (): void => controller.abort();
-  process.once('SIGINT', onSigint);
   return exitCodeOf(
     async () => {
-      if (!file) throw new UsageError('missing request file', { hint: 'usage: reqflow run FILE [-e NAME=VALUE] [-p PROFILE] (see reqflow run --help)' });
-      if (isUrl(file)) throw notARequestFileError(file);
-      const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: io.stdinIsTTY ?? io.stdin.isTTY === true, env: io.env });
+      const from = source();
+      const options = toRunOptions(flags, { stdoutIsTTY: io.stdout.isTTY === true, stdinIsTTY: from.readsStdin !== true && (io.stdinIsTTY ?? io.stdin.isTTY === true), env: io.env });
       debug = options.debug;
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
       // The reporter's module compiles while the file is read and the request is in flight (start-up time).
@@ -114,8 +130,10 @@ export async function runFileCommand(file: string | undefined, flags: RawRunFlag
       };
       const reporter = flags.list ? undefined : cliReporter(options, printError);
       reporter?.catch(() => undefined);
-      const path = resolve(io.cwd, file);
-      const specs = await parseRequestFile(path, registry, warn);
+      const { path } = from;
+      // Read before Ctrl-C is ours: a pipe or a terminal that never ends is left with Ctrl-C, as with cat.
+      const specs = await from.load({ registry, warn, secrets });
+      process.once('SIGINT', onSigint);
       if (flags.list) {
         // One write for the whole list: a file of 10,000 requests is 10,000 lines.
         output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));

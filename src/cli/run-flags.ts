@@ -43,7 +43,10 @@ export const RUN_FLAGS = {
   cookies: { type: 'boolean', allowNo: true, default: true, description: 'Keep the cookies responses set and send them back, across runs in the profile\'s session (--no-cookies: no cookie jar).' },
   save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
   'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
-  'dry-run': { type: 'boolean', description: 'Print each request as it would be sent (variables resolved, auth applied, secrets masked) without sending it.' },
+  'dry-run': { type: 'boolean', description: 'Print each request as it would be sent (variables resolved, scripts run, auth applied, secrets masked) without sending it.' },
+  as: { type: 'string', options: ['curl', 'http'], helpValue: 'curl|http', description: 'Print each request as a runnable curl command or a .http block instead of sending it (a --dry-run in that form).' },
+  'show-secrets': { type: 'boolean', description: 'With --dry-run or --as: print tokens, passwords and keys as they are (else •••), so the printed request runs as is.' },
+  format: { type: 'string', helpValue: 'http|yaml|json', description: 'Format of the request file, whatever its name says (default: from its extension; stdin and pipes: http).' },
   list: { type: 'boolean', description: 'List the requests of the file (name, method, URL) without sending them.' },
   color: { type: 'boolean', allowNo: true, description: 'Force colours on (--color) or off (--no-color); default: on a terminal only.' },
   force: { type: 'boolean', description: 'With -o raw: write a binary body to the terminal anyway (it is refused there otherwise).' },
@@ -80,6 +83,9 @@ export interface RawRunFlags {
   save?: boolean;
   'script-timeout'?: string;
   'dry-run'?: boolean;
+  as?: string;
+  'show-secrets'?: boolean;
+  format?: string;
   list?: boolean;
   color?: boolean;
   force?: boolean;
@@ -93,4 +99,6 @@ export const RUN_EXAMPLES = [
   { description: 'Machine-readable output, one JSON object per request', command: '<%= config.bin %> run api.http -o json' },
   { description: 'Only a field of the JSON response, unquoted', command: '<%= config.bin %> run api.http --filter "data.users[0].name" -o raw' },
   { description: 'Show headers (secrets masked)', command: '<%= config.bin %> run api.http -v' },
+  { description: 'The requests as curl commands, nothing sent', command: '<%= config.bin %> run api.http --as curl' },
+  { description: 'Requests from stdin', command: 'printf \'GET https://example.com\\n\' | <%= config.bin %> run -' },
 ];

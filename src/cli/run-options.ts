@@ -54,6 +54,16 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.save === true) options.save = true;
   if (flags.cookies === false) options.cookies = false;
   if (flags['dry-run'] === true) options.dryRun = true;
+  if (flags.as !== undefined) {
+    if (flags.as !== 'curl' && flags.as !== 'http') throw new UsageError(`--as must be curl or http, got "${flags.as.slice(0, 40)}"`);
+    options.dryRun = true;
+    options.dryRunAs = flags.as;
+  }
+  if (flags['show-secrets'] === true) {
+    // Elsewhere secrets are never shown: a flag that did nothing would suggest otherwise.
+    if (options.dryRun !== true) throw new UsageError('--show-secrets goes with --dry-run or --as', { hint: 'it prints the requests with their secrets instead of sending them' });
+    options.showSecrets = true;
+  }
   if (flags.proxy !== undefined) options.proxy = flags.proxy;
   if (flags.retry !== undefined) {
     if (!/^\d{1,3}$/.test(flags.retry) || Number(flags.retry) > 100) throw new UsageError(`--retry expects a whole number from 0 to 100, got "${flags.retry.slice(0, 40)}"`);

@@ -11,6 +11,8 @@ import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { jsonReporter } from '../report/json.js';
 import { palette, colorWanted } from '../report/render/colors.js';
 import type { Reporter } from '../report/reporter.js';
+import type { RequestSpec } from '../core/model.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
 import { collectFiles } from '../test-run/collect-files.js';
 import { shownPath } from '../core/resolve-path.js';
 import { Progress } from '../test-run/progress.js';
@@ -20,6 +22,7 @@ import { runTestFiles } from '../test-run/run-tests.js';
 import { watchFiles } from '../test-run/watch.js';
 import type { CliIo } from './run-file.js';
 import { exitCodeOf } from './report-error.js';
+import { fileSource } from './request-source.js';
 import { toRunOptions } from './run-options.js';
 import { runServices } from './run-services.js';
 import type { RawTestFlags } from './test-flags.js';
@@ -53,7 +56,6 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
   const controller = new AbortController();
   const agents = new AgentPool();
   const onSigint = (): void => controller.abort();
-  process.once('SIGINT', onSigint);
   const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${secrets.scrub(message)}\n`);
   let debug = flags.debug === true;
   return exitCodeOf(
@@ -64,12 +66,24 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
       const repeat = count(flags.repeat, 'repeat', 1);
       const grep = grepOf(flags.grep);
       const reports = parseReports(flags.report ?? [], io.cwd);
+      const dryRun = options.dryRun === true;
+      if (dryRun && reports.length > 0) throw new UsageError('--report with --dry-run or --as: nothing is sent, so there is nothing to report');
       const tapOnStdout = reports.some((report) => report.format === 'tap' && report.path === undefined);
       // Progress goes to stderr when stdout carries a report.
       const progressStream = tapOnStdout ? io.stderr : io.stdout;
       const colors = palette(flags.color ?? colorWanted(progressStream.isTTY === true, io.env));
-      const files = await collectFiles(paths, io.cwd);
+      // `-` is stdin, read once (before the files, whatever its place among the paths).
+      const stdin = paths.includes('-') ? fileSource('-', io, flags.format) : undefined;
+      if (stdin && flags.watch === true) throw new UsageError('--watch cannot watch stdin (-)', { hint: 'write the requests to a file and watch that' });
+      const named = paths.filter((path) => path !== '-');
+      const files = [...(stdin ? [stdin.path] : []), ...(named.length > 0 || !stdin ? await collectFiles(named, io.cwd) : [])];
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
+      // Read before Ctrl-C is ours: a pipe or a terminal that never ends is left with Ctrl-C, as with cat.
+      const fromStdin = stdin ? await stdin.load({ registry, warn, secrets }) : undefined;
+      process.once('SIGINT', onSigint);
+      const parse = (file: string): Promise<RequestSpec[]> => (fromStdin && file === stdin?.path ? Promise.resolve(fromStdin) : parseRequestFile(file, registry, warn, undefined, flags.format));
+      // A dry run prints the requests; only what failed (a variable no one sets) is said besides.
+      const dryRunFailure = (file: string, name: string | undefined, message: string): void => void io.stderr.write(`reqflow: ${file}${name === undefined ? '' : ` › ${name}`}: ${secrets.scrub(message)}\n`);
       const runAll = async (): Promise<number> => {
         const progress = new Progress({ write: (text) => void progressStream.write(secrets.scrub(text)), live: progressStream.isTTY === true && io.env.CI !== 'true', colors }, () => totalRequests);
         let totalRequests = 0;
@@ -86,9 +100,8 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
               jobs,
               bail: flags.bail === true,
               ...(grep ? { grep } : {}),
-              registry,
               signal: controller.signal,
-              warn,
+              parse,
               shown: (file) => shownPath(file, io.cwd),
               services: (file, specs, reporter) => {
                 totalRequests += grep ? specs.filter((spec) => grep.test(spec.name)).length : specs.length;
@@ -98,7 +111,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
                   options,
                   registry,
                   reporter,
-                  output: { out: () => undefined, err: (line) => void io.stderr.write(`${line}\n`), stream: io.stderr },
+                  output: { out: dryRun ? (chunk) => void io.stdout.write(chunk) : () => undefined, err: (line) => void io.stderr.write(`${line}\n`), stream: io.stderr },
                   secrets,
                   agents,
                   signal: controller.signal,
@@ -109,8 +122,8 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
                 });
               },
               ...(extraReporter ? { extraReporter } : {}),
-              onRequest: (file, result) => progress.request(file, result),
-              onFileError: (file, message) => progress.fileError(file, secrets.scrub(message)),
+              onRequest: (file, result) => (dryRun ? result.error && dryRunFailure(file, result.name, result.error.message) : progress.request(file, result)),
+              onFileError: (file, message) => (dryRun ? dryRunFailure(file, undefined, message) : progress.fileError(file, secrets.scrub(message))),
             })),
           );
         }
@@ -119,8 +132,8 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
           io.stderr.write(`reqflow: note: ${names.length === 1 ? '1 file has' : `${names.length} files have`} no environment file and ran without --env ${options.environment}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}\n`);
         }
         const run: RunResult = { startedAt: started.toISOString(), durationMs: performance.now() - startedAt, files: results };
-        progress.summary(run);
-        if (repeat > 1) io.stdout.write(await (await import('../test-run/repeat-summary.js')).repeatSummary(run, colors));
+        if (!dryRun) progress.summary(run);
+        if (repeat > 1 && !dryRun) io.stdout.write(await (await import('../test-run/repeat-summary.js')).repeatSummary(run, colors));
         await json?.finish(true);
         await writeReports(reports, run, (text) => void io.stdout.write(text));
         if (controller.signal.aborted) return ExitCode.interrupted;

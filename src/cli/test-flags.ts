@@ -4,7 +4,7 @@
  */
 import { type FlagSpec, type RawRunFlags, RUN_FLAGS } from './run-flags.js';
 
-const SHARED = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'color', 'debug', 'save', 'script-timeout', 'cookies', 'proxy', 'noproxy', 'retry', 'retry-all', 'http2', 'unix-socket'] as const;
+const SHARED = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'color', 'debug', 'save', 'script-timeout', 'cookies', 'proxy', 'noproxy', 'retry', 'retry-all', 'http2', 'unix-socket', 'format', 'dry-run', 'as', 'show-secrets'] as const;
 
 export const TEST_FLAGS = {
   ...Object.fromEntries(SHARED.map((name) => [name, RUN_FLAGS[name]])),
@@ -30,4 +30,5 @@ export const TEST_EXAMPLES = [
   { description: 'Two files at once, a JUnit report for CI', command: '<%= config.bin %> test api/ --jobs 2 --report junit=reports/junit.xml' },
   { description: 'Only the requests named like "login", stop at the first failure', command: '<%= config.bin %> test api/auth.http --grep login --bail' },
   { description: 'A browsable report', command: '<%= config.bin %> test api/ --report html=reports/html' },
+  { description: 'The requests of a file from stdin', command: 'cat api.yaml | <%= config.bin %> test - --format yaml' },
 ];

@@ -5,11 +5,11 @@
  */
 import { UsageError } from '../core/errors/index.js';
 import { displayUrl } from '../core/mask.js';
+import { isStandardMethod } from '../core/methods.js';
 import { shellWord } from '../core/shell.js';
 import { closestName } from '../core/suggest.js';
 
 const URL_START = /^[a-z][a-z0-9+.-]*:\/\//i;
-const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']);
 
 export function isUrl(arg: string | undefined): arg is string {
   return arg !== undefined && URL_START.test(arg);
@@ -17,15 +17,14 @@ export function isUrl(arg: string | undefined): arg is string {
 
 /** `GET https://…` on the command line, as curl-like tools take it. */
 export function isMethodAndUrl(first: string | undefined, second: string | undefined): boolean {
-  return first !== undefined && METHODS.has(first.toUpperCase()) && isUrl(second);
+  return first !== undefined && isStandardMethod(first) && isUrl(second);
 }
 
-/** A URL (and maybe a method) where a request file goes: what to write instead. */
+/** A URL (and maybe a method) where a request file goes: `reqflow send` is the command for it. */
 export function notARequestFileError(url: string, method?: string): UsageError {
   const shown = displayUrl(url);
-  // printf, not echo: the URL is an argument, never part of the format, whatever it holds.
   return new UsageError(`reqflow runs request files, not URLs: ${method === undefined ? '' : `${method} `}${shown}`, {
-    hint: `write the request into a file and run it: printf '${(method ?? 'GET').toUpperCase()} %s\\n' ${shellWord(shown)} > request.http && reqflow run request.http`,
+    hint: `to send one request: reqflow send ${method === undefined ? '' : `${shellWord(method)} `}${shellWord(shown)}`,
   });
 }
 

@@ -193,6 +193,13 @@ export type BodyPart =
   /** `< path` (bytes as they are), `<@ path` (text, `{{templates}}` resolved), `<@latin1 path` (that encoding). */
   | { kind: 'file'; path: string; substitute: boolean; encoding?: string; line: number };
 
+/** A piece of a body as it goes on the wire: text (templates resolved), or the bytes of an included file. */
+export interface BodyPiece {
+  bytes: Buffer;
+  /** Absolute path of the file these bytes are as they are (`< ./file`); absent for text and `<@` files. */
+  file?: string;
+}
+
 /** A profile from `.profiles.json`, validated. Plugins read it; nothing changes it during a run. */
 export interface Profile {
   /** `-p NAME`, `REQFLOW_PROFILE`, else `default`, else the first profile. The session is per profile. */
@@ -309,6 +316,10 @@ export interface RunOptions {
   noProxy?: string;
   /** `--dry-run`: every stage up to `transform`, then print the request instead of sending it. */
   dryRun?: boolean;
+  /** `--as curl|http` (with `dryRun`): the form the request is printed in; `.http` without it. */
+  dryRunAs?: 'curl' | 'http';
+  /** `--show-secrets` (with `dryRun`): secrets printed as they are, so the printed request runs. */
+  showSecrets?: boolean;
   /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */
   cookies?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */

@@ -14,7 +14,7 @@
  */
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RunChain } from '../chain/chain.js';
-import type { HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
+import type { BodyPiece, HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
 import type { ReportFeed } from '../report/reporter.js';
 
 /** What every request stage sees: the run's settings and services, read-only. */
@@ -43,6 +43,12 @@ export interface BaseContext {
   readonly http: HttpClient;
   /** Set by `send`; undefined before. */
   response?: ResponseInfo;
+  /**
+   * A body with file includes as `substitute` read it: its pieces, the files among them with
+   * their absolute paths. It describes `spec.body` only while that is still `body` (a later
+   * stage may replace it); `--as curl` names the files instead of copying their bytes.
+   */
+  bodyPieces?: { body: Buffer; pieces: readonly BodyPiece[] };
   /** Scratch space shared by the stages of this request, keyed by plugin name. */
   state: Record<string, unknown>;
   /** Scratch space shared by every request of the run (caches, warn-once flags), keyed by plugin name. */

@@ -53,7 +53,7 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.
-      run.output.out(dryRunText(ctx.spec, ctx.redact));
+      run.output.out(await dryRunText(ctx, run));
       return { spec, exitCode: ExitCode.ok, sent: ctx.spec };
     }
     await runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming

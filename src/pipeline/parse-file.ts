@@ -1,42 +1,47 @@
-import { readFileSync, statSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { ParseError, UsageError } from '../core/errors/index.js';
 import { requestFilter, validateFilter } from '../core/filter.js';
 import type { RequestSpec, RunOptions } from '../core/model.js';
-import { shellWord } from '../core/shell.js';
 import { closestName } from '../core/suggest.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
-
-/** Larger request files are refused before reading (10,000 requests take ~1 MiB). */
-const MAX_REQUEST_FILE = 64 * 1024 * 1024;
+import { readRequestFile } from './read-request-source.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
+
+/** Where a request file's text comes from, and how to read it. */
+export interface RequestText {
+  /** The name shown in messages and reports (`api.http`, `<stdin>`). */
+  file: string;
+  /** Absolute path: `# @import` and other relative paths resolve from its folder. */
+  path: string;
+  /** `--format`: the format to parse with, whatever the name's extension says. */
+  format?: string;
+}
 
 /**
  * The `parse` stage: reads a request file and parses it with the format plugin of its extension
  * (unknown ones: HTTP text). `warn` hears of annotations that no plugin reads.
  */
-export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set()): Promise<RequestSpec[]> {
+export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set(), format?: string): Promise<RequestSpec[]> {
   const path = resolve(file);
-  let bytes: Buffer;
-  try {
-    // A request file is a regular file of sensible size: /dev/zero or a FIFO would never end.
-    const stat = statSync(path);
-    if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`cannot read request file ${file}: it is ${stat.isFIFO() ? 'a named pipe (FIFO)' : stat.isSocket() ? 'a socket' : 'a device'}, not a file`);
-    if (stat.size > MAX_REQUEST_FILE) throw new UsageError(`cannot read request file ${file}: it is ${Math.round(stat.size / 1024 / 1024)} MiB; request files are at most ${MAX_REQUEST_FILE / 1024 / 1024} MiB`);
-    bytes = readFileSync(path); // sync: fs/promises alone costs ms of every start-up
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
-    // A folder holds request files: `reqflow test` is the command that runs them.
-    throw new UsageError(`cannot read request file ${file}: ${why}`, code === 'EISDIR' ? { hint: `to run every request file in it: reqflow test ${shellWord(file)}` } : {});
-  }
+  return parseRequestBytes(await readRequestFile(file, path), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn, importing);
+}
+
+/** `--format yaml`: a format reqflow or a plugin reads, else exit 2 naming them. */
+function formatOf(format: string, registry: PluginRegistry): string {
+  const name = format.toLowerCase();
+  if (FORMAT_BY_EXTENSION[name] !== undefined || registry.claimsExtension(name)) return name;
+  throw new UsageError(`--format must be http, yaml or json, got "${format.slice(0, 40)}"`, { hint: 'a format plugin may add its own (docs/plugins.md)' });
+}
+
+/** Parses the bytes of a request file (read by the caller: a file, a pipe, stdin) with the format plugin of its format. */
+export async function parseRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set()): Promise<RequestSpec[]> {
+  const { file, path } = source;
   const text = decodeRequestFile(bytes, file);
   const raw = extname(path).slice(1).toLowerCase();
-  const extension = FORMAT_BY_EXTENSION[raw] || registry.claimsExtension(raw) ? raw : 'http';
+  const extension = source.format !== undefined ? formatOf(source.format, registry) : FORMAT_BY_EXTENSION[raw] || registry.claimsExtension(raw) ? raw : 'http';
   const ctx: ParseContext = { file, text, extension, requests: [] };
   for (const entry of registry.parsersFor(extension)) {
     const plugin = await registry.load(entry);

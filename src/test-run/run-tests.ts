@@ -7,9 +7,7 @@ import { isReqflowError, internalError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import { runRequests } from '../pipeline/loop.js';
 import type { RunServices } from '../pipeline/create-context.js';
-import { parseRequestFile } from '../pipeline/parse-file.js';
 import type { Reporter } from '../report/reporter.js';
-import type { PluginRegistry } from '../core/registry.js';
 import { testCollector } from './collector.js';
 import type { FileResult, RequestResult } from '../report/test-results.js';
 
@@ -17,9 +15,9 @@ export interface TestFilesOptions {
   jobs: number;
   bail: boolean;
   grep?: RegExp;
-  registry: PluginRegistry;
   signal: AbortSignal;
-  warn(message: string): void;
+  /** The requests of a file (a pipe, or stdin read once, too). */
+  parse(file: string): Promise<RequestSpec[]>;
   /** How a file is named in results and output. */
   shown(file: string): string;
   /** The services of one file's run, with `reporter` as its reporter. */
@@ -50,7 +48,7 @@ async function runFile(file: string, options: TestFilesOptions, stopped: () => b
   const started = performance.now();
   const result: FileResult = { file: options.shown(file), durationMs: 0, requests: [] };
   try {
-    const specs = await parseRequestFile(file, options.registry, options.warn);
+    const specs = await options.parse(file);
     const selected = options.grep ? specs.filter((spec) => options.grep?.test(spec.name)) : specs;
     const collector = testCollector(file, options.shown, (request) => {
       result.requests.push(request);

@@ -10,6 +10,7 @@ export const confirmNotePlugin: Plugin = {
   name: 'confirm-note',
   stages: {
     transform: async (ctx) => {
+      if (ctx.options.dryRun) return; // nothing will be sent: nothing to confirm
       const note = ctx.spec.annotations.note ?? 'true'; // restcli: # @confirmation true
       const what = `request "${ctx.spec.name}" (${ctx.spec.source.file}:${ctx.spec.source.line}) asks for confirmation before it is sent${note === 'true' ? '' : `: ${note}`}`;
       if (!ctx.options.interactive || !ctx.confirm) throw new UsageError(`${what}; not sent`, { hint: 'run it on a terminal to confirm it, or remove its # @note line' });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { UsageError } from '../errors/index.js';
-import type { BodyPart, RequestSpec, VariableResolver } from '../model.js';
+import type { BodyPart, BodyPiece, RequestSpec, VariableResolver } from '../model.js';
 import { resolvePath } from '../resolve-path.js';
 
 /** Encodings `<@NAME ./file` may name (what Node's TextDecoder knows, plus the usual aliases). */
@@ -28,15 +28,22 @@ async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: Request
   return Buffer.from(await variables.expand(decode(bytes, part.encoding || 'utf-8', where)), 'utf8');
 }
 
+/** The pieces of a body with file includes (relative to the request file), read and resolved. */
+export async function resolveBodyPieces(parts: readonly BodyPart[], spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<BodyPiece[]> {
+  const pieces: BodyPiece[] = [];
+  for (const part of parts) {
+    if (part.kind === 'text') pieces.push({ bytes: Buffer.from(await variables.expand(part.text), 'utf8') });
+    else if (part.substitute) pieces.push({ bytes: await readPart(part, spec, baseDir, variables) });
+    else pieces.push({ bytes: await readPart(part, spec, baseDir, variables), file: resolvePath(await variables.expand(part.path), baseDir) });
+  }
+  return pieces;
+}
+
 /**
  * The body as it goes on the wire: `{{…}}` resolved in its text, included files read (relative
  * to the request file). Text stays a string; a body with files becomes bytes.
  */
 export async function resolveBody(spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<string | Buffer | undefined> {
   if (!spec.bodyParts) return typeof spec.body === 'string' ? variables.expand(spec.body) : spec.body;
-  const chunks: Buffer[] = [];
-  for (const part of spec.bodyParts) {
-    chunks.push(part.kind === 'text' ? Buffer.from(await variables.expand(part.text), 'utf8') : await readPart(part, spec, baseDir, variables));
-  }
-  return Buffer.concat(chunks);
+  return Buffer.concat((await resolveBodyPieces(spec.bodyParts, spec, baseDir, variables)).map((piece) => piece.bytes));
 }

@@ -5,7 +5,7 @@ import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { outsideTemplates, templateExpressions } from '../variables.js';
-import { resolveBody } from './request-body.js';
+import { resolveBodyPieces } from './request-body.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { TlsSettings, VariableResolver } from '../model.js';
@@ -88,8 +88,11 @@ export const substitutePlugin: Plugin = {
       spec.url = withDefaultScheme(await variables.expand(written));
       checkPort(ctx, written);
       checkTarget(ctx, written);
-      const body = await resolveBody(spec, ctx.baseDir, variables);
-      if (body !== undefined) spec.body = body;
+      if (spec.bodyParts) {
+        const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
+        spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
+        ctx.bodyPieces = { body: spec.body, pieces };
+      } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
       delete spec.bodyParts;
       ctx.tls = await mergeTls(ctx);
       return ctx;

@@ -7,9 +7,8 @@
  */
 import { looksSchemeless, withDefaultScheme } from '../../core/default-scheme.js';
 import { ParseError } from '../../core/errors/index.js';
+import { METHOD_TOKEN, methodToSend } from '../../core/methods.js';
 
-const METHOD = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
-const STANDARD_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
 const VERSION = /^HTTP\/(\d(?:\.\d)?)$/i;
 /** A URL (or template) on its own: no method before it. */
 const BARE_URL = /^(?:https?:\/\/|\{\{)/i;
@@ -110,7 +109,7 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   if ((parts.length === 1 || (parts.length === 2 && version !== undefined)) && (BARE_URL.test(first) || looksSchemeless(first) || first.startsWith('/'))) {
     return versioned(withTarget({ method: 'GET', url: '', methodWritten: false }, first));
   }
-  if (!METHOD.test(first)) {
+  if (!METHOD_TOKEN.test(first)) {
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
     throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
   }
@@ -125,7 +124,7 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   const upper = first.toUpperCase();
   if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target));
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
-  return versioned(withTarget({ method: STANDARD_METHODS.has(upper) ? upper : first, url: '' }, target));
+  return versioned(withTarget({ method: methodToSend(first), url: '' }, target));
 }
 
 function startsLikeUrl(text: string): boolean {

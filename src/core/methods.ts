@@ -1,0 +1,16 @@
+/** HTTP methods as every front end reads them: the request line of a file, `reqflow send`, the hints. */
+
+/** A method is an RFC 9110 token starting with a letter (`GET`, `PROPFIND`, `M-SEARCH`). */
+export const METHOD_TOKEN = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/;
+
+const STANDARD_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS', 'TRACE', 'CONNECT']);
+
+/** True for the methods everyone writes in any case (`get`, `Post`). */
+export function isStandardMethod(word: string): boolean {
+  return STANDARD_METHODS.has(word.toUpperCase());
+}
+
+/** The method to send: a standard one upper-cased (`post` → `POST`), any other token as written (methods are case-sensitive). */
+export function methodToSend(word: string): string {
+  return isStandardMethod(word) ? word.toUpperCase() : word;
+}

@@ -1,0 +1,121 @@
+/**
+ * `--as curl`: a request as a curl command for POSIX shells that sends what reqflow would send —
+ * method, URL, every header (reqflow's own User-Agent and Accept included, and none of curl's
+ * own in their place), the body's bytes, and how it goes: HTTP version, redirects, TLS, proxy.
+ * Arguments are single-quoted (`'` written `'\''`); a body that is not plain text is piped in
+ * through printf's octal escapes, and included files are named, never copied.
+ */
+import { getHeader, hasHeader } from '../core/headers.js';
+import { parseRequestUrl } from '../core/http/send.js';
+import type { BodyPiece } from '../core/model.js';
+import { shellQuote } from '../core/shell.js';
+import { utf8Text, type OutgoingRequest } from './outgoing-request.js';
+import { visible } from './render/visible.js';
+import type { Shown } from './secrets-shown.js';
+
+/** reqflow follows at most 10 redirects (src/core/http/send.ts). */
+const MAX_REDIRECTS = 10;
+/** Methods for which Node sends `Content-Length: 0` when there is no body, and curl nothing. */
+const NO_BODY_LENGTH = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
+/** Older curl sends `Expect: 100-continue` for bodies past 1 KiB (newer ones past 1 MiB). */
+const CURL_EXPECT_THRESHOLD = 1024;
+
+/** Text a single-quoted argument can carry as it is, shown safely on a terminal: UTF-8, no control character but tab and newline. */
+function plainText(bytes: Buffer): string | undefined {
+  const text = utf8Text(bytes);
+  return text !== undefined && visible(text) === text ? text : undefined;
+}
+
+/** A printf format that prints exactly these bytes: printable ASCII as it is, the rest as escapes. */
+function printfFormat(bytes: Buffer): string {
+  let out = '';
+  for (const byte of bytes) {
+    if (byte === 0x5c) out += '\\\\';
+    else if (byte === 0x25) out += '%%';
+    else if (byte === 0x0a) out += '\\n';
+    else if (byte === 0x09) out += '\\t';
+    else if (byte === 0x0d) out += '\\r';
+    else if (byte >= 0x20 && byte < 0x7f) out += String.fromCharCode(byte);
+    else out += `\\${byte.toString(8).padStart(3, '0')}`;
+  }
+  // A format starting with `-` would be read as an option (a multipart body starts with `--`).
+  return out.startsWith('-') ? `\\055${out.slice(1)}` : out;
+}
+
+/** Text with its secrets masked unless shown; other bytes as they are. */
+function textBytes(bytes: Buffer, shown: Shown): Buffer {
+  const text = utf8Text(bytes);
+  return text === undefined ? bytes : Buffer.from(shown.text(text), 'utf8');
+}
+
+/** How the body reaches curl: an argument, a file curl reads, or a pipe (`prefix | curl … --data-binary @-`). */
+function bodyArgument(request: OutgoingRequest, shown: Shown): { prefix?: string; argument: string } | undefined {
+  const { body, pieces } = request;
+  if (body === undefined) return undefined;
+  if (pieces && pieces.some((piece) => piece.file !== undefined)) {
+    if (pieces.length === 1) return { argument: `--data-binary ${shellQuote(`@${(pieces[0] as BodyPiece).file}`)}` };
+    // Text between two files is one printf.
+    const merged: BodyPiece[] = [];
+    for (const piece of pieces) {
+      const last = merged.at(-1);
+      if (piece.file === undefined && last !== undefined && last.file === undefined) merged[merged.length - 1] = { bytes: Buffer.concat([last.bytes, piece.bytes]) };
+      else if (piece.file !== undefined || piece.bytes.length > 0) merged.push(piece);
+    }
+    const parts = merged.map((piece) => (piece.file !== undefined ? `cat ${shellQuote(piece.file)}` : `printf ${shellQuote(printfFormat(textBytes(piece.bytes, shown)))}`));
+    return { prefix: `{ ${parts.join('; ')}; }`, argument: '--data-binary @-' };
+  }
+  const bytes = textBytes(typeof body === 'string' ? Buffer.from(body, 'utf8') : body, shown);
+  const text = plainText(bytes);
+  // `@…` would name a file to curl.
+  if (text !== undefined && !text.startsWith('@')) return { argument: `--data-binary ${shellQuote(text)}` };
+  return { prefix: `printf ${shellQuote(printfFormat(bytes))}`, argument: '--data-binary @-' };
+}
+
+/** The HTTP version reqflow would speak, as curl's flag. */
+function versionFlag(request: OutgoingRequest, url: URL): string | undefined {
+  const tls = url.protocol === 'https:';
+  if (request.http2 === 'never') return '--http1.1';
+  // Over http://, reqflow's HTTP/2 is h2c with prior knowledge (curl's --http2 would ask to upgrade instead);
+  // through a proxy, --http2 stays HTTP/1.1 for http:// (docs/http2.md).
+  if (request.http2 === 'require') return tls ? '--http2' : '--http2-prior-knowledge';
+  if (request.http2 === 'prefer') return tls ? '--http2' : request.proxy ? undefined : '--http2-prior-knowledge';
+  // reqflow offers only HTTP/1.1 over TLS unless asked; curl would offer HTTP/2.
+  return tls && request.socketPath === undefined ? '--http1.1' : undefined;
+}
+
+export function asCurl(request: OutgoingRequest, shown: Shown): string {
+  const url = parseRequestUrl(request.url); // what cannot be sent is not printed as a command either
+  const body = bodyArgument(request, shown);
+  const options: string[] = [];
+  const method = request.method;
+  if (method === 'HEAD' && body === undefined) options.push('--head'); // -X HEAD would wait for a body
+  else if (method !== (body === undefined ? 'GET' : 'POST')) options.push(`-X ${shellQuote(method)}`);
+  const version = versionFlag(request, url);
+  if (version) options.push(version);
+  if (request.followRedirects) options.push(`-L --max-redirs ${MAX_REDIRECTS}`);
+  if (request.maxTimeMs !== undefined) options.push(`-m ${request.maxTimeMs / 1000}`);
+  const { tls } = request;
+  if (tls.insecureSkipVerify === true) options.push('-k');
+  if (tls.pfxFile !== undefined) options.push(`--cert ${shellQuote(tls.pfxFile)} --cert-type P12`);
+  if (tls.certFile !== undefined) options.push(`--cert ${shellQuote(tls.certFile)}`);
+  if (tls.keyFile !== undefined) options.push(`--key ${shellQuote(tls.keyFile)}`);
+  if (tls.passphrase !== undefined && tls.passphrase !== '') options.push(`--pass ${shellQuote(shown.secret(tls.passphrase))}`);
+  // reqflow trusts caFile besides the system's CAs; curl's --cacert replaces them (same for an internal CA).
+  if (tls.caFile !== undefined) options.push(`--cacert ${shellQuote(tls.caFile)}`);
+  if (request.socketPath !== undefined) options.push(`--unix-socket ${shellQuote(request.socketPath)}`);
+  else if (request.proxy) options.push(`-x ${shellQuote(shown.url(request.proxy.href))}`);
+  else if (request.directDespiteEnvironment) options.push("--noproxy '*'");
+  // reqflow decodes gzip, deflate and br answers; curl does with --compressed.
+  if (/\b(gzip|deflate|br)\b/i.test(getHeader(request.headers, 'accept-encoding') ?? '')) options.push('--compressed');
+  // `-H 'Name:'` would remove the header; `Name;` is curl's way to send it empty.
+  for (const [name, value] of shown.headerLines({ ...request.headers, ...request.added })) options.push(`-H ${shellQuote(value === '' ? `${name};` : `${name}: ${value}`)}`);
+  if (body !== undefined) {
+    // curl would add a form Content-Type and, for a larger body, Expect: 100-continue; reqflow sends neither.
+    if (!hasHeader(request.headers, 'content-type')) options.push(`-H ${shellQuote('Content-Type:')}`);
+    const length = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
+    if (length > CURL_EXPECT_THRESHOLD && !hasHeader(request.headers, 'expect')) options.push(`-H ${shellQuote('Expect:')}`);
+    options.push(body.argument);
+  } else if (!NO_BODY_LENGTH.has(method) && !hasHeader(request.headers, 'content-length')) options.push(`-H ${shellQuote('Content-Length: 0')}`);
+  const command = [`${body?.prefix ? `${body.prefix} | ` : ''}curl ${shellQuote(shown.url(url.href))}`, ...options.map((option) => `  ${option}`)];
+  return `# ${visible(request.name)}\n${command.join(' \\\n')}\n\n`;
+}

@@ -1,0 +1,99 @@
+/**
+ * A request as it would go on the wire, for `--dry-run` and `--as`: what the stages made of it
+ * (URL, headers, body) and how the send stage would send it (HTTP version, redirects, TLS, the
+ * proxy, the cookies the jar adds, the headers reqflow adds itself) — read, not sent.
+ */
+import { hasHeader, headersAsSent, type RequestHeaders } from '../core/headers.js';
+import type { CookieStore } from '../core/http/cookie-jar.js';
+import type { Http2Mode } from '../core/http/http2.js';
+import type { ProxyRules } from '../core/http/proxy.js';
+import { withDefaultHeaders } from '../core/http/send.js';
+import type { BodyPiece, TlsSettings } from '../core/model.js';
+import { requestSettings } from '../core/request-settings.js';
+import type { RequestContext } from '../pipeline/context.js';
+
+export interface OutgoingRequest {
+  name: string;
+  method: string;
+  /** As the request holds it (a reference to a response not yet received stays `{{…}}` in a dry run). */
+  url: string;
+  /** The request's headers as they go out (several Cookie lines are one over HTTP/1.1), with the Cookie the jar adds. */
+  headers: RequestHeaders;
+  /** The headers reqflow adds itself when the request has none of that name (User-Agent, Accept). */
+  added: RequestHeaders;
+  body?: string | Buffer;
+  /** The body's pieces when it includes files (`< ./file`): which bytes are which file. */
+  pieces?: readonly BodyPiece[];
+  /** `require`: the request line says HTTP/2; `prefer`: --http2 or the profile; `never`: the request line says HTTP/1.1. */
+  http2?: Http2Mode | 'never';
+  followRedirects: boolean;
+  maxTimeMs?: number;
+  /** TLS settings after merging profile, request and -k (absolute paths). */
+  tls: TlsSettings;
+  proxy?: URL;
+  /** It goes direct although the environment names a proxy (another client would take it). */
+  directDespiteEnvironment: boolean;
+  socketPath?: string;
+}
+
+/** What the run shares that the send stage would use. */
+export interface OutgoingServices {
+  proxy?: ProxyRules;
+  cookies?: CookieStore;
+  env?: NodeJS.ProcessEnv;
+}
+
+const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy'];
+
+function parsedUrl(text: string): URL | undefined {
+  try {
+    return new URL(text);
+  } catch {
+    return undefined; // shown as it is; --as curl refuses it (parseRequestUrl)
+  }
+}
+
+export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices): Promise<OutgoingRequest> {
+  const { spec } = ctx;
+  const url = parsedUrl(spec.url);
+  const settings = requestSettings(spec, ctx.options, ctx.profile);
+  const headers: RequestHeaders = { ...spec.headers };
+  // The jar's cookies go out unless the request writes its own Cookie (src/core/http/send.ts).
+  if (url && run.cookies && spec.annotations['no-cookie-jar'] === undefined && !hasHeader(headers, 'cookie')) {
+    const cookie = await run.cookies.header(url.href);
+    if (cookie !== undefined) headers.Cookie = cookie;
+  }
+  const withDefaults = withDefaultHeaders(headers);
+  const added: RequestHeaders = {};
+  for (const [name, value] of Object.entries(withDefaults)) if (!hasHeader(headers, name)) added[name] = value;
+  const proxy = url && settings.socketPath === undefined ? run.proxy?.forUrl(url) : undefined;
+  const env = run.env ?? {};
+  const request: OutgoingRequest = {
+    name: spec.name,
+    method: spec.method,
+    url: spec.url,
+    headers: headersAsSent(headers, settings.http2 === 'require' ? '2' : undefined),
+    added,
+    followRedirects: settings.followRedirects,
+    tls: ctx.tls,
+    directDespiteEnvironment: proxy === undefined && PROXY_VARIABLES.some((name) => Boolean(env[name] || env[name.toUpperCase()])),
+  };
+  if (spec.body !== undefined) request.body = spec.body;
+  if (ctx.bodyPieces && ctx.bodyPieces.body === spec.body) request.pieces = ctx.bodyPieces.pieces;
+  if (settings.http2 !== undefined) request.http2 = settings.http2;
+  if (settings.maxTimeMs !== undefined) request.maxTimeMs = settings.maxTimeMs;
+  if (proxy) request.proxy = proxy;
+  if (settings.socketPath !== undefined) request.socketPath = settings.socketPath;
+  return request;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** The bytes as text when they are valid UTF-8, else undefined. */
+export function utf8Text(bytes: Buffer): string | undefined {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
