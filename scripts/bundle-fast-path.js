@@ -36,8 +36,10 @@ const outdir = `${root}dist/bundle`;
  * The modules a plain GET (`reqflow run FILE.http`, http://, pretty output) imports lazily: with
  * their static imports, they and fast-run.js make the plain path. A module added here (or
  * statically imported by one of them) is start-up cost for every run: the budget test says so.
+ * `reqflow send` is here too (its arguments made a one-request file): it must start as fast as
+ * `run` (issue 24), which reading extras.cjs would not allow.
  */
-const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
+const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'cli/send-request.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
 const EXTRAS_PREFIX = 'reqflow-extras:';
 
 const common = {

@@ -27,7 +27,7 @@ const FAST_RUN_BUDGET_BYTES = 240_000;
  */
 const PLAIN_PATH_MODULES = `
 chain/chain.js chain/exchange.js chain/query.js chain/references.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
 core/abort-hooks.js core/atomic-write.js core/auth-shorthand.js core/builtins.js core/bundled-dependency.js
 core/content-type.js core/default-scheme.js core/dotenv.js core/json-text.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js

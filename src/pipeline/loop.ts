@@ -14,7 +14,6 @@ import { fieldLines } from '../core/headers.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
-import { dryRunText } from '../report/dry-run.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
 import type { CaptureContext, PersistContext, RequestContext } from './context.js';
@@ -53,6 +52,7 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.
+      const { dryRunText } = await import('../report/dry-run.js'); // only a dry run prints requests
       run.output.out(await dryRunText(ctx, run));
       return { spec, exitCode: ExitCode.ok, sent: ctx.spec };
     }
