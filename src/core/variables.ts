@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { environmentDefinitions } from './environments.js';
 import { VariableError } from './errors/index.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
@@ -289,7 +288,8 @@ export class TemplateResolver implements VariableResolver {
 
   private async likelyFix(name: string): Promise<string | undefined> {
     const { baseDir, environmentName } = this.options;
-    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await environmentDefinitions(baseDir);
+    // Error path only: the environment files' parser loads here, not with every run.
+    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await (await import('./environment-files.js')).environmentDefinitions(baseDir);
     if (environmentName !== undefined) others.delete(environmentName);
     const defining = [...others].filter(([, names]) => names.has(name));
     if (defining.length > 0) {
