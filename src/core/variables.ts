@@ -4,7 +4,7 @@ import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
-import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
+import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
 import { closestName } from './suggest.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
@@ -222,6 +222,7 @@ export class TemplateResolver implements VariableResolver {
       const placeholder = this.deferred(name);
       if (placeholder !== undefined) return placeholder;
       const command = await this.expandIn(shellCommandOf(raw), stack, true);
+      const { runShellValue } = await import('./shell-run.js');
       return runShellValue(name, command, {
         ...(this.options.signal ? { signal: this.options.signal } : {}),
         ...(this.options.shellTimeoutMs !== undefined ? { timeoutMs: this.options.shellTimeoutMs } : {}),
