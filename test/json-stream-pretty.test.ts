@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { palette } from '../src/report/render/colors.js';
+import { smallJsonText } from '../src/report/render/json-body.js';
 import { JsonBodyPrinter, VALIDATION_WINDOW } from '../src/report/render/json-stream-render.js';
 import { JsonEncodingError, JsonHoldLimitError, JsonNumberLimitError, JsonPrettyPrinter, JsonSyntaxError, prettyJsonText, type JsonPrettyOptions } from '../src/report/render/json-stream-pretty.js';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
@@ -260,13 +261,14 @@ describe('JsonBodyPrinter: what the render stage prints', () => {
     expect(render(['{"a":', '[1,2]}'])).toEqual({ out: `${reference('{"a":[1,2]}')}\n`, warnings: [], writes: 1 });
   });
 
-  // Small plain bodies take JSON.parse + JSON.stringify; it must print what the streaming printer does.
+  // Small plain bodies take JSON.parse + JSON.stringify (json-body.ts); it must print what the streaming printer does.
   it('prints a small body exactly as the streaming printer does, however it is cut', () => {
     fc.assert(
       fc.property(fc.json({ maxDepth: 4 }), fc.array(fc.nat(), { maxLength: 4 }), (text, cuts) => {
         const bytes = Buffer.from(text);
         const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
         const pieces = [0, ...at].map((start, i) => bytes.subarray(start, at[i] ?? bytes.length));
+        expect(smallJsonText(bytes)).toBe(printPieces(pieces));
         expect(render(pieces).out).toBe(`${printPieces(pieces)}\n`);
       }),
       { numRuns: 500 },
@@ -355,10 +357,14 @@ describe('reqflow run: JSON responses are pretty-printed as they stream', () => 
 
   /** `reqflow run` of one GET to `path` on the test server, with its own state folder. */
   async function runGet(path: string, ...flags: string[]): Promise<Awaited<ReturnType<typeof runCli>>> {
+    return runGetWith({}, path, ...flags);
+  }
+
+  async function runGetWith(env: Record<string, string>, path: string, ...flags: string[]): Promise<Awaited<ReturnType<typeof runCli>>> {
     const dir = tempDir();
     try {
       const file = dir.write('get.http', `GET ${base}${path}\n`);
-      return await runCli(['run', file, ...flags], { env: { REQFLOW_STATE_DIR: join(dir.dir, 'state') } });
+      return await runCli(['run', file, ...flags], { env: { REQFLOW_STATE_DIR: join(dir.dir, 'state'), ...env } });
     } finally {
       dir.cleanup();
     }
@@ -381,6 +387,16 @@ describe('reqflow run: JSON responses are pretty-printed as they stream', () => 
     const result = await runGet('/odd');
     expect(result.stdout).toBe(`${reference(odd)}\n`);
     expect(result.stdout).toContain('"1": 3,\n  "2": 2,\n  "b": 4');
+  });
+
+  // Colours skip the small-body shortcut: the streaming printer loads at the first chunk.
+  it('colours a body through the streaming printer, the same text underneath', async () => {
+    for (const [path, body] of [['/small', '{}'], ['/big', big]] as const) {
+      const result = await runGetWith({ FORCE_COLOR: '1' }, path);
+      expect(result.code).toBe(0);
+      if (path === '/big') expect(result.stdout).toContain('\u001b[');
+      expect(result.stdout.replace(/\u001b\[[0-9;]*m/g, '')).toBe(`${reference(body)}\n`);
+    }
   });
 
   it('falls back to text with a warning when the body is not JSON', async () => {

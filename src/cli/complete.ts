@@ -251,7 +251,7 @@ async function profileNames(line: Line, cwd: string): Promise<Candidate[]> {
 }
 
 async function environmentNames(line: Line, cwd: string): Promise<Candidate[]> {
-  const { environmentNames: names } = await import('../core/environments.js');
+  const { environmentNames: names } = await import('../core/environment-files.js');
   return (await names(requestFolder(line, cwd))).map((name) => ({ value: name }));
 }
 

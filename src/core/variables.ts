@@ -1,11 +1,10 @@
 import { relative } from 'node:path';
-import { environmentDefinitions } from './environments.js';
 import { VariableError } from './errors/index.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
-import { isShellValue, runShellValue, shellCommandOf, shellQuote } from './shell.js';
+import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
 import { closestName } from './suggest.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
@@ -223,6 +222,7 @@ export class TemplateResolver implements VariableResolver {
       const placeholder = this.deferred(name);
       if (placeholder !== undefined) return placeholder;
       const command = await this.expandIn(shellCommandOf(raw), stack, true);
+      const { runShellValue } = await import('./shell-run.js');
       return runShellValue(name, command, {
         ...(this.options.signal ? { signal: this.options.signal } : {}),
         ...(this.options.shellTimeoutMs !== undefined ? { timeoutMs: this.options.shellTimeoutMs } : {}),
@@ -289,7 +289,8 @@ export class TemplateResolver implements VariableResolver {
 
   private async likelyFix(name: string): Promise<string | undefined> {
     const { baseDir, environmentName } = this.options;
-    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await environmentDefinitions(baseDir);
+    // Error path only: the environment files' parser loads here, not with every run.
+    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await (await import('./environment-files.js')).environmentDefinitions(baseDir);
     if (environmentName !== undefined) others.delete(environmentName);
     const defining = [...others].filter(([, names]) => names.has(name));
     if (defining.length > 0) {

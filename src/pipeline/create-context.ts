@@ -11,7 +11,6 @@ import type { OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Sessio
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
 import { requestSettings } from '../core/request-settings.js';
-import { withRetries } from '../core/http/retry.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
@@ -144,11 +143,13 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
           },
           services.agents,
         );
-        if (settings.retry === undefined) return send();
+        const retries = settings.retry;
+        if (retries === undefined) return send();
         const onRetry = (attempt: number, of: number, reason: string, waitMs: number): void => {
           if (options.verbose) services.output.err(`reqflow: ${reason}: retry ${attempt} of ${of} in ${waitMs} ms`);
         };
-        return withRetries(request.method, { retries: settings.retry, all: options.retryAll === true, onRetry }, services.abort, send);
+        // Only --retry and # @retry need the back-off: imported here, off the plain path.
+        return import('../core/http/retry.js').then(({ withRetries }) => withRetries(request.method, { retries, all: options.retryAll === true, onRetry }, services.abort, send));
       },
       proxyAgent: (address) => {
         // ws:// and wss:// follow the proxy rules of http:// and https://.

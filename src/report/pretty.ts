@@ -5,7 +5,7 @@ import { contentType, isJsonResponse } from '../core/content-type.js';
 import { palette, type Palette } from './render/colors.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
 import { colorizeJson, prettyJson } from './render/json-text.js';
-import { renderJsonBody } from './render/json-stream-render.js';
+import { renderJsonBody } from './render/json-body.js';
 import { writeMeta, writeResponseHead } from './render/meta.js';
 import { pipeTo } from './render/pipe.js';
 import type { BodyPart, EventPart, GraphqlResultShape, Reporter, RequestOutcome, StreamEnd, StreamEndPart, ResponseView } from './reporter.js';

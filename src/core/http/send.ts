@@ -1,7 +1,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import type { ClientHttp2Session } from 'node:http2';
 import { Transform, type Readable } from 'node:stream';
-import { NetworkError, UsageError } from '../errors/index.js';
+import { NetworkError, type ReqflowError, UsageError } from '../errors/index.js';
 import type { ResponseInfo, TlsConnectionOptions } from '../model.js';
 import { AbortHooks } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
@@ -13,7 +13,7 @@ import type { CookieStore } from './cookie-jar.js';
 import type { ProxyRules } from './proxy.js';
 import type { AgentPool } from './agents.js';
 import { tunnelledTlsOptions } from './tls-connect.js';
-import { toRequestError, type Target } from './network-errors.js';
+import type { Target } from './network-errors.js';
 import { checkHeaderFields } from './header-fields.js';
 import type { Http2Mode, Http2Sessions } from './http2.js';
 import { requestTarget } from './request-target.js';
@@ -64,9 +64,19 @@ const MAX_REDIRECTS = 10;
 /** A server may send a few `100 Continue` / `103 Early Hints` before its answer; not thousands. */
 const MAX_INTERIM_RESPONSES = 100;
 
-/** A socket-style error with a `code`, so that every failure goes through {@link toRequestError}. */
+/** A socket-style error with a `code`, so that every failure goes through {@link requestError}. */
 function codedError(message: string, code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(message), { code });
+}
+
+/**
+ * A Node failure in one clear line (network-errors.ts, with the TLS texts): imported when a
+ * request fails, so the texts are not on every run's path. From the bundle the import settles
+ * within the same turn of the event loop, before any other I/O is handled.
+ */
+async function requestError(error: unknown, target: Target, timeoutMs: number): Promise<ReqflowError> {
+  const { toRequestError } = await import('./network-errors.js');
+  return toRequestError(error, target, timeoutMs);
 }
 const SUPPORTED = new Set(['http:', 'https:']);
 const noop = (): void => undefined;
@@ -236,8 +246,8 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
       const sessions = await agents.http2();
-      const session = await sessions.session(url, request.tls, mode, connectMs, proxy).catch((error: unknown) => {
-        throw toRequestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
+      const session = await sessions.session(url, request.tls, mode, connectMs, proxy).catch(async (error: unknown) => {
+        throw await requestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
       if (session) {
         if (proxy) request.onProxy?.(proxy, url);
@@ -279,7 +289,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
       sessions.streams,
     );
   } catch (error) {
-    if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw toRequestError(error, target, request.timeoutMs);
+    if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw await requestError(error, target, request.timeoutMs);
     // A header HTTP/2 cannot carry (Node checks names and values before sending).
     throw new UsageError(`${request.method} ${maskUrl(url.href)} cannot go over HTTP/2: ${(error as Error).message}`, { hint: 'remove HTTP/2 (and --http2) to send it over HTTP/1.1' });
   }
@@ -288,7 +298,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
     return await exchange.response;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') throw cancelled();
-    throw toRequestError(error, target, request.timeoutMs);
+    throw await requestError(error, target, request.timeoutMs);
   } finally {
     stop?.();
   }
@@ -322,7 +332,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       });
     } catch (error) {
       // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
-      reject(toRequestError(error, target, request.timeoutMs));
+      void requestError(error, target, request.timeoutMs).then(reject);
       return;
     }
     let settled = false;
@@ -331,7 +341,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       settled = true;
       // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       const code = (error as NodeJS.ErrnoException).code;
-      reject(toRequestError(error, { ...target, reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs));
+      void requestError(error, { ...target, reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
     // A new socket must connect (TCP and TLS) in time; a kept-alive one is connected already.
@@ -430,8 +440,13 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: { method: stri
   });
   // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
   const record = recordBody(stream, info, target.recordLimit);
+  // The first failure ends the body: no more of it flows while its words load.
+  let failed = false;
   const fail = (error: unknown, timeoutMs = 0): void => {
-    if (!stream.destroyed) stream.destroy(toRequestError(error, target, timeoutMs));
+    if (stream.destroyed || failed) return;
+    failed = true;
+    source.unpipe(stream);
+    void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
   };
   source.on('error', (error) => fail(error));
   // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
@@ -440,7 +455,7 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: { method: stri
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => {
     if (deadline?.fired()) {
-      if (!stream.destroyed) stream.destroy(deadline.error());
+      if (!stream.destroyed && !failed) stream.destroy(deadline.error());
     } else fail(codedError('cancelled', 'ABORT_ERR'));
   };
   const stopWatchingAbort = abort?.whenAborted(onAbort) ?? noop;

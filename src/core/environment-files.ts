@@ -1,0 +1,259 @@
+/**
+ * Environment files read and merged by the rules of environments.ts (docs/environments.md):
+ * imported only when the search found files that may apply, or `--env` names one.
+ */
+import { readdirSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { parseDotenv } from './dotenv.js';
+import { UsageError } from './errors/index.js';
+import { parseJsonText } from './json-text.js';
+import { closestName } from './suggest.js';
+import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
+
+export interface Environment {
+  /** The environment picked (undefined: only `$shared` values). */
+  name?: string;
+  /** Every value as text, merged by the rules in environments.ts (may hold `{{…}}`, never run as shell). */
+  variables: Record<string, string>;
+  /** Every value of the private files (all environments): masked like profile secrets. */
+  secrets: string[];
+}
+
+export interface LoadEnvironmentOptions {
+  /**
+   * `reqflow test` over a tree where only some folders have environment files: a request file
+   * with no environment file at all runs without the environment, and this hears of it. (Files
+   * that have environments, none of them `name`, are still an error.)
+   */
+  withoutFiles?: (requestDir: string) => void;
+}
+
+type Kind = 'jetbrains' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
+
+interface EnvFile {
+  path: string;
+  kind: Kind;
+  /** Environment name → its raw values (`$shared` included; other `$…` keys such as `$schema` left out). */
+  table: Record<string, Record<string, unknown>>;
+}
+
+const SHARED = '$shared';
+/** httpyac: the values used when no environment is picked. */
+const DEFAULT = '$default';
+/** JetBrains settings that live beside the variables; reqflow takes them from the profile instead. */
+const SETTINGS: Record<string, string> = {
+  sslconfiguration: 'client certificates and verification go in the profile\'s "tls"',
+  security: 'authentication goes in the profile\'s "auth" or "oauth"',
+};
+/** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
+const KIND_ORDER: Kind[] = ['jetbrains', 'vscode', 'httpyac', 'dotenv', 'private'];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** JSON (`jsonc: false`: strict, as JetBrains writes it) or JSON with comments and trailing commas (VS Code). */
+function parseJson(path: string, text: string, jsonc: boolean): Promise<unknown> {
+  return parseJsonText(path, text, { jsonc, hint: jsonc ? 'VS Code settings are JSON with comments: check the brackets, commas and quotes' : 'JetBrains environment files are plain JSON: no comments or trailing commas' });
+}
+
+/** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
+function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
+  if (!isObject(raw)) throw new UsageError(`${path}: ${key ? `"${key}": ` : ''}expected an object of environments, like {"dev": {"host": "..."}}`);
+  const out: EnvFile['table'] = {};
+  for (const [name, env] of Object.entries(raw)) {
+    if (name.startsWith('$') && name !== SHARED && name !== DEFAULT) continue;
+    if (!isObject(env)) throw new UsageError(`${path}: ${key ? `"${key}".` : ''}${name}: expected an object of "name": "value"`);
+    out[name] = env;
+  }
+  return out;
+}
+
+/** The JSON kinds, in every folder of the search. */
+async function jsonFiles(folders: string[]): Promise<EnvFile[]> {
+  const found: EnvFile[] = [];
+  for (const { path, kind, text } of jsonCandidates(folders)) {
+    if (kind === 'jetbrains' || kind === 'private') {
+      found.push({ path, kind, table: table(await parseJson(path, read(path), false), path) });
+    } else if (kind === 'vscode') {
+      const settings = await parseJson(path, text ?? read(path), true);
+      const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
+      if (envs !== undefined) found.push({ path, kind, table: table(envs, path, 'rest-client.environmentVariables') });
+    } else {
+      // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json` (its JavaScript configs are not run).
+      const config = await parseJson(path, text ?? read(path), false);
+      const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
+      const envs = isObject(section) ? section.environments : undefined;
+      if (envs !== undefined) found.push({ path, kind: 'httpyac', table: table(envs, path, kind === 'package' ? 'httpyac.environments' : 'environments') });
+    }
+  }
+  return found;
+}
+
+/** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
+function dotenvFiles(folders: string[], name: string): { base: EnvFile[]; own: EnvFile[] } {
+  const base: EnvFile[] = [];
+  const own: EnvFile[] = [];
+  for (const folder of folders) {
+    const plain = join(folder, '.env');
+    if (isFile(plain)) base.push({ path: plain, kind: 'dotenv', table: { [SHARED]: parseDotenv(read(plain)) } });
+    for (const file of [`${name}.env`, `.env.${name}`]) {
+      const path = join(folder, file);
+      if (isFile(path)) own.push({ path, kind: 'dotenv', table: { [name]: parseDotenv(read(path)) } });
+    }
+  }
+  return { base, own };
+}
+
+/** Environment names of the dotenv files in the search (`dev.env`, `.env.dev` → `dev`), for messages. */
+function dotenvNames(folders: string[]): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const folder of folders) {
+    let entries: string[];
+    try {
+      entries = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const name = entry.startsWith('.env.') ? entry.slice(5) : entry.endsWith('.env') && entry !== '.env' ? entry.slice(0, -4) : undefined;
+      if (name && isFile(join(folder, entry))) names.set(name, [...(names.get(name) ?? []), join(folder, entry)]);
+    }
+  }
+  return names;
+}
+
+/** An environment's values as text; JetBrains' settings objects are skipped with a note, other objects refused. */
+function values(raw: Record<string, unknown>, file: EnvFile, env: string, note: (message: string) => void): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (typeof value === 'string') out[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
+    else if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
+      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
+    } else {
+      const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
+      throw new UsageError(`${file.path}: ${env}.${name}: ${what} is not a variable value`, { hint: 'environment values are strings, numbers or booleans; give each nested value a name of its own' });
+    }
+  }
+  return out;
+}
+
+/** Every string or number anywhere in a file (settings included): what a private file must never show. */
+function leaves(value: unknown, into: string[]): string[] {
+  if (typeof value === 'string' || typeof value === 'number') into.push(String(value));
+  else if (Array.isArray(value)) for (const item of value) leaves(item, into);
+  else if (isObject(value)) for (const item of Object.values(value)) leaves(item, into);
+  return into;
+}
+
+/** `{{$shared name}}` (VS Code) in an environment's value: the `$shared` one, or exit 2 naming it. */
+function withShared(vars: Record<string, string>, shared: Record<string, string>, file: EnvFile, env: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(vars)) {
+    out[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
+      if (Object.hasOwn(shared, key)) return shared[key] as string;
+      throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
+    });
+  }
+  return out;
+}
+
+function byKind(files: EnvFile[]): EnvFile[] {
+  return KIND_ORDER.flatMap((kind) => files.filter((file) => file.kind === kind));
+}
+
+/** Every environment the files of the search define (`$shared` and `$default` are none), with the files defining it. */
+function environmentsFound(jsonFound: EnvFile[], folders: string[]): Map<string, string[]> {
+  const names = new Map<string, string[]>();
+  for (const file of jsonFound) for (const env of Object.keys(file.table)) if (env !== SHARED && env !== DEFAULT) names.set(env, [...(names.get(env) ?? []), file.path]);
+  for (const [env, paths] of dotenvNames(folders)) names.set(env, [...(names.get(env) ?? []), ...paths]);
+  return names;
+}
+
+function unknownEnvironment(name: string, requestDir: string, root: string, jsonFound: EnvFile[], folders: string[]): UsageError {
+  const names = environmentsFound(jsonFound, folders);
+  const shown = (path: string): string => relative(root, path) || path;
+  const where = `from ${requestDir} up to the project root ${root}`;
+  if (names.size === 0) {
+    return new UsageError(`no environment "${name}": no environment file ${where}`, {
+      hint: jsonFound.length > 0 ? `${jsonFound.map((file) => shown(file.path)).join(', ')} define only $shared values` : 'environments live in http-client.env.json (+ http-client.private.env.json), .vscode/settings.json ("rest-client.environmentVariables"), .httpyac.json ("environments") or NAME.env / .env.NAME (see docs/environments.md)',
+    });
+  }
+  const list = [...names].map(([env, paths]) => `${env} (${paths.map(shown).join(', ')})`).join(', ');
+  const guess = closestName(name, names.keys());
+  return new UsageError(`no environment "${name}" in the environment files ${where}`, { hint: `${guess === undefined ? '' : `did you mean --env ${guess}? `}environments found: ${list}` });
+}
+
+/**
+ * Each environment's own variable names (`$shared` and `$default` left out: they apply without
+ * `--env`), with the file that defines each, from the files {@link loadEnvironment} reads for
+ * `requestDir`: for an unknown variable's hint, `--env dev defines it`. Only a hint depends on
+ * it, so a file that cannot be read or parsed is left out.
+ */
+export async function environmentDefinitions(requestDir: string): Promise<Map<string, Map<string, string>>> {
+  const dir = resolve(requestDir);
+  const folders = searchFolders(dir, projectRoot(dir));
+  const found = new Map<string, Map<string, string>>();
+  const add = (env: string, names: string[], path: string): void => {
+    const own = found.get(env) ?? new Map<string, string>();
+    for (const name of names) own.set(name, path); // nearer files come later and win, as in loadEnvironment
+    found.set(env, own);
+  };
+  const json = await jsonFiles(folders).catch(() => []);
+  for (const file of json) {
+    for (const [env, vars] of Object.entries(file.table)) {
+      // Objects are JetBrains settings (SSLConfiguration), not variables.
+      if (env !== SHARED && env !== DEFAULT) add(env, Object.keys(vars).filter((name) => !isObject(vars[name])), file.path);
+    }
+  }
+  for (const [env, paths] of dotenvNames(folders)) {
+    for (const path of paths) {
+      try {
+        add(env, Object.keys(parseDotenv(read(path))), path);
+      } catch {
+        // unreadable: no hint from it
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The names `--env` accepts for a request file in `requestDir` (for shell completion), sorted.
+ * Exit 2 as {@link loadEnvironment} for an environment file that is not valid JSON.
+ */
+export async function environmentNames(requestDir: string): Promise<string[]> {
+  const dir = resolve(requestDir);
+  const folders = searchFolders(dir, projectRoot(dir));
+  return [...environmentsFound(await jsonFiles(folders), folders).keys()].sort();
+}
+
+/** {@link loadEnvironment} once environment files may apply: exit 2 for a name no file defines. */
+export async function loadFoundEnvironment(dir: string, root: string, folders: string[], name: string | undefined, note: (message: string) => void, options: LoadEnvironmentOptions): Promise<Environment | undefined> {
+  const json = await jsonFiles(folders);
+  const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
+  // No --env: httpyac's `$default` values, where a file has them.
+  const own = name ?? DEFAULT;
+  const defines = (file: EnvFile): boolean => Object.hasOwn(file.table, own);
+  if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) {
+    if (options.withoutFiles && json.length === 0 && dotenvNames(folders).size === 0) {
+      options.withoutFiles(dir);
+      return undefined;
+    }
+    throw unknownEnvironment(name, dir, root, json, folders);
+  }
+  // The `.env` files are the base of an httpyac environment only (else they serve `{{$dotenv}}` alone).
+  const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
+  const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
+  const ownFiles = files.filter(defines);
+  if (sharedFiles.length === 0 && ownFiles.length === 0) return undefined;
+
+  const shared: Record<string, string> = {};
+  for (const file of byKind(sharedFiles)) Object.assign(shared, values(file.table[SHARED] ?? {}, file, SHARED, note));
+  const environment: Environment = { variables: { ...shared }, secrets: [] };
+  if (name !== undefined) environment.name = name;
+  for (const file of byKind(ownFiles)) Object.assign(environment.variables, withShared(values(file.table[own] ?? {}, file, own, note), shared, file, own));
+  for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
+  return environment;
+}

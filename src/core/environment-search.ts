@@ -1,0 +1,82 @@
+/**
+ * Where environment files may be (docs/environments.md): the folders searched and the files of
+ * the JSON kinds found in them. Every run does this; parsing what it finds is environment-files.ts,
+ * imported only when there is something to parse.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, join, parse, resolve } from 'node:path';
+import { nearestWith } from './project.js';
+import { UsageError } from './errors/index.js';
+
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** The nearest folder at or above `dir` with `.git` or `package.json`, else the filesystem root: environment files are searched up to it. */
+export function projectRoot(dir: string): string {
+  return nearestWith(dir, ['.git', 'package.json']) ?? parse(resolve(dir)).root;
+}
+
+/** The folders searched, farthest first: the root's `env/` folder, the root, then down to `dir`. */
+export function searchFolders(dir: string, root: string): string[] {
+  const chain: string[] = [];
+  for (let at = resolve(dir); ; at = dirname(at)) {
+    chain.unshift(at);
+    if (at === root || dirname(at) === at) break;
+  }
+  const envDir = join(root, 'env');
+  if (dirname(root) !== root && !chain.includes(envDir)) {
+    try {
+      if (statSync(envDir).isDirectory()) chain.unshift(envDir);
+    } catch {
+      // no env/ folder
+    }
+  }
+  return chain;
+}
+
+export function read(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+/** A file of the JSON kinds that may define environments; `text` when it was read to find out. */
+export interface JsonCandidate {
+  path: string;
+  kind: 'jetbrains' | 'private' | 'vscode' | 'httpyac' | 'package';
+  text?: string;
+}
+
+/**
+ * The files of the JSON kinds in `folders`, in the order they are read. A generator, so that
+ * their reader reads and parses each in turn (the first broken one is the one reported), and a
+ * run without any stops at the search.
+ */
+export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
+  for (const folder of folders) {
+    const jetbrains = join(folder, 'http-client.env.json');
+    if (isFile(jetbrains)) yield { path: jetbrains, kind: 'jetbrains' };
+    const secret = join(folder, 'http-client.private.env.json');
+    if (isFile(secret)) yield { path: secret, kind: 'private' };
+    const vscode = join(folder, '.vscode', 'settings.json');
+    // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
+    const text = isFile(vscode) ? read(vscode) : '';
+    if (text.includes('rest-client.environmentVariables')) yield { path: vscode, kind: 'vscode', text };
+    // httpyac's own file, else its section of package.json.
+    const own = join(folder, '.httpyac.json');
+    if (isFile(own)) {
+      yield { path: own, kind: 'httpyac' };
+      continue;
+    }
+    const manifest = join(folder, 'package.json');
+    const config = isFile(manifest) ? read(manifest) : '';
+    if (config.includes('"httpyac"')) yield { path: manifest, kind: 'package', text: config };
+  }
+}
