@@ -21,9 +21,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * shortcut cannot print (colours, over 64 KiB, not JSON). 221 kB → 214 kB: environment files
  * are parsed only where the search finds some (or with --env). 214 kB → 202 kB: the network and
  * TLS error texts load when a request fails. 202 kB → 199 kB: --retry's back-off and running
- * `$(…)` values load only for a run that uses them.
+ * `$(…)` values load only for a run that uses them. 199 kB → 214 kB, merged with main's new
+ * commands: `reqflow send` is in this bundle so that it starts as fast as `run` (issue 24),
+ * reading a request source (a file, a pipe, stdin) and the raw request target are what every
+ * run now does — about 15 kB. Issue 23's 200 kB goal is open again: what is left to move is
+ * listed in docs/performance.md.
  */
-const FAST_RUN_BUDGET_BYTES = 199_000;
+const FAST_RUN_BUDGET_BYTES = 214_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
