@@ -20,19 +20,32 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
   return out;
 }
 
+/** A secret as it may appear in a text: itself, and URL-encoded when that differs (an API key in a query string). */
+function formsOf(secret: string): string[] {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(secret);
+  } catch {
+    return [secret]; // a lone surrogate cannot be URL-encoded, so it cannot appear encoded either
+  }
+  return encoded === secret ? [secret] : [secret, encoded];
+}
+
+function maskForms(text: string, forms: Iterable<string>): string {
+  let result = text;
+  // Most texts hold no secret: looking costs less than splitting (the history scrubs every header).
+  for (const form of forms) if (result.includes(form)) result = result.split(form).join(MASK);
+  return result;
+}
+
 /**
  * Replaces every occurrence of the known secret values in a text. Used on error messages and
  * URLs (an API key may travel in the query string).
  */
 export function redact(text: string, secrets: Iterable<string>): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue; // too short to hide without mangling ordinary text
-    result = result.split(secret).join(MASK);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) result = result.split(encoded).join(MASK);
-  }
-  return result;
+  const forms: string[] = [];
+  for (const secret of secrets) if (secret.length >= 4) forms.push(...formsOf(secret)); // shorter ones would mangle ordinary text
+  return maskForms(text, forms);
 }
 
 /**
@@ -91,8 +104,12 @@ function decodeURIComponentSafe(text: string): string {
  */
 export class SecretRegistry {
   private readonly values = new Set<string>();
+  /** What `scrub` looks for, worked out once per secret (the history scrubs thousands of texts). */
+  private readonly forms: string[] = [];
   add(value: string | undefined): void {
-    if (value && value.length >= 4) this.values.add(value);
+    if (!value || value.length < 4 || this.values.has(value)) return;
+    this.values.add(value);
+    this.forms.push(...formsOf(value));
   }
   addHeaderValue(name: string, value: string): void {
     if (!isSecretName(name)) return;
@@ -101,7 +118,7 @@ export class SecretRegistry {
     if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"
   }
   scrub(text: string): string {
-    return redact(text, this.values);
+    return maskForms(text, this.forms);
   }
   /** True when a text carries a known secret value (a header set from a secret variable). */
   carries(text: string): boolean {
