@@ -12,14 +12,31 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 rmSync(`${root}dist/bundle`, { recursive: true, force: true });
 const outfile = `${root}dist/bundle/fast-run.cjs`;
+
+/**
+ * The history writer (masking, the file) runs once, when a run ends: it is bundled on its own,
+ * dist/bundle/history-write.cjs, and the fast path requires that file from beside itself, so a
+ * plain GET does not compile it with the rest (src/history/log.ts imports `./write.js`).
+ */
+const HISTORY_WRITER = 'history-write.cjs';
+const historyWriterApart = {
+  name: 'history-writer-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/write\.js$/ }, (args) => (args.importer.endsWith(`${sep}history${sep}log.js`) ? { path: HISTORY_WRITER, namespace: 'apart' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({ contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(HISTORY_WRITER)}));`, loader: 'js' }));
+  },
+};
+
 await build({
   entryPoints: [`${root}dist/cli/fast-run.js`],
+  plugins: [historyWriterApart],
   // Two levels below the root, as in dist/core/: code that resolves package.json or the oclif
   // root from its own URL finds them at the same relative place.
   outfile,
@@ -51,6 +68,19 @@ const bannerLines = 2;
 const lines = bundled.split('\n');
 const body = lines.slice(bannerLines).join('\n').replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
 writeFileSync(outfile, [...lines.slice(0, bannerLines), body].join('\n'));
+
+await build({
+  entryPoints: [`${root}dist/history/write.js`],
+  outfile: `${root}dist/bundle/${HISTORY_WRITER}`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
 
 // The proxy agents (http-proxy-agent and https-proxy-agent; socks-proxy-agent and the socks
 // client, four times their size, apart) and what they use, loaded only by a run that uses a

@@ -5,7 +5,7 @@ import { SecretRegistry } from '../core/mask.js';
 import { formatError } from './report-error.js';
 import { RUN_FLAGS, type FlagSpec, type RawRunFlags } from './run-flags.js';
 
-const COMMANDS = new Set(['run', 'oauth', 'tui', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+const COMMANDS = new Set(['run', 'oauth', 'tui', 'plugins', 'help', 'autocomplete', 'commands', 'version', 'history']);
 const HELP = new Set(['--help', '-h', 'help']);
 
 function parseConfig(): ParseArgsConfig['options'] {
