@@ -11,11 +11,14 @@ export function isSecretName(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_WORDS.test(name);
 }
 
+/** A secret-named header's value, masked line by line. */
+const masked = (value: string | string[]): string | string[] => (Array.isArray(value) ? value.map(() => MASK) : MASK);
+
 export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = isSecretName(name) ? (Array.isArray(value) ? value.map(() => MASK) : MASK) : value;
+    out[name] = isSecretName(name) ? masked(value) : value;
   }
   return out;
 }
@@ -79,13 +82,19 @@ export function displayUrl(url: string, redact?: Redact): string {
 
 /** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
 export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact): Record<string, string | string[]> {
-  const masked = maskHeaders(headers);
-  for (const [name, value] of Object.entries(masked)) {
+  // One pass (the history masks every header of every request of a run).
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    if (isSecretName(name)) {
+      out[name] = masked(value);
+      continue;
+    }
     // A redirect's target may carry a token in its query or userinfo.
     const shown = URL_HEADERS.test(name) ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
-    masked[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
+    out[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
   }
-  return masked;
+  return out;
 }
 
 const URL_HEADERS = /^(location|content-location|refresh|link)$/i;

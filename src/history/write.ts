@@ -73,7 +73,14 @@ function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string
 
 function openForAppend(path: string): number {
   // Read too: the last byte says whether a killed writer left a torn line.
-  return openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o600);
+  const open = (): number => openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o600);
+  try {
+    return open();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 }); // the first entry of the project
+    return open();
+  }
 }
 
 function writeAll(fd: number, text: string): void {
@@ -99,7 +106,6 @@ export function appendHistory(target: HistoryTarget, batch: readonly RecordedExc
     if (file === undefined) files.set(exchange.file, (file = resolve(exchange.file)));
     return `${JSON.stringify(toEntry(exchange, target, file, scrub))}\n`;
   });
-  mkdirSync(dirname(target.path), { recursive: true, mode: 0o700 });
   let fd = openForAppend(target.path);
   try {
     let size = fstatSync(fd).size;
