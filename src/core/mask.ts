@@ -80,18 +80,32 @@ export function displayUrl(url: string, redact?: Redact): string {
   return redact ? redact(masked) : masked;
 }
 
+/** How a header is shown: masked (a secret name), its URL masked (a redirect's target), or as it is. */
+type HeaderKind = 'secret' | 'url' | 'plain';
+
+/** How each header name was found to be shown: a caller that shows thousands of header sets (the history) keeps one. */
+export type HeaderKinds = Map<string, HeaderKind>;
+
+function headerKind(name: string): HeaderKind {
+  // A redirect's target may carry a token in its query or userinfo.
+  return isSecretName(name) ? 'secret' : URL_HEADERS.test(name) ? 'url' : 'plain';
+}
+
 /** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
-export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact): Record<string, string | string[]> {
-  // One pass (the history masks every header of every request of a run).
+export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact, kinds?: HeaderKinds): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (isSecretName(name)) {
+    let kind = kinds?.get(name);
+    if (kind === undefined) {
+      kind = headerKind(name);
+      kinds?.set(name, kind);
+    }
+    if (kind === 'secret') {
       out[name] = masked(value);
       continue;
     }
-    // A redirect's target may carry a token in its query or userinfo.
-    const shown = URL_HEADERS.test(name) ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
+    const shown = kind === 'url' ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
     out[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
   }
   return out;

@@ -9,7 +9,7 @@
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { displayHeaders, displayUrl, type SecretRegistry } from '../core/mask.js';
+import { displayHeaders, displayUrl, type HeaderKinds, type SecretRegistry } from '../core/mask.js';
 import { maskSecretFields } from '../core/mask-fields.js';
 import { HISTORY_BODY_LIMIT, type HistoryEntry, type HistoryTarget, type RecordedExchange, type StoredBody } from './entry.js';
 import { ROTATED_SUFFIX } from './paths.js';
@@ -39,7 +39,7 @@ function storeBody(into: StoredBody, body: string | Buffer | undefined, size: nu
 }
 
 /** The entry of one exchange, masked; its keys in the order of a line: the summary, then the exchange (see HistoryEntry). */
-function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string, scrub: (text: string) => string): HistoryEntry {
+function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string, scrub: (text: string) => string, kinds: HeaderKinds): HistoryEntry {
   const { response } = exchange;
   const entry = {
     v: 1,
@@ -57,10 +57,10 @@ function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string
   entry.durationMs = Math.round(exchange.durationMs * 10) / 10;
   entry.size = response?.size ?? 0;
   if (exchange.error) entry.error = { message: scrub(exchange.error.message), exitCode: exchange.error.exitCode };
-  entry.request = { headers: displayHeaders(exchange.requestHeaders, scrub), size: exchange.requestSize };
+  entry.request = { headers: displayHeaders(exchange.requestHeaders, scrub, kinds), size: exchange.requestSize };
   storeBody(entry.request, exchange.requestBody, exchange.requestSize, scrub);
   if (response) {
-    entry.response = { statusText: scrub(response.statusText), headers: displayHeaders(response.headers, scrub) };
+    entry.response = { statusText: scrub(response.statusText), headers: displayHeaders(response.headers, scrub, kinds) };
     storeBody(entry.response, response.body, response.size, scrub);
   }
   if (target.profilesFile !== undefined || target.environment !== undefined) {
@@ -93,40 +93,52 @@ function endsInNewline(fd: number, size: number): boolean {
   return size === 0 || (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a);
 }
 
+/** Lines go out in writes of about this much: the batch's text is never held whole (less for the GC to copy). */
+const WRITE_BYTES = 256 * 1024;
+
 /**
- * Appends the entries to the target's file (0600, in 0700 folders reqflow creates). Before the
- * file would grow past `maxBytes` it is rotated: renamed to `<file>.1` (replacing the one
- * before), and a new file started. Throws on file-system errors (the caller warns).
+ * Appends the entries to the target's file (0600, in 0700 folders reqflow creates), in whole
+ * lines. Before the file would grow past `maxBytes` it is rotated: renamed to `<file>.1`
+ * (replacing the one before), and a new file started. Throws on file-system errors (the caller
+ * warns).
  */
 export function appendHistory(target: HistoryTarget, batch: readonly RecordedExchange[], secrets: SecretRegistry): void {
   const scrub = (text: string): string => secrets.scrub(text);
   const files = new Map<string, string>(); // a batch's requests come from a few files: resolved once each
-  const lines = batch.map((exchange) => {
-    let file = files.get(exchange.file);
-    if (file === undefined) files.set(exchange.file, (file = resolve(exchange.file)));
-    return `${JSON.stringify(toEntry(exchange, target, file, scrub))}\n`;
-  });
+  const kinds: HeaderKinds = new Map(); // and carry the same few header names
   let fd = openForAppend(target.path);
   try {
     let size = fstatSync(fd).size;
+    let pending: string[] = [];
+    let pendingBytes = 0;
+    const write = (): void => {
+      writeAll(fd, pending.join(''));
+      size += pendingBytes;
+      pending = [];
+      pendingBytes = 0;
+    };
     // A writer killed mid-line left a torn line: end it, so that ours start on a line of their own.
-    let chunk = endsInNewline(fd, size) ? '' : '\n';
-    let chunkBytes = chunk.length;
-    for (const line of lines) {
+    if (!endsInNewline(fd, size)) {
+      pending.push('\n');
+      pendingBytes = 1;
+    }
+    for (const exchange of batch) {
+      let file = files.get(exchange.file);
+      if (file === undefined) files.set(exchange.file, (file = resolve(exchange.file)));
+      const line = `${JSON.stringify(toEntry(exchange, target, file, scrub, kinds))}\n`;
       const bytes = Buffer.byteLength(line);
-      if (size + chunkBytes + bytes > target.maxBytes && size + chunkBytes > 0) {
-        writeAll(fd, chunk);
+      if (size + pendingBytes + bytes > target.maxBytes && size + pendingBytes > 0) {
+        write();
         closeSync(fd);
         renameSync(target.path, `${target.path}${ROTATED_SUFFIX}`);
         fd = openForAppend(target.path);
         size = fstatSync(fd).size; // another run may have started the new file already
-        chunk = '';
-        chunkBytes = 0;
       }
-      chunk += line;
-      chunkBytes += bytes;
+      pending.push(line);
+      pendingBytes += bytes;
+      if (pendingBytes >= WRITE_BYTES) write();
     }
-    writeAll(fd, chunk);
+    write();
   } finally {
     closeSync(fd);
   }
