@@ -22,15 +22,24 @@ const outfile = `${root}dist/bundle/fast-run.cjs`;
 
 /**
  * The history writer (masking, the file) runs once, when a run ends: it is bundled on its own,
- * dist/bundle/history-write.cjs, and the fast path requires that file from beside itself, so a
- * plain GET does not compile it with the rest (src/history/log.ts imports `./write.js`).
+ * dist/bundle/history-write.cjs, and the fast path loads that file from beside itself, so a
+ * plain GET does not compile it with the rest (src/history/log.ts imports `./write.js`). It is
+ * compiled with vm.Script, as bin/run.cjs loads this bundle: require() of a file would start
+ * Node's ES-module loader (and fs/promises with it), ~5 ms of a run.
  */
 const HISTORY_WRITER = 'history-write.cjs';
+const loadApart = `
+const file = require('node:path').join(__dirname, ${JSON.stringify(HISTORY_WRITER)});
+const source = require('node:fs').readFileSync(file, 'utf8');
+const apart = { exports: {} };
+new (require('node:vm').Script)('(function (exports, require, module) {' + source + '\\n})', { filename: file }).runInThisContext()(apart.exports, require, apart);
+module.exports = apart.exports;
+`;
 const historyWriterApart = {
   name: 'history-writer-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/write\.js$/ }, (args) => (args.importer.endsWith(`${sep}history${sep}log.js`) ? { path: HISTORY_WRITER, namespace: 'apart' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({ contents: `module.exports = require(require('node:path').join(__dirname, ${JSON.stringify(HISTORY_WRITER)}));`, loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({ contents: loadApart, loader: 'js' }));
   },
 };
 
