@@ -38,6 +38,9 @@ beforeAll(async () => {
       res.end('broken');
     } else if (req.url === '/big') {
       res.end('x'.repeat(200 * 1024));
+    } else if (req.url === '/image') {
+      res.setHeader('Content-Type', 'image/png');
+      res.end(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x00, 0x01, 0xff]));
     } else {
       res.end('ok');
     }
@@ -108,8 +111,8 @@ describe('what is recorded', () => {
     expect(entries[1]?.error?.message).toMatch(/127\.0\.0\.1:1/);
   });
 
-  test('a body is kept up to 64 KiB, the cut marked; --dry-run records nothing', async () => {
-    const dir = project('big', { 'big.http': `GET ${server.url}/big\n` });
+  test('a body is kept up to 64 KiB, the cut marked, a binary one only noted; --dry-run records nothing', async () => {
+    const dir = project('big', { 'big.http': `GET ${server.url}/big\n`, 'image.http': `GET ${server.url}/image\n` });
     expect((await runCli(['run', 'big.http', '--dry-run'], { env, cwd: dir })).code).toBe(0);
     expect(existsSync(historyFileFor(stateDir, dir))).toBe(false);
     expect((await runCli(['run', 'big.http', '-o', 'raw'], { env, cwd: dir })).code).toBe(0);
@@ -117,6 +120,10 @@ describe('what is recorded', () => {
     expect(entry?.size).toBe(200 * 1024);
     expect(entry?.response?.body).toBe('x'.repeat(64 * 1024));
     expect(entry?.response?.cut).toBe(true);
+    expect((await runCli(['run', 'image.http', '-o', 'raw'], { env, cwd: dir })).code).toBe(0);
+    const image = historyLines(historyFileFor(stateDir, dir)).entries[1];
+    expect(image).toMatchObject({ size: 8, response: { binary: true } });
+    expect(image?.response?.body).toBeUndefined();
   });
 
   test('the UI records what it sends', async () => {

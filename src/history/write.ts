@@ -3,9 +3,9 @@
  * reports, with every secret the run learnt) and appended to the history file as one NDJSON
  * line. Loaded when the run ends, never at start-up.
  *
- * Why an append-only NDJSON file: no native module to install, one `write` per run with
- * O_APPEND (whole lines: concurrent runs never interleave within a line), and a writer killed
- * mid-write leaves at most one torn last line, which readers skip and the next writer closes.
+ * Why an append-only NDJSON file: no native module to install, writes of whole lines with
+ * O_APPEND (concurrent runs never interleave within a line), and a writer killed mid-write
+ * leaves at most one torn last line, which readers skip and the next writer closes.
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -23,14 +23,13 @@ function newId(): string {
 /** A body as the history keeps it: text masked and cut at the limit; binary bodies only noted. */
 function storeBody(into: StoredBody, body: string | Buffer | undefined, size: number, scrub: (text: string) => string): void {
   if (body === undefined || body.length === 0) return;
-  const bytes = typeof body === 'string' ? undefined : body;
+  const bytes = typeof body === 'string' ? Buffer.from(body) : body; // a string is already at most the limit in characters
   // The same test as -v and the dry run: a NUL in the first 8,000 bytes is not text.
-  if (bytes ? bytes.subarray(0, 8000).includes(0) : (body as string).slice(0, 8000).includes('\0')) {
+  if (bytes.subarray(0, 8000).includes(0)) {
     into.binary = true;
     return;
   }
-  let text = bytes ? bytes.subarray(0, HISTORY_BODY_LIMIT).toString('utf8') : (body as string);
-  if (typeof body === 'string' && text.length * 3 > HISTORY_BODY_LIMIT && Buffer.byteLength(text) > HISTORY_BODY_LIMIT) text = Buffer.from(text).subarray(0, HISTORY_BODY_LIMIT).toString('utf8');
+  let text = bytes.subarray(0, HISTORY_BODY_LIMIT).toString('utf8');
   if (size > HISTORY_BODY_LIMIT) {
     text = text.replace(/\uFFFD$/, ''); // a character split by the cut
     into.cut = true;
