@@ -1,6 +1,7 @@
 /** How the history commands show times, durations, statuses and tables. */
 import { visible } from '../report/render/visible.js';
 import type { HistoryEntry } from './entry.js';
+import type { HistoryScope } from './scope.js';
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
 
@@ -27,4 +28,9 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const line = (row: readonly string[]): string => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
   return `${cells.map(line).join('\n')}\n`;
+}
+
+/** The line (stderr) when nothing matched: whose history was read, and with which filter. */
+export function nothingKept(scope: HistoryScope, filter = ''): string {
+  return `${visible(`reqflow: no history${filter} for profile "${scope.profile}" in ${scope.project}`)}\n`;
 }

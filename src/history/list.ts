@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { HistorySummary } from './entry.js';
-import { shownDuration, shownStatus, shownTime, table } from './format.js';
+import { nothingKept, shownDuration, shownStatus, shownTime, table } from './format.js';
 import type { HistoryIo } from './io.js';
 import { forEachSummary, profileFiles } from './read.js';
 import { historyScope, type ScopeFlags } from './scope.js';
@@ -47,7 +47,7 @@ export function historyListCommand(flags: ListFlags, io: HistoryIo): Promise<num
         return 0;
       }
       if (newestFirst.length === 0) {
-        io.stderr.write(`reqflow: no history${needle !== undefined ? ` matching "${flags.grep}"` : ''} for profile "${scope.profile}" in ${scope.project}\n`);
+        io.stderr.write(nothingKept(scope, needle !== undefined ? ` matching "${flags.grep}"` : ''));
         return 0;
       }
       const rows = newestFirst.map((e) => [e.id, shownTime(e.time), e.method, e.name, shownStatus(e), shownDuration(e.durationMs), e.url]);

@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { shownPath } from '../core/resolve-path.js';
 import { exitCodeOf } from '../cli/report-error.js';
-import { shownDuration, table } from './format.js';
+import { nothingKept, shownDuration, shownStatus, table } from './format.js';
 import type { HistoryIo } from './io.js';
 import { forEachSummary, profileFiles } from './read.js';
 import { historyScope, type ScopeFlags } from './scope.js';
@@ -44,7 +44,7 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
         return 0;
       }
       if (stats.length === 0) {
-        io.stderr.write(`reqflow: no history${flags.since !== undefined ? ` since ${flags.since}` : ''} for profile "${scope.profile}" in ${scope.project}\n`);
+        io.stderr.write(nothingKept(scope, flags.since !== undefined ? ` since ${flags.since}` : ''));
         return 0;
       }
       const rows = stats.map((s) => [
@@ -54,7 +54,7 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
         shownDuration(s.p50Ms),
         shownDuration(s.p95Ms),
         shownDuration(s.maxMs),
-        s.lastStatus === undefined ? 'ERR' : String(s.lastStatus),
+        shownStatus({ status: s.lastStatus }),
         s.sparkline,
       ]);
       io.stdout.write(table(['REQUEST', 'COUNT', 'ERRORS', 'P50', 'P95', 'MAX', 'LAST', 'RECENT'], rows));
