@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -14,6 +14,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { writeFixtures } from './lib/fixtures.js';
+import { HISTORY_ENTRIES, writeHistoryFixture } from './lib/history-fixture.js';
 import { command, compare, runChecked, summarize, timeVerbose } from './lib/measure.js';
 import { formatSection, formatTargets, ms, mb, ratio } from './lib/report.js';
 import { eventLatencies } from './lib/sse.js';
@@ -298,6 +299,35 @@ async function main() {
       const beyond = p['list 10,000 requests'].median - p['list 1 request'].median;
       console.log(formatSection('Parse: reqflow run FILE --list (median)', ['command', 'median', 'beyond start-up'], [['list 1 request', ms(p['list 1 request'].median), ''], ['list 10,000 requests', ms(p['list 10,000 requests'].median), ms(beyond)]]));
       check('parse 10,000 requests beyond start-up (ms)', '≤ 300 ms', beyond, beyond <= 300, ms(beyond));
+    }
+
+    if (wanted('history')) {
+      console.error('bench: the history: 1,000 GETs and one GET with and without it ...');
+      const h = await compare(
+        [
+          reqflow('1 GET', 'run', files.one),
+          reqflow('1 GET --no-history', 'run', files.one, '--no-history'),
+          reqflow('1,000 GETs', 'run', files.batchGet),
+          reqflow('1,000 GETs --no-history', 'run', files.batchGet, '--no-history'),
+        ],
+        { warmup: 1, runs: Math.max(5, RUNS), ...opts },
+      );
+      const perRun = h['1 GET'].median - h['1 GET --no-history'].median;
+      const perRequest = (h['1,000 GETs'].median - h['1,000 GETs --no-history'].median - perRun) / 999;
+      console.error(`bench: reqflow history stats over ${HISTORY_ENTRIES.toLocaleString('en')} entries ...`);
+      const project = writeHistoryFixture(tmp, env.REQFLOW_STATE_DIR);
+      const s = await compare([node('node -e 0', '-e', '0'), reqflow('history --help (oclif start-up)', 'history', '--help'), reqflow('history stats', 'history', 'stats')], { warmup: 1, runs: Math.max(3, RUNS), env, cwd: project });
+      const stats = s['history stats'].median;
+      results.cases.history = { perRun, perRequest, oneGet: h['1 GET'].median, oneGetWithout: h['1 GET --no-history'].median, batch: h['1,000 GETs'].median, batchWithout: h['1,000 GETs --no-history'].median, stats, oclif: s['history --help (oclif start-up)'].median, node: s['node -e 0'].median };
+      console.log(
+        formatSection('History (median)', ['case', 'with', 'without (--no-history)', 'difference'], [
+          ['one GET', ms(h['1 GET'].median), ms(h['1 GET --no-history'].median), ms(perRun)],
+          ['1,000 GETs', ms(h['1,000 GETs'].median), ms(h['1,000 GETs --no-history'].median), `${perRequest.toFixed(3)} ms / request`],
+          [`history stats, ${HISTORY_ENTRIES.toLocaleString('en')} entries`, ms(stats), '', `oclif start-up alone: ${ms(s['history --help (oclif start-up)'].median)}; node -e 0: ${ms(s['node -e 0'].median)}`],
+        ]),
+      );
+      check('history: cost per request (ms)', '≤ 0.05 ms', perRequest, perRequest <= 0.05, `${perRequest.toFixed(3)} ms`);
+      check(`history stats over ${HISTORY_ENTRIES.toLocaleString('en')} entries (s)`, '≤ 1 s', stats / 1000, stats <= 1000, ms(stats));
     }
 
     if (wanted('plugins') && existsSync(join(ROOT, 'bench', 'plugins-overhead.js'))) {

@@ -42,6 +42,23 @@ const outdir = `${root}dist/bundle`;
 const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'cli/send-request.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
 const EXTRAS_PREFIX = 'reqflow-extras:';
 
+/**
+ * The history writer (masking, the file) runs once, when a run ends: it is bundled on its own,
+ * dist/bundle/history-write.cjs, and the fast path loads that file from beside itself, so a
+ * plain GET does not compile it with the rest (src/history/log.ts imports `./write.js` when a run ends; neither the plain path nor extras.cjs carries it). It is
+ * compiled with vm.Script, as bin/run.cjs loads this bundle: require() of a file would start
+ * Node's ES-module loader (and fs/promises with it), ~5 ms of a run.
+ */
+const HISTORY_WRITER = 'history-write.cjs';
+const HISTORY_MODULE = 'history/write.js';
+const loadApart = `
+const file = require('node:path').join(__dirname, ${JSON.stringify(HISTORY_WRITER)});
+const source = require('node:fs').readFileSync(file, 'utf8');
+const apart = { exports: {} };
+new (require('node:vm').Script)('(function (exports, require, module) {' + source + '\\n})', { filename: file }).runInThisContext()(apart.exports, require, apart);
+module.exports = apart.exports;
+`;
+
 const common = {
   bundle: true,
   format: 'cjs',
@@ -84,7 +101,7 @@ const extrasEntries = new Set();
 const coreForExtras = new Set();
 for (const [name, imports] of graph) {
   for (const i of imports) {
-    if (core.has(name) && !core.has(i.name)) extrasEntries.add(i.name);
+    if (core.has(name) && !core.has(i.name) && i.name !== HISTORY_MODULE) extrasEntries.add(i.name);
     if (!core.has(name) && core.has(i.name)) coreForExtras.add(i.name);
   }
 }
@@ -168,7 +185,12 @@ const fastRun = await build({
       'const __reqflowExtras = (name) => Promise.resolve().then(() => (__reqflowExtrasModules ??= (globalThis.__reqflowLoadBundle ?? require)(require("node:path").join(__dirname, "extras.cjs")).connect(module.exports.__reqflowCoreModules))[name]());',
     ].join('\n'),
   },
-  plugins: [splitPlugin((name, args) => (args.kind === 'dynamic-import' && !core.has(name) ? { path: `${EXTRAS_PREFIX}${name}`, external: true } : undefined))],
+  plugins: [
+    splitPlugin(
+      (name, args) => (name === HISTORY_MODULE ? { path: HISTORY_WRITER, namespace: 'apart' } : args.kind === 'dynamic-import' && !core.has(name) ? { path: `${EXTRAS_PREFIX}${name}`, external: true } : undefined),
+      (b) => b.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({ contents: loadApart, loader: 'js' })),
+    ),
+  ],
 });
 
 // Never one module in both: its classes (instanceof) and registries would exist twice.
@@ -195,6 +217,19 @@ rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 finish(extras, banner.length + 1);
 finish(fastRun, banner.length + 2);
+
+await build({
+  entryPoints: [`${root}dist/history/write.js`],
+  outfile: `${outdir}/${HISTORY_WRITER}`,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+});
 
 // The proxy agents (http-proxy-agent and https-proxy-agent; socks-proxy-agent and the socks
 // client, four times their size, apart) and what they use, loaded only by a run that uses a

@@ -9,7 +9,7 @@ import { SEND_FLAGS, type RawSendFlags } from './send-flags.js';
 import { isMethodAndUrl, isUrl, notARequestFileError, unknownFlagError } from './usage-errors.js';
 
 /** reqflow's own commands: a file of that name in the current folder does not hide them. */
-const COMMANDS = new Set(['run', 'send', 'test', 'tui', 'import', 'mock', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version']);
+const COMMANDS = new Set(['run', 'send', 'test', 'tui', 'import', 'mock', 'oauth', 'cookies', 'plugins', 'help', 'autocomplete', 'commands', 'version', 'history']);
 const HELP = new Set(['--help', '-h', 'help']);
 
 type FlagTable = Record<string, FlagSpec>;

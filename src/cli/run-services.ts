@@ -1,7 +1,7 @@
 /**
  * The services of a run over one request file, for `reqflow run` and `reqflow test`: the
  * profile and session (found from the file's folder), the `--env` environment, prompts, the
- * reporter behind the feed, and the chaining state over the file's requests.
+ * reporter behind the feed, the history, and the chaining state over the file's requests.
  */
 import { dirname } from 'node:path';
 import type { AgentPool } from '../core/http/agents.js';
@@ -18,6 +18,7 @@ import { loadProfileSession } from '../core/session.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { createChain } from '../pipeline/loop.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
+import { openHistory } from '../history/log.js';
 import { createFeed } from '../report/feed.js';
 import type { Reporter } from '../report/reporter.js';
 
@@ -45,6 +46,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   const environment = await loadEnvironment(dirname(path), options.environment, warn, setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {});
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn });
+  const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
     options,
@@ -64,6 +66,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     env: io.env,
     ...(options.cookies === false ? {} : { cookies: new SessionCookieJar(session, (value) => secrets.add(value), warn) }),
     proxy: proxyRules(options, io.env, secrets, profile),
+    ...(history ? { history } : {}),
   };
   services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;

@@ -1,3 +1,4 @@
+import { historyPlugin } from '../history/plugin.js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
 import type { PluginEntry } from './registry.js';
@@ -133,5 +134,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     appliesTo: (ctx) => ctx.options.extract && ctx.response !== undefined && wantsExtraction(ctx.response),
     load: inline(captureTokenPlugin),
   },
+  // Before the session: a session that cannot be saved must not cost the request its entry.
+  { name: 'history', builtin: true, stages: ['persist'], appliesTo: (ctx) => ctx.history !== undefined, load: inline(historyPlugin) },
   { name: 'persist-session', builtin: true, stages: ['persist'], load: inline(persistSessionPlugin) },
 ];

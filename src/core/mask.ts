@@ -11,13 +11,34 @@ export function isSecretName(name: string): boolean {
   return SECRET_HEADERS.has(name.toLowerCase()) || SECRET_WORDS.test(name);
 }
 
+/** A secret-named header's value, masked line by line. */
+const masked = (value: string | string[]): string | string[] => (Array.isArray(value) ? value.map(() => MASK) : MASK);
+
 export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    out[name] = isSecretName(name) ? (Array.isArray(value) ? value.map(() => MASK) : MASK) : value;
+    out[name] = isSecretName(name) ? masked(value) : value;
   }
   return out;
+}
+
+/** A secret as it may appear in a text: itself, and URL-encoded when that differs (an API key in a query string). */
+function formsOf(secret: string): string[] {
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(secret);
+  } catch {
+    return [secret]; // a lone surrogate cannot be URL-encoded, so it cannot appear encoded either
+  }
+  return encoded === secret ? [secret] : [secret, encoded];
+}
+
+function maskForms(text: string, forms: Iterable<string>): string {
+  let result = text;
+  // Most texts hold no secret: looking costs less than splitting (the history scrubs every header).
+  for (const form of forms) if (result.includes(form)) result = result.split(form).join(MASK);
+  return result;
 }
 
 /**
@@ -25,14 +46,9 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
  * URLs (an API key may travel in the query string).
  */
 export function redact(text: string, secrets: Iterable<string>): string {
-  let result = text;
-  for (const secret of secrets) {
-    if (secret.length < 4) continue; // too short to hide without mangling ordinary text
-    result = result.split(secret).join(MASK);
-    const encoded = encodeURIComponent(secret);
-    if (encoded !== secret) result = result.split(encoded).join(MASK);
-  }
-  return result;
+  const forms: string[] = [];
+  for (const secret of secrets) if (secret.length >= 4) forms.push(...formsOf(secret)); // shorter ones would mangle ordinary text
+  return maskForms(text, forms);
 }
 
 /**
@@ -64,15 +80,35 @@ export function displayUrl(url: string, redact?: Redact): string {
   return redact ? redact(masked) : masked;
 }
 
+/** How a header is shown: masked (a secret name), its URL masked (a redirect's target), or as it is. */
+type HeaderKind = 'secret' | 'url' | 'plain';
+
+/** How each header name was found to be shown: a caller that shows thousands of header sets (the history) keeps one. */
+export type HeaderKinds = Map<string, HeaderKind>;
+
+function headerKind(name: string): HeaderKind {
+  // A redirect's target may carry a token in its query or userinfo.
+  return isSecretName(name) ? 'secret' : URL_HEADERS.test(name) ? 'url' : 'plain';
+}
+
 /** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
-export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact): Record<string, string | string[]> {
-  const masked = maskHeaders(headers);
-  for (const [name, value] of Object.entries(masked)) {
-    // A redirect's target may carry a token in its query or userinfo.
-    const shown = URL_HEADERS.test(name) ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
-    masked[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
+export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact, kinds?: HeaderKinds): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    let kind = kinds?.get(name);
+    if (kind === undefined) {
+      kind = headerKind(name);
+      kinds?.set(name, kind);
+    }
+    if (kind === 'secret') {
+      out[name] = masked(value);
+      continue;
+    }
+    const shown = kind === 'url' ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
+    out[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
   }
-  return masked;
+  return out;
 }
 
 const URL_HEADERS = /^(location|content-location|refresh|link)$/i;
@@ -91,8 +127,12 @@ function decodeURIComponentSafe(text: string): string {
  */
 export class SecretRegistry {
   private readonly values = new Set<string>();
+  /** What `scrub` looks for, worked out once per secret (the history scrubs thousands of texts). */
+  private readonly forms: string[] = [];
   add(value: string | undefined): void {
-    if (value && value.length >= 4) this.values.add(value);
+    if (!value || value.length < 4 || this.values.has(value)) return;
+    this.values.add(value);
+    this.forms.push(...formsOf(value));
   }
   addHeaderValue(name: string, value: string): void {
     if (!isSecretName(name)) return;
@@ -101,7 +141,7 @@ export class SecretRegistry {
     if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"
   }
   scrub(text: string): string {
-    return redact(text, this.values);
+    return maskForms(text, this.forms);
   }
   /** True when a text carries a known secret value (a header set from a secret variable). */
   carries(text: string): boolean {

@@ -221,6 +221,8 @@ export interface Profile {
   proxy?: string;
   /** `"noProxy"`: hosts that go direct, in place of `no_proxy` (`--noproxy` wins). */
   noProxy?: string;
+  /** `"history": false`: the requests of the profile are not kept in the history (as `--no-history`). */
+  history?: boolean;
   /**
    * The profile's default authentication method, e.g. `{ "type": "bearer" }`. The other keys
    * are the settings of the method named by `type` (the {@link Plugin.authName} of the plugin
@@ -322,6 +324,8 @@ export interface RunOptions {
   showSecrets?: boolean;
   /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */
   cookies?: boolean;
+  /** `--no-history` sets it to false: the run's requests are not kept in the history. */
+  history?: boolean;
   /** Values from `-e name=value`. Read them through `ctx.variables`, which also knows session and profile. */
   cliVariables: Record<string, string>;
 }

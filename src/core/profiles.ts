@@ -190,6 +190,10 @@ function validateProfile(entry: unknown, where: string, baseDir: string): Profil
     if (typeof entry.http2 !== 'boolean') fail(`${where}.http2`, 'true or false');
     profile.http2 = entry.http2;
   }
+  if (entry.history !== undefined) {
+    if (typeof entry.history !== 'boolean') fail(`${where}.history`, 'true or false');
+    profile.history = entry.history;
+  }
   return profile;
 }
 

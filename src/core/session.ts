@@ -1,21 +1,14 @@
 import * as nodeFs from 'node:fs';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
-import { homedir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
 import { projectKey, projectRoot } from './project.js';
+import { stateDir } from './state-dir.js';
 import type { ProfilesDocument } from './profiles.js';
 import { writeFileAtomic } from './atomic-write.js';
 import type { Session } from './model.js';
-
-/** Where sessions live: `$REQFLOW_STATE_DIR`, else `$XDG_STATE_HOME/reqflow`, else `~/.local/state/reqflow`. */
-function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.REQFLOW_STATE_DIR) return env.REQFLOW_STATE_DIR;
-  const xdg = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
-  return join(xdg, 'reqflow');
-}
 
 /**
  * File of a profile's session in a project (`src/core/project.ts`): a session belongs to both,
@@ -82,13 +75,13 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   try {
     text = readFileSync(path, 'utf8'); // sync: small file, and fs/promises costs start-up time
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile());
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile(), options.project);
     throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
   }
   try {
     const parsed = JSON.parse(text) as Partial<SessionFile>;
     if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object') throw new Error('unexpected shape');
-    return new FileSession(profile, path, { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} });
+    return new FileSession(profile, path, { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} }, options.project);
   } catch {
     const aside = `${path}.corrupt-${Date.now()}`;
     try {
@@ -98,7 +91,7 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
       throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
     }
     options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
-    return new FileSession(profile, path, emptyFile());
+    return new FileSession(profile, path, emptyFile(), options.project);
   }
 }
 
@@ -146,6 +139,8 @@ export class FileSession implements Session {
     readonly profile: string,
     readonly path: string,
     private content: SessionFile,
+    /** The project root the session belongs to (`projectRoot`): the run's history is kept beside it. */
+    readonly project: string,
   ) {}
 
   get(name: string): string | undefined {

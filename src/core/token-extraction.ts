@@ -14,9 +14,12 @@ export function wantsExtraction(response: ResponseInfo): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
 }
 
-/** The first {@link CAPTURE_LIMIT} bytes of a body; nothing once the body is larger. */
-function boundedRecorder(limit = CAPTURE_LIMIT): { add(chunk: Buffer): void; result(): Buffer | undefined } {
-  const chunks: Buffer[] = [];
+/**
+ * The first {@link CAPTURE_LIMIT} bytes of a body; nothing once the body is larger, except its
+ * first `keepHead` bytes (what the history keeps of any body).
+ */
+function boundedRecorder(limit = CAPTURE_LIMIT, keepHead = 0): { add(chunk: Buffer): void; result(): Buffer | undefined; head(): Buffer } {
+  let chunks: Buffer[] = [];
   let size = 0;
   let overflow = false;
   return {
@@ -26,31 +29,47 @@ function boundedRecorder(limit = CAPTURE_LIMIT): { add(chunk: Buffer): void; res
       if (size <= limit) chunks.push(chunk);
       else {
         overflow = true;
-        chunks.length = 0;
+        // A copy of the head alone: the chunks (up to `limit`) are released.
+        chunks = keepHead > 0 ? [Buffer.concat([...chunks, chunk], Math.min(size, keepHead))] : [];
       }
     },
     result: () => (overflow ? undefined : Buffer.concat(chunks, size)),
+    head: () => Buffer.concat(chunks, Math.min(size, keepHead)),
   };
 }
 
 /** Where the sender leaves the recording of a body (see {@link recordBody}) on its stream. */
 const RECORDING = Symbol('reqflow.recordedBody');
-type RecordedStream = Readable & { [RECORDING]?: { limit: number; result: () => Buffer | undefined } };
+type RecordedStream = Readable & { [RECORDING]?: { limit: number; result: () => Buffer | undefined; head: () => Buffer } };
 
 /**
  * For the sender, which already sees every chunk: returns a recorder to call with each chunk
- * (and with `null` at the end) when the response may carry a token, so that
- * {@link captureBody} needs no extra stream in the body's path (a batch run pays per stream).
+ * (and with `null` at the end) when the response may carry a token, or when a copy is wanted
+ * anyway (`limit`: a chained request's; `keepHead`: the history's first bytes of any body), so
+ * that {@link captureBody} needs no extra stream in the body's path (a batch run pays per stream).
  */
-export function recordBody(stream: Readable, response: ResponseInfo, limit?: number): ((chunk: Buffer | null) => void) | undefined {
-  if (limit === undefined && !wantsExtraction(response)) return undefined;
-  const recorder = boundedRecorder(limit);
+export function recordBody(stream: Readable, response: ResponseInfo, limit?: number, keepHead?: number): ((chunk: Buffer | null) => void) | undefined {
+  const extracting = limit === undefined && wantsExtraction(response);
+  if (limit === undefined && keepHead === undefined && !extracting) return undefined;
+  // Only the head is wanted of a body no token comes from: no more is held while it streams.
+  const kept = limit ?? (extracting || keepHead === undefined ? CAPTURE_LIMIT : keepHead);
+  const recorder = boundedRecorder(kept, keepHead);
   let done = false;
-  (stream as RecordedStream)[RECORDING] = { limit: limit ?? CAPTURE_LIMIT, result: () => (done ? recorder.result() : undefined) };
+  (stream as RecordedStream)[RECORDING] = { limit: kept, result: () => (done ? recorder.result() : undefined), head: recorder.head };
   return (chunk) => {
     if (chunk === null) done = true;
     else recorder.add(chunk);
   };
+}
+
+/**
+ * The first `bytes` of a body as received so far: the whole body once something read it, else
+ * what the sender recorded while it streamed (see {@link recordBody}'s `keepHead`).
+ */
+export function bodyHead(response: ResponseInfo, bytes: number): Buffer | undefined {
+  // A copy when cut: the head must not keep a large body alive until the history is written.
+  if (response.body) return response.body.length > bytes ? Buffer.from(response.body.subarray(0, bytes)) : response.body;
+  return (response.stream as RecordedStream | undefined)?.[RECORDING]?.head().subarray(0, bytes);
 }
 
 /**

@@ -10,12 +10,13 @@
  *   send       SendContext       + response (the first sender wins)
  *   render     RenderContext     response handed to the reporters (report)
  *   capture    CaptureContext    + capturedBody(): values taken from the response
- *   persist    PersistContext    + error: session, cookies, history written (also on failure)
+ *   persist    PersistContext    + error, timing: session, cookies, history written (also on failure)
  */
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RunChain } from '../chain/chain.js';
 import type { BodyPiece, HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
 import type { ReportFeed } from '../report/reporter.js';
+import type { HistoryLog } from '../history/log.js';
 
 /** What every request stage sees: the run's settings and services, read-only. */
 export interface BaseContext {
@@ -63,6 +64,8 @@ export interface BaseContext {
   redact(text: string): string;
   /** The run's chaining state (named responses, captured values), when the run chains. */
   readonly chain?: RunChain;
+  /** The run's history (absent with `--no-history` or a profile's `"history": false`); the `history` hook adds each sent request. */
+  readonly history?: HistoryLog;
   /** `request.variables` of the request's scripts: resolved before every other source but `-e`. */
   readonly requestVariables?: Map<string, string>;
   /** Results of the request's checks (`??`, `client.test`, expectations); one that failed makes the request fail (exit 1). */
@@ -124,6 +127,12 @@ export interface CaptureContext extends RenderContext {
 export interface PersistContext extends RequestContext {
   /** The error that ended the request early, if any. */
   error?: ReqflowError;
+  /**
+   * Set when the request was sent: when (`startedAt`, epoch ms) and how long until its response
+   * body was received and shown, or until the error that ended it (`durationMs`). Requests that
+   * failed before sending (an unresolved variable) have none.
+   */
+  timing?: { startedAt: number; durationMs: number };
 }
 
 /** What `parse` handlers receive: one file's text; they fill `requests`. */

@@ -15,6 +15,8 @@ import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { TemplateResolver } from '../core/variables.js';
 import type { ReportFeed } from '../report/reporter.js';
+import { HISTORY_BODY_LIMIT } from '../history/entry.js';
+import type { HistoryLog } from '../history/log.js';
 import type { RequestContext } from './context.js';
 import { visible } from '../report/render/visible.js';
 
@@ -42,6 +44,8 @@ export interface RunServices {
   chain?: RunChain;
   /** The profile's cookie jar (absent with `--no-cookies`). */
   cookies?: CookieStore;
+  /** Where the `history` hook keeps the run's requests (absent when the history is off: `openHistory`). */
+  history?: HistoryLog;
   /** Which proxy each request goes through (`--proxy`, the `*_proxy` environment, `no_proxy`). */
   proxy?: ProxyRules;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
@@ -100,6 +104,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     state: {},
     runState: services.runState,
     ...(chain ? { chain, requestVariables } : {}),
+    ...(services.history ? { history: services.history } : {}),
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
     addSecret: (value) => services.secrets.add(value),
@@ -130,6 +135,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
               if (options.verbose) services.output.err(`reqflow: ${url.origin} refused HTTP/1.1 and speaks HTTP/2: sent over HTTP/2`);
             },
             ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
+            ...(services.history ? { recordHead: HISTORY_BODY_LIMIT } : {}),
             ...(services.proxy
               ? {
                   proxy: services.proxy,

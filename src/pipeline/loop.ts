@@ -4,6 +4,9 @@
  *
  *   substitute → auth → transform → send → render → [capture] → [persist]
  *
+ * (`persist` is where the history hook keeps each sent request; `runRequests` writes the run's
+ * history once, at its end.)
+ *
  * Stages and hooks run the handlers of the plugins that apply to the request, in registry
  * order (`core/registry.ts`; built-ins are listed in `core/builtins.ts`). The response goes to
  * the run's reporter through `ctx.report` in `render` (`src/report/`).
@@ -43,6 +46,9 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
   const ctx = createContext(spec, file, run);
   report.reporter.requestStart?.(ctx.spec);
   let error: ReqflowError | undefined;
+  let timing: PersistContext['timing'];
+  let sentAt = 0; // performance.now() when sent; 0: not sent
+  let sentAtWall = 0;
   try {
     registry.checkAuthAvailable(ctx);
     await runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
@@ -56,6 +62,8 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
       run.output.out(await dryRunText(ctx, run));
       return { spec, exitCode: ExitCode.ok, sent: ctx.spec };
     }
+    sentAtWall = Date.now();
+    sentAt = performance.now();
     await runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming
     const response = ctx.response;
     if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
@@ -64,14 +72,16 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     // A chained request keeps more of its body: later requests and checks read it.
     const capturedBody = capturers.length > 0 ? captureBody(response, ctx.chain?.wants(ctx.spec) === true ? CHAIN_CAPTURE_LIMIT : undefined) : () => undefined;
     await runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
+    timing = { startedAt: sentAtWall, durationMs: performance.now() - sentAt }; // the body is in and shown
     if (response.stream && !response.stream.readableEnded) response.stream.resume(); // free the socket for the next request
     await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry, capturers); // token extraction, @capture
   } catch (caught) {
     error = isReqflowError(caught) ? caught : internalError(caught);
     ctx.response?.stream?.destroy();
+    if (sentAt > 0) timing ??= { startedAt: sentAtWall, durationMs: performance.now() - sentAt };
   }
   try {
-    await runStep('persist', Object.assign(ctx as PersistContext, error ? { error } : {}), registry); // session, cookies, history
+    await runStep('persist', Object.assign(ctx as PersistContext, error ? { error } : {}, timing ? { timing } : {}), registry); // history, session, cookies
   } catch (caught) {
     // After a failed request, the first error is the one to report.
     error ??= isReqflowError(caught) ? caught : internalError(caught);
@@ -110,14 +120,19 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
   // memory grow with the length of the file.
   const outcomes: Array<Pick<RequestOutcome, 'spec' | 'exitCode' | 'error'>> = [];
   let streamEndedByUser = false;
-  for (const spec of specs) {
-    if (run.signal.aborted) break;
-    if (run.chain?.ran(spec)) continue; // it ran already, because an earlier request referred to it
-    const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
-    if (options.stop()) break; // the request cut short by the closed output is not a failure
-    if (outcome.streamEndedByUser) streamEndedByUser = true;
-    outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
-    if (options.failFast && outcome.exitCode !== ExitCode.ok) break;
+  try {
+    for (const spec of specs) {
+      if (run.signal.aborted) break;
+      if (run.chain?.ran(spec)) continue; // it ran already, because an earlier request referred to it
+      const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
+      if (options.stop()) break; // the request cut short by the closed output is not a failure
+      if (outcome.streamEndedByUser) streamEndedByUser = true;
+      outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
+      if (options.failFast && outcome.exitCode !== ExitCode.ok) break;
+    }
+  } finally {
+    // The history is written once per run (Ctrl-C, --fail-fast and a closed output end here too).
+    await run.history?.flush();
   }
   const summary = { outcomes, exitCode: combinedExitCode(outcomes) };
   await run.report.reporter.runEnd?.(summary);

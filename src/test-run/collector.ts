@@ -3,41 +3,28 @@
  * requests can use it) and turns every request's outcome into a {@link RequestResult}.
  */
 import { resolve } from 'node:path';
-import { MASK, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
+import { displayHeaders, displayUrl } from '../core/mask.js';
+import { maskSecretFields } from '../core/mask-fields.js';
 import type { Reporter, RequestOutcome, RequestView } from '../report/reporter.js';
 import type { ResponseInfo } from '../core/model.js';
 import { KEPT_BODY_BYTES, type RequestResult, type Timings } from '../report/test-results.js';
 
-function decodedName(name: string): string {
-  try {
-    return decodeURIComponent(name.replace(/\+/g, ' '));
-  } catch {
-    return name;
-  }
-}
-
-/** Values under secret-looking names (`"password": …`, `token=…`) in a JSON or form body, masked: a report shows the body, not the credentials in it. */
-function maskSecretFields(text: string): string {
+/** A JSON body indented as the reports show it; any other text as it is. */
+function indented(text: string): string {
   const trimmed = text.trimStart();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    try {
-      const masked = JSON.stringify(JSON.parse(text) as unknown, (key, value: unknown) => (key !== '' && isSecretName(key) && value !== null && typeof value !== 'object' ? MASK : value), 2);
-      return masked;
-    } catch {
-      return text;
-    }
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[')) return text;
+  try {
+    return JSON.stringify(JSON.parse(text) as unknown, null, 2);
+  } catch {
+    return text;
   }
-  if (/^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/.test(trimmed)) {
-    return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, lead: string, name: string) => (isSecretName(decodedName(name)) ? `${lead}${name}=${MASK}` : all));
-  }
-  return text;
 }
 
 function cut(body: Buffer | string | undefined, redact: (text: string) => string): string | undefined {
   if (body === undefined) return undefined;
   const text = typeof body === 'string' ? body : body.subarray(0, KEPT_BODY_BYTES).toString('utf8');
   const more = (typeof body === 'string' ? Buffer.byteLength(body) : body.length) > KEPT_BODY_BYTES ? '\n… (cut)' : '';
-  return redact(maskSecretFields(text.slice(0, KEPT_BODY_BYTES))) + more;
+  return redact(maskSecretFields(indented(text.slice(0, KEPT_BODY_BYTES)))) + more;
 }
 
 /**

@@ -5,7 +5,7 @@ import { AgentPool } from '../core/http/agents.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { proxyRules } from '../core/http/proxy.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
-import type { Profile, RequestSpec, RunOptions, Session } from '../core/model.js';
+import type { Profile, RequestSpec, RunOptions } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
@@ -15,7 +15,8 @@ import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
 import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
 import type { RequestOutcome } from '../report/reporter.js';
-import { loadProfileSession } from '../core/session.js';
+import { loadProfileSession, type FileSession } from '../core/session.js';
+import { openHistory } from '../history/log.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { AbortHooks } from '../core/abort-hooks.js';
@@ -61,7 +62,7 @@ export class Workspace {
   catalog: Catalog = { root: '', files: [], truncated: false };
   document: ProfilesDocument = { profiles: [] };
   profile!: Profile;
-  session!: Session;
+  session!: FileSession;
   /** Why the profiles file or the requested profile could not be used (the UI shows it). */
   profileProblem?: ReqflowError;
   /** Interactive answers: asked once per profile while the UI runs. */
@@ -139,7 +140,7 @@ export class Workspace {
   }
 
   /** The session as stored now (another terminal may have logged in or out meanwhile). */
-  async loadSession(): Promise<Session> {
+  async loadSession(): Promise<FileSession> {
     return loadProfileSession(this.profile.name, this.document, this.config.dir, { env: this.config.env, warn: () => undefined });
   }
 
@@ -163,6 +164,15 @@ export class Workspace {
       // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
       const environment = await loadEnvironment(dirname(file), this.options.environment);
       for (const value of environment?.secrets ?? []) this.secrets.add(value);
+      const history = openHistory({
+        options: this.options,
+        profile: this.profile,
+        project: this.session.project,
+        ...(this.document.path ? { profilesFile: this.document.path } : {}),
+        secrets: this.secrets,
+        env: this.config.env,
+        warn: (message) => io.capture.err(`reqflow: warning: ${message}`),
+      });
       const services: RunServices = {
         registry: this.registry,
         options: this.options,
@@ -182,10 +192,15 @@ export class Workspace {
         env: this.config.env,
         ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
         proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile),
+        ...(history ? { history } : {}),
       };
       this.current = services;
       services.chain = await this.chainFor(file);
-      return await services.chain.run(spec, file);
+      try {
+        return await services.chain.run(spec, file);
+      } finally {
+        await history?.flush(); // one send is the TUI's run
+      }
     } catch (error) {
       const problem = asReqflowError(error);
       return { spec, error: problem, exitCode: problem.exitCode };

@@ -42,6 +42,8 @@ export interface OutgoingRequest {
   keepAliveAfterHeaders?: boolean;
   /** Keep a copy of the body up to this many bytes (a chained request's checks read it), whatever its type. */
   recordLimit?: number;
+  /** Keep a copy of the first this many bytes of any body, however large (the history's). */
+  recordHead?: number;
   /** Which proxy each hop goes through (`--proxy`, `*_proxy`, `no_proxy`). */
   proxy?: ProxyRules;
   /** Told of the proxy a hop goes through (for `-v`). */
@@ -211,7 +213,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       continue;
     }
     const onDeadline = deadline ? (): Error => maxTimeError(request) : undefined;
-    const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url, recordLimit: hopRequest.recordLimit }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
+    const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url, recordLimit: hopRequest.recordLimit, recordHead: hopRequest.recordHead }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
     if (deadline) info.stream?.once('close', deadline.clear);
     return info;
   }
@@ -399,13 +401,21 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
   });
 }
 
+/** The request a body belongs to, and what of the body is kept (see recordBody). */
+interface RecordTarget {
+  method: string;
+  url: URL;
+  recordLimit?: number | undefined;
+  recordHead?: number | undefined;
+}
+
 /** Set when `--max-time` applies: what a cancellation becomes once the deadline has passed. */
 interface DeadlineCheck {
   fired(): boolean;
   error(): Error;
 }
 
-function toResponseInfo(res: RawResponse, durationMs: number, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
+function toResponseInfo(res: RawResponse, durationMs: number, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
   const info: ResponseInfo = {
@@ -425,7 +435,7 @@ function toResponseInfo(res: RawResponse, durationMs: number, target: { method: 
  * listener: a listener would start the flow before any renderer is attached and lose the body.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
-function bodyStream(res: RawResponse, info: ResponseInfo, target: { method: string; url: URL; recordLimit?: number | undefined }, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
+function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
   const source = decoded(res);
   const stream: Transform = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
@@ -439,7 +449,7 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: { method: stri
     },
   });
   // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
-  const record = recordBody(stream, info, target.recordLimit);
+  const record = recordBody(stream, info, target.recordLimit, target.recordHead);
   // The first failure ends the body: no more of it flows while its words load.
   let failed = false;
   const fail = (error: unknown, timeoutMs = 0): void => {

@@ -1,0 +1,46 @@
+/**
+ * Credentials written in a body (`"password": …`, `client_secret=…`), masked: what test reports
+ * and the history keep of a body must not hold them. The body's text is kept otherwise as it is.
+ */
+import { MASK, isSecretName } from './mask.js';
+
+/** No secret-looking name can be in a text without one of these: most bodies skip the scan. */
+const MAYBE_SECRET = /token|secret|passw|passphrase|key|signature|credential|auth|cookie/i;
+
+/**
+ * Every JSON string token, in order (so a quote inside a string never starts a "key"), with the
+ * `: value` after it when it is a key of a primitive value (string, number, true, false).
+ */
+const JSON_STRING = /"((?:[^"\\\n]|\\.)*)"(?:(\s*:\s*)("(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false))?/g;
+
+const FORM = /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/;
+
+function decoded(text: string, decode: (text: string) => string): string {
+  try {
+    return decode(text);
+  } catch {
+    return text;
+  }
+}
+
+const jsonKey = (raw: string): string => JSON.parse(`"${raw}"`) as string;
+const formName = (raw: string): string => decodeURIComponent(raw.replace(/\+/g, ' '));
+
+/**
+ * Values under secret-looking names in a JSON or form body, masked in place. JSON is scanned
+ * rather than parsed, so a body cut short (the first 64 KiB of a larger one) is masked too, and
+ * numbers stay as the server wrote them. Other texts are returned as they are.
+ */
+export function maskSecretFields(text: string): string {
+  if (!MAYBE_SECRET.test(text)) return text;
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    return text.replace(JSON_STRING, (all, key: string, colon: string | undefined, value: string | undefined) =>
+      colon !== undefined && value !== undefined && isSecretName(decoded(key, jsonKey)) ? `"${key}"${colon}"${MASK}"` : all,
+    );
+  }
+  if (FORM.test(trimmed)) {
+    return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, lead: string, name: string) => (isSecretName(decoded(name, formName)) ? `${lead}${name}=${MASK}` : all));
+  }
+  return text;
+}

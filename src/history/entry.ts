@@ -1,0 +1,91 @@
+/**
+ * The history's two shapes: what the `history` hook keeps of a request while the run goes on
+ * (in memory, not yet masked), and the line it becomes in a history file (masked).
+ */
+import type { RequestHeaders } from '../core/headers.js';
+
+/** How much of each body (request and response) the history keeps. */
+export const HISTORY_BODY_LIMIT = 64 * 1024;
+
+/** One request as the loop saw it, kept in memory until the run writes its history. */
+export interface RecordedExchange {
+  /** When the request was sent (epoch ms). */
+  startedAt: number;
+  durationMs: number;
+  file: string;
+  name: string;
+  line: number;
+  method: string;
+  url: string;
+  requestHeaders: RequestHeaders;
+  /** At most {@link HISTORY_BODY_LIMIT} bytes. */
+  requestBody?: string | Buffer;
+  requestSize: number;
+  response?: {
+    status: number;
+    statusText: string;
+    headers: Record<string, string | string[]>;
+    /** The first {@link HISTORY_BODY_LIMIT} bytes received. */
+    body?: Buffer;
+    size: number;
+  };
+  error?: { message: string; exitCode: number };
+}
+
+/** A body as stored: text (masked, cut), or a note that it was binary. */
+export interface StoredBody {
+  body?: string;
+  /** The body was longer than {@link HISTORY_BODY_LIMIT}: `body` is its beginning. */
+  cut?: true;
+  /** Bytes that are not text (images, archives) are not kept. */
+  binary?: true;
+}
+
+/**
+ * One line of a history file (NDJSON). Every secret in it is masked. The summary comes first, then
+ * `request`, `response` and `sentWith`, in that order: readers that need only the summary parse a
+ * line up to `"request":` (`read.ts`).
+ */
+export interface HistoryEntry {
+  v: 1;
+  /** Random, 12 hex digits: `reqflow history show ID` (a unique prefix does). */
+  id: string;
+  /** When the request was sent, ISO 8601. */
+  time: string;
+  /** The project root (`src/core/project.ts`). */
+  project: string;
+  profile: string;
+  /** The request file, absolute. */
+  file: string;
+  /** The request's name (`-n NAME` picks it again). */
+  name: string;
+  line: number;
+  method: string;
+  url: string;
+  /** Absent when no response came (a network error). */
+  status?: number;
+  /** Milliseconds from sending to the end of the response body (or the error). */
+  durationMs: number;
+  /** Response body bytes received. */
+  size: number;
+  error?: { message: string; exitCode: number };
+  request: { headers: Record<string, string | string[]>; size: number } & StoredBody;
+  response?: { statusText: string; headers: Record<string, string | string[]> } & StoredBody;
+  /** The profiles file and `--env` of the run, so `reqflow history replay` sends it the same way. */
+  sentWith?: { profilesFile?: string; environment?: string };
+}
+
+/** An entry without its exchange: what `reqflow history` and `history stats` read. */
+export type HistorySummary = Omit<HistoryEntry, 'request' | 'response' | 'sentWith'>;
+
+/** Where a run's history goes, and what it is kept for. */
+export interface HistoryTarget {
+  /** The history file (`src/history/paths.ts`). */
+  path: string;
+  project: string;
+  profile: string;
+  profilesFile?: string;
+  environment?: string;
+  /** Rotate the file before it grows past this many bytes. */
+  maxBytes: number;
+}

@@ -1,0 +1,73 @@
+/**
+ * A run's history while it runs: the `history` hook adds each request here, and the entries are
+ * appended to the history file once, when the run ends — or sooner, a MiB at a time, so a long
+ * run's memory stays bounded. The writer (masking, the file) loads only then.
+ */
+import type { SecretRegistry } from '../core/mask.js';
+import type { Profile, RunOptions } from '../core/model.js';
+import type { HistoryTarget, RecordedExchange } from './entry.js';
+import { historyMaxBytes, historyPath } from './paths.js';
+
+/** Waiting entries are written once they hold about this much. */
+const FLUSH_BYTES = 1024 * 1024;
+/** What an entry weighs beside its bodies, roughly (headers, URL, names). */
+const ENTRY_BYTES = 1024;
+
+export class HistoryLog {
+  private pending: RecordedExchange[] = [];
+  private pendingBytes = 0;
+  /** Writes happen one after another, in the order of the requests. */
+  private writing: Promise<void> = Promise.resolve();
+  private warned = false;
+
+  constructor(
+    readonly target: HistoryTarget,
+    private readonly secrets: SecretRegistry,
+    private readonly warn: (message: string) => void,
+  ) {}
+
+  add(exchange: RecordedExchange): void {
+    this.pending.push(exchange);
+    this.pendingBytes += ENTRY_BYTES + (exchange.requestBody?.length ?? 0) + (exchange.response?.body?.length ?? 0);
+    if (this.pendingBytes >= FLUSH_BYTES) void this.flush();
+  }
+
+  /**
+   * Appends the waiting entries, masked with every secret the run knows by now. Never throws: a
+   * history that cannot be written is one warning, and the run goes on.
+   */
+  flush(): Promise<void> {
+    if (this.pending.length === 0) return this.writing;
+    const batch = this.pending;
+    this.pending = [];
+    this.pendingBytes = 0;
+    this.writing = this.writing
+      .then(async () => (await import('./write.js')).appendHistory(this.target, batch, this.secrets))
+      .catch((error: unknown) => {
+        if (!this.warned) this.warn(`cannot write the history: ${this.target.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        this.warned = true;
+      });
+    return this.writing;
+  }
+}
+
+export interface HistorySetup {
+  options: RunOptions;
+  profile: Profile;
+  /** The project root (the session's: `FileSession.project`). */
+  project: string;
+  profilesFile?: string;
+  secrets: SecretRegistry;
+  env: NodeJS.ProcessEnv;
+  warn(message: string): void;
+}
+
+/** The run's history, unless `--no-history` or the profile's `"history": false` turns it off. */
+export function openHistory(setup: HistorySetup): HistoryLog | undefined {
+  const { options, profile, project, env } = setup;
+  if (options.history === false || profile.history === false) return undefined;
+  const target: HistoryTarget = { path: historyPath(project, profile.name, env), project, profile: profile.name, maxBytes: historyMaxBytes(env) };
+  if (setup.profilesFile !== undefined) target.profilesFile = setup.profilesFile;
+  if (options.environment !== undefined) target.environment = options.environment;
+  return new HistoryLog(target, setup.secrets, setup.warn);
+}

@@ -1,0 +1,77 @@
+/**
+ * `reqflow history replay ID`: sends a kept request again — from its file, by its name, with its
+ * profile (and profiles file and `--env`) — through the normal run path, so today's variables and
+ * the real secrets are used, never the masked copy in the history.
+ */
+import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { UsageError } from '../core/errors/index.js';
+import { SecretRegistry } from '../core/mask.js';
+import { findProfilesFile, loadProfiles } from '../core/profiles.js';
+import { PluginRegistry, type PluginEntry } from '../core/registry.js';
+import { shownPath } from '../core/resolve-path.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
+import { visible } from '../report/render/visible.js';
+import { exitCodeOf } from '../cli/report-error.js';
+import { runFileCommand, type CliIo } from '../cli/run-file.js';
+import type { RawRunFlags } from '../cli/run-flags.js';
+import type { HistoryEntry } from './entry.js';
+import { findEntry } from './find-entry.js';
+import { currentProject } from './scope.js';
+
+/** The run flags `replay` takes: how to show the answer, and `-e` (the request's own variables are today's). */
+export const REPLAY_FLAGS = ['variable', 'profiles', 'output', 'verbose', 'filter', 'debug'] as const;
+
+export type ReplayFlags = Pick<RawRunFlags, (typeof REPLAY_FLAGS)[number]>;
+
+type LoadThirdParty = (warn: (message: string) => void) => Promise<PluginEntry[]>;
+
+/** The entry, once its file and request are known to be there still (exit 2 saying which is not). */
+async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdParty: LoadThirdParty): Promise<HistoryEntry> {
+  const { project } = await currentProject(flags, io.cwd);
+  const entry = await findEntry(id, project, io.env);
+  const file = shownPath(entry.file, io.cwd);
+  if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
+  const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
+  const specs = await parseRequestFile(entry.file, new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn)), warn);
+  if (!specs.some((spec) => spec.name === entry.name)) {
+    throw new UsageError(`cannot replay ${entry.id}: ${file} has no request named "${entry.name}" any more (renamed or removed since it was sent)`, { hint: `requests in the file: ${specs.map((spec) => spec.name).join(', ')}` });
+  }
+  return entry;
+}
+
+export async function historyReplayCommand(id: string, flags: ReplayFlags, io: CliIo, loadThirdParty: LoadThirdParty): Promise<number> {
+  let plugins: Promise<PluginEntry[]> | undefined;
+  const loadOnce: LoadThirdParty = (warn) => (plugins ??= loadThirdParty(warn));
+  let entry: HistoryEntry | undefined;
+  const code = await exitCodeOf(
+    async () => {
+      entry = await replayable(id, flags, io, loadOnce);
+      return 0;
+    },
+    io.stderr,
+    () => ({ debug: flags.debug === true, secrets: new SecretRegistry() }),
+    () => undefined,
+  );
+  if (!entry) return code;
+  io.stderr.write(`${visible(`reqflow: replaying ${entry.id}: "${entry.name}" of ${shownPath(entry.file, io.cwd)} with profile ${entry.profile}`)}\n`);
+  const { profilesFile, environment } = entry.sentWith ?? {};
+  const profiles = flags.profiles ?? (profilesFile !== undefined && existsSync(profilesFile) ? profilesFile : undefined);
+  const runFlags: RawRunFlags = { ...flags, name: [entry.name], ...(profiles !== undefined ? { profiles } : {}), ...(environment !== undefined ? { env: environment } : {}) };
+  // The implicit `default` profile (no profiles file defines any) is what a run without -p gets; -p default would be "unknown".
+  const implicit = entry.profile === 'default' && (await definesNoProfile(entry, profiles, io.cwd));
+  const runIo: CliIo = implicit ? { ...io, env: { ...io.env, REQFLOW_PROFILE: '' } } : io;
+  if (!implicit) runFlags.profile = entry.profile;
+  return runFileCommand(entry.file, runFlags, runIo, loadOnce);
+}
+
+/** True when the run will find no profiles file, or one that defines no profile (given, else found from the request's folder). */
+async function definesNoProfile(entry: HistoryEntry, profiles: string | undefined, cwd: string): Promise<boolean> {
+  try {
+    const path = profiles ?? (await findProfilesFile(dirname(entry.file), cwd));
+    return path === undefined || (await loadProfiles(path)).profiles.length === 0;
+  } catch {
+    return false; // a broken profiles file: the run names the problem
+  }
+}
