@@ -25,9 +25,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * commands: `reqflow send` is in this bundle so that it starts as fast as `run` (issue 24),
  * reading a request source (a file, a pipe, stdin) and the raw request target are what every
  * run now does — about 15 kB. Issue 23's 200 kB goal is open again: what is left to move is
- * listed in docs/performance.md.
+ * listed in docs/performance.md. 214 kB → 221 kB: history (issue 24) records every request of
+ * every run — its hook and log are here; its writer (masking, the file) is a bundle of its
+ * own, history-write.cjs, compiled when the run ends.
  */
-const FAST_RUN_BUDGET_BYTES = 214_000;
+const FAST_RUN_BUDGET_BYTES = 221_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -36,7 +38,7 @@ const FAST_RUN_BUDGET_BYTES = 214_000;
  */
 const PLAIN_PATH_MODULES = `
 chain/chain.js chain/exchange.js chain/query.js chain/references.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/write.js core/state-dir.js core/mask-fields.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
 core/abort-hooks.js core/atomic-write.js core/auth-shorthand.js core/builtins.js core/bundled-dependency.js
 core/content-type.js core/default-scheme.js core/dotenv.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js

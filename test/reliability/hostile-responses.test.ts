@@ -3,7 +3,7 @@
  * never a hang, a crash (exit 70), or a silent exit 0.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer, type Socket } from 'node:net';
 import { join } from 'node:path';
@@ -92,14 +92,17 @@ test('a Location that is not http(s), or not a URL at all, is exit 4 showing the
   expect(malformed.stderr).toContain('the server redirected to a malformed location: "http://[::1"');
 });
 
-test('a request file that is /dev/zero or a FIFO is refused at once', async () => {
+test('a request file that is /dev/zero is refused at once; a FIFO is read like a file (process substitution)', async () => {
   const zero = await runCli(['run', '/dev/zero'], { env, timeoutMs: 10_000 });
   expect([zero.code, zero.stderr.trim()]).toEqual([2, 'reqflow: cannot read request file /dev/zero: it is a device, not a file']);
   const fifo = join(tmp.dir, 'pipe.http');
   execFileSync('mkfifo', [fifo]);
+  // A writer, as `<(printf …)` has: the request it writes is read and sent (here to a closed port: exit 4).
+  const writer = spawn('sh', ['-c', `printf 'GET http://127.0.0.1:1/from-fifo\\n' > '${fifo}'`], { stdio: 'ignore' });
   const piped = await runCli(['run', fifo], { env, timeoutMs: 10_000 });
-  expect(piped.code).toBe(2);
-  expect(piped.stderr).toContain('it is a named pipe (FIFO), not a file');
+  writer.kill();
+  expect(piped.code).toBe(4);
+  expect(piped.stderr).toMatch(/^reqflow: connection refused by 127\.0\.0\.1:1/m);
 });
 
 test('an endless server-sent event ends the stream with exit 4 at 16 MiB, in bounded time', async () => {

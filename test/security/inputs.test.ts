@@ -91,7 +91,7 @@ test('`reqflow missing.http` says the file does not exist; `reqflow run https://
   expect(missing.stderr).toMatch(/^reqflow: cannot read request file .*missing\.http: no such file$/m);
   const urlArg = await runCli(['run', 'https://api.example.com/users?api_key=k-123456'], { env });
   expect(urlArg.code).toBe(2);
-  expect(urlArg.stderr).toMatch(/^reqflow: reqflow runs request files, not URLs: https:\/\/api\.example\.com\/users\?api_key=•••\nhint: write the request into a file and run it: printf /);
+  expect(urlArg.stderr).toMatch(/^reqflow: reqflow runs request files, not URLs: https:\/\/api\.example\.com\/users\?api_key=•••\nhint: to send one request: reqflow send /);
   expect(urlArg.stderr).not.toContain('k-123456');
 });
 
