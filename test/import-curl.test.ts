@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tempDir } from './helpers/cli.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -138,5 +138,26 @@ describe('options', () => {
     const result = await runImport(['curl', "curl 'https://x.example/a", '-o', join(tmp.dir, 'quote')], tmp.dir);
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/^reqflow: the curl command: not a shell command line/);
+  });
+});
+
+describe('round trip', () => {
+  const tmp = tempDir('reqflow-import-roundtrip-');
+  afterAll(() => tmp.cleanup());
+
+  test('import curl of what --as curl printed sends the same request as the file itself', async () => {
+    const file = tmp.write('orig/rt.http', `POST ${server.url}/round-trip?x=1&y=%20z\nContent-Type: application/json\nX-Trace: abc "quoted" 'single'\n\n{"a": 1, "b": "it's"}\n`);
+    const printed = await runCli(['run', file, '--dry-run', '--as', 'curl'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, '.state') } });
+    expect(printed.code).toBe(0);
+    const imported = await runImport(['curl', '-', '-o', 'back'], tmp.dir, printed.stdout);
+    expect(imported.code).toBe(0);
+    const before = server.received.length;
+    expect((await runImported(file, tmp.dir)).code).toBe(0);
+    expect((await runImported(join('back', 'post-round-trip.http'), tmp.dir, ['--env', 'dev'])).code).toBe(0);
+    const [direct, again] = server.received.slice(before);
+    expect(again?.method).toBe(direct?.method);
+    expect(again?.url).toBe(direct?.url);
+    expect(again?.body.toString()).toBe(direct?.body.toString());
+    for (const name of ['content-type', 'x-trace', 'user-agent', 'accept']) expect([name, again?.headers[name]]).toEqual([name, direct?.headers[name]]);
   });
 });
