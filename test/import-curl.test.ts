@@ -151,6 +151,7 @@ describe('round trip', () => {
     expect(printed.code).toBe(0);
     const imported = await runImport(['curl', '-', '-o', 'back'], tmp.dir, printed.stdout);
     expect(imported.code).toBe(0);
+    expect(imported.stderr).not.toMatch(/warning/); // the printed "# request-1" line is a comment
     const before = server.received.length;
     expect((await runImported(file, tmp.dir)).code).toBe(0);
     expect((await runImported(join('back', 'post-round-trip.http'), tmp.dir, ['--env', 'dev'])).code).toBe(0);
@@ -159,5 +160,15 @@ describe('round trip', () => {
     expect(again?.url).toBe(direct?.url);
     expect(again?.body.toString()).toBe(direct?.body.toString());
     for (const name of ['content-type', 'x-trace', 'user-agent', 'accept']) expect([name, again?.headers[name]]).toEqual([name, direct?.headers[name]]);
+  });
+
+  test('a # line inside a quoted body is the body, one outside any quote a comment', async () => {
+    const command = `# the notes endpoint\ncurl ${server.url}/notes -H 'Content-Type: text/plain' --data-binary 'first line\n# not a comment\nlast line'\n`;
+    const imported = await runImport(['curl', '-', '-o', 'notes'], tmp.dir, command);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).not.toMatch(/warning/);
+    const before = server.received.length;
+    expect((await runImported(join('notes', 'post-notes.http'), tmp.dir, ['--env', 'dev'])).code).toBe(0);
+    expect(server.received[before]?.body.toString()).toBe('first line\n# not a comment\nlast line');
   });
 });

@@ -22,6 +22,29 @@ function isFile(path: string): boolean {
   }
 }
 
+/**
+ * A file of commands may carry shell comments (`# request-1`, as `--as curl` prints): a line
+ * that starts with `#` outside any quote is dropped — one inside a quoted body is the body's.
+ */
+function withoutCommentLines(text: string): string {
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    if (/^\s*#/.test(line) && closedQuotes(kept.join('\n'))) continue;
+    kept.push(line);
+  }
+  return kept.join('\n');
+}
+
+/** Does the text so far end outside any quote (shlex splits it)? */
+function closedQuotes(text: string): boolean {
+  try {
+    split(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** A request's name: `post-users` from `POST https://x/api/users?page=1`. */
 function requestName(method: string, url: string): string {
   const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').replace(/[?#].*$/s, '');
@@ -36,7 +59,7 @@ export async function importCurl(source: string, options: ImportOptions): Promis
   if (/\^"/.test(text)) throw new UsageError(`${label}: this is a curl command for Windows cmd (^" quoting)`, { hint: 'copy it as cURL (bash) instead' });
   let words: string[];
   try {
-    words = split(text);
+    words = split(withoutCommentLines(text));
   } catch (error) {
     throw new UsageError(`${label}: not a shell command line: ${(error as Error).message}`, { hint: "quote the command for your shell: reqflow import curl 'curl …'" });
   }
