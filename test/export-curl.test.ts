@@ -4,12 +4,12 @@
  * sent. The curl command, run by the real curl, sends what reqflow sends.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname, join } from 'node:path';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
-import { ROOT, runCli, tempDir, type CliResult } from './helpers/cli.js';
+import { ROOT, runCli, runShell, tempDir, type CliResult } from './helpers/cli.js';
 import { startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
 import { sessionFileFor } from './helpers/session-file.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
@@ -50,15 +50,7 @@ function reqflow(args: string[], options: { env?: NodeJS.ProcessEnv; input?: str
 
 /** Runs a printed command with /bin/sh in the test folder, as a user pasting it would. */
 function sh(command: string): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
-  });
+  return runShell('/bin/sh', command, { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
 }
 
 /** What arrived, as a server sees it; `Connection` says how the client keeps its socket, not what it asked. */

@@ -4,11 +4,11 @@
  * durations (so the figures can be checked to the millisecond).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HistoryEntry } from '../src/history/entry.js';
 import { runCli, tempDir } from './helpers/cli.js';
-import { historyFileFor, historyLines } from './helpers/history-file.js';
+import { historyFileFor, historyLines, historyProject } from './helpers/history-file.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
 const DAY = 86_400_000;
@@ -29,11 +29,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function project(name: string, files: Record<string, string>, profiles = '[]'): string {
-  tmp.write(`${name}/.profiles.json`, profiles);
-  for (const [file, text] of Object.entries(files)) tmp.write(`${name}/${file}`, text);
-  return realpathSync(join(tmp.dir, name));
-}
+const project = (name: string, files: Record<string, string>, profiles?: string): string => historyProject(tmp, name, files, profiles);
 
 const lines = (text: string): string[] => text.trim().split('\n').filter(Boolean);
 

@@ -6,10 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli, tempDir } from './helpers/cli.js';
-import { historyFileFor, historyLines } from './helpers/history-file.js';
+import { historyFileFor, historyLines, historyProject } from './helpers/history-file.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 import { harnessPerTest, isolatedEnv } from './helpers/tui-harness.js';
 
@@ -51,12 +51,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** A folder of its own (a project: it has a profiles file), with `files` in it; its real path. */
-function project(name: string, files: Record<string, string>, profiles = '[]'): string {
-  tmp.write(`${name}/.profiles.json`, profiles);
-  for (const [file, text] of Object.entries(files)) tmp.write(`${name}/${file}`, text);
-  return realpathSync(join(tmp.dir, name));
-}
+const project = (name: string, files: Record<string, string>, profiles?: string): string => historyProject(tmp, name, files, profiles);
 
 /** Waits (bounded) until `ready` holds. */
 async function eventually(ready: () => boolean, timeoutMs = 5000): Promise<void> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/g
 import { spawn, spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, runCli, tempDir, type CliResult } from './helpers/cli.js';
+import { BIN, runCli, runShell, tempDir, type CliResult } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
 let server: Recorder;
@@ -31,15 +31,7 @@ function run(args: string[], input: string): Promise<CliResult> {
 
 /** A shell command line run by bash in the temporary folder (process substitution, pipes). */
 function bash(script: string): Promise<CliResult> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('bash', ['-c', script], { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', REQFLOW: `${process.execPath} ${BIN}`, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
-  });
+  return runShell('bash', script, { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1', REQFLOW: `${process.execPath} ${BIN}`, ...env } });
 }
 
 describe('reqflow run - and reqflow test -', () => {

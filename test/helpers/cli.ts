@@ -72,3 +72,16 @@ export function tempDir(prefix = 'reqflow-test-'): { dir: string; write(name: st
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A command line run by `shell` (`/bin/sh`, `bash`) in `cwd`, as a user types or pastes it. */
+export function runShell(shell: string, script: string, options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(shell, ['-c', script], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}

@@ -1,5 +1,6 @@
 /** Where the CLI keeps a profile's history in a project, and what the file holds, line by line. */
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
 import type { HistoryEntry } from '../../src/history/entry.js';
 import { historyPath } from '../../src/history/paths.js';
 
@@ -22,4 +23,11 @@ export function historyLines(path: string): { entries: HistoryEntry[]; bad: stri
     }
   }
   return { entries, bad };
+}
+
+/** A folder of its own in `tmp` (a project: it has a profiles file), with `files` in it; its real path. */
+export function historyProject(tmp: { dir: string; write(name: string, text: string): string }, name: string, files: Record<string, string>, profiles = '[]'): string {
+  tmp.write(`${name}/.profiles.json`, profiles);
+  for (const [file, text] of Object.entries(files)) tmp.write(`${name}/${file}`, text);
+  return realpathSync(join(tmp.dir, name));
 }
