@@ -37,10 +37,10 @@ describe('a synthetic history with known figures', () => {
   const dir = project('synthetic', {}, JSON.stringify([{ name: 'default' }, { name: 'staging' }]));
   const now = Date.now();
   let serial = 0;
-  // Keys in the writer's order: the summary, then the exchange (readers parse the summary alone).
+  // Keys in the writer's order: the summary, then the exchange (readers parse the summary alone), `end` last.
   const entry = (over: Partial<HistoryEntry>): HistoryEntry => {
-    const { request, response, ...summary } = { ...defaults(), ...over };
-    return { ...summary, request, ...(response ? { response } : {}) };
+    const { request, response, end, ...summary } = { ...defaults(), ...over };
+    return { ...summary, request, ...(response ? { response } : {}), end };
   };
   const defaults = (): HistoryEntry => ({
     v: 1,
@@ -58,6 +58,7 @@ describe('a synthetic history with known figures', () => {
     size: 2,
     request: { headers: { Accept: 'application/json' }, size: 0 },
     response: { statusText: 'OK', headers: { 'content-type': 'text/plain' }, body: 'ok' },
+    end: true,
   });
   // "list": 10, 20, … 100 ms; the 3rd a 500, the 7th no response at all.
   const list = Array.from({ length: 10 }, (_, i) => {

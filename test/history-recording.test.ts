@@ -260,6 +260,21 @@ describe('a writer killed mid-write', () => {
     expect(listed.stdout.trim().split('\n')).toHaveLength(3); // the header and two entries
   });
 
+  test('a line torn after its summary is not listed either (history show could not read it)', async () => {
+    const dir = project('torn-late', { 'one.http': `### one\nGET ${server.url}/one\n` });
+    expect((await runCli(['run', 'one.http'], { env, cwd: dir })).code).toBe(0);
+    const file = historyFileFor(stateDir, dir);
+    const whole = readFileSync(file, 'utf8').trim();
+    // Cut inside the exchange and at its very end, less its last brace: each holds a whole summary.
+    for (const cut of [whole.indexOf('"request":') + 20, whole.length - 1]) {
+      appendFileSync(file, `${whole.slice(0, cut).replace('"id":"', '"id":"f')}\n`);
+    }
+    const listed = await runCli(['history', '--json'], { env, cwd: dir });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(1);
+    expect(historyLines(file).bad).toHaveLength(2);
+  });
+
   test('SIGKILL at any moment of a long run leaves a history that reads', async () => {
     const requests = Array.from({ length: 1000 }, (_, i) => `### r${i + 1}\nPOST ${server.url}/echo\nContent-Type: text/plain\n\n${'payload '.repeat(1000)}\n`).join('\n');
     const dir = project('killed', { 'long.http': requests });

@@ -44,7 +44,8 @@ export interface StoredBody {
 /**
  * One line of a history file (NDJSON). Every secret in it is masked. The summary comes first, then
  * `request`, `response` and `sentWith`, in that order: readers that need only the summary parse a
- * line up to `"request":` (`read.ts`).
+ * line up to `"request":` (`read.ts`), and tell a whole line from a torn one by its last key,
+ * `"end":true` ({@link LINE_END}).
  */
 export interface HistoryEntry {
   v: 1;
@@ -73,10 +74,18 @@ export interface HistoryEntry {
   response?: { statusText: string; headers: Record<string, string | string[]> } & StoredBody;
   /** The profiles file and `--env` of the run, so `reqflow history replay` sends it the same way. */
   sentWith?: { profilesFile?: string; environment?: string };
+  /** Always the last key: a line that does not end with it was torn by a writer killed mid-write. */
+  end: true;
 }
 
+/**
+ * How every whole line ends. Inside a JSON string a quote is always escaped, so these bytes (an
+ * unescaped `,"`) can only be the line's own last key, never text cut in the middle of a body.
+ */
+export const LINE_END = Buffer.from(',"end":true}');
+
 /** An entry without its exchange: what `reqflow history` and `history stats` read. */
-export type HistorySummary = Omit<HistoryEntry, 'request' | 'response' | 'sentWith'>;
+export type HistorySummary = Omit<HistoryEntry, 'request' | 'response' | 'sentWith' | 'end'>;
 
 /** Where a run's history goes, and what it is kept for. */
 export interface HistoryTarget {

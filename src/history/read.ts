@@ -1,7 +1,7 @@
 /**
  * Reads history files, oldest entry first, a MiB at a time (a file is never read whole). A line
- * that is not an entry — the torn last line of a writer killed mid-write, a line of a later
- * version — is skipped.
+ * that is not an entry — the torn last line of a writer killed mid-write (it lacks the last key,
+ * `LINE_END`), a line of a later version — is skipped.
  *
  * Most readers need an entry's summary only (`history`, `history stats`): every line's
  * summary comes first, before `"request":`, so only that part of a line is decoded and parsed;
@@ -9,7 +9,7 @@
  */
 import { createReadStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HistoryEntry, HistorySummary } from './entry.js';
+import { LINE_END, type HistoryEntry, type HistorySummary } from './entry.js';
 import { HISTORY_EXTENSION, ROTATED_SUFFIX, historyFolder } from './paths.js';
 
 const NEWLINE = 0x0a;
@@ -54,6 +54,8 @@ async function forEachLine(path: string, line: (buffer: Buffer, start: number, e
 async function scan(files: readonly string[], visit: (summary: HistorySummary, whole: () => HistoryEntry | undefined) => void): Promise<void> {
   for (const file of files) {
     await forEachLine(file, (buffer, start, end) => {
+      // A torn line may hold a whole summary: it is not an entry, as `history show` could not read it.
+      if (end - start < LINE_END.length || buffer.compare(LINE_END, 0, LINE_END.length, end - LINE_END.length, end) !== 0) return;
       const at = buffer.indexOf(EXCHANGE_KEY, start);
       const text = (to: number): string => buffer.toString('utf8', start, to);
       const summary = at >= 0 && at < end ? parsed(`${text(at)}}`) : undefined;

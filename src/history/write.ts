@@ -67,6 +67,7 @@ function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string
     if (target.profilesFile !== undefined) entry.sentWith.profilesFile = target.profilesFile;
     if (target.environment !== undefined) entry.sentWith.environment = target.environment;
   }
+  entry.end = true;
   return entry;
 }
 
