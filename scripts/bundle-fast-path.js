@@ -213,6 +213,12 @@ function finish(result, bannerLines) {
     .replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
   writeFileSync(path, [...lines.slice(0, bannerLines), body].join('\n'));
 }
+// REQFLOW_BUNDLE_REPORT=1 npm run build: what weighs most in the plain path (docs/performance.md).
+if (process.env.REQFLOW_BUNDLE_REPORT === '1') {
+  const weights = Object.values(fastRun.metafile.outputs).flatMap((o) => Object.entries(o.inputs));
+  weights.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  for (const [path, { bytesInOutput }] of weights.slice(0, 40)) console.log(`${String(bytesInOutput).padStart(7)}  ${moduleName(path)}`);
+}
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 finish(extras, banner.length + 1);
