@@ -39,7 +39,7 @@ const outdir = `${root}dist/bundle`;
  * `reqflow send` is here too (its arguments made a one-request file): it must start as fast as
  * `run` (issue 24), which reading extras.cjs would not allow.
  */
-const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'cli/send-request.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
+const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'cli/send-request.js', 'pipeline/third-party.js', 'report/pretty.js', 'report/raw.js', 'plugins/format-http/index.js'];
 const EXTRAS_PREFIX = 'reqflow-extras:';
 
 /**
@@ -217,7 +217,7 @@ function finish(result, bannerLines) {
 if (process.env.REQFLOW_BUNDLE_REPORT === '1') {
   const weights = Object.values(fastRun.metafile.outputs).flatMap((o) => Object.entries(o.inputs));
   weights.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
-  for (const [path, { bytesInOutput }] of weights.slice(0, 40)) console.log(`${String(bytesInOutput).padStart(7)}  ${moduleName(path)}`);
+  for (const [path, { bytesInOutput }] of weights.slice(0, Number(process.env.REQFLOW_BUNDLE_REPORT_TOP ?? 40))) console.log(`${String(bytesInOutput).padStart(7)}  ${moduleName(path)}`);
 }
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });

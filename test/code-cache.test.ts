@@ -43,7 +43,7 @@ test('a cache written by a run that sent nothing is replaced by the first run th
   expect((await runCli(['run', 'one.http', '--list'], { cwd: tmp.dir, env })).code).toBe(0);
   const partial = [...fastRunCaches()];
   expect(partial).toHaveLength(1);
-  const [[partialName, partialFile]] = partial as [[string, { size: number }]];
+  const [partialName, partialFile] = partial[0] as [string, { size: number }];
   expect(partialName).toMatch(/^fast-run-.*\d\.v8cache$/);
 
   // Another run that sends nothing keeps it.
@@ -55,7 +55,7 @@ test('a cache written by a run that sent nothing is replaced by the first run th
   expect(sent.stdout).toBe('{"id":1}');
   const full = [...fastRunCaches()];
   expect(full).toHaveLength(1); // the partial one is gone
-  const [[fullName, fullFile]] = full as [[string, { size: number; mtimeMs: number }]];
+  const [fullName, fullFile] = full[0] as [string, { size: number; mtimeMs: number }];
   expect(fullName).toBe(partialName.replace(/\.v8cache$/, '.sent.v8cache'));
   expect(fullFile.size).toBeGreaterThan(partialFile.size); // it holds the request path's functions too
 

@@ -10,7 +10,7 @@ import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
-import { ScriptWorker } from '../scripts/script-worker.js';
+import type { ScriptWorker } from '../scripts/script-worker.js';
 import { templateExpressions } from '../core/variables.js';
 
 export interface ChainHost {
@@ -76,8 +76,7 @@ export class RunChain {
   readonly variables = new Map<string, string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
-  /** Where the run's request-file scripts execute (a worker thread, started by the first). */
-  readonly sandboxes = new ScriptWorker();
+  private worker: Promise<ScriptWorker> | undefined;
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.
@@ -90,7 +89,7 @@ export class RunChain {
   /** Makes a file's named requests known (for references and `# @ref`). */
   addFile(specs: readonly RequestSpec[], file: string): void {
     this.files.add(resolve(file));
-    if (specs.some(usesSandbox)) this.sandboxes.warm();
+    if (specs.some(usesSandbox)) void this.sandboxes().then((worker) => worker.warm());
     for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
     this.all.push(...specs);
     // Again over every file's requests: a name just made known may be referred to by an earlier file.
@@ -104,6 +103,14 @@ export class RunChain {
       for (const name of names) this.referenced.add(name);
       for (const ref of spec.chain?.refs ?? []) this.referenced.add(ref.name);
     }
+  }
+
+  /**
+   * Where the run's request-file scripts execute: a worker thread, started by the first script.
+   * Its module loads with it, so a file without scripts never reads it.
+   */
+  sandboxes(): Promise<ScriptWorker> {
+    return (this.worker ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker()));
   }
 
   isRequest(name: string): boolean {
