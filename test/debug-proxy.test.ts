@@ -160,12 +160,21 @@ describe('reqflow proxy', () => {
     await proxy.waitForStdout(/POST http:\/\/127\.0\.0\.1:\d+\/login {2}200 /);
   });
 
+  test('takes reqflow\'s requests through HTTP_PROXY as any app\'s', async () => {
+    const before = received.length;
+    const sent = await runCli(['send', '--no-history', `${upstreamUrl}/health`], { cwd: clientDir, env: { ...env, HTTP_PROXY: proxyUrl } });
+    expect(sent.code).toBe(0);
+    expect(received.length).toBe(before + 1);
+    expect((received.at(-1) as Received).headers.via).toContain('(reqflow)');
+    await proxy.waitForStdout(/GET http:\/\/127\.0\.0\.1:\d+\/health {2}200 /);
+  });
+
   test('streams a body larger than the history keeps, and keeps only its beginning', async () => {
     const big = Buffer.alloc(3 * 1024 * 1024, 'abcdefgh');
     const answer = await viaProxy(`${upstreamUrl}/upload`, { method: 'PUT', headers: { 'Content-Type': 'text/plain', 'Content-Length': String(big.length) }, body: big });
     expect(JSON.parse(answer.body)).toMatchObject({ size: big.length });
     expect((received.at(-1) as Received).body.equals(big)).toBe(true);
-    const entries = await historyEntries(3);
+    const entries = await historyEntries(4);
     const put = entries.find((entry) => entry.method === 'PUT') as HistoryEntry;
     expect(put.request).toMatchObject({ size: big.length, cut: true });
     expect(put.request.body?.length).toBe(64 * 1024);
@@ -187,7 +196,7 @@ describe('reqflow proxy', () => {
   });
 
   test('records each exchange in the project\'s history, secrets masked, readable by reqflow history', async () => {
-    const entries = await historyEntries(4);
+    const entries = await historyEntries(5);
     const get = entries.find((entry) => entry.url.includes('/users/42')) as HistoryEntry;
     expect(get).toMatchObject({ method: 'GET', name: `GET ${new URL(upstreamUrl).host}/users/42`, status: 200, profile: 'default' });
     expect(get.file.endsWith('(proxy)')).toBe(true);
@@ -218,7 +227,7 @@ describe('reqflow proxy', () => {
 
   test('--save writes each request as a .http file that runs, credentials as variables, never over an existing file', async () => {
     const dir = join(projectDir, 'captured');
-    await proxy.waitForStdout(/saved captured\/0005-/);
+    await proxy.waitForStdout(/saved captured\/0006-/);
     const files = readdirSync(dir).filter((name) => name.endsWith('.http')).sort();
     expect(readFileSync(join(dir, firstSaved()), 'utf8')).toBe('mine\n');
     const saved = files.find((name) => name.startsWith('0002-')) as string;
@@ -245,6 +254,17 @@ describe('reqflow proxy', () => {
     const taken = await runCli(['proxy', '--port', String(proxyPort)], { cwd: projectDir, env });
     expect(taken.code).toBe(2);
     expect(taken.stderr.trim().split('\n')[0]).toBe(`reqflow: port ${proxyPort} is in use (127.0.0.1:${proxyPort})`);
+  });
+
+  test('--host other than loopback is warned about', async () => {
+    const open = startCli(['proxy', '--host', '0.0.0.0', '--port', '0', '--no-history'], { cwd: projectDir, env, timeoutMs: 60_000 });
+    try {
+      await open.waitForStderr(/warning: listening on 0\.0\.0\.0: other machines can send through this proxy/, 30_000);
+      await open.waitForStdout(/proxy: listening on http:\/\/0\.0\.0\.0:\d+ \(history off\)/, 30_000);
+    } finally {
+      open.kill('SIGINT');
+      expect((await open.done).code).toBe(0);
+    }
   });
 
   test('stops on Ctrl-C, saying how much it saw', async () => {
