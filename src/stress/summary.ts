@@ -3,7 +3,6 @@
  * the thresholds read. Counters and a histogram only: its size does not grow with the run.
  */
 import type { ErrorKind } from './error-kind.js';
-import type { ThresholdResult } from './thresholds.js';
 
 export interface LatencyFigures {
   min: number;
@@ -13,6 +12,14 @@ export interface LatencyFigures {
   p95: number;
   p99: number;
   max: number;
+}
+
+/** One `--threshold`'s verdict. */
+export interface ThresholdResult {
+  threshold: string;
+  /** In the threshold's own terms: ms, a fraction, requests per second (null: nothing to measure). */
+  actual: number | null;
+  passed: boolean;
 }
 
 export interface CheckCount {

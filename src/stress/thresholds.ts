@@ -3,7 +3,7 @@
  * named), then judged against the run's summary.
  */
 import { UsageError } from '../core/errors/index.js';
-import type { StressSummary } from './summary.js';
+import type { StressSummary, ThresholdResult } from './summary.js';
 
 export type ThresholdMetric = { kind: 'latency'; stat: 'avg' | 'max'; percentile?: undefined } | { kind: 'latency'; stat: 'percentile'; percentile: number } | { kind: 'error_rate' } | { kind: 'rps' };
 
@@ -79,13 +79,6 @@ const COMPARE: Record<Operator, (a: number, b: number) => boolean> = {
   '>': (a, b) => a > b,
   '>=': (a, b) => a >= b,
 };
-
-export interface ThresholdResult {
-  threshold: string;
-  /** In the threshold's own terms: ms, a fraction, requests per second (null: nothing to measure). */
-  actual: number | null;
-  passed: boolean;
-}
 
 /** `percentile(95)`: the latency histogram's value in ms (any percentile, not only those the summary lists). */
 export function judge(thresholds: readonly Threshold[], summary: StressSummary, percentile: (p: number) => number | undefined): ThresholdResult[] {
