@@ -1,9 +1,5 @@
 import { ParseError } from './errors/index.js';
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
-}
+import { lineColumn } from './json-error.js';
 
 /**
  * JSON text to a value (`jsonc`: comments and trailing commas allowed, as VS Code writes it).
