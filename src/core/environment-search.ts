@@ -47,10 +47,18 @@ export function read(path: string): string {
   }
 }
 
+/** resterm's environment files (its README: `resterm.env.json`, else `rest-client.env.json`). */
+const RESTERM_FILES = ['rest-client.env.json', 'resterm.env.json'];
+
+/** A `.env` file in `folders` (kulala and rest.nvim read one as variables, without `--env`). */
+export function hasDotenv(folders: string[]): boolean {
+  return folders.some((folder) => isFile(join(folder, '.env')));
+}
+
 /** A file of the JSON kinds that may define environments; `text` when it was read to find out. */
 export interface JsonCandidate {
   path: string;
-  kind: 'jetbrains' | 'private' | 'vscode' | 'httpyac' | 'package';
+  kind: 'jetbrains' | 'private' | 'resterm' | 'vscode' | 'httpyac' | 'package';
   text?: string;
 }
 
@@ -65,6 +73,11 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
     if (isFile(jetbrains)) yield { path: jetbrains, kind: 'jetbrains' };
     const secret = join(folder, 'http-client.private.env.json');
     if (isFile(secret)) yield { path: secret, kind: 'private' };
+    // resterm: JetBrains' shape, nested objects read by dotted names.
+    for (const file of RESTERM_FILES) {
+      const path = join(folder, file);
+      if (isFile(path)) yield { path, kind: 'resterm' };
+    }
     const vscode = join(folder, '.vscode', 'settings.json');
     // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
     const text = isFile(vscode) ? read(vscode) : '';

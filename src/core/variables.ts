@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import { VariableError } from './errors/index.js';
+import { UsageError, VariableError } from './errors/index.js';
+import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
@@ -40,6 +41,12 @@ export interface ResolverOptions {
   environmentVariables?: Readonly<Record<string, string>>;
   /** For messages: the environment picked (`--env NAME`); none: the values are `$shared` ones. */
   environmentName?: string;
+  /** The environment's objects, arrays and `null`s that have no text form: exit 2 where a request uses one. */
+  environmentUnusable?: Readonly<Record<string, UnusableValue>>;
+  /** `.env` values (kulala, rest.nvim): below every other source, the profile included. */
+  dotenvVariables?: Readonly<Record<string, string>>;
+  /** For messages: `file:line` of the request being resolved. */
+  requestLine?: string;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
   prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
@@ -96,9 +103,31 @@ export class TemplateResolver implements VariableResolver {
     const inSession = this.options.session.get(name) !== undefined;
     // A token reqflow extracted by itself never shadows what the user defined.
     if (inSession && !isExtracted(this.options.session, name)) return 'session';
-    if (this.options.environmentVariables && Object.hasOwn(this.options.environmentVariables, name)) return 'environment';
+    if (this.inEnvironment(name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
+    // A `.env` value is the user's own: it too ranks above a token reqflow extracted by itself.
+    if (this.options.dotenvVariables && Object.hasOwn(this.options.dotenvVariables, name)) return 'environment';
     return inSession ? 'session' : undefined;
+  }
+
+  private inEnvironment(name: string): boolean {
+    const { environmentVariables, environmentUnusable } = this.options;
+    return (environmentVariables !== undefined && Object.hasOwn(environmentVariables, name)) || (environmentUnusable !== undefined && Object.hasOwn(environmentUnusable, name));
+  }
+
+  /** The environment's value of `name`, else the `.env` one; an object or array there is exit 2 naming it and this request. */
+  private environmentValue(name: string): string {
+    const { environmentVariables, environmentUnusable, dotenvVariables } = this.options;
+    if (environmentVariables && Object.hasOwn(environmentVariables, name)) return environmentVariables[name] as string;
+    const unusable = environmentUnusable?.[name];
+    if (unusable) {
+      const parts = Object.keys(environmentVariables ?? {}).filter((other) => other.startsWith(`${name}.`) || other.startsWith(`${name}[`));
+      const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
+      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file}): it has no text form to send`, {
+        hint: parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`,
+      });
+    }
+    return dotenvVariables?.[name] ?? '';
   }
 
   has(name: string): boolean {
@@ -207,7 +236,7 @@ export class TemplateResolver implements VariableResolver {
     if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
-    else if (source === 'environment') value = await this.expandIn(this.options.environmentVariables?.[name] ?? '', stack, false);
+    else if (source === 'environment') value = await this.expandIn(this.environmentValue(name), stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
@@ -273,6 +302,7 @@ export class TemplateResolver implements VariableResolver {
       ...from(session.names(), `in the session of profile "${session.profile}"`),
       ...from(Object.keys(environmentVariables ?? {}), environmentName === undefined ? 'in the $shared values of the environment files' : `in environment "${environmentName}"`),
       ...from(Object.keys(profile.variables), `in profile "${profile.name}"${profilesPath ? ` of ${profilesPath}` : ''}`),
+      ...from(Object.keys(this.options.dotenvVariables ?? {}), 'in a .env file'),
     ];
   }
 
