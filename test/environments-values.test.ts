@@ -25,9 +25,9 @@ afterAll(async () => {
 /** stderr without the pretty output's status lines. */
 const statusLess = (stderr: string): string => stderr.replace(/^HTTP\/1\.1 .*\n/gm, '');
 
-async function reqflow(args: string[], cwd: string) {
+async function reqflow(args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}) {
   const before = recorder.received.length;
-  const result = await runCli(args, { env, cwd: join(tmp.dir, cwd) });
+  const result = await runCli(args, { env: { ...env, ...extraEnv }, cwd: join(tmp.dir, cwd) });
   return { ...result, got: recorder.received.slice(before) };
 }
 
@@ -144,5 +144,20 @@ describe("resterm's resterm.env.json", () => {
     expect(result.code).toBe(0);
     expect(result.got[0]?.url).toBe('/rt/v2');
     expect(result.got[0]?.headers['x-token']).toBe('dev-token');
+  });
+
+  test('env:NAME is the OS variable (masked as a secret); one not set is exit 2 where a request uses it', async () => {
+    tmp.write('rt-os/.git/HEAD', 'ref: x\n');
+    tmp.write('rt-os/resterm.env.json', JSON.stringify({ dev: { base: `${recorder.url}/rt-os`, auth: { token: 'env:RT_TOKEN' }, other: 'env:RT_UNSET' } }));
+    tmp.write('rt-os/r.http', 'GET {{base}}/os\nX-Who: {{auth.token}}\n');
+    const result = await reqflow(['run', 'r.http', '--env', 'dev', '-v'], 'rt-os', { RT_TOKEN: 'os-token-4f2a9' });
+    expect(result.code).toBe(0);
+    expect(result.got[0]?.headers['x-who']).toBe('os-token-4f2a9');
+    expect(result.stdout + result.stderr).not.toContain('os-token-4f2a9');
+    tmp.write('rt-os/unset.http', 'GET {{base}}/unset?o={{other}}\n');
+    const unset = await reqflow(['run', 'unset.http', '--env', 'dev'], 'rt-os');
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/unset\.http:1: \{\{other\}\} in request "request-1" is env:RT_UNSET, an OS variable that is not set \(dev\.other in \S*resterm\.env\.json\)\nhint: export RT_UNSET=… before running, or set it with -e other=value\n/);
+    expect(unset.got).toEqual([]);
   });
 });

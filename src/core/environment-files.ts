@@ -33,6 +33,8 @@ export interface LoadEnvironmentOptions {
    * that have environments, none of them `name`, are still an error.)
    */
   withoutFiles?: (requestDir: string) => void;
+  /** The OS variables resterm's `env:NAME` values read (default: the process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 type Kind = 'jetbrains' | 'resterm' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
@@ -140,14 +142,31 @@ function dotenvNames(folders: string[]): Map<string, string[]> {
   return names;
 }
 
+/** What reading values needs beside the file: a note for skipped settings, the OS variables and the secrets found (resterm's `env:NAME`). */
+interface ValueContext {
+  note: (message: string) => void;
+  env: NodeJS.ProcessEnv;
+  secrets: string[];
+}
+
+/** resterm's `env:NAME`: NAME, else NAME in capitals; a value found is a secret, as resterm treats it. */
+function osVariable(context: ValueContext): (name: string) => string | undefined {
+  return (name) => {
+    const value = context.env[name] ?? context.env[name.toUpperCase()];
+    if (value !== undefined) context.secrets.push(value);
+    return value;
+  };
+}
+
 /** An environment's values (environment-values.ts); JetBrains' settings objects are skipped with a note. */
-function values(raw: Record<string, unknown>, file: EnvFile, env: string, note: (message: string) => void): EnvironmentValues {
+function values(raw: Record<string, unknown>, file: EnvFile, env: string, context: ValueContext): EnvironmentValues {
+  const { note } = context;
   const out = emptyValues();
   for (const [name, value] of Object.entries(raw)) {
     if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
       note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
     } else {
-      flattenValue(name, `${env}.${name}`, value, { file: file.path, asJson: file.kind === 'httpyac' }, out);
+      flattenValue(name, `${env}.${name}`, value, { file: file.path, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
     }
   }
   return out;
@@ -264,11 +283,12 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   const fallback = dotenvFallback(folders);
   if (sharedFiles.length === 0 && ownFiles.length === 0 && Object.keys(fallback).length === 0) return undefined;
 
+  const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
-  for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, note));
+  for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
   const merged = assignValues(emptyValues(), shared);
-  for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, note), shared.vars, file, own));
-  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, dotenv: fallback, secrets: [] };
+  for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
+  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, dotenv: fallback, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;

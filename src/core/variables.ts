@@ -123,8 +123,8 @@ export class TemplateResolver implements VariableResolver {
     if (unusable) {
       const parts = Object.keys(environmentVariables ?? {}).filter((other) => other.startsWith(`${name}.`) || other.startsWith(`${name}[`));
       const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
-      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file}): it has no text form to send`, {
-        hint: parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`,
+      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
+        hint: unusable.hint ?? (parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`),
       });
     }
     return dotenvVariables?.[name] ?? '';
