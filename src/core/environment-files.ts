@@ -236,8 +236,11 @@ export async function environmentDefinitions(requestDir: string): Promise<Map<st
   const json = await jsonFiles(folders).catch(() => []);
   for (const file of json) {
     for (const [env, vars] of Object.entries(file.table)) {
-      // Objects are JetBrains settings (SSLConfiguration), not variables.
-      if (env !== SHARED && env !== DEFAULT) add(env, Object.keys(vars).filter((name) => !isObject(vars[name])), file.path);
+      if (env === SHARED || env === DEFAULT) continue;
+      // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
+      const names = emptyValues();
+      for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, asJson: false }, names);
+      add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
     }
   }
   for (const [env, paths] of dotenvNames(folders)) {
