@@ -20,8 +20,6 @@ export interface Environment {
   variables: Record<string, string>;
   /** Objects, arrays and `null` that have no text form in the file's tool: refused where a request uses them. */
   unusable: Record<string, UnusableValue>;
-  /** The `.env` files' values (kulala, rest.nvim): used only where nothing else defines the name. */
-  dotenv: Record<string, string>;
   /** Every value of the private files (all environments): masked like profile secrets. */
   secrets: string[];
 }
@@ -112,16 +110,6 @@ function dotenvFiles(folders: string[], name: string): { base: EnvFile[]; own: E
     }
   }
   return { base, own };
-}
-
-/** kulala and rest.nvim: the `.env` files' values as variables, with or without `--env`; a nearer file wins. */
-function dotenvFallback(folders: string[]): Record<string, string> {
-  const vars: Record<string, string> = {};
-  for (const folder of folders) {
-    const path = join(folder, '.env');
-    if (isFile(path)) Object.assign(vars, parseDotenv(read(path)));
-  }
-  return vars;
 }
 
 /** Environment names of the dotenv files in the search (`dev.env`, `.env.dev` → `dev`), for messages. */
@@ -279,19 +267,18 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
     }
     throw unknownEnvironment(name, dir, root, json, folders);
   }
-  // The `.env` files are the base of an httpyac environment; alone, their values rank below everything else (kulala, rest.nvim).
+  // The `.env` files are the base of an httpyac environment; alone, they are read only for a name nothing else defines (variables.ts).
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
-  const fallback = dotenvFallback(folders);
-  if (sharedFiles.length === 0 && ownFiles.length === 0 && Object.keys(fallback).length === 0) return undefined;
+  if (sharedFiles.length === 0 && ownFiles.length === 0) return undefined;
 
   const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
   for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
   const merged = assignValues(emptyValues(), shared);
   for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
-  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, dotenv: fallback, secrets: context.secrets };
+  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;

@@ -50,9 +50,17 @@ export function read(path: string): string {
 /** resterm's environment files (its README: `resterm.env.json`, else `rest-client.env.json`). */
 const RESTERM_FILES = ['rest-client.env.json', 'resterm.env.json'];
 
-/** A `.env` file in `folders` (kulala and rest.nvim read one as variables, without `--env`). */
-export function hasDotenv(folders: string[]): boolean {
-  return folders.some((folder) => isFile(join(folder, '.env')));
+/**
+ * kulala and rest.nvim: the `.env` files' values as variables — from the project root down to
+ * `dir`, the nearer winning. Read only when a request uses a name nothing else defines, so a
+ * `.env` in the project costs a plain run nothing.
+ */
+export async function dotenvValues(dir: string): Promise<Record<string, string>> {
+  const folders = searchFolders(resolve(dir), projectRoot(dir));
+  const files = folders.map((folder) => join(folder, '.env')).filter(isFile);
+  if (files.length === 0) return {};
+  const { parseDotenv } = await import('./dotenv.js');
+  return Object.assign({}, ...files.map((path) => parseDotenv(read(path)))) as Record<string, string>;
 }
 
 /** A file of the JSON kinds that may define environments; `text` when it was read to find out. */

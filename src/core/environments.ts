@@ -15,7 +15,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
-import { hasDotenv, jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
+import { jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
 import type { Environment, LoadEnvironmentOptions } from './environment-files.js';
 
 export type { Environment, LoadEnvironmentOptions };
@@ -34,8 +34,8 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
   const dir = resolve(requestDir);
   const root = projectRoot(dir);
   const folders = searchFolders(dir, root);
-  // Without --env only the JSON kinds and a `.env` apply: with none of them, there is nothing to parse (the usual run).
-  if (name === undefined && jsonCandidates(folders).next().done === true && !hasDotenv(folders)) return undefined;
+  // Without --env only the JSON kinds apply: with none of them, there is nothing to parse (the usual run).
+  if (name === undefined && jsonCandidates(folders).next().done === true) return undefined;
   const { loadFoundEnvironment } = await import('./environment-files.js');
   return loadFoundEnvironment(dir, root, folders, name, note, options);
 }

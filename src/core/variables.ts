@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { UsageError, VariableError } from './errors/index.js';
+import { dotenvValues } from './environment-search.js';
 import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
@@ -43,8 +44,6 @@ export interface ResolverOptions {
   environmentName?: string;
   /** The environment's objects, arrays and `null`s that have no text form: exit 2 where a request uses one. */
   environmentUnusable?: Readonly<Record<string, UnusableValue>>;
-  /** `.env` values (kulala, rest.nvim): below every other source, the profile included. */
-  dotenvVariables?: Readonly<Record<string, string>>;
   /** For messages: `file:line` of the request being resolved. */
   requestLine?: string;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
@@ -90,6 +89,8 @@ const HELPERS: Record<string, (value: string) => string> = {
  */
 export class TemplateResolver implements VariableResolver {
   private readonly cache = new Map<string, Promise<string>>();
+  /** The `.env` files' values, read by the first name nothing else defines. */
+  private dotenv?: Promise<Record<string, string>>;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly options: ResolverOptions) {
@@ -105,8 +106,6 @@ export class TemplateResolver implements VariableResolver {
     if (inSession && !isExtracted(this.options.session, name)) return 'session';
     if (this.inEnvironment(name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
-    // A `.env` value is the user's own: it too ranks above a token reqflow extracted by itself.
-    if (this.options.dotenvVariables && Object.hasOwn(this.options.dotenvVariables, name)) return 'environment';
     return inSession ? 'session' : undefined;
   }
 
@@ -115,9 +114,9 @@ export class TemplateResolver implements VariableResolver {
     return (environmentVariables !== undefined && Object.hasOwn(environmentVariables, name)) || (environmentUnusable !== undefined && Object.hasOwn(environmentUnusable, name));
   }
 
-  /** The environment's value of `name`, else the `.env` one; an object or array there is exit 2 naming it and this request. */
+  /** The environment's value of `name`; an object or array there is exit 2 naming it and this request. */
   private environmentValue(name: string): string {
-    const { environmentVariables, environmentUnusable, dotenvVariables } = this.options;
+    const { environmentVariables, environmentUnusable } = this.options;
     if (environmentVariables && Object.hasOwn(environmentVariables, name)) return environmentVariables[name] as string;
     const unusable = environmentUnusable?.[name];
     if (unusable) {
@@ -127,7 +126,7 @@ export class TemplateResolver implements VariableResolver {
         hint: unusable.hint ?? (parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`),
       });
     }
-    return dotenvVariables?.[name] ?? '';
+    return '';
   }
 
   has(name: string): boolean {
@@ -232,8 +231,11 @@ export class TemplateResolver implements VariableResolver {
   private async compute(name: string, stack: string[]): Promise<string> {
     const source = this.sourceOf(name);
     const prompt = source === 'cli' ? undefined : this.options.prompts?.find((p) => p.name === name);
+    // kulala and rest.nvim: a `.env` value, below every other source — but the user's own, so above a token reqflow extracted by itself.
+    const fromDotenv = !prompt && (source === undefined || (source === 'session' && isExtracted(this.options.session, name))) ? await this.dotenvValue(name) : undefined;
     let value: string;
     if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
+    else if (fromDotenv !== undefined) value = await this.expandIn(fromDotenv, stack, false);
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
     else if (source === 'environment') value = await this.expandIn(this.environmentValue(name), stack, false);
@@ -243,6 +245,13 @@ export class TemplateResolver implements VariableResolver {
     else throw await this.unknown(name);
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;
+  }
+
+  private async dotenvValue(name: string): Promise<string | undefined> {
+    if (this.options.baseDir === undefined) return undefined;
+    this.dotenv ??= dotenvValues(this.options.baseDir);
+    const values = await this.dotenv;
+    return Object.hasOwn(values, name) ? values[name] : undefined;
   }
 
   /** Profile and `-e` values may reference other variables and may be shell commands. */
@@ -302,7 +311,6 @@ export class TemplateResolver implements VariableResolver {
       ...from(session.names(), `in the session of profile "${session.profile}"`),
       ...from(Object.keys(environmentVariables ?? {}), environmentName === undefined ? 'in the $shared values of the environment files' : `in environment "${environmentName}"`),
       ...from(Object.keys(profile.variables), `in profile "${profile.name}"${profilesPath ? ` of ${profilesPath}` : ''}`),
-      ...from(Object.keys(this.options.dotenvVariables ?? {}), 'in a .env file'),
     ];
   }
 
