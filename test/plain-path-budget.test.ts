@@ -122,6 +122,18 @@ describe('the plain path', () => {
     expect(loaded).toEqual([FAST_RUN]);
   });
 
+  test("a plain GET beside an application's .env reads fast-run.cjs alone: the .env is read only for a name nothing else defines", async () => {
+    tmp.write('with-dotenv/package.json', '{}');
+    tmp.write('with-dotenv/.env', 'USER_ID=1\n');
+    tmp.write('with-dotenv/plain.http', `GET ${server.url}/users/1\n`);
+    const { result, loaded } = await bundlesLoadedBy(['run', 'with-dotenv/plain.http'], 'with-dotenv');
+    expect(result.code).toBe(0);
+    expect(loaded).toEqual([FAST_RUN]);
+    tmp.write('with-dotenv/uses.http', `GET ${server.url}/users/{{USER_ID}}\n`);
+    const uses = await bundlesLoadedBy(['run', 'with-dotenv/uses.http'], 'with-dotenv-uses');
+    expect([uses.result.code, server.received.at(-1)?.url]).toEqual([0, '/users/1']);
+  });
+
   test('a plain GET evaluates only the modules of the allowed list', async () => {
     const trace = join(tmp.dir, 'modules.trace');
     const result = await runCli(['run', 'plain.http'], {

@@ -7,12 +7,11 @@ import { lineColumn } from './json-error.js';
  */
 export async function parseJsonText(path: string, text: string, options: { jsonc: boolean; hint: string }): Promise<unknown> {
   const { jsonc } = options;
-  if (!jsonc) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // fall through: the JSONC parser finds where it breaks
-    }
+  // Most files are plain JSON: the JSONC parser loads only for one that is not (comments, an error).
+  try {
+    return JSON.parse(text);
+  } catch {
+    // fall through: the JSONC parser reads comments and trailing commas, or finds where the text breaks
   }
   const { parse, printParseErrorCode } = await import('jsonc-parser');
   const errors: Parameters<typeof parse>[1] = [];
