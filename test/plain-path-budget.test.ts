@@ -33,6 +33,8 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * is set; the prompter with the first question; `-v`'s request and headers with `-v`; the
  * session's atomic write when a session changed; `# @note` when a request has one. `-o raw`'s
  * reporter (2 kB) joined the plain path, so that `reqflow run x.http -o raw | jq` reads no extras.
+ * Merged with the environments of every `.http` tool (issue 27, +2.5 kB), `reqflow send`'s own
+ * modules moved to a bundle of their own, send.cjs (−6 kB): 196 kB.
  */
 const FAST_RUN_BUDGET_BYTES = 200_000;
 
@@ -113,6 +115,13 @@ describe('the plain path', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{\n  "id": 1,\n  "name": "Ada"\n}\n');
     expect(loaded).toEqual([FAST_RUN]);
+  });
+
+  test('reqflow send reads fast-run.cjs and its own send.cjs, not extras.cjs', async () => {
+    const { result, loaded } = await bundlesLoadedBy(['send', `${server.url}/users/1`, '-o', 'raw'], 'send');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('{"id":1,"name":"Ada"}');
+    expect(loaded).toEqual([FAST_RUN, join(ROOT, 'dist', 'bundle', 'send.cjs')]);
   });
 
   test('-o raw reads fast-run.cjs and not extras.cjs', async () => {
