@@ -242,7 +242,7 @@ describe('sending', () => {
   it('cancels a slow request with Esc while it waits for the server', async () => {
     const h = await open();
     await send(h, 'slow');
-    await h.waitFor('sending… Esc cancels');
+    await h.waitFor(/sending… \d+\.\ds · Esc cancels/);
     await new Promise((resolve) => setTimeout(resolve, 300)); // the request is on the wire by now
     await h.press('escape');
     await h.waitFor('cancelled slow', 3000);
@@ -389,7 +389,7 @@ describe('errors never break the UI', () => {
   it('shows stream events live until Esc stops the stream', async () => {
     const h = await open();
     await send(h, 'ticks');
-    await h.waitFor('streaming… Esc stops');
+    await h.waitFor(/streaming… \d+\.\ds · .*Esc stops/);
     await h.waitFor('id: 3');
     await h.press('escape');
     const screen = await h.waitFor('stopped by the user');

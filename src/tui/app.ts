@@ -1,21 +1,20 @@
 import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
 import { copyBody, copyToClipboard } from './actions/copy.js';
-import { modalPrompter } from './actions/prompt.js';
 import { pickProfile, showVariables } from './actions/profiles.js';
-import type { AppHooks, AppHost } from './actions/host.js';
+import type { AppHooks } from './actions/host.js';
+import { sendRequest, type SendHost } from './actions/send.js';
 import type { Blessed, Key, Screen } from './blessed.js';
 import { rowKey, rowLabel, type CatalogFile } from './catalog.js';
-import type { Exchange } from './exchange.js';
 import { helpLines, KEYMAP, type Action } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
 import { responsePaneView } from './panes/response-pane.js';
-import { outcomeMessage } from './panes/outcome-message.js';
 import { oneLine, problemsMessage, statusBarText, type Level } from './panes/status-bar.js';
-import { previewRequest, sentRequest } from './preview.js';
+import { previewRequest } from './preview.js';
 import { RequestTree } from './request-tree.js';
-import { ResponseCapture } from './response-capture.js';
+import { RequestStates, type RequestState } from './request-states.js';
+import { Ticker } from './ticker.js';
 import { colors, errorText, requestText } from './views/format.js';
 import { TextOverlay, type Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
@@ -26,12 +25,15 @@ const STEPS: Partial<Record<Action, number>> = { down: 1, up: -1, first: -Infini
 /** Streams redraw at most this often, however fast events arrive. */
 const REDRAW_MS = 40;
 
+/** The elapsed time of running sends is redrawn this often (only while one runs). */
+const ELAPSED_MS = 200;
+
 /**
  * The terminal UI: it draws the workspace (layout.ts, panes/) and maps keys (keymap.ts) to
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements AppHost {
+export class TuiApp implements SendHost {
   private readonly panes: Panes;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
@@ -39,8 +41,9 @@ export class TuiApp implements AppHost {
   private showHeaders = false;
   private fullscreen = false;
   private readonly layers: Layer[] = [];
-  private exchange?: Exchange;
-  private running = false;
+  /** Each request's own running send and last response. */
+  readonly states = new RequestStates();
+  private readonly elapsedClock = new Ticker(ELAPSED_MS, () => this.guard(() => this.drawLive()));
   private preview?: { key: string; text: string };
   private previewSeq = 0;
   private message: { text: string; level: Level } = { text: '', level: 'info' };
@@ -113,7 +116,8 @@ export class TuiApp implements AppHost {
 
   private drawRequest(): void {
     const row = this.tree.selectedRow;
-    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange: this.exchange, preview: this.preview });
+    const exchange = row?.kind === 'request' ? this.states.get(row.spec).shown : undefined;
+    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.context(), preview: this.preview });
     this.panes.request.setLabel(view.label);
     this.panes.request.setContent(view.content);
     if (view.previewKey !== undefined && row?.kind === 'request') this.schedulePreview(row.spec, view.previewKey);
@@ -135,27 +139,44 @@ export class TuiApp implements AppHost {
       .catch((error: unknown) => this.fail(error));
   }
 
+  /** The selected request's own state (a file row has none). */
+  private selectedState(): RequestState {
+    const row = this.tree.selectedRow;
+    return row?.kind === 'request' ? this.states.get(row.spec) : {};
+  }
+
   private drawResponse(): void {
     const pane = this.panes.response;
     const problem = this.workspace.profileProblem;
+    const request = this.selectedState();
     const view = responsePaneView({
-      exchange: this.exchange,
-      running: this.running,
+      request,
       showHeaders: this.showHeaders,
+      now: performance.now(),
+      root: this.workspace.catalog.root,
       width: (pane.width as number) - 4,
-      idle: problem ? errorText(problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.'),
+      idle: problem ? errorText(problem, (t) => t) : colors.dim('Not sent yet: Enter sends it. ? lists every key.'),
       scrub: (t) => this.workspace.secrets.scrub(t),
     });
     pane.setLabel(view.label);
     pane.setContent(view.content);
-    if (this.exchange?.capture.streaming && this.followStream) pane.scrollTo(pane.getScrollHeight());
+    if (request.running?.capture.streaming && this.followStream) pane.scrollTo(pane.getScrollHeight());
+  }
+
+  /** The live parts: elapsed times and what runs. */
+  private drawLive(): void {
+    this.drawResponse();
+    this.drawStatus();
+    this.render();
   }
 
   private drawStatus(): void {
-    const exchange = this.exchange;
-    if (this.running && exchange && this.message.level === 'info') {
-      const name = exchange.spec.name;
-      this.message.text = exchange.capture.streaming ? `streaming ${name}… Esc stops` : `sending ${name}… Esc cancels`;
+    const running = this.states.running();
+    if (running.length > 0 && this.message.level === 'info') {
+      const [first] = running;
+      const name = first?.spec.name ?? '';
+      if (running.length > 1) this.message.text = `${running.length} requests running`;
+      else this.message.text = first?.capture.streaming ? `streaming ${name}… Esc stops` : `sending ${name}…`;
     }
     this.panes.status.setContent(
       statusBarText({
@@ -178,11 +199,7 @@ export class TuiApp implements AppHost {
     if (this.redrawTimer) return;
     this.redrawTimer = setTimeout(() => {
       delete this.redrawTimer;
-      this.guard(() => {
-        this.drawResponse();
-        this.drawStatus();
-        this.render();
-      });
+      this.guard(() => this.drawLive());
     }, REDRAW_MS);
   }
 
@@ -260,7 +277,7 @@ export class TuiApp implements AppHost {
         this.focus = this.fullscreen ? 'response' : 'tree';
         return this.relayout();
       case 'copy-body':
-        return copyBody(this, this.exchange?.capture);
+        return copyBody(this, this.selectedState().shown?.capture);
       case 'help':
         return this.open(new TextOverlay(this, 'Keys', helpLines));
       case 'oauth-settings':
@@ -277,6 +294,8 @@ export class TuiApp implements AppHost {
       this.tree.move(delta);
       this.panes.tree.select(this.tree.selected);
       this.drawRequest();
+      this.panes.response.scrollTo(0);
+      this.drawResponse(); // each request shows its own response
       return this.render();
     }
     const pane = this.focus === 'request' ? this.panes.request : this.panes.response;
@@ -296,14 +315,18 @@ export class TuiApp implements AppHost {
       this.tree.rebuild(this.workspace.catalog, rowKey(row));
       return this.drawAll();
     }
-    this.background(this.send(row.spec, row.file));
+    if (this.states.get(row.spec).running) return this.say(`${row.spec.name} is running: Esc cancels it`, 'warn');
+    this.followStream = true;
+    this.panes.response.scrollTo(0);
+    this.background(sendRequest(this, row.spec, row.file.path));
   }
 
   private escape(): void {
-    if (this.running && this.exchange) {
-      this.exchange.cancelled = true;
-      this.exchange.controller.abort();
-      return this.say(this.exchange.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
+    const running = this.selectedState().running;
+    if (running) {
+      running.cancelled = true;
+      running.controller.abort();
+      return this.say(running.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
     }
     if (this.fullscreen) {
       this.fullscreen = false;
@@ -346,27 +369,24 @@ export class TuiApp implements AppHost {
     return this.layers.includes(layer);
   }
 
-  private async send(spec: RequestSpec, file: CatalogFile): Promise<void> {
-    if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
-    const controller = new AbortController();
-    const capture = new ResponseCapture(() => this.scheduleRedraw());
-    const exchange: Exchange = { spec, file: file.path, capture, controller };
-    this.exchange = exchange;
-    this.running = true;
-    this.followStream = true;
-    this.panes.response.scrollTo(0);
-    this.message = { text: '', level: 'info' };
-    this.drawAll();
-    const tokenBefore = this.workspace.session.get('token');
-    const outcome = await this.workspace.send(spec, file.path, { capture, prompter: modalPrompter(this, controller.signal), signal: controller.signal });
-    this.running = false;
+  // ── sends (actions/send.ts) ─────────────────────────────────────────────────────────────────
+
+  get gone(): boolean {
+    return this.quitting || this.screen.destroyed === true;
+  }
+
+  context(): string {
+    return `${this.workspace.profile.name}\u0000${this.workspace.options.environment ?? ''}`;
+  }
+
+  changed(): void {
+    this.scheduleRedraw();
+  }
+
+  sendsChanged(): void {
     this.preview = undefined; // the session may have changed (token extraction)
-    exchange.outcome = outcome;
-    if (outcome.sent && outcome.response) exchange.sent = sentRequest(outcome.sent, this.workspace.secrets);
-    if (this.quitting || this.screen.destroyed) return;
-    const said = outcomeMessage(exchange, tokenBefore, this.workspace.session.get('token'));
-    if (said) this.say(said.text, said.level);
-    this.drawAll();
+    this.elapsedClock.set(this.states.running().length > 0);
+    if (!this.gone) this.drawAll();
   }
 
   /** OSC 52 goes straight to the terminal, around neo-blessed's screen buffer. */
@@ -389,7 +409,8 @@ export class TuiApp implements AppHost {
   async quit(): Promise<void> {
     if (this.quitting) return;
     this.quitting = true;
-    this.exchange?.controller.abort();
+    for (const exchange of this.states.running()) exchange.controller.abort();
+    this.elapsedClock.set(false);
     this.oauthCancel?.abort();
     clearInterval(this.clock);
     if (this.redrawTimer) clearTimeout(this.redrawTimer);

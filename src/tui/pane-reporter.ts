@@ -3,7 +3,6 @@ import { bodyText, isTextual } from '../report/render/body.js';
 import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
 import { prettyJson } from '../report/render/json-text.js';
-import { testLines } from '../report/render/test-lines.js';
 import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
 import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
@@ -43,8 +42,8 @@ export function paneReporter(capture: ResponseCapture): Reporter {
       } else await pretty.body?.(ctx, body);
       capture.setResponse(ctx.response); // the size is known now
     },
-    requestEnd: (outcome, ctx) => {
-      if (outcome.tests) capture.out(`\n${testLines(outcome.tests, palette(true), ctx.redact)}\n`);
+    // The checks are listed by the response pane from the outcome (panes/checks-view.ts).
+    requestEnd: (_outcome, ctx) => {
       if (ctx.response) capture.setResponse(ctx.response);
     },
   };

@@ -7,14 +7,17 @@ export interface RequestPaneState {
   row: TreeRow | undefined;
   filtered: boolean;
   root: string;
+  /** The selected request's last send. */
   exchange: Exchange | undefined;
+  /** The profile and environment now: a send made with others is not shown as sent. */
+  context: string;
   /** The substitution preview computed for a row, by row key. */
   preview: { key: string; text: string } | undefined;
 }
 
 /**
- * The request pane: a file's summary, the request as sent (after a send), else the request
- * with its variables resolved (`previewKey`: the preview to compute for this row).
+ * The request pane: a file's summary, the request as sent (after a send with the current
+ * profile and environment), else the request with its variables resolved (`previewKey`: the preview to compute for this row).
  */
 export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
   const { row } = state;
@@ -29,7 +32,7 @@ export function requestPaneView(state: RequestPaneState): { label: string; conte
   }
   const label = ` Request · ${fit(row.spec.name, 30)} `;
   const { exchange } = state;
-  if (exchange?.sent && exchange.spec.name === row.spec.name && exchange.file === row.file.path) return { label, content: requestText(exchange.sent, true) };
+  if (exchange?.sent && exchange.context === state.context) return { label, content: requestText(exchange.sent, true) };
   const key = rowKey(row);
   if (state.preview?.key === key) return { label, content: state.preview.text };
   return { label, content: `${colors.method(row.spec.method)} ${row.spec.url}`, previewKey: key };

@@ -1,0 +1,24 @@
+/** Calls `tick` every `everyMs` while switched on: a live clock that costs nothing when idle. */
+export class Ticker {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly everyMs: number,
+    private readonly tick: () => void,
+  ) {}
+
+  /** On while something runs, off otherwise (idempotent both ways). */
+  set(on: boolean): void {
+    if (on && !this.timer) {
+      this.timer = setInterval(this.tick, this.everyMs);
+      this.timer.unref();
+    } else if (!on && this.timer) {
+      clearInterval(this.timer);
+      delete this.timer;
+    }
+  }
+
+  get running(): boolean {
+    return this.timer !== undefined;
+  }
+}
