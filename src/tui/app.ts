@@ -1,4 +1,3 @@
-import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
 import { copyBody, copyToClipboard } from './actions/copy.js';
 import { pickProfile, showVariables } from './actions/profiles.js';
@@ -10,12 +9,14 @@ import { helpLines, KEYMAP, type Action } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
 import { responsePaneView } from './panes/response-pane.js';
-import { oneLine, problemsMessage, statusBarText, type Level } from './panes/status-bar.js';
-import { previewRequest } from './preview.js';
+import { oneLine, problemsMessage, runningMessage, statusBarText, type Level } from './panes/status-bar.js';
+import { Previews } from './previews.js';
+import { mouseAction, type MouseEvent } from './mouse.js';
 import { RequestTree } from './request-tree.js';
 import { RequestStates, type RequestState } from './request-states.js';
 import { Ticker } from './ticker.js';
-import { colors, errorText, requestText } from './views/format.js';
+import { colors, errorText } from './views/format.js';
+import { LayerStack } from './views/layer-stack.js';
 import { TextOverlay, type Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
@@ -40,12 +41,11 @@ export class TuiApp implements SendHost {
   private filtering = false;
   private showHeaders = false;
   private fullscreen = false;
-  private readonly layers: Layer[] = [];
+  private readonly layers = new LayerStack();
   /** Each request's own running send and last response. */
   readonly states = new RequestStates();
   private readonly elapsedClock = new Ticker(ELAPSED_MS, () => this.guard(() => this.drawLive()));
-  private preview?: { key: string; text: string };
-  private previewSeq = 0;
+  private readonly previews = new Previews();
   private message: { text: string; level: Level } = { text: '', level: 'info' };
   private redrawTimer?: NodeJS.Timeout;
   private readonly clock: NodeJS.Timeout;
@@ -65,6 +65,8 @@ export class TuiApp implements SendHost {
     this.panes = createPanes(blessed, screen);
     screen.on('keypress', (ch, key) => this.onKey(ch, key));
     screen.on('resize', () => this.guard(() => this.relayout()));
+    screen.enableMouse();
+    screen.on('mouse', (event) => this.guard(() => this.onMouse(event)));
     // The token countdown in the status bar stays current.
     this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000);
     this.clock.unref();
@@ -86,7 +88,7 @@ export class TuiApp implements SendHost {
 
   private relayout(): void {
     layoutPanes(this.panes, this.screen, this.fullscreen);
-    for (const layer of this.layers) layer.relayout();
+    this.layers.relayout();
     this.drawAll();
   }
 
@@ -101,7 +103,7 @@ export class TuiApp implements SendHost {
 
   /** The profile or the session changed: previews are recomputed. */
   refresh(): void {
-    this.preview = undefined;
+    this.previews.clear();
     this.drawAll();
   }
 
@@ -117,26 +119,16 @@ export class TuiApp implements SendHost {
   private drawRequest(): void {
     const row = this.tree.selectedRow;
     const exchange = row?.kind === 'request' ? this.states.get(row.spec).shown : undefined;
-    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.context(), preview: this.preview });
+    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.context(), preview: this.previews.value });
     this.panes.request.setLabel(view.label);
     this.panes.request.setContent(view.content);
-    if (view.previewKey !== undefined && row?.kind === 'request') this.schedulePreview(row.spec, view.previewKey);
-  }
-
-  /** Substitution may read the session and the environment: computed off the key path. */
-  private schedulePreview(spec: RequestSpec, key: string): void {
-    const seq = ++this.previewSeq;
-    const { profile, session } = this.workspace;
-    previewRequest(spec, { profile, session, cliVariables: this.workspace.options.cliVariables, env: this.workspace.config.env })
-      .then((preview) => {
-        if (seq !== this.previewSeq) return;
-        this.preview = { key, text: requestText(preview, false) };
-        if (this.tree.currentKey() === key) {
-          this.drawRequest();
-          this.render();
-        }
-      })
-      .catch((error: unknown) => this.fail(error));
+    if (view.previewKey === undefined || row?.kind !== 'request') return;
+    const ready = (key: string): void => {
+      if (this.tree.currentKey() !== key) return;
+      this.drawRequest();
+      this.render();
+    };
+    this.previews.schedule(row.spec, view.previewKey, this.workspace, ready, (error) => this.fail(error));
   }
 
   /** The selected request's own state (a file row has none). */
@@ -171,13 +163,8 @@ export class TuiApp implements SendHost {
   }
 
   private drawStatus(): void {
-    const running = this.states.running();
-    if (running.length > 0 && this.message.level === 'info') {
-      const [first] = running;
-      const name = first?.spec.name ?? '';
-      if (running.length > 1) this.message.text = `${running.length} requests running`;
-      else this.message.text = first?.capture.streaming ? `streaming ${name}… Esc stops` : `sending ${name}…`;
-    }
+    const running = runningMessage(this.states.running());
+    if (running !== undefined && this.message.level === 'info') this.message.text = running;
     this.panes.status.setContent(
       statusBarText({
         width: this.screen.width,
@@ -233,7 +220,7 @@ export class TuiApp implements SendHost {
     if (key.full === 'return' || this.quitting) return;
     if (key.full === 'C-c') return this.background(this.quit());
     this.guard(() => {
-      const top = this.layers[this.layers.length - 1];
+      const top = this.layers.top;
       const action = KEYMAP[key.full];
       if (top) top.handleKey(ch, key);
       else if (this.filtering) this.filterKey(ch, key);
@@ -340,6 +327,17 @@ export class TuiApp implements SendHost {
     }
   }
 
+  /** A click selects a request or focuses a pane; the wheel scrolls the pane under the pointer. */
+  private onMouse(event: MouseEvent): void {
+    const action = this.layers.top || this.filtering ? undefined : mouseAction(this.panes, event);
+    if (!action || (action.kind === 'select' && action.row >= this.tree.rows.length)) return;
+    this.focus = action.kind === 'select' ? 'tree' : action.pane;
+    showFocus(this.panes, this.focus);
+    if (action.kind === 'select') return this.move(action.row - this.tree.selected);
+    if (action.kind === 'scroll') return this.move(action.delta);
+    this.render();
+  }
+
   private filterKey(ch: string | undefined, key: Key): void {
     if (key.full === 'enter' || key.full === 'escape') {
       this.filtering = false;
@@ -353,20 +351,17 @@ export class TuiApp implements SendHost {
   // ── actions ────────────────────────────────────────────────────────────────────────────────
 
   open(layer: Layer): void {
-    this.layers.push(layer);
-    layer.relayout();
+    this.layers.open(layer);
     this.render();
   }
 
   close(layer: Layer): void {
-    const index = this.layers.indexOf(layer);
-    if (index >= 0) this.layers.splice(index, 1);
-    layer.destroy();
+    this.layers.close(layer);
     this.render();
   }
 
   isOpen(layer: Layer): boolean {
-    return this.layers.includes(layer);
+    return this.layers.has(layer);
   }
 
   // ── sends (actions/send.ts) ─────────────────────────────────────────────────────────────────
@@ -384,7 +379,7 @@ export class TuiApp implements SendHost {
   }
 
   sendsChanged(): void {
-    this.preview = undefined; // the session may have changed (token extraction)
+    this.previews.clear(); // the session may have changed (token extraction)
     this.elapsedClock.set(this.states.running().length > 0);
     if (!this.gone) this.drawAll();
   }
@@ -399,7 +394,7 @@ export class TuiApp implements SendHost {
     this.say('reloading…');
     await this.workspace.reloadProfiles(this.workspace.profile.name);
     await this.workspace.reloadCatalog();
-    this.preview = undefined;
+    this.previews.clear();
     this.tree.rebuild(this.workspace.catalog, keep);
     this.announceProblems();
     this.drawAll();
@@ -414,7 +409,7 @@ export class TuiApp implements SendHost {
     this.oauthCancel?.abort();
     clearInterval(this.clock);
     if (this.redrawTimer) clearTimeout(this.redrawTimer);
-    for (const layer of this.layers.splice(0)) layer.destroy();
+    this.layers.closeAll();
     this.finish();
   }
 }

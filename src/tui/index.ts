@@ -2,6 +2,8 @@ import type { AppHooks } from './actions/host.js';
 import { TuiApp } from './app.js';
 import { loadBlessed, type Screen } from './blessed.js';
 import { loadOAuthLogin } from './oauth-login.js';
+import { colorWanted } from '../report/render/colors.js';
+import { dropColours } from './no-color.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';
 
 /** The terminal the UI draws on: the process's own, or fake streams in tests. */
@@ -38,6 +40,7 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
     title: 'reqflow',
     resizeTimeout: terminal.resizeTimeout ?? 100,
   });
+  if (!colorWanted(true, options.env)) dropColours(screen);
   let closed = false;
   const close = (): void => {
     if (closed) return;

@@ -1,3 +1,4 @@
+import type { Exchange } from '../exchange.js';
 import { fit, visibleLength } from '../views/format.js';
 import type { Workspace } from '../workspace.js';
 
@@ -35,4 +36,12 @@ export function problemsMessage(workspace: Pick<Workspace, 'catalog' | 'profileP
 export function oneLine(text: string, root: string): string {
   const prefix = `${root}/`;
   return (prefix.length > 1 ? text.split(prefix).join('') : text).replace(/\s*\n\s*/g, ' ');
+}
+
+/** What runs, for the status bar: one request by name, else how many. */
+export function runningMessage(running: readonly Exchange[]): string | undefined {
+  const [first] = running;
+  if (!first) return undefined;
+  if (running.length > 1) return `${running.length} requests running`;
+  return first.capture.streaming ? `streaming ${first.spec.name}… Esc stops` : `sending ${first.spec.name}…`;
 }
