@@ -102,11 +102,11 @@ describe('no stale cells', () => {
 describe('colours and focus', () => {
   it('draws hints grey, unfocused borders in the default colour and the focused one cyan with its title reversed', async () => {
     const h = await open();
-    await h.waitFor('Not sent yet');
+    await h.waitFor('Select a request');
     const term = await seen(h);
     const rows = term.rows();
-    const hintY = rows.findIndex((row) => row.includes('Not sent yet'));
-    const hintX = [...(rows[hintY] ?? '')].findIndex((_ch, i, all) => all.slice(i, i + 3).join('') === 'Not');
+    const hintY = rows.findIndex((row) => row.includes('Select a request'));
+    const hintX = [...(rows[hintY] ?? '')].findIndex((_ch, i, all) => all.slice(i, i + 6).join('') === 'Select');
     expect(term.cell(hintX, hintY).fg).toBe(8); // grey
     // The tree has the focus: cyan border, reversed title; the request pane's border is the terminal's colour.
     expect(term.cell(0, 0)).toMatchObject({ ch: '┌', fg: 6 });

@@ -1,23 +1,23 @@
-import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
-import { copyBody, copyToClipboard } from './actions/copy.js';
-import { pickProfile, showVariables } from './actions/profiles.js';
+import { copyToClipboard } from './actions/copy.js';
+import { COMMANDS, type CommandHost } from './actions/commands.js';
 import type { AppHooks } from './actions/host.js';
 import { sendRequest, type SendHost } from './actions/send.js';
 import type { Blessed, Key, Screen } from './blessed.js';
-import { rowKey, rowLabel, type CatalogFile } from './catalog.js';
-import { helpLines, KEYMAP, type Action } from './keymap.js';
+import { rowKey } from './catalog.js';
+import { DEFAULT_BINDINGS, keyMap, type Action, type Bindings } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
+import { treePaneView } from './panes/tree-pane.js';
 import { responsePaneView } from './panes/response-pane.js';
 import { oneLine, problemsMessage, runningMessage, statusBarText, type Level } from './panes/status-bar.js';
 import { Previews } from './previews.js';
 import { mouseAction, type MouseEvent } from './mouse.js';
 import { RequestTree } from './request-tree.js';
 import { RequestStates, type RequestState } from './request-states.js';
-import { Ticker } from './ticker.js';
+import { Throttle, Ticker } from './ticker.js';
 import { colors, errorText } from './views/format.js';
 import { LayerStack } from './views/layer-stack.js';
-import { TextOverlay, type Layer } from './views/overlay.js';
+import type { Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
 /** Actions that move the selection or scroll a pane, and by how much. */
@@ -34,8 +34,9 @@ const ELAPSED_MS = 200;
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements SendHost {
+export class TuiApp implements SendHost, CommandHost {
   private readonly panes: Panes;
+  private readonly keys: ReadonlyMap<string, Action>;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
   private filtering = false;
@@ -47,7 +48,7 @@ export class TuiApp implements SendHost {
   private readonly elapsedClock = new Ticker(ELAPSED_MS, () => this.guard(() => this.drawLive()));
   private readonly previews = new Previews();
   private message: { text: string; level: Level } = { text: '', level: 'info' };
-  private redrawTimer?: NodeJS.Timeout;
+  private readonly redraw = new Throttle(REDRAW_MS, () => this.guard(() => this.drawLive()));
   private readonly clock: NodeJS.Timeout;
   private followStream = true;
   private quitting = false;
@@ -60,7 +61,10 @@ export class TuiApp implements SendHost {
     readonly screen: Screen,
     readonly workspace: Workspace,
     readonly hooks: AppHooks = {},
+    /** The keys of each action (keymap.ts, changed by keybinds.json). */
+    readonly bindings: Bindings = DEFAULT_BINDINGS,
   ) {
+    this.keys = keyMap(bindings);
     this.finished = new Promise((resolve) => (this.finish = resolve));
     this.panes = createPanes(blessed, screen);
     screen.on('keypress', (ch, key) => this.onKey(ch, key));
@@ -72,7 +76,7 @@ export class TuiApp implements SendHost {
     this.clock.unref();
     this.tree.rebuild(workspace.catalog);
     this.relayout();
-    this.announceProblems();
+    this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
   }
 
   /** Resolves when the user quits. */
@@ -108,18 +112,16 @@ export class TuiApp implements SendHost {
   }
 
   private drawTree(): void {
-    const { tree } = this.panes;
-    const filter = this.tree.filter.value;
-    const labels = this.tree.rows.map((row) => rowLabel(row, colors));
-    tree.setLabel(` Requests${filter !== '' ? ` /${filter}` : ''} `);
-    tree.setItems(labels.length > 0 ? labels : [colors.dim(filter !== '' ? 'no request matches' : 'no request files here')]);
-    tree.select(Math.min(this.tree.selected, Math.max(0, labels.length - 1)));
+    const view = treePaneView(this.tree);
+    this.panes.tree.setLabel(view.label);
+    this.panes.tree.setItems(view.items);
+    this.panes.tree.select(view.selected);
   }
 
   private drawRequest(): void {
     const row = this.tree.selectedRow;
     const exchange = row?.kind === 'request' ? this.states.get(row.spec).shown : undefined;
-    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.context(), preview: this.previews.value });
+    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.workspace.sendContext(), preview: this.previews.value });
     this.panes.request.setLabel(view.label);
     this.panes.request.setContent(view.content);
     if (view.previewKey === undefined || row?.kind !== 'request') return;
@@ -131,10 +133,13 @@ export class TuiApp implements SendHost {
     this.previews.schedule(row.spec, view.previewKey, this.workspace, ready, (error) => this.fail(error));
   }
 
-  /** The selected request's own state (a file row has none). */
-  private selectedState(): RequestState {
+  selectedState(): RequestState {
     const row = this.tree.selectedRow;
     return row?.kind === 'request' ? this.states.get(row.spec) : {};
+  }
+
+  selectedFolder(): string {
+    return this.tree.selectedFolder() ?? this.workspace.catalog.root;
   }
 
   private drawResponse(): void {
@@ -147,7 +152,7 @@ export class TuiApp implements SendHost {
       now: performance.now(),
       root: this.workspace.catalog.root,
       width: (pane.width as number) - 4,
-      idle: problem ? errorText(problem, (t) => t) : colors.dim('Not sent yet: Enter sends it. ? lists every key.'),
+      idle: problem ? errorText(problem, (t) => t) : colors.dim(`${this.tree.selectedRow?.kind === 'request' ? 'Not sent yet' : 'Select a request'}: Enter sends it. ? lists every key.`),
       scrub: (t) => this.workspace.secrets.scrub(t),
     });
     pane.setLabel(view.label);
@@ -169,6 +174,7 @@ export class TuiApp implements SendHost {
       statusBarText({
         width: this.screen.width,
         profile: this.workspace.profile.name,
+        environment: this.workspace.options.environment,
         token: this.workspace.tokenState(),
         message: this.message,
         ...(this.filtering ? { editing: (room: number) => `/${this.tree.filter.render(room, { focused: true })}` } : {}),
@@ -180,19 +186,6 @@ export class TuiApp implements SendHost {
     this.message = { text: this.workspace.secrets.scrub(oneLine(text, this.workspace.catalog.root)), level };
     this.drawStatus();
     this.render();
-  }
-
-  private scheduleRedraw(): void {
-    if (this.redrawTimer) return;
-    this.redrawTimer = setTimeout(() => {
-      delete this.redrawTimer;
-      this.guard(() => this.drawLive());
-    }, REDRAW_MS);
-  }
-
-  private announceProblems(): void {
-    const { text, level } = problemsMessage(this.workspace);
-    this.say(text, level);
   }
 
   // ── keys ───────────────────────────────────────────────────────────────────────────────────
@@ -221,17 +214,19 @@ export class TuiApp implements SendHost {
     if (key.full === 'C-c') return this.background(this.quit());
     this.guard(() => {
       const top = this.layers.top;
-      const action = KEYMAP[key.full];
+      const action = this.keys.get(key.full);
       if (top) top.handleKey(ch, key);
       else if (this.filtering) this.filterKey(ch, key);
-      else if (action) this.act(action);
+      else if (action) this.perform(action);
     });
   }
 
-  /** What each action of the key map does. */
-  private act(action: Action): void {
+  /** What each action of the key map does (actions/commands.ts: those that open windows). */
+  perform(action: Action): void {
     const step = STEPS[action];
     if (step !== undefined) return this.move(step);
+    const command = COMMANDS[action];
+    if (command) return command(this);
     switch (action) {
       case 'quit':
         return this.background(this.quit());
@@ -248,13 +243,11 @@ export class TuiApp implements SendHost {
       case 'escape':
         return this.escape();
       case 'filter':
+        // A new filter each time (Esc or an empty line shows everything again).
         this.filtering = true;
-        this.drawStatus();
-        return this.render();
-      case 'pick-profile':
-        return this.background(pickProfile(this));
-      case 'variables':
-        return showVariables(this);
+        this.tree.filter.set('');
+        this.tree.rebuild(this.workspace.catalog, this.tree.currentKey());
+        return this.drawAll();
       case 'toggle-headers':
         this.showHeaders = !this.showHeaders;
         this.drawResponse();
@@ -263,14 +256,6 @@ export class TuiApp implements SendHost {
         this.fullscreen = !this.fullscreen;
         this.focus = this.fullscreen ? 'response' : 'tree';
         return this.relayout();
-      case 'copy-body':
-        return copyBody(this, this.selectedState().shown?.capture);
-      case 'help':
-        return this.open(new TextOverlay(this, 'Keys', helpLines));
-      case 'oauth-settings':
-        return openOAuthSettings(this);
-      case 'oauth-login':
-        return this.background(runOAuthLogin(this));
       case 'reload':
         return this.background(this.reload());
     }
@@ -296,9 +281,9 @@ export class TuiApp implements SendHost {
   private activate(): void {
     const row = this.tree.selectedRow;
     if (!row) return;
-    if (row.kind === 'file') {
-      if (row.file.error) return this.say(asReqflowError(row.file.error).message, 'error');
-      this.tree.toggleFold(row.file.path);
+    if (row.kind !== 'request') {
+      if (row.kind === 'file' && row.file.error) return this.say(asReqflowError(row.file.error).message, 'error');
+      this.tree.toggleFold(row.kind === 'file' ? row.file.path : row.path);
       this.tree.rebuild(this.workspace.catalog, rowKey(row));
       return this.drawAll();
     }
@@ -370,13 +355,8 @@ export class TuiApp implements SendHost {
     return this.quitting || this.screen.destroyed === true;
   }
 
-  context(): string {
-    return `${this.workspace.profile.name}\u0000${this.workspace.options.environment ?? ''}`;
-  }
-
-  changed(): void {
-    this.scheduleRedraw();
-  }
+  /** Something arrived for a send: redraw soon. */
+  readonly changed = (): void => this.redraw.request();
 
   sendsChanged(): void {
     this.previews.clear(); // the session may have changed (token extraction)
@@ -396,7 +376,7 @@ export class TuiApp implements SendHost {
     await this.workspace.reloadCatalog();
     this.previews.clear();
     this.tree.rebuild(this.workspace.catalog, keep);
-    this.announceProblems();
+    this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
     this.drawAll();
   }
 
@@ -408,7 +388,7 @@ export class TuiApp implements SendHost {
     this.elapsedClock.set(false);
     this.oauthCancel?.abort();
     clearInterval(this.clock);
-    if (this.redrawTimer) clearTimeout(this.redrawTimer);
+    this.redraw.cancel();
     this.layers.closeAll();
     this.finish();
   }

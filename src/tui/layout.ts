@@ -10,7 +10,7 @@ export interface Panes {
 }
 
 /** The smallest terminal the panes are drawn on. */
-export const MIN_SIZE = { width: 80, height: 24 } as const;
+const MIN_SIZE = { width: 80, height: 24 } as const;
 
 export type PaneName = 'tree' | 'request' | 'response';
 

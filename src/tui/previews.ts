@@ -1,3 +1,5 @@
+import { dirname } from 'node:path';
+import { loadEnvironment } from '../core/environments.js';
 import type { RequestSpec } from '../core/model.js';
 import { previewRequest } from './preview.js';
 import { requestText } from './views/format.js';
@@ -22,7 +24,9 @@ export class Previews {
   schedule(spec: RequestSpec, key: string, workspace: Workspace, ready: (key: string) => void, fail: (error: unknown) => void): void {
     const seq = ++this.seq;
     const { profile, session } = workspace;
-    previewRequest(spec, { profile, session, cliVariables: workspace.options.cliVariables, env: workspace.config.env })
+    // The environment (`--env`, or picked with e) is read as a send reads it, from the request's folder.
+    loadEnvironment(dirname(spec.source.file), workspace.options.environment)
+      .then((environment) => previewRequest(spec, { profile, session, cliVariables: workspace.options.cliVariables, env: workspace.config.env, ...(environment ? { environment } : {}) }))
       .then((preview) => {
         if (seq !== this.seq) return;
         this.value = { key, text: requestText(preview, false) };

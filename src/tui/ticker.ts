@@ -22,3 +22,26 @@ export class Ticker {
     return this.timer !== undefined;
   }
 }
+
+/** Runs `action` once, `delayMs` after the first of any number of requests: redraws at most that often. */
+export class Throttle {
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly action: () => void,
+  ) {}
+
+  request(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      delete this.timer;
+      this.action();
+    }, this.delayMs);
+  }
+
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer);
+    delete this.timer;
+  }
+}

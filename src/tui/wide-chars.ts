@@ -20,7 +20,7 @@ const JOINERS = /[\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/gu;
 /** Marks a cell blessed must leave empty: the second column of a wide character. */
 const SPACER = '\u0003';
 
-export function isWide(codePoint: number): boolean {
+function isWide(codePoint: number): boolean {
   return codePoint >= 0x1100 && eastAsianWidth(codePoint) === 2;
 }
 

@@ -227,6 +227,11 @@ export class Workspace {
     return made;
   }
 
+  /** The profile and environment sends use now: a send made with others is not shown as sent. */
+  sendContext(): string {
+    return `${this.profile.name}\u0000${this.options.environment ?? ''}`;
+  }
+
   /** The environment (`--env`) the sends use; the chains start over (they hold its values). */
   useEnvironment(name: string | undefined): void {
     if (name === undefined) delete this.config.options.environment;

@@ -30,6 +30,7 @@ export async function startGateServer(): Promise<GateServer> {
     if (path === '/alpha') return json(res, 200, { who: 'alpha-body' });
     if (path === '/beta') return json(res, 500, { error: 'beta-broke' });
     if (path === '/emoji') return json(res, 200, { mood: '😀🚀✅ wide 中文 ❤️ 👍🏽 done', list: ['🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉'] });
+    if (path === '/echo') return json(res, 200, { query: new URL(req.url ?? '/', 'http://x').search, env: req.headers['x-env'] ?? null });
     if (path === '/long') return json(res, 200, { lines: Array.from({ length: 60 }, (_v, i) => `line ${i + 1}`) });
     if (path === '/gate') {
       if (count === 1) return json(res, 200, { gate: 'first-answer' });

@@ -13,8 +13,6 @@ import type { AppHost } from './host.js';
 /** What a send needs of the app besides the common host. */
 export interface SendHost extends AppHost {
   readonly states: RequestStates;
-  /** The profile and environment now (see {@link Exchange.context}). */
-  context(): string;
   /** Something arrived: redraw soon (throttled). */
   changed(): void;
   /** A send started or ended: redraw now. */
@@ -38,7 +36,7 @@ export async function sendRequest(host: SendHost, spec: RequestSpec, file: strin
   const { workspace, states } = host;
   const controller = new AbortController();
   const capture = new ResponseCapture(() => host.changed());
-  const exchange: Exchange = { spec, file, capture, controller, startedAt: performance.now(), context: host.context(), ranFirst: [] };
+  const exchange: Exchange = { spec, file, capture, controller, startedAt: performance.now(), context: workspace.sendContext(), ranFirst: [] };
   const dependencies = new Map<string, Exchange>();
   const { reporter, output } = sendReporter(spec, capture, {
     start: (dep) => {

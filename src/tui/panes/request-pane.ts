@@ -22,9 +22,10 @@ export interface RequestPaneState {
 export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
   const { row } = state;
   if (!row) {
-    const why = state.filtered ? 'No request name matches the filter (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
+    const why = state.filtered ? 'No request matches the filter: names, file paths, URLs and methods are searched (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
     return { label: ' Request ', content: colors.dim(why) };
   }
+  if (row.kind === 'folder') return { label: ' Request ', content: `${row.label}/\n${colors.dim(`a folder · Enter ${row.collapsed ? 'unfolds' : 'folds'} it`)}` };
   if (row.kind === 'file') {
     const { file } = row;
     const content = file.error ? errorText(asReqflowError(file.error), (t) => t) : `${file.label}\n${colors.dim(`${file.specs.length} request${file.specs.length === 1 ? '' : 's'} · Enter folds or unfolds`)}`;

@@ -11,10 +11,10 @@ const PAINT: Record<Level, (text: string) => string> = {
   error: (t) => `\u001b[41;97m${t}\u001b[49;39m`,
 };
 
-/** ` profile │ token: … │ message          ? help ` in `width` columns; `editing` replaces the message (the filter line). */
-export function statusBarText(options: { width: number; profile: string; token: string; message: { text: string; level: Level }; editing?: (room: number) => string }): string {
+/** ` profile · env NAME │ token: … │ message          ? help ` in `width` columns; `editing` replaces the message (the filter line). */
+export function statusBarText(options: { width: number; profile: string; environment?: string | undefined; token: string; message: { text: string; level: Level }; editing?: (room: number) => string }): string {
   const { width } = options;
-  const left = ` ${options.profile} │ token: ${options.token} │ `;
+  const left = ` ${options.profile}${options.environment !== undefined ? ` · env ${options.environment}` : ''} │ token: ${options.token} │ `;
   const right = ' ? help ';
   const middle = options.editing ? options.editing(Math.max(5, width - left.length - right.length - 2)) : PAINT[options.message.level](fit(options.message.text, Math.max(0, width - left.length - right.length)));
   const gap = Math.max(0, width - visibleLength(left) - visibleLength(middle) - right.length);
