@@ -4,7 +4,9 @@
  * the request tree's folders and filter.
  */
 import { describe, expect, it } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ROOT } from './helpers/cli.js';
 import { configDir } from '../src/core/config-dir.js';
 import type { RequestSpec } from '../src/core/model.js';
 import { palette } from '../src/report/render/colors.js';
@@ -19,6 +21,14 @@ describe('the action table', () => {
     for (const action of ACTION_NAMES) expect(help).toContain(ACTIONS[action].what);
     expect(help).toMatch(/↓ {2}j\s+move down/);
     expect(help).toMatch(/: {2}Ctrl-P\s+the command palette/);
+  });
+
+  it('docs/tui.md lists every action with its default keys, as the table says', () => {
+    const doc = readFileSync(join(ROOT, 'docs/tui.md'), 'utf8');
+    for (const action of ACTION_NAMES) {
+      const keys = DEFAULT_BINDINGS[action].map((key) => `\`${keyLabel(key)}\``).join(' ');
+      expect(doc).toContain(`| ${keys} | ${ACTIONS[action].what} |`);
+    }
   });
 
   it('maps keys to actions, a shifted letter under both of its names', () => {
