@@ -31,11 +31,12 @@ export function displayWidth(text: string): number {
   return width;
 }
 
+/** Characters that may be wide (none is below U+1100): only these are measured. */
+const MAYBE_WIDE = /[\u1100-\u{10ffff}]/gu;
+
 /** The text as blessed lays it out: parts of joined sequences apart, a spacer after each wide character. */
 export function markWide(text: string): string {
-  let out = '';
-  for (const ch of text.replace(JOINERS, '')) out += isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch;
-  return out;
+  return text.replace(JOINERS, '').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
 }
 
 /** Makes neo-blessed measure (and lay out) wide characters and emoji as terminals draw them. */
