@@ -4,6 +4,7 @@
  * has not run yet (once; `# @forceRef` always). One `RunChain` per run of a file (or per TUI
  * session); nothing here is module-level.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
@@ -66,7 +67,11 @@ export class RunChain {
   private readonly exchanges = new Map<string, Exchange>();
   /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
   private readonly done = new Set<string>();
-  private readonly running: string[] = [];
+  /**
+   * The requests running, outermost first, for cycle detection: per send (the TUI runs several
+   * sends of one chain at once), so one send's requests never look like another's cycle.
+   */
+  private readonly running = new AsyncLocalStorage<readonly string[]>();
   private readonly files = new Set<string>();
   private readonly all: RequestSpec[] = [];
   private readonly referenced = new Set<string>();
@@ -155,11 +160,9 @@ export class RunChain {
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
   async run(spec: RequestSpec, file: string): Promise<RequestOutcome> {
-    this.running.push(spec.name);
     try {
-      return await this.host.run(spec, file);
+      return await this.running.run([...(this.running.getStore() ?? []), spec.name], () => this.host.run(spec, file));
     } finally {
-      this.running.pop();
       this.done.add(locationOf(spec));
     }
   }
@@ -168,8 +171,9 @@ export class RunChain {
   async ensure(name: string, force: boolean): Promise<void> {
     const target = this.known.get(name);
     if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
-    if (this.running.includes(name)) {
-      throw new UsageError(`request cycle: ${[...this.running.slice(this.running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
+    const running = this.running.getStore() ?? [];
+    if (running.includes(name)) {
+      throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
     if (!force && this.done.has(locationOf(target.spec))) return;
     const outcome = await this.run(target.spec, target.file);

@@ -1,12 +1,11 @@
 import { stringifyJsonValue } from '../core/json-exact.js';
 import { bodyText, isTextual } from '../report/render/body.js';
-import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
 import { prettyJson } from '../report/render/json-text.js';
-import { testLines } from '../report/render/test-lines.js';
 import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
 import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
+import { colors } from './views/format.js';
 
 const PANE_BODY: ReadableBodyOptions = {
   binaryNote: (bytes) => `[binary body, ${formatSize(bytes)} not shown; save it with: reqflow run FILE -n NAME -o raw > file]`,
@@ -18,8 +17,8 @@ const PANE_BODY: ReadableBodyOptions = {
 async function paneBody(ctx: ResponseView, capture: ResponseCapture): Promise<void> {
   const body = await ctx.readBody(); // whole: the pane keeps it for `y`
   capture.copySource = isTextual(ctx.response, body) ? bodyText(body, ctx.response).text : '';
-  if (body.length === 0) capture.out(palette(true).dim('(empty body)\n'));
-  else await writeReadableBody(ctx, palette(true), PANE_BODY);
+  if (body.length === 0) capture.out(colors.dim('(empty body)\n'));
+  else await writeReadableBody(ctx, colors, PANE_BODY);
 }
 
 /**
@@ -38,13 +37,13 @@ export function paneReporter(capture: ResponseCapture): Reporter {
     body: async (ctx, body) => {
       if (body.kind === 'stream') await paneBody(ctx, capture);
       else if (body.kind === 'value') {
-        capture.out(`${prettyJson(body.value, palette(true))}\n`);
+        capture.out(`${prettyJson(body.value, colors)}\n`);
         capture.copySource = `${stringifyJsonValue(body.value, 2) ?? 'null'}\n`;
       } else await pretty.body?.(ctx, body);
       capture.setResponse(ctx.response); // the size is known now
     },
-    requestEnd: (outcome, ctx) => {
-      if (outcome.tests) capture.out(`\n${testLines(outcome.tests, palette(true), ctx.redact)}\n`);
+    // The checks are listed by the response pane from the outcome (panes/checks-view.ts).
+    requestEnd: (_outcome, ctx) => {
       if (ctx.response) capture.setResponse(ctx.response);
     },
   };

@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { rowKey, treeRows, type Catalog, type TreeRow } from './catalog.js';
 import { LineEditor } from './line-editor.js';
 
@@ -20,6 +21,12 @@ export class RequestTree {
   currentKey(): string | undefined {
     const row = this.selectedRow;
     return row ? rowKey(row) : undefined;
+  }
+
+  /** The folder of the selected row (a folder, or its file's folder). */
+  selectedFolder(): string | undefined {
+    const row = this.selectedRow;
+    return row === undefined ? undefined : row.kind === 'folder' ? row.path : dirname(row.file.path);
   }
 
   /** Moves the selection by `delta` rows (±Infinity: last, first). */
