@@ -21,6 +21,12 @@ export interface ChainHost {
   load(path: string): Promise<RequestSpec[]>;
   /** `--dry-run`: nothing is sent, so a reference to a response is shown as written. */
   dryRun?: boolean;
+  /**
+   * Several sends of this chain may run at once (the TUI). Their cycle stacks are then kept
+   * apart with an AsyncLocalStorage — which makes every promise of the process cost more, so
+   * the CLI, which sends one request at a time, keeps one plain stack.
+   */
+  concurrent?: boolean;
 }
 
 interface Known {
@@ -67,11 +73,10 @@ export class RunChain {
   private readonly exchanges = new Map<string, Exchange>();
   /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
   private readonly done = new Set<string>();
-  /**
-   * The requests running, outermost first, for cycle detection: per send (the TUI runs several
-   * sends of one chain at once), so one send's requests never look like another's cycle.
-   */
-  private readonly running = new AsyncLocalStorage<readonly string[]>();
+  /** The requests running, outermost first, for cycle detection (one send at a time). */
+  private readonly sequence: string[] = [];
+  /** The same per send, when several run at once (ChainHost.concurrent). */
+  private readonly perSend: AsyncLocalStorage<readonly string[]> | undefined;
   private readonly files = new Set<string>();
   private readonly all: RequestSpec[] = [];
   private readonly referenced = new Set<string>();
@@ -89,7 +94,13 @@ export class RunChain {
   constructor(
     private readonly host: ChainHost,
     readonly environment: Readonly<Record<string, string>> = {},
-  ) {}
+  ) {
+    if (host.concurrent === true) this.perSend = new AsyncLocalStorage();
+  }
+
+  private runningNow(): readonly string[] {
+    return this.perSend ? (this.perSend.getStore() ?? []) : this.sequence;
+  }
 
   /** Makes a file's named requests known (for references and `# @ref`). */
   addFile(specs: readonly RequestSpec[], file: string): void {
@@ -161,7 +172,13 @@ export class RunChain {
   /** Runs a request of the loop: marked running (for cycles) and done. */
   async run(spec: RequestSpec, file: string): Promise<RequestOutcome> {
     try {
-      return await this.running.run([...(this.running.getStore() ?? []), spec.name], () => this.host.run(spec, file));
+      if (this.perSend) return await this.perSend.run([...this.runningNow(), spec.name], () => this.host.run(spec, file));
+      this.sequence.push(spec.name);
+      try {
+        return await this.host.run(spec, file);
+      } finally {
+        this.sequence.pop();
+      }
     } finally {
       this.done.add(locationOf(spec));
     }
@@ -171,7 +188,7 @@ export class RunChain {
   async ensure(name: string, force: boolean): Promise<void> {
     const target = this.known.get(name);
     if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
-    const running = this.running.getStore() ?? [];
+    const running = this.runningNow();
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }

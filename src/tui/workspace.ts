@@ -218,7 +218,7 @@ export class Workspace {
       return services;
     };
     const made = (async () => {
-      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry) }, running().environment?.variables);
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
       chain.addFile(await parseRequestFile(file, this.registry), file);
       return chain;
     })();
