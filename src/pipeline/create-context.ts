@@ -68,6 +68,8 @@ function ownCopy(spec: RequestSpec): RequestSpec {
 /** The context one request carries through the stages (see context.ts for what each stage sees). */
 export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
   const { options, chain } = services;
+  const absolute = resolve(file); // once: a batch pays for every path.resolve, per request
+  const baseDir = dirname(absolute);
   const requestVariables = chain ? new Map<string, string>() : undefined;
   const variables = new TemplateResolver({
     ...(chain && requestVariables
@@ -87,14 +89,14 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     secrets: services.secrets,
     signal: services.signal,
     requestName: spec.name,
-    baseDir: dirname(resolve(file)),
+    baseDir,
     ...(services.profilesPath ? { profilesPath: services.profilesPath } : {}),
     ...(services.env ? { env: services.env } : {}),
   });
   const ctx: RequestContext = {
     spec: ownCopy(spec),
-    file: resolve(file),
-    baseDir: dirname(resolve(file)),
+    file: absolute,
+    baseDir,
     profile: services.profile,
     session: services.session,
     options,
