@@ -352,6 +352,26 @@ async function main() {
       check('plugin look-up overhead, none installed (%)', '≤ 10 %', r.overheadPercent, r.overheadPercent <= 10, `${r.overheadPercent} %`);
     }
 
+    if (wanted('stress')) {
+      // Issue 26: reqflow stress beside autocannon (a dev dependency) on the same server, the same
+      // connections and the same duration, alternated: requests per second, medians of the rounds.
+      console.error('bench: reqflow stress beside autocannon, 10 connections, 5 s each ...');
+      const AUTOCANNON = join(ROOT, 'node_modules', 'autocannon', 'autocannon.js');
+      const rounds = quick ? 1 : 3;
+      const rps = { reqflow: [], autocannon: [] };
+      for (let round = 0; round < rounds; round++) {
+        const ours = await runChecked(reqflow('reqflow stress', 'stress', files.one, '--workers', '10', '--duration', '5s', '-o', 'json'), { ...opts, capture: true, timeoutMs: 60_000 });
+        rps.reqflow.push(JSON.parse(ours.stdout).rps);
+        const theirs = await runChecked(node('autocannon', AUTOCANNON, '-c', '10', '-d', '5', '--json', `${server.base}/get`), { ...opts, capture: true, timeoutMs: 60_000 });
+        rps.autocannon.push(JSON.parse(theirs.stdout).requests.average);
+      }
+      const ours = summarize(rps.reqflow).median;
+      const theirs = summarize(rps.autocannon).median;
+      results.cases.stress = { reqflow: ours, autocannon: theirs };
+      console.log(formatSection('Stress: one GET, 10 connections, 5 s (requests per second, median of rounds)', ['tool', 'req/s', 'share of autocannon'], [['autocannon', theirs.toFixed(0), '100 %'], ['reqflow stress', ours.toFixed(0), `${((100 * ours) / theirs).toFixed(0)} %`]]));
+      check("stress: reqflow's requests per second, share of autocannon's (issue 26 goal)", '≥ 50 %', (100 * ours) / theirs, ours >= 0.5 * theirs, `${ours.toFixed(0)} vs ${theirs.toFixed(0)} req/s`);
+    }
+
     console.log(formatTargets(results.targets));
     writeFileSync(join(ROOT, 'bench', 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
     console.log(`\nfigures written to bench/results.json (${results.machine.cpus} CPUs, node ${results.machine.node}; peers: ${Object.entries(tools).map(([k, v]) => `${k} ${v ? 'yes' : 'missing'}`).join(', ')})`);
