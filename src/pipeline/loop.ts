@@ -25,18 +25,22 @@ import type { Step } from './plugin.js';
 
 /**
  * Runs the handlers of one stage or hook, in order, for the plugins that apply to this request
- * (or for `applicable`, when the caller has already picked them).
+ * (or for `applicable`, when the caller has already picked them). Synchronous while every
+ * handler is (no promise at all: a batch pays for each one, per stage, per request); from the
+ * first handler that returns a promise, or plugin that must be imported, it goes on after it.
  */
-async function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, applicable?: readonly PluginEntry[]): Promise<void> {
-  for (const entry of applicable ?? registry.ordered(step)) {
+function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, applicable?: readonly PluginEntry[], from = 0): void | Promise<void> {
+  const entries = applicable ?? registry.ordered(step);
+  for (let i = from; i < entries.length; i++) {
+    const entry = entries[i] as PluginEntry;
     if (step === 'send' && ctx.response) return; // the first sender wins
     if (!applicable && !registry.applies(entry, ctx, step)) continue;
-    // Loaded plugins are called without an await: a batch pays for every await per plugin.
-    const plugin = registry.loadedPlugin(entry) ?? (await registry.load(entry));
+    const plugin = registry.loadedPlugin(entry);
+    if (!plugin) return registry.load(entry).then(() => runStep(step, ctx, registry, applicable, i));
     const handler = plugin.stages[step] as ((ctx: RequestContext) => unknown) | undefined;
     if (!handler) continue;
     const result = callHandler(entry, step, () => handler(ctx));
-    if (result instanceof Promise) await result;
+    if (result instanceof Promise) return result.then(() => runStep(step, ctx, registry, applicable, i + 1));
   }
 }
 
