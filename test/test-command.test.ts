@@ -86,7 +86,7 @@ describe('reqflow test', () => {
     expect(result.stdout).toContain('✗ body text == something else (suite/notes/notes.http:18)');
     expect(result.stdout).toContain('expected body text == "something else", got "ci"');
     expect(result.stdout).toMatch(/^PASS  suite\/plain\.rest › request-1  GET 200/m);
-    expect(result.stdout).toMatch(/4 passed, 1 failed \(5 requests in 3 files\) · 5\/6 checks passed · \d+ ms/);
+    expect(result.stdout).toMatch(/4 passed, 1 failed \(5 requests in 3 files\) · 5\/6 checks passed · (\d+ ms|\d+\.\d+ s)/);
     expect(result.stdout).not.toContain('package.json');
   });
 
@@ -223,7 +223,7 @@ user=alice&client_secret=form-literal-77
     expect(result.code).toBe(0);
     const title = /<div class="bar"[^>]* title="([^"]*)"/.exec(readFileSync(join(tmp.dir, 'slow-script.html'), 'utf8'))?.[1] ?? '';
     const phase = (name: string): number => Number(new RegExp(`${name} (\\d+) ms`).exec(title)?.[1] ?? 0);
-    expect(title).toMatch(/^first byte \d+ ms, (download \d+ ms, )?scripts and checks \d+ ms$/);
+    expect(title).toMatch(/^first byte (?:\d+ ms|\d+\.\d+ s), (download (?:\d+ ms|\d+\.\d+ s), )?scripts and checks (?:\d+ ms|\d+\.\d+ s)$/);
     expect(phase('scripts and checks')).toBeGreaterThanOrEqual(400);
     expect(phase('download')).toBeLessThan(400);
     expect(readFileSync(join(tmp.dir, 'slow-script.html'), 'utf8')).toContain('<i class="seg afterBody"></i>scripts and checks');

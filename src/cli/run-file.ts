@@ -13,7 +13,7 @@ import type { RawRunFlags } from './run-flags.js';
 import { toRunOptions } from './run-options.js';
 import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
-import { runServices } from './run-services.js';
+import { runServices, profileFlagsOf } from './run-services.js';
 
 /** What bin/run.cjs provides when it loads this code from a bundle (absent under `REQFLOW_NO_BUNDLE=1`). */
 interface CodeCacheHook {
@@ -157,7 +157,7 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         agents,
         signal: controller.signal,
         io,
-        profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+        profileFlags: profileFlagsOf(flags),
         warn,
       });
       const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });

@@ -40,6 +40,11 @@ export interface RunSetup {
   warn(message: string): void;
 }
 
+/** `-p` and `--profiles` as the profile search takes them (absent flags left out). */
+export function profileFlagsOf(flags: { profile?: string; profiles?: string }): RunSetup['profileFlags'] {
+  return { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) };
+}
+
 /** The prompter of `# @prompt` and `$input` values: its module loads with the first question (most runs ask none). */
 function lazyPrompter(interactive: boolean, io: RunSetup['io']): Prompter {
   return async (request) => {

@@ -24,7 +24,7 @@ import type { CliIo } from './run-file.js';
 import { exitCodeOf } from './report-error.js';
 import { fileSource } from './request-source.js';
 import { toRunOptions } from './run-options.js';
-import { runServices } from './run-services.js';
+import { runServices, profileFlagsOf } from './run-services.js';
 import type { RawTestFlags } from './test-flags.js';
 
 function count(value: string | undefined, flag: string, fallback: number): number {
@@ -116,7 +116,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
                   agents,
                   signal: controller.signal,
                   io,
-                  profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+                  profileFlags: profileFlagsOf(flags),
                   warn,
                   withoutEnvironmentFiles: (path) => withoutEnvironment.add(shownPath(path, io.cwd)),
                 });

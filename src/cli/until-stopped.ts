@@ -1,6 +1,9 @@
 /** For commands that serve until stopped (`reqflow mock`, `reqflow proxy`). */
 
-/** Resolves on the first Ctrl-C (or SIGTERM), with the listeners removed again. */
+/**
+ * Resolves on the first Ctrl-C (or SIGTERM), with the listeners removed again. Call it before
+ * saying that the server listens: whoever reads that may send the signal at once.
+ */
 export function untilStopped(): Promise<void> {
   return new Promise((resolve) => {
     const stop = (): void => {

@@ -108,8 +108,10 @@ export function proxyCommand(flags: ProxyFlags, io: Io): Promise<number> {
         refused: (line) => void io.stderr.write(`proxy: refused ${line}\n`),
       });
       if (!isLoopbackHost(host)) warn(`listening on ${host}: other machines can send through this proxy (and read what it records); 127.0.0.1 keeps it to this one`);
+      // Ctrl-C is ours before anyone reads that we listen (a script may stop us at once).
+      const stopped = untilStopped();
       io.stdout.write(usage(server.url, history, save, io.cwd));
-      await untilStopped();
+      await stopped;
       await server.close();
       server = undefined;
       await saving;

@@ -40,6 +40,8 @@ export function mockCommand(file: string | undefined, flags: MockFlags, io: Io =
       let config = await load();
       const server = await startMockServer(config, { port: flags.port ?? config.port, host: flags.host ?? config.host, log: (line) => io.stderr.write(`${line}\n`) });
       stops.push(() => server.close());
+      // Ctrl-C is ours before anyone reads that we listen (a script may stop us at once).
+      const stopped = untilStopped();
       io.stdout.write(`mock: listening on ${server.url} (${count(config)} from ${source})\n`);
       if (flags.watch !== false) {
         const reload = (): void => {
@@ -55,7 +57,7 @@ export function mockCommand(file: string | undefined, flags: MockFlags, io: Io =
         };
         stops.push(watchFile(source, reload));
       }
-      await untilStopped();
+      await stopped;
       io.stdout.write('mock: stopped\n');
       return 0;
     },

@@ -19,7 +19,7 @@ import { exitCodeOf } from '../cli/report-error.js';
 import { fileSource } from '../cli/request-source.js';
 import type { CliIo } from '../cli/run-file.js';
 import { toRunOptions } from '../cli/run-options.js';
-import { runServices } from '../cli/run-services.js';
+import { runServices, profileFlagsOf } from '../cli/run-services.js';
 import { stressPlan, type RawStressFlags, type StressPlan } from './flags.js';
 import { liveProgress } from './progress.js';
 import { stressRecorder } from './recorder.js';
@@ -94,7 +94,7 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
         agents,
         signal: controller.signal,
         io,
-        profileFlags: { ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profiles: flags.profiles } : {}) },
+        profileFlags: profileFlagsOf(flags),
         warn,
       });
       process.once('SIGINT', onSigint);
