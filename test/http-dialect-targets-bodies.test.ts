@@ -48,6 +48,14 @@ describe('request targets over several lines', () => {
     expect(to(requests, '/kulala/multi').url).toBe('/kulala/multi?id=123&value=some%20"longer"%20content');
   });
 
+  test('a Host variable holding a whole origin (https://…) is exit 3 naming the line and the variable, nothing sent (the host would be "https")', async () => {
+    const file = tmp.write('host-origin-variable.http', '### v\nGET /p\nHost: {{origin}}\n');
+    const result = await run(file, ['-e', `origin=${server.url}`]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: \S*host-origin-variable\.http:2: the URL of request "v" would start with two schemes, from \{\{origin\}\}\nhint: .*GET \{\{origin\}\}\/path/);
+    expect(result.requests).toEqual([]);
+  });
+
   test('the asterisk-form target (OPTIONS *) is refused naming the line, nothing sent', async () => {
     const file = tmp.write('asterisk.http', `OPTIONS * HTTP/1.1\nHost: ${server.url}\n`);
     const result = await run(file);
