@@ -73,6 +73,22 @@ describe('HTTP text format', () => {
     expect([json?.url, json?.body]).toEqual(['http://x.test/s?a=1', '  {"a": 1}']);
   });
 
+  test('GET /path with a Host header: https for ports 443 and 8443 (VS Code, httpyac), http otherwise; kulala\'s Host with a scheme names it and the Host line keeps the authority', () => {
+    const specs = parseHttpText('GET /a\nHost: x.test:8443\n\n###\nGET /b\nHost: x.test:443\n\n###\nGET /c\nHost: x.test:8080\n\n###\nGET /d\nHost: https://x.test:9000/ignored\n', 'f.http');
+    expect(specs.map((spec) => [spec.url, spec.headers])).toEqual([
+      ['https://x.test:8443/a', { Host: 'x.test:8443' }],
+      ['https://x.test:443/b', { Host: 'x.test:443' }],
+      ['http://x.test:8080/c', { Host: 'x.test:8080' }],
+      ['https://x.test:9000/ignored/d', { Host: 'x.test:9000' }],
+    ]);
+  });
+
+  test('GraphQL variables: after a blank line, or (kulala) on a line opening with {" or {} right below the query; a { line that opens a selection set stays the query', () => {
+    const [kulala, selection] = parseHttpText('GRAPHQL http://x.test/g\n\nquery A($id: ID) { a(id: $id) { b } }\n{\n  "id": 1\n}\n###\nGRAPHQL http://x.test/g\n\nquery B\n{\n  b\n}\n', 'f.http');
+    expect([kulala?.body, kulala?.annotations.variables]).toEqual(['query A($id: ID) { a(id: $id) { b } }', '{\n  "id": 1\n}']);
+    expect([selection?.body, selection?.annotations.variables]).toEqual(['query B\n{\n  b\n}', undefined]);
+  });
+
   test('a status line below the body starts a pasted response, ignored to the next ### (httpyac)', () => {
     const specs = parseHttpText('POST http://x.test/\n\n{"a": 1}\nHTTP/1.1 200 OK\nContent-Type: application/json\n\n{"b": 2}\n###\nGET http://x.test/b\n', 'f.http');
     expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}', undefined]);

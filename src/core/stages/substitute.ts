@@ -63,9 +63,14 @@ function checkPort(ctx: RequestContext, written: string): void {
  */
 function checkTarget(ctx: RequestContext, written: string): void {
   const bad = /[\u0000-\u001f\u007f]/.exec(ctx.spec.url)?.[0];
-  if (bad === undefined) return;
+  // `http://{{origin}}/x` (or `Host: {{origin}}`) with origin = https://…: the host would be "https".
+  const twice = /^[a-z][\w+.-]*:\/\/[a-z][\w+.-]*:\/\//i.test(ctx.spec.url);
+  if (bad === undefined && !twice) return;
   const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
-  throw new VariableError(`${ctx.spec.source.file}:${ctx.spec.source.line}: the URL of request "${ctx.spec.name}" would contain a control character (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
+  const where = `${ctx.spec.source.file}:${ctx.spec.source.line}: the URL of request "${ctx.spec.name}" would`;
+  const from = templates.length > 0 ? `, from ${templates.join(', ')}` : '';
+  if (twice) throw new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
+  throw new VariableError(`${where} contain a control character (U+${(bad?.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})${from}`, {
     hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
   });
 }

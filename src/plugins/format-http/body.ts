@@ -164,16 +164,27 @@ export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, fi
   if (scripts.length > 0) checks.scripts = scripts;
   if (variables.length > 0) checks.variables = variables;
   if (annotations.length > 0) checks.annotations = annotations;
-  return { ...bodyOf(lines, headers), ...checks };
+  return { ...bodyOf(lines, headers, file), ...checks };
 }
 
-function bodyOf(lines: Line[], headers: Readonly<RequestHeaders>): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
+/**
+ * rest.nvim's form over lines ending in `&` (`key = value &`): the pairs, trimmed around `=` and `&`.
+ * A line break not beside an `&` would be part of a value there (VS Code sends `%0A`): refused.
+ */
+function spacedForm(lines: readonly Line[], file: string): string {
+  const bad = lines.find(({ text }, i) => i > 0 && !/&\s*$/.test((lines[i - 1] as Line).text) && !/^\s*&/.test(text));
+  if (bad) throw new ParseError(file, bad.lineNo, 1, 'form body line does not follow an "&": is the line break part of a value?', { hint: 'end every line of a form written over lines with &' });
+  return lines.map(({ text }) => text).join('\n').split('&').map((pair) => pair.trim().replace(/\s*=\s*/, '=')).join('&');
+}
+
+function bodyOf(lines: Line[], headers: Readonly<RequestHeaders>, file: string): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
   if (lines.length === 0) return {};
   const type = contentType(headers);
   const multipart = type.startsWith('multipart/');
   const eol = multipart ? '\r\n' : '\n';
   // `< ./form.txt` in a form body is the body read from that file, as everywhere else.
   if (type.startsWith('application/x-www-form-urlencoded') && !lines.some((line) => INCLUDE.test(line.text))) {
+    if (lines.some(({ text }, i) => i < lines.length - 1 && /&\s*$/.test(text))) return { body: spacedForm(lines, file) };
     // `a=1` then `&b=2` on the next line: one form, as the tools join it.
     return { body: lines.map(({ text }, i) => (i > 0 && /^\s*&/.test(text) ? text.trim() : (i > 0 ? '\n' : '') + text)).join('') };
   }

@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import { appendHeader, deleteHeader, getHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
+import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
@@ -107,9 +107,9 @@ const PRE_REQUEST_SCRIPT = /^\s*<\s*(\{%|\S+\.js\s*$)/;
 const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
 /**
  * Where the body starts without a blank line (httpyac ends the headers at the first line that
- * is not one): JSON, XML or an included file — never a header, so never a header misread.
+ * is not one): JSON, XML, an included file or a GraphQL operation (`query Me {`) — never a header.
  */
-const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s])/;
+const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s]|(?:query|mutation|subscription|fragment)[\s\w]*[{(])/;
 
 /**
  * What a line among the headers that is not `Name: value` should be: the header it nearly is
@@ -226,10 +226,13 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   bodyStart ??= i + 1;
   const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   for (const { key, value, line } of below ?? []) annotate(key, value, line);
+  const host = getHeader(headers, 'host');
+  // kulala's `Host: https://host:port`: the origin goes before the path, the Host line sends the authority.
+  if (originForm && host !== undefined && /^\s*https?:\/\//i.test(host)) setHeader(headers, 'Host', host.trim().replace(/^\w+:\/\/|\/.*$/g, ''));
   const spec: RequestSpec = {
     name: annotations.name ?? block.name ?? `request-${index}`,
     method,
-    url: originForm ? originFormUrl(url, getHeader(headers, 'host')) : url,
+    url: originForm ? originFormUrl(url, host) : url,
     headers,
     annotations,
     source: { file, line: lineNo },
@@ -284,10 +287,11 @@ function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
   spec.annotations.protocol ??= 'graphql';
   if (body === undefined || spec.annotations.variables !== undefined) return;
   // The variables: a last paragraph that is a JSON object (templates allowed inside).
-  const split = /\n[ \t]*\n(\s*\{[\s\S]*\})\s*$/.exec(body);
+  // kulala: also right below the query, a line starting `{"` or `{}` (no selection set starts so).
+  const split = /\n(?:[ \t]*\n\s*|(?=\{\s*["}]))(\{[\s\S]*\})\s*$/.exec(body);
   if (!split || split.index === undefined) return;
   spec.body = body.slice(0, split.index);
-  spec.annotations.variables = (split[1] as string).trim();
+  spec.annotations.variables = split[1] as string;
 }
 
 function clip(text: string): string {

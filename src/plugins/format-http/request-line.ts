@@ -120,7 +120,7 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   if (words.length > 1 && !startsLikeUrl(words[0]?.text ?? '')) {
     throw new ParseError(file, lineNo, indent + first.length + 1 + (words[1]?.at ?? 0) + (trimmed.length - trimmed.slice(first.length).trimStart().length - first.length), `unexpected text after the URL: ${clip(written.slice(words[1]?.at ?? 0))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1]; encode spaces in the URL as %20' });
   }
-  if (target === '') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com' });
+  if (target === '' || target === '*') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com (the target * is not supported)' });
   const upper = first.toUpperCase();
   if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target));
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
@@ -138,12 +138,14 @@ function withTarget(line: RequestLine, target: string): RequestLine {
 }
 
 /**
- * `GET /path` + `Host: api.example.com:8443` → `http://api.example.com:8443/path` (https for
- * port 443). With no `Host:` header, the variable `host` goes before the path, as in httpyac
+ * `GET /path` + `Host: api.example.com:8080` → `http://api.example.com:8080/path` (https for
+ * ports 443 and 8443, as VS Code and httpyac choose; kulala's `Host: https://…` names it). With no `Host:` header, the variable `host` goes before the path, as in httpyac
  * (`@host = http://localhost:8080`); without one either, resolving `{{host}}` is the error.
  */
 export function originFormUrl(target: string, host: string | undefined): string {
   if (host === undefined || host.trim() === '') return `{{host}}${target}`;
   const name = host.trim();
-  return `${/:443$/.test(name) ? 'https' : 'http'}://${name}${target}`;
+  // kulala: `Host: https://api.example.com` holds the origin (the Host line then sends its authority).
+  if (/^https?:\/\//i.test(name)) return `${name.replace(/\/+$/, '')}${target}`;
+  return `${/:(443|8443)$/.test(name) ? 'https' : 'http'}://${name}${target}`;
 }

@@ -1,0 +1,95 @@
+/**
+ * Issue 27, request lines and bodies as the other tools write them (test/fixtures/dialect/): what
+ * reaches a recording server, byte for byte — and what no tool agrees on is refused naming the line.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { join } from 'node:path';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
+
+const FIXTURES = join(ROOT, 'test', 'fixtures', 'dialect');
+const tmp = tempDir('reqflow-dialect-tb-');
+let server: Recorder;
+
+beforeAll(async () => {
+  // A GraphQL-shaped answer, so GraphQL requests report no warning.
+  server = await startRecorder((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}'));
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stderr: string; requests: Recorded[] }> {
+  const before = server.received.length;
+  const args = ['run', file, '-e', `host=${server.url}`, '-e', `hostPort=${server.url.slice('http://'.length)}`, '-e', 'user=ada', ...extra];
+  const result = await runCli(args, { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  return { code: result.code, stderr: result.stderr, requests: server.received.slice(before) };
+}
+
+function to(requests: Recorded[], path: string): Recorded {
+  const found = requests.find((r) => r.url.split('?')[0] === path);
+  if (!found) throw new Error(`no request to ${path}; got ${requests.map((r) => r.url).join(', ')}`);
+  return found;
+}
+
+describe('request targets over several lines', () => {
+  test('JetBrains: an indented page={{x}}& line after a ? goes on with the query; indented /path parts join the path', async () => {
+    const { code, requests } = await run(join(FIXTURES, 'jetbrains', 'multiline-targets.http'));
+    expect(code).toBe(0);
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.body.length}`)).toEqual(['GET /multiline/query?q=a&page=ada&limit=10 0', 'GET /multiline/path?id=1&tag=x 0']);
+  });
+
+  test('kulala: the origin in the Host header (scheme included) goes before the path and the Host line sends the authority; a multi-line URL with spaces', async () => {
+    const { code, stderr, requests } = await run(join(FIXTURES, 'kulala', 'targets-bodies.http'));
+    expect([code, stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')]).toEqual([0, '']);
+    const origin = to(requests, '/kulala/origin');
+    expect([origin.method, origin.url, origin.headers.host]).toEqual(['GET', '/kulala/origin?id=1', server.url.slice('http://'.length)]);
+    expect(to(requests, '/kulala/multi').url).toBe('/kulala/multi?id=123&value=some%20"longer"%20content');
+  });
+
+  test('a Host variable holding a whole origin (https://…) is exit 3 naming the line and the variable, nothing sent (the host would be "https")', async () => {
+    const file = tmp.write('host-origin-variable.http', '### v\nGET /p\nHost: {{origin}}\n');
+    const result = await run(file, ['-e', `origin=${server.url}`]);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: \S*host-origin-variable\.http:2: the URL of request "v" would start with two schemes, from \{\{origin\}\}\nhint: .*GET \{\{origin\}\}\/path/);
+    expect(result.requests).toEqual([]);
+  });
+
+  test('the asterisk-form target (OPTIONS *) is refused naming the line, nothing sent', async () => {
+    const file = tmp.write('asterisk.http', `OPTIONS * HTTP/1.1\nHost: ${server.url}\n`);
+    const result = await run(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/asterisk\.http:1:\d+: request line has no URL: OPTIONS \* HTTP\/1\.1\nhint: .*the target \* is not supported/);
+    expect(result.requests).toEqual([]);
+  });
+});
+
+describe('bodies as the other tools write them', () => {
+  test('kulala: GraphQL variables on the line right below the query are the variables', async () => {
+    const { code, requests } = await run(join(FIXTURES, 'kulala', 'targets-bodies.http'), ['-n', 'kulalaGraphql']);
+    expect(code).toBe(0);
+    expect(JSON.parse(to(requests, '/kulala/graphql').body.toString())).toEqual({ query: 'query Person($id: ID) {\n  person(personID: $id) { name }\n}', variables: { id: 'ada' } });
+  });
+
+  test('rest.nvim: a form over lines ending in & is one form, spaces around = and & removed', async () => {
+    const { code, requests } = await run(join(FIXTURES, 'restnvim', 'form.http'));
+    expect(code).toBe(0);
+    const form = to(requests, '/restnvim/form');
+    expect([form.body.toString(), form.headers['content-type']]).toEqual(['key1=value1&key2=ada&key3=value3', 'application/x-www-form-urlencoded']);
+  });
+
+  test('a form line break not beside an & (a value over two lines?) is refused naming the line, nothing sent', async () => {
+    const file = tmp.write('form-break.http', `POST ${server.url}/f\nContent-Type: application/x-www-form-urlencoded\n\na = 1 &\nb = 2\nc = 3\n`);
+    const result = await run(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/form-break\.http:6:1: form body line does not follow an "&"/);
+    expect(result.requests).toEqual([]);
+  });
+
+  test('httpyac: a GraphQL operation right below the headers is the body, its variables after a blank line', async () => {
+    const { code, requests } = await run(join(FIXTURES, 'httpyac', 'bodies.http'));
+    expect(code).toBe(0);
+    expect(JSON.parse(to(requests, '/graphql-direct').body.toString())).toEqual({ query: 'query Me($id: ID!) { me(id: $id) { id } }', variables: { id: 'ada' } });
+  });
+});
