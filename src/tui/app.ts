@@ -1,6 +1,10 @@
 import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
-import { copyBody, copyToClipboard } from './actions/copy.js';
+import { copyAsCurl, copyBody, copyToClipboard } from './actions/copy.js';
+import { saveBody } from './actions/save-body.js';
+import { searchResponse, stepMatch } from './actions/search-response.js';
+import { showTiming } from './actions/timing.js';
+import { Pager } from './pager/pager.js';
 import { modalPrompter } from './actions/prompt.js';
 import { pickProfile, showVariables } from './actions/profiles.js';
 import type { AppHooks, AppHost } from './actions/host.js';
@@ -10,13 +14,13 @@ import type { Exchange } from './exchange.js';
 import { helpLines, KEYMAP, type Action } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
-import { responsePaneView } from './panes/response-pane.js';
+import { responsePaneView, showsHex } from './panes/response-pane.js';
 import { outcomeMessage } from './panes/outcome-message.js';
 import { oneLine, problemsMessage, statusBarText, type Level } from './panes/status-bar.js';
 import { previewRequest, sentRequest } from './preview.js';
 import { RequestTree } from './request-tree.js';
 import { ResponseCapture } from './response-capture.js';
-import { colors, errorText, requestText } from './views/format.js';
+import { colors, errorText, requestText, visibleLength } from './views/format.js';
 import { TextOverlay, type Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
@@ -47,6 +51,10 @@ export class TuiApp implements AppHost {
   private redrawTimer?: NodeJS.Timeout;
   private readonly clock: NodeJS.Timeout;
   private followStream = true;
+  /** The response pane's window over the whole body. */
+  private readonly pager = new Pager();
+  /** `x`: the user's choice of hex view for this response (undefined: hex for binary bodies). */
+  private hex: boolean | undefined;
   private quitting = false;
   private readonly finished: Promise<void>;
   private finish!: () => void;
@@ -138,17 +146,28 @@ export class TuiApp implements AppHost {
   private drawResponse(): void {
     const pane = this.panes.response;
     const problem = this.workspace.profileProblem;
+    const width = (pane.width as number) - 3;
     const view = responsePaneView({
       exchange: this.exchange,
       running: this.running,
       showHeaders: this.showHeaders,
-      width: (pane.width as number) - 4,
+      hex: this.hex,
+      width: width - 1,
       idle: problem ? errorText(problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.'),
       scrub: (t) => this.workspace.secrets.scrub(t),
     });
-    pane.setLabel(view.label);
-    pane.setContent(view.content);
-    if (this.exchange?.capture.streaming && this.followStream) pane.scrollTo(pane.getScrollHeight());
+    this.pager.setSource(view.source);
+    this.pager.setViewport(width, (pane.height as number) - 2);
+    if (this.exchange?.capture.streaming && this.followStream) this.pager.following = true;
+    const shown = this.pager.view();
+    const where = shown.lines > shown.rows.length ? `${shown.line}/${shown.lines} ` : '';
+    pane.setLabel(where && visibleLength(view.label) + where.length < width ? `${view.label}${where}` : view.label);
+    pane.setContent(shown.rows.join('\n'));
+  }
+
+  private redrawResponse(): void {
+    this.drawResponse();
+    this.render();
   }
 
   private drawStatus(): void {
@@ -244,6 +263,7 @@ export class TuiApp implements AppHost {
       case 'escape':
         return this.escape();
       case 'filter':
+        if (this.focus === 'response') return searchResponse(this, this.pager, () => this.redrawResponse());
         this.filtering = true;
         this.drawStatus();
         return this.render();
@@ -261,6 +281,20 @@ export class TuiApp implements AppHost {
         return this.relayout();
       case 'copy-body':
         return copyBody(this, this.exchange?.capture);
+      case 'copy-curl':
+        return this.background(copyAsCurl(this, this.exchange?.capture));
+      case 'save-body':
+        return saveBody(this, this.exchange?.capture, this.exchange?.spec.name ?? 'response');
+      case 'toggle-hex':
+        if (!this.exchange?.capture.bytes) return this.say('no body yet: send a request first', 'warn');
+        this.hex = !showsHex(this.exchange, this.hex);
+        this.pager.reset();
+        return this.redrawResponse();
+      case 'timing':
+        return showTiming(this, this.exchange?.capture);
+      case 'search-next':
+      case 'search-previous':
+        return stepMatch(this, this.pager, action === 'search-next' ? 1 : -1, () => this.redrawResponse());
       case 'help':
         return this.open(new TextOverlay(this, 'Keys', helpLines));
       case 'oauth-settings':
@@ -279,11 +313,17 @@ export class TuiApp implements AppHost {
       this.drawRequest();
       return this.render();
     }
-    const pane = this.focus === 'request' ? this.panes.request : this.panes.response;
+    if (this.focus === 'response') {
+      if (delta === -Infinity) this.pager.first();
+      else if (delta === Infinity) this.pager.end();
+      else this.pager.scroll(delta);
+      this.followStream = delta === Infinity;
+      return this.redrawResponse();
+    }
+    const pane = this.panes.request;
     if (delta === -Infinity) pane.scrollTo(0);
     else if (delta === Infinity) pane.scrollTo(pane.getScrollHeight());
     else pane.scroll(delta);
-    if (pane === this.panes.response) this.followStream = delta === Infinity;
     this.render();
   }
 
@@ -354,7 +394,8 @@ export class TuiApp implements AppHost {
     this.exchange = exchange;
     this.running = true;
     this.followStream = true;
-    this.panes.response.scrollTo(0);
+    this.pager.reset();
+    this.hex = undefined;
     this.message = { text: '', level: 'info' };
     this.drawAll();
     const tokenBefore = this.workspace.session.get('token');

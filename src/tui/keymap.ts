@@ -6,12 +6,17 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['PgUp PgDn g G', 'page up / down, first / last'],
   ['Enter', 'send the selected request (on a file: fold or unfold it)'],
   ['Tab  S-Tab', 'move the focus: requests → request → response'],
-  ['/', 'filter requests by name (Enter keeps the filter, Esc clears it)'],
+  ['/', 'in the request tree: filter requests by name (Enter keeps the filter, Esc clears it); in the response: search it'],
+  ['n  N', 'next / previous match of the response search (match i/N in the status bar)'],
   ['p', 'pick the profile'],
   ['v', 'show variables and where each comes from (-e, session, profile)'],
   ['h', 'show or hide the response headers'],
   ['f', 'full-screen response (scroll with the arrows); f again or Esc returns'],
   ['y', 'copy the response body to the clipboard (OSC 52)'],
+  ['C', 'copy the request as sent as a curl command (secrets masked unless --show-secrets)'],
+  ['s', 'save the response body, the exact bytes received, to a file (asks before replacing one)'],
+  ['x', 'hex view of the body on or off (on by itself for a binary body)'],
+  ['t', 'timing breakdown of the response'],
   ['Esc', 'cancel the running request or stream; close a window'],
   ['O', 'configure the profile\'s OAuth settings (saved into .profiles.json)'],
   ['o', 'log in with OAuth (authorization code flow in the browser)'],
@@ -45,6 +50,12 @@ export type Action =
   | 'toggle-headers'
   | 'toggle-fullscreen'
   | 'copy-body'
+  | 'copy-curl'
+  | 'save-body'
+  | 'toggle-hex'
+  | 'timing'
+  | 'search-next'
+  | 'search-previous'
   | 'help'
   | 'oauth-settings'
   | 'oauth-login'
@@ -74,6 +85,14 @@ export const KEYMAP: Readonly<Record<string, Action>> = {
   h: 'toggle-headers',
   f: 'toggle-fullscreen',
   y: 'copy-body',
+  C: 'copy-curl',
+  'S-c': 'copy-curl',
+  s: 'save-body',
+  x: 'toggle-hex',
+  t: 'timing',
+  n: 'search-next',
+  N: 'search-previous',
+  'S-n': 'search-previous',
   '?': 'help',
   'S-o': 'oauth-settings',
   O: 'oauth-settings',

@@ -173,6 +173,8 @@ export class Workspace {
         env: this.config.env,
         warn: (message) => io.capture.err(`reqflow: warning: ${message}`),
       });
+      const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(this.session, (value) => this.secrets.add(value));
+      const proxy = proxyRules(this.options, this.config.env, this.secrets, this.profile);
       const services: RunServices = {
         registry: this.registry,
         options: this.options,
@@ -181,7 +183,7 @@ export class Workspace {
         session: this.session,
         ...(environment ? { environment } : {}),
         output: io.capture,
-        report: createFeed(paneReporter(io.capture)),
+        report: createFeed(paneReporter(io.capture, { proxy, env: this.config.env, ...(cookies ? { cookies } : {}) })),
         prompter: io.prompter,
         promptCache: this.promptCache,
         secrets: this.secrets,
@@ -190,8 +192,8 @@ export class Workspace {
         abort: new AbortHooks(io.signal),
         runState: this.runState,
         env: this.config.env,
-        ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
-        proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile),
+        ...(cookies ? { cookies } : {}),
+        proxy,
         ...(history ? { history } : {}),
       };
       this.current = services;

@@ -1,0 +1,67 @@
+/** A part of a line to highlight, in offsets of the line without colours. */
+export interface Mark {
+  start: number;
+  end: number;
+  /** The match `n`/`N` is on: drawn apart from the others. */
+  current?: boolean;
+}
+
+const SGR_AT = /\u001b\[[\d;]*m/y;
+const RESET = '\u001b[0m';
+const MARK_ON = '\u001b[7m';
+const MARK_OFF = '\u001b[27m';
+const CURRENT_ON = '\u001b[30;43m';
+const CURRENT_OFF = '\u001b[39;49m';
+
+/**
+ * Cuts one line (which may hold SGR colours) into rows of at most `width` columns, with search
+ * matches highlighted. Each row ends with a reset and starts with the colours still in force,
+ * so any row can be drawn alone.
+ */
+export function wrapLine(line: string, width: number, marks: readonly Mark[] = []): string[] {
+  const rows: string[] = [];
+  let row = '';
+  let columns = 0;
+  let active = ''; // the colours in force
+  let plain = 0; // offset in the line without colours
+  let mark: Mark | undefined;
+  const markOn = (m: Mark): string => (m.current ? CURRENT_ON : MARK_ON);
+  const markOff = (m: Mark): string => (m.current ? CURRENT_OFF : MARK_OFF);
+  let at = 0;
+  while (at < line.length) {
+    SGR_AT.lastIndex = at;
+    const sgr = SGR_AT.exec(line);
+    if (sgr) {
+      const code = sgr[0];
+      active = code === RESET || code === '\u001b[m' ? '' : active + code;
+      row += code;
+      if (mark) row += markOn(mark); // a colour must not hide the highlight
+      at += code.length;
+      continue;
+    }
+    if (mark && plain >= mark.end) {
+      row += markOff(mark) + active;
+      mark = undefined;
+    }
+    if (!mark) {
+      const starting = marks.find((m) => m.start <= plain && plain < m.end);
+      if (starting) {
+        mark = starting;
+        row += markOn(mark);
+      }
+    }
+    const codePoint = line.codePointAt(at) as number;
+    const char = String.fromCodePoint(codePoint);
+    if (columns >= width) {
+      rows.push(row + RESET);
+      row = active + (mark ? markOn(mark) : '');
+      columns = 0;
+    }
+    row += char;
+    columns += 1;
+    at += char.length;
+    plain += char.length;
+  }
+  rows.push(row + (row.includes('\u001b') ? RESET : ''));
+  return rows;
+}
