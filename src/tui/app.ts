@@ -160,7 +160,7 @@ export class TuiApp implements AppHost {
     this.pager.setViewport(width, (pane.height as number) - 2);
     if (this.exchange?.capture.streaming && this.followStream) this.pager.following = true;
     const shown = this.pager.view();
-    const where = shown.lines > shown.rows.length ? `${shown.line}/${shown.lines} ` : '';
+    const where = shown.line > 1 || !shown.atEnd ? `· line ${shown.line}${shown.atEnd ? ', end' : ''} ` : '';
     pane.setLabel(where && visibleLength(view.label) + where.length < width ? `${view.label}${where}` : view.label);
     pane.setContent(shown.rows.join('\n'));
   }

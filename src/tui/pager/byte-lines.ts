@@ -101,23 +101,12 @@ export class ByteLines {
     return parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts);
   }
 
-  /** Offset of the next newline at or after `from`, else -1. */
-  private newlineFrom(from: number, limit: number): number {
+  /** The chunk (or the open tail) holding `offset`, and where it starts. */
+  private pieceAt(offset: number): [Buffer, number] {
     const sealedEnd = this.total - this.tailLength;
-    let offset = from;
-    while (offset < limit) {
-      if (offset >= sealedEnd) {
-        const found = this.tail.subarray(0, this.tailLength).indexOf(NEWLINE, offset - sealedEnd);
-        return found < 0 || found + sealedEnd >= limit ? -1 : found + sealedEnd;
-      }
-      const at = this.chunkAt(offset);
-      const chunk = this.chunks[at] as Buffer;
-      const chunkStart = this.chunkStarts[at] as number;
-      const found = chunk.indexOf(NEWLINE, offset - chunkStart);
-      if (found >= 0) return found + chunkStart < limit ? found + chunkStart : -1;
-      offset = chunkStart + chunk.length;
-    }
-    return -1;
+    if (offset >= sealedEnd) return [this.tail.subarray(0, this.tailLength), sealedEnd];
+    const at = this.chunkAt(offset);
+    return [this.chunks[at] as Buffer, this.chunkStarts[at] as number];
   }
 
   /** Where a long line is cut: not inside a UTF-8 character, nor inside an escape sequence. */
@@ -132,23 +121,40 @@ export class ByteLines {
     return cut;
   }
 
-  /** Indexes lines until `line` is known or the text ends. */
+  /** Indexes lines until `line` is known or the text ends: a chunk at a time, each newline found once. */
   private indexTo(line: number): void {
     while (this.starts.length <= line + 1 && this.scanned < this.total) {
-      const lineStart = this.starts[this.starts.length - 1] as number;
-      const limit = Math.min(this.total, lineStart + MAX_LINE_BYTES + 1);
-      const newline = this.newlineFrom(Math.max(this.scanned, lineStart), limit);
-      if (newline >= 0) {
-        this.starts.push(newline + 1);
-        this.scanned = newline + 1;
-      } else if (limit - lineStart > MAX_LINE_BYTES) {
-        const cut = this.cutPoint(lineStart);
-        this.starts.push(cut);
-        this.scanned = cut;
-      } else {
-        this.scanned = this.total; // the last line, still open
+      const [piece, base] = this.pieceAt(this.scanned);
+      let local = this.scanned - base;
+      let newline = -2; // the next newline in this piece at or after `local` (-1: none), looked up once
+      while (local < piece.length && this.starts.length <= line + 1) {
+        const lineStart = this.starts[this.starts.length - 1] as number;
+        if (newline < local && newline !== -1) newline = piece.indexOf(NEWLINE, local);
+        const lineEnd = newline >= 0 ? base + newline : base + piece.length;
+        if (lineEnd - lineStart > MAX_LINE_BYTES) {
+          const cut = this.cutPoint(lineStart);
+          this.starts.push(cut);
+          local = cut - base;
+          if (local < 0) break; // cut back into the previous chunk: go on from there
+        } else if (newline >= 0) {
+          local = newline + 1;
+          this.starts.push(base + local);
+        } else local = piece.length; // the line goes on in the next chunk (or is the open last line)
       }
+      this.scanned = base + local;
     }
+  }
+
+  /** True when line `index` exists (indexes only up to it). */
+  hasLine(index: number): boolean {
+    this.indexTo(index);
+    const start = this.starts[index];
+    return start !== undefined && start < this.total;
+  }
+
+  /** True when every line is indexed (counting costs nothing more). */
+  get indexed(): boolean {
+    return this.scanned >= this.total;
   }
 
   /** Lines so far: a last line without its newline counts. Indexes the whole text once. */

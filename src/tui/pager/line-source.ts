@@ -9,7 +9,10 @@ const LONE_ESC = /\u001b(?!\[[\d;]*m)/g;
 
 /** What the pager pages over: lines, read one at a time, as drawn (`line`) and as searched (`plain`). */
 export interface LineSource {
+  /** Every line: may index the whole text once. */
   count(): number;
+  /** Whether line `index` exists, reading no further than it. */
+  exists(index: number): boolean;
   /** The line as drawn: may hold SGR colours, never other control characters. */
   line(index: number): string;
   /** The line without colours, as search sees it. */
@@ -25,6 +28,9 @@ export class TextLines implements LineSource {
   constructor(private readonly lines: readonly string[]) {}
   count(): number {
     return this.lines.length;
+  }
+  exists(index: number): boolean {
+    return index < this.lines.length;
   }
   line(index: number): string {
     return this.lines[index] ?? '';
@@ -47,6 +53,9 @@ export class StoredLines implements LineSource {
   count(): number {
     return this.store.lineCount();
   }
+  exists(index: number): boolean {
+    return this.store.hasLine(index);
+  }
   line(index: number): string {
     const text = this.store.line(index).toString('utf8').replace(/\t/g, '    ');
     return this.colored ? text.replace(CONTROL_BUT_ESC, '\uFFFD').replace(LONE_ESC, '\uFFFD') : text.replace(CONTROL, '\uFFFD');
@@ -62,9 +71,14 @@ export class JoinedLines implements LineSource {
   count(): number {
     return this.parts.reduce((sum, part) => sum + part.count(), 0);
   }
+  exists(index: number): boolean {
+    return this.locate(index)[0] !== undefined;
+  }
+  /** The part holding line `index`: only the parts before it are counted (the body is last). */
   private locate(index: number): [LineSource | undefined, number] {
     let at = index;
-    for (const part of this.parts) {
+    for (const [i, part] of this.parts.entries()) {
+      if (i === this.parts.length - 1) return part.exists(at) ? [part, at] : [undefined, 0];
       const count = part.count();
       if (at < count) return [part, at];
       at -= count;
@@ -88,6 +102,9 @@ export class HexLines implements LineSource {
   constructor(private readonly bytes: Buffer) {}
   count(): number {
     return Math.ceil(this.bytes.length / HEX_WIDTH);
+  }
+  exists(index: number): boolean {
+    return index < this.count();
   }
   line(index: number): string {
     return this.plain(index);

@@ -11,9 +11,8 @@ interface Position {
 /** What the pane needs to draw: the rows, and where they are in the text. */
 export interface PagerView {
   rows: string[];
-  /** First line shown (from 1), and the number of lines. */
+  /** First line shown (from 1). */
   line: number;
-  lines: number;
   /** At the end: nothing below. */
   atEnd: boolean;
 }
@@ -93,15 +92,15 @@ export class Pager {
       this.top = { line, row: Math.max(0, row) };
       return;
     }
-    const last = this.lastTop();
+    // Down: line by line, reading only what is passed; the end is looked for only once near it.
     let left = delta;
-    while (left > 0 && (line < last.line || (line === last.line && row < last.row))) {
+    while (left > 0) {
       const rows = this.rowCount(line);
-      if (row + left < rows && (line < last.line || row + left <= last.row)) {
+      if (row + left < rows) {
         row += left;
         left = 0;
-      } else if (line === last.line) {
-        row = last.row;
+      } else if (!this.source.exists(line + 1)) {
+        row = rows - 1;
         left = 0;
       } else {
         left -= rows - row;
@@ -110,6 +109,7 @@ export class Pager {
       }
     }
     this.top = { line, row };
+    if (this.view().rows.length < this.height) this.top = this.lastTop(); // past the end: the last screenful
   }
 
   /** The first position from which the last line ends at the bottom of the window. */
@@ -148,16 +148,16 @@ export class Pager {
   /** The rows in the window now. */
   view(): PagerView {
     if (this.following) this.top = this.lastTop();
-    const count = this.source.count();
+    // Only the lines on screen are read: the first screen of a huge body costs no more than a small one's.
     const rows: string[] = [];
     let { line, row } = this.top;
-    while (rows.length < this.height && line < count) {
+    while (rows.length < this.height && this.source.exists(line)) {
       const wrapped = this.rowsOf(line);
       rows.push(...wrapped.slice(row, row + this.height - rows.length));
       line += 1;
       row = 0;
     }
-    return { rows, line: Math.min(count, this.top.line + 1), lines: count, atEnd: line >= count };
+    return { rows, line: this.top.line + 1, atEnd: !this.source.exists(line) };
   }
 
   // ── search ─────────────────────────────────────────────────────────────────────────────────

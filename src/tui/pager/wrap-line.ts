@@ -53,7 +53,7 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
     const codePoint = line.codePointAt(at) as number;
     const char = String.fromCodePoint(codePoint);
     if (columns >= width) {
-      rows.push(row + RESET);
+      rows.push(row.includes('\u001b') ? row + RESET : row);
       row = active + (mark ? markOn(mark) : '');
       columns = 0;
     }
