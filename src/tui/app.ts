@@ -1,10 +1,7 @@
 import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
-import { copyAsCurl, copyBody, copyToClipboard } from './actions/copy.js';
-import { saveBody } from './actions/save-body.js';
-import { searchResponse, stepMatch } from './actions/search-response.js';
-import { showTiming } from './actions/timing.js';
-import { Pager } from './pager/pager.js';
+import { copyToClipboard } from './actions/copy.js';
+import { responseAction, searchResponseKey, type ResponseHost } from './actions/response-keys.js';
 import { modalPrompter } from './actions/prompt.js';
 import { pickProfile, showVariables } from './actions/profiles.js';
 import type { AppHooks, AppHost } from './actions/host.js';
@@ -14,13 +11,13 @@ import type { Exchange } from './exchange.js';
 import { helpLines, KEYMAP, type Action } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
-import { responsePaneView, showsHex } from './panes/response-pane.js';
+import { ResponseView } from './panes/response-view.js';
 import { outcomeMessage } from './panes/outcome-message.js';
 import { oneLine, problemsMessage, statusBarText, type Level } from './panes/status-bar.js';
 import { previewRequest, sentRequest } from './preview.js';
 import { RequestTree } from './request-tree.js';
 import { ResponseCapture } from './response-capture.js';
-import { colors, errorText, requestText, visibleLength } from './views/format.js';
+import { colors, errorText, requestText } from './views/format.js';
 import { TextOverlay, type Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
@@ -35,7 +32,7 @@ const REDRAW_MS = 40;
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements AppHost {
+export class TuiApp implements ResponseHost {
   private readonly panes: Panes;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
@@ -43,18 +40,15 @@ export class TuiApp implements AppHost {
   private showHeaders = false;
   private fullscreen = false;
   private readonly layers: Layer[] = [];
-  private exchange?: Exchange;
+  exchange?: Exchange;
   private running = false;
   private preview?: { key: string; text: string };
   private previewSeq = 0;
   private message: { text: string; level: Level } = { text: '', level: 'info' };
   private redrawTimer?: NodeJS.Timeout;
   private readonly clock: NodeJS.Timeout;
-  private followStream = true;
   /** The response pane's window over the whole body. */
-  private readonly pager = new Pager();
-  /** `x`: the user's choice of hex view for this response (undefined: hex for binary bodies). */
-  private hex: boolean | undefined;
+  readonly response = new ResponseView();
   private quitting = false;
   private readonly finished: Promise<void>;
   private finish!: () => void;
@@ -146,26 +140,16 @@ export class TuiApp implements AppHost {
   private drawResponse(): void {
     const pane = this.panes.response;
     const problem = this.workspace.profileProblem;
-    const width = (pane.width as number) - 3;
-    const view = responsePaneView({
+    this.response.draw(pane, {
       exchange: this.exchange,
       running: this.running,
       showHeaders: this.showHeaders,
-      hex: this.hex,
-      width: width - 1,
       idle: problem ? errorText(problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.'),
       scrub: (t) => this.workspace.secrets.scrub(t),
     });
-    this.pager.setSource(view.source);
-    this.pager.setViewport(width, (pane.height as number) - 2);
-    if (this.exchange?.capture.streaming && this.followStream) this.pager.following = true;
-    const shown = this.pager.view();
-    const where = shown.line > 1 || !shown.atEnd ? `· line ${shown.line}${shown.atEnd ? ', end' : ''} ` : '';
-    pane.setLabel(where && visibleLength(view.label) + where.length < width ? `${view.label}${where}` : view.label);
-    pane.setContent(shown.rows.join('\n'));
   }
 
-  private redrawResponse(): void {
+  redrawResponse(): void {
     this.drawResponse();
     this.render();
   }
@@ -245,6 +229,7 @@ export class TuiApp implements AppHost {
 
   /** What each action of the key map does. */
   private act(action: Action): void {
+    if (responseAction(this, action)) return;
     const step = STEPS[action];
     if (step !== undefined) return this.move(step);
     switch (action) {
@@ -263,7 +248,7 @@ export class TuiApp implements AppHost {
       case 'escape':
         return this.escape();
       case 'filter':
-        if (this.focus === 'response') return searchResponse(this, this.pager, () => this.redrawResponse());
+        if (this.focus === 'response') return searchResponseKey(this);
         this.filtering = true;
         this.drawStatus();
         return this.render();
@@ -279,22 +264,6 @@ export class TuiApp implements AppHost {
         this.fullscreen = !this.fullscreen;
         this.focus = this.fullscreen ? 'response' : 'tree';
         return this.relayout();
-      case 'copy-body':
-        return copyBody(this, this.exchange?.capture);
-      case 'copy-curl':
-        return this.background(copyAsCurl(this, this.exchange?.capture));
-      case 'save-body':
-        return saveBody(this, this.exchange?.capture, this.exchange?.spec.name ?? 'response');
-      case 'toggle-hex':
-        if (!this.exchange?.capture.bytes) return this.say('no body yet: send a request first', 'warn');
-        this.hex = !showsHex(this.exchange, this.hex);
-        this.pager.reset();
-        return this.redrawResponse();
-      case 'timing':
-        return showTiming(this, this.exchange?.capture);
-      case 'search-next':
-      case 'search-previous':
-        return stepMatch(this, this.pager, action === 'search-next' ? 1 : -1, () => this.redrawResponse());
       case 'help':
         return this.open(new TextOverlay(this, 'Keys', helpLines));
       case 'oauth-settings':
@@ -314,10 +283,7 @@ export class TuiApp implements AppHost {
       return this.render();
     }
     if (this.focus === 'response') {
-      if (delta === -Infinity) this.pager.first();
-      else if (delta === Infinity) this.pager.end();
-      else this.pager.scroll(delta);
-      this.followStream = delta === Infinity;
+      this.response.move(delta);
       return this.redrawResponse();
     }
     const pane = this.panes.request;
@@ -393,9 +359,7 @@ export class TuiApp implements AppHost {
     const exchange: Exchange = { spec, file: file.path, capture, controller };
     this.exchange = exchange;
     this.running = true;
-    this.followStream = true;
-    this.pager.reset();
-    this.hex = undefined;
+    this.response.reset();
     this.message = { text: '', level: 'info' };
     this.drawAll();
     const tokenBefore = this.workspace.session.get('token');

@@ -1,0 +1,52 @@
+import type { Element } from '../blessed.js';
+import type { Exchange } from '../exchange.js';
+import { Pager } from '../pager/pager.js';
+import { visibleLength } from '../views/format.js';
+import { responsePaneView, showsHex, type ResponsePaneState } from './response-pane.js';
+
+/**
+ * The response pane's window over the whole response: the pager, the hex choice and following
+ * a stream. The app hands it the pane and the exchange; it reads only the rows on screen.
+ */
+export class ResponseView {
+  readonly pager = new Pager();
+  /** `x`: the user's choice of hex view for this response (undefined: hex for binary bodies). */
+  private hex: boolean | undefined;
+  /** A stream's newest events stay in view until the user scrolls away (G follows again). */
+  private followStream = true;
+
+  /** A new response: top of the body, search cleared, the view chosen by the body. */
+  reset(): void {
+    this.pager.reset();
+    this.hex = undefined;
+    this.followStream = true;
+  }
+
+  draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width'>): void {
+    const width = (pane.width as number) - 3;
+    const view = responsePaneView({ ...state, hex: this.hex, width: width - 1 });
+    this.pager.setSource(view.source);
+    this.pager.setViewport(width, (pane.height as number) - 2);
+    if (state.exchange?.capture.streaming && this.followStream) this.pager.following = true;
+    const shown = this.pager.view();
+    const where = shown.line > 1 || !shown.atEnd ? `· line ${shown.line}${shown.atEnd ? ', end' : ''} ` : '';
+    pane.setLabel(where && visibleLength(view.label) + where.length < width ? `${view.label}${where}` : view.label);
+    pane.setContent(shown.rows.join('\n'));
+  }
+
+  /** Scrolls by `delta` rows; ±Infinity: first or last line. */
+  move(delta: number): void {
+    if (delta === -Infinity) this.pager.first();
+    else if (delta === Infinity) this.pager.end();
+    else this.pager.scroll(delta);
+    this.followStream = delta === Infinity;
+  }
+
+  /** `x`: hex on or off; false when there is no body to show. */
+  toggleHex(exchange: Exchange | undefined): boolean {
+    if (!exchange?.capture.bytes) return false;
+    this.hex = !showsHex(exchange, this.hex);
+    this.pager.reset();
+    return true;
+  }
+}
