@@ -13,7 +13,7 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['h', 'show or hide the response headers'],
   ['f', 'full-screen response (scroll with the arrows); f again or Esc returns'],
   ['y', 'copy the response body to the clipboard (OSC 52)'],
-  ['C', 'copy the request as sent as a curl command (secrets masked unless --show-secrets)'],
+  ['C', 'copy the request as sent as a curl command (secrets masked)'],
   ['s', 'save the response body, the exact bytes received, to a file (asks before replacing one)'],
   ['x', 'hex view of the body on or off (on by itself for a binary body)'],
   ['t', 'timing breakdown of the response'],

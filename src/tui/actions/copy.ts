@@ -17,12 +17,11 @@ export function copyBody(app: AppHost, capture: ResponseCapture | undefined): vo
   copyToClipboard(app, text, 'response body');
 }
 
-/** `C`: the request as sent, as a curl command (`--as curl`'s printer); secrets masked unless `--show-secrets`. */
+/** `C`: the request as sent, as a curl command (`--as curl`'s printer), secrets masked (a clipboard is not a safe place for them). */
 export async function copyAsCurl(app: AppHost, capture: ResponseCapture | undefined): Promise<void> {
   const outgoing = capture?.outgoing;
   if (!outgoing) return app.say('nothing to copy yet: send a request first', 'warn');
   const [{ asCurl }, { shownSecrets }] = await Promise.all([import('../../report/as-curl.js'), import('../../report/secrets-shown.js')]);
-  const show = app.workspace.options.showSecrets === true;
-  const command = asCurl(outgoing, shownSecrets(show, (text) => app.workspace.secrets.scrub(text)));
-  copyToClipboard(app, command, show ? 'request as curl (secrets shown: --show-secrets)' : 'request as curl (secrets masked)');
+  const command = asCurl(outgoing, shownSecrets(false, (text) => app.workspace.secrets.scrub(text)));
+  copyToClipboard(app, command, 'request as curl (secrets masked)');
 }
