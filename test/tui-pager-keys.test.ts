@@ -18,6 +18,7 @@ const BINARY = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7 + (i >> 
 const LARGE = Array.from({ length: 300_000 }, (_, i) => `large line ${i + 1} ${'.'.repeat(10)}`).join('\n') + '\n';
 
 let server: Server;
+let counter = 0;
 let workspace: ReturnType<typeof tempDir>;
 const startHarness = harnessPerTest();
 
@@ -30,6 +31,7 @@ beforeAll(async () => {
     if (req.url === '/lines') return send('text/plain; charset=utf-8', LINES);
     if (req.url === '/binary') return send('application/octet-stream', BINARY);
     if (req.url === '/large') return send('text/plain', LARGE);
+    if (req.url === '/counter') return send('application/json', JSON.stringify({ name: 'counter', count: ++counter, unchanged: [1, 2, 3] }));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -37,7 +39,7 @@ beforeAll(async () => {
   workspace = tempDir('reqflow-tui-pager-');
   workspace.write(
     'pager.http',
-    ['### five thousand', `GET ${base}/lines`, 'X-Api-Key: {{apiKey}}', '', '### binary', `GET ${base}/binary`, '', '### large', `GET ${base}/large`, ''].join('\n'),
+    ['### five thousand', `GET ${base}/lines`, 'X-Api-Key: {{apiKey}}', '', '### binary', `GET ${base}/binary`, '', '### large', `GET ${base}/large`, '', '### counter', `GET ${base}/counter`, ''].join('\n'),
   );
   workspace.write('.profiles.json', JSON.stringify([{ name: 'dev', variables: { apiKey: 'k-secret-98765' } }]));
 });
@@ -47,12 +49,14 @@ afterAll(async () => {
   workspace.cleanup();
 });
 
-async function sendRequest(name: string): Promise<Harness> {
-  const h = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+const open = (): Promise<Harness> => startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+
+async function sendRequest(name: string, opened?: Harness): Promise<Harness> {
+  const h = opened ?? (await open());
   await h.press('g');
   for (let i = 0; i < 10 && !new RegExp(`Request · ${name}\\b`).test(h.text()); i++) await h.press('j');
   await h.press('enter');
-  await h.waitFor(/200 OK/);
+  await h.waitFor((screen) => /200 OK/.test(screen) && !screen.includes('sending…'));
   return h;
 }
 
@@ -151,5 +155,41 @@ describe('the whole response', () => {
     const screen = await h.waitFor('Timing');
     expect(screen).toMatch(/first byte \(sent → headers\)\s+[\d.]+ ms/);
     expect(screen).toMatch(/total \(as the UI saw it\)\s+[\d.]+ m?s/);
+  });
+});
+
+describe('history, pin and diff', () => {
+  it('H lists the sends of earlier sessions newest first, and Enter shows a stored one', async () => {
+    const first = await sendRequest('five thousand');
+    await sendRequest('binary', first);
+    await first.close();
+    const h = await open(); // a restart: the list comes from the history store
+    await h.press('H');
+    const screen = await h.waitFor('History · dev · newest first');
+    const rows = screen.split('\n').filter((line) => /GET\s+200/.test(line));
+    expect(rows.length).toBeGreaterThanOrEqual(2);
+    expect(rows[0]).toMatch(/binary/);
+    expect(rows[1]).toMatch(/five thousand/);
+    await h.press('j', 'enter');
+    await h.waitFor('from the history: sent');
+    const restored = await h.waitFor(/│row 1\s/);
+    expect(restored).toMatch(/200 OK · \d+ ms · 42\.9 kB/);
+    expect(h.status()).toContain('restored GET five thousand');
+  });
+
+  it('w pins a response and W shows what changed in the next one, field by field', async () => {
+    const h = await sendRequest('counter');
+    await h.waitFor('"count"');
+    await h.press('w');
+    await h.waitFor('pinned counter 200');
+    await sendRequest('counter', h);
+    await h.press('W');
+    const screen = await h.waitFor('Pinned → shown');
+    expect(screen).toContain('(JSON: keys sorted, compared field by field)');
+    const count = Number(/│ -\s+"count": (\d+)/.exec(screen)?.[1]);
+    expect(count).toBeGreaterThan(0);
+    expect(screen).toMatch(new RegExp(`│ \\+\\s+"count": ${count + 1},`));
+    expect(screen).toMatch(/│ {4}"name": "counter"/); // unchanged: context, not a change
+    expect(screen).not.toMatch(/│ [-+]\s+"name"/);
   });
 });

@@ -374,6 +374,14 @@ export class TuiApp implements ResponseHost {
     this.drawAll();
   }
 
+  /** A response from elsewhere (the history) in the response pane. */
+  showExchange(exchange: Exchange): void {
+    if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
+    this.exchange = exchange;
+    this.response.reset();
+    this.drawAll();
+  }
+
   /** OSC 52 goes straight to the terminal, around neo-blessed's screen buffer. */
   copy(text: string, what: string): void {
     copyToClipboard(this, text, what);

@@ -17,6 +17,8 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['s', 'save the response body, the exact bytes received, to a file (asks before replacing one)'],
   ['x', 'hex view of the body on or off (on by itself for a binary body)'],
   ['t', 'timing breakdown of the response'],
+  ['H', 'history: the sends of this project and profile, newest first; Enter shows one'],
+  ['w  W', 'pin the response shown; compare the response shown with the pinned one (a diff)'],
   ['Esc', 'cancel the running request or stream; close a window'],
   ['O', 'configure the profile\'s OAuth settings (saved into .profiles.json)'],
   ['o', 'log in with OAuth (authorization code flow in the browser)'],
@@ -56,6 +58,9 @@ export type Action =
   | 'timing'
   | 'search-next'
   | 'search-previous'
+  | 'history'
+  | 'pin'
+  | 'diff'
   | 'help'
   | 'oauth-settings'
   | 'oauth-login'
@@ -93,6 +98,11 @@ export const KEYMAP: Readonly<Record<string, Action>> = {
   n: 'search-next',
   N: 'search-previous',
   'S-n': 'search-previous',
+  H: 'history',
+  'S-h': 'history',
+  w: 'pin',
+  W: 'diff',
+  'S-w': 'diff',
   '?': 'help',
   'S-o': 'oauth-settings',
   O: 'oauth-settings',

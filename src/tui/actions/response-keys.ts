@@ -2,20 +2,20 @@ import type { Exchange } from '../exchange.js';
 import type { Action } from '../keymap.js';
 import type { ResponseView } from '../panes/response-view.js';
 import { copyAsCurl, copyBody } from './copy.js';
-import type { AppHost } from './host.js';
+import { openHistory, type HistoryHost } from './history.js';
 import { saveBody } from './save-body.js';
 import { searchResponse, stepMatch } from './search-response.js';
 import { showTiming } from './timing.js';
 
 /** What the response's keys need of the app. */
-export interface ResponseHost extends AppHost {
+export interface ResponseHost extends HistoryHost {
   readonly exchange?: Exchange | undefined;
   readonly response: ResponseView;
   redrawResponse(): void;
 }
 
 /** The keys that act on the response shown, wherever the focus is. */
-const RESPONSE_ACTIONS = new Set<Action>(['copy-body', 'copy-curl', 'save-body', 'toggle-hex', 'timing', 'search-next', 'search-previous']);
+const RESPONSE_ACTIONS = new Set<Action>(['copy-body', 'copy-curl', 'save-body', 'toggle-hex', 'timing', 'search-next', 'search-previous', 'history', 'pin', 'diff']);
 
 /** Runs a response key's action; false when `action` is not one of them. */
 export function responseAction(app: ResponseHost, action: Action): boolean {
@@ -38,6 +38,15 @@ export function responseAction(app: ResponseHost, action: Action): boolean {
       break;
     case 'timing':
       showTiming(app, capture);
+      break;
+    case 'history':
+      app.background(openHistory(app));
+      break;
+    case 'pin':
+      app.response.pinned.pin(app, app.exchange);
+      break;
+    case 'diff':
+      app.background(app.response.pinned.diff(app, app.exchange));
       break;
     default:
       stepMatch(app, app.response.pager, action === 'search-next' ? 1 : -1, redraw);

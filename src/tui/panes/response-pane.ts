@@ -1,3 +1,4 @@
+import { shownTime } from '../../history/format.js';
 import { formatSize } from '../../report/render/describe.js';
 import { stripAnsi } from '../response-capture.js';
 import type { Exchange } from '../exchange.js';
@@ -44,6 +45,7 @@ export function responsePaneView(state: ResponsePaneState): { label: string; sou
   if (capture.meta) label = ` ${responseSummary(capture.meta)} `;
   if (state.running) label = capture.streaming ? ` ${capture.meta ? `${responseSummary(capture.meta)} · ` : ''}streaming… Esc stops ` : ' sending… Esc cancels ';
   const parts: string[] = [];
+  if (exchange.restored) parts.push(colors.dim(`from the history: sent ${shownTime(exchange.restored)} (H lists the sends)`), '');
   if (outcome?.error && !exchange.cancelled) parts.push(errorText(outcome.error, state.scrub), '');
   if (exchange.cancelled && !capture.streaming) parts.push(colors.warn('cancelled'), '');
   for (const warning of capture.warnings) parts.push(colors.warn(`warning: ${state.scrub(warning)}`));

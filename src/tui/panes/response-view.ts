@@ -1,3 +1,4 @@
+import { PinnedResponse } from '../actions/pin-diff.js';
 import type { Element } from '../blessed.js';
 import type { Exchange } from '../exchange.js';
 import { Pager } from '../pager/pager.js';
@@ -10,6 +11,8 @@ import { responsePaneView, showsHex, type ResponsePaneState } from './response-p
  */
 export class ResponseView {
   readonly pager = new Pager();
+  /** `w` pins a response, `W` compares with it. */
+  readonly pinned = new PinnedResponse();
   /** `x`: the user's choice of hex view for this response (undefined: hex for binary bodies). */
   private hex: boolean | undefined;
   /** A stream's newest events stay in view until the user scrolls away (G follows again). */
