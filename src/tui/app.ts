@@ -1,7 +1,9 @@
 import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
 import { copyToClipboard } from './actions/copy.js';
+import { editRequest, type EditHost } from './actions/edit-request.js';
 import { responseAction, searchResponseKey, type ResponseHost } from './actions/response-keys.js';
+import { CatalogWatcher } from './catalog-watcher.js';
 import { modalPrompter } from './actions/prompt.js';
 import { pickProfile, showVariables } from './actions/profiles.js';
 import type { AppHooks, AppHost } from './actions/host.js';
@@ -17,7 +19,9 @@ import { oneLine, problemsMessage, statusBarText, type Level } from './panes/sta
 import { previewRequest, sentRequest } from './preview.js';
 import { RequestTree } from './request-tree.js';
 import { ResponseCapture } from './response-capture.js';
+import { Throttle } from './throttle.js';
 import { colors, errorText, requestText } from './views/format.js';
+import { LayerStack } from './views/layer-stack.js';
 import { TextOverlay, type Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
@@ -32,21 +36,23 @@ const REDRAW_MS = 40;
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements ResponseHost {
+export class TuiApp implements ResponseHost, EditHost {
   private readonly panes: Panes;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
   private filtering = false;
   private showHeaders = false;
   private fullscreen = false;
-  private readonly layers: Layer[] = [];
+  private readonly layers = new LayerStack();
   exchange?: Exchange;
   private running = false;
   private preview?: { key: string; text: string };
   private previewSeq = 0;
   private message: { text: string; level: Level } = { text: '', level: 'info' };
-  private redrawTimer?: NodeJS.Timeout;
+  private readonly redraw = new Throttle(REDRAW_MS, () => this.guard(() => (this.drawResponse(), this.drawStatus(), this.render())));
   private readonly clock: NodeJS.Timeout;
+  /** Request files changed from outside (an editor, git) are reloaded. */
+  private readonly watcher = new CatalogWatcher(() => this.background(this.reload()));
   /** The response pane's window over the whole body. */
   readonly response = new ResponseView();
   private quitting = false;
@@ -68,6 +74,7 @@ export class TuiApp implements ResponseHost {
     this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000);
     this.clock.unref();
     this.tree.rebuild(workspace.catalog);
+    this.watcher.follow(workspace.catalog);
     this.relayout();
     this.announceProblems();
   }
@@ -85,7 +92,7 @@ export class TuiApp implements ResponseHost {
 
   private relayout(): void {
     layoutPanes(this.panes, this.screen, this.fullscreen);
-    for (const layer of this.layers) layer.relayout();
+    this.layers.relayout();
     this.drawAll();
   }
 
@@ -137,21 +144,9 @@ export class TuiApp implements ResponseHost {
       .catch((error: unknown) => this.fail(error));
   }
 
-  private drawResponse(): void {
-    const pane = this.panes.response;
-    const problem = this.workspace.profileProblem;
-    this.response.draw(pane, {
-      exchange: this.exchange,
-      running: this.running,
-      showHeaders: this.showHeaders,
-      idle: problem ? errorText(problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.'),
-      scrub: (t) => this.workspace.secrets.scrub(t),
-    });
-  }
-
-  redrawResponse(): void {
-    this.drawResponse();
-    this.render();
+  drawResponse(): void {
+    const { exchange, running, showHeaders, workspace } = this;
+    this.response.draw(this.panes.response, { exchange, running, showHeaders, problem: workspace.profileProblem, scrub: (t) => workspace.secrets.scrub(t) });
   }
 
   private drawStatus(): void {
@@ -175,18 +170,6 @@ export class TuiApp implements ResponseHost {
     this.message = { text: this.workspace.secrets.scrub(oneLine(text, this.workspace.catalog.root)), level };
     this.drawStatus();
     this.render();
-  }
-
-  private scheduleRedraw(): void {
-    if (this.redrawTimer) return;
-    this.redrawTimer = setTimeout(() => {
-      delete this.redrawTimer;
-      this.guard(() => {
-        this.drawResponse();
-        this.drawStatus();
-        this.render();
-      });
-    }, REDRAW_MS);
   }
 
   private announceProblems(): void {
@@ -219,7 +202,7 @@ export class TuiApp implements ResponseHost {
     if (key.full === 'return' || this.quitting) return;
     if (key.full === 'C-c') return this.background(this.quit());
     this.guard(() => {
-      const top = this.layers[this.layers.length - 1];
+      const top = this.layers.top;
       const action = KEYMAP[key.full];
       if (top) top.handleKey(ch, key);
       else if (this.filtering) this.filterKey(ch, key);
@@ -271,7 +254,9 @@ export class TuiApp implements ResponseHost {
       case 'oauth-login':
         return this.background(runOAuthLogin(this));
       case 'reload':
-        return this.background(this.reload());
+        return this.background(this.reload(true));
+      case 'edit':
+        return editRequest(this, this.tree.selectedRow?.kind === 'request' ? this.tree.selectedRow.spec : undefined, this.tree.selectedRow?.file.path);
     }
   }
 
@@ -284,7 +269,8 @@ export class TuiApp implements ResponseHost {
     }
     if (this.focus === 'response') {
       this.response.move(delta);
-      return this.redrawResponse();
+      this.drawResponse();
+      return this.render();
     }
     const pane = this.panes.request;
     if (delta === -Infinity) pane.scrollTo(0);
@@ -337,25 +323,22 @@ export class TuiApp implements ResponseHost {
 
   open(layer: Layer): void {
     this.layers.push(layer);
-    layer.relayout();
     this.render();
   }
 
   close(layer: Layer): void {
-    const index = this.layers.indexOf(layer);
-    if (index >= 0) this.layers.splice(index, 1);
-    layer.destroy();
+    this.layers.remove(layer);
     this.render();
   }
 
   isOpen(layer: Layer): boolean {
-    return this.layers.includes(layer);
+    return this.layers.has(layer);
   }
 
   private async send(spec: RequestSpec, file: CatalogFile): Promise<void> {
     if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
     const controller = new AbortController();
-    const capture = new ResponseCapture(() => this.scheduleRedraw());
+    const capture = new ResponseCapture(() => this.redraw.request());
     const exchange: Exchange = { spec, file: file.path, capture, controller };
     this.exchange = exchange;
     this.running = true;
@@ -383,19 +366,21 @@ export class TuiApp implements ResponseHost {
   }
 
   /** OSC 52 goes straight to the terminal, around neo-blessed's screen buffer. */
-  copy(text: string, what: string): void {
-    copyToClipboard(this, text, what);
-  }
+  readonly copy = (text: string, what: string): void => copyToClipboard(this, text, what);
 
-  private async reload(): Promise<void> {
+  /** Re-reads the request files (`r`: the profiles too), keeping the selection; the editor and the watcher call it. */
+  async reload(profiles = false): Promise<void> {
     const keep = this.tree.currentKey();
-    this.say('reloading…');
-    await this.workspace.reloadProfiles(this.workspace.profile.name);
+    if (profiles) {
+      this.say('reloading…');
+      await this.workspace.reloadProfiles(this.workspace.profile.name);
+    }
     await this.workspace.reloadCatalog();
-    this.preview = undefined;
+    if (this.quitting) return;
     this.tree.rebuild(this.workspace.catalog, keep);
-    this.announceProblems();
-    this.drawAll();
+    this.watcher.follow(this.workspace.catalog);
+    if (profiles) this.announceProblems();
+    this.refresh();
   }
 
   /** Cancels what runs and leaves; the caller restores the terminal. */
@@ -405,8 +390,9 @@ export class TuiApp implements ResponseHost {
     this.exchange?.controller.abort();
     this.oauthCancel?.abort();
     clearInterval(this.clock);
-    if (this.redrawTimer) clearTimeout(this.redrawTimer);
-    for (const layer of this.layers.splice(0)) layer.destroy();
+    this.watcher.close();
+    this.redraw.cancel();
+    this.layers.destroyAll();
     this.finish();
   }
 }

@@ -22,7 +22,8 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['Esc', 'cancel the running request or stream; close a window'],
   ['O', 'configure the profile\'s OAuth settings (saved into .profiles.json)'],
   ['o', 'log in with OAuth (authorization code flow in the browser)'],
-  ['r', 'reload the request files and the profiles'],
+  ['E', 'open the selected request in $VISUAL / $EDITOR (else vi) at its line; reloaded after'],
+  ['r', 'reload the request files and the profiles (request files also reload by themselves when changed)'],
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
 ];
@@ -64,7 +65,8 @@ export type Action =
   | 'help'
   | 'oauth-settings'
   | 'oauth-login'
-  | 'reload';
+  | 'reload'
+  | 'edit';
 
 /** The key table of the main screen, by neo-blessed's `key.full` name (KEY_HELP above describes it). */
 export const KEYMAP: Readonly<Record<string, Action>> = {
@@ -108,4 +110,6 @@ export const KEYMAP: Readonly<Record<string, Action>> = {
   O: 'oauth-settings',
   o: 'oauth-login',
   r: 'reload',
+  E: 'edit',
+  'S-e': 'edit',
 };

@@ -11,7 +11,8 @@ import { showTiming } from './timing.js';
 export interface ResponseHost extends HistoryHost {
   readonly exchange?: Exchange | undefined;
   readonly response: ResponseView;
-  redrawResponse(): void;
+  /** Draws the response pane (the caller renders). */
+  drawResponse(): void;
 }
 
 /** The keys that act on the response shown, wherever the focus is. */
@@ -21,7 +22,10 @@ const RESPONSE_ACTIONS = new Set<Action>(['copy-body', 'copy-curl', 'save-body',
 export function responseAction(app: ResponseHost, action: Action): boolean {
   if (!RESPONSE_ACTIONS.has(action)) return false;
   const capture = app.exchange?.capture;
-  const redraw = (): void => app.redrawResponse();
+  const redraw = (): void => {
+    app.drawResponse();
+    app.render();
+  };
   switch (action) {
     case 'copy-body':
       copyBody(app, capture);
@@ -56,5 +60,8 @@ export function responseAction(app: ResponseHost, action: Action): boolean {
 
 /** `/` with the response focused: search it (in the tree, `/` filters the requests). */
 export function searchResponseKey(app: ResponseHost): void {
-  searchResponse(app, app.response.pager, () => app.redrawResponse());
+  searchResponse(app, app.response.pager, () => {
+    app.drawResponse();
+    app.render();
+  });
 }

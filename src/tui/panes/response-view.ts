@@ -2,7 +2,8 @@ import { PinnedResponse } from '../actions/pin-diff.js';
 import type { Element } from '../blessed.js';
 import type { Exchange } from '../exchange.js';
 import { Pager } from '../pager/pager.js';
-import { visibleLength } from '../views/format.js';
+import type { ReqflowError } from '../../core/errors/index.js';
+import { colors, errorText, visibleLength } from '../views/format.js';
 import { responsePaneView, showsHex, type ResponsePaneState } from './response-pane.js';
 
 /**
@@ -25,9 +26,11 @@ export class ResponseView {
     this.followStream = true;
   }
 
-  draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width'>): void {
+  /** Draws the rows on screen; `problem`: a profile problem shown before anything is sent. */
+  draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width' | 'idle'> & { problem: ReqflowError | undefined }): void {
     const width = (pane.width as number) - 3;
-    const view = responsePaneView({ ...state, hex: this.hex, width: width - 1 });
+    const idle = state.problem ? errorText(state.problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.');
+    const view = responsePaneView({ ...state, idle, hex: this.hex, width: width - 1 });
     this.pager.setSource(view.source);
     this.pager.setViewport(width, (pane.height as number) - 2);
     if (state.exchange?.capture.streaming && this.followStream) this.pager.following = true;
