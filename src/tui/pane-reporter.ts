@@ -11,7 +11,7 @@ import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
 
 /** Larger bodies are paged as received, not rendered (rendering 100 MB would hold the UI and its memory). */
-export const RENDER_LIMIT = 4 * 1024 * 1024;
+const RENDER_LIMIT = 4 * 1024 * 1024;
 
 const PANE_BODY: ReadableBodyOptions = {
   binaryNote: (bytes) => `[binary body, ${formatSize(bytes)} not shown; save it with: reqflow run FILE -n NAME -o raw > file]`,

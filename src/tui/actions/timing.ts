@@ -6,7 +6,7 @@ import type { AppHost } from './host.js';
 const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed(2)} s` : `${value.toFixed(1)} ms`);
 
 /** The phases of the last response, as far as they were measured. */
-export function timingLines(capture: ResponseCapture): string[] {
+function timingLines(capture: ResponseCapture): string[] {
   const meta = capture.meta;
   if (!meta) return [];
   const { times } = capture;

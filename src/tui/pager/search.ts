@@ -8,7 +8,7 @@ export interface Match {
 }
 
 /** Matches kept at most: `n` past the last kept one wraps to the first. */
-export const MAX_MATCHES = 100_000;
+const MAX_MATCHES = 100_000;
 
 /**
  * Every match of `query` in the source, in order. Smart case: a query with no capital letter

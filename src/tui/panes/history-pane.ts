@@ -6,7 +6,7 @@ import { visible } from '../../report/render/visible.js';
 import type { Workspace } from '../workspace.js';
 
 /** Sends listed at most: the newest. */
-export const HISTORY_ROWS = 200;
+const HISTORY_ROWS = 200;
 
 /** The history files of the workspace's project and profile (what `reqflow history` reads there). */
 function historyFiles(workspace: Workspace): string[] {
