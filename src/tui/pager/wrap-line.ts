@@ -15,12 +15,13 @@ const CURRENT_OFF = '\u001b[39;49m';
 
 /**
  * Cuts one line (which may hold SGR colours) into rows of at most `width` columns, with search
- * matches highlighted. Each row ends with a reset and starts with the colours still in force,
- * so any row can be drawn alone.
+ * matches highlighted. Each row starts with a reset and the colours still in force, so no
+ * colour runs over from the row before; a row never ends with an escape code (neo-blessed
+ * would wrap a full row again because of it).
  */
 export function wrapLine(line: string, width: number, marks: readonly Mark[] = []): string[] {
   const rows: string[] = [];
-  let row = '';
+  let row = RESET;
   let columns = 0;
   let active = ''; // the colours in force
   let plain = 0; // offset in the line without colours
@@ -34,10 +35,15 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
     if (sgr) {
       const code = sgr[0];
       active = code === RESET || code === '\u001b[m' ? '' : active + code;
-      row += code;
-      if (mark) row += markOn(mark); // a colour must not hide the highlight
+      // On a full row the code waits for the next row (which starts with the colours in force).
+      if (columns < width) row += code + (mark ? markOn(mark) : ''); // a colour must not hide the highlight
       at += code.length;
       continue;
+    }
+    if (columns >= width) {
+      rows.push(row);
+      row = RESET + active + (mark ? markOn(mark) : '');
+      columns = 0;
     }
     if (mark && plain >= mark.end) {
       row += markOff(mark) + active;
@@ -52,16 +58,11 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
     }
     const codePoint = line.codePointAt(at) as number;
     const char = String.fromCodePoint(codePoint);
-    if (columns >= width) {
-      rows.push(row.includes('\u001b') ? row + RESET : row);
-      row = active + (mark ? markOn(mark) : '');
-      columns = 0;
-    }
     row += char;
     columns += 1;
     at += char.length;
     plain += char.length;
   }
-  rows.push(row + (row.includes('\u001b') ? RESET : ''));
+  rows.push(row);
   return rows;
 }
