@@ -153,8 +153,16 @@ describe('the whole response', () => {
     expect(command).not.toContain('k-secret-98765');
     await h.press('t');
     const screen = await h.waitFor('Timing');
-    expect(screen).toMatch(/first byte \(sent → headers\)\s+[\d.]+ ms/);
+    expect(screen).toMatch(/first byte \(start → headers\)\s+[\d.]+ ms/);
+    // A new connection (the first request of this window): connect and waiting measured by the send layer.
+    expect(screen).toMatch(/TCP connect\s+[\d.]+ ms/);
+    expect(screen).toMatch(/waiting \(sent → headers\)\s+[\d.]+ ms/);
     expect(screen).toMatch(/total \(as the UI saw it\)\s+[\d.]+ m?s/);
+    // Sent again: the kept-alive connection has no connect phase.
+    await h.press('escape');
+    await sendRequest('five thousand', h);
+    await h.press('t');
+    await h.waitFor('kept alive from an earlier request');
   });
 });
 

@@ -41,6 +41,7 @@ export function paneReporter(capture: ResponseCapture, run: OutgoingServices = {
     ...pretty,
     requestStart: () => {
       capture.times = { started: performance.now() }; // a request this one refers to ran first
+      delete capture.phases;
     },
     responseHead: (ctx) => {
       capture.streaming = ctx.spec.annotations.streaming === 'true' || ctx.response.events !== undefined;

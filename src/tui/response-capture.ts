@@ -1,4 +1,5 @@
 import type { OutputSink, ResponseInfo } from '../core/model.js';
+import type { ConnectionPhases } from '../core/http/send.js';
 import type { OutgoingRequest } from '../report/outgoing-request.js';
 import { ByteLines } from './pager/byte-lines.js';
 
@@ -40,6 +41,8 @@ export class ResponseCapture implements OutputSink {
   raw?: 'text' | 'binary';
   /** The request as sent, for copying it as curl (secrets as they are: masked when printed). */
   outgoing?: OutgoingRequest;
+  /** How long DNS, connect, TLS and the first byte took (HTTP/1.1; the send layer measures them for the UI). */
+  phases?: ConnectionPhases;
   /** Milliseconds from the start of the request: response headers in, body in, done. */
   times: { started: number; head?: number; body?: number; done?: number } = { started: performance.now() };
   private dropped = false;

@@ -195,6 +195,7 @@ export class Workspace {
         ...(cookies ? { cookies } : {}),
         proxy,
         ...(history ? { history } : {}),
+        onPhases: (phases) => (io.capture.phases = phases),
       };
       this.current = services;
       services.chain = await this.chainFor(file);
