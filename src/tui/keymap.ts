@@ -16,7 +16,7 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['C', 'copy the request as sent as a curl command (secrets masked)'],
   ['s', 'save the response body, the exact bytes received, to a file (asks before replacing one)'],
   ['x', 'hex view of the body on or off (on by itself for a binary body)'],
-  ['t', 'timing breakdown of the response'],
+  ['t', 'timing of the response: DNS, connect, TLS, first byte, download, total'],
   ['H', 'history: the sends of this project and profile, newest first; Enter shows one'],
   ['w  W', 'pin the response shown; compare the response shown with the pinned one (a diff)'],
   ['Esc', 'cancel the running request or stream; close a window'],
