@@ -4,7 +4,7 @@
  * after it; a request appended to a file from outside appears by itself, the selection kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { appendFileSync, chmodSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { editorCommand } from '../src/tui/editor-command.js';
 import { tempDir } from './helpers/cli.js';
@@ -47,6 +47,61 @@ describe('the edit loop', () => {
     expect(screen).toContain('Request · first');
     workspace.write('more/new.http', '### in a new file\nGET http://127.0.0.1:1/new\n');
     await h.waitFor('in a new file', 2000);
+  });
+});
+
+describe('request files: new, duplicate, rename, delete', () => {
+  it('creates, copies and renames files without ever replacing one, and moves a deleted one to the trash', async () => {
+    const dir = tempDir('reqflow-tui-files-');
+    const state = tempDir('reqflow-tui-files-state-'); // outside the folder: the trash is not a request folder
+    try {
+      dir.write('keep.http', '### keep me\nGET http://127.0.0.1:1/keep\n');
+      const h = await startHarness({ dir: dir.dir, env: isolatedEnv(dir.dir, state.dir) });
+      const status = (): string => h.text().split('\n').pop() ?? '';
+      // a: a new file with a template request, selected.
+      await h.press('a');
+      await h.waitFor('Create the file');
+      await h.press('C-u');
+      await h.type('made/fresh');
+      await h.press('enter');
+      await h.waitFor(() => status().includes('created made/fresh.http'));
+      expect(readFileSync(join(dir.dir, 'made/fresh.http'), 'utf8')).toContain('### new request');
+      await h.waitFor('▾ made/fresh.http');
+      // D: a copy; R onto a taken name is refused.
+      await h.press('D');
+      await h.waitFor('Duplicate the file');
+      await h.press('enter'); // fresh-copy.http
+      await h.waitFor(() => status().includes('copied to made/fresh-copy.http'));
+      expect(readFileSync(join(dir.dir, 'made/fresh-copy.http'), 'utf8')).toBe(readFileSync(join(dir.dir, 'made/fresh.http'), 'utf8'));
+      await h.press('R', 'C-u');
+      await h.type('../keep.http');
+      await h.press('enter');
+      await h.waitFor(() => status().includes('keep.http exists'));
+      expect(readFileSync(join(dir.dir, 'keep.http'), 'utf8')).toContain('### keep me');
+      await h.press('R', 'C-u');
+      await h.type('renamed.http');
+      await h.press('enter');
+      await h.waitFor(() => status().includes('renamed to made/renamed.http'));
+      expect(existsSync(join(dir.dir, 'made/fresh-copy.http'))).toBe(false);
+      // Delete: No keeps the file; Yes moves it to the trash, whole.
+      const content = readFileSync(join(dir.dir, 'made/renamed.http'), 'utf8');
+      await h.press('\u001b[3~');
+      await h.waitFor('Delete made/renamed.http?');
+      await h.press('enter');
+      expect(existsSync(join(dir.dir, 'made/renamed.http'))).toBe(true);
+      await h.press('\u001b[3~');
+      await h.waitFor('Delete made/renamed.http?');
+      await h.press('j', 'enter');
+      await h.waitFor(() => status().includes('moved made/renamed.http to'));
+      expect(existsSync(join(dir.dir, 'made/renamed.http'))).toBe(false);
+      const trash = join(state.dir, 'trash');
+      const [trashed] = readdirSync(trash);
+      expect(readFileSync(join(trash, trashed ?? ''), 'utf8')).toBe(content);
+      await h.waitFor((screen) => !screen.split('\n').some((row) => row.slice(0, 27).includes('renamed'))); // gone from the tree
+    } finally {
+      dir.cleanup();
+      state.cleanup();
+    }
   });
 });
 

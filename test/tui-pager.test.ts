@@ -130,6 +130,12 @@ describe('the window', () => {
     expect(rowsOf(pager)).toEqual(['xxxxxxxxxx', 'xxxxx', 'end']);
   });
 
+  it('breaks a full row after a space near its end rather than inside a word; a long word is cut', () => {
+    expect(wrapLine('Select a request and press Enter', 10).map(stripSgr)).toEqual(['Select a ', 'request ', 'and press ', 'Enter']);
+    expect(wrapLine('\u001b[2mhello world foo\u001b[0m', 12).map(stripSgr)).toEqual(['hello world ', 'foo']);
+    expect(wrapLine('abcdefghijklmnop', 5).map(stripSgr)).toEqual(['abcde', 'fghij', 'klmno', 'p']);
+  });
+
   it('keeps colours per row and shows control characters of a raw body as U+FFFD', () => {
     const rows = wrapLine('\u001b[32mabcdef\u001b[39m', 4);
     expect(rows.map(stripSgr)).toEqual(['abcd', 'ef']);

@@ -2,6 +2,7 @@ import type { RequestSpec } from '../core/model.js';
 import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
 import { copyToClipboard } from './actions/copy.js';
 import { editRequest, type EditHost } from './actions/edit-request.js';
+import { fileAction, type FilesHost } from './actions/request-files.js';
 import { responseAction, searchResponseKey, type ResponseHost } from './actions/response-keys.js';
 import { CatalogWatcher } from './catalog-watcher.js';
 import { modalPrompter } from './actions/prompt.js';
@@ -36,7 +37,7 @@ const REDRAW_MS = 40;
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements ResponseHost, EditHost {
+export class TuiApp implements ResponseHost, EditHost, FilesHost {
   private readonly panes: Panes;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
@@ -212,7 +213,7 @@ export class TuiApp implements ResponseHost, EditHost {
 
   /** What each action of the key map does. */
   private act(action: Action): void {
-    if (responseAction(this, action)) return;
+    if (responseAction(this, action) || fileAction(this, action, this.tree.selectedRow?.file.path)) return;
     const step = STEPS[action];
     if (step !== undefined) return this.move(step);
     switch (action) {
@@ -368,9 +369,9 @@ export class TuiApp implements ResponseHost, EditHost {
   /** OSC 52 goes straight to the terminal, around neo-blessed's screen buffer. */
   readonly copy = (text: string, what: string): void => copyToClipboard(this, text, what);
 
-  /** Re-reads the request files (`r`: the profiles too), keeping the selection; the editor and the watcher call it. */
-  async reload(profiles = false): Promise<void> {
-    const keep = this.tree.currentKey();
+  /** Re-reads the request files (`r`: the profiles too), keeping the selection (or selecting `select`); the editor, the watcher, file keys call it. */
+  async reload(profiles = false, select?: string): Promise<void> {
+    const keep = select ?? this.tree.currentKey();
     if (profiles) {
       this.say('reloading…');
       await this.workspace.reloadProfiles(this.workspace.profile.name);

@@ -23,6 +23,9 @@ const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
   ['O', 'configure the profile\'s OAuth settings (saved into .profiles.json)'],
   ['o', 'log in with OAuth (authorization code flow in the browser)'],
   ['E', 'open the selected request in $VISUAL / $EDITOR (else vi) at its line; reloaded after'],
+  ['a', 'new request file (beside the selected one)'],
+  ['D  R', 'duplicate / rename the selected request file (an existing file is never replaced)'],
+  ['Delete', 'move the selected request file to the trash, after asking'],
   ['r', 'reload the request files and the profiles (request files also reload by themselves when changed)'],
   ['?', 'this help'],
   ['q  Ctrl-C', 'quit'],
@@ -66,7 +69,11 @@ export type Action =
   | 'oauth-settings'
   | 'oauth-login'
   | 'reload'
-  | 'edit';
+  | 'edit'
+  | 'new-file'
+  | 'duplicate-file'
+  | 'rename-file'
+  | 'delete-file';
 
 /** The key table of the main screen, by neo-blessed's `key.full` name (KEY_HELP above describes it). */
 export const KEYMAP: Readonly<Record<string, Action>> = {
@@ -112,4 +119,10 @@ export const KEYMAP: Readonly<Record<string, Action>> = {
   r: 'reload',
   E: 'edit',
   'S-e': 'edit',
+  a: 'new-file',
+  D: 'duplicate-file',
+  'S-d': 'duplicate-file',
+  R: 'rename-file',
+  'S-r': 'rename-file',
+  delete: 'delete-file',
 };

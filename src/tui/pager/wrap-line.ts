@@ -12,6 +12,8 @@ const MARK_ON = '\u001b[7m';
 const MARK_OFF = '\u001b[27m';
 const CURRENT_ON = '\u001b[30;43m';
 const CURRENT_OFF = '\u001b[39;49m';
+/** A full row breaks after a space this close to its end rather than inside a word. */
+const WORD_BREAK_COLUMNS = 15;
 
 /**
  * Cuts one line (which may hold SGR colours) into rows of at most `width` columns, with search
@@ -29,6 +31,8 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
   const markOn = (m: Mark): string => (m.current ? CURRENT_ON : MARK_ON);
   const markOff = (m: Mark): string => (m.current ? CURRENT_OFF : MARK_OFF);
   let at = 0;
+  // The last space of the row: where to break it (the scan resumes after it).
+  let space: { rowLength: number; column: number; at: number; plain: number; active: string; mark: Mark | undefined } | undefined;
   while (at < line.length) {
     SGR_AT.lastIndex = at;
     const sgr = SGR_AT.exec(line);
@@ -41,9 +45,14 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
       continue;
     }
     if (columns >= width) {
-      rows.push(row);
+      if (space && line[at] !== ' ' && space.column > width - WORD_BREAK_COLUMNS) {
+        rows.push(row.slice(0, space.rowLength));
+        ({ at, plain, active, mark } = space);
+      } else rows.push(row);
       row = RESET + active + (mark ? markOn(mark) : '');
       columns = 0;
+      space = undefined;
+      continue;
     }
     if (mark && plain >= mark.end) {
       row += markOff(mark) + active;
@@ -62,6 +71,7 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
     columns += 1;
     at += char.length;
     plain += char.length;
+    if (char === ' ') space = { rowLength: row.length, column: columns, at, plain, active, mark };
   }
   rows.push(row);
   return rows;
