@@ -25,6 +25,7 @@ const HTTPYAC = join(ROOT, 'node_modules', '.bin', 'httpyac');
 const DEADLINE_MS = 10 * 60_000;
 /** Issue 23: the JavaScript a plain GET reads (dist/bundle/fast-run.cjs; test/plain-path-budget.test.ts holds the current size). */
 const PLAIN_PATH_GOAL_BYTES = 200_000;
+const BARE_LOOP = fileURLToPath(new URL('./lib/bare-loop.js', import.meta.url));
 
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
@@ -139,8 +140,11 @@ async function main() {
         ['GraphQL POST', files.oneGraphql, files.batchGraphql],
       ]) {
         console.error(`bench: batch of 1,000 ${kind}s ...`);
-        const r = await compare([reqflow('1 request', 'run', one), reqflow('1,000 requests', 'run', many)], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
+        // The yardstick (GETs only): a bare node:http keep-alive loop doing the same requests, interleaved.
+        const bare = kind === 'GET' ? [node('bare 1', BARE_LOOP, `${server.base}/get`, '1'), node('bare 1,000', BARE_LOOP, `${server.base}/get`, '1000')] : [];
+        const r = await compare([reqflow('1 request', 'run', one), reqflow('1,000 requests', 'run', many), ...bare], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
         const row = { reqflow: { one: r['1 request'].median, many: r['1,000 requests'].median, marginal: (r['1,000 requests'].median - r['1 request'].median) / 999 } };
+        if (bare.length > 0) row['node:http loop'] = { one: r['bare 1'].median, many: r['bare 1,000'].median, marginal: (r['bare 1,000'].median - r['bare 1'].median) / 999 };
         if (tools.httpyac) {
           // httpyac needs ~25 s for 1,000 requests here: no warm-up round (the start-up case warmed it), fewer runs.
           const y = await compare([httpyac('1 request', 'send', one, '--all', '-o', 'body'), httpyac('1,000 requests', 'send', many, '--all', '-o', 'body')], { warmup: 0, runs: quick ? 1 : 2, ...opts, timeoutMs: 180_000 });
@@ -153,6 +157,11 @@ async function main() {
       for (const [kind, row] of Object.entries(batch)) {
         for (const [tool, v] of Object.entries(row)) rows.push([`${kind}: ${tool}`, ms(v.one), ms(v.many), `${v.marginal.toFixed(3)} ms`, tool === 'reqflow' && row.httpyac ? `${(row.httpyac.marginal / v.marginal).toFixed(1)} × better` : '']);
         check(`batch ${kind}: marginal per request (ms)`, '≤ 0.5 ms', row.reqflow.marginal, row.reqflow.marginal <= 0.5, `${row.reqflow.marginal.toFixed(3)} ms`);
+        const floor = row['node:http loop'];
+        if (floor) {
+          const over = row.reqflow.marginal / floor.marginal;
+          check(`batch ${kind}: marginal per request, ratio to a bare node:http loop (issue 23 goal)`, '≤ 1.5 ×', over, over <= 1.5, `${row.reqflow.marginal.toFixed(3)} ms vs ${floor.marginal.toFixed(3)} ms`);
+        }
         if (row.httpyac) {
           const better = row.httpyac.marginal / row.reqflow.marginal;
           check(`batch ${kind}: httpyac's marginal / reqflow's (×)`, '≥ 10 ×', better, better >= 10, `${row.httpyac.marginal.toFixed(2)} ms vs ${row.reqflow.marginal.toFixed(3)} ms`);
@@ -163,8 +172,10 @@ async function main() {
 
     if (wanted('test')) {
       console.error('bench: reqflow test, 1,000 requests with one check each ...');
-      const t = await compare([reqflow('1 request', 'test', files.testOne), reqflow('1,000 requests', 'test', files.testMany)], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
+      // `run` of the same files, interleaved: what a check adds is test's marginal over run's.
+      const t = await compare([reqflow('1 request', 'test', files.testOne), reqflow('1,000 requests', 'test', files.testMany), reqflow('run 1', 'run', files.testOne), reqflow('run 1,000', 'run', files.testMany)], { warmup: 1, runs: Math.max(3, RUNS), ...opts });
       const marginal = (t['1,000 requests'].median - t['1 request'].median) / 999;
+      const runMarginal = (t['run 1,000'].median - t['run 1'].median) / 999;
       console.error('bench: reqflow test --jobs 1 and --jobs 4 over 8 files of 250 requests (20 ms each) ...');
       const j = await compare([reqflow('--jobs 1', 'test', files.jobs, '--jobs', '1'), reqflow('--jobs 4', 'test', files.jobs, '--jobs', '4')], { warmup: 0, runs: quick ? 1 : 3, ...opts, timeoutMs: 180_000 });
       const speedup = j['--jobs 1'].median / j['--jobs 4'].median;
@@ -178,6 +189,7 @@ async function main() {
         ]),
       );
       check('reqflow test: marginal per request with a check (ms)', '≤ 0.6 ms', marginal, marginal <= 0.6, `${marginal.toFixed(3)} ms`);
+      check('reqflow test with one ?? per request: marginal, ratio to run of the same file (issue 23 goal)', '≤ 1.2 ×', marginal / runMarginal, marginal / runMarginal <= 1.2, `${marginal.toFixed(3)} ms vs ${runMarginal.toFixed(3)} ms`);
       check('reqflow test: --jobs 4 speed-up over --jobs 1 (×)', '≥ 1.6 ×', speedup, speedup >= 1.6, `${ms(j['--jobs 1'].median)} vs ${ms(j['--jobs 4'].median)}`);
     }
 

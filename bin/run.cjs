@@ -27,6 +27,10 @@ function shortHash(text) {
  * Where the V8 code cache of a bundle lives: the user's cache folder, never the install folder
  * (a global install is read-only). `prefix` names the bundle, the install and the Node version
  * (several may share the folder); the rest changes with the bundle, so a stale cache is never offered.
+ * Two names: `partial`, a cache written by a run that sent no request (`--list`, a usage error,
+ * `--help` of a file), and `full`, written by one that did. A cache holds only the functions its
+ * run compiled, so a partial one leaves a GET compiling most of its path on every run: the first
+ * run that sends a request replaces it with a full one, once.
  */
 function codeCacheFile(file) {
   const { homedir } = require('node:os');
@@ -35,7 +39,8 @@ function codeCacheFile(file) {
   const base = xdg && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
   const { mtimeMs, size } = statSync(file);
   const prefix = `${basename(file, '.cjs')}-${shortHash(file)}-${process.version}-`;
-  return { dir: join(base, 'reqflow'), prefix, name: `${prefix}${Math.round(mtimeMs)}-${size}.v8cache` };
+  const stem = `${prefix}${Math.round(mtimeMs)}-${size}`;
+  return { dir: join(base, 'reqflow'), prefix, full: `${stem}.sent.v8cache`, partial: `${stem}.v8cache` };
 }
 
 /**
@@ -53,24 +58,31 @@ function makeFolders(folders, mode) {
   }
 }
 
-/** Writes the cache atomically and deletes the older ones of this bundle, install and Node (one per build). */
-function writeCodeCache(cache, data) {
+/** Writes the cache atomically as `name` and deletes the others of this bundle, install and Node (one per build). */
+function writeCodeCache(cache, name, data) {
   makeFolders([dirname(cache.dir), cache.dir], 0o700);
-  const file = join(cache.dir, cache.name);
+  const file = join(cache.dir, name);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, data, { mode: 0o600 });
   renameSync(temp, file);
-  for (const name of readdirSync(cache.dir)) {
-    if (name !== cache.name && name.startsWith(cache.prefix) && name.endsWith('.v8cache')) rmSync(join(cache.dir, name), { force: true });
+  for (const other of readdirSync(cache.dir)) {
+    if (other !== name && other.startsWith(cache.prefix) && other.endsWith('.v8cache')) rmSync(join(cache.dir, other), { force: true });
   }
 }
+
+/** Did this run send a request? The fast path says so when its requests are done (src/cli/run-file.ts). */
+const requestPath = { ran: false };
+globalThis.__reqflowRequestPathRan = () => {
+  requestPath.ran = true;
+};
 
 /**
  * Loads a CommonJS file with a V8 code cache (see codeCacheFile): compiling the bundle is most
  * of what reqflow adds to Node's own start-up, and the cache skips it (one GET: 2.03 × the time
  * of `node -e 0` with it, 2.26 × without; medians of 5 `npm run bench` runs of 20, 24 November).
- * The cache is written at exit when missing or rejected by V8, atomically, in a 0700 folder;
- * where that fails (no home, read-only), reqflow simply runs without one.
+ * The cache is written at exit when missing, rejected by V8, or partial while this run sent a
+ * request (see codeCacheFile), atomically, in a 0700 folder; where that fails (no home,
+ * read-only), reqflow simply runs without one.
  * Used for fast-run.cjs, and by it for extras.cjs (a cache file each).
  */
 function requireWithCodeCache(file) {
@@ -78,9 +90,15 @@ function requireWithCodeCache(file) {
   if (process.env.REQFLOW_TRACE_LOAD) appendFileSync(process.env.REQFLOW_TRACE_LOAD, `${file}\n`);
   let cache;
   let cachedData;
+  let full = false;
   try {
     cache = codeCacheFile(file);
-    cachedData = readFileSync(join(cache.dir, cache.name));
+    try {
+      cachedData = readFileSync(join(cache.dir, cache.full));
+      full = true;
+    } catch {
+      cachedData = readFileSync(join(cache.dir, cache.partial));
+    }
   } catch {
     // No cache yet: compile, and write one at exit.
   }
@@ -94,11 +112,13 @@ function requireWithCodeCache(file) {
   globalThis.__reqflowLoadBundle = requireWithCodeCache;
   const module = { exports: {}, filename: file };
   script.runInThisContext().call(module.exports, module.exports, Module.createRequire(file), module, file, dirname(file));
-  if (cache !== undefined && (cachedData === undefined || script.cachedDataRejected)) {
+  if (cache !== undefined && (!full || script.cachedDataRejected)) {
     // At exit, so the cache also holds the functions this run compiled.
     process.once('exit', () => {
+      const missing = cachedData === undefined || script.cachedDataRejected;
+      if (!missing && !requestPath.ran) return; // a partial cache, and this run would write no better one
       try {
-        writeCodeCache(cache, script.createCachedData());
+        writeCodeCache(cache, requestPath.ran ? cache.full : cache.partial, script.createCachedData());
       } catch {
         // No writable cache folder: run without a cache.
       }

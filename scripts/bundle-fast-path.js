@@ -1,11 +1,12 @@
 /**
- * Bundles reqflow's fast start-up path with esbuild into two CommonJS files (see
+ * Bundles reqflow's fast start-up path with esbuild into three CommonJS files (see
  * docs/architecture.md, "The build"):
  *
  * - dist/bundle/fast-run.cjs, the plain path: the modules a plain GET evaluates — the static
  *   imports of dist/cli/fast-run.js and of the few lazily imported modules every plain run
  *   loads (PLAIN_PATH). Everything start-up reads, so it is kept small
  *   (test/plain-path-budget.test.ts holds its size).
+ * - dist/bundle/send.cjs, `reqflow send`'s own modules (SEND_ENTRY below).
  * - dist/bundle/extras.cjs, everything else our lazy `import()`s reach (GraphQL, OAuth, the
  *   other formats and reporters, …), read only when a run first imports one of them.
  *
@@ -39,8 +40,18 @@ const outdir = `${root}dist/bundle`;
  * `reqflow send` is here too (its arguments made a one-request file): it must start as fast as
  * `run` (issue 24), which reading extras.cjs would not allow.
  */
-const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'cli/send-request.js', 'pipeline/third-party.js', 'report/pretty.js', 'plugins/format-http/index.js'];
+const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'pipeline/third-party.js', 'report/pretty.js', 'report/raw.js', 'plugins/format-http/index.js'];
 const EXTRAS_PREFIX = 'reqflow-extras:';
+
+/**
+ * `reqflow send`'s own modules (its arguments made a one-request file) are a bundle of their
+ * own, dist/bundle/send.cjs: `send` must start as fast as `run` (issue 24) without every `run`
+ * reading them. It shares the plain path's modules as extras.cjs does (virtual modules), and
+ * its own modules are in no other bundle.
+ */
+const SEND_ENTRY = 'cli/send-request.js';
+const SEND_BUNDLE = 'send.cjs';
+const SEND_PREFIX = 'reqflow-send:';
 
 /**
  * The history writer (masking, the file) runs once, when a run ends: it is bundled on its own,
@@ -101,7 +112,7 @@ const extrasEntries = new Set();
 const coreForExtras = new Set();
 for (const [name, imports] of graph) {
   for (const i of imports) {
-    if (core.has(name) && !core.has(i.name) && i.name !== HISTORY_MODULE) extrasEntries.add(i.name);
+    if (core.has(name) && !core.has(i.name) && i.name !== HISTORY_MODULE && i.name !== SEND_ENTRY) extrasEntries.add(i.name);
     if (!core.has(name) && core.has(i.name)) coreForExtras.add(i.name);
   }
 }
@@ -135,6 +146,15 @@ const splitPlugin = (onDist, setup = () => {}) => ({
   },
 });
 
+/** A plain-path module as another bundle sees it: a re-export of the plain path's own instance. */
+const virtualCore = (b) =>
+  b.onLoad({ filter: /.*/, namespace: 'reqflow-core' }, ({ path }) => {
+    const names = exportNames(path);
+    const lines = [`const m = __reqflowCoreModules[${JSON.stringify(path)}]();`];
+    for (const n of names) lines.push(n === 'default' ? 'export default m.default;' : `export const ${n} = m.${n};`);
+    return { contents: lines.join('\n'), loader: 'js' };
+  });
+
 // 2. extras.cjs first (see the header). Its imports of plain-path modules become virtual
 // modules that re-export the plain path's own instance.
 const extras = await build({
@@ -150,18 +170,21 @@ const extras = await build({
   },
   outfile: `${outdir}/extras.cjs`,
   banner: { js: [...banner, 'let __reqflowCoreModules;'].join('\n') },
-  plugins: [
-    splitPlugin(
-      (name) => (core.has(name) ? { path: name, namespace: 'reqflow-core' } : undefined),
-      (b) =>
-        b.onLoad({ filter: /.*/, namespace: 'reqflow-core' }, ({ path }) => {
-          const names = exportNames(path);
-          const lines = [`const m = __reqflowCoreModules[${JSON.stringify(path)}]();`];
-          for (const n of names) lines.push(n === 'default' ? 'export default m.default;' : `export const ${n} = m.${n};`);
-          return { contents: lines.join('\n'), loader: 'js' };
-        }),
-    ),
-  ],
+  plugins: [splitPlugin((name) => (core.has(name) ? { path: name, namespace: 'reqflow-core' } : undefined), (b) => virtualCore(b))],
+});
+
+// 2b. send.cjs: `reqflow send`'s modules, the plain path's through the same virtual modules.
+const send = await build({
+  ...common,
+  stdin: {
+    // fast-run.cjs calls this once, for `reqflow send`: the namespace of send-request.js.
+    contents: `export function connect(coreModules) { __reqflowCoreModules = coreModules; return import(${JSON.stringify(`./${SEND_ENTRY}`)}); }`,
+    resolveDir: dist,
+    sourcefile: 'send-entry.js',
+  },
+  outfile: `${outdir}/${SEND_BUNDLE}`,
+  banner: { js: [...banner, 'let __reqflowCoreModules;'].join('\n') },
+  plugins: [splitPlugin((name) => (core.has(name) ? { path: name, namespace: 'reqflow-core' } : undefined), virtualCore)],
 });
 
 // 3. fast-run.cjs: the plain path; lazy imports of anything else go to extras.cjs.
@@ -183,11 +206,20 @@ const fastRun = await build({
       // The extras bundle, loaded once, through bin/run.cjs's code-cache loader when there is one.
       'let __reqflowExtrasModules;',
       'const __reqflowExtras = (name) => Promise.resolve().then(() => (__reqflowExtrasModules ??= (globalThis.__reqflowLoadBundle ?? require)(require("node:path").join(__dirname, "extras.cjs")).connect(module.exports.__reqflowCoreModules))[name]());',
+      // `reqflow send`'s bundle, the same way.
+      `const __reqflowSend = () => Promise.resolve().then(() => (globalThis.__reqflowLoadBundle ?? require)(require("node:path").join(__dirname, ${JSON.stringify(SEND_BUNDLE)})).connect(module.exports.__reqflowCoreModules));`,
     ].join('\n'),
   },
   plugins: [
     splitPlugin(
-      (name, args) => (name === HISTORY_MODULE ? { path: HISTORY_WRITER, namespace: 'apart' } : args.kind === 'dynamic-import' && !core.has(name) ? { path: `${EXTRAS_PREFIX}${name}`, external: true } : undefined),
+      (name, args) =>
+        name === HISTORY_MODULE
+          ? { path: HISTORY_WRITER, namespace: 'apart' }
+          : name === SEND_ENTRY
+            ? { path: `${SEND_PREFIX}${name}`, external: true }
+            : args.kind === 'dynamic-import' && !core.has(name)
+              ? { path: `${EXTRAS_PREFIX}${name}`, external: true }
+              : undefined,
       (b) => b.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({ contents: loadApart, loader: 'js' })),
     ),
   ],
@@ -196,7 +228,8 @@ const fastRun = await build({
 // Never one module in both: its classes (instanceof) and registries would exist twice.
 const inputsOf = (result) => Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs)).filter((p) => !p.includes(':'));
 const extrasInputs = new Set(inputsOf(extras));
-const twice = inputsOf(fastRun).filter((p) => extrasInputs.has(p));
+const sendInputs = new Set(inputsOf(send));
+const twice = [...inputsOf(fastRun).filter((p) => extrasInputs.has(p) || sendInputs.has(p)), ...[...sendInputs].filter((p) => extrasInputs.has(p))];
 if (twice.length > 0) throw new Error(`bundle-fast-path: modules in both bundles: ${twice.join(', ')}`);
 
 /**
@@ -210,13 +243,21 @@ function finish(result, bannerLines) {
     .slice(bannerLines)
     .join('\n')
     .replace(/(?<![\w$.])import\("reqflow-extras:/g, '__reqflowExtras("')
+    .replace(/(?<![\w$.])import\("reqflow-send:[^"]*"\)/g, '__reqflowSend()')
     .replace(/(?<![\w$.])import\(/g, '__reqflowImport(');
   writeFileSync(path, [...lines.slice(0, bannerLines), body].join('\n'));
+}
+// REQFLOW_BUNDLE_REPORT=1 npm run build: what weighs most in the plain path (docs/performance.md).
+if (process.env.REQFLOW_BUNDLE_REPORT === '1') {
+  const weights = Object.values(fastRun.metafile.outputs).flatMap((o) => Object.entries(o.inputs));
+  weights.sort((a, b) => b[1].bytesInOutput - a[1].bytesInOutput);
+  for (const [path, { bytesInOutput }] of weights.slice(0, Number(process.env.REQFLOW_BUNDLE_REPORT_TOP ?? 40))) console.log(`${String(bytesInOutput).padStart(7)}  ${moduleName(path)}`);
 }
 rmSync(outdir, { recursive: true, force: true });
 mkdirSync(outdir, { recursive: true });
 finish(extras, banner.length + 1);
-finish(fastRun, banner.length + 2);
+finish(send, banner.length + 1);
+finish(fastRun, banner.length + 3);
 
 await build({
   entryPoints: [`${root}dist/history/write.js`],

@@ -111,7 +111,7 @@ const FILES: Case[] = [
 ];
 
 const PROFILES: Case[] = [
-  { name: '.profiles.json that is not JSON', files: withProfiles('GET API/ok\n', '[{"name": "dev",]'), code: 2, message: /\.profiles\.json: not valid JSON/, hint: /array of profiles/ },
+  { name: '.profiles.json that is not JSON', files: withProfiles('GET API/ok\n', '[{"name": "dev",]'), code: 2, message: /\.profiles\.json:1:17: not valid JSON \(Expected double-quoted property name\)/, hint: /array of profiles/ },
   { name: '.profiles.json of the wrong shape', files: withProfiles('GET API/ok\n', '{"dev": {}}'), code: 2, message: /\.profiles\.json: expected an array of profiles or \{"profiles": \[\.\.\.\]\}/ },
   { name: 'profile name of the wrong type', files: withProfiles('GET API/ok\n', profiles([{ name: 7 }])), code: 2, message: /profiles\[0\]\.name: expected a non-empty string/ },
   { name: 'profile variables of the wrong type', files: withProfiles('GET API/ok\n', profiles([{ name: 'dev', variables: ['a'] }])), code: 2, message: /profiles\[0\]\.variables: expected an object/ },

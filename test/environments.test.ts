@@ -173,10 +173,10 @@ describe('httpyac dotenv environments', () => {
     expect(got[0]?.url).toBe('/yac?label=from%20staging&kind=dot-env-staging');
   });
 
-  test('.env alone is no environment: without a NAME.env its values are only for {{$dotenv}}', async () => {
+  test('.env alone is no environment, but its values are variables below every other source (kulala, rest.nvim)', async () => {
     const result = await send('yac/sub/req.http', []);
-    expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/unknown variable "base"/);
+    expect(result.code).toBe(0);
+    expect(result.got[0]?.url).toBe('/yac?label=from-dotenv-base&kind=base');
     const unknown = await send('yac/sub/req.http', ['--env', 'qa']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^hint: environments found: staging \(staging\.env, sub\/\.env\.staging\)$/m);
@@ -203,16 +203,16 @@ describe('refused files', () => {
     tmp.write('broken/r.http', 'GET http://127.0.0.1:1/\n');
     const result = await send('broken/r.http', ['--env', 'dev']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/broken\/http-client\.env\.json:2:19: not valid JSON \(PropertyNameExpected\)/);
+    expect(result.stderr).toMatch(/broken\/http-client\.env\.json:2:19: not valid JSON with comments \(PropertyNameExpected\)/);
   });
 
-  test('a nested object that is not a known JetBrains setting is exit 2 naming it', async () => {
+  test('a nested object that is not a known JetBrains setting, used whole, is exit 2 naming it (environments-values.test.ts has more)', async () => {
     tmp.write('nested/package.json', '{}');
     tmp.write('nested/http-client.env.json', JSON.stringify({ dev: { user: { name: 'x' } } }));
-    tmp.write('nested/r.http', 'GET http://127.0.0.1:1/\n');
+    tmp.write('nested/r.http', 'GET http://127.0.0.1:1/?u={{user}}\n');
     const result = await send('nested/r.http', ['--env', 'dev']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/http-client\.env\.json: dev\.user: an object is not a variable value/);
+    expect(result.stderr).toMatch(/r\.http:1: \{\{user\}\} in request "request-1" is an object \(dev\.user in \S*http-client\.env\.json\)/);
   });
 
   test('--env that is a path is refused', async () => {

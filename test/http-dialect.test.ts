@@ -357,6 +357,17 @@ describe('issue 27: comments around bodies, references and targets as the other 
     expect(byName(requests, '/markdown').body.toString()).toBe('# Release notes\n\n- first');
   });
 
+  test('an indented ### separates requests (httpyac, resterm): nothing of the next request is sent as a body', async () => {
+    const { code, requests } = await run('httpyac/indented-separator.http');
+    expect(code).toBe(0);
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /indented/first', 'GET /indented/second', 'GET /indented/third']);
+    expect(byName(requests, '/indented/first').body.toString()).toBe('{"n": 1}');
+    expect(byName(requests, '/indented/second').body.length).toBe(0);
+    // A name after the indented separator names the request, as after one at the line's start.
+    const named = await runCli(['run', join(FIXTURES, 'httpyac/indented-separator.http'), '-n', 'second', '--dry-run', '-e', 'host=http://127.0.0.1:1'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(named.stdout).toMatch(/^### second\nGET http:\/\/127\.0\.0\.1:1\/indented\/second\n/m);
+  });
+
   test('restcli: # @filter and # @query below the request line apply', async () => {
     const { code, stdout, requests } = await run('restcli/annotations-below.http', ['-o', 'raw']);
     expect([code, stdout]).toEqual([0, 'true\n']);

@@ -158,10 +158,17 @@ describe('HTTP/2 in the request line: required', () => {
     expect(result.stderr).toBe(`reqflow: ${h1tls} does not speak HTTP/2: offered h2 by ALPN, the server chose http/1.1\nhint: the request line says HTTP/2: remove it to send the request over HTTP/1.1, or use --http2, which falls back\n`);
   });
 
-  test('a cleartext HTTP/1.1 server: exit 4 naming h2c', async () => {
-    const result = await run('GET H1/never HTTP/2\n', '--http2');
-    expect(result.code).toBe(4);
-    expect(result.stderr).toBe(`reqflow: ${h1} did not answer in HTTP/2 (h2c with prior knowledge)\nhint: the server speaks HTTP/1.1 only: remove HTTP/2 from the request line, or use --http2, which falls back\n`);
+  test('an http:// URL of a cleartext HTTP/1.1 server: sent over HTTP/1.1, as curl --http2 (kulala) and httpyac do there', async () => {
+    const result = await run('GET H1/fallback HTTP/2\n\n###\nPOST H1/fallback-post HTTP/2\nContent-Type: text/plain\n\nhello h1\n', '-o', 'json');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(bodies(result.stdout).map((r) => [r.httpVersion, r.body.version, r.body.method, r.body.path, r.body.body])).toEqual([
+      ['1.1', '1.1', 'GET', '/fallback', ''],
+      ['1.1', '1.1', 'POST', '/fallback-post', 'hello h1'],
+    ]);
+    // As a curl command it is curl's --http2, which asks for HTTP/2 and falls back the same way.
+    const curl = await run('GET H1/fallback HTTP/2\n', '--dry-run', '--as', 'curl');
+    expect(curl.stdout).toMatch(/^  --http2 \\$/m);
+    expect(curl.stdout).not.toMatch(/prior-knowledge/);
   });
 
   test('a YAML request with httpVersion: 2 is the same; a bad value is exit 2 naming the field', async () => {

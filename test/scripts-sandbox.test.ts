@@ -40,7 +40,7 @@ function host(overrides: Partial<ScriptHost> = {}): TestHost {
     requestVariables: new Map(),
     environment: (name) => ({ host: 'https://dev.example' })[name],
     resolve: async () => ({}),
-    sandboxes,
+    sandboxes: () => Promise.resolve(sandboxes),
     log: (text) => logs.push(text),
     addSecret: (value) => secrets.push(value),
     file: join(tmp.dir, 'api.http'),

@@ -66,7 +66,7 @@ describe('request files: new, duplicate, rename, delete', () => {
       await h.press('enter');
       await h.waitFor(() => status().includes('created made/fresh.http'));
       expect(readFileSync(join(dir.dir, 'made/fresh.http'), 'utf8')).toContain('### new request');
-      await h.waitFor('▾ made/fresh.http');
+      await h.waitFor('▾ fresh.http'); // in the folder node made/
       // D: a copy; R onto a taken name is refused.
       await h.press('D');
       await h.waitFor('Duplicate the file');

@@ -116,7 +116,7 @@ describe('O: the OAuth settings form', () => {
   it('shows an unreadable profiles file as an error instead of overwriting it', async () => {
     const path = workspace.write('.profiles.json', '[{"name": "dev",}]');
     const h = await startHarness({ dir: workspace.dir, env: env() });
-    expect(h.status()).toMatch(/profiles: \.profiles\.json: not valid JSON/);
+    expect(h.status()).toMatch(/profiles: \.profiles\.json:1:17: not valid JSON/);
     expect(h.text()).toContain('hint: the profiles file is a JSON array');
     await h.press('O');
     await h.waitFor('OAuth settings · profile default');

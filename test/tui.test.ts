@@ -99,7 +99,8 @@ describe('layout and navigation', () => {
     const h = await open();
     const screen = h.text();
     expect(screen).toContain('✗ broken.http');
-    expect(screen).toMatch(/▾ more\/status\.http/);
+    // Folders are nodes of the tree, their files under them.
+    expect(screen).toMatch(/▾ more\/[^\n]*\n│\s+▾ status\.http/);
     expect(screen).toMatch(/GET\s+list users/);
     expect(screen).toMatch(/POST\s+login/);
     expect(screen).not.toContain('package.json');
@@ -153,18 +154,25 @@ describe('layout and navigation', () => {
     await h.waitFor((s) => s.includes('login'));
   });
 
-  it('folds a file with Enter on its row, lists keys with ?, and quits with q', async () => {
+  it('folds a folder and a file with Enter on its row, lists keys with ?, and quits with q', async () => {
     const h = await open();
     await h.press('j');
-    await h.waitFor(/Request\s/);
-    const before = h.text();
-    expect(before).toMatch(/▾ more\/status\.http/);
+    await h.waitFor('a folder · Enter folds it');
+    expect(h.text()).toMatch(/▾ more\//);
     await h.press('enter');
-    await h.waitFor(/▸ more\/status\.http/);
+    await h.waitFor(/▸ more\//);
+    expect(h.text()).not.toMatch(/status\.http|GET\s+not found/);
+    await h.press('enter');
+    await h.waitFor(/▾ more\//);
+    await h.press('j', 'enter');
+    await h.waitFor(/▸ status\.http/);
     expect(h.text()).not.toMatch(/GET\s+not found/);
+    expect(h.text()).toMatch(/▾ stream\.http/);
     await h.press('?');
     const help = await h.waitFor('Keys');
-    expect(help).toContain('OSC 52');
+    expect(help).toMatch(/↓  j\s+move down/);
+    await h.press('pagedown');
+    await h.waitFor('OSC 52');
     await h.press('escape');
     await h.waitFor((s) => !s.includes('OSC 52'));
     let quit = false;
@@ -242,7 +250,7 @@ describe('sending', () => {
   it('cancels a slow request with Esc while it waits for the server', async () => {
     const h = await open();
     await send(h, 'slow');
-    await h.waitFor('sending… Esc cancels');
+    await h.waitFor(/sending… \d+\.\ds · Esc cancels/);
     await new Promise((resolve) => setTimeout(resolve, 300)); // the request is on the wire by now
     await h.press('escape');
     await h.waitFor('cancelled slow', 3000);
@@ -389,7 +397,7 @@ describe('errors never break the UI', () => {
   it('shows stream events live until Esc stops the stream', async () => {
     const h = await open();
     await send(h, 'ticks');
-    await h.waitFor('streaming… Esc stops');
+    await h.waitFor(/streaming… \d+\.\ds · .*Esc stops/);
     await h.waitFor('id: 3');
     await h.press('escape');
     const screen = await h.waitFor('stopped by the user');

@@ -4,13 +4,14 @@
  * has not run yet (once; `# @forceRef` always). One `RunChain` per run of a file (or per TUI
  * session); nothing here is module-level.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
-import { ScriptWorker } from '../scripts/script-worker.js';
+import type { ScriptWorker } from '../scripts/script-worker.js';
 import { templateExpressions } from '../core/variables.js';
 
 export interface ChainHost {
@@ -20,6 +21,12 @@ export interface ChainHost {
   load(path: string): Promise<RequestSpec[]>;
   /** `--dry-run`: nothing is sent, so a reference to a response is shown as written. */
   dryRun?: boolean;
+  /**
+   * Several sends of this chain may run at once (the TUI). Their cycle stacks are then kept
+   * apart with an AsyncLocalStorage — which makes every promise of the process cost more, so
+   * the CLI, which sends one request at a time, keeps one plain stack.
+   */
+  concurrent?: boolean;
 }
 
 interface Known {
@@ -66,7 +73,10 @@ export class RunChain {
   private readonly exchanges = new Map<string, Exchange>();
   /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
   private readonly done = new Set<string>();
-  private readonly running: string[] = [];
+  /** The requests running, outermost first, for cycle detection (one send at a time). */
+  private readonly sequence: string[] = [];
+  /** The same per send, when several run at once (ChainHost.concurrent). */
+  private readonly perSend: AsyncLocalStorage<readonly string[]> | undefined;
   private readonly files = new Set<string>();
   private readonly all: RequestSpec[] = [];
   private readonly referenced = new Set<string>();
@@ -76,8 +86,7 @@ export class RunChain {
   readonly variables = new Map<string, string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
-  /** Where the run's request-file scripts execute (a worker thread, started by the first). */
-  readonly sandboxes = new ScriptWorker();
+  private worker: Promise<ScriptWorker> | undefined;
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.
@@ -85,12 +94,18 @@ export class RunChain {
   constructor(
     private readonly host: ChainHost,
     readonly environment: Readonly<Record<string, string>> = {},
-  ) {}
+  ) {
+    if (host.concurrent === true) this.perSend = new AsyncLocalStorage();
+  }
+
+  private runningNow(): readonly string[] {
+    return this.perSend ? (this.perSend.getStore() ?? []) : this.sequence;
+  }
 
   /** Makes a file's named requests known (for references and `# @ref`). */
   addFile(specs: readonly RequestSpec[], file: string): void {
     this.files.add(resolve(file));
-    if (specs.some(usesSandbox)) this.sandboxes.warm();
+    if (specs.some(usesSandbox)) void this.sandboxes().then((worker) => worker.warm());
     for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
     this.all.push(...specs);
     // Again over every file's requests: a name just made known may be referred to by an earlier file.
@@ -104,6 +119,14 @@ export class RunChain {
       for (const name of names) this.referenced.add(name);
       for (const ref of spec.chain?.refs ?? []) this.referenced.add(ref.name);
     }
+  }
+
+  /**
+   * Where the run's request-file scripts execute: a worker thread, started by the first script.
+   * Its module loads with it, so a file without scripts never reads it.
+   */
+  sandboxes(): Promise<ScriptWorker> {
+    return (this.worker ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker()));
   }
 
   isRequest(name: string): boolean {
@@ -148,11 +171,15 @@ export class RunChain {
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
   async run(spec: RequestSpec, file: string): Promise<RequestOutcome> {
-    this.running.push(spec.name);
     try {
-      return await this.host.run(spec, file);
+      if (this.perSend) return await this.perSend.run([...this.runningNow(), spec.name], () => this.host.run(spec, file));
+      this.sequence.push(spec.name);
+      try {
+        return await this.host.run(spec, file);
+      } finally {
+        this.sequence.pop();
+      }
     } finally {
-      this.running.pop();
       this.done.add(locationOf(spec));
     }
   }
@@ -161,8 +188,9 @@ export class RunChain {
   async ensure(name: string, force: boolean): Promise<void> {
     const target = this.known.get(name);
     if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
-    if (this.running.includes(name)) {
-      throw new UsageError(`request cycle: ${[...this.running.slice(this.running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
+    const running = this.runningNow();
+    if (running.includes(name)) {
+      throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
     if (!force && this.done.has(locationOf(target.spec))) return;
     const outcome = await this.run(target.spec, target.file);

@@ -48,7 +48,7 @@ function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     addSecret: (value) => ctx.addSecret?.(value),
     file: ctx.file,
     timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
-    sandboxes: chain.sandboxes,
+    sandboxes: () => chain.sandboxes(),
   };
 }
 

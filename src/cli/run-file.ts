@@ -15,6 +15,11 @@ import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices } from './run-services.js';
 
+/** What bin/run.cjs provides when it loads this code from a bundle (absent under `REQFLOW_NO_BUNDLE=1`). */
+interface CodeCacheHook {
+  __reqflowRequestPathRan?: () => void;
+}
+
 export interface CliIo {
   stdout: NodeJS.WriteStream;
   stderr: NodeJS.WriteStream;
@@ -156,6 +161,8 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         warn,
       });
       const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
+      // bin/run.cjs's code cache: a run that got a response compiled the request path, worth caching.
+      if (run.outcomes.some((outcome) => outcome.error === undefined)) (globalThis as CodeCacheHook).__reqflowRequestPathRan?.();
       // A write that fails after the last request still counts. Once stdout has failed it never
       // drains: waiting would empty the event loop and end the run with exit 0, nothing said.
       if (!outputClosed) await drained(io.stdout);

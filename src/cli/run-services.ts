@@ -8,14 +8,15 @@ import type { AgentPool } from '../core/http/agents.js';
 import { AbortHooks } from '../core/abort-hooks.js';
 import { loadEnvironment } from '../core/environments.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
-import { proxyRules } from '../core/http/proxy.js';
+import { proxyConfigured } from '../core/http/proxy-env.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
-import { noTerminalPrompter, terminalPrompter } from '../core/prompt.js';
+import type { Prompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { loadProfileSession } from '../core/session.js';
 import type { RunServices } from '../pipeline/create-context.js';
+import { needsChain } from '../chain/needs-chain.js';
 import { createChain } from '../pipeline/loop.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
 import { openHistory } from '../history/log.js';
@@ -39,11 +40,19 @@ export interface RunSetup {
   warn(message: string): void;
 }
 
+/** The prompter of `# @prompt` and `$input` values: its module loads with the first question (most runs ask none). */
+function lazyPrompter(interactive: boolean, io: RunSetup['io']): Prompter {
+  return async (request) => {
+    const { noTerminalPrompter, terminalPrompter } = await import('../core/prompt.js');
+    return (interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter)(request);
+  };
+}
+
 export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
   const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-  const environment = await loadEnvironment(dirname(path), options.environment, warn, setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {});
+  const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn });
   const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
@@ -56,7 +65,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     ...(environment ? { environment } : {}),
     output: setup.output,
     report: createFeed(setup.reporter),
-    prompter: options.interactive ? terminalPrompter(io.stdin, io.stderr) : noTerminalPrompter,
+    prompter: lazyPrompter(options.interactive === true, io),
     promptCache: new Map(),
     secrets,
     agents: setup.agents,
@@ -65,9 +74,10 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     runState: {},
     env: io.env,
     ...(options.cookies === false ? {} : { cookies: new SessionCookieJar(session, (value) => secrets.add(value), warn) }),
-    proxy: proxyRules(options, io.env, secrets, profile),
+    // The rules load only for a run that has a proxy: most have none.
+    ...(proxyConfigured(options, io.env, profile) ? { proxy: (await import('../core/http/proxy.js')).proxyRules(options, io.env, secrets, profile) } : {}),
     ...(history ? { history } : {}),
   };
-  services.chain = createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
+  if (needsChain(setup.specs)) services.chain = await createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;
 }

@@ -1,3 +1,4 @@
+import { CHAIN_ANNOTATIONS } from '../chain/needs-chain.js';
 import { historyPlugin } from '../history/plugin.js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
@@ -5,7 +6,6 @@ import type { PluginEntry } from './registry.js';
 import { hasShorthand } from './auth-shorthand.js';
 import { requestedAuth } from './registry.js';
 import { captureTokenPlugin } from './stages/capture-token.js';
-import { confirmNotePlugin } from './stages/confirm-note.js';
 import { persistSessionPlugin } from './stages/persist-session.js';
 import { reportPlugin } from './stages/report.js';
 import { sendHttpPlugin } from './stages/send-http.js';
@@ -45,7 +45,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'chain',
     builtin: true,
     stages: ['substitute', 'capture'],
-    annotations: ['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'import', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyField.*'],
+    annotations: CHAIN_ANNOTATIONS,
     appliesTo: (ctx) => ctx.chain !== undefined && (ctx.chain.wants(ctx.spec) || ctx.chain.headers.size > 0 || hasExpectations(ctx.spec.annotations)),
     before: ['auth-oauth2', 'core-substitute'],
     load: load(() => import('../chain/plugin.js')),
@@ -73,7 +73,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     stages: ['transform'],
     annotations: ['note', 'confirmation'],
     appliesTo: (ctx) => ctx.spec.annotations.note !== undefined || ctx.spec.annotations.confirmation === 'true',
-    load: inline(confirmNotePlugin),
+    load: async () => (await import('./stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
   },
   { name: 'auth-bearer', builtin: true, stages: ['auth'], authName: 'bearer', load: load(() => import('../plugins/auth-bearer/index.js')) },
   { name: 'auth-apikey', builtin: true, stages: ['auth'], authName: 'apikey', load: load(() => import('../plugins/auth-apikey/index.js')) },

@@ -9,12 +9,17 @@ import { UsageError } from './errors/index.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
+import { assignValues, emptyValues, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
+
+export type { UnusableValue };
 
 export interface Environment {
   /** The environment picked (undefined: only `$shared` values). */
   name?: string;
-  /** Every value as text, merged by the rules in environments.ts (may hold `{{…}}`, never run as shell). */
+  /** Every value as text, merged by the rules in environments.ts (may hold `{{…}}`, never run as shell); objects also by dotted names (`base.url`). */
   variables: Record<string, string>;
+  /** Objects, arrays and `null` that have no text form in the file's tool: refused where a request uses them. */
+  unusable: Record<string, UnusableValue>;
   /** Every value of the private files (all environments): masked like profile secrets. */
   secrets: string[];
 }
@@ -26,9 +31,11 @@ export interface LoadEnvironmentOptions {
    * that have environments, none of them `name`, are still an error.)
    */
   withoutFiles?: (requestDir: string) => void;
+  /** The OS variables resterm's `env:NAME` values read (default: the process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
-type Kind = 'jetbrains' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
+type Kind = 'jetbrains' | 'resterm' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
 
 interface EnvFile {
   path: string;
@@ -46,15 +53,15 @@ const SETTINGS: Record<string, string> = {
   security: 'authentication goes in the profile\'s "auth" or "oauth"',
 };
 /** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
-const KIND_ORDER: Kind[] = ['jetbrains', 'vscode', 'httpyac', 'dotenv', 'private'];
+const KIND_ORDER: Kind[] = ['jetbrains', 'resterm', 'vscode', 'httpyac', 'dotenv', 'private'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON (`jsonc: false`: strict, as JetBrains writes it) or JSON with comments and trailing commas (VS Code). */
-function parseJson(path: string, text: string, jsonc: boolean): Promise<unknown> {
-  return parseJsonText(path, text, { jsonc, hint: jsonc ? 'VS Code settings are JSON with comments: check the brackets, commas and quotes' : 'JetBrains environment files are plain JSON: no comments or trailing commas' });
+/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them. */
+function parseJson(path: string, text: string): Promise<unknown> {
+  return parseJsonText(path, text, { jsonc: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
 }
 
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
@@ -73,15 +80,15 @@ function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
 async function jsonFiles(folders: string[]): Promise<EnvFile[]> {
   const found: EnvFile[] = [];
   for (const { path, kind, text } of jsonCandidates(folders)) {
-    if (kind === 'jetbrains' || kind === 'private') {
-      found.push({ path, kind, table: table(await parseJson(path, read(path), false), path) });
+    if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
+      found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
     } else if (kind === 'vscode') {
-      const settings = await parseJson(path, text ?? read(path), true);
+      const settings = await parseJson(path, text ?? read(path));
       const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
       if (envs !== undefined) found.push({ path, kind, table: table(envs, path, 'rest-client.environmentVariables') });
     } else {
       // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json` (its JavaScript configs are not run).
-      const config = await parseJson(path, text ?? read(path), false);
+      const config = await parseJson(path, text ?? read(path));
       const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
       const envs = isObject(section) ? section.environments : undefined;
       if (envs !== undefined) found.push({ path, kind: 'httpyac', table: table(envs, path, kind === 'package' ? 'httpyac.environments' : 'environments') });
@@ -123,17 +130,31 @@ function dotenvNames(folders: string[]): Map<string, string[]> {
   return names;
 }
 
-/** An environment's values as text; JetBrains' settings objects are skipped with a note, other objects refused. */
-function values(raw: Record<string, unknown>, file: EnvFile, env: string, note: (message: string) => void): Record<string, string> {
-  const out: Record<string, string> = {};
+/** What reading values needs beside the file: a note for skipped settings, the OS variables and the secrets found (resterm's `env:NAME`). */
+interface ValueContext {
+  note: (message: string) => void;
+  env: NodeJS.ProcessEnv;
+  secrets: string[];
+}
+
+/** resterm's `env:NAME`: NAME, else NAME in capitals; a value found is a secret, as resterm treats it. */
+function osVariable(context: ValueContext): (name: string) => string | undefined {
+  return (name) => {
+    const value = context.env[name] ?? context.env[name.toUpperCase()];
+    if (value !== undefined) context.secrets.push(value);
+    return value;
+  };
+}
+
+/** An environment's values (environment-values.ts); JetBrains' settings objects are skipped with a note. */
+function values(raw: Record<string, unknown>, file: EnvFile, env: string, context: ValueContext): EnvironmentValues {
+  const { note } = context;
+  const out = emptyValues();
   for (const [name, value] of Object.entries(raw)) {
-    if (typeof value === 'string') out[name] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') out[name] = String(value);
-    else if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
+    if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
       note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
     } else {
-      const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object';
-      throw new UsageError(`${file.path}: ${env}.${name}: ${what} is not a variable value`, { hint: 'environment values are strings, numbers or booleans; give each nested value a name of its own' });
+      flattenValue(name, `${env}.${name}`, value, { file: file.path, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
     }
   }
   return out;
@@ -148,10 +169,10 @@ function leaves(value: unknown, into: string[]): string[] {
 }
 
 /** `{{$shared name}}` (VS Code) in an environment's value: the `$shared` one, or exit 2 naming it. */
-function withShared(vars: Record<string, string>, shared: Record<string, string>, file: EnvFile, env: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(vars)) {
-    out[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
+function withShared(own: EnvironmentValues, shared: Record<string, string>, file: EnvFile, env: string): EnvironmentValues {
+  const out: EnvironmentValues = { vars: {}, unusable: own.unusable };
+  for (const [name, value] of Object.entries(own.vars)) {
+    out.vars[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
       if (Object.hasOwn(shared, key)) return shared[key] as string;
       throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
     });
@@ -203,8 +224,11 @@ export async function environmentDefinitions(requestDir: string): Promise<Map<st
   const json = await jsonFiles(folders).catch(() => []);
   for (const file of json) {
     for (const [env, vars] of Object.entries(file.table)) {
-      // Objects are JetBrains settings (SSLConfiguration), not variables.
-      if (env !== SHARED && env !== DEFAULT) add(env, Object.keys(vars).filter((name) => !isObject(vars[name])), file.path);
+      if (env === SHARED || env === DEFAULT) continue;
+      // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
+      const names = emptyValues();
+      for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, asJson: false }, names);
+      add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
     }
   }
   for (const [env, paths] of dotenvNames(folders)) {
@@ -243,17 +267,19 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
     }
     throw unknownEnvironment(name, dir, root, json, folders);
   }
-  // The `.env` files are the base of an httpyac environment only (else they serve `{{$dotenv}}` alone).
+  // The `.env` files are the base of an httpyac environment; alone, they are read only for a name nothing else defines (variables.ts).
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
   if (sharedFiles.length === 0 && ownFiles.length === 0) return undefined;
 
-  const shared: Record<string, string> = {};
-  for (const file of byKind(sharedFiles)) Object.assign(shared, values(file.table[SHARED] ?? {}, file, SHARED, note));
-  const environment: Environment = { variables: { ...shared }, secrets: [] };
+  const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
+  const shared = emptyValues();
+  for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
+  const merged = assignValues(emptyValues(), shared);
+  for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
+  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
-  for (const file of byKind(ownFiles)) Object.assign(environment.variables, withShared(values(file.table[own] ?? {}, file, own, note), shared, file, own));
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;
 }

@@ -47,10 +47,26 @@ export function read(path: string): string {
   }
 }
 
+/** resterm's environment files (its README: `resterm.env.json`, else `rest-client.env.json`). */
+const RESTERM_FILES = ['rest-client.env.json', 'resterm.env.json'];
+
+/**
+ * kulala and rest.nvim: the `.env` files' values as variables — from the project root down to
+ * `dir`, the nearer winning. Read only when a request uses a name nothing else defines, so a
+ * `.env` in the project costs a plain run nothing.
+ */
+export async function dotenvValues(dir: string): Promise<Record<string, string>> {
+  const folders = searchFolders(resolve(dir), projectRoot(dir));
+  const files = folders.map((folder) => join(folder, '.env')).filter(isFile);
+  if (files.length === 0) return {};
+  const { parseDotenv } = await import('./dotenv.js');
+  return Object.assign({}, ...files.map((path) => parseDotenv(read(path)))) as Record<string, string>;
+}
+
 /** A file of the JSON kinds that may define environments; `text` when it was read to find out. */
 export interface JsonCandidate {
   path: string;
-  kind: 'jetbrains' | 'private' | 'vscode' | 'httpyac' | 'package';
+  kind: 'jetbrains' | 'private' | 'resterm' | 'vscode' | 'httpyac' | 'package';
   text?: string;
 }
 
@@ -65,6 +81,11 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
     if (isFile(jetbrains)) yield { path: jetbrains, kind: 'jetbrains' };
     const secret = join(folder, 'http-client.private.env.json');
     if (isFile(secret)) yield { path: secret, kind: 'private' };
+    // resterm: JetBrains' shape, nested objects read by dotted names.
+    for (const file of RESTERM_FILES) {
+      const path = join(folder, file);
+      if (isFile(path)) yield { path, kind: 'resterm' };
+    }
     const vscode = join(folder, '.vscode', 'settings.json');
     // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
     const text = isFile(vscode) ? read(vscode) : '';

@@ -6,7 +6,11 @@
  * - VS Code REST Client: `rest-client.environmentVariables` in `.vscode/settings.json` (JSONC),
  *   whose values may say `{{$shared name}}`;
  * - httpyac: `environments` in `.httpyac.json` (or under `httpyac` in `package.json`), and
- *   `NAME.env` / `.env.NAME` (dotenv lines), over the `.env` files around them.
+ *   `NAME.env` / `.env.NAME` (dotenv lines), over the `.env` files around them;
+ * - resterm: `resterm.env.json` / `rest-client.env.json` (JetBrains' shape, `env:NAME` values).
+ * Every JSON kind may have comments; objects are read by dotted names (environment-values.ts).
+ * kulala's and rest.nvim's `.env` values are not loaded here: variables.ts reads them for a name
+ * nothing else defines.
  * Files are read in every folder from the project root (the nearest folder above the request
  * file with `.git` or `package.json`, else the filesystem root) down to the request file's
  * folder, plus the root's `env/` folder (the farthest of all); a nearer file wins. `$shared`

@@ -1,9 +1,5 @@
 import { ParseError } from './errors/index.js';
-
-function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
-}
+import { lineColumn } from './json-error.js';
 
 /**
  * JSON text to a value (`jsonc`: comments and trailing commas allowed, as VS Code writes it).
@@ -11,12 +7,11 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
  */
 export async function parseJsonText(path: string, text: string, options: { jsonc: boolean; hint: string }): Promise<unknown> {
   const { jsonc } = options;
-  if (!jsonc) {
-    try {
-      return JSON.parse(text);
-    } catch {
-      // fall through: the JSONC parser finds where it breaks
-    }
+  // Most files are plain JSON: the JSONC parser loads only for one that is not (comments, an error).
+  try {
+    return JSON.parse(text);
+  } catch {
+    // fall through: the JSONC parser reads comments and trailing commas, or finds where the text breaks
   }
   const { parse, printParseErrorCode } = await import('jsonc-parser');
   const errors: Parameters<typeof parse>[1] = [];

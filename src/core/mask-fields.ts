@@ -27,20 +27,27 @@ const jsonKey = (raw: string): string => JSON.parse(`"${raw}"`) as string;
 const formName = (raw: string): string => decodeURIComponent(raw.replace(/\+/g, ' '));
 
 /**
- * Values under secret-looking names in a JSON or form body, masked in place. JSON is scanned
- * rather than parsed, so a body cut short (the first 64 KiB of a larger one) is masked too, and
- * numbers stay as the server wrote them. Other texts are returned as they are.
+ * Values under secret-looking names in a JSON or form body, masked in place — or, given
+ * `replace`, replaced by what it returns for the field's name and value (`reqflow proxy --save`
+ * writes a `{{variable}}` there). JSON is scanned rather than parsed, so a body cut short (the
+ * first 64 KiB of a larger one) is masked too, and numbers stay as the server wrote them. Other
+ * texts are returned as they are.
  */
-export function maskSecretFields(text: string): string {
+export function maskSecretFields(text: string, replace: (name: string, value: string) => string = () => MASK): string {
   if (!MAYBE_SECRET.test(text)) return text;
   const trimmed = text.trimStart();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
-    return text.replace(JSON_STRING, (all, key: string, colon: string | undefined, value: string | undefined) =>
-      colon !== undefined && value !== undefined && isSecretName(decoded(key, jsonKey)) ? `"${key}"${colon}"${MASK}"` : all,
-    );
+    return text.replace(JSON_STRING, (all, key: string, colon: string | undefined, value: string | undefined) => {
+      if (colon === undefined || value === undefined) return all;
+      const name = decoded(key, jsonKey);
+      return isSecretName(name) ? `"${key}"${colon}"${replace(name, value.startsWith('"') ? decoded(value.slice(1, -1), jsonKey) : value)}"` : all;
+    });
   }
   if (FORM.test(trimmed)) {
-    return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, lead: string, name: string) => (isSecretName(decoded(name, formName)) ? `${lead}${name}=${MASK}` : all));
+    return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, lead: string, name: string, value: string) => {
+      const field = decoded(name, formName);
+      return isSecretName(field) ? `${lead}${name}=${replace(field, value)}` : all;
+    });
   }
   return text;
 }

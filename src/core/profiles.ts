@@ -43,17 +43,35 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read profiles file ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);
   }
-  return { path, profiles: parseProfiles(text, path) };
+  const clean = text.replace(/^\uFEFF/, '');
+  let raw: unknown;
+  try {
+    raw = JSON.parse(clean);
+  } catch (error) {
+    // Where it breaks, said without the file's text: V8 quotes it, and a profiles file holds tokens.
+    const { jsonSyntaxError, lineColumn } = await import('./json-error.js');
+    const { message, offset } = jsonSyntaxError(clean, error);
+    const where = offset === undefined ? '' : `:${Object.values(lineColumn(clean, offset)).join(':')}`;
+    throw new UsageError(`${path}${where}: not valid JSON (${message})`, { hint: PROFILES_SHAPE });
+  }
+  return { path, profiles: profilesFrom(raw, path) };
 }
 
-/** Validates the profiles file once, where it enters; every error names the field. */
+const PROFILES_SHAPE = 'the profiles file is a JSON array of profiles, or {"profiles": [...]}';
+
+/** Validates profiles text (as the TUI writes it) once, where it enters; every error names the field. */
 export function parseProfiles(text: string, path: string): Profile[] {
   let raw: unknown;
   try {
     raw = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new UsageError(`${path}: not valid JSON (${(error as Error).message})`, { hint: 'the profiles file is a JSON array of profiles, or {"profiles": [...]}' });
+  } catch {
+    throw new UsageError(`${path}: not valid JSON`, { hint: PROFILES_SHAPE }); // never V8's message: it quotes the text
   }
+  return profilesFrom(raw, path);
+}
+
+/** Validates a profiles document; every error names the field. */
+function profilesFrom(raw: unknown, path: string): Profile[] {
   const list = Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.profiles) ? raw.profiles : undefined;
   if (!list) throw new UsageError(`${path}: expected an array of profiles or {"profiles": [...]}`);
   const baseDir = dirname(resolve(path));

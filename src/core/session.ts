@@ -7,7 +7,6 @@ import { markOrigin } from './extracted-values.js';
 import { projectKey, projectRoot } from './project.js';
 import { stateDir } from './state-dir.js';
 import type { ProfilesDocument } from './profiles.js';
-import { writeFileAtomic } from './atomic-write.js';
 import type { Session } from './model.js';
 
 /**
@@ -192,6 +191,7 @@ export class FileSession implements Session {
           if (Object.hasOwn(this.content.data, key)) merged.data[key] = this.content.data[key];
           else delete merged.data[key];
         }
+        const { writeFileAtomic } = await import('./atomic-write.js'); // only a run that changed the session writes it
         await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, { mode: 0o600 });
         this.content = merged; // what other runs saved meanwhile is visible from now on
       } finally {

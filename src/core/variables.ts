@@ -1,5 +1,7 @@
 import { relative } from 'node:path';
-import { VariableError } from './errors/index.js';
+import { UsageError, VariableError } from './errors/index.js';
+import { dotenvValues } from './environment-search.js';
+import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
@@ -40,6 +42,10 @@ export interface ResolverOptions {
   environmentVariables?: Readonly<Record<string, string>>;
   /** For messages: the environment picked (`--env NAME`); none: the values are `$shared` ones. */
   environmentName?: string;
+  /** The environment's objects, arrays and `null`s that have no text form: exit 2 where a request uses one. */
+  environmentUnusable?: Readonly<Record<string, UnusableValue>>;
+  /** For messages: `file:line` of the request being resolved. */
+  requestLine?: string;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
   prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
@@ -83,6 +89,8 @@ const HELPERS: Record<string, (value: string) => string> = {
  */
 export class TemplateResolver implements VariableResolver {
   private readonly cache = new Map<string, Promise<string>>();
+  /** The `.env` files' values, read by the first name nothing else defines. */
+  private dotenv?: Promise<Record<string, string>>;
   private readonly env: NodeJS.ProcessEnv;
 
   constructor(private readonly options: ResolverOptions) {
@@ -96,9 +104,29 @@ export class TemplateResolver implements VariableResolver {
     const inSession = this.options.session.get(name) !== undefined;
     // A token reqflow extracted by itself never shadows what the user defined.
     if (inSession && !isExtracted(this.options.session, name)) return 'session';
-    if (this.options.environmentVariables && Object.hasOwn(this.options.environmentVariables, name)) return 'environment';
+    if (this.inEnvironment(name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
     return inSession ? 'session' : undefined;
+  }
+
+  private inEnvironment(name: string): boolean {
+    const { environmentVariables, environmentUnusable } = this.options;
+    return (environmentVariables !== undefined && Object.hasOwn(environmentVariables, name)) || (environmentUnusable !== undefined && Object.hasOwn(environmentUnusable, name));
+  }
+
+  /** The environment's value of `name`; an object or array there is exit 2 naming it and this request. */
+  private environmentValue(name: string): string {
+    const { environmentVariables, environmentUnusable } = this.options;
+    if (environmentVariables && Object.hasOwn(environmentVariables, name)) return environmentVariables[name] as string;
+    const unusable = environmentUnusable?.[name];
+    if (unusable) {
+      const parts = Object.keys(environmentVariables ?? {}).filter((other) => other.startsWith(`${name}.`) || other.startsWith(`${name}[`));
+      const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
+      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
+        hint: unusable.hint ?? (parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`),
+      });
+    }
+    return '';
   }
 
   has(name: string): boolean {
@@ -203,17 +231,27 @@ export class TemplateResolver implements VariableResolver {
   private async compute(name: string, stack: string[]): Promise<string> {
     const source = this.sourceOf(name);
     const prompt = source === 'cli' ? undefined : this.options.prompts?.find((p) => p.name === name);
+    // kulala and rest.nvim: a `.env` value, below every other source — but the user's own, so above a token reqflow extracted by itself.
+    const fromDotenv = !prompt && (source === undefined || (source === 'session' && isExtracted(this.options.session, name))) ? await this.dotenvValue(name) : undefined;
     let value: string;
     if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
+    else if (fromDotenv !== undefined) value = await this.expandIn(fromDotenv, stack, false);
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);
-    else if (source === 'environment') value = await this.expandIn(this.options.environmentVariables?.[name] ?? '', stack, false);
+    else if (source === 'environment') value = await this.expandIn(this.environmentValue(name), stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
     else throw await this.unknown(name);
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;
+  }
+
+  private async dotenvValue(name: string): Promise<string | undefined> {
+    if (this.options.baseDir === undefined) return undefined;
+    this.dotenv ??= dotenvValues(this.options.baseDir);
+    const values = await this.dotenv;
+    return Object.hasOwn(values, name) ? values[name] : undefined;
   }
 
   /** Profile and `-e` values may reference other variables and may be shell commands. */

@@ -7,6 +7,12 @@ import type { RequestHeaders } from '../core/headers.js';
 /** How much of each body (request and response) the history keeps. */
 export const HISTORY_BODY_LIMIT = 64 * 1024;
 
+/**
+ * The request "file" of the exchanges `reqflow proxy` records: they come from another client, so
+ * no request file holds them (`reqflow history replay` says so instead of looking for one).
+ */
+export const PROXY_SOURCE = '(proxy)';
+
 /** One request as the loop saw it, kept in memory until the run writes its history. */
 export interface RecordedExchange {
   /** When the request was sent (epoch ms). */

@@ -52,7 +52,8 @@ export class HistoryLog {
 }
 
 export interface HistorySetup {
-  options: RunOptions;
+  /** `--no-history` and `--env` (what the history needs of a run's options). */
+  options: Pick<RunOptions, 'history' | 'environment'>;
   profile: Profile;
   /** The project root (the session's: `FileSession.project`). */
   project: string;

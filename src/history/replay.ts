@@ -4,7 +4,7 @@
  * the real secrets are used, never the masked copy in the history.
  */
 import { existsSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
@@ -16,7 +16,7 @@ import { visible } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { runFileCommand, type CliIo } from '../cli/run-file.js';
 import type { RawRunFlags } from '../cli/run-flags.js';
-import type { HistoryEntry } from './entry.js';
+import { PROXY_SOURCE, type HistoryEntry } from './entry.js';
 import { findEntry } from './find-entry.js';
 import { currentProject } from './scope.js';
 
@@ -32,6 +32,7 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   const { project } = await currentProject(flags, io.cwd);
   const entry = await findEntry(id, project, io.env);
   const file = shownPath(entry.file, io.cwd);
+  if (basename(entry.file) === PROXY_SOURCE) throw new UsageError(`cannot replay ${entry.id}: it was recorded by reqflow proxy from another client, so no request file holds it`, { hint: 'reqflow proxy --save DIR keeps each captured request as a runnable .http file; reqflow history show shows this one' });
   if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
   const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
   const specs = await parseRequestFile(entry.file, new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn)), warn);

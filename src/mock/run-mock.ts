@@ -3,6 +3,7 @@
  * The oclif command (src/commands/mock.ts) only parses flags and calls this.
  */
 import { exitCodeOf } from '../cli/report-error.js';
+import { untilStopped } from '../cli/until-stopped.js';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { loadMockConfig, type MockConfig } from './config.js';
@@ -21,19 +22,6 @@ export interface MockFlags {
 interface Io {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-}
-
-/** Resolves on the first Ctrl-C (or SIGTERM), with the listeners removed again. */
-function untilStopped(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 const count = (config: MockConfig): string => `${config.routes.length} ${config.routes.length === 1 ? 'route' : 'routes'}`;

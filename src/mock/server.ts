@@ -5,10 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { extname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UsageError } from '../core/errors/index.js';
+import { httpAddress, listenOn } from '../core/listen.js';
 import { stringifyJsonValue } from '../core/json-exact.js';
 import type { MockConfig, MockRoute } from './config.js';
 import { matchRoute } from './match.js';
@@ -140,20 +139,10 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
       else sendJson(res, 500, { error: message });
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => {
-      const where = `${options.host}:${options.port}`;
-      if (error.code === 'EADDRINUSE') reject(new UsageError(`port ${options.port} is in use (${where})`, { hint: 'pick another with --port, or --port 0 for a free one' }));
-      else if (error.code === 'EACCES') reject(new UsageError(`no permission to listen on ${where}`, { hint: 'ports below 1024 need privileges: pick another with --port' }));
-      else reject(new UsageError(`cannot listen on ${where}: ${error.code ?? error.message}`));
-    });
-    server.listen(options.port, options.host, resolve);
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const port = await listenOn(server, options.port, options.host);
   return {
     port,
-    url: `http://${host}:${port}`,
+    url: httpAddress(options.host, port),
     setConfig: (next) => void (config = next),
     close: () =>
       new Promise<void>((resolve) => {

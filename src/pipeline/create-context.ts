@@ -81,6 +81,8 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
     ...(services.environment ? { environmentVariables: services.environment.variables } : {}),
     ...(services.environment?.name !== undefined ? { environmentName: services.environment.name } : {}),
+    ...(services.environment ? { environmentUnusable: services.environment.unusable } : {}),
+    requestLine: `${spec.source.file}:${spec.source.line}`,
     session: services.session,
     profile: services.profile,
     prompter: services.prompter,

@@ -11,7 +11,7 @@
  * order (`core/registry.ts`; built-ins are listed in `core/builtins.ts`). The response goes to
  * the run's reporter through `ctx.report` in `render` (`src/report/`).
  */
-import { RunChain } from '../chain/chain.js';
+import type { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
 import { fieldLines } from '../core/headers.js';
 import type { RequestSpec } from '../core/model.js';
@@ -107,8 +107,12 @@ export interface RunRequestsOptions {
   stop(): boolean;
 }
 
-/** The chaining state of a run over `specs` (the whole file: a request picked with `-n` may refer to any other). */
-export function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): RunChain {
+/**
+ * The chaining state of a run over `specs` (the whole file: a request picked with `-n` may refer
+ * to any other). Loaded only for a run that needs one (`needsChain`).
+ */
+export async function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
+  const { RunChain } = await import('../chain/chain.js');
   const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
   chain.addFile(specs, file);
   return chain;

@@ -75,9 +75,10 @@ function bodyArgument(request: OutgoingRequest, shown: Shown): { prefix?: string
 function versionFlag(request: OutgoingRequest, url: URL): string | undefined {
   const tls = url.protocol === 'https:';
   if (request.http2 === 'never') return '--http1.1';
-  // Over http://, reqflow's HTTP/2 is h2c with prior knowledge (curl's --http2 would ask to upgrade instead);
-  // through a proxy, --http2 stays HTTP/1.1 for http:// (docs/http2.md).
-  if (request.http2 === 'require') return tls ? '--http2' : '--http2-prior-knowledge';
+  // Over http://, reqflow's HTTP/2 is h2c with prior knowledge, falling back to HTTP/1.1 for a request
+  // line's HTTP/2 as curl's --http2 does (which asks to upgrade instead); through a proxy, --http2 stays
+  // HTTP/1.1 for http:// (docs/http2.md).
+  if (request.http2 === 'require') return '--http2';
   if (request.http2 === 'prefer') return tls ? '--http2' : request.proxy ? undefined : '--http2-prior-knowledge';
   // reqflow offers only HTTP/1.1 over TLS unless asked; curl would offer HTTP/2.
   return tls && request.socketPath === undefined ? '--http1.1' : undefined;

@@ -33,8 +33,8 @@ export interface ScriptHost {
   /** The request file (absolute) and how it is named in messages. */
   file: string;
   timeoutMs: number;
-  /** The run's script worker, where every sandbox lives. */
-  sandboxes: ScriptWorker;
+  /** The run's script worker, where every sandbox lives (its module loads with the first script). */
+  sandboxes(): Promise<ScriptWorker>;
 }
 
 function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[]): Bridge {
@@ -114,7 +114,7 @@ export interface ScriptRun {
  * are when it starts (as httpyac builds its context per script).
  */
 export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptData, host: ScriptHost): Promise<ScriptRun> {
-  const sources = await Promise.all(scripts.map((script) => codeOf(script, host)));
+  const [sources, sandboxes] = await Promise.all([Promise.all(scripts.map((script) => codeOf(script, host))), host.sandboxes()]);
   const raw: Omit<TestResult, 'file' | 'line'>[] = [];
   let jetbrains: IsolatedSandbox | undefined;
   const tests: TestResult[] = [];
@@ -124,11 +124,11 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
       let failure: ScriptFailure | undefined;
       if (script.dialect === 'httpyac') {
         const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries(host.globals) };
-        const sandbox = host.sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
+        const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
         failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
         sandbox.dispose();
       } else {
-        jetbrains ??= host.sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
+        jetbrains ??= sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);
         failure = await jetbrains.run(code, filename);
       }
       for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
@@ -143,7 +143,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
 
 /** `?? js <expression>`: the value of an expression over `response`, in the same sandbox API. */
 export async function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): Promise<unknown> {
-  const sandbox = host.sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
+  const sandbox = (await host.sandboxes()).createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
   const { json, failure } = await sandbox.evaluate(expression, 'assertion').finally(() => sandbox.dispose());
   if (failure) throw new Error(`js ${expression}: ${failure.message}`);
   return json === undefined ? undefined : (JSON.parse(json) as unknown);

@@ -1,29 +1,27 @@
-import type { RequestSpec } from '../core/model.js';
-import { openOAuthSettings, runOAuthLogin } from './actions/oauth.js';
 import { copyToClipboard } from './actions/copy.js';
-import { editRequest, type EditHost } from './actions/edit-request.js';
-import { fileAction, type FilesHost } from './actions/request-files.js';
-import { responseAction, searchResponseKey, type ResponseHost } from './actions/response-keys.js';
+import { COMMANDS, type CommandHost } from './actions/commands.js';
+import type { AppHooks } from './actions/host.js';
+import { searchResponseKey } from './actions/response-keys.js';
+import { sendRequest, type SendHost } from './actions/send.js';
 import { CatalogWatcher } from './catalog-watcher.js';
-import { modalPrompter } from './actions/prompt.js';
-import { pickProfile, showVariables } from './actions/profiles.js';
-import type { AppHooks, AppHost } from './actions/host.js';
-import type { Blessed, Key, Screen } from './blessed.js';
-import { rowKey, rowLabel, type CatalogFile } from './catalog.js';
 import type { Exchange } from './exchange.js';
-import { helpLines, KEYMAP, type Action } from './keymap.js';
+import type { Blessed, Key, Screen } from './blessed.js';
+import type { RequestSpec } from '../core/model.js';
+import { rowKey } from './catalog.js';
+import { DEFAULT_BINDINGS, keyMap, type Action, type Bindings } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
+import { treePaneView } from './panes/tree-pane.js';
 import { ResponseView } from './panes/response-view.js';
-import { outcomeMessage } from './panes/outcome-message.js';
-import { oneLine, problemsMessage, statusBarText, type Level } from './panes/status-bar.js';
-import { previewRequest, sentRequest } from './preview.js';
+import { oneLine, problemsMessage, runningMessage, statusBarText, type Level } from './panes/status-bar.js';
+import { Previews } from './previews.js';
+import { mouseAction, type MouseEvent } from './mouse.js';
 import { RequestTree } from './request-tree.js';
-import { ResponseCapture } from './response-capture.js';
-import { Throttle } from './throttle.js';
-import { colors, errorText, requestText } from './views/format.js';
+import { RequestStates, type RequestState } from './request-states.js';
+import { Throttle, Ticker } from './ticker.js';
+import { colors, errorText } from './views/format.js';
 import { LayerStack } from './views/layer-stack.js';
-import { TextOverlay, type Layer } from './views/overlay.js';
+import type { Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
 /** Actions that move the selection or scroll a pane, and by how much. */
@@ -32,30 +30,32 @@ const STEPS: Partial<Record<Action, number>> = { down: 1, up: -1, first: -Infini
 /** Streams redraw at most this often, however fast events arrive. */
 const REDRAW_MS = 40;
 
+/** The elapsed time of running sends is redrawn this often (only while one runs). */
+const ELAPSED_MS = 200;
+
 /**
  * The terminal UI: it draws the workspace (layout.ts, panes/) and maps keys (keymap.ts) to
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements ResponseHost, EditHost, FilesHost {
+export class TuiApp implements SendHost, CommandHost {
   private readonly panes: Panes;
+  private readonly keys: ReadonlyMap<string, Action>;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
   private filtering = false;
   private showHeaders = false;
   private fullscreen = false;
   private readonly layers = new LayerStack();
-  exchange?: Exchange;
-  private running = false;
-  private preview?: { key: string; text: string };
-  private previewSeq = 0;
+  /** Each request's own running send and last response. */
+  readonly states = new RequestStates();
+  private readonly elapsedClock = new Ticker(ELAPSED_MS, () => this.guard(() => this.drawLive()));
+  private readonly previews = new Previews();
   private message: { text: string; level: Level } = { text: '', level: 'info' };
-  private readonly redraw = new Throttle(REDRAW_MS, () => this.guard(() => (this.drawResponse(), this.drawStatus(), this.render())));
+  private readonly redraw = new Throttle(REDRAW_MS, () => this.guard(() => this.drawLive()));
   private readonly clock: NodeJS.Timeout;
-  /** Request files changed from outside (an editor, git) are reloaded. */
+  readonly response = new ResponseView(); // the pager over the whole response
   private readonly watcher = new CatalogWatcher(() => this.background(this.reload()));
-  /** The response pane's window over the whole body. */
-  readonly response = new ResponseView();
   private quitting = false;
   private readonly finished: Promise<void>;
   private finish!: () => void;
@@ -66,18 +66,23 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
     readonly screen: Screen,
     readonly workspace: Workspace,
     readonly hooks: AppHooks = {},
+    /** The keys of each action (keymap.ts, changed by keybinds.json). */
+    readonly bindings: Bindings = DEFAULT_BINDINGS,
   ) {
+    this.keys = keyMap(bindings);
     this.finished = new Promise((resolve) => (this.finish = resolve));
     this.panes = createPanes(blessed, screen);
     screen.on('keypress', (ch, key) => this.onKey(ch, key));
     screen.on('resize', () => this.guard(() => this.relayout()));
+    screen.enableMouse();
+    screen.on('mouse', (event) => this.guard(() => this.onMouse(event)));
     // The token countdown in the status bar stays current.
     this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000);
     this.clock.unref();
     this.tree.rebuild(workspace.catalog);
     this.watcher.follow(workspace.catalog);
     this.relayout();
-    this.announceProblems();
+    this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
   }
 
   /** Resolves when the user quits. */
@@ -108,58 +113,70 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
 
   /** The profile or the session changed: previews are recomputed. */
   refresh(): void {
-    this.preview = undefined;
+    this.previews.clear();
     this.drawAll();
   }
 
   private drawTree(): void {
-    const { tree } = this.panes;
-    const filter = this.tree.filter.value;
-    const labels = this.tree.rows.map((row) => rowLabel(row, colors));
-    tree.setLabel(` Requests${filter !== '' ? ` /${filter}` : ''} `);
-    tree.setItems(labels.length > 0 ? labels : [colors.dim(filter !== '' ? 'no request matches' : 'no request files here')]);
-    tree.select(Math.min(this.tree.selected, Math.max(0, labels.length - 1)));
+    const view = treePaneView(this.tree);
+    this.panes.tree.setLabel(view.label);
+    this.panes.tree.setItems(view.items);
+    this.panes.tree.select(view.selected);
   }
 
   private drawRequest(): void {
     const row = this.tree.selectedRow;
-    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange: this.exchange, preview: this.preview });
+    const exchange = row?.kind === 'request' ? this.states.get(row.spec).shown : undefined;
+    const view = requestPaneView({ row, filtered: this.tree.filter.value !== '', root: this.workspace.catalog.root, exchange, context: this.workspace.sendContext(), preview: this.previews.value });
     this.panes.request.setLabel(view.label);
     this.panes.request.setContent(view.content);
-    if (view.previewKey !== undefined && row?.kind === 'request') this.schedulePreview(row.spec, view.previewKey);
+    if (view.previewKey === undefined || row?.kind !== 'request') return;
+    const ready = (key: string): void => {
+      if (this.tree.currentKey() !== key) return;
+      this.drawRequest();
+      this.render();
+    };
+    this.previews.schedule(row.spec, view.previewKey, this.workspace, ready, (error) => this.fail(error));
   }
 
-  /** Substitution may read the session and the environment: computed off the key path. */
-  private schedulePreview(spec: RequestSpec, key: string): void {
-    const seq = ++this.previewSeq;
-    const { profile, session } = this.workspace;
-    previewRequest(spec, { profile, session, cliVariables: this.workspace.options.cliVariables, env: this.workspace.config.env })
-      .then((preview) => {
-        if (seq !== this.previewSeq) return;
-        this.preview = { key, text: requestText(preview, false) };
-        if (this.tree.currentKey() === key) {
-          this.drawRequest();
-          this.render();
-        }
-      })
-      .catch((error: unknown) => this.fail(error));
+  selectedState(): RequestState {
+    const row = this.tree.selectedRow;
+    return row?.kind === 'request' ? this.states.get(row.spec) : {};
+  }
+
+  readonly selectedSpec = (): RequestSpec | undefined => this.tree.selectedSpec();
+  readonly selectedFile = (): string | undefined => this.tree.selectedFile();
+
+  selectedFolder(): string {
+    return this.tree.selectedFolder() ?? this.workspace.catalog.root;
   }
 
   drawResponse(): void {
-    const { exchange, running, showHeaders, workspace } = this;
-    this.response.draw(this.panes.response, { exchange, running, showHeaders, problem: workspace.profileProblem, scrub: (t) => workspace.secrets.scrub(t) });
+    const { workspace } = this;
+    const idle = workspace.profileProblem ? errorText(workspace.profileProblem, (t) => t) : colors.dim(`${this.tree.selectedRow?.kind === 'request' ? 'Not sent yet' : 'Select a request'}: Enter sends it. ? lists every key.`);
+    this.response.draw(this.panes.response, { request: this.selectedState(), showHeaders: this.showHeaders, now: performance.now(), root: workspace.catalog.root, idle, scrub: (t) => workspace.secrets.scrub(t) });
+  }
+
+  showExchange(exchange: Exchange): void {
+    this.response.restore(exchange);
+    this.drawAll();
+  }
+
+  /** The live parts: elapsed times and what runs. */
+  private drawLive(): void {
+    this.drawResponse();
+    this.drawStatus();
+    this.render();
   }
 
   private drawStatus(): void {
-    const exchange = this.exchange;
-    if (this.running && exchange && this.message.level === 'info') {
-      const name = exchange.spec.name;
-      this.message.text = exchange.capture.streaming ? `streaming ${name}… Esc stops` : `sending ${name}… Esc cancels`;
-    }
+    const running = runningMessage(this.states.running());
+    if (running !== undefined && this.message.level === 'info') this.message.text = running;
     this.panes.status.setContent(
       statusBarText({
         width: this.screen.width,
         profile: this.workspace.profile.name,
+        environment: this.workspace.options.environment,
         token: this.workspace.tokenState(),
         message: this.message,
         ...(this.filtering ? { editing: (room: number) => `/${this.tree.filter.render(room, { focused: true })}` } : {}),
@@ -171,11 +188,6 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
     this.message = { text: this.workspace.secrets.scrub(oneLine(text, this.workspace.catalog.root)), level };
     this.drawStatus();
     this.render();
-  }
-
-  private announceProblems(): void {
-    const { text, level } = problemsMessage(this.workspace);
-    this.say(text, level);
   }
 
   // ── keys ───────────────────────────────────────────────────────────────────────────────────
@@ -204,18 +216,19 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
     if (key.full === 'C-c') return this.background(this.quit());
     this.guard(() => {
       const top = this.layers.top;
-      const action = KEYMAP[key.full];
+      const action = this.keys.get(key.full);
       if (top) top.handleKey(ch, key);
       else if (this.filtering) this.filterKey(ch, key);
-      else if (action) this.act(action);
+      else if (action) this.perform(action);
     });
   }
 
-  /** What each action of the key map does. */
-  private act(action: Action): void {
-    if (responseAction(this, action) || fileAction(this, action, this.tree.selectedRow?.file.path)) return;
+  /** What each action of the key map does (actions/commands.ts: those that open windows). */
+  perform(action: Action): void {
     const step = STEPS[action];
     if (step !== undefined) return this.move(step);
+    const command = COMMANDS[action];
+    if (command) return command(this);
     switch (action) {
       case 'quit':
         return this.background(this.quit());
@@ -233,13 +246,11 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
         return this.escape();
       case 'filter':
         if (this.focus === 'response') return searchResponseKey(this);
+        // A new filter each time (Esc or an empty line shows everything again).
         this.filtering = true;
-        this.drawStatus();
-        return this.render();
-      case 'pick-profile':
-        return this.background(pickProfile(this));
-      case 'variables':
-        return showVariables(this);
+        this.tree.filter.set('');
+        this.tree.rebuild(this.workspace.catalog, this.tree.currentKey());
+        return this.drawAll();
       case 'toggle-headers':
         this.showHeaders = !this.showHeaders;
         this.drawResponse();
@@ -248,16 +259,6 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
         this.fullscreen = !this.fullscreen;
         this.focus = this.fullscreen ? 'response' : 'tree';
         return this.relayout();
-      case 'help':
-        return this.open(new TextOverlay(this, 'Keys', helpLines));
-      case 'oauth-settings':
-        return openOAuthSettings(this);
-      case 'oauth-login':
-        return this.background(runOAuthLogin(this));
-      case 'reload':
-        return this.background(this.reload(true));
-      case 'edit':
-        return editRequest(this, this.tree.selectedRow?.kind === 'request' ? this.tree.selectedRow.spec : undefined, this.tree.selectedRow?.file.path);
     }
   }
 
@@ -266,6 +267,8 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
       this.tree.move(delta);
       this.panes.tree.select(this.tree.selected);
       this.drawRequest();
+      this.response.reset();
+      this.drawResponse(); // each request shows its own response
       return this.render();
     }
     if (this.focus === 'response') {
@@ -283,20 +286,23 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
   private activate(): void {
     const row = this.tree.selectedRow;
     if (!row) return;
-    if (row.kind === 'file') {
-      if (row.file.error) return this.say(asReqflowError(row.file.error).message, 'error');
-      this.tree.toggleFold(row.file.path);
+    if (row.kind !== 'request') {
+      if (row.kind === 'file' && row.file.error) return this.say(asReqflowError(row.file.error).message, 'error');
+      this.tree.toggleFold(row.kind === 'file' ? row.file.path : row.path);
       this.tree.rebuild(this.workspace.catalog, rowKey(row));
       return this.drawAll();
     }
-    this.background(this.send(row.spec, row.file));
+    if (this.states.get(row.spec).running) return this.say(`${row.spec.name} is running: Esc cancels it`, 'warn');
+    this.response.reset();
+    this.background(sendRequest(this, row.spec, row.file.path));
   }
 
   private escape(): void {
-    if (this.running && this.exchange) {
-      this.exchange.cancelled = true;
-      this.exchange.controller.abort();
-      return this.say(this.exchange.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
+    const running = this.selectedState().running;
+    if (running) {
+      running.cancelled = true;
+      running.controller.abort();
+      return this.say(running.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
     }
     if (this.fullscreen) {
       this.fullscreen = false;
@@ -308,6 +314,17 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
       this.tree.rebuild(this.workspace.catalog, this.tree.currentKey());
       return this.drawAll();
     }
+  }
+
+  /** A click selects a request or focuses a pane; the wheel scrolls the pane under the pointer. */
+  private onMouse(event: MouseEvent): void {
+    const action = this.layers.top || this.filtering ? undefined : mouseAction(this.panes, event);
+    if (!action || (action.kind === 'select' && action.row >= this.tree.rows.length)) return;
+    this.focus = action.kind === 'select' ? 'tree' : action.pane;
+    showFocus(this.panes, this.focus);
+    if (action.kind === 'select') return this.move(action.row - this.tree.selected);
+    if (action.kind === 'scroll') return this.move(action.delta);
+    this.render();
   }
 
   private filterKey(ch: string | undefined, key: Key): void {
@@ -323,12 +340,12 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
   // ── actions ────────────────────────────────────────────────────────────────────────────────
 
   open(layer: Layer): void {
-    this.layers.push(layer);
+    this.layers.open(layer);
     this.render();
   }
 
   close(layer: Layer): void {
-    this.layers.remove(layer);
+    this.layers.close(layer);
     this.render();
   }
 
@@ -336,40 +353,27 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
     return this.layers.has(layer);
   }
 
-  private async send(spec: RequestSpec, file: CatalogFile): Promise<void> {
-    if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
-    const controller = new AbortController();
-    const capture = new ResponseCapture(() => this.redraw.request());
-    const exchange: Exchange = { spec, file: file.path, capture, controller };
-    this.exchange = exchange;
-    this.running = true;
-    this.response.reset();
-    this.message = { text: '', level: 'info' };
-    this.drawAll();
-    const tokenBefore = this.workspace.session.get('token');
-    const outcome = await this.workspace.send(spec, file.path, { capture, prompter: modalPrompter(this, controller.signal), signal: controller.signal });
-    this.running = false;
-    this.preview = undefined; // the session may have changed (token extraction)
-    exchange.outcome = outcome;
-    if (outcome.sent && outcome.response) exchange.sent = sentRequest(outcome.sent, this.workspace.secrets);
-    if (this.quitting || this.screen.destroyed) return;
-    const said = outcomeMessage(exchange, tokenBefore, this.workspace.session.get('token'));
-    if (said) this.say(said.text, said.level);
-    this.drawAll();
+  // ── sends (actions/send.ts) ─────────────────────────────────────────────────────────────────
+
+  get gone(): boolean {
+    return this.quitting || this.screen.destroyed === true;
   }
 
-  /** A response from elsewhere (the history) in the response pane. */
-  showExchange(exchange: Exchange): void {
-    if (this.running) return this.say('a request is running: Esc cancels it', 'warn');
-    this.exchange = exchange;
-    this.response.reset();
-    this.drawAll();
+  /** Something arrived for a send: redraw soon. */
+  readonly changed = (): void => this.redraw.request();
+
+  sendsChanged(): void {
+    this.previews.clear(); // the session may have changed (token extraction)
+    this.elapsedClock.set(this.states.running().length > 0);
+    if (!this.gone) this.drawAll();
   }
 
   /** OSC 52 goes straight to the terminal, around neo-blessed's screen buffer. */
-  readonly copy = (text: string, what: string): void => copyToClipboard(this, text, what);
+  copy(text: string, what: string): void {
+    copyToClipboard(this, text, what);
+  }
 
-  /** Re-reads the request files (`r`: the profiles too), keeping the selection (or selecting `select`); the editor, the watcher, file keys call it. */
+  /** Re-reads the request files (`r`: also the profiles), keeping the selection or selecting `select`. */
   async reload(profiles = false, select?: string): Promise<void> {
     const keep = select ?? this.tree.currentKey();
     if (profiles) {
@@ -377,10 +381,10 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
       await this.workspace.reloadProfiles(this.workspace.profile.name);
     }
     await this.workspace.reloadCatalog();
-    if (this.quitting) return;
+    if (this.gone) return;
     this.tree.rebuild(this.workspace.catalog, keep);
     this.watcher.follow(this.workspace.catalog);
-    if (profiles) this.announceProblems();
+    if (profiles) this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
     this.refresh();
   }
 
@@ -388,12 +392,13 @@ export class TuiApp implements ResponseHost, EditHost, FilesHost {
   async quit(): Promise<void> {
     if (this.quitting) return;
     this.quitting = true;
-    this.exchange?.controller.abort();
+    for (const exchange of this.states.running()) exchange.controller.abort();
+    this.elapsedClock.set(false);
     this.oauthCancel?.abort();
     clearInterval(this.clock);
     this.watcher.close();
     this.redraw.cancel();
-    this.layers.destroyAll();
+    this.layers.closeAll();
     this.finish();
   }
 }

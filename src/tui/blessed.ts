@@ -1,3 +1,5 @@
+import { installWideChars, type BlessedUnicode } from './wide-chars.js';
+
 /**
  * The part of neo-blessed the UI uses, typed (the package ships no types). neo-blessed is
  * imported only here, lazily: a plain `reqflow run` never loads it.
@@ -41,7 +43,7 @@ export interface Element {
   width: Position;
   height: Position;
   hidden: boolean;
-  style: { border?: { fg?: string }; [key: string]: unknown };
+  style: { border?: { fg?: string; bold?: boolean }; [key: string]: unknown };
   setContent(text: string): void;
   getContent(): string;
   setLabel(text: string): void;
@@ -75,6 +77,8 @@ export interface Screen {
   exec(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string }, callback: (error: Error | null, ok: boolean) => void): unknown;
   on(event: 'keypress', listener: (ch: string | undefined, key: Key) => void): void;
   on(event: 'resize' | 'destroy', listener: () => void): void;
+  on(event: 'mouse', listener: (data: { action: string; x: number; y: number }) => void): void;
+  enableMouse(): void;
   removeAllListeners(event?: string): void;
 }
 
@@ -92,6 +96,7 @@ interface ScreenOptions {
 }
 
 export interface Blessed {
+  unicode: BlessedUnicode;
   screen(options: ScreenOptions): Screen;
   box(options: ElementOptions): Element;
   list(options: ElementOptions): ListElement;
@@ -99,7 +104,9 @@ export interface Blessed {
 
 export async function loadBlessed(): Promise<Blessed> {
   const module = (await import('neo-blessed')) as unknown as { default?: Blessed } & Blessed;
-  return module.default ?? module;
+  const blessed = module.default ?? module;
+  installWideChars(blessed.unicode);
+  return blessed;
 }
 
 /** The screen as plain text, one string per row (for tests and the smoke script's checks). */

@@ -2,6 +2,9 @@ import type { AppHooks } from './actions/host.js';
 import { TuiApp } from './app.js';
 import { loadBlessed, type Screen } from './blessed.js';
 import { loadOAuthLogin } from './oauth-login.js';
+import { loadKeybinds } from './keybinds.js';
+import { colorWanted } from '../report/render/colors.js';
+import { dropColours } from './no-color.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';
 
 /** The terminal the UI draws on: the process's own, or fake streams in tests. */
@@ -24,6 +27,7 @@ export interface OpenTui {
 
 /** Loads the workspace, then takes over the terminal. Start-up errors are thrown before the screen opens. */
 export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, hooks: AppHooks = { oauthLogin: loadOAuthLogin }): Promise<OpenTui> {
+  const bindings = await loadKeybinds(options.env); // a bad file is a usage error before the screen opens
   const workspace = await Workspace.open(options);
   const blessed = await loadBlessed();
   const screen = blessed.screen({
@@ -38,6 +42,7 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
     title: 'reqflow',
     resizeTimeout: terminal.resizeTimeout ?? 100,
   });
+  if (!colorWanted(true, options.env)) dropColours(screen);
   let closed = false;
   const close = (): void => {
     if (closed) return;
@@ -46,7 +51,7 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
     screen.destroy();
   };
   try {
-    const app = new TuiApp(blessed, screen, workspace, hooks);
+    const app = new TuiApp(blessed, screen, workspace, hooks, bindings);
     return { app, screen, workspace, close };
   } catch (error) {
     close();

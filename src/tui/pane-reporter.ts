@@ -2,13 +2,12 @@ import { stringifyJsonValue } from '../core/json-exact.js';
 import type { RequestContext } from '../pipeline/context.js';
 import { outgoingRequest, type OutgoingServices } from '../report/outgoing-request.js';
 import { bodyText, isTextual } from '../report/render/body.js';
-import { palette } from '../report/render/colors.js';
 import { formatSize } from '../report/render/describe.js';
 import { prettyJson } from '../report/render/json-text.js';
-import { testLines } from '../report/render/test-lines.js';
 import { prettyReporter, writeReadableBody, type ReadableBodyOptions } from '../report/pretty.js';
 import type { Reporter, ResponseView } from '../report/reporter.js';
 import { stripAnsi, type ResponseCapture } from './response-capture.js';
+import { colors } from './views/format.js';
 
 /** Larger bodies are paged as received, not rendered (rendering 100 MB would hold the UI and its memory). */
 const RENDER_LIMIT = 4 * 1024 * 1024;
@@ -26,8 +25,8 @@ async function paneBody(ctx: ResponseView, capture: ResponseCapture): Promise<vo
   if (body.length > RENDER_LIMIT) return capture.keepBody(body, 'text');
   capture.keepBody(body);
   capture.copySource = bodyText(body, ctx.response).text;
-  if (body.length === 0) capture.out(palette(true).dim('(empty body)\n'));
-  else await writeReadableBody(ctx, palette(true), PANE_BODY);
+  if (body.length === 0) capture.out(colors.dim('(empty body)\n'));
+  else await writeReadableBody(ctx, colors, PANE_BODY);
 }
 
 /**
@@ -40,7 +39,7 @@ export function paneReporter(capture: ResponseCapture, run: OutgoingServices = {
   return {
     ...pretty,
     requestStart: () => {
-      capture.times = { started: performance.now() }; // a request this one refers to ran first
+      capture.times = { started: performance.now() };
       delete capture.phases;
     },
     responseHead: (ctx) => {
@@ -50,14 +49,14 @@ export function paneReporter(capture: ResponseCapture, run: OutgoingServices = {
     body: async (ctx, body) => {
       if (body.kind === 'stream') await paneBody(ctx, capture);
       else if (body.kind === 'value') {
-        capture.out(`${prettyJson(body.value, palette(true))}\n`);
+        capture.out(`${prettyJson(body.value, colors)}\n`);
         capture.copySource = `${stringifyJsonValue(body.value, 2) ?? 'null'}\n`;
       } else await pretty.body?.(ctx, body);
       capture.setResponse(ctx.response); // the size is known now
     },
+    // The checks are listed by the response pane from the outcome (panes/checks-view.ts).
     requestEnd: async (outcome, ctx) => {
       capture.times.done = performance.now();
-      if (outcome.tests) capture.out(`\n${testLines(outcome.tests, palette(true), ctx.redact)}\n`);
       if (ctx.response) capture.setResponse(ctx.response);
       // The reporter is handed the request's whole context: the request as sent, for `C` (copy as curl).
       if (outcome.sent) capture.outgoing = await outgoingRequest(ctx as RequestContext, run);

@@ -1,5 +1,6 @@
 import { fieldLines, mergeHeaders } from '../core/headers.js';
 import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
+import type { Environment } from '../core/environments.js';
 import type { Profile, RequestSpec, Session } from '../core/model.js';
 import { isShellValue } from '../core/shell.js';
 import { TemplateResolver } from '../core/variables.js';
@@ -20,15 +21,18 @@ export interface RequestPreview {
  * The request with its variables resolved by the core's resolver in preview mode: shell values
  * are not run and prompts not asked (they show as `‹name›`), unknown variables stay as written.
  */
-export async function previewRequest(spec: RequestSpec, context: { profile: Profile; session: Session; cliVariables: Record<string, string>; env: NodeJS.ProcessEnv }): Promise<RequestPreview> {
+export async function previewRequest(spec: RequestSpec, context: { profile: Profile; session: Session; cliVariables: Record<string, string>; env: NodeJS.ProcessEnv; environment?: Environment }): Promise<RequestPreview> {
   const preview = { deferred: new Set<string>(), unresolved: new Set<string>() };
   const secrets = new SecretRegistry();
+  const { environment } = context;
+  for (const value of environment?.secrets ?? []) secrets.add(value);
   for (const [name, value] of Object.entries(context.cliVariables)) if (isSecretName(name) && !isShellValue(value)) secrets.add(value);
   const resolver = new TemplateResolver({
     cliVariables: context.cliVariables,
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
     session: context.session,
+    ...(environment ? { environmentVariables: environment.variables, ...(environment.name ? { environmentName: environment.name } : {}) } : {}),
     profile: context.profile,
     prompter: () => Promise.reject(new Error('no prompts in a preview')),
     promptCache: new Map(),

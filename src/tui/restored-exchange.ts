@@ -20,7 +20,7 @@ function specOf(entry: HistoryEntry, catalog: Catalog): RequestSpec {
 export function restoredExchange(entry: HistoryEntry, catalog: Catalog): Exchange {
   const capture = new ResponseCapture();
   const colors = palette(true);
-  const exchange: Exchange = { spec: specOf(entry, catalog), file: entry.file, capture, controller: new AbortController(), restored: entry.time };
+  const exchange: Exchange = { spec: specOf(entry, catalog), file: entry.file, capture, controller: new AbortController(), startedAt: 0, context: '', ranFirst: [], restored: entry.time };
   if (entry.error) {
     const error = new ReqflowError(entry.error.message, { exitCode: entry.error.exitCode as ExitCodeValue });
     exchange.outcome = { spec: exchange.spec, error, exitCode: error.exitCode };

@@ -1,11 +1,13 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, join, resolve } from 'node:path';
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
-import { proxyRules } from '../core/http/proxy.js';
+import { proxyRules, type ProxyRules } from '../core/http/proxy.js';
+import type { OutgoingServices } from '../report/outgoing-request.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
-import type { Profile, RequestSpec, RunOptions } from '../core/model.js';
+import type { OutputSink, Profile, RequestSpec, RunOptions } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
@@ -14,7 +16,7 @@ import { runRequest } from '../pipeline/loop.js';
 import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
 import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
-import type { RequestOutcome } from '../report/reporter.js';
+import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { loadProfileSession, type FileSession } from '../core/session.js';
 import { openHistory } from '../history/log.js';
 import { isShellValue } from '../core/shell.js';
@@ -71,9 +73,9 @@ export class Workspace {
    * Chaining state per request file, kept while the window is open: a request sent once is
    * what later `{{login.response.body.$.token}}` references read (it is not sent again).
    */
-  private readonly chains = new Map<string, RunChain>();
-  /** The services of the send in progress: a referred-to request runs with them. */
-  private current?: RunServices;
+  private readonly chains = new Map<string, Promise<RunChain>>();
+  /** The services of each send in progress (several may run at once): a referred-to request runs with those of the send that needs it. */
+  private readonly sending = new AsyncLocalStorage<RunServices>();
 
   private constructor(readonly config: WorkspaceOptions) {
     this.registry = new PluginRegistry(BUILTIN_PLUGINS, config.thirdParty ?? []);
@@ -154,10 +156,16 @@ export class Workspace {
   }
 
   /**
-   * Sends one request through the whole pipeline, as `reqflow run` does; the pane reporter
-   * writes into `capture`. Errors come back in the outcome, never thrown.
+   * Sends one request through the whole pipeline, as `reqflow run` does; `reporter` (by default
+   * the pane reporter) writes into `capture`. Errors come back in the outcome, never thrown.
    */
-  async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal }): Promise<RequestOutcome> {
+  /** The cookie jar and proxy rules a send uses (the pane reporter prints a request as curl with them). */
+  outgoingServices(): OutgoingServices & { proxy: ProxyRules } {
+    const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(this.session, (value) => this.secrets.add(value));
+    return { proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
+  }
+
+  async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
       await this.refreshSession();
       await validateFilters([spec], this.options);
@@ -173,8 +181,7 @@ export class Workspace {
         env: this.config.env,
         warn: (message) => io.capture.err(`reqflow: warning: ${message}`),
       });
-      const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(this.session, (value) => this.secrets.add(value));
-      const proxy = proxyRules(this.options, this.config.env, this.secrets, this.profile);
+      const outgoing = this.outgoingServices();
       const services: RunServices = {
         registry: this.registry,
         options: this.options,
@@ -182,8 +189,8 @@ export class Workspace {
         ...(this.document.path ? { profilesPath: this.document.path } : {}),
         session: this.session,
         ...(environment ? { environment } : {}),
-        output: io.capture,
-        report: createFeed(paneReporter(io.capture, { proxy, env: this.config.env, ...(cookies ? { cookies } : {}) })),
+        output: io.output ?? io.capture,
+        report: createFeed(io.reporter ?? paneReporter(io.capture, outgoing)),
         prompter: io.prompter,
         promptCache: this.promptCache,
         secrets: this.secrets,
@@ -192,15 +199,15 @@ export class Workspace {
         abort: new AbortHooks(io.signal),
         runState: this.runState,
         env: this.config.env,
-        ...(cookies ? { cookies } : {}),
-        proxy,
+        ...(outgoing.cookies ? { cookies: outgoing.cookies } : {}),
+        proxy: outgoing.proxy,
         ...(history ? { history } : {}),
         onPhases: (phases) => (io.capture.phases = phases),
       };
-      this.current = services;
-      services.chain = await this.chainFor(file);
+      const chain = await this.sending.run(services, () => this.chainFor(file));
+      services.chain = chain;
       try {
-        return await services.chain.run(spec, file);
+        return await this.sending.run(services, () => chain.run(spec, file));
       } finally {
         await history?.flush(); // one send is the TUI's run
       }
@@ -210,17 +217,35 @@ export class Workspace {
     }
   }
 
-  private async chainFor(file: string): Promise<RunChain> {
+  /** One chain per file, made once even when two sends of the file start together. */
+  private chainFor(file: string): Promise<RunChain> {
     const known = this.chains.get(file);
     if (known) return known;
     const running = (): RunServices => {
-      if (!this.current) throw new ReqflowError('no request is being sent', { exitCode: ExitCode.internal });
-      return this.current;
+      const services = this.sending.getStore();
+      if (!services) throw new ReqflowError('no request is being sent', { exitCode: ExitCode.internal });
+      return services;
     };
-    const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry) }, running().environment?.variables);
-    chain.addFile(await parseRequestFile(file, this.registry), file);
-    this.chains.set(file, chain);
-    return chain;
+    const made = (async () => {
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
+      chain.addFile(await parseRequestFile(file, this.registry), file);
+      return chain;
+    })();
+    made.catch(() => this.chains.delete(file)); // a file that does not parse now may later
+    this.chains.set(file, made);
+    return made;
+  }
+
+  /** The profile and environment sends use now: a send made with others is not shown as sent. */
+  sendContext(): string {
+    return `${this.profile.name}\u0000${this.options.environment ?? ''}`;
+  }
+
+  /** The environment (`--env`) the sends use; the chains start over (they hold its values). */
+  useEnvironment(name: string | undefined): void {
+    if (name === undefined) delete this.config.options.environment;
+    else this.config.options.environment = name;
+    this.chains.clear();
   }
 
   /** Every variable a request can use, with the source that wins (`-e`, then session, then profile). */

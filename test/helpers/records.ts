@@ -12,6 +12,7 @@ export type JsonRecord = Record<string, unknown> & { type: 'response' | 'event' 
 
 /** True for argv that asks for `-o json` output. */
 export function wantsJson(args: readonly string[]): boolean {
+  if (args[0] === 'stress') return false; // one summary document (docs/stress.md), not records
   return args.some((arg, i) => ((arg === '-o' || arg === '--output') && args[i + 1] === 'json') || arg === '-ojson' || arg === '--output=json');
 }
 

@@ -59,6 +59,8 @@ try {
     join(dir, '.profiles.json'),
     `${JSON.stringify([{ name: 'dev', variables: { baseUrl: api.url, password: { value: '', interactive: true } } }, { name: 'prod', variables: { baseUrl: 'https://api.example.invalid' } }], null, 2)}\n`,
   );
+  // Last in the tree (zz-): a wide-character body, then an error over it.
+  writeFileSync(join(dir, 'zz-emoji.http'), ['### emoji', 'POST {{baseUrl}}/echo', 'Content-Type: text/plain', '', '😀🚀✅ wide 中文 👍🏽 🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉🎉', '', '### refused', 'GET http://127.0.0.1:1/nothing', ''].join('\n'));
   const command = `cd '${dir}' && node '${join(ROOT, 'bin', 'run.cjs')}'; echo "EXIT=$?"; sleep 60`;
   tmux(
     'new-session', '-d', '-s', SESSION, '-x', '80', '-y', '24',
@@ -84,10 +86,29 @@ try {
   await press('Enter');
   await expectScreen('the login token is extracted into the session', (s) => s.includes('token stored in the session') && s.includes('token: set'));
 
+  await press('k');
+  await expectScreen("each request shows its own response: back on list users, its body, not login's", (s) => s.includes('Ada Lovelace') && s.includes('Request · list users'));
+
   await press('?');
-  await expectScreen('? lists the keys', (s) => s.includes('Keys') && s.includes('OSC 52'));
+  await expectScreen('? lists the keys', (s) => s.includes('Keys') && /↓ {2}j\s+move down/.test(s));
   await press('Escape');
-  await expectScreen('Esc closes the help', (s) => !s.includes('OSC 52'));
+  await expectScreen('Esc closes the help', (s) => !s.includes('move down'));
+
+  await press(':');
+  await expectScreen('the command palette lists the actions with their keys', (s) => s.includes('Commands') && /p\s+pick the profile/.test(s));
+  await press('h', 'e', 'a', 'd', 'e', 'r', 's', 'Enter');
+  await expectScreen('typing filters it and Enter runs the action', (s) => s.includes('response headers shown'));
+  await press('h');
+
+  await press('G', 'k', 'Enter');
+  await expectScreen('an emoji body is drawn', (s) => s.includes('🎉') && s.includes('200 OK'));
+  await press('j', 'Enter');
+  const before = await expectScreen('then an error over it', (s) => s.includes('exits with 4'));
+  // A full redraw of the same state (a resize there and back) must change nothing: no stale cells.
+  tmux('resize-window', '-t', SESSION, '-x', '81', '-y', '24');
+  await expectScreen('(resized)', (s) => [...(s.split('\n')[0] ?? '')].length === 81);
+  tmux('resize-window', '-t', SESSION, '-x', '80', '-y', '24');
+  await expectScreen('the terminal after the sequence equals a fresh redraw of it', (s) => [...(s.split('\n')[0] ?? '')].length === 80 && s === before);
 
   await press('p');
   await expectScreen('p opens the profile picker', (s) => s.includes('Profile') && s.includes('prod'));
@@ -99,8 +120,10 @@ try {
     const rows = s.replace(/\n$/, '').split('\n');
     return rows.length === 30 && [...(rows[0] ?? '')].length === 100 && rows[0].endsWith('┐');
   });
+  tmux('resize-window', '-t', SESSION, '-x', '40', '-y', '10');
+  await expectScreen('below 80×24 it says the terminal is too small', (s) => s.includes('terminal too small (need 80×24)') && !s.includes('Requests'));
   tmux('resize-window', '-t', SESSION, '-x', '80', '-y', '24');
-  await expectScreen('and back to 80×24', (s) => [...(s.split('\n')[0] ?? '')].length === 80);
+  await expectScreen('and back to 80×24', (s) => [...(s.split('\n')[0] ?? '')].length === 80 && s.includes('Requests'));
 
   await press('q');
   await expectScreen('q quits with exit 0 and restores the terminal', (s) => s.includes('EXIT=0') && !s.includes('Requests'));

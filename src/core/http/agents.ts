@@ -12,14 +12,14 @@ import { tlsConnectOptions, tlsKey } from './tls-connect.js';
  * moment fails with a reset. With a `timeout` set, Node also honours a shorter `Keep-Alive:
  * timeout=N` the server announces. Requests set their own time-out on the socket they use.
  */
-const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 } as const;
+const KEEP_ALIVE = { keepAlive: true, maxSockets: 16, timeout: 4000 };
 
 /**
  * One keep-alive agent per TLS setting, reused by every request of a run, so a file of 1,000
  * requests to one host opens one connection.
  */
 export class AgentPool {
-  private readonly http = new HttpAgent(KEEP_ALIVE);
+  private readonly http: HttpAgent;
   private readonly https = new Map<string, HttpsAgent>();
   /** Through a proxy: one keep-alive agent per proxy, target scheme and TLS setting. */
   private readonly proxied = new Map<string, HttpAgent>();
@@ -28,6 +28,14 @@ export class AgentPool {
   private openedHttp2: Http2Sessions | undefined;
   /** https origins that refused HTTP/1.1 in the TLS handshake: spoken to in HTTP/2 from then on. */
   private readonly onlyHttp2 = new Set<string>();
+
+  /** `maxSockets`: connections per origin (`reqflow stress` opens one per worker). */
+  private readonly keepAlive: typeof KEEP_ALIVE;
+
+  constructor(maxSockets = KEEP_ALIVE.maxSockets) {
+    this.keepAlive = { ...KEEP_ALIVE, maxSockets };
+    this.http = new HttpAgent(this.keepAlive);
+  }
 
   http2(): Promise<Http2Sessions> {
     this.http2Sessions ??= import('./http2.js').then(({ Http2Sessions }) => (this.openedHttp2 = new Http2Sessions()));
@@ -52,7 +60,7 @@ export class AgentPool {
       const https = lazyBuiltin<typeof import('node:https')>('node:https');
       // ALPN says HTTP/1.1, as curl does: an HTTP/2-only server then refuses in the handshake,
       // before any request byte, and send.ts speaks HTTP/2 to it instead.
-      agent = new https.Agent({ ...KEEP_ALIVE, ...tlsConnectOptions(tls), ALPNProtocols: ['http/1.1'] });
+      agent = new https.Agent({ ...this.keepAlive, ...tlsConnectOptions(tls), ALPNProtocols: ['http/1.1'] });
       this.https.set(key, agent);
     }
     return agent;
@@ -67,7 +75,7 @@ export class AgentPool {
     const key = `${proxy.href}|${url.protocol}|${url.protocol === 'https:' ? tlsKey(tls) : ''}|${tunnel ? 'tunnel' : ''}`;
     let agent = this.proxied.get(key);
     if (!agent) {
-      const options = KEEP_ALIVE;
+      const options = this.keepAlive;
       if (proxy.protocol.startsWith('socks')) agent = new (socksPackages().SocksProxyAgent)(proxy, options);
       else {
         const agents = httpProxyPackages();

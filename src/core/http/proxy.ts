@@ -10,6 +10,7 @@
 import type { BlockList } from 'node:net';
 import { UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
+import { PROXY_VARIABLES, proxyVariable } from './proxy-env.js';
 
 const SCHEMES = new Set(['http:', 'https:', 'socks5:', 'socks5h:', 'socks4:', 'socks4a:', 'socks:']);
 
@@ -40,8 +41,6 @@ function parseProxy(text: string, where: string): URL {
   return url;
 }
 
-const env = (vars: NodeJS.ProcessEnv, name: string): string | undefined => vars[name.toLowerCase()] || vars[name.toUpperCase()] || undefined;
-
 export class ProxyRules {
   private readonly explicit?: URL | null;
   private readonly byScheme: { http?: URL; https?: URL; all?: URL } = {};
@@ -52,12 +51,12 @@ export class ProxyRules {
   constructor(settings: ProxySettings) {
     if (settings.proxy !== undefined) this.explicit = settings.proxy === '' ? null : parseProxy(settings.proxy, settings.proxyFrom ?? '--proxy');
     else {
-      for (const [key, name] of [['http', 'http_proxy'], ['https', 'https_proxy'], ['all', 'all_proxy']] as const) {
-        const value = env(settings.env, name);
+      for (const [key, name] of PROXY_VARIABLES) {
+        const value = proxyVariable(settings.env, name);
         if (value) this.byScheme[key] = parseProxy(value, name);
       }
     }
-    const list = settings.noProxy ?? env(settings.env, 'no_proxy') ?? '';
+    const list = settings.noProxy ?? proxyVariable(settings.env, 'no_proxy') ?? '';
     for (const raw of list.split(/[\s,]+/).filter(Boolean)) {
       if (raw === '*') this.everything = true;
       else if (raw.includes('/')) {

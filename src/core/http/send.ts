@@ -259,7 +259,10 @@ async function once(request: OutgoingRequest, url: URL, agents: AgentPool): Prom
       const target = errorTarget(request, url);
       const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
       const sessions = await agents.http2();
-      const session = await sessions.session(url, request.tls, mode, connectMs, proxy).catch(async (error: unknown) => {
+      // A request line's HTTP/2 on an http:// URL asks what curl's --http2 does there (kulala runs curl with it;
+      // httpyac's got speaks HTTP/1.1 there): HTTP/2 where the server speaks it, else HTTP/1.1 (docs/http2.md).
+      const sessionMode = mode === 'require' && url.protocol === 'http:' ? 'prefer' : mode;
+      const session = await sessions.session(url, request.tls, sessionMode, connectMs, proxy).catch(async (error: unknown) => {
         throw await requestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
       });
       if (session) {

@@ -1,5 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import type { Profile } from '../../core/model.js';
+import { isLoopbackHost } from '../../core/listen.js';
 
 export type GrantName = 'authorization_code' | 'device_code' | 'client_credentials';
 
@@ -86,12 +87,6 @@ function parseHttpUrl(text: string, where: string): URL {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${where} must be an http(s) URL, got "${text}"`);
   return url;
-}
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
 /**

@@ -9,8 +9,10 @@ import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript, requestAnnotation } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
 
-// `s`: a lone CR (not before LF) is content, and `.` alone would not match it.
-const SEPARATOR = /^###(.*)$/s;
+// `s`: a lone CR (not before LF) is content, and `.` alone would not match it. Indented too, as httpyac
+// (`RegionSeparator`) and resterm (a trimmed line) read it; VS Code would take it for a comment and send
+// the next request as this one's body (docs/http-dialect.md).
+const SEPARATOR = /^([ \t]*)###(.*)$/s;
 /**
  * A request line with a standard method and a URL, after a blank line: a new request even
  * without `###` before it (httpyac; VS Code and JetBrains would send it as body text).
@@ -61,8 +63,9 @@ function splitBlocks(lines: string[]): Block[] {
       return;
     }
     const separator = SEPARATOR.exec(line);
-    if (separator) {
-      const name = (separator[1] ?? '').replace(/^#*/, '').trim();
+    // Inside a script block an indented `###` is the script's text.
+    if (separator && !(script && separator[1] !== '')) {
+      const name = (separator[2] ?? '').replace(/^#*/, '').trim();
       blocks.push({ ...(name ? { name } : {}), firstLine: index + 2, lines: [] });
       request = script = head = false;
       return;

@@ -1,7 +1,8 @@
 import { ParseError, UsageError } from '../../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Plugin } from '../../pipeline/plugin.js';
-import { lineColumn, specsFromData } from './structured.js';
+import { jsonSyntaxError, lineColumn } from '../../core/json-error.js';
+import { specsFromData } from './structured.js';
 
 /** Parses JSON, turning V8's "at position N" into the line and column of the file. */
 function parseJsonText(text: string, file: string): unknown {
@@ -9,10 +10,10 @@ function parseJsonText(text: string, file: string): unknown {
   try {
     return JSON.parse(clean);
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /position (\d+)/.exec(message);
-    const { line, column } = position ? lineColumn(clean, Number(position[1])) : clean.trim() === '' ? { line: 1, column: 1 } : lineColumn(clean, clean.length);
-    const what = clean.trim() === '' ? 'empty file' : `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '')}`;
+    // Said without the file's text: V8 quotes it, and it may hold a secret.
+    const { message, offset } = jsonSyntaxError(clean, error);
+    const { line, column } = clean.trim() === '' ? { line: 1, column: 1 } : lineColumn(clean, offset ?? clean.length);
+    const what = clean.trim() === '' ? 'empty file' : `invalid JSON: ${message}`;
     throw new ParseError(file, line, column, what);
   }
 }

@@ -139,10 +139,3 @@ function chainFields(item: Record<string, unknown>, where: (field?: string) => s
   }
   return Object.keys(chain).length > 0 ? chain : undefined;
 }
-
-/** Line and column (1-based) of a character offset. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - before.lastIndexOf('\n') };
-}

@@ -1,6 +1,6 @@
 import type { ResponseView } from '../reporter.js';
 import type { Palette } from './colors.js';
-import { statusLine, verboseRequest, verboseResponseHeaders } from './describe.js';
+import { statusLine } from './describe.js';
 
 /**
  * Status lines and other metadata go to stdout on a terminal and to stderr when piped, so that
@@ -12,8 +12,11 @@ export function writeMeta(ctx: Pick<ResponseView, 'options' | 'output'>, text: s
 }
 
 /** What precedes a body in pretty output: the status line, and with `-v` the request and response headers. */
-export function writeResponseHead(ctx: ResponseView, colors: Palette): void {
-  if (ctx.options.verbose) writeMeta(ctx, verboseRequest(ctx, colors));
-  writeMeta(ctx, statusLine(ctx, colors));
-  if (ctx.options.verbose) writeMeta(ctx, verboseResponseHeaders(ctx, colors));
+export function writeResponseHead(ctx: ResponseView, colors: Palette): void | Promise<void> {
+  if (!ctx.options.verbose) return writeMeta(ctx, statusLine(ctx, colors));
+  return import('./verbose.js').then(({ verboseRequest, verboseResponseHeaders }) => {
+    writeMeta(ctx, verboseRequest(ctx, colors));
+    writeMeta(ctx, statusLine(ctx, colors));
+    writeMeta(ctx, verboseResponseHeaders(ctx, colors));
+  });
 }

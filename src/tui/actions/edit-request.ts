@@ -5,7 +5,9 @@ import type { AppHost } from './host.js';
 /** What opening the editor needs of the app. */
 export interface EditHost extends AppHost {
   /** Reloads the request files, keeping the selection. */
-  reload(): Promise<void>;
+  reload(profiles?: boolean, select?: string): Promise<void>;
+  /** The file of the selected row (none for a folder). */
+  selectedFile(): string | undefined;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface EditHost extends AppHost {
  * to the editor (normal buffer, cooked keyboard) and taken back when it exits; the request files
  * are then reloaded, the selection kept.
  */
-export function editRequest(app: EditHost, spec: RequestSpec | undefined, file: string | undefined): void {
+export function editRequest(app: EditHost, spec: RequestSpec | undefined, file = app.selectedFile()): void {
   if (!file) return app.say('select a request or a file to edit', 'warn');
   const { command, args } = editorCommand(app.workspace.config.env, file, spec?.source.line ?? 1);
   app.screen.exec(command, args, { env: app.workspace.config.env, cwd: app.workspace.config.dir }, (error, ok) => {

@@ -10,6 +10,8 @@ import type { AppHost } from './host.js';
 export interface FilesHost extends AppHost {
   /** Reloads the request files and selects the row `select` (a file's path), else keeps the selection. */
   reload(profiles?: boolean, select?: string): Promise<void>;
+  /** The file of the selected row (none for a folder). */
+  selectedFile(): string | undefined;
 }
 
 const NEW_REQUEST = '### new request\nGET https://example.com/\nAccept: application/json\n';
@@ -111,10 +113,10 @@ function deleteRequestFile(app: FilesHost, selected: string | undefined): void {
   );
 }
 
-/** Runs a file key's action on the selected file; false when `action` is not one of them. */
-export function fileAction(app: FilesHost, action: Action, selected: string | undefined): boolean {
-  const run = { 'new-file': newRequestFile, 'duplicate-file': duplicateRequestFile, 'rename-file': renameRequestFile, 'delete-file': deleteRequestFile }[action as string];
-  if (!run) return false;
-  run(app, selected);
-  return true;
-}
+/** The actions on request files (the app's command table includes them). */
+export const FILE_COMMANDS: Partial<Record<Action, (app: FilesHost) => void>> = {
+  'new-file': (app) => newRequestFile(app, app.selectedFile()),
+  'duplicate-file': (app) => duplicateRequestFile(app, app.selectedFile()),
+  'rename-file': (app) => renameRequestFile(app, app.selectedFile()),
+  'delete-file': (app) => deleteRequestFile(app, app.selectedFile()),
+};

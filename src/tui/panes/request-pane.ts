@@ -7,21 +7,25 @@ export interface RequestPaneState {
   row: TreeRow | undefined;
   filtered: boolean;
   root: string;
+  /** The selected request's last send. */
   exchange: Exchange | undefined;
+  /** The profile and environment now: a send made with others is not shown as sent. */
+  context: string;
   /** The substitution preview computed for a row, by row key. */
   preview: { key: string; text: string } | undefined;
 }
 
 /**
- * The request pane: a file's summary, the request as sent (after a send), else the request
- * with its variables resolved (`previewKey`: the preview to compute for this row).
+ * The request pane: a file's summary, the request as sent (after a send with the current
+ * profile and environment), else the request with its variables resolved (`previewKey`: the preview to compute for this row).
  */
 export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
   const { row } = state;
   if (!row) {
-    const why = state.filtered ? 'No request name matches the filter (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
+    const why = state.filtered ? 'No request matches the filter: names, file paths, URLs and methods are searched (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
     return { label: ' Request ', content: colors.dim(why) };
   }
+  if (row.kind === 'folder') return { label: ' Request ', content: `${row.label}/\n${colors.dim(`a folder · Enter ${row.collapsed ? 'unfolds' : 'folds'} it`)}` };
   if (row.kind === 'file') {
     const { file } = row;
     const content = file.error ? errorText(asReqflowError(file.error), (t) => t) : `${file.label}\n${colors.dim(`${file.specs.length} request${file.specs.length === 1 ? '' : 's'} · Enter folds or unfolds`)}`;
@@ -29,7 +33,7 @@ export function requestPaneView(state: RequestPaneState): { label: string; conte
   }
   const label = ` Request · ${fit(row.spec.name, 30)} `;
   const { exchange } = state;
-  if (exchange?.sent && exchange.spec.name === row.spec.name && exchange.file === row.file.path) return { label, content: requestText(exchange.sent, true) };
+  if (exchange?.sent && exchange.context === state.context) return { label, content: requestText(exchange.sent, true) };
   const key = rowKey(row);
   if (state.preview?.key === key) return { label, content: state.preview.text };
   return { label, content: `${colors.method(row.spec.method)} ${row.spec.url}`, previewKey: key };

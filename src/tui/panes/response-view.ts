@@ -2,9 +2,9 @@ import { PinnedResponse } from '../actions/pin-diff.js';
 import type { Element } from '../blessed.js';
 import type { Exchange } from '../exchange.js';
 import { Pager } from '../pager/pager.js';
-import type { ReqflowError } from '../../core/errors/index.js';
-import { colors, errorText, visibleLength } from '../views/format.js';
-import { responsePaneView, showsHex, type ResponsePaneState } from './response-pane.js';
+import { visibleLength } from '../views/format.js';
+import type { RequestState } from '../request-states.js';
+import { responsePaneView, shownExchange, showsHex, type ResponsePaneState } from './response-pane.js';
 
 /**
  * The response pane's window over the whole response: the pager, the hex choice and following
@@ -18,22 +18,40 @@ export class ResponseView {
   private hex: boolean | undefined;
   /** A stream's newest events stay in view until the user scrolls away (G follows again). */
   private followStream = true;
+  /** A send from the history shown instead of the selected request's state (`H`), until the next reset. */
+  private restored?: Exchange;
 
-  /** A new response: top of the body, search cleared, the view chosen by the body. */
+  /** A new response (another request selected, a send): top of the body, search cleared, the view chosen by the body. */
   reset(): void {
     this.pager.reset();
     this.hex = undefined;
     this.followStream = true;
+    delete this.restored;
   }
 
-  /** Draws the rows on screen; `problem`: a profile problem shown before anything is sent. */
-  draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width' | 'idle'> & { problem: ReqflowError | undefined }): void {
+  /** Shows a send from the history until the next reset. */
+  restore(exchange: Exchange): void {
+    this.reset();
+    this.restored = exchange;
+  }
+
+  /** What the pane shows for the selected request's state: a restored send, else the state. */
+  stateOf(selected: RequestState): RequestState {
+    return this.restored ? { shown: this.restored } : selected;
+  }
+
+  /** The response the pane shows (the response keys act on it). */
+  exchangeOf(selected: RequestState): Exchange | undefined {
+    return this.restored ?? shownExchange(selected);
+  }
+
+  /** Draws the rows on screen. */
+  draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width'>): void {
     const width = (pane.width as number) - 3;
-    const idle = state.problem ? errorText(state.problem, (t) => t) : colors.dim('Select a request and press Enter to send it. ? lists every key.');
-    const view = responsePaneView({ ...state, idle, hex: this.hex, width: width - 1 });
+    const view = responsePaneView({ ...state, request: this.stateOf(state.request), hex: this.hex, width: width - 1 });
     this.pager.setSource(view.source);
     this.pager.setViewport(width, (pane.height as number) - 2);
-    if (state.exchange?.capture.streaming && this.followStream) this.pager.following = true;
+    if (state.request.running?.capture.streaming && this.followStream) this.pager.following = true;
     const shown = this.pager.view();
     const where = shown.line > 1 || !shown.atEnd ? `· line ${shown.line}${shown.atEnd ? ', end' : ''} ` : '';
     pane.setLabel(where && visibleLength(view.label) + where.length < width ? `${view.label}${where}` : view.label);

@@ -1,3 +1,4 @@
+import type { Exchange } from '../exchange.js';
 import { fit, visibleLength } from '../views/format.js';
 import type { Workspace } from '../workspace.js';
 
@@ -10,10 +11,10 @@ const PAINT: Record<Level, (text: string) => string> = {
   error: (t) => `\u001b[41;97m${t}\u001b[49;39m`,
 };
 
-/** ` profile │ token: … │ message          ? help ` in `width` columns; `editing` replaces the message (the filter line). */
-export function statusBarText(options: { width: number; profile: string; token: string; message: { text: string; level: Level }; editing?: (room: number) => string }): string {
+/** ` profile · env NAME │ token: … │ message          ? help ` in `width` columns; `editing` replaces the message (the filter line). */
+export function statusBarText(options: { width: number; profile: string; environment?: string | undefined; token: string; message: { text: string; level: Level }; editing?: (room: number) => string }): string {
   const { width } = options;
-  const left = ` ${options.profile} │ token: ${options.token} │ `;
+  const left = ` ${options.profile}${options.environment !== undefined ? ` · env ${options.environment}` : ''} │ token: ${options.token} │ `;
   const right = ' ? help ';
   const middle = options.editing ? options.editing(Math.max(5, width - left.length - right.length - 2)) : PAINT[options.message.level](fit(options.message.text, Math.max(0, width - left.length - right.length)));
   const gap = Math.max(0, width - visibleLength(left) - visibleLength(middle) - right.length);
@@ -35,4 +36,12 @@ export function problemsMessage(workspace: Pick<Workspace, 'catalog' | 'profileP
 export function oneLine(text: string, root: string): string {
   const prefix = `${root}/`;
   return (prefix.length > 1 ? text.split(prefix).join('') : text).replace(/\s*\n\s*/g, ' ');
+}
+
+/** What runs, for the status bar: one request by name, else how many. */
+export function runningMessage(running: readonly Exchange[]): string | undefined {
+  const [first] = running;
+  if (!first) return undefined;
+  if (running.length > 1) return `${running.length} requests running`;
+  return first.capture.streaming ? `streaming ${first.spec.name}… Esc stops` : `sending ${first.spec.name}…`;
 }

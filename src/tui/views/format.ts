@@ -1,17 +1,21 @@
 import type { ReqflowError } from '../../core/errors/index.js';
 import { maskHeaders } from '../../core/mask.js';
-import { palette } from '../../report/render/colors.js';
+import { palette, type Palette } from '../../report/render/colors.js';
+import { displayWidth } from '../wide-chars.js';
 import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
 import { visible } from '../../report/render/visible.js';
 
-/** The UI always draws colours: neo-blessed turns the ANSI codes into cell attributes. */
-export const colors = palette(true);
+/**
+ * The UI's colours: ANSI codes neo-blessed turns into cell attributes (`NO_COLOR` drops them
+ * when drawn: no-color.ts). neo-blessed has no dim attribute, so hints and placeholders are grey.
+ */
+export const colors: Palette = { ...palette(true), dim: (text) => `\u001b[90m${text}\u001b[39m` };
 
-/** Visible width of a text that may hold ANSI colour codes. */
+/** Visible width of a text that may hold ANSI colour codes (wide characters count two). */
 export function visibleLength(text: string): number {
-  return [...stripAnsi(text)].length;
+  return displayWidth(stripAnsi(text));
 }
 
 /** Cuts plain text to `width` columns with an ellipsis. */

@@ -1,6 +1,6 @@
 import type { Layer } from './overlay.js';
 
-/** The overlays open on the main screen, the top one taking the keys. */
+/** The windows open over the main screen; the top one takes the keys. */
 export class LayerStack {
   private readonly layers: Layer[] = [];
 
@@ -8,13 +8,12 @@ export class LayerStack {
     return this.layers[this.layers.length - 1];
   }
 
-  push(layer: Layer): void {
+  open(layer: Layer): void {
     this.layers.push(layer);
     layer.relayout();
   }
 
-  /** Takes a layer off (wherever it is) and destroys it. */
-  remove(layer: Layer): void {
+  close(layer: Layer): void {
     const index = this.layers.indexOf(layer);
     if (index >= 0) this.layers.splice(index, 1);
     layer.destroy();
@@ -24,11 +23,12 @@ export class LayerStack {
     return this.layers.includes(layer);
   }
 
+  /** After a resize: each window fits again. */
   relayout(): void {
     for (const layer of this.layers) layer.relayout();
   }
 
-  destroyAll(): void {
+  closeAll(): void {
     for (const layer of this.layers.splice(0)) layer.destroy();
   }
 }

@@ -1,0 +1,84 @@
+/**
+ * `CONNECT host:port`: a pass-through tunnel (https through the proxy). The bytes go both ways
+ * as they are — nothing is decrypted or recorded — and the tunnel is reported when it closes:
+ * where to, how many bytes each way, how long.
+ */
+import type { IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { toRequestError } from '../core/http/network-errors.js';
+
+export interface TunnelReport {
+  startedAt: number;
+  /** `host:port` as the client asked. */
+  target: string;
+  /** Bytes from the client to the server, and back. */
+  up: number;
+  down: number;
+  durationMs: number;
+  /** Why it could not open (the client got a 502 saying so). */
+  error?: string;
+}
+
+/** `host:port` (IPv6 in brackets), or undefined when the CONNECT target is not one. */
+function authorityOf(target: string): { host: string; port: number } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:/\s[\]]+):(\d{1,5})$/.exec(target);
+  const port = Number(match?.[2]);
+  if (!match || port < 1 || port > 65535) return undefined;
+  return { host: (match[1] as string).replace(/^\[|\]$/g, ''), port };
+}
+
+function answer(client: Duplex, status: string, via: string, text?: string): void {
+  const body = text === undefined ? '' : `${text}\n`;
+  const head = `HTTP/1.1 ${status}\r\nVia: ${via}\r\n${text === undefined ? '' : `Content-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n`}\r\n`;
+  client.write(head + body);
+}
+
+/**
+ * Opens the tunnel; `open` tracks it (so stopping the proxy closes it), `done` hears of it once
+ * it has closed.
+ */
+export function openTunnel(req: IncomingMessage, client: Duplex, head: Buffer, context: { via: string; open: Set<Duplex>; done(report: TunnelReport): void }): void {
+  const target = req.url ?? '';
+  const startedAt = Date.now();
+  const started = performance.now();
+  const where = authorityOf(target);
+  if (!where) {
+    client.on('error', () => undefined);
+    answer(client, '400 Bad Request', context.via, `reqflow proxy: CONNECT needs host:port, got "${target.slice(0, 200)}"`);
+    client.end();
+    return;
+  }
+  const server: Socket = connect(where.port, where.host);
+  context.open.add(client).add(server);
+  let opened = false;
+  let error: string | undefined;
+  server.once('connect', () => {
+    opened = true;
+    answer(client, '200 Connection established', context.via);
+    if (head.length > 0) server.write(head);
+    server.pipe(client);
+    client.pipe(server);
+  });
+  server.on('error', (cause) => {
+    if (opened) {
+      client.destroy(); // a reset mid-tunnel ends the tunnel
+      return;
+    }
+    error = toRequestError(cause, { method: 'CONNECT', url: new URL(`https://${target}`) }, 0).message;
+    answer(client, '502 Bad Gateway', context.via, `reqflow proxy: ${error}`);
+    client.end();
+  });
+  // Ends travel through the pipes (each side's remaining bytes delivered first); an error cuts both.
+  client.on('error', () => server.destroy());
+  client.once('close', () => void (opened || server.destroy())); // gone before the server answered
+  let closed = 0;
+  const close = (): void => {
+    if (++closed !== 2) return;
+    context.open.delete(client);
+    context.open.delete(server);
+    context.done({ startedAt, target, up: server.bytesWritten, down: server.bytesRead, durationMs: performance.now() - started, ...(error !== undefined ? { error } : {}) });
+  };
+  server.once('close', close);
+  client.once('close', close);
+}

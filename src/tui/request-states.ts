@@ -1,0 +1,56 @@
+import { resolve } from 'node:path';
+import type { RequestSpec } from '../core/model.js';
+import type { Exchange } from './exchange.js';
+
+/**
+ * A request's identity: its file and its position there (`source.index`), as the chain knows
+ * it; the same for the parsed spec and the copy the pipeline's stages work on.
+ */
+export function requestId(spec: Pick<RequestSpec, 'source'>): string {
+  const { file, index, line } = spec.source;
+  return `${resolve(file)}#${index ?? `line ${line}`}`;
+}
+
+/** What the response pane shows for one request. */
+export interface RequestState {
+  /** The send in progress, if any. */
+  running?: Exchange;
+  /** The last send that finished (a cancelled send that got no response leaves the one before). */
+  shown?: Exchange;
+  /** The last send was cancelled before its response: `shown` is the previous one. */
+  cancelledBefore?: boolean;
+}
+
+/**
+ * Each request's own last exchange, by request identity: responses belong to requests, so
+ * selecting a request always shows its own state (never sent, sending, response, error,
+ * cancelled), whatever ran since. Several requests may run at once.
+ */
+export class RequestStates {
+  private readonly states = new Map<string, RequestState>();
+
+  get(spec: Pick<RequestSpec, 'source'>): RequestState {
+    return this.states.get(requestId(spec)) ?? {};
+  }
+
+  /** A send starts (the request's previous response stays until this one finishes). */
+  begin(exchange: Exchange): void {
+    const id = requestId(exchange.spec);
+    this.states.set(id, { ...this.states.get(id), running: exchange });
+  }
+
+  /** A send ended: it becomes the request's state, unless it was cancelled before any response came. */
+  finish(exchange: Exchange): void {
+    const id = requestId(exchange.spec);
+    const state = this.states.get(id) ?? {};
+    const running = state.running === exchange ? undefined : state.running;
+    const keepPrevious = exchange.cancelled === true && exchange.capture.meta === undefined && state.shown !== undefined;
+    const next: RequestState = keepPrevious ? { shown: state.shown as Exchange, cancelledBefore: true } : { shown: exchange };
+    this.states.set(id, running ? { ...next, running } : next);
+  }
+
+  /** The sends in progress. */
+  running(): Exchange[] {
+    return [...this.states.values()].flatMap((state) => (state.running ? [state.running] : []));
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Character widths as terminals draw them. neo-blessed's width table predates emoji: it counts
+ * 😀 or ✅ one column wide while terminals draw two, so every later cell of the row shifts and
+ * cells stay stale after a redraw. Here its measure is replaced by the Unicode East Asian Width
+ * data (get-east-asian-width: emoji with emoji presentation are Wide), and sequences whose
+ * width terminals disagree on (joined emoji, skin tones, emoji variation selectors) are drawn
+ * as their parts. Only what is drawn changes: copies and saves use the bytes as received.
+ */
+import { eastAsianWidth } from 'get-east-asian-width';
+
+/** The part of neo-blessed's `unicode` module that measures text. */
+export interface BlessedUnicode {
+  charWidth(text: string | number, index?: number): number;
+  chars: { all: RegExp | { [Symbol.replace](text: string, replacement: string): string } };
+}
+
+/** Zero-width joiner, variation selectors, skin-tone modifiers, tag characters: drawn apart. */
+const JOINERS = /[\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/gu;
+
+/** Marks a cell blessed must leave empty: the second column of a wide character. */
+const SPACER = '\u0003';
+
+function isWide(codePoint: number): boolean {
+  return codePoint >= 0x1100 && eastAsianWidth(codePoint) === 2;
+}
+
+/** Columns the text takes on a terminal (no control sequences in it). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const ch of text.replace(JOINERS, '')) width += isWide(ch.codePointAt(0) ?? 0) ? 2 : 1;
+  return width;
+}
+
+/** Characters that may be wide (none is below U+1100): only these are measured. */
+const MAYBE_WIDE = /[\u1100-\u{10ffff}]/gu;
+
+/** The text as blessed lays it out: parts of joined sequences apart, a spacer after each wide character. */
+export function markWide(text: string): string {
+  return text.replace(JOINERS, '').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
+}
+
+/** Makes neo-blessed measure (and lay out) wide characters and emoji as terminals draw them. */
+export function installWideChars(unicode: BlessedUnicode): void {
+  const original = unicode.charWidth.bind(unicode);
+  unicode.charWidth = (text, index) => {
+    const point = typeof text === 'number' ? text : text.codePointAt(index ?? 0);
+    return point !== undefined && isWide(point) ? 2 : original(text, index);
+  };
+  // blessed calls `content.replace(unicode.chars.all, '$1\x03')` on every element's content.
+  unicode.chars.all = { [Symbol.replace]: (text: string) => markWide(text) };
+}
