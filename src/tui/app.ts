@@ -375,13 +375,13 @@ export class TuiApp implements SendHost, CommandHost {
 
   /** Re-reads the request files (`r`: also the profiles), keeping the selection or selecting `select`. */
   async reload(profiles = false, select?: string): Promise<void> {
-    const keep = select ?? this.tree.currentKey();
     if (profiles) {
       this.say('reloading…');
       await this.workspace.reloadProfiles(this.workspace.profile.name);
     }
     await this.workspace.reloadCatalog();
     if (this.gone) return;
+    const keep = select ?? this.tree.currentKey(); // read now: a reload that ran meanwhile may have moved it
     this.tree.rebuild(this.workspace.catalog, keep);
     this.watcher.follow(this.workspace.catalog);
     if (profiles) this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
