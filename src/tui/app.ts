@@ -4,7 +4,6 @@ import type { AppHooks } from './actions/host.js';
 import { searchResponseKey } from './actions/response-keys.js';
 import { sendRequest, type SendHost } from './actions/send.js';
 import { CatalogWatcher } from './catalog-watcher.js';
-import type { Exchange } from './exchange.js';
 import type { Blessed, Key, Screen } from './blessed.js';
 import type { RequestSpec } from '../core/model.js';
 import { rowKey } from './catalog.js';
@@ -155,11 +154,6 @@ export class TuiApp implements SendHost, CommandHost {
     const { workspace } = this;
     const idle = workspace.profileProblem ? errorText(workspace.profileProblem, (t) => t) : colors.dim(`${this.tree.selectedRow?.kind === 'request' ? 'Not sent yet' : 'Select a request'}: Enter sends it. ? lists every key.`);
     this.response.draw(this.panes.response, { request: this.selectedState(), showHeaders: this.showHeaders, now: performance.now(), root: workspace.catalog.root, idle, scrub: (t) => workspace.secrets.scrub(t) });
-  }
-
-  showExchange(exchange: Exchange): void {
-    this.response.restore(exchange);
-    this.drawAll();
   }
 
   /** The live parts: elapsed times and what runs. */

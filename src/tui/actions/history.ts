@@ -4,9 +4,9 @@ import { restoredExchange } from '../restored-exchange.js';
 import { PickerOverlay } from '../views/overlay.js';
 import type { AppHost } from './host.js';
 
-/** What the history needs of the app: a way to show an exchange in the response pane. */
+/** What the history needs of the app: the response pane, to show a stored send in. */
 export interface HistoryHost extends AppHost {
-  showExchange(exchange: Exchange): void;
+  readonly response: { restore(exchange: Exchange): void };
 }
 
 /**
@@ -25,7 +25,8 @@ export async function openHistory(app: HistoryHost): Promise<void> {
       app.background(
         storedSend(workspace, chosen.id).then((entry) => {
           if (!entry) return app.say('that send is no longer in the history (rotated away)', 'warn');
-          app.showExchange(restoredExchange(entry, workspace.catalog));
+          app.response.restore(restoredExchange(entry, workspace.catalog)); // until the selection moves
+          app.refresh();
           app.say(`restored ${entry.method} ${entry.name} sent ${entry.time}`, 'ok');
         }),
       );
