@@ -134,6 +134,8 @@ describe('the window', () => {
     expect(wrapLine('Select a request and press Enter', 10).map(stripSgr)).toEqual(['Select a ', 'request ', 'and press ', 'Enter']);
     expect(wrapLine('\u001b[2mhello world foo\u001b[0m', 12).map(stripSgr)).toEqual(['hello world ', 'foo']);
     expect(wrapLine('abcdefghijklmnop', 5).map(stripSgr)).toEqual(['abcde', 'fghij', 'klmno', 'p']);
+    // A wide character takes two columns: it moves to the next row rather than overflow this one.
+    expect(wrapLine('ab😀cd漢字', 3).map(stripSgr)).toEqual(['ab', '😀c', 'd漢', '字']);
   });
 
   it('keeps colours per row and shows control characters of a raw body as U+FFFD', () => {

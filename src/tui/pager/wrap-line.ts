@@ -1,3 +1,5 @@
+import { displayWidth } from '../wide-chars.js';
+
 /** A part of a line to highlight, in offsets of the line without colours. */
 export interface Mark {
   start: number;
@@ -44,7 +46,11 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
       at += code.length;
       continue;
     }
-    if (columns >= width) {
+    const codePoint = line.codePointAt(at) as number;
+    const char = String.fromCodePoint(codePoint);
+    // Wide characters (CJK, emoji) take two columns, as the terminal draws them (wide-chars.ts).
+    const columnsOf = codePoint >= 0x1100 ? displayWidth(char) : 1;
+    if (columns > 0 && columns + columnsOf > width) {
       if (space && line[at] !== ' ' && space.column > width - WORD_BREAK_COLUMNS) {
         rows.push(row.slice(0, space.rowLength));
         ({ at, plain, active, mark } = space);
@@ -65,10 +71,8 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
         row += markOn(mark);
       }
     }
-    const codePoint = line.codePointAt(at) as number;
-    const char = String.fromCodePoint(codePoint);
     row += char;
-    columns += 1;
+    columns += columnsOf;
     at += char.length;
     plain += char.length;
     if (char === ' ') space = { rowLength: row.length, column: columns, at, plain, active, mark };
