@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -340,6 +340,28 @@ async function main() {
       );
       check('history: cost per request (ms)', '≤ 0.05 ms', perRequest, perRequest <= 0.05, `${perRequest.toFixed(3)} ms`);
       check(`history stats over ${HISTORY_ENTRIES.toLocaleString('en')} entries (s)`, '≤ 1 s', stats / 1000, stats <= 1000, ms(stats));
+    }
+
+    if (wanted('tui')) {
+      console.error('bench: the TUI pager on a 100 MiB body ...');
+      // A process of its own per run: its peak RSS is the UI's alone.
+      const runs = [];
+      for (let round = 0; round < (quick ? 1 : 3); round++) {
+        const run = spawnSync(process.execPath, [join(ROOT, 'bench', 'tui-pager.js'), '100'], { encoding: 'utf8', timeout: 300_000 });
+        if (run.status !== 0) throw new Error(`bench/tui-pager.js failed: ${run.stderr}`);
+        runs.push(JSON.parse(run.stdout.trim().split('\n').pop()));
+      }
+      const median = (key) => summarize(runs.map((run) => run[key])).median;
+      const tui = { bodyMiB: runs[0].bodyMiB, firstScreenMs: median('firstScreenMs'), pageDownMs: median('pageDownMedianMs'), toLastLineMs: median('toLastLineMs'), peakRssMb: Math.max(...runs.map((run) => run.peakRssMb)) };
+      results.cases.tuiPager = tui;
+      console.log(
+        formatSection(`TUI pager: ${tui.bodyMiB.toFixed(0)} MiB body (median of ${runs.length}; peak RSS of all)`, ['first screen after the last byte', 'page down', 'G to the last line', 'peak RSS'], [
+          [ms(tui.firstScreenMs), ms(tui.pageDownMs, 1), ms(tui.toLastLineMs), mb(tui.peakRssMb)],
+        ]),
+      );
+      check('TUI 100 MiB body: first screen after the last byte (s)', '≤ 1 s', tui.firstScreenMs / 1000, tui.firstScreenMs <= 1000, ms(tui.firstScreenMs));
+      check('TUI 100 MiB body: page down (ms)', '≤ 50 ms', tui.pageDownMs, tui.pageDownMs <= 50, ms(tui.pageDownMs, 1));
+      check('TUI 100 MiB body: peak RSS, times the body', '≤ 3 ×', tui.peakRssMb / (tui.bodyMiB * 1.048576), tui.peakRssMb <= 3 * tui.bodyMiB * 1.048576, mb(tui.peakRssMb));
     }
 
     if (wanted('plugins') && existsSync(join(ROOT, 'bench', 'plugins-overhead.js'))) {

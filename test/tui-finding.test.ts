@@ -143,21 +143,21 @@ describe('the command palette and key bindings', () => {
   it('keybinds.json in the config folder rebinds actions; ? and the palette show the new keys', async () => {
     const config = tempDir('reqflow-keybinds-');
     try {
-      config.write('keybinds.json', JSON.stringify({ 'pick-environment': 'E', palette: ['C-k'] }));
+      config.write('keybinds.json', JSON.stringify({ 'pick-environment': 'Z', palette: ['C-k'] }));
       const h = await open({ REQFLOW_CONFIG_DIR: config.dir });
       await h.press('e');
       expect(h.text()).not.toContain('(none)');
-      await h.press('E');
+      await h.press('Z');
       await h.waitFor('(none)');
       await h.press('escape');
       await h.press('C-k');
       await h.waitFor('Commands');
       await h.type('environ');
-      await h.waitFor(/E\s+pick the environment/);
+      await h.waitFor(/Z\s+pick the environment/);
       await h.press('escape', '?');
       await h.waitFor('Keys');
       await h.press('pagedown');
-      await h.waitFor(/E\s+pick the environment/);
+      await h.waitFor(/Z\s+pick the environment/);
     } finally {
       config.cleanup();
     }

@@ -55,8 +55,8 @@ describe('keybinds.json', () => {
   const parse = (value: unknown): ReturnType<typeof parseKeybinds> => parseKeybinds(JSON.stringify(value), file);
 
   it('rebinds the actions it names; the others keep their defaults', () => {
-    const bindings = parse({ 'pick-environment': 'E', quit: ['q', 'C-q'] });
-    expect(bindings['pick-environment']).toEqual(['E']);
+    const bindings = parse({ 'pick-environment': 'Z', quit: ['q', 'C-q'] });
+    expect(bindings['pick-environment']).toEqual(['Z']);
     expect(bindings.quit).toEqual(['q', 'C-q']);
     expect(bindings.reload).toEqual(['r']);
   });

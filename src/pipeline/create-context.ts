@@ -10,6 +10,7 @@ import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
+import type { ConnectionPhases } from '../core/http/send.js';
 import { requestSettings } from '../core/request-settings.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
@@ -46,6 +47,8 @@ export interface RunServices {
   cookies?: CookieStore;
   /** Where the `history` hook keeps the run's requests (absent when the history is off: `openHistory`). */
   history?: HistoryLog;
+  /** Told the phases of each HTTP/1.1 exchange (DNS, connect, TLS, first byte): the TUI sets it; a plain run measures nothing. */
+  onPhases?: (phases: ConnectionPhases) => void;
   /** Which proxy each request goes through (`--proxy`, the `*_proxy` environment, `no_proxy`). */
   proxy?: ProxyRules;
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
@@ -140,6 +143,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
             },
             ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
             ...(services.history ? { recordHead: HISTORY_BODY_LIMIT } : {}),
+            ...(services.onPhases ? { onPhases: services.onPhases } : {}),
             ...(services.proxy
               ? {
                   proxy: services.proxy,

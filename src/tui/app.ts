@@ -1,14 +1,17 @@
 import { copyToClipboard } from './actions/copy.js';
 import { COMMANDS, type CommandHost } from './actions/commands.js';
 import type { AppHooks } from './actions/host.js';
+import { searchResponseKey } from './actions/response-keys.js';
 import { sendRequest, type SendHost } from './actions/send.js';
+import { CatalogWatcher } from './catalog-watcher.js';
 import type { Blessed, Key, Screen } from './blessed.js';
+import type { RequestSpec } from '../core/model.js';
 import { rowKey } from './catalog.js';
 import { DEFAULT_BINDINGS, keyMap, type Action, type Bindings } from './keymap.js';
 import { createPanes, layoutPanes, nextFocus, pageSize, showFocus, type PaneName, type Panes } from './layout.js';
 import { requestPaneView } from './panes/request-pane.js';
 import { treePaneView } from './panes/tree-pane.js';
-import { responsePaneView } from './panes/response-pane.js';
+import { ResponseView } from './panes/response-view.js';
 import { oneLine, problemsMessage, runningMessage, statusBarText, type Level } from './panes/status-bar.js';
 import { Previews } from './previews.js';
 import { mouseAction, type MouseEvent } from './mouse.js';
@@ -50,7 +53,8 @@ export class TuiApp implements SendHost, CommandHost {
   private message: { text: string; level: Level } = { text: '', level: 'info' };
   private readonly redraw = new Throttle(REDRAW_MS, () => this.guard(() => this.drawLive()));
   private readonly clock: NodeJS.Timeout;
-  private followStream = true;
+  readonly response = new ResponseView(); // the pager over the whole response
+  private readonly watcher = new CatalogWatcher(() => this.background(this.reload()));
   private quitting = false;
   private readonly finished: Promise<void>;
   private finish!: () => void;
@@ -75,6 +79,7 @@ export class TuiApp implements SendHost, CommandHost {
     this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000);
     this.clock.unref();
     this.tree.rebuild(workspace.catalog);
+    this.watcher.follow(workspace.catalog);
     this.relayout();
     this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
   }
@@ -138,26 +143,17 @@ export class TuiApp implements SendHost, CommandHost {
     return row?.kind === 'request' ? this.states.get(row.spec) : {};
   }
 
+  readonly selectedSpec = (): RequestSpec | undefined => this.tree.selectedSpec();
+  readonly selectedFile = (): string | undefined => this.tree.selectedFile();
+
   selectedFolder(): string {
     return this.tree.selectedFolder() ?? this.workspace.catalog.root;
   }
 
-  private drawResponse(): void {
-    const pane = this.panes.response;
-    const problem = this.workspace.profileProblem;
-    const request = this.selectedState();
-    const view = responsePaneView({
-      request,
-      showHeaders: this.showHeaders,
-      now: performance.now(),
-      root: this.workspace.catalog.root,
-      width: (pane.width as number) - 4,
-      idle: problem ? errorText(problem, (t) => t) : colors.dim(`${this.tree.selectedRow?.kind === 'request' ? 'Not sent yet' : 'Select a request'}: Enter sends it. ? lists every key.`),
-      scrub: (t) => this.workspace.secrets.scrub(t),
-    });
-    pane.setLabel(view.label);
-    pane.setContent(view.content);
-    if (request.running?.capture.streaming && this.followStream) pane.scrollTo(pane.getScrollHeight());
+  drawResponse(): void {
+    const { workspace } = this;
+    const idle = workspace.profileProblem ? errorText(workspace.profileProblem, (t) => t) : colors.dim(`${this.tree.selectedRow?.kind === 'request' ? 'Not sent yet' : 'Select a request'}: Enter sends it. ? lists every key.`);
+    this.response.draw(this.panes.response, { request: this.selectedState(), showHeaders: this.showHeaders, now: performance.now(), root: workspace.catalog.root, idle, scrub: (t) => workspace.secrets.scrub(t) });
   }
 
   /** The live parts: elapsed times and what runs. */
@@ -243,6 +239,7 @@ export class TuiApp implements SendHost, CommandHost {
       case 'escape':
         return this.escape();
       case 'filter':
+        if (this.focus === 'response') return searchResponseKey(this);
         // A new filter each time (Esc or an empty line shows everything again).
         this.filtering = true;
         this.tree.filter.set('');
@@ -256,8 +253,6 @@ export class TuiApp implements SendHost, CommandHost {
         this.fullscreen = !this.fullscreen;
         this.focus = this.fullscreen ? 'response' : 'tree';
         return this.relayout();
-      case 'reload':
-        return this.background(this.reload());
     }
   }
 
@@ -266,15 +261,19 @@ export class TuiApp implements SendHost, CommandHost {
       this.tree.move(delta);
       this.panes.tree.select(this.tree.selected);
       this.drawRequest();
-      this.panes.response.scrollTo(0);
+      this.response.reset();
       this.drawResponse(); // each request shows its own response
       return this.render();
     }
-    const pane = this.focus === 'request' ? this.panes.request : this.panes.response;
+    if (this.focus === 'response') {
+      this.response.move(delta);
+      this.drawResponse();
+      return this.render();
+    }
+    const pane = this.panes.request;
     if (delta === -Infinity) pane.scrollTo(0);
     else if (delta === Infinity) pane.scrollTo(pane.getScrollHeight());
     else pane.scroll(delta);
-    if (pane === this.panes.response) this.followStream = delta === Infinity;
     this.render();
   }
 
@@ -288,8 +287,7 @@ export class TuiApp implements SendHost, CommandHost {
       return this.drawAll();
     }
     if (this.states.get(row.spec).running) return this.say(`${row.spec.name} is running: Esc cancels it`, 'warn');
-    this.followStream = true;
-    this.panes.response.scrollTo(0);
+    this.response.reset();
     this.background(sendRequest(this, row.spec, row.file.path));
   }
 
@@ -369,15 +367,19 @@ export class TuiApp implements SendHost, CommandHost {
     copyToClipboard(this, text, what);
   }
 
-  private async reload(): Promise<void> {
-    const keep = this.tree.currentKey();
-    this.say('reloading…');
-    await this.workspace.reloadProfiles(this.workspace.profile.name);
+  /** Re-reads the request files (`r`: also the profiles), keeping the selection or selecting `select`. */
+  async reload(profiles = false, select?: string): Promise<void> {
+    if (profiles) {
+      this.say('reloading…');
+      await this.workspace.reloadProfiles(this.workspace.profile.name);
+    }
     await this.workspace.reloadCatalog();
-    this.previews.clear();
+    if (this.gone) return;
+    const keep = select ?? this.tree.currentKey(); // read now: a reload that ran meanwhile may have moved it
     this.tree.rebuild(this.workspace.catalog, keep);
-    this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
-    this.drawAll();
+    this.watcher.follow(this.workspace.catalog);
+    if (profiles) this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
+    this.refresh();
   }
 
   /** Cancels what runs and leaves; the caller restores the terminal. */
@@ -388,6 +390,7 @@ export class TuiApp implements SendHost, CommandHost {
     this.elapsedClock.set(false);
     this.oauthCancel?.abort();
     clearInterval(this.clock);
+    this.watcher.close();
     this.redraw.cancel();
     this.layers.closeAll();
     this.finish();

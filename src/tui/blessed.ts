@@ -73,6 +73,8 @@ export interface Screen {
   program: { output: NodeJS.WritableStream; flush(): void; _write?(text: string): void };
   render(): void;
   destroy(): void;
+  /** Runs a program on the terminal (an editor): the screen is suspended until it exits. */
+  exec(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string }, callback: (error: Error | null, ok: boolean) => void): unknown;
   on(event: 'keypress', listener: (ch: string | undefined, key: Key) => void): void;
   on(event: 'resize' | 'destroy', listener: () => void): void;
   on(event: 'mouse', listener: (data: { action: string; x: number; y: number }) => void): void;

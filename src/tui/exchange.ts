@@ -27,4 +27,6 @@ export interface Exchange {
   sent?: RequestPreview;
   /** The user pressed Esc. */
   cancelled?: boolean;
+  /** Restored from the history (`H`): when it was sent. */
+  restored?: string;
 }

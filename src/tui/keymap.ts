@@ -19,6 +19,20 @@ export type Action =
   | 'toggle-headers'
   | 'toggle-fullscreen'
   | 'copy-body'
+  | 'copy-curl'
+  | 'save-body'
+  | 'toggle-hex'
+  | 'timing'
+  | 'search-next'
+  | 'search-previous'
+  | 'history'
+  | 'pin'
+  | 'diff'
+  | 'edit'
+  | 'new-file'
+  | 'duplicate-file'
+  | 'rename-file'
+  | 'delete-file'
   | 'escape'
   | 'oauth-settings'
   | 'oauth-login'
@@ -47,7 +61,9 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   activate: { keys: ['enter'], what: 'send the selected request (others may be running); on a file or folder: fold or unfold it' },
   'focus-next': { keys: ['tab'], what: 'move the focus: requests → request → response' },
   'focus-previous': { keys: ['S-tab'], what: 'move the focus back' },
-  filter: { keys: ['/'], what: 'filter requests by name, file path, URL or method (starts empty; Enter keeps it, Esc clears it)' },
+  filter: { keys: ['/'], what: 'filter requests by name, file path, URL or method (starts empty; Enter keeps it, Esc clears it); with the response focused: search the response' },
+  'search-next': { keys: ['n'], what: 'next match of the response search (match i/N in the status bar)' },
+  'search-previous': { keys: ['N'], what: 'previous match of the response search' },
   palette: { keys: [':', 'C-p'], what: 'the command palette: every action with its key; type to filter, Enter runs' },
   'pick-profile': { keys: ['p'], what: 'pick the profile' },
   'pick-environment': { keys: ['e'], what: 'pick the environment (http-client.env.json, VS Code settings, httpyac .env) of the selected file' },
@@ -55,10 +71,22 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   'toggle-headers': { keys: ['h'], what: 'show or hide the response headers' },
   'toggle-fullscreen': { keys: ['f'], what: 'full-screen response (scroll with the arrows); f again or Esc returns' },
   'copy-body': { keys: ['y'], what: 'copy the response body to the clipboard (OSC 52)' },
+  'copy-curl': { keys: ['C'], what: 'copy the request as sent as a curl command (OSC 52), secrets masked' },
+  'save-body': { keys: ['s'], what: 'save the response body, the exact bytes received, to a file (asks before replacing one)' },
+  'toggle-hex': { keys: ['x'], what: 'hex view of the body on or off (on by itself for a binary body)' },
+  timing: { keys: ['t'], what: 'timing of the response: DNS, connect, TLS, first byte, download, total' },
+  history: { keys: ['H'], what: 'history: the sends of this project and profile, newest first; Enter shows one' },
+  pin: { keys: ['w'], what: 'pin the response shown (W compares with it)' },
+  diff: { keys: ['W'], what: 'compare the response shown with the pinned one (a diff, JSON field by field)' },
+  edit: { keys: ['E'], what: 'open the selected request in $VISUAL / $EDITOR (else vi) at its line; reloaded after' },
+  'new-file': { keys: ['a'], what: 'new request file beside the selected one' },
+  'duplicate-file': { keys: ['D'], what: 'duplicate the selected request file (never over an existing file)' },
+  'rename-file': { keys: ['R'], what: 'rename the selected request file (never over an existing file)' },
+  'delete-file': { keys: ['delete'], what: "move the selected request file to reqflow's trash, after asking" },
   escape: { keys: ['escape'], what: "cancel the selected request's send or stream; leave full screen; clear the filter" },
   'oauth-settings': { keys: ['O'], what: "configure the profile's OAuth settings (saved into .profiles.json)" },
   'oauth-login': { keys: ['o'], what: 'log in with OAuth (authorization code flow in the browser)' },
-  reload: { keys: ['r'], what: 'reload the request files and the profiles' },
+  reload: { keys: ['r'], what: 'reload the request files and the profiles (request files also reload by themselves when changed)' },
   help: { keys: ['?'], what: 'list every key' },
   quit: { keys: ['q'], what: 'quit (Ctrl-C always quits)' },
 };

@@ -1,3 +1,4 @@
+import type { RequestSpec } from '../core/model.js';
 import { dirname } from 'node:path';
 import { rowKey, treeRows, type Catalog, type TreeRow } from './catalog.js';
 import { LineEditor } from './line-editor.js';
@@ -27,6 +28,18 @@ export class RequestTree {
   selectedFolder(): string | undefined {
     const row = this.selectedRow;
     return row === undefined ? undefined : row.kind === 'folder' ? row.path : dirname(row.file.path);
+  }
+
+  /** The selected request (none on a file or folder row). */
+  selectedSpec(): RequestSpec | undefined {
+    const row = this.selectedRow;
+    return row?.kind === 'request' ? row.spec : undefined;
+  }
+
+  /** The file of the selected row (none on a folder row). */
+  selectedFile(): string | undefined {
+    const row = this.selectedRow;
+    return row && row.kind !== 'folder' ? row.file.path : undefined;
   }
 
   /** Moves the selection by `delta` rows (±Infinity: last, first). */

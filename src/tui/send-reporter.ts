@@ -1,4 +1,5 @@
 import type { OutputSink, RequestSpec } from '../core/model.js';
+import type { OutgoingServices } from '../report/outgoing-request.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { paneReporter } from './pane-reporter.js';
 import { requestId } from './request-states.js';
@@ -18,9 +19,9 @@ export interface DependencyHooks {
  * response. Within one send requests nest (a dependency runs inside the substitution of the
  * request that needs it), so the output goes to the innermost request running.
  */
-export function sendReporter(sent: RequestSpec, capture: ResponseCapture, dependencies: DependencyHooks): { reporter: Reporter; output: OutputSink } {
+export function sendReporter(sent: RequestSpec, capture: ResponseCapture, dependencies: DependencyHooks, run: OutgoingServices = {}): { reporter: Reporter; output: OutputSink } {
   const own = requestId(sent);
-  const main = paneReporter(capture);
+  const main = paneReporter(capture, run);
   const others = new Map<string, { reporter: Reporter; capture: ResponseCapture }>();
   const nested: ResponseCapture[] = [];
   const current = (): ResponseCapture => nested[nested.length - 1] ?? capture;
@@ -30,7 +31,7 @@ export function sendReporter(sent: RequestSpec, capture: ResponseCapture, depend
     let entry = others.get(id);
     if (!entry) {
       const depCapture = dependencies.start(spec);
-      entry = { reporter: paneReporter(depCapture), capture: depCapture };
+      entry = { reporter: paneReporter(depCapture, run), capture: depCapture };
       others.set(id, entry);
     }
     return entry.reporter;

@@ -4,7 +4,8 @@ import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
-import { proxyRules } from '../core/http/proxy.js';
+import { proxyRules, type ProxyRules } from '../core/http/proxy.js';
+import type { OutgoingServices } from '../report/outgoing-request.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, RunOptions } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
@@ -158,6 +159,12 @@ export class Workspace {
    * Sends one request through the whole pipeline, as `reqflow run` does; `reporter` (by default
    * the pane reporter) writes into `capture`. Errors come back in the outcome, never thrown.
    */
+  /** The cookie jar and proxy rules a send uses (the pane reporter prints a request as curl with them). */
+  outgoingServices(): OutgoingServices & { proxy: ProxyRules } {
+    const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(this.session, (value) => this.secrets.add(value));
+    return { proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
+  }
+
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
       await this.refreshSession();
@@ -174,6 +181,7 @@ export class Workspace {
         env: this.config.env,
         warn: (message) => io.capture.err(`reqflow: warning: ${message}`),
       });
+      const outgoing = this.outgoingServices();
       const services: RunServices = {
         registry: this.registry,
         options: this.options,
@@ -182,7 +190,7 @@ export class Workspace {
         session: this.session,
         ...(environment ? { environment } : {}),
         output: io.output ?? io.capture,
-        report: createFeed(io.reporter ?? paneReporter(io.capture)),
+        report: createFeed(io.reporter ?? paneReporter(io.capture, outgoing)),
         prompter: io.prompter,
         promptCache: this.promptCache,
         secrets: this.secrets,
@@ -191,9 +199,10 @@ export class Workspace {
         abort: new AbortHooks(io.signal),
         runState: this.runState,
         env: this.config.env,
-        ...(this.options.cookies === false ? {} : { cookies: new SessionCookieJar(this.session, (value) => this.secrets.add(value)) }),
-        proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile),
+        ...(outgoing.cookies ? { cookies: outgoing.cookies } : {}),
+        proxy: outgoing.proxy,
         ...(history ? { history } : {}),
+        onPhases: (phases) => (io.capture.phases = phases),
       };
       const chain = await this.sending.run(services, () => this.chainFor(file));
       services.chain = chain;

@@ -60,6 +60,17 @@ export interface OutgoingRequest {
   onProtocol?: (url: URL, version: '2') => void;
   /** `--unix-socket`: connect here instead of the URL's host (no proxy, HTTP/1.1). */
   socketPath?: string;
+  /** Told when each HTTP/1.1 hop's headers arrive how long its phases took (the TUI's `t`); unset, nothing is measured. */
+  onPhases?: (phases: ConnectionPhases) => void;
+}
+
+/** Milliseconds from a hop's start to each event; a kept-alive socket has no DNS, connect or TLS. */
+export interface ConnectionPhases {
+  dns?: number;
+  connect?: number;
+  tls?: number;
+  firstByte: number;
+  reused: boolean;
 }
 
 const MAX_REDIRECTS = 10;
@@ -389,6 +400,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       settled = true;
       reject(new NetworkError(`${request.method} ${url.origin}${url.pathname}: the server switched protocols (${res.statusCode ?? 101} ${res.statusMessage ?? ''}) without being asked`.trimEnd(), { hint: 'a WebSocket endpoint? reqflow sends this request as plain HTTP' }));
     });
+    if (request.onPhases) watchPhases(req, request.onPhases);
     req.on('response', (res) => {
       settled = true;
       stopWatchingAbort();
@@ -402,6 +414,18 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
     if (request.body !== undefined) req.end(request.body);
     else req.end();
   });
+}
+
+/** Times the socket's events (DNS lookup, TCP connect, TLS handshake) and the response headers. */
+function watchPhases(req: ReturnType<typeof httpRequest>, report: (phases: ConnectionPhases) => void): void {
+  const started = process.hrtime.bigint();
+  const since = (): number => Number(process.hrtime.bigint() - started) / 1e6;
+  const phases: Omit<ConnectionPhases, 'firstByte'> = { reused: false };
+  req.once('socket', (socket) => {
+    if (!socket.connecting) return void (phases.reused = true);
+    socket.once('lookup', () => (phases.dns = since())).once('connect', () => (phases.connect = since())).once('secureConnect', () => (phases.tls = since()));
+  });
+  req.once('response', () => report({ ...phases, firstByte: since() }));
 }
 
 /** The request a body belongs to, and what of the body is kept (see recordBody). */

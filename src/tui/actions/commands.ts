@@ -3,19 +3,23 @@ import { helpLines } from '../keymap.js';
 import type { RequestState } from '../request-states.js';
 import { TextOverlay } from '../views/overlay.js';
 import { PaletteOverlay } from '../views/palette-overlay.js';
-import { copyBody } from './copy.js';
+import type { RequestSpec } from '../../core/model.js';
+import { editRequest, type EditHost } from './edit-request.js';
+import { FILE_COMMANDS, type FilesHost } from './request-files.js';
+import { RESPONSE_COMMANDS, type ResponseHost } from './response-keys.js';
 import { pickEnvironment } from './environments.js';
-import type { AppHost } from './host.js';
 import { openOAuthSettings, runOAuthLogin } from './oauth.js';
 import { pickProfile, showVariables } from './profiles.js';
 
 /** What the commands below use of the app. */
-export interface CommandHost extends AppHost {
+export interface CommandHost extends ResponseHost, FilesHost, EditHost {
   readonly bindings: Bindings;
   /** The selected request's own state (a folder or file row has none). */
   selectedState(): RequestState;
   /** The folder of the selected row's file (the environments searched from there), else the folder shown. */
   selectedFolder(): string;
+  /** The selected request (none for a file or folder row). */
+  selectedSpec(): RequestSpec | undefined;
   /** Does what a key bound to `action` does (the palette runs actions this way). */
   perform(action: Action): void;
 }
@@ -28,9 +32,12 @@ export const COMMANDS: Partial<Record<Action, (app: CommandHost) => void>> = {
   'pick-profile': (app) => app.background(pickProfile(app)),
   'pick-environment': (app) => app.background(pickEnvironment(app, app.selectedFolder())),
   variables: (app) => showVariables(app),
-  'copy-body': (app) => copyBody(app, app.selectedState().shown?.capture),
   'oauth-settings': (app) => openOAuthSettings(app),
   'oauth-login': (app) => app.background(runOAuthLogin(app)),
   help: (app) => app.open(new TextOverlay(app, 'Keys', helpLines(app.bindings))),
   palette: (app) => app.open(new PaletteOverlay(app, app.bindings, (action) => app.perform(action))),
+  edit: (app) => editRequest(app, app.selectedSpec()),
+  reload: (app) => app.background(app.reload(true)),
+  ...RESPONSE_COMMANDS,
+  ...FILE_COMMANDS,
 };

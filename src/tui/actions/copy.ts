@@ -11,8 +11,17 @@ export function copyToClipboard(app: AppHost, text: string, what: string): void 
 
 /** `y`: the response body as received (not as shown) to the clipboard. */
 export function copyBody(app: AppHost, capture: ResponseCapture | undefined): void {
-  if (!capture || (!capture.meta && capture.shown() === '')) return app.say('nothing to copy yet: send a request first', 'warn');
+  if (!capture || capture.empty) return app.say('nothing to copy yet: send a request first', 'warn');
   const text = capture.copyText();
   if (text === '') return app.say('the body is empty or binary: nothing copied', 'warn');
   copyToClipboard(app, text, 'response body');
+}
+
+/** `C`: the request as sent, as a curl command (`--as curl`'s printer), secrets masked (a clipboard is not a safe place for them). */
+export async function copyAsCurl(app: AppHost, capture: ResponseCapture | undefined): Promise<void> {
+  const outgoing = capture?.outgoing;
+  if (!outgoing) return app.say('nothing to copy yet: send a request first', 'warn');
+  const [{ asCurl }, { shownSecrets }] = await Promise.all([import('../../report/as-curl.js'), import('../../report/secrets-shown.js')]);
+  const command = asCurl(outgoing, shownSecrets(false, (text) => app.workspace.secrets.scrub(text)));
+  copyToClipboard(app, command, 'request as curl (secrets masked)');
 }

@@ -55,7 +55,7 @@ export async function sendRequest(host: SendHost, spec: RequestSpec, file: strin
       if (outcome.sent && outcome.response) depExchange.sent = sentRequest(outcome.sent, workspace.secrets);
       states.finish(depExchange);
     },
-  });
+  }, workspace.outgoingServices());
   states.begin(exchange);
   host.sendsChanged();
   const tokenBefore = workspace.session.get('token');

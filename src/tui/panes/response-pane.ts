@@ -1,17 +1,18 @@
+import { shownTime } from '../../history/format.js';
 import { formatSize } from '../../report/render/describe.js';
 import { stripAnsi } from '../response-capture.js';
 import type { Exchange } from '../exchange.js';
+import { HexLines, JoinedLines, StoredLines, TextLines, type LineSource } from '../pager/line-source.js';
 import type { RequestState } from '../request-states.js';
-import { colors, errorText, fit, headersText, limitLines, responseSummary, visibleLength } from '../views/format.js';
+import { colors, errorText, fit, headersText, responseSummary, visibleLength } from '../views/format.js';
 import { checksText } from './checks-view.js';
-
-/** Lines a pane holds at most: more makes every redraw slow; `y` still copies everything. */
-const PANE_LINES = 3000;
 
 export interface ResponsePaneState {
   /** The selected request's own state (its running send, its last response). */
   request: RequestState;
   showHeaders: boolean;
+  /** `x`: true or false when the user chose; else hex for a binary body only. */
+  hex: boolean | undefined;
   /** Inner width of the pane. */
   width: number;
   /** Shown for a request never sent (a profile problem, or the hint). */
@@ -42,10 +43,11 @@ function labelOf(state: ResponsePaneState): string {
   return meta ? ` ${responseSummary(meta)} ` : ' Response ';
 }
 
-/** Notes above a response: it was cancelled, what ran first for it, its error, its warnings. */
+/** Notes above a response: restored from the history, cancelled, what ran first for it, its error, its warnings. */
 function notes(exchange: Exchange, state: ResponsePaneState): string[] {
   const { capture, outcome } = exchange;
   const parts: string[] = [];
+  if (exchange.restored) parts.push(colors.dim(`from the history: sent ${shownTime(exchange.restored)} (H lists the sends)`), '');
   if (state.request.cancelledBefore && !state.request.running) parts.push(colors.warn('cancelled · the previous response is kept below'), '');
   if (exchange.ranFirst.length > 0) {
     const ran = exchange.ranFirst.map((dep) => (dep.failed ? colors.error(`${dep.name} (${state.scrub(dep.result)})`) : `${dep.name} ${colors.dim(`(${dep.result})`)}`));
@@ -59,27 +61,49 @@ function notes(exchange: Exchange, state: ResponsePaneState): string[] {
   return parts;
 }
 
+/** The exchange the pane shows: a stream's events as they come; a plain send shows the previous response meanwhile. */
+export function shownExchange(request: RequestState): Exchange | undefined {
+  const { running, shown } = request;
+  return running?.capture.meta !== undefined || running?.capture.streaming ? running : (shown ?? running);
+}
+
+/** True when the body is drawn as a hex dump. */
+export function showsHex(exchange: Exchange | undefined, hex: boolean | undefined): boolean {
+  const capture = exchange?.capture;
+  if (!capture?.bytes) return false;
+  return hex ?? capture.raw === 'binary';
+}
+
+/** The body's lines: the rendered text, the bytes as received (too large to render), or a hex dump. */
+function bodySource(exchange: Exchange, hex: boolean): LineSource {
+  const { capture } = exchange;
+  if (hex && capture.bytes) return new HexLines(capture.bytes);
+  if (capture.raw === 'text') return new StoredLines(capture.bodyLines(), false);
+  return new StoredLines(capture.display, true);
+}
+
 /**
- * The response pane's title and text for the selected request: never sent (a hint), sending
- * (live elapsed time), its response (status, notes, checks, headers with h, then the body or
- * the events), its error, or cancelled (the previous response kept).
+ * The response pane's title and lines (for the pager) for the selected request: never sent (a
+ * hint), sending (live elapsed time), its response (status, notes, checks, headers with h, then
+ * the whole body — rendered, as received, or in hex — or the events), its error, or cancelled
+ * (the previous response kept).
  */
-export function responsePaneView(state: ResponsePaneState): { label: string; content: string } {
+export function responsePaneView(state: ResponsePaneState): { label: string; source: LineSource } {
   const { width } = state;
-  const { running, shown } = state.request;
-  // A stream shows its events as they come; a plain send shows the previous response meanwhile.
-  const exchange = running?.capture.meta !== undefined || running?.capture.streaming ? running : (shown ?? running);
+  const { running } = state.request;
+  const exchange = shownExchange(state.request);
   const label = labelOf(state);
   const fitted = visibleLength(label) > width ? ` ${fit(stripAnsi(label).trim(), width - 2)} ` : label;
-  if (!exchange) return { label: fitted, content: state.idle };
-  if (exchange === running && running.capture.meta === undefined && !running.capture.streaming) return { label: fitted, content: colors.dim('waiting for the response…') };
+  if (!exchange) return { label: fitted, source: new TextLines(state.idle.split('\n')) };
+  if (exchange === running && running.capture.meta === undefined && !running.capture.streaming) return { label: fitted, source: new TextLines([colors.dim('waiting for the response…')]) };
   const { capture } = exchange;
   const parts = notes(exchange, state);
   if (state.showHeaders && capture.meta) parts.push(headersText(capture.meta), '');
-  const { text, cut } = limitLines(capture.shown(), PANE_LINES, capture.streaming);
-  if (cut > 0 && capture.streaming) parts.push(colors.dim(`… ${cut} earlier lines not shown`));
-  parts.push(text);
-  if (cut > 0 && !capture.streaming) parts.push(colors.dim(`… ${cut} more lines not shown (y copies the whole body)`));
-  if (capture.truncated) parts.push(colors.dim('… the response is larger than the pane keeps'));
-  return { label: fitted, content: parts.join('\n') };
+  if (capture.truncated) parts.push(colors.dim('… earlier events dropped: a stream keeps its newest 8 MB'));
+  const hex = showsHex(exchange, state.hex);
+  const size = formatSize(capture.bytes?.length ?? 0);
+  if (hex) parts.push(colors.dim(`${capture.raw === 'binary' ? 'binary body' : 'body'}, ${size}, in hex (x switches the view · s saves the bytes)`));
+  else if (capture.raw === 'text') parts.push(colors.dim(`${size}: shown as received, not formatted (s saves the bytes)`));
+  const body = bodySource(exchange, hex);
+  return { label: fitted, source: parts.length > 0 ? new JoinedLines([new TextLines(parts.join('\n').split('\n')), body]) : body };
 }

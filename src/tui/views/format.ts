@@ -74,11 +74,3 @@ export function errorText(error: ReqflowError, scrub: (text: string) => string):
   lines.push('', colors.dim(`(reqflow run exits with ${error.exitCode} for this)`));
   return lines.join('\n');
 }
-
-/** At most `max` lines: a body keeps its beginning, a stream its end. */
-export function limitLines(text: string, max: number, keepEnd: boolean): { text: string; cut: number } {
-  const lines = text.split('\n');
-  if (lines.length <= max) return { text, cut: 0 };
-  const cut = lines.length - max;
-  return { text: (keepEnd ? lines.slice(cut) : lines.slice(0, max)).join('\n'), cut };
-}
