@@ -9,50 +9,12 @@
  * wait; each kind of value imports what it needs only when asked for. Errors print nothing: a
  * broken profiles file must not spill onto the command line being typed.
  */
-import { readdirSync, readFileSync, statSync, type Dirent } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { hasUserPlugins } from '../core/user-plugins.js';
-import { isRequestFile, isSearchedFolder } from '../pipeline/request-files.js';
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { bashQuote, bashWords, type Token } from './bash-words.js';
+import { commandTable, findFlag, isTopic, type CommandInfo, type CommandTable, type FlagInfo } from './complete-commands.js';
+import { expand, paths, type Candidate } from './complete-paths.js';
 import { SHELLS, type Shell } from './completion-scripts.js';
-
-/** A flag as oclif's manifest (or its Config) describes it: the fields completion reads. */
-interface FlagInfo {
-  name: string;
-  char?: string;
-  type: 'boolean' | 'option';
-  multiple?: boolean;
-  allowNo?: boolean;
-  options?: readonly string[];
-  helpValue?: string;
-  hidden?: boolean;
-  summary?: string;
-  description?: string;
-}
-
-interface CommandInfo {
-  id: string;
-  hidden?: boolean;
-  aliases?: readonly string[];
-  summary?: string;
-  description?: string;
-  flags: Record<string, FlagInfo>;
-  args: Record<string, { options?: readonly string[] }>;
-}
-
-interface CommandTable {
-  /** By id (`oauth:login`) and alias; hidden commands left out. */
-  commands: Map<string, CommandInfo>;
-  /** Topic descriptions (`oauth`). */
-  topics: Map<string, string>;
-}
-
-interface Candidate {
-  value: string;
-  description?: string;
-}
 
 /** What the word under the cursor is, once the line is read. */
 type Slot = { kind: 'subcommand'; topic: string } | { kind: 'flag' } | { kind: 'value'; flag: FlagInfo; prefix: string } | { kind: 'argument'; index: number };
@@ -69,72 +31,8 @@ interface Line {
   args: string[];
 }
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** Commands whose arguments are request files or folders (`reqflow FILE` is `run`). */
 const REQUEST_ARGUMENTS: Record<string, 'one' | 'many'> = { run: 'one', test: 'many', tui: 'one' };
-
-function readJson(path: string): unknown {
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-/** The folder of an installed package, found as Node finds it (plugins keep package.json out of their exports). */
-function packageFolder(name: string): string {
-  const require = createRequire(join(ROOT, 'package.json'));
-  for (const folder of require.resolve.paths(name) ?? []) {
-    const candidate = join(folder, name);
-    if (statSync(join(candidate, 'package.json'), { throwIfNoEntry: false })?.isFile()) return candidate;
-  }
-  throw new Error(`${name} is not installed`);
-}
-
-/**
- * The commands from the oclif manifests of reqflow and its bundled plugins — what oclif itself
- * reads, in a few milliseconds. oclif's Config only when a user plugin is installed or a
- * manifest is missing: only oclif knows where those commands are.
- */
-async function commandTable(): Promise<CommandTable> {
-  const pjson = readJson(join(ROOT, 'package.json')) as { oclif: { plugins?: string[]; topics?: Record<string, { description?: string }> } };
-  const topics = new Map(Object.entries(pjson.oclif.topics ?? {}).map(([name, topic]) => [name, topic.description ?? '']));
-  let commands: CommandInfo[] | undefined;
-  if (!hasUserPlugins()) {
-    try {
-      const manifests = [join(ROOT, 'oclif.manifest.json'), ...(pjson.oclif.plugins ?? []).map((name) => join(packageFolder(name), 'oclif.manifest.json'))];
-      commands = manifests.flatMap((path) => Object.values((readJson(path) as { commands: Record<string, CommandInfo> }).commands));
-    } catch {
-      // a plugin without a manifest: oclif finds its commands below
-    }
-  }
-  if (!commands) {
-    const { Config } = await import('@oclif/core/config');
-    const config = await Config.load(ROOT);
-    commands = config.commands as unknown as CommandInfo[];
-    for (const topic of config.topics) if (!topics.has(topic.name)) topics.set(topic.name, topic.description ?? '');
-  }
-  const byId = new Map<string, CommandInfo>();
-  for (const command of commands) {
-    if (command.hidden) continue;
-    for (const id of [command.id, ...(command.aliases ?? [])]) byId.set(id, command);
-  }
-  return { commands: byId, topics };
-}
-
-/** Whether `id` is a topic: some command's id goes on under it. */
-function isTopic(table: CommandTable, id: string): boolean {
-  return [...table.commands.keys()].some((key) => key.startsWith(`${id}:`));
-}
-
-function findFlag(command: CommandInfo | undefined, word: string): { flag: FlagInfo; attached?: string } | undefined {
-  const flags = Object.values(command?.flags ?? {});
-  if (word.startsWith('--')) {
-    const name = word.slice(2);
-    const flag = flags.find((f) => f.name === name) ?? flags.find((f) => f.allowNo === true && `no-${f.name}` === name);
-    return flag ? { flag } : undefined;
-  }
-  // -p, and -pstaging: a short option's value may be attached
-  const flag = flags.find((f) => f.char === word[1]);
-  if (!flag) return undefined;
-  return flag.type === 'option' && word.length > 2 ? { flag, attached: word.slice(2) } : { flag };
-}
 
 /**
  * Reads the words after `reqflow` (the one at `index` is under the cursor): the command they
@@ -192,43 +90,6 @@ function readLine(table: CommandTable, words: readonly string[], index: number):
   }
   const resolved = slot ?? { kind: 'argument', index: args.length };
   return { command, slot: resolved, typed: resolved.kind === 'value' ? typed.slice(resolved.prefix.length) : typed, given, args };
-}
-
-/** `~/x` → the home folder's `x`, other paths against `cwd`. */
-function expand(path: string, cwd: string): string {
-  return path === '~' || path.startsWith('~/') ? join(homedir(), path.slice(1)) : resolve(cwd, path);
-}
-
-function isFolder(path: string, entry: Dirent): boolean {
-  if (entry.isDirectory()) return true;
-  return entry.isSymbolicLink() && statSync(path, { throwIfNoEntry: false })?.isDirectory() === true;
-}
-
-/**
- * Files and folders for the word typed so far, written as it was (`api/us` → `api/users.http`,
- * folders with their `/`). `requests`: only request files, and the folders a search enters.
- * Hidden entries only when the word asks for them (`.`).
- */
-async function paths(typed: string, cwd: string, only: 'requests' | 'any'): Promise<Candidate[]> {
-  const written = typed === '~' ? '~/' : typed;
-  const folderPart = written.slice(0, written.lastIndexOf('/') + 1);
-  const start = written.slice(folderPart.length);
-  const folder = expand(folderPart || '.', cwd);
-  let entries: Dirent[];
-  try {
-    entries = readdirSync(folder, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const found: Candidate[] = start === '.' || start === '..' ? [{ value: `${folderPart}${start}/` }] : [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (!entry.name.startsWith(start) || (entry.name.startsWith('.') && !start.startsWith('.'))) continue;
-    const path = join(folder, entry.name);
-    if (isFolder(path, entry)) {
-      if (only === 'any' || isSearchedFolder(entry.name) || start.startsWith('.')) found.push({ value: `${folderPart}${entry.name}/` });
-    } else if (only === 'any' || (await isRequestFile(path))) found.push({ value: `${folderPart}${entry.name}` });
-  }
-  return found;
 }
 
 /** The folder the line's request file (or folder) is in — where `run` looks for environment and profiles files — else `cwd`. */
@@ -332,45 +193,6 @@ async function candidates(words: readonly string[], index: number, cwd: string):
   else found = await argumentValues(line, slot.index, cwd);
   const prefix = slot.kind === 'value' ? slot.prefix : '';
   return found.filter((candidate) => candidate.value.startsWith(line.typed)).map((candidate) => ({ ...candidate, value: `${prefix}${candidate.value}` }));
-}
-
-interface Token {
-  /** Quotes and backslashes removed. */
-  value: string;
-  start: number;
-  end: number;
-}
-
-/** A bash command line's words: split at blanks outside quotes, the quoting removed (an open quote runs to the end). */
-function bashWords(text: string, offset = 0): Token[] {
-  const tokens: Token[] = [];
-  let token: Token | undefined;
-  let quote: string | undefined;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (!quote && (c === ' ' || c === '\t' || c === '\n')) {
-      if (token) tokens.push({ ...token, end: offset + i });
-      token = undefined;
-      continue;
-    }
-    token ??= { value: '', start: offset + i, end: offset + i };
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else if (quote === '"' && c === '\\' && '$`"\\'.includes(text[i + 1] ?? ' ')) token.value += text[++i];
-      else token.value += c;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '\\') token.value += text[++i] ?? '';
-    else token.value += c;
-  }
-  if (token) tokens.push({ ...token, end: offset + text.length });
-  return tokens;
-}
-
-/** A value as bash reads it: special characters escaped (a leading `~` left to expand), or inside the quote the word opened. */
-function bashQuote(value: string, quote: string | undefined): string {
-  if (quote === "'") return value;
-  if (quote === '"') return value.replace(/[$`"\\]/g, '\\$&');
-  return value.replace(/[^A-Za-z0-9_@%+=:,./-]/g, (c, at: number) => (c === '~' && at === 0 ? c : `\\${c}`));
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * Secrets are shown as `•••` in every log, `-v` output, `-o json` echo, error and TUI pane.
  */
+import { basicCredentials, formsOf } from './secret-forms.js';
+
 export const MASK = '•••';
 
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-api-key']);
@@ -23,22 +25,53 @@ export function maskHeaders(headers: Record<string, string | string[] | undefine
   return out;
 }
 
-/** A secret as it may appear in a text: itself, and URL-encoded when that differs (an API key in a query string). */
-function formsOf(secret: string): string[] {
-  let encoded: string;
-  try {
-    encoded = encodeURIComponent(secret);
-  } catch {
-    return [secret]; // a lone surrogate cannot be URL-encoded, so it cannot appear encoded either
-  }
-  return encoded === secret ? [secret] : [secret, encoded];
+/** Characters of a form that pick its bucket (every form is at least 4 characters long), 5 bits of each. */
+const KEY = 3;
+const KEY_BITS = 0x7fff;
+
+/** The bucket of the `KEY` characters ending at `key`'s last one, rolled on by one character. */
+const roll = (key: number, char: number): number => ((key << 5) ^ char) & KEY_BITS;
+
+function keyOf(form: string): number {
+  let key = 0;
+  for (let at = 0; at < KEY; at++) key = roll(key, form.charCodeAt(at));
+  return key;
 }
 
-function maskForms(text: string, forms: Iterable<string>): string {
-  let result = text;
-  // Most texts hold no secret: looking costs less than splitting (the history scrubs every header).
-  for (const form of forms) if (result.includes(form)) result = result.split(form).join(MASK);
-  return result;
+/**
+ * The forms to mask, indexed by their first characters: one pass over a text finds every form,
+ * however many there are (a secret has a dozen forms, and the history scrubs every body).
+ */
+class FormIndex {
+  private readonly used = new Uint8Array(KEY_BITS + 1);
+  private readonly buckets = new Map<number, string[]>();
+  add(forms: readonly string[]): void {
+    for (const form of forms) {
+      const key = keyOf(form);
+      this.used[key] = 1;
+      const bucket = this.buckets.get(key) ?? [];
+      if (!bucket.includes(form)) bucket.push(form);
+      bucket.sort((a, b) => b.length - a.length); // the longest form that matches is masked whole
+      this.buckets.set(key, bucket);
+    }
+  }
+  /** `text` with every form replaced by the mask, leftmost first. */
+  mask(text: string): string {
+    if (this.buckets.size === 0) return text;
+    let out = '';
+    let from = 0;
+    let key = 0;
+    for (let end = 0; end < text.length; end++) {
+      key = roll(key, text.charCodeAt(end));
+      const at = end - KEY + 1;
+      if (at < from || this.used[key] === 0) continue;
+      const form = this.buckets.get(key)?.find((candidate) => text.startsWith(candidate, at));
+      if (form === undefined) continue;
+      out += text.slice(from, at) + MASK;
+      from = at + form.length;
+    }
+    return from === 0 ? text : out + text.slice(from);
+  }
 }
 
 /**
@@ -46,9 +79,9 @@ function maskForms(text: string, forms: Iterable<string>): string {
  * URLs (an API key may travel in the query string).
  */
 export function redact(text: string, secrets: Iterable<string>): string {
-  const forms: string[] = [];
-  for (const secret of secrets) if (secret.length >= 4) forms.push(...formsOf(secret)); // shorter ones would mangle ordinary text
-  return maskForms(text, forms);
+  const index = new FormIndex();
+  for (const secret of secrets) if (secret.length >= 4) index.add(formsOf(secret)); // shorter ones would mangle ordinary text
+  return index.mask(text);
 }
 
 /**
@@ -128,20 +161,22 @@ function decodeURIComponentSafe(text: string): string {
 export class SecretRegistry {
   private readonly values = new Set<string>();
   /** What `scrub` looks for, worked out once per secret (the history scrubs thousands of texts). */
-  private readonly forms: string[] = [];
+  private readonly forms = new FormIndex();
   add(value: string | undefined): void {
     if (!value || value.length < 4 || this.values.has(value)) return;
     this.values.add(value);
-    this.forms.push(...formsOf(value));
+    this.forms.add(formsOf(value));
   }
   addHeaderValue(name: string, value: string): void {
     if (!isSecretName(name)) return;
     this.add(value);
     const space = value.indexOf(' ');
     if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"
+    // A token endpoint may echo a Basic header's client secret decoded.
+    for (const credential of basicCredentials(value)) this.add(credential);
   }
   scrub(text: string): string {
-    return maskForms(text, this.forms);
+    return this.forms.mask(text);
   }
   /** True when a text carries a known secret value (a header set from a secret variable). */
   carries(text: string): boolean {

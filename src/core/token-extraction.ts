@@ -4,11 +4,14 @@ import { isExtracted } from './extracted-values.js';
 import { isJsonResponse } from './content-type.js';
 
 /** Small enough to keep beside a streamed body; large enough for any login response. */
-const CAPTURE_LIMIT = 1024 * 1024;
+export const CAPTURE_LIMIT = 1024 * 1024;
+/** What is kept of a body too large to capture: enough to tell that it held a token (see tokenTooLarge). */
+const TOKEN_HEAD = 4096;
 /** What a chained request keeps of its body, for references, scripts and assertions. */
 export const CHAIN_CAPTURE_LIMIT = 16 * 1024 * 1024;
 const TOKEN_FIELDS = ['token', 'accessToken', 'access_token'] as const;
 const MAYBE_TOKEN = /"(?:token|accessToken|access_token)"|\\u/;
+const TOKEN_FIELD = /"(?:token|accessToken|access_token)"\s*:/;
 
 export function wantsExtraction(response: ResponseInfo): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
@@ -53,7 +56,7 @@ export function recordBody(stream: Readable, response: ResponseInfo, limit?: num
   if (limit === undefined && keepHead === undefined && !extracting) return undefined;
   // Only the head is wanted of a body no token comes from: no more is held while it streams.
   const kept = limit ?? (extracting || keepHead === undefined ? CAPTURE_LIMIT : keepHead);
-  const recorder = boundedRecorder(kept, keepHead);
+  const recorder = boundedRecorder(kept, extracting ? Math.max(keepHead ?? 0, TOKEN_HEAD) : keepHead);
   let done = false;
   (stream as RecordedStream)[RECORDING] = { limit: kept, result: () => (done ? recorder.result() : undefined), head: recorder.head };
   return (chunk) => {
@@ -78,11 +81,14 @@ export function bodyHead(response: ResponseInfo, bytes: number): Buffer | undefi
  * sender are already recorded; a plugin's sender gets a pass-through stream that records.
  */
 export function captureBody(response: ResponseInfo, limit = CAPTURE_LIMIT): () => Buffer | undefined {
+  // The same limit whether the body was buffered (-o json, a terminal) or streamed (-o raw, a pipe):
+  // what a run captures must not depend on how it shows the response.
+  const within = (body: Buffer | undefined): Buffer | undefined => (body !== undefined && body.length > limit ? undefined : body);
   const source = response.stream;
-  if (!source || response.body) return () => response.body;
+  if (!source || response.body) return () => within(response.body);
   const recording = (source as RecordedStream)[RECORDING];
-  if (recording && limit <= recording.limit) return () => response.body ?? recording.result();
-  const recorder = boundedRecorder(limit);
+  if (recording && limit <= recording.limit) return () => within(response.body) ?? recording.result();
+  const recorder = boundedRecorder(limit, TOKEN_HEAD);
   const tee = new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       recorder.add(chunk);
@@ -91,7 +97,14 @@ export function captureBody(response: ResponseInfo, limit = CAPTURE_LIMIT): () =
   });
   source.on('error', (error) => tee.destroy(error));
   response.stream = source.pipe(tee);
-  return () => response.body ?? (tee.writableFinished ? recorder.result() : undefined);
+  return () => within(response.body) ?? (tee.writableFinished ? recorder.result() : undefined);
+}
+
+/** True when a response too large to capture starts like a login response (a token field): a token was left out. */
+export function tokenTooLarge(response: ResponseInfo): boolean {
+  if (Math.max(response.body?.length ?? 0, response.size) <= CAPTURE_LIMIT) return false; // not read to its end: no verdict
+  const head = bodyHead(response, TOKEN_HEAD);
+  return head !== undefined && TOKEN_FIELD.test(head.toString('utf8'));
 }
 
 /**

@@ -10,7 +10,7 @@ import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
-import type { ConnectionPhases } from '../core/http/send.js';
+import type { ConnectionPhases } from '../core/http/outgoing-request.js';
 import { requestSettings } from '../core/request-settings.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';

@@ -5,6 +5,7 @@
  * Schema, a config file or a data fixture never shows up as a broken request file — and a
  * request file written on one line is found all the same.
  */
+import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import { holdsRequests } from '../plugins/format-json/shape.js';
@@ -34,6 +35,15 @@ export async function isRequestFile(path: string): Promise<boolean> {
   } catch {
     return false; // unreadable, or not valid JSON/YAML: not a request file
   }
+}
+
+/**
+ * A socket or a device named like a request file (`x.http`): listed, so that reading it says what
+ * it is (`reqflow test DIR` exit 2) rather than the folder seeming empty. A FIFO is not: opening
+ * one waits for a writer, and a search must not hang.
+ */
+function isNotAFile(entry: Dirent): boolean {
+  return (entry.isSocket() || entry.isCharacterDevice() || entry.isBlockDevice()) && TEXT_FORMATS.has(extname(entry.name).toLowerCase());
 }
 
 /** Whether a folder search goes into this folder. */
@@ -72,7 +82,7 @@ export async function findRequestFiles(root: string, limits: SearchLimits = { de
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth < limits.depth && isSearchedFolder(entry.name)) await walk(path, depth + 1);
-      } else if (entry.isFile() && !entry.name.startsWith('.') && (await isRequestFile(path))) {
+      } else if (!entry.name.startsWith('.') && (entry.isFile() ? await isRequestFile(path) : isNotAFile(entry))) {
         files.push(path);
       }
     }

@@ -1,5 +1,5 @@
 import type { OutputSink, ResponseInfo } from '../core/model.js';
-import type { ConnectionPhases } from '../core/http/send.js';
+import type { ConnectionPhases } from '../core/http/outgoing-request.js';
 import type { OutgoingRequest } from '../report/outgoing-request.js';
 import { ByteLines } from './pager/byte-lines.js';
 

@@ -2,11 +2,13 @@
  * Inputs that must be refused with one line (and nothing sent): bad -e names, a header value
  * that a variable would split with a line break (header injection, a token read with its
  * newline), a bad header in a profile, a time-out Node's timers cannot hold, a missing file, a
- * URL where a file was expected, a request file nested deeper than anything can write.
+ * URL where a file was expected, a request file nested deeper than anything can write, a socket
+ * where a request file was expected.
  */
 import { sessionFileFor } from '../helpers/session-file.js';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer as createSocketServer, type Server as SocketServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecorder, type Recorder } from '../helpers/recorder.js';
@@ -104,4 +106,22 @@ test('a .json request file whose body is nested 100,000 levels deep is exit 2 na
   expect(result.stderr).toMatch(new RegExp(`^reqflow: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: nested more than 1000 levels deep$`, 'm'));
   oneLine(result.stderr);
   expect(recorder.received.length).toBe(before);
+});
+
+test('a socket as a request file — named, or found in a folder as x.http — is exit 2 saying it is a socket; nothing hangs', async () => {
+  mkdirSync(join(tmp.dir, 'sockets'), { recursive: true });
+  const path = join(tmp.dir, 'sockets', 'x.http');
+  // A listener that never answers: a reader that waited on it would hang until the test times out.
+  const listener: SocketServer = createSocketServer(() => undefined);
+  await new Promise<void>((resolve) => listener.listen(path, resolve));
+  try {
+    const run = await runCli(['run', path], { env });
+    expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 2, stderr: `reqflow: cannot read request file ${path}: it is a socket, not a file\n` });
+    const folder = await runCli(['test', join(tmp.dir, 'sockets')], { env });
+    expect(folder.code).toBe(2);
+    expect(folder.stdout + folder.stderr).toMatch(/^ {2,}cannot read request file .*x\.http: it is a socket, not a file$/m);
+    oneLine(folder.stderr);
+  } finally {
+    await new Promise((resolve) => listener.close(resolve));
+  }
 });

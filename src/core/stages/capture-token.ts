@@ -1,5 +1,5 @@
 import type { Plugin } from '../../pipeline/plugin.js';
-import { extractToken } from '../token-extraction.js';
+import { CAPTURE_LIMIT, extractToken, tokenTooLarge } from '../token-extraction.js';
 
 /**
  * Token auto-extraction on the `capture` hook: the top-level `token`, `accessToken` or
@@ -10,7 +10,10 @@ export const captureTokenPlugin: Plugin = {
   name: 'capture-token',
   stages: {
     capture: (ctx) => {
-      extractToken(ctx.capturedBody(), ctx.session);
+      const body = ctx.capturedBody();
+      // Over the limit in every output mode alike (a chained request captures more, a token no more).
+      if (body !== undefined && body.length <= CAPTURE_LIMIT) extractToken(body, ctx.session);
+      else if (tokenTooLarge(ctx.response)) ctx.warn(`the response is over ${CAPTURE_LIMIT / 1024 / 1024} MiB: its token was not stored in the session`);
     },
   },
 };

@@ -24,6 +24,8 @@ function note(ctx: RequestContext, message: string): void {
 export async function renewToken(ctx: RequestContext, stored: StoredOAuth | undefined, token: string | undefined): Promise<void> {
   const { session, profile } = ctx;
   const settings = await readOAuthSettings(profile, (text) => ctx.variables.expand(text));
+  // A token endpoint may echo what it was sent (an error quoting the refresh token or the client secret).
+  for (const secret of [settings.clientSecret, stored?.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
   if (settings.grant === 'client_credentials') {
     const result = await runGrant(settings, 'client_credentials', { session, signal: ctx.signal, requestTimeoutMs: ctx.options.timeoutMs, openBrowser: false, proxy: proxyOf(ctx) });
     note(ctx, `fetched a client credentials token for profile "${profile.name}" (${describeExpiry(result.stored)})`);
@@ -64,6 +66,7 @@ async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: Sto
     throw new ReqflowError(`cannot refresh the OAuth token of profile "${name}": ${error.message}`, { exitCode: error.exitCode, hint: error.exitCode === ExitCode.auth ? loginHint(name) : error.hint ?? loginHint(name), cause: error });
   }
   const updated = storeTokens(ctx.session, response, { grant: stored.grant, clientId: stored.clientId }, stored);
+  for (const secret of [response.access_token, updated.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
   // Saved now: a rotated refresh token must not be lost if the request itself fails.
   await ctx.session.save();
   note(ctx, `refreshed the access token of profile "${name}" (${describeExpiry(updated)})`);

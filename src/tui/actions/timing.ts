@@ -1,4 +1,4 @@
-import type { ConnectionPhases } from '../../core/http/send.js';
+import type { ConnectionPhases } from '../../core/http/outgoing-request.js';
 import type { ResponseCapture } from '../response-capture.js';
 import { colors } from '../views/format.js';
 import { TextOverlay } from '../views/overlay.js';

@@ -1,0 +1,97 @@
+/** A response as the pipeline sees it: its headers, and its body as a stream — decoded, counted, recorded, failing in plain words. */
+import { Transform, type Readable } from 'node:stream';
+import type { AbortHooks } from '../abort-hooks.js';
+import { lazyBuiltin } from '../lazy-builtin.js';
+import type { ResponseInfo } from '../model.js';
+import { recordBody } from '../token-extraction.js';
+import type { RawResponse } from './raw-response.js';
+import { codedError, requestError } from './one-hop.js';
+
+const noop = (): void => undefined;
+
+/** The request a body belongs to, and what of the body is kept (see recordBody). */
+export interface RecordTarget {
+  method: string;
+  url: URL;
+  recordLimit?: number | undefined;
+  recordHead?: number | undefined;
+}
+
+/** Set when `--max-time` applies: what a cancellation becomes once the deadline has passed. */
+export interface DeadlineCheck {
+  fired(): boolean;
+  error(): Error;
+}
+
+export function toResponseInfo(res: RawResponse, durationMs: number, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
+  const info: ResponseInfo = {
+    status: res.statusCode,
+    statusText: res.statusMessage,
+    httpVersion: res.httpVersion,
+    headers,
+    durationMs,
+    size: 0,
+  };
+  info.stream = bodyStream(res, info, target, abort, deadline);
+  return info;
+}
+
+/**
+ * The body as its reader sees it. Counting happens inside a transform, not with a 'data'
+ * listener: a listener would start the flow before any renderer is attached and lose the body.
+ * Socket errors surface as the same one-line NetworkError as errors before the headers.
+ */
+function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
+  const source = decoded(res);
+  const stream: Transform = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      info.size += chunk.length;
+      record?.(chunk);
+      callback(null, chunk);
+    },
+    flush(callback) {
+      record?.(null);
+      callback();
+    },
+  });
+  // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
+  const record = recordBody(stream, info, target.recordLimit, target.recordHead);
+  // The first failure ends the body: no more of it flows while its words load.
+  let failed = false;
+  const fail = (error: unknown, timeoutMs = 0): void => {
+    if (stream.destroyed || failed) return;
+    failed = true;
+    source.unpipe(stream);
+    void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
+  };
+  source.on('error', (error) => fail(error));
+  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
+  res.body.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
+  const stopWatchingIdle = res.watchIdle(() => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), res.idleTimeoutMs()));
+  // Ctrl-C while a body (or an endless stream) arrives ends it at once.
+  const onAbort = (): void => {
+    if (deadline?.fired()) {
+      if (!stream.destroyed && !failed) stream.destroy(deadline.error());
+    } else fail(codedError('cancelled', 'ABORT_ERR'));
+  };
+  const stopWatchingAbort = abort?.whenAborted(onAbort) ?? noop;
+  stream.once('close', () => {
+    stopWatchingIdle();
+    stopWatchingAbort();
+    if (!source.readableEnded) source.destroy();
+  });
+  source.pipe(stream);
+  return stream;
+}
+
+/** Undoes `Content-Encoding` (gzip, deflate, br) so that the user sees the body, not its wire form. */
+function decoded(res: RawResponse): Readable {
+  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
+  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res.body;
+  const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
+  const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
+  res.body.on('error', (error) => decoder.destroy(error));
+  return res.body.pipe(decoder);
+}
