@@ -104,6 +104,12 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
   return outcome;
 }
 
+/** One request, or the passes of httpyac's `# @loop` (loop-passes.ts, loaded only for one). */
+export async function sendRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
+  if (spec.loop === undefined) return runRequest(spec, file, run);
+  return (await import('./loop-passes.js')).runLoop(spec, file, run, runRequest);
+}
+
 export interface RunRequestsOptions {
   /** `--fail-fast`: stop after the first request that did not pass. */
   failFast: boolean;
@@ -117,7 +123,7 @@ export interface RunRequestsOptions {
  */
 export async function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
   const { RunChain } = await import('../chain/chain.js');
-  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
+  const chain = new RunChain({ run: (spec, from) => sendRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
   chain.addFile(specs, file);
   return chain;
 }
@@ -132,7 +138,7 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
     for (const spec of specs) {
       if (run.signal.aborted) break;
       if (run.chain?.ran(spec)) continue; // it ran already, because an earlier request referred to it
-      const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
+      const outcome = run.chain ? await run.chain.run(spec, file) : await sendRequest(spec, file, run);
       if (options.stop()) break; // the request cut short by the closed output is not a failure
       if (outcome.streamEndedByUser) streamEndedByUser = true;
       outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
