@@ -23,7 +23,10 @@ const READABLE = /^(?:\{\{[^{}]+\}\}|[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*|\[[\s
 
 async function itemsOf(item: string, values: string, where: string, spec: RequestSpec, file: string, run: RunServices): Promise<Pass[]> {
   if (!READABLE.test(values)) throw new UsageError(`${where}: reqflow reads a variable name, {{name}} or a JSON array here, not a JavaScript expression`, { hint: 'compute the array in a script (exports.items = …) and loop over items' });
-  const text = await createContext(spec, file, run).variables.expand(/^[[{]/.test(values) ? values : `{{${values}}}`);
+  // What the request's own scripts and references define first (httpyac runs them before the loop reads its values).
+  const ctx = createContext(spec, file, run);
+  if (spec.chain && ctx.chain) await (await import('../chain/plugin.js')).beforeSend(ctx);
+  const text = await ctx.variables.expand(/^[[{]/.test(values) ? values : `{{${values}}}`);
   let array: unknown;
   try {
     array = JSON.parse(text);
@@ -50,10 +53,11 @@ export async function runLoop(spec: RequestSpec, file: string, run: RunServices,
   try {
     const written = spec.annotations.loop ?? '';
     const where = `${spec.source.file}:${loop?.line ?? spec.source.line}: # @loop ${written.length > 50 ? `${written.slice(0, 47)}...` : written}`;
-    if (loop && 'count' in loop) {
-      if (loop.count > LOOP_LIMIT) throw new UsageError(`${where}: at most ${LOOP_LIMIT} passes`);
-      passes = Array.from({ length: loop.count }, (_, index) => ({ $index: String(index) }));
-    } else if (loop) passes = await itemsOf(loop.item, loop.values, where, spec, file, run);
+    if (loop?.count !== undefined) {
+      const count = Number(loop.count);
+      if (count > LOOP_LIMIT) throw new UsageError(`${where}: at most ${LOOP_LIMIT} passes`);
+      passes = Array.from({ length: count }, (_, index) => ({ $index: String(index) }));
+    } else if (loop?.item !== undefined && loop.values !== undefined) passes = await itemsOf(loop.item, loop.values, where, spec, file, run);
   } catch (caught) {
     // Nothing was sent: reported as a request that failed before it went out.
     const error = isReqflowError(caught) ? caught : internalError(caught);
@@ -64,10 +68,11 @@ export async function runLoop(spec: RequestSpec, file: string, run: RunServices,
   }
   // httpyac names the passes of a named request name0, name1, …; an unnamed one's keep its place.
   const named = spec.annotations.name !== undefined || !/^request-\d+$/.test(spec.name);
+  const { loop: _, ...pass } = spec;
   const outcomes: RequestOutcome[] = [];
   for (const [index, loopVariables] of passes.entries()) {
     if (run.signal.aborted) break;
-    outcomes.push(await runRequest({ ...spec, name: named ? `${spec.name}${index}` : `${spec.name}#${index}`, loopVariables }, file, run));
+    outcomes.push(await runRequest({ ...pass, name: named ? `${spec.name}${index}` : `${spec.name}#${index}`, loopVariables }, file, run));
   }
   return combined(outcomes, spec);
 }

@@ -46,6 +46,8 @@ function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, appl
 
 /** One request through every stage and hook. Never throws: errors end up in the outcome (and the reporter). */
 export async function runRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
+  // httpyac's `# @loop`: a request per pass (loop-passes.ts, loaded only for one; a pass has no `loop`).
+  if (spec.loop) return (await import('./loop-passes.js')).runLoop(spec, file, run, runRequest);
   const { registry, report } = run;
   const ctx = createContext(spec, file, run);
   report.reporter.requestStart?.(ctx.spec);
@@ -104,12 +106,6 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
   return outcome;
 }
 
-/** One request, or the passes of httpyac's `# @loop` (loop-passes.ts, loaded only for one). */
-export async function sendRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
-  if (spec.loop === undefined) return runRequest(spec, file, run);
-  return (await import('./loop-passes.js')).runLoop(spec, file, run, runRequest);
-}
-
 export interface RunRequestsOptions {
   /** `--fail-fast`: stop after the first request that did not pass. */
   failFast: boolean;
@@ -123,7 +119,7 @@ export interface RunRequestsOptions {
  */
 export async function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
   const { RunChain } = await import('../chain/chain.js');
-  const chain = new RunChain({ run: (spec, from) => sendRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
   chain.addFile(specs, file);
   return chain;
 }
@@ -138,7 +134,7 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
     for (const spec of specs) {
       if (run.signal.aborted) break;
       if (run.chain?.ran(spec)) continue; // it ran already, because an earlier request referred to it
-      const outcome = run.chain ? await run.chain.run(spec, file) : await sendRequest(spec, file, run);
+      const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
       if (options.stop()) break; // the request cut short by the closed output is not a failure
       if (outcome.streamEndedByUser) streamEndedByUser = true;
       outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });

@@ -12,7 +12,7 @@ import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type Prof
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import type { RunServices } from '../pipeline/create-context.js';
-import { sendRequest } from '../pipeline/loop.js';
+import { runRequest } from '../pipeline/loop.js';
 import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
 import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
@@ -227,7 +227,7 @@ export class Workspace {
       return services;
     };
     const made = (async () => {
-      const chain = new RunChain({ run: (spec, from) => sendRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
       chain.addFile(await parseRequestFile(file, this.registry), file);
       return chain;
     })();

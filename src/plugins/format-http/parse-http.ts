@@ -297,9 +297,9 @@ function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
 
 /** httpyac's `# @loop`: `for N` and `for NAME of VALUES` (run by src/pipeline/loop-passes.ts); any other form is refused, never sent once. */
 function loopOf(loop: string, file: string, line: number): RequestSpec['loop'] {
-  const form = /^for\s+(?:(\d+)|([A-Za-z_$][\w$]*)\s+of\s+(\S.*))$/.exec(loop.trim());
+  const form = /^\s*for\s+(?:(\d+)|([A-Za-z_$][\w$]*)\s+of\s+(\S.*))$/.exec(loop);
   if (!form) throw new ParseError(file, line, 1, `# @loop ${clip(loop)}: reqflow runs "for N" and "for NAME of VALUES"`);
-  return form[1] !== undefined ? { count: Number(form[1]), line } : { item: form[2] as string, values: form[3] as string, line };
+  return { line, count: form[1], item: form[2], values: form[3] };
 }
 
 function clip(text: string): string {
