@@ -211,7 +211,7 @@ describe('what a script cannot reach', () => {
   });
 
   test('no Node or host global is defined: typeof says undefined for each', async () => {
-    const names = ['require', 'process', 'module', 'exports', '__dirname', 'global', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebAssembly', 'SharedArrayBuffer', 'Promise', 'Atomics', 'FinalizationRegistry'];
+    const names = ['require', 'process', 'module', 'exports', '__dirname', 'global', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebAssembly', 'SharedArrayBuffer', 'Promise', 'Atomics', 'FinalizationRegistry', 'ArrayBuffer', 'DataView', 'Uint8Array', 'Float64Array', 'BigInt64Array'];
     const { run, h } = await attack(`client.log(${JSON.stringify(names)}.map((name) => name + ":" + typeof globalThis[name]).join(" "));`);
     expect(run.failure).toBeUndefined();
     expect(h.logs).toEqual([names.map((name) => `${name}:undefined`).join(' ')]);

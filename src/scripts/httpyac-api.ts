@@ -6,7 +6,7 @@
  * `request`, `console.*` and `test(name, fn)`. No `require` (nor file system, network, timers):
  * a script that needs them fails with its line, and its request is not sent.
  */
-import { BRIDGE_CALL } from './bridge-call.js';
+import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 
 export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
@@ -68,8 +68,7 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     contentType: Object.freeze({ mimeType: res.mimeType, charset: res.charset }),
   });
 
-  for (const name of ['Promise', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'SharedArrayBuffer']) delete globalThis[name];
-  define('exports', exportsObject, false);
+${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   define('module', Object.freeze({ exports: exportsObject }), false);
   define('$global', global, false);
   define('console', console, false);
