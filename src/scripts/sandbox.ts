@@ -278,16 +278,21 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   const install = new Script(bootstrap, { filename: 'reqflow:script-api' }).runInContext(context) as (bridge: unknown, data: string) => void;
   install(safeBridge, data);
 
-  const compile = async (code: string, filename: string): Promise<Vm.Script> => {
+  /**
+   * `awaits`: the code has a top-level await, and becomes an async function's body — wrapped
+   * after the marks are in (the wrapper's own call must not mark a line), on the code's lines.
+   */
+  const compile = async (code: string, filename: string, awaits: boolean): Promise<Vm.Script> => {
+    const wrap = (text: string): string => (awaits ? `${AWAIT}((async () => {${text}\n})())` : text);
     const instrumented = await instrument(code);
     if (instrumented !== undefined) {
       try {
-        return new Script(instrumented, { filename });
+        return new Script(wrap(instrumented), { filename });
       } catch {
         // Not expected; the code runs without line marks (or fails with its own syntax error).
       }
     }
-    return new Script(code, { filename });
+    return new Script(wrap(code), { filename });
   };
   /** The script's completion value when it is a string (what `evaluate` needs), or its failure. */
   const execute = async (code: string, filename: string): Promise<{ value?: string; failure?: ScriptFailure }> => {
@@ -300,11 +305,10 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
       }
     });
     if (refused?.message) return { failure: { message: refused.message, line: refused.line } };
-    // Top-level await: the script becomes an async function's body (on its own lines, so lines keep their numbers).
     const awaits = refused?.topLevelAwait === true;
     let script: Vm.Script;
     try {
-      script = await compile(awaits ? `${AWAIT}((async () => {${code}\n})())` : code, filename);
+      script = await compile(code, filename, awaits);
     } catch (error) {
       return { failure: compileFailure(error, filename) };
     }
