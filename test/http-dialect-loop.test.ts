@@ -46,6 +46,11 @@ describe('# @loop for N', () => {
       ['response', 'page1'],
       ['response', 'page2'],
     ]);
+    // Each pass is in the history, as any request sent.
+    const history = await runCli(['history', '--json', '--grep', '/count?n='], { env, cwd: tmp.dir });
+    expect(history.code).toBe(0);
+    const entries = records(history.stdout).map((e) => [e.name, e.url]);
+    expect(entries.sort()).toEqual([0, 1, 2].map((i) => [`page${i}`, `${recorder.url}/count?n=${i}`]));
   });
 
   test('the checks run on every pass: the failing pass fails the run (exit 1), the others pass', async () => {
@@ -91,6 +96,14 @@ describe('# @loop for NAME of VALUES', () => {
     const result = await reqflow('exported.http', text);
     expect(result.code).toBe(0);
     expect(result.got).toEqual(['/ids/a', '/ids/b', '/braced/a', '/braced/b', '/literal/3', '/literal/4']);
+  });
+
+  test('a loop variable whose name looks secret (for token of tokens): its values are masked where reqflow shows the request, sent as written', async () => {
+    const result = await reqflow('secret.http', `@tokens = ["tok-alpha-1", "tok-beta-2"]\n\n# @loop for token of tokens\nGET ${recorder.url}/s?token={{token}}\n`, ['-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/s?token=tok-alpha-1', '/s?token=tok-beta-2']);
+    // (the recorder echoes the URL in its body: the response is shown as received)
+    expect(records(result.stdout).map((r) => r.url)).toEqual([`${recorder.url}/s?token=•••`, `${recorder.url}/s?token=•••`]);
   });
 
   test('a value that is not a JSON array: exit 2 naming the line, nothing sent for it, the next request runs', async () => {

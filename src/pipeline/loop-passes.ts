@@ -6,6 +6,7 @@
  */
 import { ExitCode, UsageError, isReqflowError, internalError } from '../core/errors/index.js';
 import { emptyValues, flattenValue } from '../core/environment-values.js';
+import { isSecretName } from '../core/mask.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { createContext, type RunServices } from './create-context.js';
@@ -38,6 +39,8 @@ async function itemsOf(item: string, values: string, where: string, spec: Reques
   return array.map((value: unknown, index) => {
     const out = emptyValues();
     flattenValue(item, item, value, { file, asJson: true }, out);
+    // `for token of tokens`: each value is a secret, as a variable of that name is.
+    for (const [name, text] of Object.entries(out.vars)) if (isSecretName(name)) run.secrets.add(text);
     return { ...out.vars, $index: String(index) };
   });
 }
