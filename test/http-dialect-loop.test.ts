@@ -99,11 +99,11 @@ describe('# @loop for NAME of VALUES', () => {
   });
 
   test('a loop variable whose name looks secret (for token of tokens): its values are masked where reqflow shows the request, sent as written', async () => {
-    const result = await reqflow('secret.http', `@tokens = ["tok-alpha-1", "tok-beta-2"]\n\n# @loop for token of tokens\nGET ${recorder.url}/s?token={{token}}\n`, ['-o', 'json']);
+    const result = await reqflow('secret.http', `@tokens = ["tok-alpha-1", "tok-beta-2"]\n\n# @loop for token of tokens\nGET ${recorder.url}/s?q={{token}}\n`, ['-o', 'json']);
     expect(result.code).toBe(0);
-    expect(result.got).toEqual(['/s?token=tok-alpha-1', '/s?token=tok-beta-2']);
+    expect(result.got).toEqual(['/s?q=tok-alpha-1', '/s?q=tok-beta-2']);
     // (the recorder echoes the URL in its body: the response is shown as received)
-    expect(records(result.stdout).map((r) => r.url)).toEqual([`${recorder.url}/s?token=•••`, `${recorder.url}/s?token=•••`]);
+    expect(records(result.stdout).map((r) => r.url)).toEqual([`${recorder.url}/s?q=•••`, `${recorder.url}/s?q=•••`]);
   });
 
   test('a value that is not a JSON array: exit 2 naming the line, nothing sent for it, the next request runs', async () => {
