@@ -187,6 +187,45 @@ describe('the API', () => {
   });
 });
 
+describe('async scripts (httpyac runs its scripts as async functions): inside the time limit', () => {
+  test('top-level await of what the API returns, an async helper, for await: done before the script ends', async () => {
+    const { run, h } = await attack('const v = await client.global.get("a");\nconst twice = async (x) => (await x) + (await x);\nlet n = "";\nfor await (const part of ["p", "q"]) n += part;\nclient.global.set("b", (await twice(v)) + n);', { globals: new Map([['a', 'x']]) });
+    expect(run.failure).toBeUndefined();
+    expect(h.globals.get('b')).toBe('xxpq');
+  });
+
+  test('a throw after an await: a failure naming its line', async () => {
+    const { run } = await attack('await null;\nclient.log("before");\nthrow new Error("late");');
+    expect(run.failure?.text).toMatch(/\(script line 3\): Error: late$/);
+  });
+
+  test('an await that can never settle (nothing outside the script resolves anything): a failure, not a hang', async () => {
+    const { run, ms } = await attack('client.log("a");\nawait new ((async () => {})().constructor)(() => {});\nclient.global.set("late", "ran");');
+    expect(run.failure?.text).toMatch(/awaits something that never settles/);
+    expect(ms).toBeLessThan(GRACE_STOP_MS);
+  });
+
+  test("a script's promise jobs stop with it at the time limit, by the sandbox's own limit, not the worker's grace", async () => {
+    const { run, ms } = await attack(`await null;\n${LATE}`, { timeoutMs: 200 });
+    expect(run.failure?.text).toMatch(/did not finish within 200 ms/);
+    expect(ms).toBeLessThan(GRACE_STOP_MS);
+  });
+
+  test("httpyac's await sleep(ms) waits, and never past the time limit", async () => {
+    const h = host({ timeoutMs: 300 });
+    const yac = (code: string): ScriptSpec => ({ phase: 'post', code, line: 10, dialect: 'httpyac' });
+    let started = Date.now();
+    const slept = await runScripts([yac('await sleep(120);\nexports.slept = "yes";')], DATA, h);
+    expect([slept.failure, h.globals.get('slept')]).toEqual([undefined, 'yes']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(110);
+    started = Date.now();
+    const long = await runScripts([yac('await sleep(60000);\nexports.late = "ran";')], DATA, h);
+    expect(long.failure?.text).toMatch(/did not finish within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(300 + GRACE_MS);
+    expect(h.globals.get('late')).toBeUndefined();
+  });
+});
+
 describe('what a script cannot reach', () => {
   test.each([
     ['require("fs")', `require("fs").writeFileSync(${JSON.stringify(MARKER)}, "x")`, /require is not defined/],
@@ -200,7 +239,8 @@ describe('what a script cannot reach', () => {
     ['eval', 'eval("1")', /EvalError: Code generation from strings disallowed/],
     ['new Function', 'new Function("return 1")()', /EvalError: Code generation from strings disallowed/],
     ['a generator function\'s constructor', '(function* () {}).constructor("yield 1")', /Code generation from strings disallowed/],
-    ['an async function', '(async () => { for (;;) await null; })();', /(async functions are|await is) not available in request-file scripts/],
+    ['an async function awaiting without end', '(async () => { for (;;) await null; })();', /did not finish within 1000 ms/],
+    ['the sandbox\'s own Promise, from an async function', 'const P = (async () => {})().constructor; P.resolve().then(function f() { P.resolve().then(f); });', /did not finish within 1000 ms/],
     ['Promise', 'Promise.resolve().then(function f() { Promise.resolve().then(f); });', /Promise is not defined/],
     ['Atomics', 'Atomics.waitAsync(new Int32Array(4), 0, 0)', /Atomics is not defined/],
     ['FinalizationRegistry', 'new FinalizationRegistry(() => { for (;;) {} })', /FinalizationRegistry is not defined/],
@@ -211,7 +251,7 @@ describe('what a script cannot reach', () => {
   });
 
   test('no Node or host global is defined: typeof says undefined for each', async () => {
-    const names = ['require', 'process', 'module', 'exports', '__dirname', 'global', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebAssembly', 'SharedArrayBuffer', 'Promise', 'Atomics', 'FinalizationRegistry'];
+    const names = ['require', 'process', 'module', 'exports', '__dirname', 'global', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask', 'structuredClone', 'fetch', 'XMLHttpRequest', 'WebSocket', 'WebAssembly', 'SharedArrayBuffer', 'Promise', 'Atomics', 'FinalizationRegistry', 'ArrayBuffer', 'DataView', 'Uint8Array', 'Float64Array', 'BigInt64Array'];
     const { run, h } = await attack(`client.log(${JSON.stringify(names)}.map((name) => name + ":" + typeof globalThis[name]).join(" "));`);
     expect(run.failure).toBeUndefined();
     expect(h.logs).toEqual([names.map((name) => `${name}:undefined`).join(' ')]);

@@ -85,7 +85,8 @@ function scriptData(raw: ChainState['raw'], sent: RequestSpec, exchange?: Exchan
   return data;
 }
 
-async function beforeSend(ctx: RequestContext): Promise<void> {
+/** The request's references, imports and pre-request scripts (also run by `# @loop` before it reads its values: src/pipeline/loop-passes.ts). */
+export async function beforeSend(ctx: RequestContext): Promise<void> {
   const chain = chainOf(ctx);
   const spec = ctx.spec.chain;
   for (const imported of spec?.imports ?? []) await chain.importFile(imported.path, ctx.file);

@@ -105,6 +105,13 @@ export interface RequestSpec {
   httpVersion?: '1.1' | '2';
   /** A WebSocket request's messages when the file gives them one by one (restcli `.ws` files). */
   webSocket?: { steps: WebSocketStep[]; subprotocol?: string };
+  /** httpyac's `# @loop for N` / `for NAME of VALUES`, with the annotation's line (src/pipeline/loop-passes.ts runs it). */
+  loop?: { line: number; count: string | undefined; item: string | undefined; values: string | undefined };
+  /**
+   * One pass of httpyac's `# @loop`: `$index` and the item's name (objects also by their dotted
+   * names), taken literally and before every other source (src/pipeline/loop-passes.ts).
+   */
+  loopVariables?: Readonly<Record<string, string>>;
   /** Where the request starts, for error messages. */
   source: SourceLocation;
 }

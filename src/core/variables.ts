@@ -38,6 +38,8 @@ export interface ResolverOptions {
   runVariable?: (name: string) => string | undefined;
   /** `{{login.response.body.$.id}}`: the value, or undefined when the expression names no request. */
   reference?: (expression: string) => Promise<string> | undefined;
+  /** `# @loop`: this pass's `$index` and item, literally, before every other source. */
+  loopVariables?: Readonly<Record<string, string>> | undefined;
   /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
   environmentVariables?: Readonly<Record<string, string>>;
   /** For messages: the environment picked (`--env NAME`); none: the values are `$shared` ones. */
@@ -179,6 +181,8 @@ export class TemplateResolver implements VariableResolver {
   }
 
   private async evaluate(expression: string, stack: string[]): Promise<string> {
+    const looped = this.options.loopVariables?.[expression];
+    if (looped !== undefined) return looped;
     if (expression.startsWith('env.')) {
       const envName = expression.slice(4);
       const value = this.env[envName];

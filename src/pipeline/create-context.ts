@@ -80,6 +80,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
       : {}),
     cliVariables: options.cliVariables,
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
+    loopVariables: spec.loopVariables,
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
     ...(services.environment ? { environmentVariables: services.environment.variables } : {}),
     ...(services.environment?.name !== undefined ? { environmentName: services.environment.name } : {}),

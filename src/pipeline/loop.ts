@@ -46,6 +46,8 @@ function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, appl
 
 /** One request through every stage and hook. Never throws: errors end up in the outcome (and the reporter). */
 export async function runRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
+  // httpyac's `# @loop`: a request per pass (loop-passes.ts, loaded only for one; a pass has no `loop`).
+  if (spec.loop) return (await import('./loop-passes.js')).runLoop(spec, file, run, runRequest);
   const { registry, report } = run;
   const ctx = createContext(spec, file, run);
   report.reporter.requestStart?.(ctx.spec);

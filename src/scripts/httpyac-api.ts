@@ -3,10 +3,10 @@
  * JetBrains API uses: the variables the script names as globals, `exports.name = value` (a
  * variable for the requests after it), `$global` (values shared by every file of the run, also
  * read as `{{$global.name}}`), `response` (`statusCode`, `headers`, `body` text, `parsedBody`),
- * `request`, `console.*` and `test(name, fn)`. No `require` (nor file system, network, timers):
+ * `request`, `console.*`, `test(name, fn)` and `sleep(ms)`; the script may `await`. No `require` (nor file system, network, timers):
  * a script that needs them fails with its line, and its request is not sent.
  */
-import { BRIDGE_CALL } from './bridge-call.js';
+import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 
 export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
@@ -68,12 +68,13 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     contentType: Object.freeze({ mimeType: res.mimeType, charset: res.charset }),
   });
 
-  for (const name of ['Promise', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'SharedArrayBuffer']) delete globalThis[name];
-  define('exports', exportsObject, false);
+${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   define('module', Object.freeze({ exports: exportsObject }), false);
   define('$global', global, false);
   define('console', console, false);
   define('test', test, false);
+  // httpyac's sleep(ms), awaited as a promise there: here the script waits in place (within its time limit).
+  define('sleep', (ms) => { call('sleep', ms); }, false);
   define('require', require, false);
   define('request', request, false);
   if (response !== undefined) define('response', response, false);
@@ -88,7 +89,7 @@ const KEYWORDS = new Set(
   'break case catch class const continue debugger default delete do else export extends false finally for function if import in instanceof let new null return super switch this throw true try typeof var void while with yield await async of static get set undefined NaN Infinity'.split(' '),
 );
 /** What the API defines itself: never looked up as variables. */
-const API_NAMES = new Set(['exports', 'module', '$global', 'console', 'test', 'require', 'request', 'response', 'JSON', 'Math', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Date', 'RegExp', 'Error', 'Buffer']);
+const API_NAMES = new Set(['exports', 'module', '$global', 'console', 'test', 'sleep', 'require', 'request', 'response', 'JSON', 'Math', 'Object', 'Array', 'String', 'Number', 'Boolean', 'Date', 'RegExp', 'Error', 'Buffer']);
 
 /**
  * The names a script may read as variables (httpyac gives a script every variable as a

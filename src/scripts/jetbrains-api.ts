@@ -4,7 +4,7 @@
  * strings in, primitives out. Data (the response, the request) arrives as one JSON text and is
  * parsed inside the sandbox, so every object a script sees belongs to the sandbox.
  */
-import { BRIDGE_CALL } from './bridge-call.js';
+import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 
 export const JETBRAINS_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
@@ -95,8 +95,7 @@ ${BRIDGE_CALL}  let inTest = null;
   });
 
   // Nothing a script runs may be deferred past its time limit: no promises, no waits, no finalisers.
-  for (const name of ['Promise', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'SharedArrayBuffer']) delete globalThis[name];
-  Object.defineProperty(globalThis, 'client', { value: client });
+${REMOVE_GLOBALS}  Object.defineProperty(globalThis, 'client', { value: client });
   Object.defineProperty(globalThis, 'request', { value: request });
   if (response !== undefined) Object.defineProperty(globalThis, 'response', { value: response });
 })`;

@@ -41,11 +41,15 @@ const vm = (): typeof Vm => lazyBuiltin('node:vm');
 /** Global functions the inserted line marks call (names a script will not use by accident). */
 const MARK = '__reqflow$line';
 const AFTER_CALL = '__reqflow$call';
+/** Wraps a script with top-level `await`: the async function's promise, watched by the prelude. */
+const AWAIT = '__reqflow$await';
 
 /**
  * Run first in every context, before the API bootstrap: locks stack traces off and installs
- * the line marks. Evaluates to a function, kept by the host only, that reads (and resets) the
- * line last marked.
+ * the line marks and the watch on an awaiting script's promise (its own `then`, taken before
+ * any script could replace it). Evaluates to two functions kept by the host only: one reads
+ * (and resets) the line last marked, one how the awaiting script ended (0: not yet, 1: done,
+ * 2: threw — with what it threw).
  */
 const PRELUDE = `(function () {
   'use strict';
@@ -55,7 +59,16 @@ const PRELUDE = `(function () {
   let line = 0;
   lock(globalThis, '${MARK}', (n) => { if (typeof n === 'number') line = n; });
   lock(globalThis, '${AFTER_CALL}', (value, n) => { if (typeof n === 'number') line = n; return value; });
-  return (reset) => { const last = line; if (reset === true) line = 0; return last; };
+  const then = Object.getPrototypeOf((async () => {})()).then;
+  const apply = Reflect.apply;
+  let settled = 0;
+  let thrown;
+  lock(globalThis, '${AWAIT}', (promise) => { settled = 0; thrown = undefined; apply(then, promise, [() => { settled = 1; }, (error) => { settled = 2; thrown = error; }]); });
+  return Object.freeze({ __proto__: null,
+    line: (reset) => { const last = line; if (reset === true) line = 0; return last; },
+    settled: () => settled,
+    thrown: () => thrown,
+  });
 })()`;
 
 /** A proxy's traps would run script code outside the time limit: never touched. */
@@ -131,7 +144,7 @@ async function instrument(code: string): Promise<string | undefined> {
   const { parse } = await import('acorn');
   let program: AstNode;
   try {
-    program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, locations: true }) as unknown as AstNode;
+    program = parse(code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, locations: true }) as unknown as AstNode;
   } catch {
     return undefined;
   }
@@ -235,8 +248,11 @@ async function instrument(code: string): Promise<string | undefined> {
  */
 export function createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): Sandbox {
   const { createContext, Script } = vm();
-  const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false } });
-  const lastLine = new Script(PRELUDE, { filename: 'reqflow:script-prelude' }).runInContext(context) as (reset?: boolean) => unknown;
+  // afterEvaluate: the promise jobs of an async script run before runInContext returns, inside its time limit.
+  const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  // Read before any script ran: a frozen object without a prototype, its functions the prelude's.
+  const prelude = new Script(PRELUDE, { filename: 'reqflow:script-prelude' }).runInContext(context) as { line: (reset?: boolean) => unknown; settled: () => unknown; thrown: () => unknown };
+  const { line: lastLine, settled, thrown } = prelude;
   // Only a positive whole number comes back (a script can call the mark function itself).
   const takeLine = (): number | undefined => {
     const line = lastLine(true);
@@ -244,7 +260,14 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   };
   // The host function is wrapped so that it cannot throw into the sandbox (a host Error is a way
   // out), and only ever returns a primitive.
+  let deadline = 0;
   const safeBridge = (op: unknown, ...args: unknown[]): string | number | boolean | undefined => {
+    // httpyac's sleep(ms): this thread waits, never past the script's time limit.
+    if (op === 'sleep') {
+      const ms = Math.min(Number(args[0]) || 0, deadline - Date.now());
+      if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+      return undefined;
+    }
     try {
       const result = bridge(String(op), args.map((a) => (a === undefined ? undefined : typeof a === 'string' ? a : '')));
       return typeof result === 'string' || typeof result === 'number' || typeof result === 'boolean' ? result : undefined;
@@ -255,16 +278,21 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   const install = new Script(bootstrap, { filename: 'reqflow:script-api' }).runInContext(context) as (bridge: unknown, data: string) => void;
   install(safeBridge, data);
 
-  const compile = async (code: string, filename: string): Promise<Vm.Script> => {
+  /**
+   * `awaits`: the code has a top-level await, and becomes an async function's body — wrapped
+   * after the marks are in (the wrapper's own call must not mark a line), on the code's lines.
+   */
+  const compile = async (code: string, filename: string, awaits: boolean): Promise<Vm.Script> => {
+    const wrap = (text: string): string => (awaits ? `${AWAIT}((async () => {${text}\n})())` : text);
     const instrumented = await instrument(code);
     if (instrumented !== undefined) {
       try {
-        return new Script(instrumented, { filename });
+        return new Script(wrap(instrumented), { filename });
       } catch {
         // Not expected; the code runs without line marks (or fails with its own syntax error).
       }
     }
-    return new Script(code, { filename });
+    return new Script(wrap(code), { filename });
   };
   /** The script's completion value when it is a string (what `evaluate` needs), or its failure. */
   const execute = async (code: string, filename: string): Promise<{ value?: string; failure?: ScriptFailure }> => {
@@ -276,21 +304,29 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
         return false;
       }
     });
-    if (refused) return { failure: { message: refused.message, line: refused.line } };
+    if (refused?.message) return { failure: { message: refused.message, line: refused.line } };
+    const awaits = refused?.topLevelAwait === true;
     let script: Vm.Script;
     try {
-      script = await compile(code, filename);
+      script = await compile(code, filename, awaits);
     } catch (error) {
       return { failure: compileFailure(error, filename) };
     }
     takeLine();
     let value: unknown;
+    deadline = Date.now() + timeoutMs;
     try {
       // displayErrors: false — decorating an error reads its properties (`stack` among them),
       // which for a thrown proxy or getter runs script code after the time limit stopped applying.
       value = script.runInContext(context, { timeout: timeoutMs, breakOnSigint: true, displayErrors: false });
     } catch (error) {
       return { failure: failureOf(error, takeLine(), timeoutMs) };
+    }
+    if (awaits) {
+      const state = settled();
+      const at = takeLine();
+      if (state === 2) return { failure: failureOf(thrown(), at, timeoutMs) };
+      if (state !== 1) return { failure: { message: 'awaits something that never settles (scripts have no timers, network or files)', ...(at !== undefined ? { line: at } : {}) } };
     }
     takeLine();
     // Any other completion value stays in the sandbox: returned from this async function, a

@@ -56,3 +56,24 @@ test('a response handler that allocates without end: a failed check naming the m
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
   expect(result.ms).toBeLessThan(15_000);
 });
+
+test("an httpyac script allocating 200 MB in a loop, just past the 128 MB limit, under reqflow run: that request fails naming the limit, the next request is sent and checked, exit 1, the process survives", async () => {
+  // 25 arrays of 8 MB each: each allocation fits, the total does not.
+  const file = tmp.write('yac-hog.http', `GET ${base}/a\n\n{{@response\n  const kept = [];\n  for (let i = 0; i < 25; i++) kept.push(new Array(1e6).fill(1.5));\n  exports.kept = kept.length;\n}}\n\n###\nGET ${base}/b\n\n?? status == 200\n`);
+  const result = await runMeasured(['run', file, '--script-timeout', '20000'], tmp.dir);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/yac-hog\.http:\d+.*used more than 128 MB of memory/);
+  expect(result.stderr).not.toMatch(/FATAL|heap out of memory|Aborted|\n\s+at /);
+  // The second request was sent and its check ran after the worker died.
+  expect(result.stderr).toMatch(/status == 200/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+  expect(result.ms).toBeLessThan(15_000);
+});
+
+test('typed arrays, whose bytes live outside the heap limit, are not in the sandbox: a clear error naming the line, bounded memory', async () => {
+  const file = tmp.write('buffers.http', `GET ${base}/a\n\n> {%\n  const kept = [];\n  for (let i = 0; i < 8; i++) kept.push(new Uint8Array(50e6).fill(1));\n%}\n`);
+  const result = await runMeasured(['run', file], tmp.dir);
+  expect(result.code).toBe(1);
+  expect(result.stderr).toMatch(/buffers\.http:5 \(script line 3\): ReferenceError: Uint8Array is not defined/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+});

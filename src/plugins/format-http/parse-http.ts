@@ -255,6 +255,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript only`, { hint: 'write the script in JavaScript (or remove it)' });
   }
   if (Object.keys(chain).length > 0) spec.chain = chain;
+  if (annotations.loop !== undefined) spec.loop = loopOf(annotations.loop, file, annotationLines.loop ?? lineNo);
   markGraphql(spec, graphql === true);
   // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line
   // of the file itself (never of an included file); each is resolved as it is sent.
@@ -292,6 +293,13 @@ function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
   if (!split || split.index === undefined) return;
   spec.body = body.slice(0, split.index);
   spec.annotations.variables = split[1] as string;
+}
+
+/** httpyac's `# @loop`: `for N` and `for NAME of VALUES` (run by src/pipeline/loop-passes.ts); any other form is refused, never sent once. */
+function loopOf(loop: string, file: string, line: number): RequestSpec['loop'] {
+  const form = /^\s*for\s+(?:(\d+)|([A-Za-z_$][\w$]*)\s+of\s+(\S.*))$/.exec(loop);
+  if (!form) throw new ParseError(file, line, 1, `# @loop ${clip(loop)}: reqflow runs "for N" and "for NAME of VALUES"`);
+  return { line, count: form[1], item: form[2], values: form[3] };
 }
 
 function clip(text: string): string {
