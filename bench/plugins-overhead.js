@@ -57,7 +57,7 @@ function timeRun(script, args, env) {
 
 /** Microseconds per `hasUserPlugins()` call when nothing is installed. */
 async function timeCheckInProcess(dataHome) {
-  const { hasUserPlugins } = await import(pathToFileURL(join(ROOT, 'dist', 'core', 'third-party.js')).href);
+  const { hasUserPlugins } = await import(pathToFileURL(join(ROOT, 'dist', 'core', 'user-plugins.js')).href);
   const env = { ...process.env, XDG_DATA_HOME: dataHome, REQFLOW_DATA_DIR: '' };
   const calls = 20_000;
   for (let i = 0; i < 1000; i++) hasUserPlugins(env);

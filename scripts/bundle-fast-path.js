@@ -40,7 +40,7 @@ const outdir = `${root}dist/bundle`;
  * `reqflow send` is here too (its arguments made a one-request file): it must start as fast as
  * `run` (issue 24), which reading extras.cjs would not allow.
  */
-const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'pipeline/third-party.js', 'report/pretty.js', 'report/raw.js', 'plugins/format-http/index.js'];
+const PLAIN_PATH = ['cli/fast-run.js', 'cli/run-file.js', 'pipeline/installed-plugins.js', 'report/pretty.js', 'report/raw.js', 'plugins/format-http/index.js'];
 const EXTRAS_PREFIX = 'reqflow-extras:';
 
 /**

@@ -57,7 +57,7 @@ core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin
 core/mask.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
-core/stages/send-http.js core/stages/substitute.js pipeline/third-party.js core/token-extraction.js
+core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js
 core/variables.js core/version.js
 pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js
 plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js

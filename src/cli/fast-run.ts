@@ -125,7 +125,7 @@ export async function tryFastPath(argv: string[]): Promise<number | undefined> {
     return exitCode;
   }
   // The run's modules load only here: `--version` and the commands oclif serves never pay for them.
-  const [runFile, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../pipeline/third-party.js')]);
+  const [runFile, { loadUserPlugins }] = await Promise.all([import('./run-file.js'), import('../pipeline/installed-plugins.js')]);
   const io = runFile.processIo();
   return run({ ...runFile, io, plugins: (warn) => loadUserPlugins(warn, io.env) });
 }

@@ -6,7 +6,6 @@ import type { PluginsHookOptions } from './plugins-hook.js';
 import type { Plugin, Stage } from './plugin.js';
 import { STAGES } from './plugin.js';
 import { compareNames, entryFromPlugin, type PluginEntry } from '../core/registry.js';
-import { hasUserPlugins } from '../core/user-plugins.js';
 
 /** The oclif hook third-party packages declare in their package.json `oclif.hooks`. */
 const PLUGINS_HOOK = 'reqflow:plugins';
@@ -92,11 +91,10 @@ export async function collectThirdPartyPlugins(config: HookRunner, warn: (messag
 }
 
 /**
- * The third-party plugins of a run. When nothing is installed this costs one file read; only
- * then is oclif's Config loaded (it finds the installed and linked packages) and the hook run.
+ * The installed third-party plugins of a run (installed-plugins.ts asks first whether there
+ * are any): oclif's Config finds the installed and linked packages, and the hook runs.
  */
-export async function loadUserPlugins(warn: (message: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<PluginEntry[]> {
-  if (!hasUserPlugins(env)) return [];
+export async function loadInstalledPlugins(warn: (message: string) => void): Promise<PluginEntry[]> {
   // The config module alone, not all of @oclif/core (help, parser, ux): a run needs none of that.
   const { Config } = await import('@oclif/core/config');
   const root = fileURLToPath(new URL('../../', import.meta.url));
