@@ -18,17 +18,27 @@ export async function readWholeBody(response: ResponseInfo, maxSize: number): Pr
   if (!stream) return (response.body = Buffer.alloc(0));
   if (stream.readableEnded || stream.destroyed) throw new Error('response body was already consumed by another stage');
   // Events, not `for await`: the async iterator costs a promise per chunk, paid by every request of a batch.
+  // A body whose length is known is copied into one buffer as it comes: never the chunks and
+  // their joined copy at once (twice the body, at its end).
+  const expected = knownLength(response, maxSize);
   response.body = await new Promise<Buffer>((resolvePromise, reject) => {
     const chunks: Buffer[] = [];
     let total = 0;
+    let whole = expected === undefined ? undefined : Buffer.allocUnsafe(expected);
     const settle = (error: Error | undefined): void => {
       stream.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       if (error) reject(error);
-      else resolvePromise(Buffer.concat(chunks, total));
+      else resolvePromise(whole ? whole.subarray(0, total) : Buffer.concat(chunks, total));
     };
     const onData = (chunk: Buffer): void => {
+      if (whole && total + chunk.length <= whole.length) chunk.copy(whole, total);
+      else {
+        // More than the server announced: the chunks after all.
+        if (whole) chunks.push(whole.subarray(0, total));
+        whole = undefined;
+        chunks.push(chunk);
+      }
       total += chunk.length;
-      chunks.push(chunk);
       if (total > maxSize) {
         stream.destroy();
         settle(new NetworkError(`response is larger than --max-size (${maxSize} bytes)`, { hint: MAX_SIZE_HINT }));
@@ -41,4 +51,14 @@ export async function readWholeBody(response: ResponseInfo, maxSize: number): Pr
     stream.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
   return response.body;
+}
+
+/** The body's length as announced, when the bytes read are the bytes sent (no content coding) and within `maxSize`. */
+function knownLength(response: ResponseInfo, maxSize: number): number | undefined {
+  if (response.status === 204 || response.status === 304) return undefined; // no body, whatever the header says
+  const length = response.headers['content-length'];
+  const coding = response.headers['content-encoding'];
+  if (typeof length !== 'string' || (coding !== undefined && coding !== 'identity')) return undefined;
+  const bytes = Number(length);
+  return Number.isSafeInteger(bytes) && bytes > 0 && bytes <= maxSize ? bytes : undefined;
 }
