@@ -298,6 +298,7 @@ export class TuiApp implements SendHost, CommandHost {
       running.controller.abort();
       return this.say(running.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
     }
+    if (this.response.query.clear()) return this.drawLive(); // J's filtered view: the whole body again
     if (this.fullscreen) {
       this.fullscreen = false;
       this.focus = 'tree';
