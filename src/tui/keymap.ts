@@ -30,6 +30,7 @@ export type Action =
   | 'pin'
   | 'diff'
   | 'edit'
+  | 'stress'
   | 'new-file'
   | 'duplicate-file'
   | 'rename-file'
@@ -81,11 +82,12 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   pin: { keys: ['w'], what: 'pin the response shown (W compares with it)' },
   diff: { keys: ['W'], what: 'compare the response shown with the pinned one (a diff, JSON field by field)' },
   edit: { keys: ['E'], what: 'open the selected request in $VISUAL / $EDITOR (else vi) at its line; reloaded after' },
+  stress: { keys: ['L'], what: "stress-test the selected request (workers, duration or count) with reqflow stress's engine; progress in the status bar, Esc stops" },
   'new-file': { keys: ['a'], what: 'new request file beside the selected one' },
   'duplicate-file': { keys: ['D'], what: 'duplicate the selected request file (never over an existing file)' },
   'rename-file': { keys: ['R'], what: 'rename the selected request file (never over an existing file)' },
   'delete-file': { keys: ['delete'], what: "move the selected request file to reqflow's trash, after asking" },
-  escape: { keys: ['escape'], what: "cancel the selected request's send or stream; show the whole body after J; leave full screen; clear the filter" },
+  escape: { keys: ['escape'], what: "cancel the selected request's send or stream; stop a stress run; show the whole body after J; leave full screen; clear the filter" },
   'oauth-settings': { keys: ['O'], what: "configure the profile's OAuth settings (saved into .profiles.json)" },
   'oauth-login': { keys: ['o'], what: 'log in with OAuth (authorization code flow in the browser)' },
   reload: { keys: ['r'], what: 'reload the request files and the profiles (request files also reload by themselves when changed)' },
