@@ -7,16 +7,19 @@ import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { filterRunner } from '../core/filter.js';
 
-/** The first value JSONPath `path` selects in `json`, or undefined when nothing matches. */
-export async function jsonPath(json: unknown, path: string): Promise<unknown> {
+/** Every value JSONPath `path` selects in `json`, in document order (the TUI's query box shows them all). */
+export async function jsonPathAll(json: unknown, path: string): Promise<unknown[]> {
   const { JSONPath } = await import('jsonpath-plus');
-  let found: unknown[];
   try {
-    found = JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+    return JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
   } catch (error) {
     throw new UsageError(`invalid JSONPath ${path}: ${(error as Error).message}`);
   }
-  return found[0];
+}
+
+/** The first value JSONPath `path` selects in `json`, or undefined when nothing matches. */
+export async function jsonPath(json: unknown, path: string): Promise<unknown> {
+  return (await jsonPathAll(json, path))[0];
 }
 
 /** The text of the first node XPath `expression` selects in the XML document `xml` (or a number/string/boolean result). */

@@ -7,14 +7,13 @@
 import { BUILTIN_PLUGINS } from '../core/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
-import { SecretRegistry, displayUrl } from '../core/mask.js';
+import { SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RequestSpec } from '../core/model.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { runRequest } from '../pipeline/loop.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { selectRequests } from '../pipeline/parse-file.js';
 import { colorWanted, palette } from '../report/render/colors.js';
-import type { RequestOutcome } from '../report/reporter.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { fileSource } from '../cli/request-source.js';
 import type { CliIo } from '../cli/run-file.js';
@@ -23,11 +22,8 @@ import { runServices, profileFlagsOf } from '../cli/run-services.js';
 import { stressPlan, type RawStressFlags, type StressPlan } from './flags.js';
 import { liveProgress } from './progress.js';
 import { stressRecorder } from './recorder.js';
-import { runSchedule } from './schedule.js';
-import { StressStats, latencyHistogram } from './stats.js';
-import type { StressSummary } from './summary.js';
+import { runDependencies, runStressEngine, type OutcomeHandler } from './engine.js';
 import { stressTable } from './table.js';
-import { judge } from './thresholds.js';
 
 /** The one request a stress run sends: `-n NAME`, or the file's only request. */
 function pickRequest(specs: RequestSpec[], names: readonly string[], file: string): RequestSpec {
@@ -35,19 +31,6 @@ function pickRequest(specs: RequestSpec[], names: readonly string[], file: strin
   const [picked] = selectRequests(specs, names);
   if (!picked || (names.length === 0 && specs.length !== 1)) throw new UsageError(specs.length === 0 ? `${file} has no request` : `${file} has ${specs.length} requests: name one with -n`, { hint: `requests in this file: ${specs.map((s) => s.name).join(', ')}` });
   return picked;
-}
-
-/**
- * What the request depends on (`# @import`, `# @depends`, `# @ref`, a reference to another
- * request's response) runs once, before the clock starts: not once per worker at the same time.
- */
-async function runDependencies(services: RunServices, spec: RequestSpec, file: string): Promise<void> {
-  const { chain } = services;
-  if (!chain) return;
-  for (const imported of spec.chain?.imports ?? []) await chain.importFile(imported.path, file);
-  for (const dependency of spec.chain?.depends ?? []) await chain.depend(dependency.path, file);
-  for (const ref of spec.chain?.refs ?? []) if (!ref.force) await chain.ensure(ref.name, false);
-  await chain.prepare(spec);
 }
 
 /** Warnings a request gives are said once, not once per request of the run. */
@@ -81,7 +64,7 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
       const specs = await from.load({ registry, warn, secrets });
       const spec = pickRequest(specs, flags.name ?? [], file);
-      let onOutcome: (outcome: RequestOutcome, latencyMs: number | undefined) => void = () => undefined;
+      let onOutcome: OutcomeHandler = () => undefined;
       const output: OutputSink = { out: () => undefined, err };
       const services = await runServices({
         path: from.path,
@@ -114,28 +97,9 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
   );
 }
 
-/** The run itself: the schedule, the counters, then the table or the JSON document and the exit code. */
-async function stress(plan: StressPlan, spec: RequestSpec, services: RunServices, file: string, io: CliIo, color: boolean | undefined, listen: (handler: (outcome: RequestOutcome, latencyMs: number | undefined) => void) => void, signal: AbortSignal): Promise<number> {
-  const histogram = await latencyHistogram();
-  const startedAt = performance.now();
-  const stats = new StressStats(histogram, startedAt);
-  let sentUrl: string | undefined; // with its variables resolved, for the table
-  listen((outcome, latency) => {
-    if (signal.aborted && outcome.error) return; // cancelled by Ctrl-C: not a result
-    sentUrl ??= outcome.sent?.url;
-    stats.record(outcome, latency);
-  });
-  const stopProgress = liveProgress(stats, io.stderr, plan.durationMs, startedAt);
-  try {
-    await runSchedule(plan, async () => void (await runRequest(spec, file, services)), signal, startedAt);
-  } finally {
-    stopProgress();
-  }
-  const settings = { workers: plan.workers, rampUpMs: plan.rampUpMs, ...(plan.durationMs !== undefined ? { durationMs: plan.durationMs } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}), ...(plan.rate !== undefined ? { rate: plan.rate } : {}) };
-  const request = { name: spec.name, method: spec.method, url: displayUrl(sentUrl ?? spec.url, (text) => services.secrets.scrub(text)) };
-  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted });
-  summary.thresholds = judge(plan.thresholds, summary, (p) => stats.percentile(p));
-  summary.passed = summary.thresholds.every((result) => result.passed);
+/** The run itself (engine.ts), then the table or the JSON document and the exit code. */
+async function stress(plan: StressPlan, spec: RequestSpec, services: RunServices, file: string, io: CliIo, color: boolean | undefined, listen: (handler: OutcomeHandler) => void, signal: AbortSignal): Promise<number> {
+  const summary = await runStressEngine({ plan, spec, services, file, signal, listen, progress: (stats, startedAt) => liveProgress(stats, io.stderr, plan.durationMs, startedAt) });
   const text = plan.json ? `${JSON.stringify(summary, null, 2)}\n` : stressTable(summary, palette(color ?? colorWanted(io.stdout.isTTY === true, io.env)));
   io.stdout.write(services.secrets.scrub(text));
   if (signal.aborted) return ExitCode.interrupted;

@@ -59,6 +59,7 @@ export class TuiApp implements SendHost, CommandHost {
   private readonly finished: Promise<void>;
   private finish!: () => void;
   oauthCancel: AbortController | undefined;
+  stressCancel: AbortController | undefined; // `L` (actions/stress.ts)
 
   constructor(
     readonly blessed: Blessed,
@@ -146,9 +147,7 @@ export class TuiApp implements SendHost, CommandHost {
   readonly selectedSpec = (): RequestSpec | undefined => this.tree.selectedSpec();
   readonly selectedFile = (): string | undefined => this.tree.selectedFile();
 
-  selectedFolder(): string {
-    return this.tree.selectedFolder() ?? this.workspace.catalog.root;
-  }
+  readonly selectedFolder = (): string => this.tree.selectedFolder() ?? this.workspace.catalog.root;
 
   drawResponse(): void {
     const { workspace } = this;
@@ -298,6 +297,8 @@ export class TuiApp implements SendHost, CommandHost {
       running.controller.abort();
       return this.say(running.capture.streaming ? 'stopping the stream…' : 'cancelling…', 'warn');
     }
+    if (this.stressCancel && !this.stressCancel.signal.aborted) return void (this.stressCancel.abort(), this.say('stopping the stress run…', 'warn'));
+    if (this.response.query.clear()) return this.drawLive(); // J's filtered view: the whole body again
     if (this.fullscreen) {
       this.fullscreen = false;
       this.focus = 'tree';
@@ -343,9 +344,7 @@ export class TuiApp implements SendHost, CommandHost {
     this.render();
   }
 
-  isOpen(layer: Layer): boolean {
-    return this.layers.has(layer);
-  }
+  readonly isOpen = (layer: Layer): boolean => this.layers.has(layer);
 
   // ── sends (actions/send.ts) ─────────────────────────────────────────────────────────────────
 
@@ -389,6 +388,7 @@ export class TuiApp implements SendHost, CommandHost {
     for (const exchange of this.states.running()) exchange.controller.abort();
     this.elapsedClock.set(false);
     this.oauthCancel?.abort();
+    this.stressCancel?.abort();
     clearInterval(this.clock);
     this.watcher.close();
     this.redraw.cancel();

@@ -25,10 +25,12 @@ export type Action =
   | 'timing'
   | 'search-next'
   | 'search-previous'
+  | 'query'
   | 'history'
   | 'pin'
   | 'diff'
   | 'edit'
+  | 'stress'
   | 'new-file'
   | 'duplicate-file'
   | 'rename-file'
@@ -70,6 +72,7 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   variables: { keys: ['v'], what: 'show variables and where each comes from (-e, session, profile)' },
   'toggle-headers': { keys: ['h'], what: 'show or hide the response headers' },
   'toggle-fullscreen': { keys: ['f'], what: 'full-screen response (scroll with the arrows); f again or Esc returns' },
+  query: { keys: ['J'], what: 'filter the JSON response live: JMESPath, or JSONPath from $ (Enter keeps the view, Esc shows the whole body)' },
   'copy-body': { keys: ['y'], what: 'copy the response body to the clipboard (OSC 52)' },
   'copy-curl': { keys: ['C'], what: 'copy the request as sent as a curl command (OSC 52), secrets masked' },
   'save-body': { keys: ['s'], what: 'save the response body, the exact bytes received, to a file (asks before replacing one)' },
@@ -79,11 +82,12 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   pin: { keys: ['w'], what: 'pin the response shown (W compares with it)' },
   diff: { keys: ['W'], what: 'compare the response shown with the pinned one (a diff, JSON field by field)' },
   edit: { keys: ['E'], what: 'open the selected request in $VISUAL / $EDITOR (else vi) at its line; reloaded after' },
+  stress: { keys: ['L'], what: "stress-test the selected request (workers, duration or count) with reqflow stress's engine; progress in the status bar, Esc stops" },
   'new-file': { keys: ['a'], what: 'new request file beside the selected one' },
   'duplicate-file': { keys: ['D'], what: 'duplicate the selected request file (never over an existing file)' },
   'rename-file': { keys: ['R'], what: 'rename the selected request file (never over an existing file)' },
   'delete-file': { keys: ['delete'], what: "move the selected request file to reqflow's trash, after asking" },
-  escape: { keys: ['escape'], what: "cancel the selected request's send or stream; leave full screen; clear the filter" },
+  escape: { keys: ['escape'], what: "cancel the selected request's send or stream; stop a stress run; show the whole body after J; leave full screen; clear the filter" },
   'oauth-settings': { keys: ['O'], what: "configure the profile's OAuth settings (saved into .profiles.json)" },
   'oauth-login': { keys: ['o'], what: 'log in with OAuth (authorization code flow in the browser)' },
   reload: { keys: ['r'], what: 'reload the request files and the profiles (request files also reload by themselves when changed)' },

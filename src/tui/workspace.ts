@@ -27,6 +27,15 @@ import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
 import { oauthStatus, shortStatus } from '../plugins/auth-oauth2/status.js';
 
+/** Where one run's output, reports and prompts go. */
+export interface RunIo {
+  output: OutputSink;
+  reporter: Reporter;
+  prompter: Prompter;
+  signal: AbortSignal;
+  onPhases?: RunServices['onPhases'];
+}
+
 export interface WorkspaceOptions {
   /** The folder whose request files are shown (absolute). */
   dir: string;
@@ -167,54 +176,66 @@ export class Workspace {
 
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
-      await this.refreshSession();
       await validateFilters([spec], this.options);
-      // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
-      const environment = await loadEnvironment(dirname(file), this.options.environment);
-      for (const value of environment?.secrets ?? []) this.secrets.add(value);
-      const history = openHistory({
-        options: this.options,
-        profile: this.profile,
-        project: this.session.project,
-        ...(this.document.path ? { profilesFile: this.document.path } : {}),
-        secrets: this.secrets,
-        env: this.config.env,
-        warn: (message) => io.capture.err(`reqflow: warning: ${message}`),
-      });
+      const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
       const outgoing = this.outgoingServices();
-      const services: RunServices = {
-        registry: this.registry,
-        options: this.options,
-        profile: this.profile,
-        ...(this.document.path ? { profilesPath: this.document.path } : {}),
-        session: this.session,
-        ...(environment ? { environment } : {}),
-        output: io.output ?? io.capture,
-        report: createFeed(io.reporter ?? paneReporter(io.capture, outgoing)),
-        prompter: io.prompter,
-        promptCache: this.promptCache,
-        secrets: this.secrets,
-        agents: this.agents,
-        signal: io.signal,
-        abort: new AbortHooks(io.signal),
-        runState: this.runState,
-        env: this.config.env,
-        ...(outgoing.cookies ? { cookies: outgoing.cookies } : {}),
-        proxy: outgoing.proxy,
-        ...(history ? { history } : {}),
-        onPhases: (phases) => (io.capture.phases = phases),
-      };
-      const chain = await this.sending.run(services, () => this.chainFor(file));
-      services.chain = chain;
+      const run: RunIo = { output: io.output ?? io.capture, reporter: io.reporter ?? paneReporter(io.capture, outgoing), prompter: io.prompter, signal: io.signal, onPhases: (phases) => (io.capture.phases = phases) };
+      const services = await this.servicesFor(file, run, outgoing, warn);
       try {
-        return await this.sending.run(services, () => chain.run(spec, file));
+        return await this.withChain(services, file, (chain) => chain.run(spec, file));
       } finally {
-        await history?.flush(); // one send is the TUI's run
+        await services.history?.flush(); // one send is the TUI's run
       }
     } catch (error) {
       const problem = asReqflowError(error);
       return { spec, error: problem, exitCode: problem.exitCode };
     }
+  }
+
+  /** A stress run from the UI (`L`): `body` runs with services whose reports go to `io.reporter`, on `io.agents`; no history is kept. */
+  async withRunServices<T>(file: string, io: RunIo & { agents: AgentPool }, body: (services: RunServices) => Promise<T>): Promise<T> {
+    const services = await this.servicesFor(file, io, this.outgoingServices());
+    return this.withChain(services, file, () => body(services));
+  }
+
+  /** The services of one run of `file` (the history's when `warn` is given: a send). */
+  private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
+    await this.refreshSession();
+    // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
+    const environment = await loadEnvironment(dirname(file), this.options.environment);
+    for (const value of environment?.secrets ?? []) this.secrets.add(value);
+    const history = warn
+      ? openHistory({ options: this.options, profile: this.profile, project: this.session.project, ...(this.document.path ? { profilesFile: this.document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
+      : undefined;
+    return {
+      registry: this.registry,
+      options: this.options,
+      profile: this.profile,
+      ...(this.document.path ? { profilesPath: this.document.path } : {}),
+      session: this.session,
+      ...(environment ? { environment } : {}),
+      output: io.output,
+      report: createFeed(io.reporter),
+      prompter: io.prompter,
+      promptCache: this.promptCache,
+      secrets: this.secrets,
+      agents: io.agents ?? this.agents,
+      signal: io.signal,
+      abort: new AbortHooks(io.signal),
+      runState: this.runState,
+      env: this.config.env,
+      ...(outgoing.cookies ? { cookies: outgoing.cookies } : {}),
+      proxy: outgoing.proxy,
+      ...(history ? { history } : {}),
+      ...(io.onPhases ? { onPhases: io.onPhases } : {}),
+    };
+  }
+
+  /** Runs `body` with `services` and the file's chain: a request referred to runs with the services of the run that needs it. */
+  private async withChain<T>(services: RunServices, file: string, body: (chain: RunChain) => Promise<T>): Promise<T> {
+    const chain = await this.sending.run(services, () => this.chainFor(file));
+    services.chain = chain;
+    return this.sending.run(services, () => body(chain));
   }
 
   /** One chain per file, made once even when two sends of the file start together. */

@@ -10,9 +10,11 @@ import { RESPONSE_COMMANDS, type ResponseHost } from './response-keys.js';
 import { pickEnvironment } from './environments.js';
 import { openOAuthSettings, runOAuthLogin } from './oauth.js';
 import { pickProfile, showVariables } from './profiles.js';
+import type { StressHost } from './host.js';
+import { openStress } from './stress.js';
 
 /** What the commands below use of the app. */
-export interface CommandHost extends ResponseHost, FilesHost, EditHost {
+export interface CommandHost extends ResponseHost, FilesHost, EditHost, StressHost {
   readonly bindings: Bindings;
   /** The selected request's own state (a folder or file row has none). */
   selectedState(): RequestState;
@@ -37,6 +39,7 @@ export const COMMANDS: Partial<Record<Action, (app: CommandHost) => void>> = {
   help: (app) => app.open(new TextOverlay(app, 'Keys', helpLines(app.bindings))),
   palette: (app) => app.open(new PaletteOverlay(app, app.bindings, (action) => app.perform(action))),
   edit: (app) => editRequest(app, app.selectedSpec()),
+  stress: (app) => openStress(app),
   reload: (app) => app.background(app.reload(true)),
   ...RESPONSE_COMMANDS,
   ...FILE_COMMANDS,

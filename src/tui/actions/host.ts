@@ -2,6 +2,7 @@ import type { Layer, OverlayHost } from '../views/overlay.js';
 import type { Level } from '../panes/status-bar.js';
 import type { OAuthLogin } from '../oauth-login.js';
 import type { Workspace } from '../workspace.js';
+import type { RequestSpec } from '../../core/model.js';
 
 export interface AppHooks {
   /** Loads the OAuth plugin's login for `o` (imported on first use). */
@@ -26,4 +27,14 @@ export interface AppHost extends OverlayHost {
   refresh(): void;
   /** The login waiting for the browser, if any (Esc or quitting aborts it). */
   oauthCancel: AbortController | undefined;
+}
+
+/** What `L` (actions/stress.ts, stress/run-tui-stress.ts) uses of the app. */
+export interface StressHost extends AppHost {
+  selectedSpec(): RequestSpec | undefined;
+  selectedFile(): string | undefined;
+  /** The stress run going on, if any (Esc or quitting stops it). */
+  stressCancel: AbortController | undefined;
+  /** True once the UI is closing. */
+  readonly gone: boolean;
 }

@@ -3,6 +3,7 @@ import type { Action } from '../keymap.js';
 import type { ResponseView } from '../panes/response-view.js';
 import type { RequestState } from '../request-states.js';
 import { copyAsCurl, copyBody } from './copy.js';
+import { openQueryBox } from './query-box.js';
 import { openHistory, type HistoryHost } from './history.js';
 import { saveBody } from './save-body.js';
 import { searchResponse, stepMatch } from './search-response.js';
@@ -36,6 +37,7 @@ export const RESPONSE_COMMANDS: Partial<Record<Action, (app: ResponseHost) => vo
   timing: (app) => showTiming(app, shown(app)?.capture),
   'search-next': (app) => stepMatch(app, app.response.pager, 1, () => redraw(app)),
   'search-previous': (app) => stepMatch(app, app.response.pager, -1, () => redraw(app)),
+  query: (app) => openQueryBox(app),
   history: (app) => app.background(openHistory(app)),
   pin: (app) => app.response.pinned.pin(app, shown(app)),
   diff: (app) => app.background(app.response.pinned.diff(app, shown(app))),

@@ -2,6 +2,7 @@ import { PinnedResponse } from '../actions/pin-diff.js';
 import type { Element } from '../blessed.js';
 import type { Exchange } from '../exchange.js';
 import { Pager } from '../pager/pager.js';
+import { QueryState } from '../query/query-view.js';
 import { visibleLength } from '../views/format.js';
 import type { RequestState } from '../request-states.js';
 import { responsePaneView, shownExchange, showsHex, type ResponsePaneState } from './response-pane.js';
@@ -14,6 +15,8 @@ export class ResponseView {
   readonly pager = new Pager();
   /** `w` pins a response, `W` compares with it. */
   readonly pinned = new PinnedResponse();
+  /** `J`: the body filtered by a JMESPath/JSONPath expression instead of the whole body, until Esc. */
+  readonly query = new QueryState();
   /** `x`: the user's choice of hex view for this response (undefined: hex for binary bodies). */
   private hex: boolean | undefined;
   /** A stream's newest events stay in view until the user scrolls away (G follows again). */
@@ -26,6 +29,7 @@ export class ResponseView {
     this.pager.reset();
     this.hex = undefined;
     this.followStream = true;
+    this.query.clear();
     delete this.restored;
   }
 
@@ -48,7 +52,8 @@ export class ResponseView {
   /** Draws the rows on screen. */
   draw(pane: Element, state: Omit<ResponsePaneState, 'hex' | 'width'>): void {
     const width = (pane.width as number) - 3;
-    const view = responsePaneView({ ...state, request: this.stateOf(state.request), hex: this.hex, width: width - 1 });
+    const whole = responsePaneView({ ...state, request: this.stateOf(state.request), hex: this.hex, width: width - 1 });
+    const view = this.query.view(whole.label, width - 1) ?? whole;
     this.pager.setSource(view.source);
     this.pager.setViewport(width, (pane.height as number) - 2);
     if (state.request.running?.capture.streaming && this.followStream) this.pager.following = true;

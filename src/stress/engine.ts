@@ -1,0 +1,69 @@
+/**
+ * The engine of a stress run, for `reqflow stress` and the TUI's `L`: what the request depends
+ * on runs once, then the schedule sends it through the run loop while the counters record each
+ * outcome; the summary comes back (with the thresholds judged) and the caller shows it.
+ */
+import { displayUrl } from '../core/mask.js';
+import type { RequestSpec } from '../core/model.js';
+import { runRequest } from '../pipeline/loop.js';
+import type { RunServices } from '../pipeline/create-context.js';
+import type { RequestOutcome } from '../report/reporter.js';
+import type { StressPlan } from './flags.js';
+import { runSchedule } from './schedule.js';
+import { StressStats, latencyHistogram } from './stats.js';
+import type { StressSummary } from './summary.js';
+import { judge } from './thresholds.js';
+
+/** What the stress recorder (recorder.ts) hands on for each request of the run. */
+export type OutcomeHandler = (outcome: RequestOutcome, latencyMs: number | undefined) => void;
+
+/**
+ * What the request depends on (`# @import`, `# @depends`, `# @ref`, a reference to another
+ * request's response) runs once, before the clock starts: not once per worker at the same time.
+ */
+export async function runDependencies(services: RunServices, spec: RequestSpec, file: string): Promise<void> {
+  const { chain } = services;
+  if (!chain) return;
+  for (const imported of spec.chain?.imports ?? []) await chain.importFile(imported.path, file);
+  for (const dependency of spec.chain?.depends ?? []) await chain.depend(dependency.path, file);
+  for (const ref of spec.chain?.refs ?? []) if (!ref.force) await chain.ensure(ref.name, false);
+  await chain.prepare(spec);
+}
+
+export interface StressRun {
+  plan: Pick<StressPlan, 'workers' | 'rampUpMs' | 'durationMs' | 'requests' | 'rate' | 'thresholds'>;
+  spec: RequestSpec;
+  services: RunServices;
+  file: string;
+  signal: AbortSignal;
+  /** Installs the handler the services' stress recorder calls for each outcome. */
+  listen: (handler: OutcomeHandler) => void;
+  /** Shows live progress from the counters; returns what stops it. */
+  progress?: (stats: StressStats, startedAt: number) => () => void;
+}
+
+/** Runs the schedule and returns the summary; a run stopped by `signal` is marked interrupted. */
+export async function runStressEngine(run: StressRun): Promise<StressSummary> {
+  const { plan, spec, services, file, signal } = run;
+  const histogram = await latencyHistogram();
+  const startedAt = performance.now();
+  const stats = new StressStats(histogram, startedAt);
+  let sentUrl: string | undefined; // with its variables resolved, for the table
+  run.listen((outcome, latency) => {
+    if (signal.aborted && outcome.error) return; // cancelled: not a result
+    sentUrl ??= outcome.sent?.url;
+    stats.record(outcome, latency);
+  });
+  const stopProgress = run.progress?.(stats, startedAt) ?? (() => undefined);
+  try {
+    await runSchedule(plan, async () => void (await runRequest(spec, file, services)), signal, startedAt);
+  } finally {
+    stopProgress();
+  }
+  const settings = { workers: plan.workers, rampUpMs: plan.rampUpMs, ...(plan.durationMs !== undefined ? { durationMs: plan.durationMs } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}), ...(plan.rate !== undefined ? { rate: plan.rate } : {}) };
+  const request = { name: spec.name, method: spec.method, url: displayUrl(sentUrl ?? spec.url, (text) => services.secrets.scrub(text)) };
+  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted });
+  summary.thresholds = judge(plan.thresholds, summary, (p) => stats.percentile(p));
+  summary.passed = summary.thresholds.every((result) => result.passed);
+  return summary;
+}

@@ -1,0 +1,23 @@
+import { jsonPathAll } from '../../chain/query.js';
+import { filterRunner } from '../../core/filter.js';
+import { prettyJson } from '../../report/render/json-text.js';
+import { colors } from '../views/format.js';
+
+/** The language of a query-box expression: JSONPath when it starts with `$`, else JMESPath (as `--filter`). */
+function queryLanguage(expression: string): 'JSONPath' | 'JMESPath' {
+  return expression.trimStart().startsWith('$') ? 'JSONPath' : 'JMESPath';
+}
+
+/**
+ * Evaluates query-box expressions over one parsed JSON document with the project's own
+ * evaluators (`--filter`'s JMESPath, the chain's JSONPath): never a second one. JSONPath gives
+ * every match, as a list. The result comes back as the pane's lines, pretty-printed and coloured.
+ */
+export function queryEvaluator(document: unknown): (expression: string) => Promise<string[]> {
+  const jmesPath = filterRunner();
+  return async (expression) => {
+    const trimmed = expression.trim();
+    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed) : await jmesPath(trimmed, document);
+    return prettyJson(value ?? null, colors).split('\n');
+  };
+}
