@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui,stress]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
