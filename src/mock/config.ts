@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
+import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors/index.js';
 
 export type PathType = 'exact' | 'prefix' | 'regex';
@@ -92,9 +93,8 @@ class Checker {
 
   /** `250`, `"250ms"`, `"1.5s"`, `"2m"` → milliseconds. */
   duration(value: unknown, field: string): number {
-    const match = typeof value === 'number' ? [String(value), String(value), 'ms'] : typeof value === 'string' ? /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(value.trim()) : null;
-    if (!match) this.fail(field, `must be milliseconds or a duration such as "250ms", "1s", got ${JSON.stringify(value)}`);
-    const ms = Math.round(Number(match[1]) * { ms: 1, s: 1000, m: 60_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm']);
+    const ms = typeof value === 'number' ? Math.round(value) : typeof value === 'string' ? parseDuration(value) : undefined;
+    if (ms === undefined) this.fail(field, `must be milliseconds or a duration such as "250ms", "1s", got ${JSON.stringify(value)}`);
     if (!(ms >= 0 && ms <= MAX_MS)) this.fail(field, `must be at most ${MAX_MS} ms`);
     return ms;
   }

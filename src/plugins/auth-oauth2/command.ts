@@ -12,6 +12,7 @@ import { resolveProfile } from '../../core/profiles.js';
 import { noTerminalPrompter, terminalPrompter } from '../../core/prompt.js';
 import { loadProfileSession, type FileSession } from '../../core/session.js';
 import { TemplateResolver } from '../../core/variables.js';
+import { parseDuration } from '../../core/duration.js';
 import { TOKEN_VARIABLE, readStored } from './token-store.js';
 
 export interface OAuthCommandFlags {
@@ -91,10 +92,7 @@ export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OA
 
 /** `--wait 90`, `90s`, `5m`, `1500ms` → milliseconds. A plain number is seconds. */
 export function parseWait(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|min|h)?$/.exec(text.trim());
-  const amount = match ? Number(match[1]) : Number.NaN;
-  if (!match || !(amount > 0)) throw new UsageError(`--wait expects a duration such as 300, 90s, 5m or 1500ms, got "${text}"`);
-  const unit = match[2] ?? 's';
-  const factor = unit === 'ms' ? 1 : unit === 's' ? 1000 : unit === 'h' ? 3_600_000 : 60_000;
-  return Math.round(amount * factor);
+  const ms = parseDuration(text, 's');
+  if (ms === undefined || !(ms > 0)) throw new UsageError(`--wait expects a duration such as 300, 90s, 5m or 1500ms, got "${text}"`);
+  return ms;
 }
