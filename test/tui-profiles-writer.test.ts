@@ -83,7 +83,7 @@ describe('applyOAuthUpdate', () => {
   });
 
   it('refuses a file that is not valid JSON rather than overwrite it', () => {
-    expect(() => applyOAuthUpdate('[{"name": "a",}]', 'p.json', 'a', { clientId: 'x' })).toThrow(/not valid JSON/);
+    expect(() => applyOAuthUpdate('[{"name": "a"', 'p.json', 'a', { clientId: 'x' })).toThrow(/not valid JSON/);
   });
 
   it('property: any other profiles survive untouched, as values and as text', () => {

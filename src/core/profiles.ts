@@ -48,6 +48,11 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   try {
     raw = JSON.parse(clean);
   } catch (error) {
+    // Comments and trailing commas (JSONC) are allowed: the parser loads only for such a file.
+    const { parse } = await import('jsonc-parser');
+    const errors: Parameters<typeof parse>[1] = [];
+    const value: unknown = parse(clean, errors, { allowTrailingComma: true });
+    if (errors.length === 0 && value !== undefined) return { path, profiles: profilesFrom(value, path) };
     // Where it breaks, said without the file's text: V8 quotes it, and a profiles file holds tokens.
     const { jsonSyntaxError, lineColumn } = await import('./json-error.js');
     const { message, offset } = jsonSyntaxError(clean, error);
@@ -71,7 +76,7 @@ export function parseProfiles(text: string, path: string): Profile[] {
 }
 
 /** Validates a profiles document; every error names the field. */
-function profilesFrom(raw: unknown, path: string): Profile[] {
+export function profilesFrom(raw: unknown, path: string): Profile[] {
   const list = Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.profiles) ? raw.profiles : undefined;
   if (!list) throw new UsageError(`${path}: expected an array of profiles or {"profiles": [...]}`);
   const baseDir = dirname(resolve(path));
@@ -124,7 +129,10 @@ function activeOption(item: Record<string, unknown>, where: string): string {
   const options = item.options as unknown[];
   if (options.length === 0 || !options.every((option) => typeof option === 'string' || typeof option === 'number' || typeof option === 'boolean')) fail(`${where}.options`, 'a non-empty array of strings');
   const aliases = item.aliases === undefined ? {} : item.aliases;
-  if (!isObject(aliases) || !Object.values(aliases).every((index) => Number.isInteger(index))) fail(`${where}.aliases`, 'an object of "alias": index');
+  if (!isObject(aliases)) fail(`${where}.aliases`, 'an object of "alias": index');
+  for (const [alias, index] of Object.entries(aliases)) {
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= options.length) fail(`${where}.aliases.${alias}`, `an index from 0 to ${options.length - 1}`);
+  }
   const active = item.active ?? 0;
   const index = typeof active === 'string' && Object.hasOwn(aliases, active) ? (aliases[active] as number) : active;
   if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= options.length) fail(`${where}.active`, `an index from 0 to ${options.length - 1} or one of the aliases`);

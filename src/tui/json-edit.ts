@@ -1,7 +1,8 @@
 /**
  * Surgical edits of JSON text: a scanner that records where every value sits, and edits that
  * replace, insert or remove one member while leaving every other byte of the file as it was
- * (the user's formatting, key order, escapes and neighbouring profiles).
+ * (the user's formatting, key order, escapes, comments and neighbouring profiles). JSONC's
+ * comments and trailing commas are read as the space between values.
  */
 
 export interface JsonMember {
@@ -16,11 +17,17 @@ export type JsonNode =
   | { kind: 'array'; start: number; end: number; items: JsonNode[] }
   | { kind: 'scalar'; start: number; end: number };
 
-/** Scans a JSON document (already known to be valid: call `JSON.parse` first). `end` is exclusive. */
+/** Scans a JSON or JSONC document (already known to be valid: parse it first). `end` is exclusive. */
 export function scanJson(text: string): JsonNode {
   let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  /** Whitespace and comments. */
   const skip = (): void => {
-    while (pos < text.length && /\s/.test(text[pos] as string)) pos += 1;
+    for (;;) {
+      while (pos < text.length && /\s/.test(text[pos] as string)) pos += 1;
+      if (text.startsWith('//', pos)) pos = text.includes('\n', pos) ? text.indexOf('\n', pos) + 1 : text.length;
+      else if (text.startsWith('/*', pos)) pos = text.includes('*/', pos + 2) ? text.indexOf('*/', pos + 2) + 2 : text.length;
+      else return;
+    }
   };
   const stringEnd = (from: number): number => {
     let i = from + 1;
@@ -64,7 +71,7 @@ export function scanJson(text: string): JsonNode {
       pos = stringEnd(pos);
       return { kind: 'scalar', start, end: pos };
     }
-    while (pos < text.length && !/[\s,\]}]/.test(text[pos] as string)) pos += 1;
+    while (pos < text.length && !/[\s,\]}/]/.test(text[pos] as string)) pos += 1;
     return { kind: 'scalar', start, end: pos };
   };
   return value();
@@ -133,17 +140,33 @@ export function setMember(text: string, object: JsonNode, key: string, value: un
   return addEntry(text, object, last && { start: last.keyStart, end: last.value.end }, (unit, indent) => `${JSON.stringify(key)}: ${serialise(value, unit, indent)}`);
 }
 
-/** Removes `key` from an object together with its comma; a no-op when absent. */
+/**
+ * Removes `key` from an object together with its comma; a no-op when absent. A member on a line
+ * of its own goes with its line; a comment above the next member stays.
+ */
 export function removeMember(text: string, object: JsonNode, key: string): string {
   if (object.kind !== 'object') return text;
   const index = object.members.findIndex((m) => m.key === key);
   if (index < 0) return text;
   const target = object.members[index] as JsonMember;
   const next = object.members[index + 1];
-  if (next) return splice(text, target.keyStart, next.keyStart, '');
+  if (next) {
+    const comma = text.indexOf(',', target.value.end) + 1;
+    const lineStart = text.lastIndexOf('\n', target.keyStart - 1) + 1;
+    const ownLine = /^[ \t]*$/.test(text.slice(lineStart, target.keyStart)) && /^[ \t]*\r?\n/.test(text.slice(comma));
+    if (!ownLine) return splice(text, target.keyStart, next.keyStart, '');
+    return splice(text, lineStart, text.indexOf('\n', comma) + 1, '');
+  }
   const previous = object.members[index - 1];
   if (previous) return splice(text, previous.value.end, target.value.end, '');
   return splice(text, object.start, object.end, '{}');
+}
+
+/** Replaces the element at `index` of an array. */
+export function setItem(text: string, array: JsonNode, index: number, value: unknown): string {
+  const item = array.kind === 'array' ? array.items[index] : undefined;
+  if (!item) throw new Error('setItem needs an existing element');
+  return replaceNode(text, item, value);
 }
 
 /** Appends an element to an array, indented like its siblings. */

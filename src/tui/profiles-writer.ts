@@ -1,30 +1,37 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { UsageError } from '../core/errors/index.js';
-import { parseProfiles } from '../core/profiles.js';
+import { lineColumn } from '../core/json-error.js';
+import { profilesFrom } from '../core/profiles.js';
 import { appendItem, member, removeMember, scanJson, setMember, type JsonNode } from './json-edit.js';
 
 /** Values of one profile's `oauth` object to write; `''` removes the key, undefined leaves it alone. */
 export type OAuthUpdate = Record<string, string | undefined>;
 
-function readJson(text: string, path: string): unknown {
-  try {
-    return JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
-    throw new UsageError(`cannot update ${path}: it is not valid JSON (${(error as Error).message})`, { hint: 'fix the file by hand first; reqflow never overwrites a file it cannot read' });
+/** The document's value: JSON, or JSONC (comments, trailing commas) as the profiles loader reads it. */
+export function readJson(text: string, path: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsonc(text.replace(/^\uFEFF/, ''), errors, { allowTrailingComma: true });
+  const first = errors[0];
+  if (first || value === undefined) {
+    const where = first ? `:${Object.values(lineColumn(text, first.offset)).join(':')}` : '';
+    // The error names the place, never the text: a profiles file holds tokens.
+    throw new UsageError(`cannot update ${path}${where}: it is not valid JSON (${first ? printParseErrorCode(first.error) : 'empty'})`, { hint: 'fix the file by hand first; reqflow never overwrites a file it cannot read' });
   }
+  return value;
 }
 
 /** The profile array of the document: the root array, or `{"profiles": [...]}`. */
-function profileList(root: JsonNode, path: string): JsonNode {
+export function profileList(root: JsonNode, path: string): JsonNode {
   if (root.kind === 'array') return root;
   const profiles = member(root, 'profiles')?.value;
   if (profiles?.kind === 'array') return profiles;
   throw new UsageError(`cannot update ${path}: expected an array of profiles or {"profiles": [...]}`);
 }
 
-function findProfile(text: string, list: JsonNode, name: string): JsonNode | undefined {
+export function findProfile(text: string, list: JsonNode, name: string): JsonNode | undefined {
   if (list.kind !== 'array') return undefined;
   return list.items.find((item) => {
     const nameNode = member(item, 'name')?.value;
@@ -59,21 +66,26 @@ export function applyOAuthUpdate(text: string, path: string, profileName: string
   return result;
 }
 
-/** What must stay equal: every other profile whole, and the touched profile outside `oauth`. */
-function checkOnlyOAuthChanged(before: unknown, after: unknown, profileName: string, path: string): void {
+/** The top-level key of one profile that an edit may change (`oauth` from `O`, `variables` from `v`). */
+export type ProfileKey = 'oauth' | 'variables';
+
+/** What must stay equal: every other profile whole, and the touched profile outside `key`. */
+function checkOnlyKeyChanged(before: unknown, after: unknown, profileName: string, key: ProfileKey, path: string): void {
   const list = (doc: unknown): Array<Record<string, unknown>> => (Array.isArray(doc) ? doc : ((doc as { profiles: unknown[] }).profiles ?? [])) as Array<Record<string, unknown>>;
-  const without = (doc: unknown): unknown => list(doc).map((p) => (p.name === profileName ? { ...p, oauth: undefined } : p)).filter((p) => p.name !== profileName || Object.keys(p).some((k) => k !== 'name' && k !== 'oauth' && p[k] !== undefined));
+  const without = (doc: unknown): unknown => list(doc).map((p) => (p.name === profileName ? { ...p, [key]: undefined } : p)).filter((p) => p.name !== profileName || Object.keys(p).some((k) => k !== 'name' && k !== key && p[k] !== undefined));
   const outside = (doc: unknown): unknown => (Array.isArray(doc) ? [] : { ...(doc as object), profiles: undefined });
   if (!isDeepStrictEqual(without(before), without(after)) || !isDeepStrictEqual(outside(before), outside(after))) {
-    throw new UsageError(`refusing to write ${path}: the edit would change more than the oauth settings of "${profileName}"`, { hint: 'this is a bug in reqflow; please report it' });
+    throw new UsageError(`refusing to write ${path}: the edit would change more than the ${key} of "${profileName}"`, { hint: 'this is a bug in reqflow; please report it' });
   }
 }
 
 /**
- * Saves a profile's OAuth settings into `.profiles.json` atomically, creating the file (or the
- * profile) when needed, and keeping the file's mode. Returns the text written.
+ * Edits one profile's `key` in the profiles file: `apply` turns the file's text into the new
+ * text (`text` is `[]` when there is no file yet). The result is validated as the loader
+ * validates it and checked to change nothing but that key, then written atomically, keeping
+ * the file's mode. Returns the text written.
  */
-export async function saveOAuthSettings(path: string, profileName: string, update: OAuthUpdate): Promise<string> {
+export async function saveProfileEdit(path: string, profileName: string, key: ProfileKey, apply: (text: string) => string): Promise<string> {
   let text: string | undefined;
   let mode = 0o644;
   try {
@@ -83,9 +95,19 @@ export async function saveOAuthSettings(path: string, profileName: string, updat
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const original = text ?? '[]\n';
-  const updated = applyOAuthUpdate(original, path, profileName, update);
-  parseProfiles(updated, path);
-  checkOnlyOAuthChanged(readJson(original, path), readJson(updated, path), profileName, path);
+  const before = readJson(original, path);
+  const updated = apply(original);
+  const after = readJson(updated, path);
+  profilesFrom(after, path);
+  checkOnlyKeyChanged(before, after, profileName, key, path);
   await writeFileAtomic(path, updated, { mode });
   return updated;
+}
+
+/**
+ * Saves a profile's OAuth settings into `.profiles.json` atomically, creating the file (or the
+ * profile) when needed, and keeping the file's mode. Returns the text written.
+ */
+export function saveOAuthSettings(path: string, profileName: string, update: OAuthUpdate): Promise<string> {
+  return saveProfileEdit(path, profileName, 'oauth', (text) => applyOAuthUpdate(text, path, profileName, update));
 }

@@ -9,7 +9,8 @@ import { FILE_COMMANDS, type FilesHost } from './request-files.js';
 import { RESPONSE_COMMANDS, type ResponseHost } from './response-keys.js';
 import { pickEnvironment } from './environments.js';
 import { openOAuthSettings, runOAuthLogin } from './oauth.js';
-import { pickProfile, showVariables } from './profiles.js';
+import { pickProfile } from './profiles.js';
+import { openVariables } from './variables.js';
 import type { StressHost } from './host.js';
 import { openStress } from './stress.js';
 
@@ -33,7 +34,7 @@ export interface CommandHost extends ResponseHost, FilesHost, EditHost, StressHo
 export const COMMANDS: Partial<Record<Action, (app: CommandHost) => void>> = {
   'pick-profile': (app) => app.background(pickProfile(app)),
   'pick-environment': (app) => app.background(pickEnvironment(app, app.selectedFolder())),
-  variables: (app) => showVariables(app),
+  variables: (app) => app.background(openVariables(app)),
   'oauth-settings': (app) => openOAuthSettings(app),
   'oauth-login': (app) => app.background(runOAuthLogin(app)),
   help: (app) => app.open(new TextOverlay(app, 'Keys', helpLines(app.bindings))),

@@ -1,5 +1,4 @@
-import { colors, fit } from '../views/format.js';
-import { PickerOverlay, TextOverlay } from '../views/overlay.js';
+import { PickerOverlay } from '../views/overlay.js';
 import type { AppHost } from './host.js';
 
 /** `p`: pick the profile from the current .profiles.json. */
@@ -24,16 +23,4 @@ async function switchProfile(app: AppHost, name: string): Promise<void> {
   await app.workspace.switchProfile(name);
   app.say(`profile ${name}`, 'ok');
   app.refresh();
-}
-
-/** `v`: every variable a request can use and where its value comes from. */
-export function showVariables(app: AppHost): void {
-  const rows = app.workspace.variables();
-  const nameWidth = Math.min(24, Math.max(8, ...rows.map((r) => r.name.length)));
-  const lines = rows.length === 0 ? [colors.dim('no variables: set them with -e, in the profile\'s "variables", or from a response')] : [];
-  for (const row of rows) {
-    const source = row.source.padEnd(8);
-    lines.push(`${colors.key(fit(row.name, nameWidth).padEnd(nameWidth))} ${colors.dim(source)} ${fit(row.value.replace(/\n/g, ' '), 36)}${row.note ? colors.dim(`  ${row.note}`) : ''}`);
-  }
-  app.open(new TextOverlay(app, `Variables · profile ${app.workspace.profile.name}`, lines));
 }

@@ -10,7 +10,7 @@ export class LinePromptOverlay extends Overlay {
   constructor(
     host: OverlayHost,
     title: string,
-    private readonly text: { question: string; initial?: string; footer?: string },
+    private readonly text: { question: string; initial?: string; footer?: string; secret?: boolean },
     private readonly onAnswer: (value: string | undefined) => void,
   ) {
     super(host, title, { width: 72, height: 7 });
@@ -19,7 +19,7 @@ export class LinePromptOverlay extends Overlay {
 
   protected draw(): void {
     this.box.setContent(
-      [fit(this.text.question, this.innerWidth), `› ${this.editor.render(this.innerWidth - 2, { focused: true })}`, '', colors.dim(this.text.footer ?? 'Enter · Esc cancels')].join('\n'),
+      [fit(this.text.question, this.innerWidth), `› ${this.editor.render(this.innerWidth - 2, { focused: true, secret: this.text.secret === true })}`, '', colors.dim(this.text.footer ?? 'Enter · Esc cancels')].join('\n'),
     );
   }
 
