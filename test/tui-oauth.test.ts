@@ -85,6 +85,29 @@ describe('O: the OAuth settings form', () => {
     await h.press('escape');
   });
 
+  it('has the grant type in the form: ←/→ changes it, and it is saved (the default is not written)', async () => {
+    const path = workspace.write('.profiles.json', PROFILES);
+    const h = await startHarness({ dir: workspace.dir, env: env(), profile: 'staging' });
+    await h.press('O');
+    await h.waitFor('OAuth settings · profile staging');
+    await h.press('up', 'up');
+    let screen = await h.waitFor('‹ authorization_code ›  ←/→ changes');
+    await h.press('right');
+    screen = await h.waitFor('‹ client_credentials ›');
+    await h.press('right');
+    await h.waitFor('‹ device_code ›');
+    // The device grant needs its endpoint (no issuer for discovery here).
+    await h.press('enter');
+    screen = await h.waitFor('Device auth URL is required');
+    await h.press('up');
+    await h.press('left');
+    await h.waitFor('‹ client_credentials ›');
+    await h.press('enter');
+    await h.waitFor((s) => !s.includes('OAuth settings ·'));
+    expect(readFileSync(path, 'utf8')).toBe(PROFILES.replace('"x-extra": true\n', '"x-extra": true,\n            "grant": "client_credentials"\n'));
+    expect(screen).not.toContain('old-secret-value');
+  });
+
   it('creates .profiles.json when the folder has none, and Esc closes without saving', async () => {
     const dir = tempDir('reqflow-tui-oauth-new-');
     dir.write('a.http', 'GET https://example.com\n');
@@ -114,7 +137,7 @@ describe('O: the OAuth settings form', () => {
   });
 
   it('shows an unreadable profiles file as an error instead of overwriting it', async () => {
-    const path = workspace.write('.profiles.json', '[{"name": "dev",}]');
+    const path = workspace.write('.profiles.json', '[{"name": "dev" "x": 1}]');
     const h = await startHarness({ dir: workspace.dir, env: env() });
     expect(h.status()).toMatch(/profiles: \.profiles\.json:1:17: not valid JSON/);
     expect(h.text()).toContain('hint: the profiles file is a JSON array');
@@ -128,7 +151,7 @@ describe('O: the OAuth settings form', () => {
     await h.type('https://a.example/token');
     await h.press('enter');
     await h.waitFor('not valid JSON');
-    expect(readFileSync(path, 'utf8')).toBe('[{"name": "dev",}]');
+    expect(readFileSync(path, 'utf8')).toBe('[{"name": "dev" "x": 1}]');
     writeFileSync(path, PROFILES);
   });
 });
@@ -196,11 +219,15 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
     await h.press('o');
     const screen = await h.waitFor('y copies it');
     expect(screen).toContain(`${provider.issuer}/auth`);
+    // What is awaited, where, and for how long: the callback server's own address.
+    expect(screen).toContain('Grant: authorization_code');
+    expect(screen).toContain('Waiting up to 5 min for the browser to bring the authorization code back');
     h.output.written = '';
     await h.press('y');
     const copied = /\u001b\]52;c;([A-Za-z0-9+/=]+)\u0007/.exec(h.output.written)?.[1] ?? '';
     expect(Buffer.from(copied, 'base64').toString('utf8')).toBe(opened);
     const redirect = new URL(new URL(opened).searchParams.get('redirect_uri') ?? '');
+    expect(screen).toContain(`${redirect.host}/callback (reqflow listens there`);
     await h.press('escape');
     await h.waitFor('OAuth login cancelled');
     await expect(fetch(`${redirect.origin}/callback?code=x&state=y`)).rejects.toThrow();
@@ -212,6 +239,11 @@ describe('o: the OAuth login, against the real oidc-provider', () => {
     await h.press('o');
     const screen = await h.waitFor('Esc closes', 15_000);
     expect(screen).toMatch(/access_denied|denied/);
+    // Hints name keys, not commands.
+    expect(screen).toContain('hint: press o to log in again and approve the request');
+    expect(screen).toContain('after Esc: o tries again · O edits the OAuth settings');
+    expect(screen).not.toContain('reqflow oauth');
+    expect(screen).not.toContain('reqflow run');
     expect(h.status()).toMatch(/denied/);
     await h.press('escape');
     await h.waitFor((s) => !s.includes('OAuth login ·'));

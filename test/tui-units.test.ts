@@ -60,7 +60,7 @@ describe('token state for the status bar: the same answer as `reqflow oauth stat
 });
 
 describe('OAuth form validation', () => {
-  const form = (values: Partial<OAuthForm>): OAuthForm => ({ authUrl: 'https://a.example/authorize', tokenUrl: 'https://a.example/token', clientId: 'cid', clientSecret: '', scope: '', redirectUrl: '', ...values });
+  const form = (values: Partial<OAuthForm>): OAuthForm => ({ authUrl: 'https://a.example/authorize', tokenUrl: 'https://a.example/token', clientId: 'cid', clientSecret: '', scope: '', redirectUrl: '', grant: '', deviceUrl: '', ...values });
   it('accepts a complete form and templates', () => {
     expect(validateOAuthForm(form({}), undefined)).toEqual({});
     expect(validateOAuthForm(form({ authUrl: '{{authBase}}/authorize', redirectUrl: 'http://127.0.0.1:8080/callback' }), undefined)).toEqual({});

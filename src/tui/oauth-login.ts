@@ -1,7 +1,13 @@
 import type { Profile, Session } from '../core/model.js';
 
-/** What the user must see while a login waits: the URL to open, or a device code to enter. */
-type LoginPrompt = { type: 'url'; url: string } | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string };
+/**
+ * What the user must see while a login waits: the URL to open and where the callback server
+ * listens, that the browser came back and the code is being exchanged, or a device code to enter.
+ */
+type LoginPrompt =
+  | { type: 'url'; url: string; redirectUri: string; timeoutMs: number }
+  | { type: 'exchanging'; tokenUrl: string }
+  | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string; expiresInSeconds: number };
 
 /** What the UI asks of the OAuth plugin for `o`: the profile's login flow (the browser flow by default). */
 interface OAuthLoginRequest {
@@ -16,6 +22,8 @@ interface OAuthLoginRequest {
   /** Opens the authorization URL; default: the system browser. */
   openBrowser?: (url: string) => Promise<void>;
   warn(message: string): void;
+  /** How the user tries again, for the hints of errors (`press o`). */
+  retry: string;
 }
 
 export type OAuthLogin = (request: OAuthLoginRequest) => Promise<void>;
@@ -33,12 +41,15 @@ export async function loadOAuthLogin(): Promise<OAuthLogin> {
       signal: request.signal,
       env: request.env,
       warn: request.warn,
+      retry: request.retry,
       ...(request.openBrowser ? { openBrowser: request.openBrowser } : {}),
       onEvent: (event) =>
         request.onPrompt(
           event.type === 'authorization-url'
-            ? { type: 'url', url: event.url }
-            : { type: 'device-code', verificationUri: event.verificationUri, userCode: event.userCode, ...(event.verificationUriComplete ? { verificationUriComplete: event.verificationUriComplete } : {}) },
+            ? { type: 'url', url: event.url, redirectUri: event.redirectUri, timeoutMs: event.timeoutMs }
+            : event.type === 'callback-received'
+              ? { type: 'exchanging', tokenUrl: event.tokenUrl }
+              : { type: 'device-code', verificationUri: event.verificationUri, userCode: event.userCode, expiresInSeconds: event.expiresInSeconds, ...(event.verificationUriComplete ? { verificationUriComplete: event.verificationUriComplete } : {}) },
         ),
     });
   };

@@ -14,13 +14,25 @@ export interface CallbackOptions {
   timeoutMs: number;
   signal?: AbortSignal;
   profile: string;
+  /** How the user tries again, for hints (the TUI: `press o`); default: the `reqflow oauth login` command. */
+  retry?: string;
 }
+
+/** How the login ended after the callback: the browser's page says so, never more (no token, no secret). */
+export type LoginOutcome = { ok: true } | { ok: false; reason: string };
 
 export interface CallbackServer {
   /** The redirect URI to send (with the real port when port 0 was asked for). */
   redirectUri: string;
-  /** Resolves with the callback URL (it has a `code`); rejects on an error, a wrong state, time-out or cancel. */
+  /**
+   * Resolves with the callback URL (it has a `code`); rejects on an error, a wrong state, time-out
+   * or cancel. The browser's page waits for {@link CallbackServer.done}: it says whether the code
+   * became a token, not merely that it arrived.
+   */
   result: Promise<URL>;
+  /** Answers the browser that brought the code, with how the token exchange ended. */
+  done(outcome: LoginOutcome): void;
+  /** Stops; a browser still waiting is told the login did not finish. */
   close(): Promise<void>;
 }
 
@@ -70,6 +82,9 @@ function listenError(error: NodeJS.ErrnoException, url: URL, port: number, profi
  */
 export async function startCallbackServer(options: CallbackOptions): Promise<CallbackServer> {
   const { redirectUrl, state, profile } = options;
+  const again = (cli: string, action: string): string => (options.retry ? `${options.retry} to ${action}` : cli);
+  /** The browser that brought the code, waiting for the outcome of the exchange. */
+  let waiting: ((outcome: LoginOutcome) => void) | undefined;
   const servers: Server[] = [];
   let settle: { resolve(url: URL): void; reject(error: ReqflowError): void } | undefined;
   const result = new Promise<URL>((resolvePromise, reject) => (settle = { resolve: resolvePromise, reject }));
@@ -111,11 +126,17 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
       const text = description ? `${error} (${description})` : error;
       return finish(
         error === 'access_denied'
-          ? new AuthFlowError(`access denied: ${text}`, { hint: `run reqflow oauth login -p ${profile} again and approve the request` })
+          ? new AuthFlowError(`access denied: ${text}`, { hint: again(`run reqflow oauth login -p ${profile} again and approve the request`, 'log in again and approve the request') })
           : new AuthFlowError(`the authorization server refused the login: ${text}`, { hint: `check oauth.clientId, oauth.scope and oauth.redirectUrl of profile "${profile}"` }),
       );
     }
-    reply(200, 'Logged in', 'reqflow received the authorization. You can close this tab.');
+    // The page waits for the token exchange: "logged in" only once there is a token.
+    waiting = (outcome) => {
+      waiting = undefined;
+      if (outcome.ok) reply(200, 'Logged in', 'reqflow received the token. You can close this tab.');
+      else reply(502, 'Login failed', `reqflow received the authorization, but the token exchange failed: ${escapeHtml(outcome.reason)}. Nothing was stored; see reqflow for details. You can close this tab.`);
+      wrapUp();
+    };
     // The URL as registered (not the Host header the browser sent): openid-client derives redirect_uri from it.
     const callback = new URL(base.href);
     callback.search = incoming.search;
@@ -126,7 +147,7 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
     () =>
       finish(
         new AuthFlowError(`timed out after ${formatDuration(options.timeoutMs)} waiting for the browser to return to ${base.href}`, {
-          hint: `run reqflow oauth login -p ${profile} again (with --no-browser, open the printed URL yourself)`,
+          hint: again(`run reqflow oauth login -p ${profile} again (with --no-browser, open the printed URL yourself)`, 'try again'),
         }),
       ),
     options.timeoutMs,
@@ -147,7 +168,11 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
       ),
     ).then(() => undefined);
   // Closing before a callback arrived cancels the wait; the servers stop once the wait is over.
-  const close = async (): Promise<void> => finish(new AuthFlowError('login cancelled'));
+  const close = async (): Promise<void> => {
+    finish(new AuthFlowError('login cancelled'));
+    waiting?.({ ok: false, reason: 'the login did not finish' });
+  };
+  const done = (outcome: LoginOutcome): void => waiting?.(outcome);
 
   const wanted = Number(redirectUrl.port || 80);
   let port = wanted;
@@ -175,6 +200,7 @@ export async function startCallbackServer(options: CallbackOptions): Promise<Cal
     void stop(false);
     setTimeout(() => void stop(true), 500).unref();
   };
-  result.then(wrapUp, wrapUp);
-  return { redirectUri: base.href, result, close };
+  // After a code: once the browser has its page (`waiting` wraps up); after anything else: now.
+  result.then(() => undefined, wrapUp);
+  return { redirectUri: base.href, result, done, close };
 }

@@ -22,6 +22,7 @@ function showEvent(ctx: OAuthCommandContext, event: FlowEvent): void {
     ctx.err(`Waiting up to ${formatDuration(event.timeoutMs)} for the browser to return to ${event.redirectUri} (Ctrl-C to cancel)...`);
     return;
   }
+  if (event.type === 'callback-received') return; // the next line is the outcome
   ctx.err(`To log in to profile "${name}", open ${event.verificationUri} in a browser and enter the code:`);
   ctx.err(`  ${event.userCode}`);
   if (event.verificationUriComplete) ctx.err(`(or open ${event.verificationUriComplete})`);

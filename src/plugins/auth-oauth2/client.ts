@@ -30,6 +30,8 @@ export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
   /** The proxy rules in force (`--proxy`, the profile's `proxy`, `https_proxy`, `no_proxy`). */
   proxy?: ProxyRules;
+  /** How the user logs in again, for the hints of errors (the TUI: `press o`). */
+  retry?: string;
 }
 
 const ENDPOINT_LABEL: Record<Endpoint, string> = { authorization: 'authorization endpoint', token: 'token endpoint', device: 'device authorization endpoint', revocation: 'revocation endpoint' };
@@ -66,7 +68,7 @@ export async function withOAuthClient<T>(settings: OAuthSettings, options: Conne
       settings,
       endpoints,
       verifiesIssuer: settings.issuer !== undefined,
-      site: (endpoint, extra = {}) => ({ what: ENDPOINT_LABEL[endpoint], url: endpoints[endpoint] ?? '?', field: fieldName(settings, endpoint), profile: settings.profile, ...extra }),
+      site: (endpoint, extra = {}) => ({ what: ENDPOINT_LABEL[endpoint], url: endpoints[endpoint] ?? '?', field: fieldName(settings, endpoint), profile: settings.profile, ...(options.retry ? { retry: options.retry } : {}), ...extra }),
     };
     return await use(client);
   } finally {

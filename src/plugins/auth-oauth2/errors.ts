@@ -10,24 +10,28 @@ export interface OAuthCallSite {
   profile: string;
   /** A token endpoint error during a refresh: the fix is a new login. */
   refreshing?: boolean;
+  /** How the user logs in again, for hints (the TUI: `press o`); default: the `reqflow oauth login` command. */
+  retry?: string;
 }
 
 /** The OAuth error codes (RFC 6749 §5.2, RFC 8628 §3.5) and what the user can do about each. */
 function hintFor(code: string, site: OAuthCallSite): string | undefined {
   const login = `reqflow oauth login -p ${site.profile}`;
+  const { retry } = site;
   switch (code) {
     case 'invalid_client':
       return `check oauth.clientId and oauth.clientSecret of profile "${site.profile}" (and oauth.clientAuth: "basic" or "post")`;
     case 'invalid_grant':
+      if (retry) return site.refreshing ? `the refresh token is no longer valid; ${retry} to log in again` : `the code or token was invalid, expired or already used; ${retry} to try again`;
       return site.refreshing ? `the refresh token is no longer valid; log in again: ${login}` : `the code or token was invalid, expired or already used; try again: ${login}`;
     case 'unauthorized_client':
       return 'the authorization server does not allow this client to use this grant';
     case 'invalid_scope':
       return `check oauth.scope of profile "${site.profile}"`;
     case 'access_denied':
-      return `run ${login} again and approve the request`;
+      return retry ? `${retry} to log in again and approve the request` : `run ${login} again and approve the request`;
     case 'expired_token':
-      return `the code expired before it was approved; run ${login} --device again`;
+      return `the code expired before it was approved; ${retry ? `${retry} to try again` : `run ${login} --device again`}`;
     case 'unsupported_grant_type':
       return 'the authorization server does not support this grant';
     default:

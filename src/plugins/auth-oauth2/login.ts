@@ -35,6 +35,8 @@ export interface LoginOptions {
   warn?: (message: string) => void;
   /** The proxy rules in force: the OAuth calls go through the same proxy as requests. */
   proxy?: ProxyRules;
+  /** How the user tries again, for the hints of errors (the TUI: `press o`); default: the `reqflow oauth login` command. */
+  retry?: string;
 }
 
 export interface LoginResult {
@@ -70,7 +72,7 @@ export async function runGrant(settings: OAuthSettings, grant: GrantName, option
     if (event.type === 'authorization-url') options.onUrl?.(event.url);
     options.onEvent?.(event);
   };
-  const connect = { needs: flow.endpoints, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, env: options.env ?? process.env, ...(options.signal ? { signal: options.signal } : {}), ...(options.proxy ? { proxy: options.proxy } : {}) };
+  const connect = { needs: flow.endpoints, timeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, env: options.env ?? process.env, ...(options.signal ? { signal: options.signal } : {}), ...(options.proxy ? { proxy: options.proxy } : {}), ...(options.retry ? { retry: options.retry } : {}) };
   const response = await withOAuthClient(settings, connect, (client) =>
     flow.perform({
       client,
@@ -79,6 +81,7 @@ export async function runGrant(settings: OAuthSettings, grant: GrantName, option
       warn: options.warn ?? (() => undefined),
       ...(openBrowser ? { openBrowser } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
     }),
   );
   const stored = storeTokens(options.session, response, { grant, clientId: settings.clientId, ...(settings.scope ? { requestedScope: settings.scope } : {}) });

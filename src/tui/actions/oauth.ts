@@ -1,6 +1,10 @@
 import { updateFromForm, type OAuthForm } from '../oauth-fields.js';
 import { saveOAuthSettings } from '../profiles-writer.js';
-import { colors, errorText } from '../views/format.js';
+import { formatDuration } from '../../plugins/auth-oauth2/token-store.js';
+import type { OAuthLogin } from '../oauth-login.js';
+import { colors } from '../views/format.js';
+import { visible } from '../../report/render/visible.js';
+import type { ReqflowError } from '../../core/errors/index.js';
 import { OAuthFormOverlay } from '../views/oauth-form.js';
 import { WaitOverlay } from '../views/overlay.js';
 import { asReqflowError } from '../workspace.js';
@@ -12,7 +16,7 @@ export function openOAuthSettings(app: AppHost): void {
   const profile = app.workspace.profile;
   app.open(
     new OAuthFormOverlay(app, { profile: profile.name, path, existing: profile.oauth }, async (form: OAuthForm) => {
-      await saveOAuthSettings(path, profile.name, updateFromForm(form));
+      await saveOAuthSettings(path, profile.name, updateFromForm(form, profile.oauth));
       await app.workspace.reloadProfiles(profile.name);
       app.say(`OAuth settings of ${profile.name} saved into ${path}`, 'ok');
       app.refresh();
@@ -34,7 +38,8 @@ export async function runOAuthLogin(app: AppHost): Promise<void> {
   const grant = profile.oauth.grant ?? 'authorization_code';
   let copyable = '';
   const warnings: string[] = [];
-  let lines = [grant === 'client_credentials' ? 'Fetching a token with the client credentials…' : 'Starting the authorization flow…'];
+  const tokenUrl = typeof profile.oauth.tokenUrl === 'string' ? profile.oauth.tokenUrl : 'the token endpoint (from discovery)';
+  let lines = [`Grant: ${grant}`, '', grant === 'client_credentials' ? `Fetching a token from ${tokenUrl} with the client credentials…` : 'Starting the authorization flow…'];
   const overlay = new WaitOverlay(app, `OAuth login · ${profile.name}`, lines, {
     onCancel: () => controller.abort(),
     copy: () => (copyable ? app.copy(copyable, 'URL') : undefined),
@@ -50,18 +55,16 @@ export async function runOAuthLogin(app: AppHost): Promise<void> {
       session: await workspace.loadSession(),
       signal: controller.signal,
       env: workspace.config.env,
+      retry: 'press o',
       ...(app.hooks.openBrowser ? { openBrowser: app.hooks.openBrowser } : {}),
       warn: (message) => {
         warnings.push(message);
         show(lines);
       },
       onPrompt: (prompt) => {
-        if (prompt.type === 'url') {
-          copyable = prompt.url;
-          return show(['Grant access in the browser; this window closes by itself when you are done.', 'If no browser opened, open this URL (y copies it):', '', prompt.url]);
-        }
-        copyable = prompt.verificationUriComplete ?? prompt.verificationUri;
-        show([`Open ${prompt.verificationUri} in a browser and enter the code:`, '', `    ${colors.bold(prompt.userCode)}`, '', ...(prompt.verificationUriComplete ? [`(or open ${prompt.verificationUriComplete})`] : [])]);
+        if (prompt.type === 'url') copyable = prompt.url;
+        else if (prompt.type === 'device-code') copyable = prompt.verificationUriComplete ?? prompt.verificationUri;
+        show([`Grant: ${grant}`, '', ...promptLines(prompt)]);
       },
     });
     await workspace.refreshSession();
@@ -73,11 +76,42 @@ export async function runOAuthLogin(app: AppHost): Promise<void> {
       app.say('OAuth login cancelled', 'warn');
     } else {
       const problem = asReqflowError(error);
-      if (app.isOpen(overlay)) overlay.finish([errorText(problem, (t) => workspace.secrets.scrub(t))]);
+      if (app.isOpen(overlay)) overlay.finish([...failureLines(problem, (t) => workspace.secrets.scrub(t))]);
       app.say(problem.message, 'error');
     }
   } finally {
     app.oauthCancel = undefined;
     app.refresh();
   }
+}
+
+type LoginPrompt = Parameters<Parameters<OAuthLogin>[0]['onPrompt']>[0];
+
+/** What the login window says while it waits: where the callback listens, what is awaited, for how long. */
+function promptLines(prompt: LoginPrompt): string[] {
+  if (prompt.type === 'url') {
+    return [
+      'Grant access in the browser; this window closes by itself when you are done.',
+      'If no browser opened, open this URL (y copies it):',
+      '',
+      prompt.url,
+      '',
+      colors.dim(`Waiting up to ${formatDuration(prompt.timeoutMs)} for the browser to bring the authorization code back to ${prompt.redirectUri} (reqflow listens there, on this machine only).`),
+    ];
+  }
+  if (prompt.type === 'exchanging') return ['The browser came back with the authorization code.', `Exchanging it for a token at ${prompt.tokenUrl}…`];
+  return [
+    `Open ${prompt.verificationUri} in a browser and enter the code:`,
+    '',
+    `    ${colors.bold(prompt.userCode)}`,
+    '',
+    ...(prompt.verificationUriComplete ? [`(or open ${prompt.verificationUriComplete}; y copies it)`, ''] : []),
+    colors.dim(`Waiting for the approval; the code expires in ${formatDuration(prompt.expiresInSeconds * 1000)}.`),
+  ];
+}
+
+/** A failed login: the error and its hint, then the keys that go on from here (never a command to type). */
+function failureLines(problem: ReqflowError, scrub: (text: string) => string): string[] {
+  const hint = problem.hint ? [`${colors.dim('hint:')} ${visible(scrub(problem.hint))}`] : [];
+  return [colors.error(`✗ ${visible(scrub(problem.message))}`), ...hint, '', colors.dim('after Esc: o tries again · O edits the OAuth settings')];
 }

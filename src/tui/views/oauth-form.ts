@@ -1,7 +1,7 @@
 import type { OAuthSettings } from '../../core/model.js';
 import type { Key } from '../blessed.js';
 import { LineEditor } from '../line-editor.js';
-import { OAUTH_FIELDS, formFromSettings, validateOAuthForm, type OAuthFieldKey, type OAuthForm } from '../oauth-fields.js';
+import { OAUTH_FIELDS, formFromSettings, nextGrant, validateOAuthForm, type OAuthFieldKey, type OAuthForm } from '../oauth-fields.js';
 import { colors, fit } from './format.js';
 import { Overlay, type OverlayHost } from './overlay.js';
 
@@ -36,7 +36,8 @@ export class OAuthFormOverlay extends Overlay {
     const lines = OAUTH_FIELDS.map((f, index) => {
       const focused = index === this.field;
       const label = `${focused ? '›' : ' '} ${f.label}`.padEnd(LABEL_WIDTH);
-      const input = this.editors[f.key].render(inputWidth, { secret: f.secret, focused, placeholder: f.placeholder });
+      // The grant is chosen, not typed: ←/→ (or Space) cycles through the grants.
+      const input = f.key === 'grant' ? `‹ ${this.editors.grant.value} ›${focused ? colors.dim('  ←/→ changes') : ''}` : this.editors[f.key].render(inputWidth, { secret: f.secret, focused, placeholder: f.placeholder });
       return `${this.problems[f.key] ? colors.error(label) : focused ? colors.bold(label) : label} ${input}`;
     });
     const problem = OAUTH_FIELDS.find((f) => this.problems[f.key]);
@@ -63,6 +64,12 @@ export class OAuthFormOverlay extends Overlay {
         return void this.submit();
       default: {
         const current = OAUTH_FIELDS[this.field];
+        if (current?.key === 'grant') {
+          if (key.full !== 'left' && key.full !== 'right' && key.full !== 'space') return;
+          this.editors.grant.set(nextGrant(this.editors.grant.value, key.full === 'left' ? -1 : 1));
+          delete this.problems.deviceUrl;
+          break;
+        }
         if (!current || !this.editors[current.key].handle(ch, key)) return;
         delete this.problems[current.key];
       }

@@ -36,7 +36,7 @@ export const deviceCodeFlow: GrantFlow = {
       if (ctx.signal?.aborted) throw new AuthFlowError('login cancelled');
       if (timeout.aborted) {
         throw new AuthFlowError(`timed out after ${formatDuration(waitMs)} waiting for the code ${started.user_code} to be approved`, {
-          hint: `run reqflow oauth login -p ${settings.profile} --device again`,
+          hint: ctx.retry ? `${ctx.retry} to try again` : `run reqflow oauth login -p ${settings.profile} --device again`,
         });
       }
       throw toOAuthError(error, client.site('token'));

@@ -6,6 +6,8 @@ import type { TokenResponse } from '../token-store.js';
 export type FlowEvent =
   /** Authorization code flow: the URL to open (always reported, whether or not a browser was opened). */
   | { type: 'authorization-url'; url: string; redirectUri: string; timeoutMs: number; openingBrowser: boolean }
+  /** Authorization code flow: the browser came back with a code; it is being exchanged for a token at `tokenUrl`. */
+  | { type: 'callback-received'; tokenUrl: string }
   /** Device flow: where to go and which code to enter. */
   | { type: 'device-code'; verificationUri: string; verificationUriComplete?: string; userCode: string; expiresInSeconds: number };
 
@@ -19,6 +21,8 @@ interface FlowContext {
   openBrowser?: (url: string) => Promise<void>;
   report(event: FlowEvent): void;
   warn(message: string): void;
+  /** How the user tries again, for hints (the TUI: `press o`); default: the `reqflow oauth login` command. */
+  retry?: string;
 }
 
 /**
