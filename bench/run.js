@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui,stress]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui,tui-startup,stress]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -362,6 +362,24 @@ async function main() {
       check('TUI 100 MiB body: first screen after the last byte (s)', '≤ 1 s', tui.firstScreenMs / 1000, tui.firstScreenMs <= 1000, ms(tui.firstScreenMs));
       check('TUI 100 MiB body: page down (ms)', '≤ 50 ms', tui.pageDownMs, tui.pageDownMs <= 50, ms(tui.pageDownMs, 1));
       check('TUI 100 MiB body: peak RSS, times the body', '≤ 3 ×', tui.peakRssMb / (tui.bodyMiB * 1.048576), tui.peakRssMb <= 3 * tui.bodyMiB * 1.048576, mb(tui.peakRssMb));
+    }
+
+    if (wanted('tui-startup')) {
+      console.error('bench: the TUI start-up to its first screen ...');
+      // In a pty (util-linux script), alternating with one GET run there: bench/tui-startup.js.
+      const run = spawnSync(process.execPath, [join(ROOT, 'bench', 'tui-startup.js'), String(RUNS)], { encoding: 'utf8', timeout: 300_000 });
+      if (run.status === 2) check('TUI start-up to the first screen, ratio to one GET', '≤ 2 ×', NaN, null, run.stderr.trim());
+      else {
+        if (run.status !== 0) throw new Error(`bench/tui-startup.js failed: ${run.stderr}`);
+        const startup = JSON.parse(run.stdout.trim().split('\n').pop());
+        results.cases.tuiStartup = startup;
+        const base = startup.cases['reqflow run (one GET)'].median;
+        console.log(
+          formatSection(`TUI start-up in a pty (median of ${startup.runs}, alternating)`, ['command', 'median', 'min', 'ratio to one GET'], Object.entries(startup.cases).map(([label, v]) => [label, ms(v.median), ms(v.min), ratio(v.median / base)])),
+        );
+        const tui = startup.cases['reqflow (TUI) to its first screen'].median;
+        check('TUI start-up to the first screen, ratio to one GET', '≤ 2 ×', tui / base, tui / base <= 2, `${ms(tui)} vs ${ms(base)}`);
+      }
     }
 
     if (wanted('plugins') && existsSync(join(ROOT, 'bench', 'plugins-overhead.js'))) {

@@ -37,8 +37,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * modules moved to a bundle of their own, send.cjs (−6 kB): 196 kB. A secret's derived forms
  * masked (core/secret-forms.js, +1.9 kB), a token captured alike in every output mode (+0.6 kB),
  * core/http/send.js split by job into one-hop.js and response-body.js (+0.3 kB): 199 kB.
+ * 200 kB → 204 kB (issue 25): a bare `reqflow` opens the UI from extras.cjs without oclif
+ * (start-up to the first screen 5.2 × one GET → under 2 ×, docs/performance.md); the modules
+ * the UI shares with the plain path are exported from here (+4.5 kB of export tables, no module
+ * more evaluated by a plain GET). Issue 23's 200 kB goal is open again by that much.
  */
-const FAST_RUN_BUDGET_BYTES = 200_000;
+const FAST_RUN_BUDGET_BYTES = 204_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -24,3 +24,11 @@ export async function parseJsonText(path: string, text: string, options: { jsonc
   }
   return value;
 }
+
+/** JSONC text (comments, trailing commas) to a value; undefined when it is not valid even so. */
+export async function jsoncValue(text: string): Promise<unknown> {
+  const { parse } = await import('jsonc-parser');
+  const errors: Parameters<typeof parse>[1] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true });
+  return errors.length === 0 ? value : undefined;
+}

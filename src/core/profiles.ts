@@ -48,11 +48,9 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   try {
     raw = JSON.parse(clean);
   } catch (error) {
-    // Comments and trailing commas (JSONC) are allowed: the parser loads only for such a file.
-    const { parse } = await import('jsonc-parser');
-    const errors: Parameters<typeof parse>[1] = [];
-    const value: unknown = parse(clean, errors, { allowTrailingComma: true });
-    if (errors.length === 0 && value !== undefined) return { path, profiles: profilesFrom(value, path) };
+    // Comments and trailing commas (JSONC) are allowed: their parser loads only for such a file.
+    const value = await (await import('./json-text.js')).jsoncValue(clean);
+    if (value !== undefined) return { path, profiles: profilesFrom(value, path) };
     // Where it breaks, said without the file's text: V8 quotes it, and a profiles file holds tokens.
     const { jsonSyntaxError, lineColumn } = await import('./json-error.js');
     const { message, offset } = jsonSyntaxError(clean, error);

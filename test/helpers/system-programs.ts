@@ -13,6 +13,7 @@ const PACKAGES = {
   openssl: 'openssl',
   jq: 'jq',
   script: 'bsdutils',
+  tmux: 'tmux',
 } as const;
 
 export type Program = keyof typeof PACKAGES;
