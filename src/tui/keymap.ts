@@ -69,7 +69,7 @@ export const ACTIONS: Readonly<Record<Action, ActionInfo>> = {
   palette: { keys: [':', 'C-p'], what: 'the command palette: every action with its key; type to filter, Enter runs' },
   'pick-profile': { keys: ['p'], what: 'pick the profile' },
   'pick-environment': { keys: ['e'], what: 'pick the environment (http-client.env.json, VS Code settings, httpyac .env) of the selected file' },
-  variables: { keys: ['v'], what: 'the variable editor: edit, add and remove the profile\'s variables, choose a multi-value variable\'s option, name options (and see -e, session and environment values)' },
+  variables: { keys: ['v'], what: 'the variable editor: edit, add and remove the profile\'s variables, choose and name a multi-value variable\'s options (values from -e, the session and env files shown too)' },
   'toggle-headers': { keys: ['h'], what: 'show or hide the response headers' },
   'toggle-fullscreen': { keys: ['f'], what: 'full-screen response (scroll with the arrows); f again or Esc returns' },
   query: { keys: ['J'], what: 'filter the JSON response live: JMESPath, or JSONPath from $ (Enter keeps the view, Esc shows the whole body)' },
