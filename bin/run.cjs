@@ -83,7 +83,7 @@ globalThis.__reqflowRequestPathRan = () => {
  * The cache is written at exit when missing, rejected by V8, or partial while this run sent a
  * request (see codeCacheFile), atomically, in a 0700 folder; where that fails (no home,
  * read-only), reqflow simply runs without one.
- * Used for fast-run.cjs, and by it for extras.cjs (a cache file each).
+ * Used for fast-run.cjs, by it for extras.cjs and send.cjs, and for tui.cjs (a cache file each).
  */
 function requireWithCodeCache(file) {
   // REQFLOW_TRACE_LOAD=FILE appends the path of each bundle loaded (test/plain-path-budget.test.ts).
@@ -148,6 +148,22 @@ async function loadFastPath() {
   return import(pathToFileURL(modules).href);
 }
 
+/**
+ * A bare `reqflow`: the UI, without oclif, from its own bundle (dist/bundle/tui.cjs, fresh as
+ * fast-run.cjs must be), else from dist/'s modules.
+ */
+async function bareTui() {
+  const modules = join(__dirname, '..', 'dist', 'cli', 'bare-tui.js');
+  const bundle = join(__dirname, '..', 'dist', 'bundle', 'tui.cjs');
+  let fresh = false;
+  try {
+    fresh = process.env.REQFLOW_NO_BUNDLE !== '1' && statSync(bundle).mtimeMs >= statSync(modules).mtimeMs;
+  } catch {
+    // No bundle: the modules it would have been made from.
+  }
+  return (fresh ? requireWithCodeCache(bundle) : await import(pathToFileURL(modules).href)).launchBareTui();
+}
+
 /** `reqflow __complete …`, what the shell completion scripts call on each TAB: no oclif either. */
 async function complete(argv) {
   return (await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'complete.js')).href)).runCompletion(argv);
@@ -157,7 +173,13 @@ async function main() {
   const argv = process.argv.slice(2);
   // The cheapest answer of all: no module of reqflow is loaded for it.
   const code =
-    argv.length === 1 && argv[0] === '--version' ? printVersion() : argv[0] === '__complete' ? await complete(argv.slice(1)) : await (await loadFastPath()).tryFastPath(argv);
+    argv.length === 1 && argv[0] === '--version'
+      ? printVersion()
+      : argv.length === 0
+        ? await bareTui()
+        : argv[0] === '__complete'
+          ? await complete(argv.slice(1))
+          : await (await loadFastPath()).tryFastPath(argv);
   if (code === undefined) {
     // oclif, with reqflow's default command (the UI) and error style: src/cli/oclif-main.ts.
     const { runOclif } = await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'oclif-main.js')).href);

@@ -1,5 +1,5 @@
 /**
- * Bundles reqflow's fast start-up path with esbuild into three CommonJS files (see
+ * Bundles reqflow's fast start-up path with esbuild into four CommonJS files (see
  * docs/architecture.md, "The build"):
  *
  * - dist/bundle/fast-run.cjs, the plain path: the modules a plain GET evaluates — the static
@@ -9,8 +9,9 @@
  * - dist/bundle/send.cjs, `reqflow send`'s own modules (SEND_ENTRY below).
  * - dist/bundle/extras.cjs, everything else our lazy `import()`s reach (GraphQL, OAuth, the
  *   other formats and reporters, …), read only when a run first imports one of them.
+ * - dist/bundle/tui.cjs, a bare `reqflow` (the UI): everything it reaches, on its own (TUI_ENTRY).
  *
- * Every module is in exactly one of them, so its classes and registries exist once. A lazy
+ * Every module is in exactly one of the first three, so its classes and registries exist once. A lazy
  * `import('./x.js')` in the plain path whose target is in extras becomes `__reqflowExtras('x.js')`,
  * which loads extras.cjs once and returns that module's namespace; the extras bundle reaches the
  * plain path's modules through the `__reqflowCoreModules` the plain path exports (virtual modules
@@ -50,6 +51,9 @@ const EXTRAS_PREFIX = 'reqflow-extras:';
  * its own modules are in no other bundle.
  */
 const SEND_ENTRY = 'cli/send-request.js';
+/** A bare `reqflow`'s entry and bundle (bin/run.cjs loads it for no arguments). */
+const TUI_ENTRY = 'cli/bare-tui.js';
+const TUI_BUNDLE = 'tui.cjs';
 const SEND_BUNDLE = 'send.cjs';
 const SEND_PREFIX = 'reqflow-send:';
 
@@ -225,6 +229,11 @@ const fastRun = await build({
   ],
 });
 
+// 3b. tui.cjs: a bare `reqflow` (the UI) in one bundle of its own, sharing nothing with the
+// plain path: no process loads both, and sharing would put export tables for the UI's modules
+// into fast-run.cjs, which every plain GET reads (test/plain-path-budget.test.ts).
+const tui = await build({ ...common, entryPoints: [`${dist}${TUI_ENTRY}`], outfile: `${outdir}/${TUI_BUNDLE}`, banner: { js: banner.join('\n') } });
+
 // Never one module in both: its classes (instanceof) and registries would exist twice.
 const inputsOf = (result) => Object.values(result.metafile.outputs).flatMap((o) => Object.keys(o.inputs)).filter((p) => !p.includes(':'));
 const extrasInputs = new Set(inputsOf(extras));
@@ -258,6 +267,7 @@ mkdirSync(outdir, { recursive: true });
 finish(extras, banner.length + 1);
 finish(send, banner.length + 1);
 finish(fastRun, banner.length + 3);
+finish(tui, banner.length);
 
 await build({
   entryPoints: [`${root}dist/history/write.js`],

@@ -104,8 +104,6 @@ type RunModules = typeof import('./run-file.js') & { io: import('./run-file.js')
 
 /** Returns the exit code, or undefined when oclif must handle argv. */
 export async function tryFastPath(argv: string[]): Promise<number | undefined> {
-  // `reqflow` alone: the UI, without oclif (whose start-up was most of the UI's).
-  if (argv.length === 0) return launchBareTui();
   const route = fastPathArgs(argv, process.cwd());
   if (route === undefined) return undefined;
   let run: (modules: RunModules) => Promise<number>;
@@ -132,9 +130,3 @@ export async function tryFastPath(argv: string[]): Promise<number | undefined> {
   return run({ ...runFile, io, plugins: (warn) => loadUserPlugins(warn, io.env) });
 }
 
-/** The UI over the current folder, its modules from the extras bundle; third-party plugins as `run` finds them. */
-async function launchBareTui(): Promise<number> {
-  const [{ launchTui }, { processIo }, { loadUserPlugins }] = await Promise.all([import('../tui/launch.js'), import('./run-file.js'), import('../pipeline/installed-plugins.js')]);
-  const io = processIo();
-  return launchTui(undefined, {}, io, (warn) => loadUserPlugins(warn, io.env));
-}
