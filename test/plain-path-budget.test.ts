@@ -73,6 +73,8 @@ report/render/safe-text.js report/render/test-lines.js report/render/visible.js
 
 const FAST_RUN = join(ROOT, 'dist', 'bundle', 'fast-run.cjs');
 const EXTRAS = join(ROOT, 'dist', 'bundle', 'extras.cjs');
+/** The history writer, read when the run ends (its own bundle, with its own code cache). */
+const HISTORY_WRITER = join(ROOT, 'dist', 'bundle', 'history-write.cjs');
 
 let server: Recorder;
 const tmp = tempDir();
@@ -116,21 +118,21 @@ describe('the plain path', () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http'], 'plain');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{\n  "id": 1,\n  "name": "Ada"\n}\n');
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
   });
 
   test('reqflow send reads fast-run.cjs and its own send.cjs, not extras.cjs', async () => {
     const { result, loaded } = await bundlesLoadedBy(['send', `${server.url}/users/1`, '-o', 'raw'], 'send');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{"id":1,"name":"Ada"}');
-    expect(loaded).toEqual([FAST_RUN, join(ROOT, 'dist', 'bundle', 'send.cjs')]);
+    expect(loaded).toEqual([FAST_RUN, join(ROOT, 'dist', 'bundle', 'send.cjs'), HISTORY_WRITER]);
   });
 
   test('-o raw reads fast-run.cjs and not extras.cjs', async () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http', '-o', 'raw'], 'raw');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{"id":1,"name":"Ada"}');
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
   });
 
   test("a plain GET beside an application's .env reads fast-run.cjs alone: the .env is read only for a name nothing else defines", async () => {
@@ -139,7 +141,7 @@ describe('the plain path', () => {
     tmp.write('with-dotenv/plain.http', `GET ${server.url}/users/1\n`);
     const { result, loaded } = await bundlesLoadedBy(['run', 'with-dotenv/plain.http'], 'with-dotenv');
     expect(result.code).toBe(0);
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
     tmp.write('with-dotenv/uses.http', `GET ${server.url}/users/{{USER_ID}}\n`);
     const uses = await bundlesLoadedBy(['run', 'with-dotenv/uses.http'], 'with-dotenv-uses');
     expect([uses.result.code, server.received.at(-1)?.url]).toEqual([0, '/users/1']);
@@ -164,13 +166,13 @@ describe('the extras bundle', () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http', '-o', 'json'], 'json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: 'response', status: 200, body: { id: 1, name: 'Ada' } });
-    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+    expect(loaded).toEqual([FAST_RUN, EXTRAS, HISTORY_WRITER]);
   });
 
   test('a YAML request file runs through the format plugin in extras.cjs', async () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.yaml'], 'yaml');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: 1, name: 'Ada' });
-    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+    expect(loaded).toEqual([FAST_RUN, EXTRAS, HISTORY_WRITER]);
   });
 });
