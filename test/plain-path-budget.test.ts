@@ -71,6 +71,14 @@ report/render/safe-text.js report/render/test-lines.js report/render/visible.js
   .trim()
   .split(/\s+/);
 
+/**
+ * Node built-ins a plain GET must not load: each costs start-up time and none is needed for it
+ * (docs/performance.md). `fs/promises` brings readline and the fs watchers (~1.5 ms), `module`
+ * Node's ES-module loader, `parse_args` is `node:util`'s parseArgs (a command line without
+ * flags needs none), the rest serve TLS, compression, HTTP/2, processes and threads.
+ */
+const FORBIDDEN_BUILTINS = ['fs/promises', 'readline', 'module', 'internal/modules/esm/loader', 'internal/util/parse_args/parse_args', 'crypto', 'tls', 'https', 'zlib', 'http2', 'child_process', 'worker_threads'];
+
 const FAST_RUN = join(ROOT, 'dist', 'bundle', 'fast-run.cjs');
 const EXTRAS = join(ROOT, 'dist', 'bundle', 'extras.cjs');
 /** The history writer, read when the run ends (its own bundle, with its own code cache). */
@@ -90,6 +98,8 @@ beforeAll(async () => {
   // A module.register load hook: each dist/ module the run evaluates, one URL a line.
   tmp.write('hooks.mjs', `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.includes('/dist/')) appendFileSync(process.env.TRACE_MODULES, url + '\\n');\n  return next(url, context);\n}\n`);
   tmp.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  // A preload that writes the built-in modules the process loaded, at its exit.
+  tmp.write('builtins.cjs', `process.on('exit', () => require('node:fs').writeFileSync(process.env.TRACE_BUILTINS, process.moduleLoadList.join('\\n')));\n`);
 });
 afterAll(async () => {
   await server.close();
@@ -158,6 +168,18 @@ describe('the plain path', () => {
     const evaluated = readFileSync(trace, 'utf8').trim().split('\n').map((url) => url.replace(dist, ''));
     expect(evaluated).toContain('cli/run-file.js'); // the hook saw the run
     expect(evaluated.filter((name) => !PLAIN_PATH_MODULES.includes(name))).toEqual([]);
+  });
+
+  test('a plain GET loads none of the costly built-ins it does not need', async () => {
+    const trace = join(tmp.dir, 'builtins.trace');
+    const result = await runCli(['run', 'plain.http'], { cwd: tmp.dir, env: env({ TRACE_BUILTINS: trace, NODE_OPTIONS: `--require ${join(tmp.dir, 'builtins.cjs')}` }) });
+    expect(result.code).toBe(0);
+    const loaded = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('NativeModule '))
+      .map((line) => line.slice('NativeModule '.length));
+    expect(loaded).toContain('http'); // the trace saw the run
+    expect(loaded.filter((name) => FORBIDDEN_BUILTINS.includes(name))).toEqual([]);
   });
 });
 
