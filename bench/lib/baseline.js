@@ -30,7 +30,12 @@ export function prepareBaseline(spec, root) {
     if (!existsSync(join(folder, 'dist', 'cli', 'fast-run.js'))) throw new Error(`--baseline ${spec}: no dist/ there: run \`npm ci && npm run build\` in it first`);
     return { label: `baseline (${spec})`, bin: join(folder, 'bin', 'run.cjs'), cleanup: () => {} };
   }
-  const commit = run('git', ['rev-parse', '--short', '--verify', `${spec}^{commit}`], root, 20_000);
+  let commit;
+  try {
+    commit = run('git', ['rev-parse', '--short', '--verify', `${spec}^{commit}`], root, 20_000);
+  } catch {
+    throw new Error(`--baseline ${spec}: neither a built checkout (a folder with bin/run.cjs) nor a git revision of this repository`);
+  }
   const parent = mkdtempSync(join(tmpdir(), 'reqflow-bench-baseline-'));
   const tree = join(parent, 'tree');
   const cleanup = () => {
