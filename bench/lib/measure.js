@@ -5,28 +5,10 @@
  * time (user + system) of each run is taken too: on a shared machine it is less noisy than wall.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-
-/** Linux reports times in clock ticks of 1/100 s (USER_HZ, `getconf CLK_TCK`). */
-const TICK_MS = 10;
-const PROC_STAT = '/proc/self/stat';
-const HAS_PROC = existsSync(PROC_STAT);
-
-/**
- * The CPU time (user + system, ms) of this process's children that have exited and been
- * reaped: fields cutime and cstime of /proc/self/stat (after the command name, which may hold
- * spaces). NaN where there is no /proc. In ticks of 10 ms: one run's figure is coarse, the mean
- * over a comparison's runs is not (see compare).
- */
-function childCpuMs() {
-  if (!HAS_PROC) return NaN;
-  const text = readFileSync(PROC_STAT, 'utf8');
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is the state (field 3 of proc(5)): cutime and cstime are fields 16 and 17.
-  return (Number(fields[13]) + Number(fields[14])) * TICK_MS;
-}
+import { reapedChildrenCpuMs } from './proc-cpu.js';
 
 /** A command line to time: `label` names it in tables. */
 export function command(label, file, args = [], options = {}) {
@@ -40,7 +22,7 @@ export function command(label, file, args = [], options = {}) {
 function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const cpuBefore = childCpuMs();
+    const cpuBefore = reapedChildrenCpuMs();
     const child = spawn(cmd.file, cmd.args, { env: cmd.env ?? env, cwd: cmd.cwd ?? cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     let stderr = '';
@@ -64,7 +46,7 @@ function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout
       clearTimeout(timer);
       const ms = performance.now() - started;
       // 'close' comes after libuv reaped the child, so its CPU time is counted by now.
-      const cpuMs = childCpuMs() - cpuBefore;
+      const cpuMs = reapedChildrenCpuMs() - cpuBefore;
       if (timedOut) reject(new Error(`${cmd.label}: killed after ${timeoutMs} ms`));
       else resolve({ ms, cpuMs, code, stderr, stdout: capture ? Buffer.concat(out).toString('utf8') : undefined });
     });
