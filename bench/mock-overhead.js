@@ -10,11 +10,12 @@
  * Needs `npm run build` first. Bounded: N requests × rounds, every request with a time-out.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processCpuMs } from './lib/proc-cpu.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argv = process.argv.slice(2);
@@ -68,12 +69,8 @@ function get(url, agent) {
 
 /** CPU time (user + system) of a process so far, in µs; undefined where /proc is not there. */
 function cpuMicros(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime, stime in ticks (USER_HZ 100)
-  } catch {
-    return undefined;
-  }
+  const ms = processCpuMs(pid);
+  return Number.isNaN(ms) ? undefined : ms * 1000;
 }
 
 /** Wall and server-CPU microseconds per request over `REQUESTS` sequential keep-alive GETs. */

@@ -7,8 +7,10 @@ const { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync
 // `module.constructor` is node:module's Module: requiring node:module would also load the ESM loader.
 const Module = module.constructor;
 const { basename, dirname, isAbsolute, join } = require('node:path');
-const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
+
+/** A file's URL, for import(): only the paths that do not use the bundle need it. */
+const fileUrl = (path) => require('node:url').pathToFileURL(path).href;
 
 function printVersion() {
   const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
@@ -145,7 +147,7 @@ async function loadFastPath() {
     }
     if (bundle) return requireWithCodeCache(bundle);
   }
-  return import(pathToFileURL(modules).href);
+  return import(fileUrl(modules));
 }
 
 /**
@@ -166,7 +168,7 @@ async function bareTui() {
 
 /** `reqflow __complete …`, what the shell completion scripts call on each TAB: no oclif either. */
 async function complete(argv) {
-  return (await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'complete.js')).href)).runCompletion(argv);
+  return (await import(fileUrl(join(__dirname, '..', 'dist', 'cli', 'complete.js')))).runCompletion(argv);
 }
 
 async function main() {
@@ -182,7 +184,7 @@ async function main() {
           : await (await loadFastPath()).tryFastPath(argv);
   if (code === undefined) {
     // oclif, with reqflow's default command (the UI) and error style: src/cli/oclif-main.ts.
-    const { runOclif } = await import(pathToFileURL(join(__dirname, '..', 'dist', 'cli', 'oclif-main.js')).href);
+    const { runOclif } = await import(fileUrl(join(__dirname, '..', 'dist', 'cli', 'oclif-main.js')));
     const failed = await runOclif(argv, __filename);
     if (failed !== undefined) process.exitCode = failed;
   } else {

@@ -61,17 +61,22 @@ const SEND_PREFIX = 'reqflow-send:';
  * The history writer (masking, the file) runs once, when a run ends: it is bundled on its own,
  * dist/bundle/history-write.cjs, and the fast path loads that file from beside itself, so a
  * plain GET does not compile it with the rest (src/history/log.ts imports `./write.js` when a run ends; neither the plain path nor extras.cjs carries it). It is
- * compiled with vm.Script, as bin/run.cjs loads this bundle: require() of a file would start
- * Node's ES-module loader (and fs/promises with it), ~5 ms of a run.
+ * loaded through bin/run.cjs's code-cache loader, as the other bundles are (compiled afresh on
+ * every run, its functions were ~1 ms of a GET), else compiled with vm.Script: require() of a
+ * file would start Node's ES-module loader (and fs/promises with it), ~5 ms of a run.
  */
 const HISTORY_WRITER = 'history-write.cjs';
 const HISTORY_MODULE = 'history/write.js';
 const loadApart = `
 const file = require('node:path').join(__dirname, ${JSON.stringify(HISTORY_WRITER)});
-const source = require('node:fs').readFileSync(file, 'utf8');
-const apart = { exports: {} };
-new (require('node:vm').Script)('(function (exports, require, module) {' + source + '\\n})', { filename: file }).runInThisContext()(apart.exports, require, apart);
-module.exports = apart.exports;
+if (globalThis.__reqflowLoadBundle) {
+  module.exports = globalThis.__reqflowLoadBundle(file);
+} else {
+  const source = require('node:fs').readFileSync(file, 'utf8');
+  const apart = { exports: {} };
+  new (require('node:vm').Script)('(function (exports, require, module) {' + source + '\\n})', { filename: file }).runInThisContext()(apart.exports, require, apart);
+  module.exports = apart.exports;
+}
 `;
 
 const common = {
@@ -80,7 +85,8 @@ const common = {
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  define: { 'import.meta.url': '__reqflowModuleUrl' },
+  // A getter (banner below): most runs never ask, and pathToFileURL is ~0.5 ms at start-up.
+  define: { 'import.meta.url': '__reqflowMeta.url' },
   // Less text to compile at every start; identifiers are kept so --debug stacks stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -90,7 +96,8 @@ const common = {
 };
 
 const banner = [
-  'const __reqflowModuleUrl = require("node:url").pathToFileURL(__filename).href;',
+  'let __reqflowModuleUrl;',
+  'const __reqflowMeta = { get url() { return (__reqflowModuleUrl ??= require("node:url").pathToFileURL(__filename).href); } };',
   // bin/run.cjs runs this file from a V8 code cache, where import() has no loader: it provides
   // one (a real ESM import() resolved from the package root). Plain require() of this file
   // falls back to import().

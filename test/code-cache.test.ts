@@ -26,12 +26,11 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** The plain path's cache files, name → size and mtime. */
-function fastRunCaches(): Map<string, { size: number; mtimeMs: number }> {
-  const folder = join(cacheDir, 'reqflow');
+/** The cache files of one bundle (the plain path's unless named), name → size and mtime. */
+function fastRunCaches(bundle = 'fast-run', folder = join(cacheDir, 'reqflow')): Map<string, { size: number; mtimeMs: number }> {
   return new Map(
     readdirSync(folder)
-      .filter((name) => name.startsWith('fast-run-'))
+      .filter((name) => name.startsWith(`${bundle}-`))
       .map((name) => {
         const { size, mtimeMs } = statSync(join(folder, name));
         return [name, { size, mtimeMs }];
@@ -72,4 +71,16 @@ test('a run whose request failed does not count as having sent one', async () =>
   const names = readdirSync(join(own.XDG_CACHE_HOME, 'reqflow')).filter((name) => name.startsWith('fast-run-'));
   expect(names).toHaveLength(1);
   expect(names[0]).not.toContain('.sent.');
+});
+
+test('the history writer, read when a run ends, has a cache of its own, written once', async () => {
+  const own = { ...env, XDG_CACHE_HOME: join(tmp.dir, 'cache-history') };
+  const folder = join(own.XDG_CACHE_HOME, 'reqflow');
+  expect((await runCli(['run', 'one.http', '-o', 'raw'], { cwd: tmp.dir, env: own })).code).toBe(0);
+  const written = fastRunCaches('history-write', folder);
+  expect([...written.keys()]).toEqual([expect.stringMatching(/^history-write-.*\.sent\.v8cache$/)]);
+  // The next run reads it and writes nothing; --no-history does not load the writer at all.
+  expect((await runCli(['run', 'one.http', '-o', 'raw'], { cwd: tmp.dir, env: own })).code).toBe(0);
+  expect((await runCli(['run', 'one.http', '-o', 'raw', '--no-history'], { cwd: tmp.dir, env: own })).code).toBe(0);
+  expect(fastRunCaches('history-write', folder)).toEqual(written);
 });

@@ -73,8 +73,18 @@ report/render/safe-text.js report/render/test-lines.js report/render/visible.js
   .trim()
   .split(/\s+/);
 
+/**
+ * Node built-ins a plain GET must not load: each costs start-up time and none is needed for it
+ * (docs/performance.md). `fs/promises` brings readline and the fs watchers (~1.5 ms), `module`
+ * Node's ES-module loader, `parse_args` is `node:util`'s parseArgs (a command line without
+ * flags needs none), the rest serve TLS, compression, HTTP/2, processes and threads.
+ */
+const FORBIDDEN_BUILTINS = ['fs/promises', 'readline', 'module', 'internal/modules/esm/loader', 'internal/util/parse_args/parse_args', 'crypto', 'tls', 'https', 'zlib', 'http2', 'child_process', 'worker_threads'];
+
 const FAST_RUN = join(ROOT, 'dist', 'bundle', 'fast-run.cjs');
 const EXTRAS = join(ROOT, 'dist', 'bundle', 'extras.cjs');
+/** The history writer, read when the run ends (its own bundle, with its own code cache). */
+const HISTORY_WRITER = join(ROOT, 'dist', 'bundle', 'history-write.cjs');
 
 let server: Recorder;
 const tmp = tempDir();
@@ -90,6 +100,8 @@ beforeAll(async () => {
   // A module.register load hook: each dist/ module the run evaluates, one URL a line.
   tmp.write('hooks.mjs', `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.includes('/dist/')) appendFileSync(process.env.TRACE_MODULES, url + '\\n');\n  return next(url, context);\n}\n`);
   tmp.write('register.mjs', `import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n`);
+  // A preload that writes the built-in modules the process loaded, at its exit.
+  tmp.write('builtins.cjs', `process.on('exit', () => require('node:fs').writeFileSync(process.env.TRACE_BUILTINS, process.moduleLoadList.join('\\n')));\n`);
 });
 afterAll(async () => {
   await server.close();
@@ -118,7 +130,7 @@ describe('the plain path', () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http'], 'plain');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{\n  "id": 1,\n  "name": "Ada"\n}\n');
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
   });
 
   test('a bare reqflow (the UI) reads its own tui.cjs alone: nothing of it is in fast-run.cjs', async () => {
@@ -133,14 +145,14 @@ describe('the plain path', () => {
     const { result, loaded } = await bundlesLoadedBy(['send', `${server.url}/users/1`, '-o', 'raw'], 'send');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{"id":1,"name":"Ada"}');
-    expect(loaded).toEqual([FAST_RUN, join(ROOT, 'dist', 'bundle', 'send.cjs')]);
+    expect(loaded).toEqual([FAST_RUN, join(ROOT, 'dist', 'bundle', 'send.cjs'), HISTORY_WRITER]);
   });
 
   test('-o raw reads fast-run.cjs and not extras.cjs', async () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http', '-o', 'raw'], 'raw');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('{"id":1,"name":"Ada"}');
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
   });
 
   test("a plain GET beside an application's .env reads fast-run.cjs alone: the .env is read only for a name nothing else defines", async () => {
@@ -149,7 +161,7 @@ describe('the plain path', () => {
     tmp.write('with-dotenv/plain.http', `GET ${server.url}/users/1\n`);
     const { result, loaded } = await bundlesLoadedBy(['run', 'with-dotenv/plain.http'], 'with-dotenv');
     expect(result.code).toBe(0);
-    expect(loaded).toEqual([FAST_RUN]);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
     tmp.write('with-dotenv/uses.http', `GET ${server.url}/users/{{USER_ID}}\n`);
     const uses = await bundlesLoadedBy(['run', 'with-dotenv/uses.http'], 'with-dotenv-uses');
     expect([uses.result.code, server.received.at(-1)?.url]).toEqual([0, '/users/1']);
@@ -167,6 +179,18 @@ describe('the plain path', () => {
     expect(evaluated).toContain('cli/run-file.js'); // the hook saw the run
     expect(evaluated.filter((name) => !PLAIN_PATH_MODULES.includes(name))).toEqual([]);
   });
+
+  test('a plain GET loads none of the costly built-ins it does not need', async () => {
+    const trace = join(tmp.dir, 'builtins.trace');
+    const result = await runCli(['run', 'plain.http'], { cwd: tmp.dir, env: env({ TRACE_BUILTINS: trace, NODE_OPTIONS: `--require ${join(tmp.dir, 'builtins.cjs')}` }) });
+    expect(result.code).toBe(0);
+    const loaded = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('NativeModule '))
+      .map((line) => line.slice('NativeModule '.length));
+    expect(loaded).toContain('http'); // the trace saw the run
+    expect(loaded.filter((name) => FORBIDDEN_BUILTINS.includes(name))).toEqual([]);
+  });
 });
 
 describe('the extras bundle', () => {
@@ -174,13 +198,13 @@ describe('the extras bundle', () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.http', '-o', 'json'], 'json');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ type: 'response', status: 200, body: { id: 1, name: 'Ada' } });
-    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+    expect(loaded).toEqual([FAST_RUN, EXTRAS, HISTORY_WRITER]);
   });
 
   test('a YAML request file runs through the format plugin in extras.cjs', async () => {
     const { result, loaded } = await bundlesLoadedBy(['run', 'plain.yaml'], 'yaml');
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual({ id: 1, name: 'Ada' });
-    expect(loaded).toEqual([FAST_RUN, EXTRAS]);
+    expect(loaded).toEqual([FAST_RUN, EXTRAS, HISTORY_WRITER]);
   });
 });

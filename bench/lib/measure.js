@@ -1,12 +1,14 @@
 /**
  * Timing of whole processes: each command is spawned, its stdout drained from a pipe, and its
  * wall time taken from spawn to exit. Commands of one comparison run interleaved (A B C, A B C,
- * ...) after a warm-up, so that drifting machine load hits all of them alike.
+ * ...) after a warm-up, so that drifting machine load hits all of them alike. On Linux the CPU
+ * time (user + system) of each run is taken too: on a shared machine it is less noisy than wall.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { reapedChildrenCpuMs } from './proc-cpu.js';
 
 /** A command line to time: `label` names it in tables. */
 export function command(label, file, args = [], options = {}) {
@@ -20,6 +22,7 @@ export function command(label, file, args = [], options = {}) {
 function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout } = {}) {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpuBefore = reapedChildrenCpuMs();
     const child = spawn(cmd.file, cmd.args, { env: cmd.env ?? env, cwd: cmd.cwd ?? cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     const out = [];
     let stderr = '';
@@ -42,8 +45,10 @@ function runOnce(cmd, { env, cwd, timeoutMs = 120_000, capture = false, onStdout
     child.on('close', (code) => {
       clearTimeout(timer);
       const ms = performance.now() - started;
+      // 'close' comes after libuv reaped the child, so its CPU time is counted by now.
+      const cpuMs = reapedChildrenCpuMs() - cpuBefore;
       if (timedOut) reject(new Error(`${cmd.label}: killed after ${timeoutMs} ms`));
-      else resolve({ ms, code, stderr, stdout: capture ? Buffer.concat(out).toString('utf8') : undefined });
+      else resolve({ ms, cpuMs, code, stderr, stdout: capture ? Buffer.concat(out).toString('utf8') : undefined });
     });
   });
 }
@@ -55,16 +60,23 @@ export async function runChecked(cmd, options) {
   return result;
 }
 
-/** Interleaved timing: `warmup` unmeasured rounds, then `runs` rounds. Returns samples per label. */
+/**
+ * Interleaved timing: `warmup` unmeasured rounds, then `runs` rounds. Returns, per label, the
+ * summary of the wall times and `cpuMean`, the mean CPU time of a run (the mean, not the median:
+ * each run's CPU time is counted in 10 ms ticks, and only their mean is finer than that).
+ */
 export async function compare(commands, { warmup = 2, runs = 10, ...options } = {}) {
-  const samples = new Map(commands.map((cmd) => [cmd.label, []]));
+  const samples = new Map(commands.map((cmd) => [cmd.label, { wall: [], cpu: [] }]));
   for (let round = 0; round < warmup + runs; round++) {
     for (const cmd of commands) {
-      const { ms } = await runChecked(cmd, options);
-      if (round >= warmup) samples.get(cmd.label).push(ms);
+      const { ms, cpuMs } = await runChecked(cmd, options);
+      if (round < warmup) continue;
+      samples.get(cmd.label).wall.push(ms);
+      samples.get(cmd.label).cpu.push(cpuMs);
     }
   }
-  return Object.fromEntries([...samples].map(([label, values]) => [label, summarize(values)]));
+  const mean = (values) => values.reduce((sum, v) => sum + v, 0) / values.length;
+  return Object.fromEntries([...samples].map(([label, { wall, cpu }]) => [label, { ...summarize(wall), cpuMean: mean(cpu) }]));
 }
 
 /**

@@ -39,6 +39,9 @@ function looksLikeRequestFile(arg: string): boolean {
 
 /** Parses a command's argv with the flag table its oclif command is built from. */
 function parseWithTable(argv: string[], table: FlagTable, command: string): { positionals: string[]; values: Record<string, unknown> } {
+  // No flag at all (`reqflow run one.http`): what parseArgs would return, without loading and
+  // running it (~1 ms of a plain GET's start-up). `-` alone is stdin, a positional.
+  if (argv.every((arg) => arg === '-' || !arg.startsWith('-'))) return { positionals: [...argv], values: Object.create(null) as Record<string, unknown> };
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: parseConfig(table), allowPositionals: true, strict: true });

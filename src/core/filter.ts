@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from './lazy-builtin.js';
 import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { plainNumbers } from './json-exact.js';
@@ -10,7 +10,7 @@ type JMESPath = typeof import('@jmespath-community/jmespath');
  * through require: import() would start Node's ES-module loader for it (~3 ms more).
  */
 async function load(): Promise<JMESPath> {
-  return createRequire(import.meta.url)('@jmespath-community/jmespath') as JMESPath;
+  return lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('@jmespath-community/jmespath') as JMESPath;
 }
 
 /** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */

@@ -7,7 +7,7 @@
  * body keeps the native `JSON.parse`, which is many times faster. Numbers that a double holds
  * exactly stay plain numbers either way, so filters and checks compute with them as usual.
  */
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from './lazy-builtin.js';
 
 type LosslessJson = typeof import('lossless-json');
 
@@ -37,7 +37,7 @@ function hasInexactNumbers(text: string): boolean {
 
 /** lossless-json, loaded only for a body that needs it (start-up time). */
 function losslessJson(): LosslessJson {
-  return createRequire(import.meta.url)('lossless-json') as LosslessJson;
+  return lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('lossless-json') as LosslessJson;
 }
 
 /**

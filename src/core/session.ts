@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from './lazy-builtin.js';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
 import { projectKey, projectRoot } from './project.js';
@@ -177,7 +177,7 @@ export class FileSession implements Session {
       // proper-lockfile: a lock folder beside the file, refreshed while held; one left by a crashed
       // run is stale after 2 s (the least it allows), and waiting for it beats losing a value.
       // Its CommonJS module through require: import() would start the ES-module loader (~7 ms).
-      const { lock } = createRequire(import.meta.url)('proper-lockfile') as typeof import('proper-lockfile');
+      const { lock } = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('proper-lockfile') as typeof import('proper-lockfile');
       // Its lock folder is made 0700 whatever the umask (proper-lockfile's own mkdir uses 0777 & ~umask).
       const privateFs = { ...nodeFs, mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(path, { mode: 0o700 }, callback) };
       const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 }, fs: privateFs });

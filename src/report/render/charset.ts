@@ -7,7 +7,7 @@
  * where Node 20's decoder reads 0x80–0x9F as control characters instead of `€`, `“`, `™`…:
  * iconv-lite (maintained, pure JS, loaded only for such a body) decodes that one.
  */
-import { createRequire } from 'node:module';
+import { lazyBuiltin } from '../../core/lazy-builtin.js';
 
 export interface BodyCharset {
   /** The WHATWG name of the encoding (`utf-8`, `windows-1252`, `shift_jis`, …). */
@@ -71,7 +71,7 @@ export interface BodyDecoder {
 /** The decoder for an encoding `charsetOf` returned. */
 export function decoderFor(encoding: string): BodyDecoder {
   if (encoding !== 'windows-1252') return new TextDecoder(encoding);
-  const iconv = createRequire(import.meta.url)('iconv-lite') as typeof import('iconv-lite');
+  const iconv = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('iconv-lite') as typeof import('iconv-lite');
   const decoder = iconv.getDecoder('windows-1252');
   return {
     decode: (bytes, options) => {

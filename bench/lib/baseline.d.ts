@@ -1,0 +1,2 @@
+/** See baseline.js. */
+export function prepareBaseline(spec: string, root: string): { label: string; bin: string; cleanup(): void };
