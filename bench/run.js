@@ -345,9 +345,8 @@ async function main() {
         const startup = JSON.parse(run.stdout.trim().split('\n').pop());
         results.cases.tuiStartup = startup;
         const base = startup.cases['reqflow run (one GET)'].median;
-        console.log(
-          formatSection(`TUI start-up in a pty (median of ${startup.runs}, alternating)`, ['command', 'median', 'min', 'ratio to one GET'], Object.entries(startup.cases).map(([label, v]) => [label, ms(v.median), ms(v.min), ratio(v.median / base)])),
-        );
+        const rows = Object.entries(startup.cases).map(([label, v]) => [label, ms(v.median), ms(v.min), ratio(v.median / base)]);
+        console.log(formatSection(`TUI start-up in a pty (median of ${startup.runs}, alternating)`, ['command', 'median', 'min', 'ratio to one GET'], rows));
         const tui = startup.cases['reqflow (TUI) to its first screen'].median;
         check('TUI start-up to the first screen, ratio to one GET', '≤ 2 ×', tui / base, tui / base <= 2, `${ms(tui)} vs ${ms(base)}`);
       }
