@@ -133,3 +133,27 @@ describe('forms reqflow does not run are refused, never sent once', () => {
     expect(result.got).toEqual([]);
   });
 });
+
+describe('a looped request referred to by name', () => {
+  const file = (at: string): string =>
+    `# @name page\n# @loop for 3\nGET ${recorder.url}/${at}?n={{$index}}\n\n###\n# @name next\nGET ${recorder.url}/${at}-next?last={{page.response.body.$.url}}&h={{page.response.headers.Content-Type}}\n`;
+
+  test('{{page.response…}} reads the last pass, after the loop ran on its own turn', async () => {
+    const result = await reqflow('ref-last.http', file('ref'));
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/ref?n=0', '/ref?n=1', '/ref?n=2', '/ref-next?last=/ref?n=2&h=application/json']);
+  });
+
+  test('run alone (-n next), the reference runs the whole loop first and reads its last pass', async () => {
+    const result = await reqflow('ref-alone.http', file('alone'), ['-n', 'next']);
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/alone?n=0', '/alone?n=1', '/alone?n=2', '/alone-next?last=/alone?n=2&h=application/json']);
+  });
+
+  test('a loop of no passes (for 0) has no response: the reference is exit 3 naming it, the next request not sent', async () => {
+    const result = await reqflow('ref-none.http', `# @name page\n# @loop for 0\nGET ${recorder.url}/none\n\n###\nGET ${recorder.url}/none-next?last={{page.response.body.$.url}}\n`);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('request "page" has no response to read');
+    expect(result.got).toEqual([]);
+  });
+});

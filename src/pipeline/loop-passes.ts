@@ -75,7 +75,7 @@ export async function runLoop(spec: RequestSpec, file: string, run: RunServices,
   const outcomes: RequestOutcome[] = [];
   for (const [index, loopVariables] of passes.entries()) {
     if (run.signal.aborted) break;
-    outcomes.push(await runRequest({ ...pass, name: named ? `${spec.name}${index}` : `${spec.name}#${index}`, loopVariables }, file, run));
+    outcomes.push(await runRequest({ ...pass, name: named ? `${spec.name}${index}` : `${spec.name}#${index}`, loopVariables, loopOf: spec.name }, file, run));
   }
   return combined(outcomes, spec);
 }
