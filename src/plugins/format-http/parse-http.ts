@@ -5,6 +5,7 @@ import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
+import { restermAuth, type RestermAuth } from './resterm-auth.js';
 import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript, requestAnnotation } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
@@ -99,6 +100,8 @@ interface FileScope {
   variables: Readonly<Record<string, string>>;
   /** httpyac scripts of blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
+  /** resterm's `# @auth file …`: for the requests below it. */
+  auth?: RestermAuth;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -129,7 +132,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const prompts: Array<{ name: string; description?: string }> = [];
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];
+  let auth: RestermAuth | undefined;
   const annotate = (key: string, written: string, line: number): void => {
+    const resterm = key === 'auth' ? restermAuth(written, file, line) : undefined;
+    if (resterm?.scope === 'file') scope.auth = resterm;
+    if (resterm) {
+      auth = resterm.scope === 'request' ? resterm : auth;
+      return;
+    }
     if (isChainAnnotation(key)) {
       // Lists (a request may capture or reference several): kept in order, not as one annotation value.
       chainAnnotation(chain, key, written, file, line);
@@ -226,6 +236,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   bodyStart ??= i + 1;
   const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   for (const { key, value, line } of below ?? []) annotate(key, value, line);
+  // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`); a written header wins.
+  const [authName, authValue] = (auth ?? (annotations.auth === undefined ? scope.auth : undefined))?.header ?? [];
+  if (authName !== undefined && !hasHeader(headers, authName)) appendHeader(headers, authName, authValue as string);
   const host = getHeader(headers, 'host');
   // kulala's `Host: https://host:port`: the origin goes before the path, the Host line sends the authority.
   if (originForm && host !== undefined && /^\s*https?:\/\//i.test(host)) setHeader(headers, 'Host', host.trim().replace(/^\w+:\/\/|\/.*$/g, ''));
