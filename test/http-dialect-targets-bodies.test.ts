@@ -66,6 +66,12 @@ describe('request targets over several lines', () => {
 });
 
 describe('bodies as the other tools write them', () => {
+  test("httpyac: /* and */ on lines of their own are a comment right below the body or inside it, never sent; a /* never closed is body text", async () => {
+    const { code, requests } = await run(join(FIXTURES, 'httpyac', 'block-comments.http'));
+    expect(code).toBe(0);
+    expect(['/httpyac/comment-below', '/httpyac/comment-inside', '/httpyac/comment-open'].map((path) => to(requests, path).body.toString())).toEqual(['{"n": 1}', 'first\nlast', 'first\n/*\nlast']);
+  });
+
   test('kulala: GraphQL variables on the line right below the query are the variables', async () => {
     const { code, requests } = await run(join(FIXTURES, 'kulala', 'targets-bodies.http'), ['-n', 'kulalaGraphql']);
     expect(code).toBe(0);
