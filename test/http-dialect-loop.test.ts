@@ -113,6 +113,14 @@ describe('# @loop for NAME of VALUES', () => {
     expect(result.got).toEqual(['/next']);
   });
 
+  test('an array its passes extend (httpyac walks it as it grows): the passes read at the start run, then exit 2 naming the line — never a loop ended silently short', async () => {
+    const text = `{{\n  $global.ids = [1]\n}}\n# @loop for id of $global.ids\nGET ${recorder.url}/grow/{{id}}\n\n{{\n  if ($global.ids.length < 3) $global.ids.push($global.ids.length + 1)\n}}\n`;
+    const result = await reqflow('grow.http', text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('grow.http:4: # @loop for id of $global.ids: the array grew to 2 items while the loop ran 1 passes; reqflow reads it once');
+    expect(result.got).toEqual(['/grow/1']);
+  });
+
   test('a JavaScript expression reqflow does not evaluate: exit 2 naming the line, not sent', async () => {
     const result = await reqflow('expr.http', `# @loop for v of ids.filter((x) => x)\nGET ${recorder.url}/expr/{{v}}\n`);
     expect(result.code).toBe(2);
