@@ -46,14 +46,15 @@ describe("resterm's # @auth", () => {
   });
 
   test.each([
-    ['a command', '# @auth file command argv=["gh","auth","token"] cache_key=gh'],
-    ['OAuth 2.0', '# @auth oauth2 token_url={{host}}/token client_id=a'],
-    ['an API key in the query', '# @auth apikey query key {{key}}'],
-  ])('%s: exit 2 naming the line, nothing in the file sent', async (_, line) => {
-    const file = tmp.write('refused.http', `${line}\n\n### a\nGET {{host}}/refused\n`);
+    ['a command, for the file', '# @auth file command argv=["gh","auth","token"] cache_key=gh\n\n### a', 1],
+    ['OAuth 2.0, for the request', '### a\n# @auth oauth2 token_url={{host}}/token client_id=a', 2],
+    ['an API key in the query', '### a\n# @auth apikey query key {{key}}', 2],
+  ])('%s: exit 2 naming the line, nothing sent', async (_, head, line) => {
+    const file = tmp.write('refused.http', `${head}\nGET {{host}}/refused\n`);
     const { code, stderr, requests } = await run(file);
     expect(code).toBe(2);
-    expect(stderr).toMatch(/refused\.http:1:1: # @auth .*: reqflow reads resterm's basic, bearer, apikey header and NAME VALUE forms only/);
+    expect(stderr).toContain(`refused.http:${line}: # @auth `);
+    expect(stderr).toContain("reqflow sends resterm's basic, bearer, apikey header and NAME VALUE forms only");
     expect(requests).toEqual([]);
   });
 });

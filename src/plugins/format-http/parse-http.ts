@@ -5,7 +5,6 @@ import { parseEscapes } from '../../core/escapes.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
-import { restermAuth, type RestermAuth } from './resterm-auth.js';
 import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript, requestAnnotation } from './line-forms.js';
 import { webSocketScript } from '../websocket/script.js';
@@ -100,8 +99,8 @@ interface FileScope {
   variables: Readonly<Record<string, string>>;
   /** httpyac scripts of blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
-  /** resterm's `# @auth file …`: for the requests below it. */
-  auth?: RestermAuth;
+  /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
+  auth?: string;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -132,12 +131,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const prompts: Array<{ name: string; description?: string }> = [];
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];
-  let auth: RestermAuth | undefined;
+  let auth: string | undefined;
   const annotate = (key: string, written: string, line: number): void => {
-    const resterm = key === 'auth' ? restermAuth(written, file, line) : undefined;
-    if (resterm?.scope === 'file') scope.auth = resterm;
-    if (resterm) {
-      auth = resterm.scope === 'request' ? resterm : auth;
+    // resterm's `# @auth` has arguments (reqflow's is one word): src/plugins/auth-resterm reads it.
+    if (key === 'auth' && /\S\s+\S/.test(written)) {
+      if (/^\s*(file|global)\s/i.test(written)) scope.auth = `${line} ${written}`;
+      else auth = `${line} ${written}`;
       return;
     }
     if (isChainAnnotation(key)) {
@@ -198,7 +197,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
   while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string, requestLine.includes('?'))) requestLine += (block.lines[++i] as string).trim();
-  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
+  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion, asteriskForm } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;
   let bodyStart: number | undefined;
@@ -236,9 +235,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   bodyStart ??= i + 1;
   const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   for (const { key, value, line } of below ?? []) annotate(key, value, line);
-  // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`); a written header wins.
-  const [authName, authValue] = (auth ?? (annotations.auth === undefined ? scope.auth : undefined))?.header ?? [];
-  if (authName !== undefined && !hasHeader(headers, authName)) appendHeader(headers, authName, authValue as string);
+  // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`).
+  const resterm = auth ?? (annotations.auth === undefined ? scope.auth : undefined);
+  if (resterm !== undefined) annotations['resterm-auth'] = resterm;
   const host = getHeader(headers, 'host');
   // kulala's `Host: https://host:port`: the origin goes before the path, the Host line sends the authority.
   if (originForm && host !== undefined && /^\s*https?:\/\//i.test(host)) setHeader(headers, 'Host', host.trim().replace(/^\w+:\/\/|\/.*$/g, ''));
@@ -252,6 +251,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   };
   if (methodWritten === false) spec.methodWritten = false;
   if (httpVersion) spec.httpVersion = httpVersion;
+  if (asteriskForm) spec.asteriskForm = true;
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
