@@ -113,6 +113,14 @@ describe('# @loop for NAME of VALUES', () => {
     expect(result.got).toEqual(['/next']);
   });
 
+  test('an array its passes extend (httpyac walks it as it grows): the passes read at the start run, then exit 2 naming the line — never a loop ended silently short', async () => {
+    const text = `{{\n  $global.ids = [1]\n}}\n# @loop for id of $global.ids\nGET ${recorder.url}/grow/{{id}}\n\n{{\n  if ($global.ids.length < 3) $global.ids.push($global.ids.length + 1)\n}}\n`;
+    const result = await reqflow('grow.http', text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('grow.http:4: # @loop for id of $global.ids: the array grew to 2 items while the loop ran 1 passes; reqflow reads it once');
+    expect(result.got).toEqual(['/grow/1']);
+  });
+
   test('a JavaScript expression reqflow does not evaluate: exit 2 naming the line, not sent', async () => {
     const result = await reqflow('expr.http', `# @loop for v of ids.filter((x) => x)\nGET ${recorder.url}/expr/{{v}}\n`);
     expect(result.code).toBe(2);
@@ -130,6 +138,30 @@ describe('forms reqflow does not run are refused, never sent once', () => {
     const result = await reqflow('refused.http', `GET ${recorder.url}/before\n\n###\n${line}\nGET ${recorder.url}/refused\n`);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`refused.http:4:1: ${line}: reqflow runs "for N" and "for NAME of VALUES"`);
+    expect(result.got).toEqual([]);
+  });
+});
+
+describe('a looped request referred to by name', () => {
+  const file = (at: string): string =>
+    `# @name page\n# @loop for 3\nGET ${recorder.url}/${at}?n={{$index}}\n\n###\n# @name next\nGET ${recorder.url}/${at}-next?last={{page.response.body.$.url}}&h={{page.response.headers.Content-Type}}\n`;
+
+  test('{{page.response…}} reads the last pass, after the loop ran on its own turn', async () => {
+    const result = await reqflow('ref-last.http', file('ref'));
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/ref?n=0', '/ref?n=1', '/ref?n=2', '/ref-next?last=/ref?n=2&h=application/json']);
+  });
+
+  test('run alone (-n next), the reference runs the whole loop first and reads its last pass', async () => {
+    const result = await reqflow('ref-alone.http', file('alone'), ['-n', 'next']);
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/alone?n=0', '/alone?n=1', '/alone?n=2', '/alone-next?last=/alone?n=2&h=application/json']);
+  });
+
+  test('a loop of no passes (for 0) has no response: the reference is exit 3 naming it, the next request not sent', async () => {
+    const result = await reqflow('ref-none.http', `# @name page\n# @loop for 0\nGET ${recorder.url}/none\n\n###\nGET ${recorder.url}/none-next?last={{page.response.body.$.url}}\n`);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('request "page" has no response to read');
     expect(result.got).toEqual([]);
   });
 });

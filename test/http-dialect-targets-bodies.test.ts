@@ -3,6 +3,7 @@
  * reaches a recording server, byte for byte — and what no tool agrees on is refused naming the line.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
@@ -56,16 +57,41 @@ describe('request targets over several lines', () => {
     expect(result.requests).toEqual([]);
   });
 
-  test('the asterisk-form target (OPTIONS *) is refused naming the line, nothing sent', async () => {
-    const file = tmp.write('asterisk.http', `OPTIONS * HTTP/1.1\nHost: ${server.url}\n`);
+  test('OPTIONS * goes out with the asterisk-form target (a raw server records the request line), to the Host as JetBrains and kulala write it', async () => {
+    const lines: string[] = [];
+    const raw = createServer((socket) =>
+      socket.once('data', (data) => {
+        lines.push(data.toString('latin1').split('\r\n')[0] as string);
+        socket.end('HTTP/1.1 200 OK\r\nAllow: GET, OPTIONS\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      }),
+    );
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const authority = `127.0.0.1:${(raw.address() as AddressInfo).port}`;
+    try {
+      const file = tmp.write('asterisk.http', `### jetbrains\nOPTIONS * HTTP/1.1\nHost: ${authority}\n\n### kulala\nOPTIONS *\nHost: http://${authority}\n`);
+      const result = await run(file, ['-v']);
+      expect([result.code, lines]).toEqual([0, ['OPTIONS * HTTP/1.1', 'OPTIONS * HTTP/1.1']]);
+    } finally {
+      await new Promise((resolve) => raw.close(resolve));
+    }
+  });
+
+  test('the target * on any other method is refused naming the line, nothing sent', async () => {
+    const file = tmp.write('asterisk-get.http', `GET * HTTP/1.1\nHost: ${server.url}\n`);
     const result = await run(file);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/asterisk\.http:1:\d+: request line has no URL: OPTIONS \* HTTP\/1\.1\nhint: .*the target \* is not supported/);
+    expect(result.stderr).toMatch(/asterisk-get\.http:1:\d+: request line has no URL: GET \* HTTP\/1\.1\nhint: .*the target \* is OPTIONS's only/);
     expect(result.requests).toEqual([]);
   });
 });
 
 describe('bodies as the other tools write them', () => {
+  test("httpyac: /* and */ on lines of their own are a comment right below the body or inside it, never sent; a /* never closed is body text", async () => {
+    const { code, requests } = await run(join(FIXTURES, 'httpyac', 'block-comments.http'));
+    expect(code).toBe(0);
+    expect(['/httpyac/comment-below', '/httpyac/comment-inside', '/httpyac/comment-open'].map((path) => to(requests, path).body.toString())).toEqual(['{"n": 1}', 'first\nlast', 'first\n/*\nlast']);
+  });
+
   test('kulala: GraphQL variables on the line right below the query are the variables', async () => {
     const { code, requests } = await run(join(FIXTURES, 'kulala', 'targets-bodies.http'), ['-n', 'kulalaGraphql']);
     expect(code).toBe(0);

@@ -135,7 +135,7 @@ export class RunChain {
 
   /** Must the request's exchange be kept (a later request refers to it) or checked? */
   wants(spec: RequestSpec): boolean {
-    return spec.chain !== undefined || this.referenced.has(spec.name) || this.dependencies.has(locationOf(spec));
+    return spec.chain !== undefined || this.referenced.has(spec.name) || (spec.loopOf !== undefined && this.referenced.has(spec.loopOf)) || this.dependencies.has(locationOf(spec));
   }
 
   /**
@@ -159,9 +159,12 @@ export class RunChain {
     })();
   }
 
-  /** Keeps the exchange of a request that others refer to (the others' bodies are not held). */
-  record(exchange: Exchange): void {
-    if (this.referenced.has(exchange.name)) this.exchanges.set(exchange.name, exchange);
+  /**
+   * Keeps the exchange of a request that others refer to (the others' bodies are not held). A
+   * `# @loop` pass's is also the looped request's: a later pass replaces it, so its name reads the last.
+   */
+  record(exchange: Exchange, loopOf?: string): void {
+    for (const name of [exchange.name, loopOf]) if (name !== undefined && this.referenced.has(name)) this.exchanges.set(name, exchange);
   }
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */

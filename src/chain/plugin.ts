@@ -110,7 +110,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   const state = ctx.state[STATE] as ChainState | undefined;
   const raw = state?.raw ?? { url: ctx.spec.url, headers: ctx.spec.headers };
   const exchange = exchangeOf(ctx.spec, ctx.response, ctx.capturedBody(), state ? performance.now() - state.startedAt : ctx.response.durationMs);
-  chain.record(exchange);
+  chain.record(exchange, ctx.spec.loopOf);
   const spec = ctx.spec.chain;
   const tests: TestResult[] = (ctx.tests ??= []);
   const host = scriptHost(ctx, chain);

@@ -75,6 +75,15 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     appliesTo: (ctx) => ctx.spec.annotations.note !== undefined || ctx.spec.annotations.confirmation === 'true',
     load: async () => (await import('./stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
   },
+  {
+    name: 'auth-resterm',
+    builtin: true,
+    stages: ['auth'],
+    annotations: ['resterm-auth'],
+    appliesTo: (ctx) => ctx.spec.annotations['resterm-auth'] !== undefined,
+    before: ['auth-basic-shorthand'],
+    load: load(() => import('../plugins/auth-resterm/index.js')),
+  },
   { name: 'auth-bearer', builtin: true, stages: ['auth'], authName: 'bearer', load: load(() => import('../plugins/auth-bearer/index.js')) },
   { name: 'auth-apikey', builtin: true, stages: ['auth'], authName: 'apikey', load: load(() => import('../plugins/auth-apikey/index.js')) },
   { name: 'auth-basic', builtin: true, stages: ['auth'], authName: 'basic', load: load(() => import('../plugins/auth-basic/index.js')) },

@@ -112,6 +112,10 @@ export interface RequestSpec {
    * names), taken literally and before every other source (src/pipeline/loop-passes.ts).
    */
   loopVariables?: Readonly<Record<string, string>>;
+  /** `OPTIONS *` (the asterisk-form): sent with the target `*` to the server `url` names. */
+  asteriskForm?: true;
+  /** A pass's looped request: its exchange is also that name's (`{{page.response…}}` reads the last pass). */
+  loopOf?: string;
   /** Where the request starts, for error messages. */
   source: SourceLocation;
 }

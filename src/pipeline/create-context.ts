@@ -127,6 +127,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
           {
             method: request.method,
             url: request.url,
+            asteriskForm: ctx.spec.asteriskForm,
             headers: request.headers,
             ...(request.body !== undefined ? { body: request.body } : {}),
             tls: request.tlsOptions ?? ctx.tlsOptions,

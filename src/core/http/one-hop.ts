@@ -69,7 +69,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
       req = send(url, {
         method: request.method,
-        path: requestTarget(request.url, url),
+        path: requestTarget(request.url, url, request.asteriskForm),
         headers,
         agent: agents.forUrl(url, request.tls, proxy),
         ...(proxy && url.protocol === 'https:' ? tunnelledTlsOptions(request.tls, url) : {}),
@@ -204,7 +204,7 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   try {
     exchange = http2Request(
       session,
-      { headers: { ...http2Headers(request.method, url, headersToSend(request)), ':path': requestTarget(request.url, url) }, ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
+      { headers: { ...http2Headers(request.method, url, headersToSend(request)), ':path': requestTarget(request.url, url, request.asteriskForm) }, ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
       sessions.streams,
     );
   } catch (error) {

@@ -9,6 +9,8 @@ import type { ProxyRules } from './proxy.js';
 export interface OutgoingRequest {
   method: string;
   url: string;
+  /** `OPTIONS *`: the target is `*` (not on a redirect: requestTarget). */
+  asteriskForm?: boolean;
   headers: RequestHeaders;
   body?: string | Buffer;
   tls: TlsConnectionOptions;

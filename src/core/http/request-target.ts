@@ -13,10 +13,11 @@ const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
  * The target to send for `url`: as written in `written` when `url` is what it says (a redirect's
  * `Location` is the server's, and goes as the `URL` gives it).
  */
-export function requestTarget(written: string, url: URL): string {
+export function requestTarget(written: string, url: URL, asteriskForm?: boolean): string {
   const normalised = `${url.pathname}${url.search}`;
   const origin = ORIGIN.exec(written)?.[0];
   if (origin === undefined || !sameUrl(written, url)) return normalised;
+  if (asteriskForm === true) return '*';
   // The fragment stays on the client side (RFC 9110 §7.1).
   const rest = written.slice(origin.length).split('#')[0] as string;
   const target = rest === '' ? '/' : rest.startsWith('?') ? `/${rest}` : rest;

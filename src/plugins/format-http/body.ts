@@ -12,7 +12,7 @@
  * - `#` and `//` lines: comments, never body text (VS Code, httpyac, resterm; kulala alone sends
  *   them), except in a `text/markdown` body, where they are headings (httpyac); `# @key value`
  *   among them is an annotation of the request (httpyac, kulala, restcli read them there);
- * - `/* … *\/` comments after the body's last blank line (httpyac);
+ * - `/* … *\/` comments after the body's last blank line, and `/*` … `*\/` on lines of their own anywhere (httpyac);
  * - httpyac's `{{ … }}` JavaScript blocks: run after the response, like handlers.
  * Multipart bodies go on the wire with CRLF line ends (RFC 7578); form bodies continued on `&`
  * lines are joined.
@@ -111,6 +111,12 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
       scripts.push({ phase: 'post', ...block.script });
       i = block.lastIndex;
       ended = true;
+      continue;
+    }
+    // httpyac's `/*` and `*/` alone on their lines: a comment anywhere in the body, blank line before it or not.
+    const close = !ended && !markdown && /^\s*\/\*\s*$/.test(line) ? body.lines.findIndex((text, at) => at > i && /^\s*\*\/\s*$/.test(text)) : -1;
+    if (close > 0) {
+      i = close;
       continue;
     }
     if (!ended) {

@@ -99,6 +99,8 @@ interface FileScope {
   variables: Readonly<Record<string, string>>;
   /** httpyac scripts of blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
+  /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
+  auth?: string;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -129,7 +131,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   const prompts: Array<{ name: string; description?: string }> = [];
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];
+  let auth: string | undefined;
   const annotate = (key: string, written: string, line: number): void => {
+    // resterm's `# @auth` has arguments (reqflow's is one word): src/plugins/auth-resterm reads it.
+    if (key === 'auth' && /\S\s+\S/.test(written)) {
+      if (/^\s*(file|global)\s/i.test(written)) scope.auth = `${line} ${written}`;
+      else auth = `${line} ${written}`;
+      return;
+    }
     if (isChainAnnotation(key)) {
       // Lists (a request may capture or reference several): kept in order, not as one annotation value.
       chainAnnotation(chain, key, written, file, line);
@@ -188,7 +197,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not).
   while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string, requestLine.includes('?'))) requestLine += (block.lines[++i] as string).trim();
-  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion } = parseRequestLine(requestLine, file, lineNo);
+  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion, asteriskForm } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;
   let bodyStart: number | undefined;
@@ -226,6 +235,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   bodyStart ??= i + 1;
   const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   for (const { key, value, line } of below ?? []) annotate(key, value, line);
+  // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`).
+  const resterm = auth ?? (annotations.auth === undefined ? scope.auth : undefined);
+  if (resterm !== undefined) annotations['resterm-auth'] = resterm;
   const host = getHeader(headers, 'host');
   // kulala's `Host: https://host:port`: the origin goes before the path, the Host line sends the authority.
   if (originForm && host !== undefined && /^\s*https?:\/\//i.test(host)) setHeader(headers, 'Host', host.trim().replace(/^\w+:\/\/|\/.*$/g, ''));
@@ -239,6 +251,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   };
   if (methodWritten === false) spec.methodWritten = false;
   if (httpVersion) spec.httpVersion = httpVersion;
+  if (asteriskForm) spec.asteriskForm = true;
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
   if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;

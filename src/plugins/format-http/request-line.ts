@@ -26,6 +26,8 @@ export interface RequestLine {
   websocket?: true;
   /** The version written at the end of the line (`HTTP/2`, `HTTP/1.1`). */
   httpVersion?: '1.1' | '2';
+  /** `OPTIONS *`: the target is `*`, the URL (`/` after the Host) names the server. */
+  asteriskForm?: true;
 }
 
 /**
@@ -120,8 +122,10 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   if (words.length > 1 && !startsLikeUrl(words[0]?.text ?? '')) {
     throw new ParseError(file, lineNo, indent + first.length + 1 + (words[1]?.at ?? 0) + (trimmed.length - trimmed.slice(first.length).trimStart().length - first.length), `unexpected text after the URL: ${clip(written.slice(words[1]?.at ?? 0))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1]; encode spaces in the URL as %20' });
   }
-  if (target === '' || target === '*') throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com (the target * is not supported)' });
   const upper = first.toUpperCase();
+  // The asterisk-form (RFC 9112 §3.2.4) is OPTIONS's alone.
+  if (target === '' || (target === '*' && upper !== 'OPTIONS')) throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com (the target * is OPTIONS\'s only)' });
+  if (target === '*') return versioned({ method: upper, url: '/', originForm: true, asteriskForm: true });
   if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target));
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
   return versioned(withTarget({ method: methodToSend(first), url: '' }, target));
