@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
+import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
@@ -29,9 +30,20 @@ export interface ChainHost {
   concurrent?: boolean;
 }
 
+/** Where a named request is: its file's requests (built again when it runs) and its position. */
 interface Known {
-  spec: RequestSpec;
+  requests: RequestFile;
+  index: number;
   file: string;
+}
+
+/** What a request's templates and `# @ref`s name, kept only for requests that name something. */
+interface Links {
+  location: string;
+  name: string;
+  /** The `{{word.` heads of its templates: requests, if a request has that name. */
+  heads: readonly string[];
+  refs: readonly string[];
 }
 
 const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
@@ -71,14 +83,14 @@ const locationOf = (spec: RequestSpec): string => `${spec.source.file}#${spec.so
 export class RunChain {
   private readonly known = new Map<string, Known>();
   private readonly exchanges = new Map<string, Exchange>();
-  /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
-  private readonly done = new Set<string>();
+  /** Requests that ran, by file and position (the parsed spec and a copy of it are the same request). */
+  private readonly done = new Map<string, Set<number | string>>();
   /** The requests running, outermost first, for cycle detection (one send at a time). */
   private readonly sequence: string[] = [];
   /** The same per send, when several run at once (ChainHost.concurrent). */
   private readonly perSend: AsyncLocalStorage<readonly string[]> | undefined;
   private readonly files = new Set<string>();
-  private readonly all: RequestSpec[] = [];
+  private readonly links: Links[] = [];
   private readonly referenced = new Set<string>();
   /** The requests each request's templates refer to, in order of appearance. */
   private readonly dependencies = new Map<string, string[]>();
@@ -102,23 +114,40 @@ export class RunChain {
     return this.perSend ? (this.perSend.getStore() ?? []) : this.sequence;
   }
 
-  /** Makes a file's named requests known (for references and `# @ref`). */
-  addFile(specs: readonly RequestSpec[], file: string): void {
+  /**
+   * Makes a file's named requests known (for references and `# @ref`). Each request is built
+   * once here and let go: what is kept is where each name is, and what the requests name.
+   */
+  addFile(requests: RequestFile, file: string): void {
     this.files.add(resolve(file));
-    if (specs.some(usesSandbox)) void this.sandboxes().then((worker) => worker.warm());
-    for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
-    this.all.push(...specs);
+    let sandbox = false;
+    for (let index = 0; index < requests.count; index++) {
+      const spec = requests.spec(index);
+      sandbox ||= usesSandbox(spec);
+      const name = requests.name(index);
+      if (!this.known.has(name)) this.known.set(name, { requests, index, file });
+      const heads = new Set<string>();
+      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) heads.add(match[1] as string);
+      const refs = spec.chain?.refs?.map((ref) => ref.name) ?? [];
+      if (heads.size > 0 || refs.length > 0) this.links.push({ location: locationOf(spec), name, heads: [...heads], refs });
+    }
+    if (sandbox) void this.sandboxes().then((worker) => worker.warm());
     // Again over every file's requests: a name just made known may be referred to by an earlier file.
     this.referenced.clear();
     this.dependencies.clear();
-    for (const spec of this.all) {
-      const names = new Set<string>();
-      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) if (this.known.has(match[1] as string)) names.add(match[1] as string);
-      names.delete(spec.name);
-      if (names.size > 0) this.dependencies.set(locationOf(spec), [...names]);
-      for (const name of names) this.referenced.add(name);
-      for (const ref of spec.chain?.refs ?? []) this.referenced.add(ref.name);
+    for (const { location, name, heads, refs } of this.links) {
+      const names = heads.filter((head) => head !== name && this.known.has(head));
+      if (names.length > 0) this.dependencies.set(location, names);
+      for (const head of names) this.referenced.add(head);
+      for (const ref of refs) this.referenced.add(ref);
     }
+  }
+
+  private markDone(spec: RequestSpec): void {
+    const { file, index, line } = spec.source;
+    let places = this.done.get(file);
+    if (!places) this.done.set(file, (places = new Set()));
+    places.add(index ?? `line ${line}`);
   }
 
   /**
@@ -166,7 +195,7 @@ export class RunChain {
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */
   ran(spec: RequestSpec): boolean {
-    return this.done.has(locationOf(spec));
+    return this.done.get(spec.source.file)?.has(spec.source.index ?? `line ${spec.source.line}`) === true;
   }
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
@@ -180,7 +209,7 @@ export class RunChain {
         this.sequence.pop();
       }
     } finally {
-      this.done.add(locationOf(spec));
+      this.markDone(spec);
     }
   }
 
@@ -192,8 +221,9 @@ export class RunChain {
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
-    if (!force && this.done.has(locationOf(target.spec))) return;
-    const outcome = await this.run(target.spec, target.file);
+    const spec = target.requests.spec(target.index);
+    if (!force && this.ran(spec)) return;
+    const outcome = await this.run(spec, target.file);
     if (outcome.error) {
       throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }
@@ -203,7 +233,7 @@ export class RunChain {
   async importFile(path: string, fromFile: string): Promise<void> {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
-    this.addFile(await this.host.load(absolute), absolute);
+    this.addFile(listedRequests(await this.host.load(absolute)), absolute);
   }
 
   /** `# @depends ./other.http`: every request of that file runs first, once per run. */
@@ -211,9 +241,9 @@ export class RunChain {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
     const specs = await this.host.load(absolute);
-    this.addFile(specs, absolute);
+    this.addFile(listedRequests(specs), absolute);
     for (const spec of specs) {
-      if (this.done.has(locationOf(spec))) continue;
+      if (this.ran(spec)) continue;
       const outcome = await this.run(spec, absolute);
       if (outcome.error) throw new ReqflowError(`${path}: request "${spec.name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }
