@@ -30,11 +30,11 @@ export interface ChainHost {
   concurrent?: boolean;
 }
 
-/** Where a named request is: its file's requests (built again when it runs) and its position. */
-interface Known {
+/** A file whose requests are known: they are numbered on from `first` (a name maps to one small number, not an object). */
+interface KnownFile {
   requests: RequestFile;
-  index: number;
   file: string;
+  first: number;
 }
 
 /** What a request's templates and `# @ref`s name, kept only for requests that name something. */
@@ -81,10 +81,12 @@ const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?.length
 const locationOf = (spec: RequestSpec): string => `${spec.source.file}#${spec.source.index ?? `line ${spec.source.line}`}`;
 
 export class RunChain {
-  private readonly known = new Map<string, Known>();
+  /** Each name's request, numbered across the known files (`knownFiles`). */
+  private readonly known = new Map<string, number>();
+  private readonly knownFiles: KnownFile[] = [];
   private readonly exchanges = new Map<string, Exchange>();
   /** Requests that ran, by file and position (the parsed spec and a copy of it are the same request). */
-  private readonly done = new Map<string, Set<number | string>>();
+  private readonly done = new Map<string, Uint8Array>();
   /** The requests running, outermost first, for cycle detection (one send at a time). */
   private readonly sequence: string[] = [];
   /** The same per send, when several run at once (ChainHost.concurrent). */
@@ -120,12 +122,15 @@ export class RunChain {
    */
   addFile(requests: RequestFile, file: string): void {
     this.files.add(resolve(file));
+    const last = this.knownFiles.at(-1);
+    const first = last ? last.first + last.requests.count : 0;
+    this.knownFiles.push({ requests, file, first });
     let sandbox = false;
     for (let index = 0; index < requests.count; index++) {
       const spec = requests.spec(index);
       sandbox ||= usesSandbox(spec);
       const name = requests.name(index);
-      if (!this.known.has(name)) this.known.set(name, { requests, index, file });
+      if (!this.known.has(name)) this.known.set(name, first + index);
       const heads = new Set<string>();
       for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) heads.add(match[1] as string);
       const refs = spec.chain?.refs?.map((ref) => ref.name) ?? [];
@@ -143,11 +148,28 @@ export class RunChain {
     }
   }
 
+  /** A flag per position, per file (a plugin's request without a position: by its line). */
   private markDone(spec: RequestSpec): void {
     const { file, index, line } = spec.source;
-    let places = this.done.get(file);
-    if (!places) this.done.set(file, (places = new Set()));
-    places.add(index ?? `line ${line}`);
+    const key = index === undefined ? `${file}#line` : file;
+    const at = index ?? line;
+    let flags = this.done.get(key) ?? new Uint8Array(64);
+    if (at >= flags.length) {
+      const grown = new Uint8Array(Math.max(at + 1, flags.length * 2));
+      grown.set(flags);
+      flags = grown;
+    }
+    flags[at] = 1;
+    this.done.set(key, flags);
+  }
+
+  /** The request a name refers to, where it is. */
+  private target(name: string): { spec: RequestSpec; file: string } | undefined {
+    const at = this.known.get(name);
+    if (at === undefined) return undefined;
+    let known = this.knownFiles[0] as KnownFile;
+    for (const entry of this.knownFiles) if (entry.first <= at) known = entry;
+    return { spec: known.requests.spec(at - known.first), file: known.file };
   }
 
   /**
@@ -195,7 +217,8 @@ export class RunChain {
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */
   ran(spec: RequestSpec): boolean {
-    return this.done.get(spec.source.file)?.has(spec.source.index ?? `line ${spec.source.line}`) === true;
+    const { file, index, line } = spec.source;
+    return this.done.get(index === undefined ? `${file}#line` : file)?.[index ?? line] === 1;
   }
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
@@ -215,15 +238,14 @@ export class RunChain {
 
   /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). */
   async ensure(name: string, force: boolean): Promise<void> {
-    const target = this.known.get(name);
+    const target = this.target(name);
     if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
     const running = this.runningNow();
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
-    const spec = target.requests.spec(target.index);
-    if (!force && this.ran(spec)) return;
-    const outcome = await this.run(spec, target.file);
+    if (!force && this.ran(target.spec)) return;
+    const outcome = await this.run(target.spec, target.file);
     if (outcome.error) {
       throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }
