@@ -3,7 +3,7 @@
  * run, against a small server on 127.0.0.1. Prints medians and ratios as tables, checks the
  * targets of issue 8, and writes the figures to bench/results.json.
  *
- *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,history,plugins,tui,stress]
+ *   node bench/run.js [--quick] [--strict] [--runs N] [--only startup,batch,test,http2,proxy,large,sse,parse,memory,history,plugins,tui,stress]
  *
  * Needs `npm run build` first (the npm script does it). Stops by itself: every command has a
  * time-out and the whole run a deadline.
@@ -22,7 +22,8 @@ import { eventLatencies } from './lib/sse.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin', 'run.cjs');
 const HTTPYAC = join(ROOT, 'node_modules', '.bin', 'httpyac');
-const DEADLINE_MS = 10 * 60_000;
+// 15 minutes: the memory case alone sends 100,000 requests (one to two minutes on a busy machine).
+const DEADLINE_MS = 15 * 60_000;
 /** Issue 23: the JavaScript a plain GET reads (dist/bundle/fast-run.cjs; test/plain-path-budget.test.ts holds the current size). */
 const PLAIN_PATH_GOAL_BYTES = 200_000;
 const BARE_LOOP = fileURLToPath(new URL('./lib/bare-loop.js', import.meta.url));
@@ -311,6 +312,23 @@ async function main() {
       const beyond = p['list 10,000 requests'].median - p['list 1 request'].median;
       console.log(formatSection('Parse: reqflow run FILE --list (median)', ['command', 'median', 'beyond start-up'], [['list 1 request', ms(p['list 1 request'].median), ''], ['list 10,000 requests', ms(p['list 10,000 requests'].median), ms(beyond)]]));
       check('parse 10,000 requests beyond start-up (ms)', '≤ 300 ms', beyond, beyond <= 300, ms(beyond));
+    }
+
+    if (wanted('memory') && tools.time) {
+      // Issue 23: a long file runs in about the memory of a short one. One run each (peak RSS
+      // varies little between runs); 100,000 GETs only without --quick.
+      console.error('bench: peak memory of 1 … 100,000 GETs in one file ...');
+      const sizes = [['1 GET', files.one], ['100 GETs', files.get100], ['10,000 GETs', files.get10k], ...(quick ? [] : [['100,000 GETs', files.get100k]])];
+      const memory = {};
+      for (const [label, file] of sizes) memory[label] = await timeVerbose(reqflow(label, 'run', file, '-o', 'raw', '--no-history'), { ...opts, timeoutMs: 600_000 });
+      for (const [label, file] of [['--list 10,000', files.get10k], ['--list 100,000', files.get100k]]) memory[label] = await timeVerbose(reqflow(label, 'run', file, '--list'), opts);
+      results.cases.memory = memory;
+      const one = memory['1 GET'].rssMb;
+      console.log(formatSection('Memory: GETs in one file, -o raw --no-history (one run each)', ['command', 'wall', 'peak RSS', 'beyond one GET'], Object.entries(memory).map(([label, v]) => [label, ms(v.ms), mb(v.rssMb), mb(v.rssMb - one)])));
+      const tenK = memory['10,000 GETs'].rssMb;
+      check('10,000 GETs: peak RSS beyond one GET (MB)', '≤ 30 MB', tenK - one, tenK - one <= 30, `${mb(tenK)} vs ${mb(one)}`);
+      const hundredK = memory['100,000 GETs']?.rssMb;
+      if (hundredK !== undefined) check('100,000 GETs: peak RSS beyond 100 GETs (MB)', '≤ 30 MB', hundredK - memory['100 GETs'].rssMb, hundredK - memory['100 GETs'].rssMb <= 30, `${mb(hundredK)} vs ${mb(memory['100 GETs'].rssMb)}`);
     }
 
     if (wanted('history')) {
