@@ -125,12 +125,16 @@ export class RunChain {
     const last = this.knownFiles.at(-1);
     const first = last ? last.first + last.requests.count : 0;
     this.knownFiles.push({ requests, file, first });
-    let sandbox = false;
     for (let index = 0; index < requests.count; index++) {
+      const name = requests.name(index);
+      if (!this.known.has(name)) this.known.set(name, first + index);
+    }
+    let sandbox = false;
+    // Only the requests that may name another are built (again) here: a file's loader knows them.
+    for (const index of requests.linked ?? Array.from({ length: requests.count }, (_, at) => at)) {
       const spec = requests.spec(index);
       sandbox ||= usesSandbox(spec);
       const name = requests.name(index);
-      if (!this.known.has(name)) this.known.set(name, first + index);
       const heads = new Set<string>();
       for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) heads.add(match[1] as string);
       const refs = spec.chain?.refs?.map((ref) => ref.name) ?? [];

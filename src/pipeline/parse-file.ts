@@ -5,7 +5,7 @@ import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
 import { readRequestFile } from './read-request-source.js';
-import { carriesFilter, requestsOf, type RequestFile } from './request-file.js';
+import { carriesFilter, mayRefer, requestsOf, type RequestFile } from './request-file.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
@@ -64,6 +64,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   // What is learnt of each request as it is parsed: the request itself is not kept (unless `keep`).
   const names: string[] = [];
   const filtered: number[] = [];
+  const linked: number[] = [];
   const imports = new Map<number, NonNullable<ChainSpec['imports']>>();
   const unknown = new Map<string, RequestSpec>();
   const badValues = new Map<string, RequestSpec>();
@@ -71,6 +72,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const visit = (spec: RequestSpec): void => {
     spec.source.index = names.length;
     if (carriesFilter(spec)) filtered.push(names.length);
+    if (mayRefer(spec)) linked.push(names.length);
     if (spec.chain?.imports) imports.set(names.length, spec.chain.imports);
     names.push(spec.name);
     for (const name of checkedValues) if (!badValues.has(name) && !allowedValue(name, spec.annotations[name])) badValues.set(name, spec);
@@ -107,7 +109,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     return spec;
   };
   kept.forEach(withImports);
-  return { count: names.length, name: (index) => names[index] as string, spec: build, filtered };
+  return { count: names.length, name: (index) => names[index] as string, spec: build, filtered, linked };
 }
 
 /** The values reqflow's own annotations take: anything else would be ignored, and the request sent as something it is not. */

@@ -13,7 +13,15 @@ export interface RequestFile {
   spec(index: number): RequestSpec;
   /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
   readonly filtered: readonly number[];
+  /** The positions of the requests that may refer to another (`mayRefer`); absent: any may. */
+  readonly linked?: readonly number[];
 }
+
+const HEAD = /\{\{\s*[\w-]+\./;
+
+/** Could the request chain to another: checks, scripts, `# @ref`…, or a `{{name.…}}` template in any text (file variables too)? */
+export const mayRefer = (spec: RequestSpec): boolean =>
+  spec.chain !== undefined || [spec.url, ...Object.values(spec.headers).flat(), String(spec.body), ...(spec.bodyParts ?? []).map((part) => (part.kind === 'text' ? part.text : '')), ...Object.values(spec.fileVariables ?? {})].some((text) => HEAD.test(text));
 
 /** Does the request's own filter (`# @filter`, `# @query`) need checking? */
 export const carriesFilter = (spec: RequestSpec): boolean => spec.annotations.filter !== undefined || spec.annotations.query !== undefined;
