@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { parseHttpText } from '../src/plugins/format-http/parse-http.js';
+import { indexHttpText, parseHttpText } from '../src/plugins/format-http/parse-http.js';
 import { printHttpText } from '../src/plugins/format-http/print-http.js';
 import { ReqflowError } from '../src/core/errors/index.js';
 
@@ -161,5 +161,51 @@ describe('HTTP text format', () => {
     const once = parseHttpText(text, 'f.http');
     const twice = parseHttpText(printHttpText(once), 'f.http');
     expect(twice.map(({ source: _s, ...rest }) => rest)).toEqual(once.map(({ source: _s, ...rest }) => rest));
+  });
+});
+
+describe('building a request again (a run keeps none: src/pipeline/request-file.ts)', () => {
+  test('request N built from its place in the text is the request the whole parse gave, in any order', () => {
+    // File variables before and between requests, an httpyac global script, requests without
+    // ### after a blank line, comments above them, a block comment holding ###, CRLF and CR CR LF
+    // line ends, a body, checks and a trailing separator.
+    const text = [
+      '\uFEFF@host = http://x.test',
+      '{{',
+      '  exports.token = "t";',
+      '}}',
+      '',
+      '### first',
+      'GET {{host}}/a',
+      'Accept: application/json',
+      '',
+      '@id = 7',
+      '',
+      '# @name second',
+      'POST {{host}}/b/{{id}}\r',
+      'Content-Type: application/json\r\r',
+      '',
+      '{"a": 1}',
+      '',
+      '?? status == 200',
+      '',
+      '# a comment above',
+      'GET {{host}}/c',
+      '',
+      '/* ### not a separator',
+      '*/',
+      '###',
+      '@id = 8',
+      'DELETE {{host}}/d/{{id}}',
+      '###',
+      '',
+    ].join('\n');
+    const all = parseHttpText(text, 'f.http');
+    const seen: unknown[] = [];
+    const build = indexHttpText(text, 'f.http', (spec) => seen.push(spec));
+    expect(seen).toEqual(all);
+    expect(all.map((spec) => spec.name)).toEqual(['first', 'second', 'request-3', 'request-4']);
+    for (const index of [3, 0, 2, 1, 3]) expect(build(index)).toEqual(all[index]);
+    expect(build(1)).not.toBe(build(1)); // a fresh object each time: nothing is kept
   });
 });

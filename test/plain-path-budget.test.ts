@@ -61,8 +61,8 @@ core/request-settings.js core/resolve-path.js core/session.js core/shell.js core
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js
 core/variables.js core/version.js
-pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js
-plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
+pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js pipeline/request-file.js
+plugins/format-http/blocks.js plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
 plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js
 plugins/format-http/script-block.js plugins/websocket/script.js
 report/consume-events.js report/feed.js report/pretty.js

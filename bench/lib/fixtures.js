@@ -35,6 +35,10 @@ export function writeFixtures(dir, base, h2cBase) {
     large: ['large.http', `GET ${base}/large?mib=100\n`],
     events: ['events.http', `# @streaming true\nGET ${base}/events?count=200&interval=5\nAccept: text/event-stream\n`],
     parse: ['parse-10k.http', parseFixture(base, 10_000)],
+    // Issue 23: memory that does not grow with the file (peak RSS of 100 … 100,000 GETs).
+    get100: ['get-100.http', repeat(100, (i) => `### get ${i}\nGET ${base}/get\n`)],
+    get10k: ['get-10k.http', repeat(10_000, (i) => `### get ${i}\nGET ${base}/get\n`)],
+    get100k: ['get-100k.http', repeat(100_000, (i) => `### get ${i}\nGET ${base}/get\n`)],
     // reqflow test: one check per request.
     testOne: ['test-one.http', `GET ${base}/get\n\n?? status == 200\n`],
     testMany: ['test-1000.http', repeat(1000, (i) => `### get ${i}\nGET ${base}/get\n\n?? status == 200\n`)],

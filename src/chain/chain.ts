@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
+import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
@@ -29,9 +30,20 @@ export interface ChainHost {
   concurrent?: boolean;
 }
 
-interface Known {
-  spec: RequestSpec;
+/** A file whose requests are known: they are numbered on from `first` (a name maps to one small number, not an object). */
+interface KnownFile {
+  requests: RequestFile;
   file: string;
+  first: number;
+}
+
+/** What a request's templates and `# @ref`s name, kept only for requests that name something. */
+interface Links {
+  location: string;
+  name: string;
+  /** The `{{word.` heads of its templates: requests, if a request has that name. */
+  heads: readonly string[];
+  refs: readonly string[];
 }
 
 const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
@@ -69,16 +81,18 @@ const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?.length
 const locationOf = (spec: RequestSpec): string => `${spec.source.file}#${spec.source.index ?? `line ${spec.source.line}`}`;
 
 export class RunChain {
-  private readonly known = new Map<string, Known>();
+  /** Each name's request, numbered across the known files (`knownFiles`). */
+  private readonly known = new Map<string, number>();
+  private readonly knownFiles: KnownFile[] = [];
   private readonly exchanges = new Map<string, Exchange>();
-  /** Requests that ran, by place (the parsed spec and a copy of it are the same request). */
-  private readonly done = new Set<string>();
+  /** Requests that ran, by file and position (the parsed spec and a copy of it are the same request). */
+  private readonly done = new Map<string, Uint8Array>();
   /** The requests running, outermost first, for cycle detection (one send at a time). */
   private readonly sequence: string[] = [];
   /** The same per send, when several run at once (ChainHost.concurrent). */
   private readonly perSend: AsyncLocalStorage<readonly string[]> | undefined;
   private readonly files = new Set<string>();
-  private readonly all: RequestSpec[] = [];
+  private readonly links: Links[] = [];
   private readonly referenced = new Set<string>();
   /** The requests each request's templates refer to, in order of appearance. */
   private readonly dependencies = new Map<string, string[]>();
@@ -102,23 +116,64 @@ export class RunChain {
     return this.perSend ? (this.perSend.getStore() ?? []) : this.sequence;
   }
 
-  /** Makes a file's named requests known (for references and `# @ref`). */
-  addFile(specs: readonly RequestSpec[], file: string): void {
+  /**
+   * Makes a file's named requests known (for references and `# @ref`). Each request is built
+   * once here and let go: what is kept is where each name is, and what the requests name.
+   */
+  addFile(requests: RequestFile, file: string): void {
     this.files.add(resolve(file));
-    if (specs.some(usesSandbox)) void this.sandboxes().then((worker) => worker.warm());
-    for (const spec of specs) if (!this.known.has(spec.name)) this.known.set(spec.name, { spec, file });
-    this.all.push(...specs);
+    const last = this.knownFiles.at(-1);
+    const first = last ? last.first + last.requests.count : 0;
+    this.knownFiles.push({ requests, file, first });
+    for (let index = 0; index < requests.count; index++) {
+      const name = requests.name(index);
+      if (!this.known.has(name)) this.known.set(name, first + index);
+    }
+    let sandbox = false;
+    // Only the requests that may name another are built (again) here: a file's loader knows them.
+    for (const index of requests.linked ?? Array.from({ length: requests.count }, (_, at) => at)) {
+      const spec = requests.spec(index);
+      sandbox ||= usesSandbox(spec);
+      const name = requests.name(index);
+      const heads = new Set<string>();
+      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) heads.add(match[1] as string);
+      const refs = spec.chain?.refs?.map((ref) => ref.name) ?? [];
+      if (heads.size > 0 || refs.length > 0) this.links.push({ location: locationOf(spec), name, heads: [...heads], refs });
+    }
+    if (sandbox) void this.sandboxes().then((worker) => worker.warm());
     // Again over every file's requests: a name just made known may be referred to by an earlier file.
     this.referenced.clear();
     this.dependencies.clear();
-    for (const spec of this.all) {
-      const names = new Set<string>();
-      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) if (this.known.has(match[1] as string)) names.add(match[1] as string);
-      names.delete(spec.name);
-      if (names.size > 0) this.dependencies.set(locationOf(spec), [...names]);
-      for (const name of names) this.referenced.add(name);
-      for (const ref of spec.chain?.refs ?? []) this.referenced.add(ref.name);
+    for (const { location, name, heads, refs } of this.links) {
+      const names = heads.filter((head) => head !== name && this.known.has(head));
+      if (names.length > 0) this.dependencies.set(location, names);
+      for (const head of names) this.referenced.add(head);
+      for (const ref of refs) this.referenced.add(ref);
     }
+  }
+
+  /** A flag per position, per file (a plugin's request without a position: by its line). */
+  private markDone(spec: RequestSpec): void {
+    const { file, index, line } = spec.source;
+    const key = index === undefined ? `${file}#line` : file;
+    const at = index ?? line;
+    let flags = this.done.get(key) ?? new Uint8Array(64);
+    if (at >= flags.length) {
+      const grown = new Uint8Array(Math.max(at + 1, flags.length * 2));
+      grown.set(flags);
+      flags = grown;
+    }
+    flags[at] = 1;
+    this.done.set(key, flags);
+  }
+
+  /** The request a name refers to, where it is. */
+  private target(name: string): { spec: RequestSpec; file: string } | undefined {
+    const at = this.known.get(name);
+    if (at === undefined) return undefined;
+    let known = this.knownFiles[0] as KnownFile;
+    for (const entry of this.knownFiles) if (entry.first <= at) known = entry;
+    return { spec: known.requests.spec(at - known.first), file: known.file };
   }
 
   /**
@@ -169,7 +224,8 @@ export class RunChain {
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */
   ran(spec: RequestSpec): boolean {
-    return this.done.has(locationOf(spec));
+    const { file, index, line } = spec.source;
+    return this.done.get(index === undefined ? `${file}#line` : file)?.[index ?? line] === 1;
   }
 
   /** Runs a request of the loop: marked running (for cycles) and done. */
@@ -183,19 +239,19 @@ export class RunChain {
         this.sequence.pop();
       }
     } finally {
-      this.done.add(locationOf(spec));
+      this.markDone(spec);
     }
   }
 
   /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). */
   async ensure(name: string, force: boolean): Promise<void> {
-    const target = this.known.get(name);
+    const target = this.target(name);
     if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
     const running = this.runningNow();
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
     }
-    if (!force && this.done.has(locationOf(target.spec))) return;
+    if (!force && this.ran(target.spec)) return;
     const outcome = await this.run(target.spec, target.file);
     if (outcome.error) {
       throw new ReqflowError(`request "${name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
@@ -206,7 +262,7 @@ export class RunChain {
   async importFile(path: string, fromFile: string): Promise<void> {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
-    this.addFile(await this.host.load(absolute), absolute);
+    this.addFile(listedRequests(await this.host.load(absolute)), absolute);
   }
 
   /** `# @depends ./other.http`: every request of that file runs first, once per run. */
@@ -214,9 +270,9 @@ export class RunChain {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
     const specs = await this.host.load(absolute);
-    this.addFile(specs, absolute);
+    this.addFile(listedRequests(specs), absolute);
     for (const spec of specs) {
-      if (this.done.has(locationOf(spec))) continue;
+      if (this.ran(spec)) continue;
       const outcome = await this.run(spec, absolute);
       if (outcome.error) throw new ReqflowError(`${path}: request "${spec.name}", which this one depends on, failed: ${outcome.error.message}`, { exitCode: outcome.exitCode as ExitCodeValue });
     }

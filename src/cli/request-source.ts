@@ -7,9 +7,9 @@
  */
 import { join, resolve } from 'node:path';
 import type { SecretRegistry } from '../core/mask.js';
-import type { RequestSpec } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
-import { parseRequestBytes, parseRequestFile } from '../pipeline/parse-file.js';
+import { loadRequestBytes, loadRequestFile } from '../pipeline/parse-file.js';
+import type { RequestFile } from '../pipeline/request-file.js';
 import { readLimited } from '../pipeline/read-request-source.js';
 
 export interface RequestSource {
@@ -18,7 +18,7 @@ export interface RequestSource {
   /** The source is stdin: nothing else may read it (no prompts). */
   readsStdin?: boolean;
   /** Reads and parses (or builds) the requests. */
-  load(services: SourceServices): Promise<RequestSpec[]>;
+  load(services: SourceServices): Promise<RequestFile>;
 }
 
 export interface SourceServices {
@@ -51,10 +51,10 @@ export function fileSource(file: string, io: SourceIo, format?: string): Request
         // `cat -` reads a terminal too; say how to end, since nothing else would.
         if (io.stdinIsTTY ?? io.stdin.isTTY === true) io.stderr.write('reqflow: reading requests from stdin (end with Ctrl-D)\n');
         const bytes = await readLimited(io.stdin, 'requests from stdin');
-        return parseRequestBytes(bytes, { file: STDIN_NAME, path, ...withFormat }, registry, warn);
+        return loadRequestBytes(bytes, { file: STDIN_NAME, path, ...withFormat }, registry, warn);
       },
     };
   }
   const path = resolve(io.cwd, file);
-  return { path, load: ({ registry, warn }) => parseRequestFile(path, registry, warn, undefined, format) };
+  return { path, load: ({ registry, warn }) => loadRequestFile(path, registry, warn, format) };
 }

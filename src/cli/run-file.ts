@@ -6,7 +6,7 @@ import { SecretRegistry, displayUrl } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { runRequests } from '../pipeline/loop.js';
-import { selectRequests, validateFilters } from '../pipeline/parse-file.js';
+import { requestsOf } from '../pipeline/request-file.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { exitCodeOf, formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
@@ -137,18 +137,30 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
       reporter?.catch(() => undefined);
       const { path } = from;
       // Read before Ctrl-C is ours: a pipe or a terminal that never ends is left with Ctrl-C, as with cat.
-      const specs = await from.load({ registry, warn, secrets });
+      const requests = await from.load({ registry, warn, secrets });
       process.once('SIGINT', onSigint);
       if (flags.list) {
-        // One write for the whole list: a file of 10,000 requests is 10,000 lines.
-        output.out(specs.map((spec) => `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`).join(''));
+        // Writes of 64 kB: a write per line is slow, and one for 100,000 lines holds them all.
+        let list = '';
+        for (const spec of requestsOf(requests)) {
+          list += `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`;
+          if (list.length < 65_536) continue;
+          output.out(list);
+          list = '';
+        }
+        output.out(list);
         return ExitCode.ok;
       }
-      const selected = selectRequests(specs, flags.name ?? []);
-      await validateFilters(selected, options);
+      const names = flags.name ?? [];
+      let selected: number[] | undefined;
+      if (names.length > 0 || options.filter !== undefined || requests.filtered.length > 0) {
+        const pick = await import('../pipeline/pick-requests.js'); // -n, or a filter to check first
+        selected = pick.selectRequests(requests, names);
+        await pick.validateFilters(requests, selected, options);
+      }
       const services = await runServices({
         path,
-        specs,
+        requests,
         options,
         registry,
         reporter: await (reporter as Promise<Reporter>),
@@ -160,9 +172,9 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         profileFlags: profileFlagsOf(flags),
         warn,
       });
-      const run = await runRequests(selected, path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
+      const run = await runRequests(requestsOf(requests, selected), path, services, { failFast: flags['fail-fast'] === true, stop: () => outputClosed });
       // bin/run.cjs's code cache: a run that got a response compiled the request path, worth caching.
-      if (run.outcomes.some((outcome) => outcome.error === undefined)) (globalThis as CodeCacheHook).__reqflowRequestPathRan?.();
+      if (run.requests > run.errors) (globalThis as CodeCacheHook).__reqflowRequestPathRan?.();
       // A write that fails after the last request still counts. Once stdout has failed it never
       // drains: waiting would empty the event loop and end the run with exit 0, nothing said.
       if (!outputClosed) await drained(io.stdout);

@@ -10,7 +10,7 @@ import { loadEnvironment } from '../core/environments.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { proxyConfigured } from '../core/http/proxy-env.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
-import type { OutputSink, RequestSpec, RunOptions } from '../core/model.js';
+import type { OutputSink, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
 import type { Prompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
@@ -19,13 +19,14 @@ import type { RunServices } from '../pipeline/create-context.js';
 import { needsChain } from '../chain/needs-chain.js';
 import { createChain } from '../pipeline/loop.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
+import type { RequestFile } from '../pipeline/request-file.js';
 import { openHistory } from '../history/log.js';
 import { createFeed } from '../report/feed.js';
 import type { Reporter } from '../report/reporter.js';
 
 export interface RunSetup {
   path: string;
-  specs: readonly RequestSpec[];
+  requests: RequestFile;
   options: RunOptions;
   registry: PluginRegistry;
   reporter: Reporter;
@@ -83,6 +84,6 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     ...(proxyConfigured(options, io.env, profile) ? { proxy: (await import('../core/http/proxy.js')).proxyRules(options, io.env, secrets, profile) } : {}),
     ...(history ? { history } : {}),
   };
-  if (needsChain(setup.specs)) services.chain = await createChain(setup.specs, path, services, (other) => parseRequestFile(other, setup.registry, warn));
+  if (needsChain(setup.requests)) services.chain = await createChain(setup.requests, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;
 }

@@ -14,6 +14,7 @@ import { isStandardMethod, METHOD_TOKEN, methodToSend } from '../core/methods.js
 import type { BodyPart, RequestSpec } from '../core/model.js';
 import { multipartParts, newBoundary, type FormField } from '../core/multipart.js';
 import { outsideTemplates } from '../core/variables.js';
+import { listedRequests } from '../pipeline/request-file.js';
 import type { RequestSource } from './request-source.js';
 import type { RawSendFlags } from './send-flags.js';
 
@@ -149,7 +150,7 @@ export function sendSource(args: readonly string[], flags: RawSendFlags, io: { c
         annotations: flags.auth !== undefined ? { auth: flags.auth } : {},
         source: { file: SEND_NAME, line: 1, index: 0 },
       };
-      return Promise.resolve([spec]);
+      return Promise.resolve(listedRequests([spec]));
     },
   };
 }

@@ -12,7 +12,8 @@ import { jsonReporter } from '../report/json.js';
 import { palette, colorWanted } from '../report/render/colors.js';
 import type { Reporter } from '../report/reporter.js';
 import type { RequestSpec } from '../core/model.js';
-import { parseRequestFile } from '../pipeline/parse-file.js';
+import { loadRequestFile } from '../pipeline/parse-file.js';
+import type { RequestFile } from '../pipeline/request-file.js';
 import { collectFiles } from '../test-run/collect-files.js';
 import { shownPath } from '../core/resolve-path.js';
 import { Progress } from '../test-run/progress.js';
@@ -81,7 +82,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
       // Read before Ctrl-C is ours: a pipe or a terminal that never ends is left with Ctrl-C, as with cat.
       const fromStdin = stdin ? await stdin.load({ registry, warn, secrets }) : undefined;
       process.once('SIGINT', onSigint);
-      const parse = (file: string): Promise<RequestSpec[]> => (fromStdin && file === stdin?.path ? Promise.resolve(fromStdin) : parseRequestFile(file, registry, warn, undefined, flags.format));
+      const parse = (file: string): Promise<RequestFile> => (fromStdin && file === stdin?.path ? Promise.resolve(fromStdin) : loadRequestFile(file, registry, warn, flags.format));
       // A dry run prints the requests; only what failed (a variable no one sets) is said besides.
       const dryRunFailure = (file: string, name: string | undefined, message: string): void => void io.stderr.write(`reqflow: ${file}${name === undefined ? '' : ` › ${name}`}: ${secrets.scrub(message)}\n`);
       const runAll = async (): Promise<number> => {
@@ -103,11 +104,11 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
               signal: controller.signal,
               parse,
               shown: (file) => shownPath(file, io.cwd),
-              services: (file, specs, reporter) => {
-                totalRequests += grep ? specs.filter((spec) => grep.test(spec.name)).length : specs.length;
+              services: (file, requests, reporter) => {
+                totalRequests += grep ? Array.from({ length: requests.count }, (_, index) => requests.name(index)).filter((name) => grep.test(name)).length : requests.count;
                 return runServices({
                   path: file,
-                  specs,
+                  requests,
                   options,
                   registry,
                   reporter,

@@ -144,4 +144,11 @@ export interface ParseContext {
   extension: string;
   /** Push the parsed requests here. The first parser that fills it wins. */
   requests: RequestSpec[];
+  /**
+   * Set when the requests need not be kept (`reqflow run`, `reqflow test`): a parser that can
+   * build a request again hands each one here instead of to `requests`, and sets `reparse`.
+   */
+  visit?: (spec: RequestSpec) => void;
+  /** Request `index` (0-based) built again, the same as the one `visit` saw. */
+  reparse?: (index: number) => RequestSpec;
 }

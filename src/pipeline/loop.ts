@@ -21,6 +21,7 @@ import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
 import type { CaptureContext, PersistContext, RequestContext } from './context.js';
 import { createContext, type RunServices } from './create-context.js';
+import type { RequestFile } from './request-file.js';
 import type { Step } from './plugin.js';
 
 /**
@@ -117,18 +118,21 @@ export interface RunRequestsOptions {
  * The chaining state of a run over `specs` (the whole file: a request picked with `-n` may refer
  * to any other). Loaded only for a run that needs one (`needsChain`).
  */
-export async function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
+export async function createChain(requests: RequestFile, file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
   const { RunChain } = await import('../chain/chain.js');
   const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
-  chain.addFile(specs, file);
+  chain.addFile(requests, file);
   return chain;
 }
 
-/** The requests of one file in order; later ones see what earlier ones left in the session. */
-export async function runRequests(specs: readonly RequestSpec[], file: string, run: RunServices, options: RunRequestsOptions): Promise<RunSummary & { streamEndedByUser: boolean }> {
-  // Only what the exit code needs is kept: holding every context (and its body) would make
-  // memory grow with the length of the file.
-  const outcomes: Array<Pick<RequestOutcome, 'spec' | 'exitCode' | 'error'>> = [];
+/**
+ * The requests of one file in order (built as they are reached: `requestsOf`); later ones see
+ * what earlier ones left in the session. Nothing of a request is kept once it ran but what the
+ * summary counts: memory does not grow with the length of the file.
+ */
+export async function runRequests(specs: Iterable<RequestSpec>, file: string, run: RunServices, options: RunRequestsOptions): Promise<RunSummary & { streamEndedByUser: boolean }> {
+  const summary: RunSummary = { requests: 0, errors: 0, failures: 0, exitCode: ExitCode.ok };
+  let firstError: number | undefined;
   let streamEndedByUser = false;
   try {
     for (const spec of specs) {
@@ -137,24 +141,19 @@ export async function runRequests(specs: readonly RequestSpec[], file: string, r
       const outcome = run.chain ? await run.chain.run(spec, file) : await runRequest(spec, file, run);
       if (options.stop()) break; // the request cut short by the closed output is not a failure
       if (outcome.streamEndedByUser) streamEndedByUser = true;
-      outcomes.push({ spec, exitCode: outcome.exitCode, ...(outcome.error ? { error: outcome.error } : {}) });
+      summary.requests++;
+      if (outcome.error) {
+        summary.errors++;
+        firstError ??= outcome.exitCode;
+      } else if (outcome.exitCode !== ExitCode.ok) summary.failures++;
       if (options.failFast && outcome.exitCode !== ExitCode.ok) break;
     }
   } finally {
     // The history is written once per run (Ctrl-C, --fail-fast and a closed output end here too).
     await run.history?.flush();
   }
-  const summary = { outcomes, exitCode: combinedExitCode(outcomes) };
+  // The first error's code (network, TLS, variable, ...), else 1 if any response failed, else 0.
+  summary.exitCode = firstError ?? (summary.failures > 0 ? ExitCode.httpFailure : ExitCode.ok);
   await run.report.reporter.runEnd?.(summary);
   return { ...summary, streamEndedByUser };
-}
-
-/**
- * The exit code of a run: the first error's code (network, TLS, variable, ...) if any request
- * failed that way, else 1 if any response failed, else 0.
- */
-function combinedExitCode(outcomes: ReadonlyArray<Pick<RequestOutcome, 'exitCode' | 'error'>>): number {
-  const errored = outcomes.find((o) => o.error);
-  if (errored) return errored.exitCode;
-  return outcomes.some((o) => o.exitCode !== 0) ? ExitCode.httpFailure : ExitCode.ok;
 }

@@ -104,7 +104,11 @@ export interface RequestOutcome {
 
 /** What a run did, for the closing line of a report. */
 export interface RunSummary {
-  outcomes: readonly Pick<RequestOutcome, 'spec' | 'exitCode' | 'error'>[];
+  /** Requests that ran (on their turn; not those run first for another). */
+  requests: number;
+  /** Of those, the ones that ended in an error (network, TLS, a variable, ...), and those whose response failed. */
+  errors: number;
+  failures: number;
   exitCode: number;
 }
 

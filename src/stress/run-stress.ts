@@ -12,7 +12,8 @@ import type { OutputSink, RequestSpec } from '../core/model.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { runRequest } from '../pipeline/loop.js';
 import type { RunServices } from '../pipeline/create-context.js';
-import { selectRequests } from '../pipeline/parse-file.js';
+import { selectRequests } from '../pipeline/pick-requests.js';
+import { listedRequests, requestsOf } from '../pipeline/request-file.js';
 import { colorWanted, palette } from '../report/render/colors.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { fileSource } from '../cli/request-source.js';
@@ -28,7 +29,8 @@ import { stressTable } from './table.js';
 /** The one request a stress run sends: `-n NAME`, or the file's only request. */
 function pickRequest(specs: RequestSpec[], names: readonly string[], file: string): RequestSpec {
   if (names.length > 1) throw new UsageError('stress sends one request: give -n once', { hint: `requests in this file: ${specs.map((s) => s.name).join(', ')}` });
-  const [picked] = selectRequests(specs, names);
+  const [index] = selectRequests(listedRequests(specs), names) ?? [0];
+  const picked = specs[index as number];
   if (!picked || (names.length === 0 && specs.length !== 1)) throw new UsageError(specs.length === 0 ? `${file} has no request` : `${file} has ${specs.length} requests: name one with -n`, { hint: `requests in this file: ${specs.map((s) => s.name).join(', ')}` });
   return picked;
 }
@@ -62,13 +64,14 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
       debug = options.debug;
       if (plan.k6) options.dryRun = true; // the request is built, auth included, and not sent
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
-      const specs = await from.load({ registry, warn, secrets });
+      const requests = await from.load({ registry, warn, secrets });
+      const specs = [...requestsOf(requests)];
       const spec = pickRequest(specs, flags.name ?? [], file);
       let onOutcome: OutcomeHandler = () => undefined;
       const output: OutputSink = { out: () => undefined, err };
       const services = await runServices({
         path: from.path,
-        specs,
+        requests,
         options,
         registry,
         reporter: stressRecorder(spec, (outcome, latency) => onOutcome(outcome, latency)),

@@ -4,8 +4,8 @@
  * {@link FileResult} per file. `--bail` stops every file after the first request that fails.
  */
 import { isReqflowError, internalError } from '../core/errors/index.js';
-import type { RequestSpec } from '../core/model.js';
 import { runRequests } from '../pipeline/loop.js';
+import { requestsOf, type RequestFile } from '../pipeline/request-file.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import type { Reporter } from '../report/reporter.js';
 import { testCollector } from './collector.js';
@@ -17,11 +17,11 @@ export interface TestFilesOptions {
   grep?: RegExp;
   signal: AbortSignal;
   /** The requests of a file (a pipe, or stdin read once, too). */
-  parse(file: string): Promise<RequestSpec[]>;
+  parse(file: string): Promise<RequestFile>;
   /** How a file is named in results and output. */
   shown(file: string): string;
   /** The services of one file's run, with `reporter` as its reporter. */
-  services(file: string, specs: readonly RequestSpec[], reporter: Reporter): Promise<RunServices>;
+  services(file: string, requests: RequestFile, reporter: Reporter): Promise<RunServices>;
   /** Another reporter that sees every request too (the JSON report), if any. */
   extraReporter?: Reporter;
   onRequest(file: string, result: RequestResult): void;
@@ -48,15 +48,16 @@ async function runFile(file: string, options: TestFilesOptions, stopped: () => b
   const started = performance.now();
   const result: FileResult = { file: options.shown(file), durationMs: 0, requests: [] };
   try {
-    const specs = await options.parse(file);
-    const selected = options.grep ? specs.filter((spec) => options.grep?.test(spec.name)) : specs;
+    const requests = await options.parse(file);
+    const { grep } = options;
+    const selected = grep ? Array.from({ length: requests.count }, (_, index) => index).filter((index) => grep.test(requests.name(index))) : undefined;
     const collector = testCollector(file, options.shown, (request) => {
       result.requests.push(request);
       options.onRequest(result.file, request);
       if (options.bail && request.exitCode !== 0) stop();
     });
-    const services = await options.services(file, specs, both(collector, options.extraReporter));
-    await runRequests(selected, file, services, { failFast: options.bail, stop: stopped });
+    const services = await options.services(file, requests, both(collector, options.extraReporter));
+    await runRequests(requestsOf(requests, selected), file, services, { failFast: options.bail, stop: stopped });
   } catch (caught) {
     const error = isReqflowError(caught) ? caught : internalError(caught);
     result.error = { message: error.message, exitCode: error.exitCode, ...(error.hint ? { hint: error.hint } : {}) };

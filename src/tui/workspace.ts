@@ -13,7 +13,9 @@ import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { runRequest } from '../pipeline/loop.js';
-import { parseRequestFile, validateFilters } from '../pipeline/parse-file.js';
+import { parseRequestFile } from '../pipeline/parse-file.js';
+import { validateFilters } from '../pipeline/pick-requests.js';
+import { listedRequests } from '../pipeline/request-file.js';
 import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
@@ -176,7 +178,7 @@ export class Workspace {
 
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
-      await validateFilters([spec], this.options);
+      await validateFilters(listedRequests([spec]), undefined, this.options);
       const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
       const outgoing = this.outgoingServices();
       const run: RunIo = { output: io.output ?? io.capture, reporter: io.reporter ?? paneReporter(io.capture, outgoing), prompter: io.prompter, signal: io.signal, onPhases: (phases) => (io.capture.phases = phases) };
@@ -249,7 +251,7 @@ export class Workspace {
     };
     const made = (async () => {
       const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
-      chain.addFile(await parseRequestFile(file, this.registry), file);
+      chain.addFile(listedRequests(await parseRequestFile(file, this.registry)), file);
       return chain;
     })();
     made.catch(() => this.chains.delete(file)); // a file that does not parse now may later

@@ -1,11 +1,14 @@
 import type { Plugin } from '../../pipeline/plugin.js';
-import { parseHttpText } from './parse-http.js';
+import { indexHttpText } from './parse-http.js';
 
 const plugin: Plugin = {
   name: 'format-http',
   stages: {
     parse: (ctx) => {
-      ctx.requests.push(...parseHttpText(ctx.text, ctx.file));
+      // Lazily when the loop asks for it: each request is built again when its turn comes.
+      const { visit } = ctx;
+      const reparse = indexHttpText(ctx.text, ctx.file, visit ?? ((spec) => ctx.requests.push(spec)));
+      if (visit) ctx.reparse = reparse;
     },
   },
 };

@@ -6,92 +6,50 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { type Block, blockLines, splitBlocks } from './blocks.js';
 import { webSocketScript } from '../websocket/script.js';
 
-// `s`: a lone CR (not before LF) is content, and `.` alone would not match it. Indented too, as httpyac
-// (`RegionSeparator`) and resterm (a trimmed line) read it; VS Code would take it for a comment and send
-// the next request as this one's body (docs/http-dialect.md).
-const SEPARATOR = /^([ \t]*)###(.*)$/s;
-/**
- * A request line with a standard method and a URL, after a blank line: a new request even
- * without `###` before it (httpyac; VS Code and JetBrains would send it as body text).
- */
-const UNSEPARATED_REQUEST = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
-interface Block {
-  name?: string;
-  /** 1-based line of the first line in `lines`. */
-  firstLine: number;
-  lines: string[];
-}
 
 /**
  * Parses the HTTP text format: `### name`, `# @key value` annotations, the request line,
  * headers, a blank line, the body up to the next `###`. Errors name file, line and column.
  */
 export function parseHttpText(text: string, file: string): RequestSpec[] {
-  if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
-  // `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content.
-  const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/);
   const requests: RequestSpec[] = [];
-  const scope: FileScope = { variables: {}, scripts: [] };
-  for (const block of splitBlocks(lines)) {
-    const spec = parseBlock(block, file, requests.length + 1, scope);
-    if (spec) requests.push(spec);
-  }
+  indexHttpText(text, file, (spec) => requests.push(spec));
   return requests;
 }
 
-function splitBlocks(lines: string[]): Block[] {
-  const blocks: Block[] = [{ firstLine: 1, lines: [] }];
-  /** Has the current block a request line yet; is a JetBrains script block or a `/* … *\/` comment open? */
-  let request = false;
-  let script = false;
-  let comment = false;
-  /** Between the request line and the first blank line after it. */
-  let head = false;
-  /** The open script block is httpyac's (`{{` … `}}`), not JetBrains' (`{%` … `%}`). */
-  let yacScript = false;
-  lines.forEach((line, index) => {
-    const current = blocks[blocks.length - 1] as Block;
-    // `###` inside an httpyac comment is Markdown (a heading), not a separator.
-    if (comment || (!script && opensBlockComment(line))) {
-      current.lines.push(line);
-      comment = !(comment ? line : line.trimStart().slice(2)).includes('*/');
-      return;
-    }
-    const separator = SEPARATOR.exec(line);
-    // Inside a script block an indented `###` is the script's text.
-    if (separator && !(script && separator[1] !== '')) {
-      const name = (separator[2] ?? '').replace(/^#*/, '').trim();
-      blocks.push({ ...(name ? { name } : {}), firstLine: index + 2, lines: [] });
-      request = script = head = false;
-      return;
-    }
-    if (request && !script && UNSEPARATED_REQUEST.test(line)) {
-      // The comments and annotations right above it (`# @name x`) are the new request's.
-      let start = current.lines.length;
-      while (start > 0 && COMMENT.test(current.lines[start - 1] as string)) start--;
-      // After a blank line, or among the headers (where it cannot be a header): a request.
-      if (head || (start > 0 && (current.lines[start - 1] as string).trim() === '')) {
-        const moved = current.lines.splice(start);
-        blocks.push({ firstLine: index + 1 - moved.length, lines: [...moved, line] });
-        head = true;
-        return;
-      }
-    }
-    current.lines.push(line);
-    if (script) script = !(yacScript ? HTTPYAC_SCRIPT_END.test(line) : line.includes('%}'));
-    else if (/^\s*[<>]\s*\{%/.test(line)) {
-      yacScript = false;
-      script = !line.slice(line.indexOf('{%') + 2).includes('%}');
-    } else if (HTTPYAC_SCRIPT_START.test(line)) script = yacScript = true;
-    else if (!request && line.trim() !== '' && !COMMENT.test(line) && !FILE_VARIABLE.test(line)) request = head = true;
-    else if (line.trim() === '') head = false;
+/**
+ * Parses every request of the text, in order, handing each to `visit` and keeping none: what is
+ * kept is where each request's block is and the file scope before it (shared, replaced only when
+ * it changes), so that `parse(index)` builds request `index` again, the same, when its turn comes.
+ * A syntax error anywhere is thrown here, before anything is sent.
+ */
+export function indexHttpText(text: string, file: string, visit: (spec: RequestSpec) => void): (index: number) => RequestSpec {
+  if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
+  const body = text.replace(/^\uFEFF/, '');
+  const places: number[] = []; // start, end, first line: three per request
+  const names: Array<string | undefined> = [];
+  const scopes: FileScope[] = [];
+  const scope: FileScope = { variables: {}, scripts: [] };
+  splitBlocks(body, (block) => {
+    const before = scopes.at(-1);
+    const { variables, scripts } = scope;
+    const spec = parseBlock(block, file, names.length + 1, scope);
+    if (!spec) return;
+    places.push(block.start, block.end, block.firstLine);
+    names.push(block.name);
+    scopes.push(before?.variables === variables && before.scripts === scripts ? before : { variables, scripts });
+    visit(spec);
   });
-  return blocks;
+  return (index) => {
+    const [start, end, firstLine] = places.slice(index * 3, index * 3 + 3) as [number, number, number];
+    const { variables, scripts } = scopes[index] as FileScope;
+    return parseBlock({ name: names[index], firstLine, lines: blockLines(body, start, end), start, end }, file, index + 1, { variables, scripts }) as RequestSpec;
+  };
 }
 
 interface FileScope {

@@ -1,0 +1,43 @@
+import type { RequestSpec } from '../core/model.js';
+
+/**
+ * The requests of one file as a run takes them: how many, their names, and each request built
+ * when asked. A `.http` file builds it again from its text each time, so a run keeps none of
+ * them and its memory does not grow with the file; other formats hold their parsed list.
+ */
+export interface RequestFile {
+  readonly count: number;
+  /** The name of request `index`, without building it. */
+  name(index: number): string;
+  /** Request `index` (0-based), with its `source.index`: a fresh object for a `.http` file. */
+  spec(index: number): RequestSpec;
+  /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
+  readonly filtered: readonly number[];
+  /** The positions of the requests that may refer to another (`mayRefer`); absent: any may. */
+  readonly linked?: readonly number[];
+}
+
+const HEAD = /\{\{\s*[\w-]+\./;
+
+/** Could the request chain to another: checks, scripts, `# @ref`…, or a `{{name.…}}` template in any text (file variables too)? */
+export const mayRefer = (spec: RequestSpec): boolean =>
+  spec.chain !== undefined || [spec.url, ...Object.values(spec.headers).flat(), String(spec.body), ...(spec.bodyParts ?? []).map((part) => (part.kind === 'text' ? part.text : '')), ...Object.values(spec.fileVariables ?? {})].some((text) => HEAD.test(text));
+
+/** Does the request's own filter (`# @filter`, `# @query`) need checking? */
+export const carriesFilter = (spec: RequestSpec): boolean => spec.annotations.filter !== undefined || spec.annotations.query !== undefined;
+
+/** Requests already parsed (`reqflow send`, imported files, the TUI) as a RequestFile. */
+export function listedRequests(specs: readonly RequestSpec[]): RequestFile {
+  return {
+    count: specs.length,
+    name: (index) => (specs[index] as RequestSpec).name,
+    spec: (index) => specs[index] as RequestSpec,
+    filtered: specs.flatMap((spec, index) => (carriesFilter(spec) ? [index] : [])),
+  };
+}
+
+/** Every request of the file, in order, each built as the loop reaches it. */
+export function* requestsOf(file: RequestFile, indices?: Iterable<number>): Generator<RequestSpec> {
+  if (indices) for (const index of indices) yield file.spec(index);
+  else for (let index = 0; index < file.count; index++) yield file.spec(index);
+}
