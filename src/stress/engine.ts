@@ -3,11 +3,8 @@
  * on runs once, then the schedule sends it while the counters record each outcome; the summary
  * comes back (with the thresholds judged) and the caller shows it.
  *
- * How each request is sent (docs/stress.md): through the whole loop (`runRequest`) until one
- * gets a response; from its context the engine decides whether the request may be replayed
- * (`replay/full-path-reason.ts`) and prepares it (`replay/prepare.ts`); from then on the
- * workers write the prepared bytes on their own connections (`replay/replay.ts`) — else every
- * request goes through the loop, as `reqflow run` sends it.
+ * How each request is sent — replayed, or through the whole loop (`runRequest`) — is
+ * sending.ts's decision (docs/stress.md).
  */
 import { displayUrl } from '../core/mask.js';
 import type { RequestSpec } from '../core/model.js';
@@ -17,43 +14,13 @@ import type { RunServices } from '../pipeline/create-context.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import type { StressPlan } from './flags.js';
 import { runSchedule } from './schedule.js';
-import type { Replay } from './replay/replay.js';
+import { Sending } from './sending.js';
 import { StressStats, latencyHistogram } from './stats.js';
 import type { StressSummary } from './summary.js';
 import { judge } from './thresholds.js';
 
 /** What the stress recorder (recorder.ts) hands on for each request of the run. */
 export type OutcomeHandler = (outcome: RequestOutcome, latencyMs: number | undefined, ctx: RequestContext) => void;
-
-/** How the run sends its requests: the loop until a response decides, then the replay or the loop for good. */
-class Sending {
-  replay: Replay | undefined;
-  decision: Promise<void> | undefined;
-  loopReason: string | undefined;
-  loop = 0;
-
-  /** Decides once, from the first request that got a response. */
-  decide(spec: RequestSpec, ctx: RequestContext, services: RunServices, stats: StressStats, signal: AbortSignal): void {
-    this.decision ??= (async () => {
-      const { fullPathReason } = await import('./replay/full-path-reason.js');
-      const reason = await fullPathReason(spec, ctx, services);
-      if (reason !== undefined) return void (this.loopReason = reason);
-      const { prepareReplay } = await import('./replay/prepare.js');
-      const prepared = await prepareReplay(ctx, services);
-      if ('reason' in prepared) return void (this.loopReason = prepared.reason);
-      const { Replay } = await import('./replay/replay.js');
-      if (!signal.aborted) this.replay = new Replay(prepared.target, stats, signal);
-    })().catch((error: unknown) => {
-      this.loopReason = `the request could not be prepared for replay (${error instanceof Error ? error.message : String(error)})`;
-    });
-  }
-
-  figures(): StressSummary['sending'] {
-    const replayed = this.replay?.count ?? 0;
-    const loopReason = this.loopReason ?? this.replay?.endedBecause;
-    return { replayed, loop: this.loop, ...(loopReason !== undefined ? { loopReason } : {}) };
-  }
-}
 
 /**
  * What the request depends on (`# @import`, `# @depends`, `# @ref`, a reference to another
@@ -87,25 +54,20 @@ export async function runStressEngine(run: StressRun): Promise<StressSummary> {
   const startedAt = performance.now();
   const stats = new StressStats(histogram, startedAt);
   let sentUrl: string | undefined; // with its variables resolved, for the table
-  const sending = new Sending();
+  const sending = new Sending(spec, services, stats, signal);
   run.listen((outcome, latency, ctx) => {
     if (signal.aborted && outcome.error) return; // cancelled: not a result
     sentUrl ??= outcome.sent?.url;
-    sending.loop++;
     stats.record(outcome, latency);
-    if (outcome.response && !outcome.error && !signal.aborted) sending.decide(spec, ctx, services, stats, signal);
+    sending.looped(ctx, outcome.response !== undefined && !outcome.error);
   });
   const stopProgress = run.progress?.(stats, startedAt) ?? (() => undefined);
-  const send = async (worker: number): Promise<void> => {
-    const replay = sending.replay;
-    if (replay?.active) return replay.send(worker);
-    await runRequest(spec, file, services);
-  };
+  const loop = (): Promise<unknown> => runRequest(spec, file, services);
   try {
-    await runSchedule(plan, send, signal, startedAt);
+    await runSchedule(plan, (worker) => sending.send(worker, loop), signal, startedAt);
   } finally {
     stopProgress();
-    sending.replay?.close();
+    sending.close();
   }
   const settings = { workers: plan.workers, rampUpMs: plan.rampUpMs, ...(plan.durationMs !== undefined ? { durationMs: plan.durationMs } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}), ...(plan.rate !== undefined ? { rate: plan.rate } : {}) };
   const request = { name: spec.name, method: spec.method, url: displayUrl(sentUrl ?? spec.url, (text) => services.secrets.scrub(text)) };
