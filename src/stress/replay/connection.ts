@@ -90,7 +90,8 @@ export class ReplayConnection {
       pending.headers = info.headers;
       pending.keepAlive = info.shouldKeepAlive;
       // The loop's token extraction reads a 2xx JSON body (capture-token.ts): so does the replay.
-      pending.body = this.target.session !== undefined && wantsExtraction({ status: info.statusCode, headers: headerRecord(info.headers) }) ? [] : undefined;
+      const extracting = this.target.session !== undefined && info.statusCode >= 200 && info.statusCode < 300;
+      pending.body = extracting && wantsExtraction({ status: info.statusCode, headers: headerRecord(info.headers) }) ? [] : undefined;
       pending.size = 0;
       if (info.upgrade) this.fail(socket, codedError(`the server switched protocols (${info.statusCode}) without being asked`, 'REQFLOW_UNEXPECTED_UPGRADE'));
       return this.target.head ? 1 : 0;
