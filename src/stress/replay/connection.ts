@@ -24,7 +24,7 @@ export interface ReplayResponse {
 
 /** As one-hop.ts: a few interim responses before the answer, not thousands. */
 const MAX_INTERIM_RESPONSES = 100;
-/** An idle socket is closed before a server's usual 5 s would close it under a request (agents.ts). */
+/** A socket idle this long is not reused: a server's usual 5 s would close it under a request (agents.ts). */
 const IDLE_MS = 4000;
 
 interface Pending {
@@ -50,6 +50,8 @@ function headerRecord(lines: readonly string[]): Record<string, string> {
 export class ReplayConnection {
   private socket: Socket | undefined;
   private pending: Pending | undefined;
+  /** performance.now() when the socket's last response ended. */
+  private idleSince = 0;
 
   constructor(private readonly target: ReplayTarget) {}
 
@@ -57,9 +59,9 @@ export class ReplayConnection {
   send(): Promise<ReplayResponse> {
     return new Promise((resolve, reject) => {
       this.pending = { resolve, reject, startedAt: performance.now(), status: 0, headers: [], interim: 0, keepAlive: true, body: undefined, size: 0 };
-      const socket = this.socket && !this.socket.destroyed ? this.socket : this.open();
-      socket.setTimeout(this.target.timeoutMs);
-      socket.write(this.target.bytes);
+      const kept = this.socket;
+      if (kept && (kept.destroyed || this.pending.startedAt - this.idleSince > IDLE_MS)) this.drop(kept);
+      (this.socket ?? this.open()).write(this.target.bytes);
     });
   }
 
@@ -77,6 +79,8 @@ export class ReplayConnection {
     const port = Number(url.port || (tls ? 443 : 80));
     const socket = tls ? lazyBuiltin<typeof import('node:tls')>('node:tls').connect({ ...tls, host, port }) : tcpConnect({ host, port });
     socket.setNoDelay(true);
+    // Silence past --timeout fails the request in flight (node:net restarts the timer on every read and write).
+    socket.setTimeout(this.target.timeoutMs);
     const parser = new HTTPParser(HTTPParser.RESPONSE);
     this.socket = socket;
     // A new socket must connect (TCP and TLS) in time, as one-hop.ts has it.
@@ -129,9 +133,9 @@ export class ReplayConnection {
       return;
     }
     this.pending = undefined;
-    socket.setTimeout(IDLE_MS);
     if (!pending.keepAlive) this.drop(socket);
-    const response: ReplayResponse = { status: pending.status, headers: pending.headers, latencyMs: performance.now() - pending.startedAt };
+    this.idleSince = performance.now();
+    const response: ReplayResponse = { status: pending.status, headers: pending.headers, latencyMs: this.idleSince - pending.startedAt };
     if (pending.body) response.body = Buffer.concat(pending.body);
     pending.resolve(response);
   }
