@@ -7,7 +7,9 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { createServer, type Server, type Socket } from 'node:net';
+import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startTlsServer } from './servers/tls-server.js';
 
 interface Received {
   /** The request's exact bytes: request line, header lines, body. */
@@ -122,6 +124,28 @@ describe('stress replay: what is sent', () => {
     expect(received).toHaveLength(200);
     const differing = received.filter((request) => request.raw !== sent);
     expect(differing.map((request) => request.raw)).toEqual([]);
+  });
+});
+
+describe('stress replay over TLS', () => {
+  let certs: TestCerts;
+  beforeAll(() => {
+    certs = makeCerts();
+  });
+  afterAll(() => certs.cleanup());
+
+  test('https with a client certificate and a private CA: replayed on the run\'s TLS settings, each request authenticated', async () => {
+    const tls = await startTlsServer({ cert: certs.server.cert, key: certs.server.key, clientCa: certs.ca.cert });
+    try {
+      files.write('api.http', `# @tls.certFile ${certs.client.cert}\n# @tls.keyFile ${certs.client.key}\n# @tls.caFile ${certs.ca.cert}\nGET ${tls.url}/me\n`);
+      const summary = await stressJson(['api.http', '--requests', '60', '-c', '3']);
+      expect(summary.statuses).toEqual({ 200: 60 });
+      expect(summary.sending.replayed).toBeGreaterThan(0);
+      expect(tls.clients).toHaveLength(60);
+      expect(new Set(tls.clients)).toEqual(new Set([expect.any(String)]));
+    } finally {
+      await tls.close();
+    }
   });
 });
 
