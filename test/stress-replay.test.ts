@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
 import { createServer, type Server, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startTlsServer } from './servers/tls-server.js';
@@ -19,7 +20,7 @@ interface Received {
   n: number;
 }
 
-/** What the server writes for the n-th request (a raw HTTP/1.1 response), or 'reset' to destroy the socket. */
+/** What the server writes for the n-th request (a raw HTTP/1.1 response, one char a byte), or 'reset' to destroy the socket. */
 type Answer = (request: Received) => string | 'reset';
 
 const ok = (body = 'ok'): string => `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -47,7 +48,7 @@ function serve(socket: Socket): void {
       received.push(request);
       const reply = answer(request);
       if (reply === 'reset') return void socket.destroy();
-      socket.write(reply);
+      socket.write(reply, 'latin1');
       if (/\r\nconnection: close\r\n/i.test(reply.split('\r\n\r\n')[0] + '\r\n')) return void socket.end();
     }
   });
@@ -218,6 +219,18 @@ describe('stress replay: responses', () => {
     expect(received.map((request) => request.raw.includes('\r\nCookie: s=abc\r\n'))).toEqual(Array.from({ length: 80 }, (_, i) => i >= 60));
     expect(summary.sending.replayed).toBeGreaterThan(0);
     expect(summary.sending.loopReason).toBe('the server set a cookie: the next requests carry it');
+  });
+
+  test('a compressed response hands the next requests to the loop, which decodes them', async () => {
+    const gzipped = gzipSync('{"ok":true}').toString('latin1');
+    answer = (request) => (request.n >= 60 ? `HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Length: ${gzipped.length}\r\n\r\n${gzipped}` : ok());
+    files.write('api.http', `GET ${base}/item\n`);
+    const summary = await stressJson(['api.http', '--requests', '80', '-c', '1']);
+    expect(summary.statuses).toEqual({ 200: 80 });
+    expect(summary.errors.total).toBe(0);
+    expect(summary.sending.replayed).toBeGreaterThan(0);
+    expect(summary.sending.loop).toBeGreaterThanOrEqual(20);
+    expect(summary.sending.loopReason).toBe('a response came compressed: the loop decodes the next ones');
   });
 
   test('a token in a JSON response is stored in the session as the loop stores it', async () => {

@@ -97,5 +97,7 @@ export async function fullPathReason(spec: RequestSpec, ctx: RequestContext, ser
   if (ctx.tests && ctx.tests.length > 0) return 'the request has checks';
   if (ctx.response?.httpVersion !== '1.1') return 'the response was not HTTP/1.1';
   if (ctx.response.events !== undefined) return 'the response is a stream of events';
+  const coding = ctx.response.headers['content-encoding'];
+  if (coding !== undefined && String(coding).trim().toLowerCase() !== 'identity') return 'the response came compressed (the loop decodes it)';
   return specReason(spec) ?? pluginReason(ctx, services) ?? (await dynamicReason(spec, ctx, services));
 }

@@ -56,7 +56,11 @@ export class Replay {
     }
   }
 
-  /** What the loop would have kept of the response (the jar's cookies, the session's token); keeping any ends the replay. */
+  /**
+   * What the loop would have kept of the response (the jar's cookies, the session's token);
+   * keeping any ends the replay, and so does a compressed body (the loop decodes it, and a
+   * corrupt one fails there).
+   */
   private async keep(response: ReplayResponse): Promise<void> {
     const { cookies, session } = this.target;
     const setCookie = cookies ? headerLines(response.headers, 'set-cookie') : [];
@@ -64,10 +68,8 @@ export class Replay {
       this.end('the server set a cookie: the next requests carry it');
       await cookies.store(this.target.url.href, setCookie);
     }
-    if (!session || response.body === undefined) return;
-    // A compressed body is decoded by the loop before its token is read: the loop reads the next ones.
-    if (headerLines(response.headers, 'content-encoding').some((coding) => coding.trim().toLowerCase() !== 'identity')) this.end('a response came compressed, and its token is read by the loop');
-    else if (extractToken(response.body, session) !== undefined) this.end('a response held a token, stored in the session: the next requests may carry it');
+    if (headerLines(response.headers, 'content-encoding').some((coding) => coding.trim().toLowerCase() !== 'identity')) return this.end('a response came compressed: the loop decodes the next ones');
+    if (session && response.body !== undefined && extractToken(response.body, session) !== undefined) this.end('a response held a token, stored in the session: the next requests may carry it');
   }
 
   private end(reason: string): void {
