@@ -10,6 +10,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startCli } from './helpers/cli-live.js';
 import { startTlsServer } from './servers/tls-server.js';
 
 interface Received {
@@ -20,8 +21,8 @@ interface Received {
   n: number;
 }
 
-/** What the server writes for the n-th request (a raw HTTP/1.1 response, one char a byte), or 'reset' to destroy the socket. */
-type Answer = (request: Received) => string | 'reset';
+/** What the server writes for the n-th request (a raw HTTP/1.1 response, one char a byte), 'reset' to destroy the socket, 'hang' for no answer. */
+type Answer = (request: Received) => string | 'reset' | 'hang';
 
 const ok = (body = 'ok'): string => `HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
 
@@ -48,6 +49,7 @@ function serve(socket: Socket): void {
       received.push(request);
       const reply = answer(request);
       if (reply === 'reset') return void socket.destroy();
+      if (reply === 'hang') continue;
       socket.write(reply, 'latin1');
       if (/\r\nconnection: close\r\n/i.test(reply.split('\r\n\r\n')[0] + '\r\n')) return void socket.end();
     }
@@ -209,6 +211,18 @@ describe('stress replay: responses', () => {
     expect(summary.statuses).toEqual({ 200: 100 });
     expect(summary.errors).toEqual({ total: 30, rate: 30 / 130, kinds: { reset: 30 } });
     expect(summary.sending.replayed).toBeGreaterThan(0);
+  });
+
+  test('Ctrl-C cancels the replayed requests in flight: the run ends at once with its table, exit 130', async () => {
+    answer = (request) => (request.n > 50 ? 'hang' : ok());
+    files.write('api.http', `GET ${base}/item\n`);
+    const cli = startCli(['stress', 'api.http', '--duration', '60s', '--timeout', '120000', '-c', '2'], { cwd: files.dir, env: env(), timeoutMs: 40_000 });
+    for (let i = 0; i < 400 && received.length < 52; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect({ received: received.length, stderr: cli.stderr() }).toEqual({ received: 52, stderr: '' }); // both workers wait for an answer that never comes
+    cli.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    expect(result.stdout).toContain('200 ×50');
   });
 
   test('a cookie set under the replay is stored and carried by the next requests (through the loop)', async () => {

@@ -28,11 +28,16 @@ export class Replay {
   /** Requests replayed so far. */
   count = 0;
 
+  /** Ctrl-C (Esc in the TUI): the requests in flight are cancelled, as the loop cancels its own. */
+  private readonly onAbort = (): void => this.close();
+
   constructor(
     private readonly target: ReplayTarget,
     private readonly stats: StressStats,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
 
   /** False once the replay has ended: the turn goes through the loop. */
   get active(): boolean {
@@ -79,6 +84,7 @@ export class Replay {
   }
 
   close(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
     this.ended = true;
     for (const connection of this.connections.values()) connection.close();
     this.connections.clear();
