@@ -153,6 +153,16 @@ describe('stress replay over TLS', () => {
 });
 
 describe('stress replay: which requests go through the loop each time', () => {
+  test('a reference to a login run once before the clock is the same for every request: replayed', async () => {
+    answer = (request) => (request.raw.startsWith('POST /login') ? `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 19\r\n\r\n{"token":"tok-abc"}` : ok());
+    files.write('api.http', `### login\nPOST ${base}/login\n\n### me\nGET ${base}/me\nAuthorization: Bearer {{login.response.body.$.token}}\n`);
+    const summary = await stressJson(['api.http', '-n', 'me', '--requests', '40', '-c', '2']);
+    expect(summary.statuses).toEqual({ 200: 40 });
+    expect(summary.sending).toEqual({ replayed: 39, loop: 1 });
+    expect(received.filter((request) => request.raw.startsWith('POST /login'))).toHaveLength(1);
+    expect(received.filter((request) => request.raw.includes('\r\nAuthorization: Bearer tok-abc\r\n'))).toHaveLength(40);
+  });
+
   test('a dynamic value ({{$uuid}}) is resolved for every request', async () => {
     files.write('api.http', `GET ${base}/item\nX-Request-Id: {{$uuid}}\n`);
     const summary = await stressJson(['api.http', '--requests', '30', '-c', '2']);

@@ -15,19 +15,21 @@ import type { Step } from '../../pipeline/plugin.js';
 /**
  * The plugins that may take part in a replayed request: built-ins whose work gives the same
  * result every time within a run (the token, key or password of the profile or the session, a
- * client certificate), the default sender and the report hand-off. Any other plugin — a
- * third-party one, OAuth (refresh), digest and custom auth (nonces, signatures), checks and
- * scripts (`chain`), GraphQL, streams — keeps the full loop.
+ * client certificate), the default sender and the report hand-off, and `chain` for a request
+ * that only refers to others (they ran once, before the clock: specReason keeps the loop for
+ * its scripts, checks, captures and forced references, the only work it does per request).
+ * Any other plugin — a third-party one, OAuth (refresh), digest and custom auth (nonces,
+ * signatures), GraphQL, streams — keeps the full loop.
  */
 const REPLAYABLE: Readonly<Record<Step, readonly string[]>> = {
   parse: [],
-  substitute: ['core-substitute'],
+  substitute: ['chain', 'core-substitute'],
   auth: ['auth-bearer', 'auth-apikey', 'auth-basic', 'auth-basic-shorthand', 'auth-mtls'],
   transform: [],
   send: ['core-http'],
   render: ['core-report'],
   // Token extraction: the replay reads the same bodies and stores the same token (then ends).
-  capture: ['capture-token'],
+  capture: ['capture-token', 'chain'],
   // The session is saved as the loop saves it; a stress run keeps no history.
   persist: ['persist-session'],
 };
