@@ -13,7 +13,7 @@ const TOKEN_FIELDS = ['token', 'accessToken', 'access_token'] as const;
 const MAYBE_TOKEN = /"(?:token|accessToken|access_token)"|\\u/;
 const TOKEN_FIELD = /"(?:token|accessToken|access_token)"\s*:/;
 
-export function wantsExtraction(response: ResponseInfo): boolean {
+export function wantsExtraction(response: Pick<ResponseInfo, 'status' | 'headers'>): boolean {
   return response.status >= 200 && response.status < 300 && isJsonResponse(response);
 }
 

@@ -1,21 +1,26 @@
 /**
  * The engine of a stress run, for `reqflow stress` and the TUI's `L`: what the request depends
- * on runs once, then the schedule sends it through the run loop while the counters record each
- * outcome; the summary comes back (with the thresholds judged) and the caller shows it.
+ * on runs once, then the schedule sends it while the counters record each outcome; the summary
+ * comes back (with the thresholds judged) and the caller shows it.
+ *
+ * How each request is sent — replayed, or through the whole loop (`runRequest`) — is
+ * sending.ts's decision (docs/stress.md).
  */
 import { displayUrl } from '../core/mask.js';
 import type { RequestSpec } from '../core/model.js';
 import { runRequest } from '../pipeline/loop.js';
+import type { RequestContext } from '../pipeline/context.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import type { StressPlan } from './flags.js';
 import { runSchedule } from './schedule.js';
+import { Sending } from './sending.js';
 import { StressStats, latencyHistogram } from './stats.js';
 import type { StressSummary } from './summary.js';
 import { judge } from './thresholds.js';
 
 /** What the stress recorder (recorder.ts) hands on for each request of the run. */
-export type OutcomeHandler = (outcome: RequestOutcome, latencyMs: number | undefined) => void;
+export type OutcomeHandler = (outcome: RequestOutcome, latencyMs: number | undefined, ctx: RequestContext) => void;
 
 /**
  * What the request depends on (`# @import`, `# @depends`, `# @ref`, a reference to another
@@ -49,20 +54,24 @@ export async function runStressEngine(run: StressRun): Promise<StressSummary> {
   const startedAt = performance.now();
   const stats = new StressStats(histogram, startedAt);
   let sentUrl: string | undefined; // with its variables resolved, for the table
-  run.listen((outcome, latency) => {
+  const sending = new Sending(spec, services, stats, signal);
+  run.listen((outcome, latency, ctx) => {
     if (signal.aborted && outcome.error) return; // cancelled: not a result
     sentUrl ??= outcome.sent?.url;
     stats.record(outcome, latency);
+    sending.looped(ctx, outcome.response !== undefined && !outcome.error);
   });
   const stopProgress = run.progress?.(stats, startedAt) ?? (() => undefined);
+  const loop = (): Promise<unknown> => runRequest(spec, file, services);
   try {
-    await runSchedule(plan, async () => void (await runRequest(spec, file, services)), signal, startedAt);
+    await runSchedule(plan, (worker) => sending.send(worker, loop), signal, startedAt);
   } finally {
     stopProgress();
+    sending.close();
   }
   const settings = { workers: plan.workers, rampUpMs: plan.rampUpMs, ...(plan.durationMs !== undefined ? { durationMs: plan.durationMs } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}), ...(plan.rate !== undefined ? { rate: plan.rate } : {}) };
   const request = { name: spec.name, method: spec.method, url: displayUrl(sentUrl ?? spec.url, (text) => services.secrets.scrub(text)) };
-  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted });
+  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted, sending: sending.figures() });
   summary.thresholds = judge(plan.thresholds, summary, (p) => stats.percentile(p));
   summary.passed = summary.thresholds.every((result) => result.passed);
   return summary;

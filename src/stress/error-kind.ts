@@ -37,8 +37,11 @@ const NETWORK_CODES: Record<string, ErrorKind> = {
   REQFLOW_CONNECT_TIMEOUT: 'timeout',
 };
 
+/** What a request's end says, from the loop's outcome or a replayed exchange (src/stress/replay/). */
+export type CountedOutcome = Pick<RequestOutcome, 'exitCode' | 'error' | 'tests'> & { response?: { status: number } };
+
 /** The kind of a failed request, or undefined for one that passed. */
-export function errorKind(outcome: Pick<RequestOutcome, 'exitCode' | 'error' | 'response' | 'tests'>): ErrorKind | undefined {
+export function errorKind(outcome: CountedOutcome): ErrorKind | undefined {
   const { error } = outcome;
   if (error) {
     if (error.exitCode === ExitCode.tls) return 'tls';

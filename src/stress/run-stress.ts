@@ -74,7 +74,7 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
         requests,
         options,
         registry,
-        reporter: stressRecorder(spec, (outcome, latency) => onOutcome(outcome, latency)),
+        reporter: stressRecorder(spec, (outcome, latency, ctx) => onOutcome(outcome, latency, ctx)),
         output,
         secrets,
         agents,

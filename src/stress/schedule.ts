@@ -28,8 +28,8 @@ async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   }
 }
 
-/** Runs `send` on the schedule; resolves once every worker has stopped and its last request ended. */
-export async function runSchedule(schedule: Schedule, send: () => Promise<void>, signal: AbortSignal, startedAt = performance.now()): Promise<void> {
+/** Runs `send` on the schedule (told which worker's turn it is); resolves once every worker has stopped and its last request ended. */
+export async function runSchedule(schedule: Schedule, send: (worker: number) => Promise<void>, signal: AbortSignal, startedAt = performance.now()): Promise<void> {
   const deadline = schedule.durationMs !== undefined ? startedAt + schedule.durationMs : Number.POSITIVE_INFINITY;
   let taken = 0;
   /** The next turn's number, or undefined when the run is over. */
@@ -45,7 +45,7 @@ export async function runSchedule(schedule: Schedule, send: () => Promise<void>,
         const slot = startedAt + (turn * 1000) / schedule.rate;
         if (slot >= deadline || !(await wait(slot - performance.now(), signal))) return;
       }
-      await send();
+      await send(index);
     }
   };
   await Promise.all(Array.from({ length: schedule.workers }, (_, index) => worker(index)));

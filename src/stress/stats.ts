@@ -4,8 +4,7 @@
  * memory stays the same however long the run.
  */
 import type { Histogram } from 'hdr-histogram-js';
-import type { RequestOutcome } from '../report/reporter.js';
-import { errorKind, type ErrorKind } from './error-kind.js';
+import { errorKind, type CountedOutcome, type ErrorKind } from './error-kind.js';
 import type { CheckCount, LatencyFigures, StressSummary } from './summary.js';
 
 /** One hour in microseconds: slower answers are counted at that. */
@@ -38,7 +37,7 @@ export class StressStats {
   }
 
   /** One request's end: `latencyMs` when it got a response. */
-  record(outcome: Pick<RequestOutcome, 'exitCode' | 'error' | 'response' | 'tests'>, latencyMs: number | undefined): void {
+  record(outcome: CountedOutcome, latencyMs: number | undefined): void {
     this.count++;
     this.lastEnd = performance.now();
     if (latencyMs !== undefined) this.histogram.recordValue(Math.min(HIGHEST_US, Math.max(1, Math.round(latencyMs * 1000))));
@@ -81,7 +80,7 @@ export class StressStats {
     return { min: ms(h.minNonZeroValue), avg: ms(h.mean), p50: at(50), p90: at(90), p95: at(95), p99: at(99), max: ms(h.maxValue) };
   }
 
-  summary(base: Pick<StressSummary, 'request' | 'settings' | 'interrupted'>): StressSummary {
+  summary(base: Pick<StressSummary, 'request' | 'settings' | 'interrupted' | 'sending'>): StressSummary {
     const elapsedMs = Math.max(0, this.lastEnd - this.startedAt);
     const latency = this.latency();
     return {

@@ -51,4 +51,10 @@ export interface StressSummary {
   passed: boolean;
   /** Stopped early by Ctrl-C. */
   interrupted: boolean;
+  /**
+   * How the requests were sent (docs/stress.md): `replayed`, the prepared request written again
+   * on each worker's connection; `loop`, through the whole loop as `reqflow run` sends it, and
+   * `loopReason`, why the replay was not used (or ended).
+   */
+  sending: { replayed: number; loop: number; loopReason?: string };
 }

@@ -39,8 +39,8 @@ function errorTarget(request: OutgoingRequest, url: URL): Target {
 }
 
 
-/** The request's headers with `Content-Length` for a body (unless written). */
-function headersToSend(request: OutgoingRequest): RequestHeaders {
+/** The request's headers with `Content-Length` for a body (unless written); `reqflow stress` replays them (src/stress/replay/). */
+export function headersToSend(request: OutgoingRequest): RequestHeaders {
   const headers: RequestHeaders = { ...request.headers };
   if (request.body !== undefined && !hasHeader(headers, 'content-length')) headers['Content-Length'] = String(Buffer.byteLength(request.body));
   return headers;

@@ -43,7 +43,7 @@ export async function runTuiStress(app: StressHost, run: { spec: RequestSpec; fi
   const agents = new AgentPool(plan.workers); // one connection per worker, apart from the UI's sends
   const warnings = new Set<string>();
   let onOutcome: OutcomeHandler = () => undefined;
-  const io = { output: { out: () => undefined, err: (line: string) => void (warnings.size < 20 && warnings.add(line)) }, reporter: stressRecorder(spec, (outcome, latency) => onOutcome(outcome, latency)), prompter: modalPrompter(app, signal), signal, agents };
+  const io = { output: { out: () => undefined, err: (line: string) => void (warnings.size < 20 && warnings.add(line)) }, reporter: stressRecorder(spec, (outcome, latency, ctx) => onOutcome(outcome, latency, ctx)), prompter: modalPrompter(app, signal), signal, agents };
   try {
     app.say(`stress ${spec.name}: starting…`);
     const summary = await app.workspace.withRunServices(file, io, async (services) => {
