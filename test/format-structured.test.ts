@@ -1,5 +1,5 @@
 import { describe, expect, test } from '@jest/globals';
-import { BUILTIN_PLUGINS } from '../src/core/builtins.js';
+import { BUILTIN_PLUGINS } from '../src/pipeline/builtins.js';
 import { PluginRegistry } from '../src/core/registry.js';
 import { parseRequestFile } from '../src/pipeline/parse-file.js';
 import type { ReqflowError } from '../src/core/errors/index.js';

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILTIN_PLUGINS } from '../src/core/builtins.js';
+import { BUILTIN_PLUGINS } from '../src/pipeline/builtins.js';
 import type { Profile } from '../src/core/model.js';
 import { MemorySession } from '../src/core/session.js';
 import type { Key } from '../src/tui/blessed.js';

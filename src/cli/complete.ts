@@ -120,7 +120,7 @@ async function environmentNames(line: Line, cwd: string): Promise<Candidate[]> {
 async function requestNames(line: Line, cwd: string): Promise<Candidate[]> {
   const file = line.args[0];
   if (file === undefined || !statSync(expand(file, cwd), { throwIfNoEntry: false })?.isFile()) return [];
-  const [{ parseRequestFile }, { PluginRegistry }, { BUILTIN_PLUGINS }] = await Promise.all([import('../pipeline/parse-file.js'), import('../core/registry.js'), import('../core/builtins.js')]);
+  const [{ parseRequestFile }, { PluginRegistry }, { BUILTIN_PLUGINS }] = await Promise.all([import('../pipeline/parse-file.js'), import('../core/registry.js'), import('../pipeline/builtins.js')]);
   const specs = await parseRequestFile(expand(file, cwd), new PluginRegistry(BUILTIN_PLUGINS));
   return specs.map((spec) => ({ value: spec.name, description: `${spec.method} ${spec.url}` }));
 }

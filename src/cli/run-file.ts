@@ -1,5 +1,5 @@
 import { isatty } from 'node:tty';
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry, displayUrl } from '../core/mask.js';

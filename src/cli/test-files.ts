@@ -3,7 +3,7 @@
  * summary, writes the reports. Exit 0 when every request and check passed, 1 when a check (or,
  * for a request without checks, its status) failed, else the first error's code. Never throws.
  */
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry } from '../core/mask.js';

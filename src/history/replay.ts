@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { findProfilesFile, loadProfiles } from '../core/profiles.js';

@@ -8,7 +8,7 @@
  * history once, at its end.)
  *
  * Stages and hooks run the handlers of the plugins that apply to the request, in registry
- * order (`core/registry.ts`; built-ins are listed in `core/builtins.ts`). The response goes to
+ * order (`core/registry.ts`; built-ins are listed in `pipeline/builtins.ts`). The response goes to
  * the run's reporter through `ctx.report` in `render` (`src/report/`).
  */
 import type { RunChain } from '../chain/chain.js';

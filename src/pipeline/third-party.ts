@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from './builtins.js';
 import type { PluginsHookOptions } from './plugins-hook.js';
 import type { Plugin, Stage } from './plugin.js';
 import { STAGES } from './plugin.js';

@@ -4,7 +4,7 @@
  * workers, then a table (or `-o json`) and the thresholds' verdict. `--as k6` writes the same
  * scenario as a k6 script instead. The oclif command (src/commands/stress.ts) only parses flags.
  */
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry } from '../core/mask.js';

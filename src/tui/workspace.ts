@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, join, resolve } from 'node:path';
-import { BUILTIN_PLUGINS } from '../core/builtins.js';
+import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { ExitCode, ReqflowError, isReqflowError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';

@@ -1,16 +1,16 @@
 import { CHAIN_ANNOTATIONS } from '../chain/needs-chain.js';
+import { hasShorthand } from '../core/auth-shorthand.js';
+import type { PluginEntry } from '../core/registry.js';
+import { requestedAuth } from '../core/registry.js';
+import { captureTokenPlugin } from '../core/stages/capture-token.js';
+import { persistSessionPlugin } from '../core/stages/persist-session.js';
+import { reportPlugin } from '../core/stages/report.js';
+import { sendHttpPlugin } from '../core/stages/send-http.js';
+import { substitutePlugin } from '../core/stages/substitute.js';
+import { wantsExtraction } from '../core/token-extraction.js';
 import { historyPlugin } from '../history/plugin.js';
-import type { RequestContext } from '../pipeline/context.js';
-import type { Plugin } from '../pipeline/plugin.js';
-import type { PluginEntry } from './registry.js';
-import { hasShorthand } from './auth-shorthand.js';
-import { requestedAuth } from './registry.js';
-import { captureTokenPlugin } from './stages/capture-token.js';
-import { persistSessionPlugin } from './stages/persist-session.js';
-import { reportPlugin } from './stages/report.js';
-import { sendHttpPlugin } from './stages/send-http.js';
-import { substitutePlugin } from './stages/substitute.js';
-import { wantsExtraction } from './token-extraction.js';
+import type { RequestContext } from './context.js';
+import type { Plugin } from './plugin.js';
 
 const load = (importer: () => Promise<{ default: Plugin }>) => async (): Promise<Plugin> => (await importer()).default;
 const inline = (plugin: Plugin) => () => Promise.resolve(plugin);
@@ -73,7 +73,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     stages: ['transform'],
     annotations: ['note', 'confirmation'],
     appliesTo: (ctx) => ctx.spec.annotations.note !== undefined || ctx.spec.annotations.confirmation === 'true',
-    load: async () => (await import('./stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
+    load: async () => (await import('../core/stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
   },
   {
     name: 'auth-resterm',
