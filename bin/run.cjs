@@ -130,14 +130,21 @@ function requireWithCodeCache(file) {
 }
 
 /**
+ * REQFLOW_NO_BUNDLE=1 runs dist/ as is (to compare, or to debug); so does `--debug`, whose stack
+ * traces then name dist/'s files and functions (the bundles' local names are minified).
+ */
+function useBundles() {
+  return process.env.REQFLOW_NO_BUNDLE !== '1' && !process.argv.includes('--debug');
+}
+
+/**
  * `npm run build` also bundles the fast path into one CommonJS file (~25 ms less start-up
  * than loading dist/'s ES modules). A bare `tsc` rewrites dist/ but not the bundle, which is
  * then older than dist/cli/fast-run.js: the modules are used, so stale code never runs.
  */
 async function loadFastPath() {
   const modules = join(__dirname, '..', 'dist', 'cli', 'fast-run.js');
-  if (process.env.REQFLOW_NO_BUNDLE !== '1') {
-    // REQFLOW_NO_BUNDLE=1 runs dist/ as is (to compare, or to debug).
+  if (useBundles()) {
     let bundle;
     try {
       const path = join(__dirname, '..', 'dist', 'bundle', 'fast-run.cjs');
@@ -159,7 +166,7 @@ async function bareTui() {
   const bundle = join(__dirname, '..', 'dist', 'bundle', 'tui.cjs');
   let fresh = false;
   try {
-    fresh = process.env.REQFLOW_NO_BUNDLE !== '1' && statSync(bundle).mtimeMs >= statSync(modules).mtimeMs;
+    fresh = useBundles() && statSync(bundle).mtimeMs >= statSync(modules).mtimeMs;
   } catch {
     // No bundle: the modules it would have been made from.
   }

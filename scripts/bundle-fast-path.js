@@ -87,9 +87,11 @@ const common = {
   packages: 'external',
   // A getter (banner below): most runs never ask, and pathToFileURL is ~0.5 ms at start-up.
   define: { 'import.meta.url': '__reqflowMeta.url' },
-  // Less text to compile at every start; identifiers are kept so --debug stacks stay readable.
+  // Less text to read and compile at every start (local names too: −31 % of fast-run.cjs).
+  // Stacks stay readable: a run with --debug runs dist/'s modules, not the bundles (bin/run.cjs).
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   logLevel: 'warning',
   write: false,
   metafile: true,
@@ -286,6 +288,7 @@ await build({
   packages: 'external',
   minifyWhitespace: true,
   minifySyntax: true,
+  minifyIdentifiers: true,
   logLevel: 'warning',
 });
 

@@ -38,9 +38,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * masked (core/secret-forms.js, +1.9 kB), a token captured alike in every output mode (+0.6 kB),
  * core/http/send.js split by job into one-hop.js and response-body.js (+0.3 kB): 199 kB.
  * A bare `reqflow` (the UI without oclif, issue 25) has its own bundle, tui.cjs: sharing this
- * one's modules would have put +4.5 kB of export tables here.
+ * one's modules would have put +4.5 kB of export tables here. With the day's merges, 201 kB;
+ * the bundles' local names minified (a --debug run uses dist/'s modules, so stacks stay
+ * readable): 139 kB. The budget is held near that, not at issue 23's 200 kB, so growth stays a decision.
  */
-const FAST_RUN_BUDGET_BYTES = 200_000;
+const FAST_RUN_BUDGET_BYTES = 145_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -47,12 +47,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await api.close();
 });
-afterEach(() => {
+/** Is the process still there? */
+function alive(pid: number): boolean {
   try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+afterEach(async () => {
+  let pid: number | undefined;
+  try {
+    pid = Number(tmux('display-message', '-p', '-t', SESSION, '#{pane_pid}').trim());
     tmux('kill-server');
   } catch {
     // no server left
   }
+  // reqflow writes its files (code cache, state) as it exits: the folder goes after it has.
+  for (let i = 0; pid !== undefined && alive(pid) && i < 100; i++) await sleep(50);
   dir?.cleanup();
 });
 

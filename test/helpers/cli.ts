@@ -69,7 +69,8 @@ export function tempDir(prefix = 'reqflow-test-'): { dir: string; write(name: st
       writeFileSync(path, text);
       return path;
     },
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    // Retried: a child ending as the test ends (a terminal killed under it) may still write its files.
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
   };
 }
 
