@@ -16,12 +16,12 @@ export type InvocationGlobals = Map<string, Map<string, string>>;
 const CREDENTIAL_VALUE = /^(?:bearer|basic|token|digest|negotiate)\s+\S{4,}$|^eyJ[\w-]{4,}\.[\w-]{4,}\./i;
 
 /** Does a global hold a credential (by its name, as `isSecretName` says, or by the form of its value)? */
-export function isCredentialGlobal(name: string, value: string): boolean {
+function isCredentialGlobal(name: string, value: string): boolean {
   return isSecretName(name) || CREDENTIAL_VALUE.test(value.trim());
 }
 
 /** The globals a session holds (its data entry; anything but text values is ignored). */
-export function storedGlobals(session: Session): Record<string, string> {
+function storedGlobals(session: Session): Record<string, string> {
   const data = session.getData<unknown>(SCRIPT_GLOBALS);
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return {};
   return Object.fromEntries(Object.entries(data).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
