@@ -12,7 +12,6 @@ import type { RequestOutcome } from '../report/reporter.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
-import type { ScriptGlobals } from '../core/script-globals.js';
 import { templateExpressions } from '../core/variables.js';
 
 export interface ChainHost {
@@ -91,12 +90,10 @@ export class RunChain {
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.
-   * @param globals script globals kept from earlier files of the invocation and earlier runs, where scripts' `client.global` changes are kept too.
    */
   constructor(
     private readonly host: ChainHost,
     readonly environment: Readonly<Record<string, string>> = {},
-    readonly globals?: ScriptGlobals,
   ) {
     if (host.concurrent === true) this.perSend = new AsyncLocalStorage();
   }

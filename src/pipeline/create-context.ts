@@ -115,7 +115,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     tlsOptions: {},
     state: {},
     runState: services.runState,
-    ...(chain ? { chain, requestVariables } : {}),
+    ...(chain ? { chain, requestVariables, globals: services.globals } : {}),
     ...(services.history ? { history: services.history } : {}),
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),

@@ -119,7 +119,7 @@ export interface RunRequestsOptions {
  */
 export async function createChain(specs: readonly RequestSpec[], file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
   const { RunChain } = await import('../chain/chain.js');
-  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables, run.globals);
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
   chain.addFile(specs, file);
   return chain;
 }
