@@ -36,6 +36,7 @@ function chainOf(ctx: RequestContext): RunChain {
 function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
   return {
     globals: chain.variables,
+    ...(ctx.globals ? { stored: ctx.globals } : {}),
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),
     environment: (name) => chain.environment[name],

@@ -42,6 +42,7 @@ export const RUN_FLAGS = {
   'fail-fast': { type: 'boolean', description: 'Stop at the first request that fails.' },
   cookies: { type: 'boolean', allowNo: true, default: true, description: 'Keep the cookies responses set and send them back, across runs in the profile\'s session (--no-cookies: no cookie jar).' },
   history: { type: 'boolean', allowNo: true, default: true, description: 'Keep each request and its response (secrets masked, bodies cut at 64 KiB) in the history of the project and profile: reqflow history (--no-history: not this run).' },
+  session: { type: 'boolean', allowNo: true, default: true, description: '--no-session: the session is neither read nor written.' },
   save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
   'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
   'dry-run': { type: 'boolean', description: 'Print each request as it would be sent (variables resolved, scripts run, auth applied, secrets masked) without sending it.' },
@@ -81,6 +82,7 @@ export interface RawRunFlags {
   'stream-timeout'?: string;
   'fail-fast'?: boolean;
   cookies?: boolean;
+  session?: boolean;
   history?: boolean;
   save?: boolean;
   'script-timeout'?: string;

@@ -53,6 +53,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.force === true) options.force = true;
   if (flags.save === true) options.save = true;
   if (flags.cookies === false) options.cookies = false;
+  if (flags.session === false) options.session = false;
   if (flags.history === false) options.history = false;
   if (flags['dry-run'] === true) options.dryRun = true;
   if (flags.as !== undefined) {

@@ -15,6 +15,8 @@ import { resolveProfile } from '../core/profiles.js';
 import type { Prompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { loadProfileSession } from '../core/session.js';
+import { SCRIPT_GLOBALS } from '../core/variables.js';
+import type { InvocationGlobals } from '../core/script-globals.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import { needsChain } from '../chain/needs-chain.js';
 import { createChain } from '../pipeline/loop.js';
@@ -38,6 +40,8 @@ export interface RunSetup {
   profileFlags: { profile?: string; profiles?: string };
   /** `reqflow test`: a file with no environment file at all runs without `--env` (and this hears of it) instead of failing. */
   withoutEnvironmentFiles?: (path: string) => void;
+  /** `reqflow test`: the script globals of the invocation, so that a file sees what the files before it set. */
+  globals?: InvocationGlobals;
   warn(message: string): void;
 }
 
@@ -60,7 +64,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
   const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
-  const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn });
+  const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });
   const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
@@ -84,6 +88,9 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     ...(proxyConfigured(options, io.env, profile) ? { proxy: (await import('../core/http/proxy.js')).proxyRules(options, io.env, secrets, profile) } : {}),
     ...(history ? { history } : {}),
   };
-  if (needsChain(setup.requests)) services.chain = await createChain(setup.requests, path, services, (other) => parseRequestFile(other, setup.registry, warn));
+  const chained = needsChain(setup.requests);
+  // Script globals load only for a run that has some (in the session, or from an earlier file of the invocation) or runs scripts.
+  if (chained || setup.globals || session.getData(SCRIPT_GLOBALS)) services.globals = (await import('../core/script-globals.js')).openScriptGlobals(session, session.project, secrets, setup.globals);
+  if (chained) services.chain = await createChain(setup.requests, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;
 }

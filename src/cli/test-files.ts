@@ -3,6 +3,7 @@
  * summary, writes the reports. Exit 0 when every request and check passed, 1 when a check (or,
  * for a request without checks, its status) failed, else the first error's code. Never throws.
  */
+import type { InvocationGlobals } from '../core/script-globals.js';
 import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
 import { ExitCode, UsageError } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
@@ -95,6 +96,8 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
         const startedAt = performance.now();
         const results: FileResult[] = [];
         const withoutEnvironment = new Set<string>();
+        // Script globals pass from file to file of the invocation (as ijhttp does), per project and profile.
+        const globals: InvocationGlobals = new Map();
         for (let round = 0; round < repeat && !controller.signal.aborted; round++) {
           results.push(
             ...(await runTestFiles(files, {
@@ -120,6 +123,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
                   profileFlags: profileFlagsOf(flags),
                   warn,
                   withoutEnvironmentFiles: (path) => withoutEnvironment.add(shownPath(path, io.cwd)),
+                  globals,
                 });
               },
               ...(extraReporter ? { extraReporter } : {}),

@@ -64,6 +64,8 @@ export interface RunOptions {
   dryRunAs?: 'curl' | 'http';
   /** `--show-secrets` (with `dryRun`): secrets printed as they are, so the printed request runs. */
   showSecrets?: boolean;
+  /** `--no-session` sets it to false: the profile's session is neither read nor written (one in memory instead). */
+  session?: boolean;
   /** `--no-cookies` sets it to false: no cookie jar (nothing sent from it, nothing kept). */
   cookies?: boolean;
   /** `--no-history` sets it to false: the run's requests are not kept in the history. */
@@ -198,5 +200,5 @@ export interface VariableResolver {
    */
   expand(text: string): Promise<string>;
   /** Where a variable's value comes from: `-e`, this run (`run`: scripts, `# @capture`), the request file (`@name = value`), `session`, `environment` (`--env`, docs/environments.md), `profile`, or undefined. */
-  sourceOf(name: string): 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | undefined;
+  sourceOf(name: string): 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | 'global' | undefined;
 }

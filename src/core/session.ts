@@ -34,6 +34,8 @@ export interface SessionOptions {
    * session is not moved: it may be any project's.)
    */
   adoptLegacy?: boolean;
+  /** `--no-session`: the file is neither read nor written (an empty session, kept in memory). */
+  memory?: boolean;
 }
 
 /** Moves a pre-project session file of the profile to the project's place, once (rename: atomic; a lost race finds it gone). */
@@ -69,6 +71,7 @@ function isStringRecord(value: unknown): value is Record<string, string> {
  */
 export async function loadSession(profile: string, options: SessionOptions): Promise<FileSession> {
   const path = sessionPath(profile, options.project, options.env);
+  if (options.memory) return new FileSession(profile, path, emptyFile(), options.project, true);
   if (options.adoptLegacy === true) adoptLegacySession(profile, path, options);
   let text: string;
   try {
@@ -140,6 +143,8 @@ export class FileSession implements Session {
     private content: SessionFile,
     /** The project root the session belongs to (`projectRoot`): the run's history is kept beside it. */
     readonly project: string,
+    /** `--no-session`: never saved. */
+    private readonly memory?: boolean,
   ) {}
 
   get(name: string): string | undefined {
@@ -168,7 +173,7 @@ export class FileSession implements Session {
     return Object.keys(this.content.variables);
   }
   async save(): Promise<void> {
-    if (this.changedVariables.size === 0 && this.changedData.size === 0) return;
+    if (this.memory || (this.changedVariables.size === 0 && this.changedData.size === 0)) return;
     const dir = join(this.path, '..');
     try {
       // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is

@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import { UsageError, VariableError } from './errors/index.js';
 import { dotenvValues } from './environment-search.js';
 import type { UnusableValue } from './environment-values.js';
@@ -7,7 +6,6 @@ import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
-import { closestName } from './suggest.js';
 
 /** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
 const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
@@ -22,7 +20,10 @@ export function outsideTemplates(text: string): string {
   return text.replace(TEMPLATE, '');
 }
 
-type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile';
+/** The session data entry of script globals (`client.global.set`, `$global`: `src/core/script-globals.ts`). */
+export const SCRIPT_GLOBALS = 'reqflow.globals';
+
+type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | 'global';
 
 /** httpyac's prompts: `$input label`, `$password label`, each with an optional `$value: default`. */
 const HTTPYAC_INPUT = /^\$(input|password|input-askonce)\s+(.+?)(?:\s+\$value:\s*(.*?))?\s*$/s;
@@ -36,6 +37,11 @@ export interface ResolverOptions {
    * Taken literally (they may come from a response), after `-e` and before everything else.
    */
   runVariable?: (name: string) => string | undefined;
+  /**
+   * Script globals an earlier file or run set (`client.global.set`, `$global`; src/core/script-globals.ts):
+   * below the environment, the file and the profile (JetBrains: environment over globals), above `.env` and extracted tokens.
+   */
+  globals?: { get(name: string): string | undefined; entries(): Array<[string, string]> } | undefined;
   /** `{{login.response.body.$.id}}`: the value, or undefined when the expression names no request. */
   reference?: (expression: string) => Promise<string> | undefined;
   /** `# @loop`: this pass's `$index` and item, literally, before every other source. */
@@ -108,6 +114,7 @@ export class TemplateResolver implements VariableResolver {
     if (inSession && !isExtracted(this.options.session, name)) return 'session';
     if (this.inEnvironment(name)) return 'environment';
     if (Object.hasOwn(this.options.profile.variables, name)) return 'profile';
+    if (this.options.globals?.get(name) !== undefined) return 'global';
     return inSession ? 'session' : undefined;
   }
 
@@ -245,8 +252,13 @@ export class TemplateResolver implements VariableResolver {
     else if (source === 'environment') value = await this.expandIn(this.environmentValue(name), stack, false);
     else if (source === 'session') value = this.options.session.get(name) ?? '';
     else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
+    else if (source === 'global') value = this.options.globals?.get(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
-    else throw await this.unknown(name);
+    else {
+      // Error path only: the hint's search (other environments, names close to it) loads here.
+      const { unknownVariable } = await import('./unknown-variable.js');
+      throw await unknownVariable(name, this.options, this.where());
+    }
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;
   }
@@ -303,57 +315,6 @@ export class TemplateResolver implements VariableResolver {
 
   private where(): string {
     return this.options.requestName ? ` in request "${this.options.requestName}"` : '';
-  }
-
-  /** Each name this request could use, with where it is defined (for "did you mean"). */
-  private definedNames(): Array<[name: string, where: string]> {
-    const { cliVariables, fileVariables, session, environmentVariables, environmentName, profile, profilesPath } = this.options;
-    const from = (names: Iterable<string>, where: string): Array<[string, string]> => [...names].map((name) => [name, where]);
-    return [
-      ...from(Object.keys(cliVariables), 'set with -e'),
-      ...Object.keys(fileVariables ?? {}).map((name): [string, string] => [name, `a file variable: @${name} = …`]),
-      ...from(session.names(), `in the session of profile "${session.profile}"`),
-      ...from(Object.keys(environmentVariables ?? {}), environmentName === undefined ? 'in the $shared values of the environment files' : `in environment "${environmentName}"`),
-      ...from(Object.keys(profile.variables), `in profile "${profile.name}"${profilesPath ? ` of ${profilesPath}` : ''}`),
-    ];
-  }
-
-  /**
-   * An unknown variable. Its hint, most useful first: the environment (not picked) that defines
-   * it; else a name close to it and where that is defined (`{{baseUrll}}` → `{{baseUrl}}`); else
-   * where it could be set.
-   */
-  private async unknown(name: string): Promise<VariableError> {
-    // Preview (the TUI's request pane) shows the template as written: no files read for a hint nobody sees.
-    const fix = this.preview() ? undefined : await this.likelyFix(name);
-    return new VariableError(`unknown variable "${name}"${this.where()}`, { hint: fix ?? this.whereToSet(name) });
-  }
-
-  private async likelyFix(name: string): Promise<string | undefined> {
-    const { baseDir, environmentName } = this.options;
-    // Error path only: the environment files' parser loads here, not with every run.
-    const others = baseDir === undefined ? new Map<string, Map<string, string>>() : await (await import('./environment-files.js')).environmentDefinitions(baseDir);
-    if (environmentName !== undefined) others.delete(environmentName);
-    const defining = [...others].filter(([, names]) => names.has(name));
-    if (defining.length > 0) {
-      const envs = defining.map(([env, names]) => `--env ${env} (${relative(baseDir as string, names.get(name) as string)})`);
-      return `${envs.join(' or ')} ${defining.length === 1 ? 'defines' : 'define'} it; or set it with -e ${name}=value`;
-    }
-    // The names in use first: where one is also in an environment not picked, it is the one that applies.
-    const defined = [...this.definedNames(), ...[...others].flatMap(([env, names]) => [...names.keys()].map((other): [string, string] => [other, `--env ${env} defines it`]))];
-    const guess = closestName(name, defined.map(([other]) => other));
-    return guess === undefined ? undefined : `did you mean "{{${guess}}}"? (${defined.find(([other]) => other === guess)?.[1]})`;
-  }
-
-  /** Where a value could go: .profiles.json is named only when there is one, else how to start one. */
-  private whereToSet(name: string): string {
-    const { profile, profilesPath } = this.options;
-    // `GET /users` with no Host: header takes its host from the variable `host` (httpyac).
-    const origin = name === 'host' ? ' (a target such as /users takes its host from a Host: header or from host: @host = http://localhost:8080)' : '';
-    const where = profilesPath
-      ? `, in the "variables" of profile "${profile.name}" in ${profilesPath}, or from an earlier response (session)`
-      : `, or in a .profiles.json beside the request file: [{"name": "${profile.name}", "variables": {"${name}": "…"}}]`;
-    return `set it with -e ${name}=value${where}${origin}`;
   }
 }
 

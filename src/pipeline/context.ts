@@ -14,6 +14,7 @@
  */
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RunChain } from '../chain/chain.js';
+import type { ScriptGlobals } from '../core/script-globals.js';
 import type { BodyPiece, HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
 import type { ReportFeed } from '../report/reporter.js';
 import type { HistoryLog } from '../history/log.js';
@@ -66,6 +67,8 @@ export interface BaseContext {
   readonly chain?: RunChain;
   /** The run's history (absent with `--no-history` or a profile's `"history": false`); the `history` hook adds each sent request. */
   readonly history?: HistoryLog;
+  /** Script globals kept beyond the file (earlier files of the invocation, earlier runs): what scripts' `client.global` reads and changes besides the run's own. */
+  readonly globals?: ScriptGlobals;
   /** `request.variables` of the request's scripts: resolved before every other source but `-e`. */
   readonly requestVariables?: Map<string, string>;
   /** Results of the request's checks (`??`, `client.test`, expectations); one that failed makes the request fail (exit 1). */

@@ -3,6 +3,7 @@ import type { RunChain } from '../chain/chain.js';
 import type { AbortHooks } from '../core/abort-hooks.js';
 import type { CookieStore } from '../core/http/cookie-jar.js';
 import type { ProxyRules } from '../core/http/proxy.js';
+import type { ScriptGlobals } from '../core/script-globals.js';
 import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
@@ -43,6 +44,8 @@ export interface RunServices {
   environment?: Environment;
   /** Named responses and captured values, when the run chains requests (`src/chain/`). */
   chain?: RunChain;
+  /** Script globals kept from earlier files and runs (`client.global.set`), when the session holds some or a script runs. */
+  globals?: ScriptGlobals;
   /** The profile's cookie jar (absent with `--no-cookies`). */
   cookies?: CookieStore;
   /** Where the `history` hook keeps the run's requests (absent when the history is off: `openHistory`). */
@@ -79,6 +82,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
       ? { runVariable: (name: string) => requestVariables.get(name) ?? chain.variables.get(name), reference: (expression: string) => chain.reference(expression) }
       : {}),
     cliVariables: options.cliVariables,
+    globals: services.globals,
     ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
     loopVariables: spec.loopVariables,
     ...(spec.prompts ? { prompts: spec.prompts } : {}),
@@ -111,7 +115,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     tlsOptions: {},
     state: {},
     runState: services.runState,
-    ...(chain ? { chain, requestVariables } : {}),
+    ...(chain ? { chain, requestVariables, globals: services.globals } : {}),
     ...(services.history ? { history: services.history } : {}),
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),

@@ -18,6 +18,8 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
   const exportsObject = {};
   // Objects and arrays set in an earlier script come back as such.
   const global = {};
+  // What $global held when the script started: only what the script changes is set again.
+  const seeded = Object.assign({}, data.globals || {});
   for (const [name, value] of Object.entries(data.globals || {})) {
     let parsed = value;
     if (/^[\[{]/.test(value)) {
@@ -80,8 +82,9 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   if (response !== undefined) define('response', response, false);
   // Run by the host after the script: what it exported and put in $global become variables.
   define('__reqflow$export', () => {
-    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('global.set', name, text(value));
-    for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function') call('global.set', name, text(value));
+    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value));
+    for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function' && seeded[name] !== text(value)) call('global.set', name, text(value));
+    for (const name of Object.keys(seeded)) if (!Object.hasOwn(global, name)) call('global.clear', name);
   }, false);
 })`;
 

@@ -9,6 +9,7 @@ import { shownPath } from '../core/resolve-path.js';
 import { UsageError } from '../core/errors/index.js';
 import { isSecretName } from '../core/mask.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
+import type { ScriptGlobals } from '../core/script-globals.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
 import type { Bridge, ScriptFailure } from './sandbox.js';
@@ -20,6 +21,11 @@ export const SCRIPT_TIMEOUT_MS = 5000;
 export interface ScriptHost {
   /** `client.global`: the run's variables. */
   globals: Map<string, string>;
+  /**
+   * Globals kept beyond the file (earlier files of the invocation, earlier runs, in the session):
+   * read where the run's have none; `client.global.set`/`clear` and `$global` change them too.
+   */
+  stored?: Pick<ScriptGlobals, 'get' | 'set' | 'delete' | 'clear' | 'size' | 'entries'>;
   /** `client.global.headers`: headers for every later request of the run. */
   headers: Map<string, string>;
   /** `request.variables`: this request's own. */
@@ -45,18 +51,29 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
   return (op, [a = '', b, c]) => {
     switch (op) {
       case 'global.set':
-        if (b === undefined) host.globals.delete(a);
-        else setSecretAware(host.globals, a, b);
+        if (b === undefined) {
+          host.globals.delete(a);
+          host.stored?.delete(a);
+        } else {
+          setSecretAware(host.globals, a, b);
+          host.stored?.set(a, b);
+        }
+        return undefined;
+      case 'exports.set':
+        // httpyac's `exports.name`: a variable of this file's later requests, not a global.
+        setSecretAware(host.globals, a, b ?? '');
         return undefined;
       case 'global.get':
-        return host.globals.get(a);
+        return host.globals.get(a) ?? host.stored?.get(a);
       case 'global.isEmpty':
-        return host.globals.size === 0;
+        return host.globals.size === 0 && (host.stored?.size ?? 0) === 0;
       case 'global.clear':
         host.globals.delete(a);
+        host.stored?.delete(a);
         return undefined;
       case 'global.clearAll':
         host.globals.clear();
+        host.stored?.clear();
         return undefined;
       case 'headers.set':
         setSecretAware(host.headers, a, b ?? '');
@@ -68,7 +85,7 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
         setSecretAware(host.requestVariables, a, b ?? '');
         return undefined;
       case 'variables.get':
-        return host.requestVariables.get(a) ?? host.globals.get(a);
+        return host.requestVariables.get(a) ?? host.globals.get(a) ?? host.stored?.get(a);
       case 'environment.get':
         return host.environment(a);
       case 'log':
@@ -123,7 +140,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
       const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
       let failure: ScriptFailure | undefined;
       if (script.dialect === 'httpyac') {
-        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries(host.globals) };
+        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]) };
         const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
         failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
         sandbox.dispose();

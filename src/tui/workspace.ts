@@ -20,6 +20,7 @@ import { RunChain } from '../chain/chain.js';
 import { createFeed } from '../report/feed.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { loadProfileSession, type FileSession } from '../core/session.js';
+import { openScriptGlobals } from '../core/script-globals.js';
 import { openHistory } from '../history/log.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
@@ -229,6 +230,8 @@ export class Workspace {
       ...(outgoing.cookies ? { cookies: outgoing.cookies } : {}),
       proxy: outgoing.proxy,
       ...(history ? { history } : {}),
+      // The session was just read again: its globals as they are now (another terminal may have logged in).
+      globals: openScriptGlobals(this.session, this.session.project, this.secrets),
       ...(io.onPhases ? { onPhases: io.onPhases } : {}),
     };
   }
