@@ -167,8 +167,12 @@ export class FileSession implements Session {
   names(): string[] {
     return Object.keys(this.content.variables);
   }
+  changed(): boolean {
+    return this.changedVariables.size > 0 || this.changedData.size > 0;
+  }
+
   async save(): Promise<void> {
-    if (this.changedVariables.size === 0 && this.changedData.size === 0) return;
+    if (!this.changed()) return;
     const dir = join(this.path, '..');
     try {
       // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is
@@ -230,4 +234,8 @@ export class MemorySession implements Session {
     return [...this.variables.keys()];
   }
   async save(): Promise<void> {}
+
+  changed(): boolean {
+    return false;
+  }
 }

@@ -47,7 +47,7 @@ export async function parseRequestBytes(bytes: Buffer, source: RequestText, regi
     const plugin = await registry.load(entry);
     const handler = plugin.stages.parse;
     if (!handler) continue;
-    await callHandler(entry, 'parse', () => handler(ctx));
+    await callHandler(entry, 'parse', handler, ctx);
     if (ctx.requests.length > 0) break;
   }
   if (ctx.requests.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });

@@ -1,7 +1,7 @@
 import { UsageError, VariableError } from '../errors/index.js';
 import { portOutOfRange } from '../http/url-port.js';
 import { displayUrl } from '../mask.js';
-import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
+import { fieldLines, type HeaderValue, mergeHeaders, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { outsideTemplates, templateExpressions } from '../variables.js';
@@ -75,32 +75,67 @@ function checkTarget(ctx: RequestContext, written: string): void {
   });
 }
 
+/** Does a text of the request hold a template? (`expand` returns any other text as it is.) */
+function headersTemplated(headers: Readonly<RequestHeaders>): boolean {
+  for (const name in headers) {
+    const value = headers[name] as HeaderValue;
+    if (name.includes('{{') || (typeof value === 'string' ? value.includes('{{') : value.some((line) => line.includes('{{')))) return true;
+  }
+  return false;
+}
+
+/** True when resolving the request needs its variables: a template anywhere, a body of parts, TLS settings (their paths). */
+function needsResolving(ctx: RequestContext): boolean {
+  const { spec, profile } = ctx;
+  if (spec.bodyParts || spec.tls || profile.tls || spec.url.includes('{{') || (typeof spec.body === 'string' && spec.body.includes('{{'))) return true;
+  return headersTemplated(profile.headers) || headersTemplated(spec.headers);
+}
+
+/**
+ * A request without templates, synchronously: what {@link substitute} does with every text left
+ * as written (no resolver is built, no promise made — a batch of plain requests pays per request).
+ */
+function substitutePlain(ctx: RequestContext): void {
+  const { spec } = ctx;
+  const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+  // Each request its own lines, as resolving makes them.
+  for (const name in headers) if (typeof headers[name] !== 'string') headers[name] = [...(headers[name] as string[])];
+  spec.headers = headers;
+  const written = spec.url;
+  spec.url = withDefaultScheme(written);
+  checkPort(ctx, written);
+  checkTarget(ctx, written);
+  delete spec.bodyParts;
+  ctx.tls = ctx.options.insecure ? { insecureSkipVerify: true } : {};
+}
+
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
+async function substitute(ctx: RequestContext): Promise<void> {
+  const { spec, variables } = ctx;
+  const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+  spec.headers = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lines: string[] = [];
+    for (const line of fieldLines(value)) lines.push(checkHeaderValue(ctx, name, line, await variables.expand(line)));
+    spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
+  }
+  // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
+  const written = spec.url;
+  spec.url = withDefaultScheme(await variables.expand(written));
+  checkPort(ctx, written);
+  checkTarget(ctx, written);
+  if (spec.bodyParts) {
+    const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
+    spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
+    ctx.bodyPieces = { body: spec.body, pieces };
+  } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
+  delete spec.bodyParts;
+  ctx.tls = await mergeTls(ctx);
+}
+
 export const substitutePlugin: Plugin = {
   name: 'core-substitute',
   stages: {
-    substitute: async (ctx) => {
-      const { spec, variables } = ctx;
-      const headers = mergeHeaders(ctx.profile.headers, spec.headers);
-      spec.headers = {};
-      for (const [name, value] of Object.entries(headers)) {
-        const lines: string[] = [];
-        for (const line of fieldLines(value)) lines.push(checkHeaderValue(ctx, name, line, await variables.expand(line)));
-        spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
-      }
-      // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
-      const written = spec.url;
-      spec.url = withDefaultScheme(await variables.expand(written));
-      checkPort(ctx, written);
-      checkTarget(ctx, written);
-      if (spec.bodyParts) {
-        const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
-        spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
-        ctx.bodyPieces = { body: spec.body, pieces };
-      } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
-      delete spec.bodyParts;
-      ctx.tls = await mergeTls(ctx);
-      return ctx;
-    },
+    substitute: (ctx) => (needsResolving(ctx) ? substitute(ctx) : substitutePlain(ctx)),
   },
 };
