@@ -15,10 +15,9 @@ const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
  */
 export function requestTarget(written: string, url: URL): string {
   const normalised = `${url.pathname}${url.search}`;
-  // Written as the URL gives it (the usual case): nothing to compare, no second parse.
-  if (written === url.href) return normalised;
   const origin = ORIGIN.exec(written)?.[0];
-  if (origin === undefined || !sameUrl(written, url)) return normalised;
+  // Written as the URL gives it (the usual case): the same URL without a second parse.
+  if (origin === undefined || (written !== url.href && !sameUrl(written, url))) return normalised;
   // The fragment stays on the client side (RFC 9110 §7.1).
   const rest = written.slice(origin.length).split('#')[0] as string;
   const target = rest === '' ? '/' : rest.startsWith('?') ? `/${rest}` : rest;
