@@ -36,7 +36,10 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * Merged with the environments of every `.http` tool (issue 27, +2.5 kB), `reqflow send`'s own
  * modules moved to a bundle of their own, send.cjs (−6 kB): 196 kB. A secret's derived forms
  * masked (core/secret-forms.js, +1.9 kB), a token captured alike in every output mode (+0.6 kB),
- * core/http/send.js split by job into one-hop.js and response-body.js (+0.3 kB): 199 kB.
+ * core/http/send.js split by job into one-hop.js and response-body.js (+0.3 kB): 199 kB. The
+ * per-request work of issue 23 (+2.9 kB) paid for by moving the HTTP/2 hop (http2-hop.js) and
+ * core-substitute's error wording (substitute-errors.js) off it; hop-failures.js, the words of
+ * both hops' failures, joined it: 198.8 kB.
  * A bare `reqflow` (the UI without oclif, issue 25) has its own bundle, tui.cjs: sharing this
  * one's modules would have put +4.5 kB of export tables here. With the day's merges, 201 kB;
  * the bundles' local names minified (a --debug run uses dist/'s modules, so stacks stay
@@ -59,7 +62,7 @@ core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js pipeline/b
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
-core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/response-body.js core/secret-forms.js
+core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/response-body.js core/secret-forms.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
 core/mask.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js

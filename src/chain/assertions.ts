@@ -126,7 +126,9 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
   const add = (name: string, passed: boolean, message: string): void => {
     results.push({ name, passed, ...(passed ? {} : { message }), ...where });
   };
-  const body = exchange.response.body?.toString('utf8') ?? '';
+  let text: string | undefined;
+  // Decoded only for an expectation that reads it (most requests have none).
+  const bodyText = (): string => (text ??= exchange.response.body?.toString('utf8') ?? '');
   const status = exchange.response.status;
   const codes = annotations.expectedStatusCodes;
   if (codes !== undefined) {
@@ -134,14 +136,14 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
     const ok = wanted.some((code) => (/^\dxx$/i.test(code) ? Math.floor(status / 100) === Number(code[0]) : Number(code) === status));
     add(`expectedStatusCodes ${wanted.join(',')}`, ok, `expected status ${wanted.join(' or ')}, got ${status}`);
   }
-  if (annotations.expectedBody !== undefined) add('expectedBody', body.includes(annotations.expectedBody), `expected the body to contain ${JSON.stringify(annotations.expectedBody)}, got ${JSON.stringify(body.slice(0, 200))}`);
-  if (annotations.expectedBodyExact !== undefined) add('expectedBodyExact', body === annotations.expectedBodyExact, `expected the body ${JSON.stringify(annotations.expectedBodyExact)}, got ${JSON.stringify(body.slice(0, 200))}`);
+  if (annotations.expectedBody !== undefined) add('expectedBody', bodyText().includes(annotations.expectedBody), `expected the body to contain ${JSON.stringify(annotations.expectedBody)}, got ${JSON.stringify(bodyText().slice(0, 200))}`);
+  if (annotations.expectedBodyExact !== undefined) add('expectedBodyExact', bodyText() === annotations.expectedBodyExact, `expected the body ${JSON.stringify(annotations.expectedBodyExact)}, got ${JSON.stringify(bodyText().slice(0, 200))}`);
   if (annotations.expectedBodyPattern !== undefined) {
     let ok = false;
     let message = '';
     try {
-      ok = new RegExp(annotations.expectedBodyPattern, 'u').test(body);
-      message = `expected the body to match /${annotations.expectedBodyPattern}/, got ${JSON.stringify(body.slice(0, 200))}`;
+      ok = new RegExp(annotations.expectedBodyPattern, 'u').test(bodyText());
+      message = `expected the body to match /${annotations.expectedBodyPattern}/, got ${JSON.stringify(bodyText().slice(0, 200))}`;
     } catch (error) {
       message = `invalid pattern: ${(error as Error).message}`;
     }
@@ -157,7 +159,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
     const path = match[1] as string;
     let actual: unknown;
     try {
-      const parsed = JSON.parse(body) as unknown;
+      const parsed = JSON.parse(bodyText()) as unknown;
       actual = path.startsWith('$') ? await jsonPath(parsed, path) : propertyPath(parsed, path);
     } catch {
       actual = undefined;

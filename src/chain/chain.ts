@@ -72,7 +72,7 @@ function templatesOf(spec: RequestSpec): string[] {
 }
 
 /** Does the request run code in the script sandbox: scripts, or `?? js …` checks? */
-const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?.length ?? 0) > 0 || (spec.chain?.assertions?.some((assertion) => /^\s*js\s/.test(assertion.text)) ?? false);
+export const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?.length ?? 0) > 0 || (spec.chain?.assertions?.some((assertion) => /^\s*js\s/.test(assertion.text)) ?? false);
 
 /**
  * A request's identity, the same for the parsed spec and the copy a request's stages work on:

@@ -17,12 +17,12 @@ import type { ScriptData } from '../scripts/jetbrains-api.js';
 import { evaluateExpression, runScripts, SCRIPT_TIMEOUT_MS, type ScriptHost } from '../scripts/run-scripts.js';
 import { evaluateAssertion, evaluateExpectations } from './assertions.js';
 import { captureValue } from './captures.js';
-import type { RunChain } from './chain.js';
+import { type RunChain, usesSandbox } from './chain.js';
 import { contentTypeOf, type Exchange, exchangeOf, isJsonType } from './exchange.js';
 
 interface ChainState {
-  /** The request as written (before templates were resolved), for `request.*.getRaw()`. */
-  raw: Pick<RequestSpec, 'url' | 'headers' | 'body'>;
+  /** The request as written (before templates were resolved), for `request.*.getRaw()`: kept only for a request that runs code in the sandbox. */
+  raw?: Pick<RequestSpec, 'url' | 'headers' | 'body'>;
   startedAt: number;
 }
 
@@ -58,7 +58,7 @@ function bodyText(body: string | Buffer | undefined): string | null {
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
-function scriptData(raw: ChainState['raw'], sent: RequestSpec, exchange?: Exchange): ScriptData {
+function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpec, exchange?: Exchange): ScriptData {
   // One entry per line sent: a header written twice is two entries, as in the file.
   const headers = Object.entries(sent.headers).flatMap(([name, value]) => {
     const written = getHeaderLines(raw.headers, name);
@@ -95,6 +95,10 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
   for (const ref of spec?.refs ?? []) await chain.ensure(ref.name, ref.force);
   await chain.prepare(ctx.spec);
   for (const [name, value] of chain.headers) if (getHeader(ctx.spec.headers, name) === undefined) setHeader(ctx.spec.headers, name, value);
+  if (!usesSandbox(ctx.spec)) {
+    ctx.state[STATE] = { startedAt: performance.now() } satisfies ChainState;
+    return;
+  }
   const raw = { url: ctx.spec.url, headers: { ...ctx.spec.headers }, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) };
   const pre = spec?.scripts?.filter((script) => script.phase === 'pre') ?? [];
   if (pre.length > 0) {
@@ -109,31 +113,33 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
 async function afterResponse(ctx: CaptureContext): Promise<void> {
   const chain = chainOf(ctx);
   const state = ctx.state[STATE] as ChainState | undefined;
-  const raw = state?.raw ?? { url: ctx.spec.url, headers: ctx.spec.headers };
   const exchange = exchangeOf(ctx.spec, ctx.response, ctx.capturedBody(), state ? performance.now() - state.startedAt : ctx.response.durationMs);
   chain.record(exchange, ctx.spec.loopOf);
   const spec = ctx.spec.chain;
   const tests: TestResult[] = (ctx.tests ??= []);
-  const host = scriptHost(ctx, chain);
+  // What only scripts, `js` checks and messages need is made when first needed.
+  let host: ScriptHost | undefined;
+  const hostOf = (): ScriptHost => (host ??= scriptHost(ctx, chain));
   let data: ScriptData | undefined;
-  const dataOf = (): ScriptData => (data ??= scriptData(raw, ctx.spec, exchange));
-  const where = (line: number): { file: string; line: number } => ({ file: shownPath(ctx.file), line });
+  const dataOf = (): ScriptData => (data ??= scriptData(state?.raw ?? { url: ctx.spec.url, headers: ctx.spec.headers }, ctx.spec, exchange));
+  let shown: string | undefined;
+  const where = (line: number): { file: string; line: number } => ({ file: (shown ??= shownPath(ctx.file)), line });
 
   const post = spec?.scripts?.filter((script) => script.phase === 'post') ?? [];
   if (post.length > 0) {
-    const run = await runScripts(post, dataOf(), host);
+    const run = await runScripts(post, dataOf(), hostOf());
     tests.push(...run.tests);
     if (run.failure) tests.push({ name: 'response handler', passed: false, message: run.failure.text, ...where(run.failure.line), error: true });
   }
   for (const capture of spec?.captures ?? []) {
     const what = `# @${capture.syntax === 'jmespath' ? 'extract' : 'capture'} ${capture.name} (${ctx.spec.source.file}:${capture.line})`;
     const value = await captureValue(capture.expression, capture.syntax, exchange, what);
-    host.globals.set(capture.name, value);
+    chain.variables.set(capture.name, value);
     if (isSecretName(capture.name)) ctx.addSecret?.(value);
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
   }
   for (const assertion of spec?.assertions ?? []) {
-    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), host)));
+    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), hostOf())));
   }
   tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line))));
 }

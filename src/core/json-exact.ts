@@ -17,20 +17,30 @@ export interface ExactJson {
   lossless: boolean;
 }
 
-/** String literals (skipped) and number tokens: a number inside a string is not a number. */
-const TOKENS = /"(?:[^"\\]|\\.)*"|-?\d[\d.eE+-]*/g;
-
 /** A number token that a double gives back as written. */
 function isExact(token: string): boolean {
   return String(Number(token)) === token;
 }
 
-/** True when some number of `text` would not survive `JSON.parse` + `JSON.stringify` as written. */
+/** A character of a JSON number token after its first: digits, `.`, `e`, `E`, `+`, `-`. */
+const inNumber = (code: number): boolean => (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d;
+
+/**
+ * True when some number of `text` (valid JSON) would not survive `JSON.parse` + `JSON.stringify`
+ * as written. A scan by character codes: strings are skipped (a number inside one is not a
+ * number), and only number tokens become strings — a regular expression's matches allocated
+ * for every token of every body.
+ */
 function hasInexactNumbers(text: string): boolean {
-  TOKENS.lastIndex = 0;
-  for (let match = TOKENS.exec(text); match !== null; match = TOKENS.exec(text)) {
-    const token = match[0];
-    if (token.charCodeAt(0) !== 0x22 && !isExact(token)) return true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x22) {
+      for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      const start = i;
+      while (i + 1 < text.length && inNumber(text.charCodeAt(i + 1))) i++;
+      if (!isExact(text.slice(start, i + 1))) return true;
+    }
   }
   return false;
 }

@@ -2,6 +2,7 @@
  * Secrets are shown as `•••` in every log, `-v` output, `-o json` echo, error and TUI pane.
  */
 import { basicCredentials, formsOf } from './secret-forms.js';
+import { fieldLines, type HeaderValue, type RequestHeaders } from './headers.js';
 
 export const MASK = '•••';
 
@@ -174,6 +175,13 @@ export class SecretRegistry {
     if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"
     // A token endpoint may echo a Basic header's client secret decoded.
     for (const credential of basicCredentials(value)) this.add(credential);
+  }
+  /** Every line of every secret-named header (see {@link addHeaderValue}); the others cost one name test each. */
+  addHeaders(headers: Readonly<RequestHeaders>): void {
+    for (const name in headers) {
+      if (!isSecretName(name)) continue;
+      for (const line of fieldLines(headers[name] as HeaderValue)) this.addHeaderValue(name, line);
+    }
   }
   scrub(text: string): string {
     return this.forms.mask(text);

@@ -166,6 +166,8 @@ export interface Session {
   names(): string[];
   /** Writes the session file atomically (0600) if anything changed. The core calls it after each request. */
   save(): Promise<void>;
+  /** False when `save` would write nothing (then the core does not call it); absent: always saved. */
+  changed?(): boolean;
 }
 
 /** Writes what the user sees. The CLI writes to stdout/stderr; the TUI to its panes. */

@@ -172,8 +172,12 @@ export class FileSession implements Session {
   names(): string[] {
     return Object.keys(this.content.variables);
   }
+  changed(): boolean {
+    return this.changedVariables.size > 0 || this.changedData.size > 0;
+  }
+
   async save(): Promise<void> {
-    if (this.memory || (this.changedVariables.size === 0 && this.changedData.size === 0)) return;
+    if (this.memory || !this.changed()) return;
     const dir = join(this.path, '..');
     try {
       // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is
@@ -235,4 +239,8 @@ export class MemorySession implements Session {
     return [...this.variables.keys()];
   }
   async save(): Promise<void> {}
+
+  changed(): boolean {
+    return false;
+  }
 }

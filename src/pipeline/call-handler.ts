@@ -12,9 +12,9 @@ function asReported(entry: PluginEntry, step: string, error: unknown): unknown {
  * Runs one plugin handler. A synchronous handler's result comes back as it is (no promise):
  * a batch of requests pays for every await, per handler, per request.
  */
-export function callHandler<T>(entry: PluginEntry, step: string, run: () => T | Promise<T>): T | Promise<T> {
+export function callHandler<C, T>(entry: PluginEntry, step: string, handler: (ctx: C) => T | Promise<T>, ctx: C): T | Promise<T> {
   try {
-    const result = run();
+    const result = handler(ctx);
     return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(asReported(entry, step, error))) : result;
   } catch (error) {
     throw asReported(entry, step, error);

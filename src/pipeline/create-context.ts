@@ -8,14 +8,14 @@ import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
 import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
-import type { OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session } from '../core/model.js';
+import type { HttpRequest, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, VariableResolver } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
-import type { ConnectionPhases } from '../core/http/outgoing-request.js';
+import type { ConnectionPhases, OutgoingRequest } from '../core/http/outgoing-request.js';
 import { requestSettings } from '../core/request-settings.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
-import { TemplateResolver } from '../core/variables.js';
+import { type ResolverOptions, TemplateResolver } from '../core/variables.js';
 import type { ReportFeed } from '../report/reporter.js';
 import { HISTORY_BODY_LIMIT } from '../history/entry.js';
 import type { HistoryLog } from '../history/log.js';
@@ -57,6 +57,8 @@ export interface RunServices {
   /** Scratch space shared by every request of the run, keyed by plugin name (`ctx.runState`). */
   runState: Record<string, unknown>;
   env?: NodeJS.ProcessEnv;
+  /** Each request file's absolute path and folder, worked out by its first request (`createContext`). */
+  places?: Map<string, { absolute: string; baseDir: string }>;
 }
 
 /**
@@ -71,24 +73,68 @@ function ownCopy(spec: RequestSpec): RequestSpec {
   return copy;
 }
 
-/** The context one request carries through the stages (see context.ts for what each stage sees). */
-export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
-  const { options, chain } = services;
-  const absolute = resolve(file); // once: a batch pays for every path.resolve, per request
-  const baseDir = dirname(absolute);
-  const requestVariables = chain ? new Map<string, string>() : undefined;
-  const variables = new TemplateResolver({
-    ...(chain && requestVariables
-      ? { runVariable: (name: string) => requestVariables.get(name) ?? chain.variables.get(name), reference: (expression: string) => chain.reference(expression) }
-      : {}),
-    cliVariables: options.cliVariables,
-    globals: services.globals,
-    ...(spec.fileVariables ? { fileVariables: spec.fileVariables } : {}),
+/** `ctx.http.send`: the request with the run's settings, through `sendHttp` (and `--retry`'s back-off when asked). */
+function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunServices): Promise<ResponseInfo> {
+  const { options } = services;
+  const settings = requestSettings(ctx.spec, options, ctx.profile); // # @timeout, # @no-redirect, # @retry, HTTP/2, ...
+  const outgoing: OutgoingRequest = {
+    method: request.method,
+    url: request.url,
+    headers: request.headers,
+    tls: request.tlsOptions ?? ctx.tlsOptions,
+    ...settings,
+    abort: services.abort,
+    isSecretHeader: (name, value) => isSecretName(name) || services.secrets.carries(value),
+    onRedirect: (to, dropped) => {
+      if (!options.verbose) return;
+      const what = dropped.length > 0 ? `; not sent there (another origin): ${dropped.join(', ')}` : '';
+      services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
+    },
+    keepAliveAfterHeaders: request.streaming === true,
+    onProtocol: (url) => {
+      if (options.verbose) services.output.err(`reqflow: ${url.origin} refused HTTP/1.1 and speaks HTTP/2: sent over HTTP/2`);
+    },
+  };
+  if (request.body !== undefined) outgoing.body = request.body;
+  if (ctx.spec.asteriskForm) outgoing.asteriskForm = true; // `OPTIONS *`
+  if (services.chain?.wants(ctx.spec) === true) outgoing.recordLimit = CHAIN_CAPTURE_LIMIT;
+  if (services.history) outgoing.recordHead = HISTORY_BODY_LIMIT;
+  if (services.onPhases) outgoing.onPhases = services.onPhases;
+  if (services.proxy) {
+    outgoing.proxy = services.proxy;
+    outgoing.onProxy = (proxy, target) => {
+      if (options.verbose) services.output.err(`reqflow: ${target.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
+    };
+  }
+  // `# @no-cookie-jar` (JetBrains): this request neither sends nor keeps cookies.
+  if (services.cookies && ctx.spec.annotations['no-cookie-jar'] === undefined) outgoing.cookies = services.cookies;
+  const retries = settings.retry;
+  if (retries === undefined) return sendHttp(outgoing, services.agents);
+  const onRetry = (attempt: number, of: number, reason: string, waitMs: number): void => {
+    if (options.verbose) services.output.err(`reqflow: ${reason}: retry ${attempt} of ${of} in ${waitMs} ms`);
+  };
+  // Only --retry and # @retry need the back-off: imported here, off the plain path.
+  return import('../core/http/retry.js').then(({ withRetries }) => withRetries(request.method, { retries, all: options.retryAll === true, onRetry }, services.abort, () => sendHttp(outgoing, services.agents)));
+}
+
+/** Where a request file is: resolved once per file of a run, not per request (a batch pays for every path.resolve). */
+function placeOf(file: string, services: RunServices): { absolute: string; baseDir: string } {
+  const places = (services.places ??= new Map());
+  let place = places.get(file);
+  if (!place) {
+    const absolute = resolve(file);
+    place = { absolute, baseDir: dirname(absolute) };
+    places.set(file, place);
+  }
+  return place;
+}
+
+/** The request's template resolver: built by the first template (a request without one never needs it). */
+function resolverFor(spec: RequestSpec, baseDir: string, services: RunServices, requestVariables: Map<string, string> | undefined): TemplateResolver {
+  const { chain, environment } = services;
+  const options: ResolverOptions = {
+    cliVariables: services.options.cliVariables,
     loopVariables: spec.loopVariables,
-    ...(spec.prompts ? { prompts: spec.prompts } : {}),
-    ...(services.environment ? { environmentVariables: services.environment.variables } : {}),
-    ...(services.environment?.name !== undefined ? { environmentName: services.environment.name } : {}),
-    ...(services.environment ? { environmentUnusable: services.environment.unusable } : {}),
     requestLine: `${spec.source.file}:${spec.source.line}`,
     session: services.session,
     profile: services.profile,
@@ -98,9 +144,54 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     signal: services.signal,
     requestName: spec.name,
     baseDir,
-    ...(services.profilesPath ? { profilesPath: services.profilesPath } : {}),
-    ...(services.env ? { env: services.env } : {}),
-  });
+  };
+  if (chain && requestVariables) {
+    options.runVariable = (name) => requestVariables.get(name) ?? chain.variables.get(name);
+    options.reference = (expression) => chain.reference(expression);
+  }
+  if (services.globals) options.globals = services.globals;
+  if (spec.fileVariables) options.fileVariables = spec.fileVariables;
+  if (spec.prompts) options.prompts = spec.prompts;
+  if (environment) {
+    options.environmentVariables = environment.variables;
+    if (environment.name !== undefined) options.environmentName = environment.name;
+    options.environmentUnusable = environment.unusable;
+  }
+  if (services.profilesPath) options.profilesPath = services.profilesPath;
+  if (services.env) options.env = services.env;
+  return new TemplateResolver(options);
+}
+
+/**
+ * A request's variables: its TemplateResolver is built by the first use — most requests of a
+ * batch have no template. (A class, not a getter on the context: an object literal with a
+ * getter is a dictionary-mode object, three times the size of the context.)
+ */
+class RequestVariables implements VariableResolver {
+  private resolver: TemplateResolver | undefined;
+  constructor(private readonly build: () => TemplateResolver) {}
+  private now(): TemplateResolver {
+    return (this.resolver ??= this.build());
+  }
+  get(name: string): Promise<string> {
+    return this.now().get(name);
+  }
+  has(name: string): boolean {
+    return this.now().has(name);
+  }
+  expand(text: string): Promise<string> {
+    return this.now().expand(text);
+  }
+  sourceOf(name: string): ReturnType<VariableResolver['sourceOf']> {
+    return this.now().sourceOf(name);
+  }
+}
+
+/** The context one request carries through the stages (see context.ts for what each stage sees). */
+export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
+  const { options, chain } = services;
+  const { absolute, baseDir } = placeOf(file, services);
+  const requestVariables = chain ? new Map<string, string>() : undefined;
   const ctx: RequestContext = {
     spec: ownCopy(spec),
     file: absolute,
@@ -108,15 +199,13 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     profile: services.profile,
     session: services.session,
     options,
-    variables,
+    variables: new RequestVariables(() => resolverFor(spec, baseDir, services, requestVariables)),
     output: services.output,
     report: services.report,
     tls: {},
     tlsOptions: {},
     state: {},
     runState: services.runState,
-    ...(chain ? { chain, requestVariables, globals: services.globals } : {}),
-    ...(services.history ? { history: services.history } : {}),
     signal: services.signal,
     warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
     addSecret: (value) => services.secrets.add(value),
@@ -124,53 +213,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     redact: (text) => services.secrets.scrub(text),
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
-      send: (request) => {
-        const settings = requestSettings(ctx.spec, options, ctx.profile); // # @timeout, # @no-redirect, # @retry, HTTP/2, ...
-        const send = (): Promise<ResponseInfo> =>
-          sendHttp(
-          {
-            method: request.method,
-            url: request.url,
-            asteriskForm: ctx.spec.asteriskForm,
-            headers: request.headers,
-            ...(request.body !== undefined ? { body: request.body } : {}),
-            tls: request.tlsOptions ?? ctx.tlsOptions,
-            ...settings,
-            abort: services.abort,
-            isSecretHeader: (name, value) => isSecretName(name) || services.secrets.carries(value),
-            onRedirect: (to, dropped) => {
-              if (!options.verbose) return;
-              const what = dropped.length > 0 ? `; not sent there (another origin): ${dropped.join(', ')}` : '';
-              services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
-            },
-            keepAliveAfterHeaders: request.streaming === true,
-            onProtocol: (url) => {
-              if (options.verbose) services.output.err(`reqflow: ${url.origin} refused HTTP/1.1 and speaks HTTP/2: sent over HTTP/2`);
-            },
-            ...(chain?.wants(ctx.spec) === true ? { recordLimit: CHAIN_CAPTURE_LIMIT } : {}),
-            ...(services.history ? { recordHead: HISTORY_BODY_LIMIT } : {}),
-            ...(services.onPhases ? { onPhases: services.onPhases } : {}),
-            ...(services.proxy
-              ? {
-                  proxy: services.proxy,
-                  onProxy: (proxy: URL, target: URL) => {
-                    if (options.verbose) services.output.err(`reqflow: ${target.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
-                  },
-                }
-              : {}),
-            // `# @no-cookie-jar` (JetBrains): this request neither sends nor keeps cookies.
-            ...(services.cookies && ctx.spec.annotations['no-cookie-jar'] === undefined ? { cookies: services.cookies } : {}),
-          },
-          services.agents,
-        );
-        const retries = settings.retry;
-        if (retries === undefined) return send();
-        const onRetry = (attempt: number, of: number, reason: string, waitMs: number): void => {
-          if (options.verbose) services.output.err(`reqflow: ${reason}: retry ${attempt} of ${of} in ${waitMs} ms`);
-        };
-        // Only --retry and # @retry need the back-off: imported here, off the plain path.
-        return import('../core/http/retry.js').then(({ withRetries }) => withRetries(request.method, { retries, all: options.retryAll === true, onRetry }, services.abort, send));
-      },
+      send: (request) => sendRequest(request, ctx, services),
       proxyAgent: (address) => {
         // ws:// and wss:// follow the proxy rules of http:// and https://.
         const url = new URL(address.replace(/^ws(s?):/i, 'http$1:'));
@@ -181,5 +224,13 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
       },
     },
   };
+  // Set only when present: a plugin may ask `'chain' in ctx`.
+  const optional = ctx as { chain?: RunChain; requestVariables?: Map<string, string>; globals?: ScriptGlobals; history?: HistoryLog };
+  if (chain) {
+    optional.chain = chain;
+    optional.requestVariables = requestVariables;
+    if (services.globals) optional.globals = services.globals;
+  }
+  if (services.history) optional.history = services.history;
   return ctx;
 }

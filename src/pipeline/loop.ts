@@ -13,7 +13,6 @@
  */
 import type { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
-import { fieldLines } from '../core/headers.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
@@ -37,13 +36,25 @@ function runStep(step: Step, ctx: RequestContext, registry: PluginRegistry, appl
     if (step === 'send' && ctx.response) return; // the first sender wins
     if (!applicable && !registry.applies(entry, ctx, step)) continue;
     const plugin = registry.loadedPlugin(entry);
-    if (!plugin) return registry.load(entry).then(() => runStep(step, ctx, registry, applicable, i));
+    if (!plugin) return resumeAfter(registry.load(entry), step, ctx, registry, applicable, i);
     const handler = plugin.stages[step] as ((ctx: RequestContext) => unknown) | undefined;
     if (!handler) continue;
-    const result = callHandler(entry, step, () => handler(ctx));
-    if (result instanceof Promise) return result.then(() => runStep(step, ctx, registry, applicable, i + 1));
+    const result = callHandler(entry, step, handler, ctx);
+    if (result instanceof Promise) return resumeAfter(result, step, ctx, registry, applicable, i + 1);
   }
 }
+
+/**
+ * The rest of a stage once `pending` settles. Apart from runStep so that its loop makes no
+ * closure: one there would capture the loop's variables, and V8 would then allocate them afresh
+ * for every plugin looked at, per stage, per request.
+ */
+function resumeAfter(pending: Promise<unknown>, step: Step, ctx: RequestContext, registry: PluginRegistry, applicable: readonly PluginEntry[] | undefined, next: number): Promise<void> {
+  return pending.then(() => runStep(step, ctx, registry, applicable, next));
+}
+
+/** What a request captures when no capture plugin applies to it. */
+const nothingCaptured = (): undefined => undefined;
 
 /** One request through every stage and hook. Never throws: errors end up in the outcome (and the reporter). */
 export async function runRequest(spec: RequestSpec, file: string, run: RunServices): Promise<RequestOutcome> {
@@ -58,11 +69,16 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
   let sentAtWall = 0;
   try {
     registry.checkAuthAvailable(ctx);
-    await runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
-    await runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
+    // A stage whose handlers were all synchronous returned no promise: nothing to await (a batch
+    // pays for every await, per stage, per request).
+    let step = runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
+    if (step) await step;
+    step = runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
+    if (step) await step;
     // Whatever an auth plugin put in a header is a secret from here on (-v, errors, reports).
-    for (const [name, value] of Object.entries(ctx.spec.headers)) for (const line of fieldLines(value)) run.secrets.addHeaderValue(name, line);
-    await runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
+    run.secrets.addHeaders(ctx.spec.headers);
+    step = runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
+    if (step) await step;
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.
       const { dryRunText } = await import('../report/dry-run.js'); // only a dry run prints requests
@@ -71,24 +87,31 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     }
     sentAtWall = Date.now();
     sentAt = performance.now();
-    await runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming
+    step = runStep('send', ctx, registry); // sets ctx.response: headers in, body still streaming
+    if (step) await step;
     const response = ctx.response;
     if (!response) throw new ReqflowError(`no plugin sent request "${spec.name}"`, { exitCode: ExitCode.internal });
     // Capture plugins see the body the reporter streams: keep its first MiB on the way.
     const capturers = registry.applicable('capture', ctx);
     // A chained request keeps more of its body: later requests and checks read it.
-    const capturedBody = capturers.length > 0 ? captureBody(response, ctx.chain?.wants(ctx.spec) === true ? CHAIN_CAPTURE_LIMIT : undefined) : () => undefined;
-    await runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
+    (ctx as CaptureContext).capturedBody = capturers.length > 0 ? captureBody(response, ctx.chain?.wants(ctx.spec) === true ? CHAIN_CAPTURE_LIMIT : undefined) : nothingCaptured;
+    step = runStep('render', ctx, registry); // to ctx.report, which filters and feeds the reporter
+    if (step) await step;
     timing = { startedAt: sentAtWall, durationMs: performance.now() - sentAt }; // the body is in and shown
     if (response.stream && !response.stream.readableEnded) response.stream.resume(); // free the socket for the next request
-    await runStep('capture', Object.assign(ctx as CaptureContext, { capturedBody }), registry, capturers); // token extraction, @capture
+    step = runStep('capture', ctx, registry, capturers); // token extraction, @capture
+    if (step) await step;
   } catch (caught) {
     error = isReqflowError(caught) ? caught : internalError(caught);
     ctx.response?.stream?.destroy();
     if (sentAt > 0) timing ??= { startedAt: sentAtWall, durationMs: performance.now() - sentAt };
   }
   try {
-    await runStep('persist', Object.assign(ctx as PersistContext, error ? { error } : {}, timing ? { timing } : {}), registry); // history, session, cookies
+    const persisting = ctx as PersistContext;
+    if (error) persisting.error = error;
+    if (timing) persisting.timing = timing;
+    const step = runStep('persist', persisting, registry); // history, session, cookies
+    if (step) await step;
   } catch (caught) {
     // After a failed request, the first error is the one to report.
     error ??= isReqflowError(caught) ? caught : internalError(caught);

@@ -83,7 +83,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     const plugin = await registry.load(entry);
     const handler = plugin.stages.parse;
     if (!handler) continue;
-    await callHandler(entry, 'parse', () => handler(ctx));
+    await callHandler(entry, 'parse', handler, ctx);
     if (ctx.requests.length > 0 || names.length > 0) break;
   }
   // A parser that builds requests again has handed them to `visit`; the others listed them.

@@ -6,25 +6,33 @@
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { UsageError } from '../errors/index.js';
-import { fieldLines, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
+import { fieldLines, hasHeader, type HeaderValue, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
+import type { OutgoingRequest } from './outgoing-request.js';
 
 /** Exit 2 naming the request and the header (not its value, which may be a secret). */
 export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>): void {
-  for (const [name, value] of Object.entries(headers)) {
-    const refuse = (what: string): UsageError => new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
+  const refuse = (name: string, what: string): UsageError => new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
+  for (const name in headers) {
     try {
       validateHeaderName(name);
     } catch {
-      throw refuse('its name is not an HTTP token');
+      throw refuse(name, 'its name is not an HTTP token');
     }
+    const value = headers[name] as HeaderValue;
     for (const line of fieldLines(value)) {
       try {
         validateHeaderValue(name, line);
       } catch {
         const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
-        throw refuse(`its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
+        throw refuse(name, `its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
       }
     }
   }
+}
+
+/** The request's headers with `Content-Length` for a body (unless written). */
+export function headersToSend(request: OutgoingRequest): RequestHeaders {
+  if (request.body === undefined || hasHeader(request.headers, 'content-length')) return request.headers; // Node copies them: no copy of ours
+  return { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) };
 }

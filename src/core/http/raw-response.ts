@@ -33,6 +33,10 @@ const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type'
  */
 function headersOf(res: IncomingMessage): IncomingHttpHeaders {
   const raw = res.rawHeaders;
+  // As many fields as lines: nothing was repeated (Node keeps one key per name), nothing to do.
+  let fields = 0;
+  for (const _ in res.headers) fields++;
+  if (fields * 2 === raw.length) return res.headers;
   let repeated: Map<string, string[]> | undefined;
   const seen = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {

@@ -16,7 +16,8 @@ const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
 export function requestTarget(written: string, url: URL, asteriskForm?: boolean): string {
   const normalised = `${url.pathname}${url.search}`;
   const origin = ORIGIN.exec(written)?.[0];
-  if (origin === undefined || !sameUrl(written, url)) return normalised;
+  // Written as the URL gives it (the usual case): the same URL without a second parse.
+  if (origin === undefined || (written !== url.href && !sameUrl(written, url))) return normalised;
   if (asteriskForm === true) return '*';
   // The fragment stays on the client side (RFC 9110 §7.1).
   const rest = written.slice(origin.length).split('#')[0] as string;

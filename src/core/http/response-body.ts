@@ -5,7 +5,7 @@ import { lazyBuiltin } from '../lazy-builtin.js';
 import type { ResponseInfo } from '../model.js';
 import { recordBody } from '../token-extraction.js';
 import type { RawResponse } from './raw-response.js';
-import { codedError, requestError } from './one-hop.js';
+import { codedError, requestError } from './hop-failures.js';
 
 const noop = (): void => undefined;
 
@@ -25,7 +25,10 @@ export interface DeadlineCheck {
 
 export function toResponseInfo(res: RawResponse, durationMs: number, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): ResponseInfo {
   const headers: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) headers[name] = value;
+  for (const name in res.headers) {
+    const value = res.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
   const info: ResponseInfo = {
     status: res.statusCode,
     statusText: res.statusMessage,

@@ -59,15 +59,13 @@ function redirectTarget(location: string, from: URL): URL {
 }
 
 /** Sends one request and resolves when the response headers arrive; the body is left as a stream. */
-export async function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
+export function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
   const deadline = request.maxTimeMs !== undefined && !request.keepAliveAfterHeaders ? startDeadline(request.maxTimeMs, request.abort) : undefined;
-  try {
-    return await sendWithDeadline(request, agents, deadline);
-  } catch (error) {
-    deadline?.clear();
-    if (deadline?.fired()) throw maxTimeError(request);
-    throw error;
-  }
+  if (!deadline) return sendWithDeadline(request, agents, undefined);
+  return sendWithDeadline(request, agents, deadline).catch((error: unknown) => {
+    deadline.clear();
+    throw deadline.fired() ? maxTimeError(request) : error;
+  });
 }
 
 function maxTimeError(request: OutgoingRequest): NetworkError {

@@ -7,8 +7,6 @@ import type { Plugin } from '../../pipeline/plugin.js';
 export const reportPlugin: Plugin = {
   name: 'core-report',
   stages: {
-    render: async (ctx) => {
-      if (!ctx.rendered) await ctx.report.response(ctx);
-    },
+    render: (ctx) => (ctx.rendered ? undefined : ctx.report.response(ctx)),
   },
 };

@@ -4,14 +4,11 @@ import type { Plugin } from '../../pipeline/plugin.js';
 export const sendHttpPlugin: Plugin = {
   name: 'core-http',
   stages: {
-    send: async (ctx) => {
-      ctx.response = await ctx.http.send({
-        method: ctx.spec.method,
-        url: ctx.spec.url,
-        headers: ctx.spec.headers,
-        ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}),
+    send: (ctx) => {
+      const { method, url, headers, body } = ctx.spec;
+      return ctx.http.send(body !== undefined ? { method, url, headers, body } : { method, url, headers }).then((response) => {
+        ctx.response = response;
       });
-      return ctx;
     },
   },
 };

@@ -1,11 +1,10 @@
-import { UsageError, VariableError } from '../errors/index.js';
 import { portOutOfRange } from '../http/url-port.js';
-import { displayUrl } from '../mask.js';
-import { fieldLines, mergeHeaders, NOT_IN_HEADER_VALUE } from '../headers.js';
+import { fieldLines, type HeaderValue, mergeHeaders, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
-import { outsideTemplates, templateExpressions } from '../variables.js';
+import { outsideTemplates } from '../variables.js';
 import { resolveBodyPieces } from './request-body.js';
+import type { UrlProblem } from './substitute-errors.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { TlsSettings, VariableResolver } from '../model.js';
@@ -34,73 +33,93 @@ async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
 }
 
 /**
- * A variable whose value holds a line break would split the request into two (header
- * injection, a token read with its newline); another control character (or one past Latin-1)
- * cannot be sent either: exit 3 naming the header and the variables. A character written in
- * the file itself is the file's error (exit 2, when the request is sent).
+ * The character of a resolved header value that cannot be sent, when a variable put it there (a
+ * character written in the file itself is the file's error: exit 2, when the request is sent).
  */
-function checkHeaderValue(ctx: RequestContext, name: string, written: string, value: string): string {
+function badHeaderCharacter(written: string, value: string): string | undefined {
   const bad = NOT_IN_HEADER_VALUE.exec(value)?.[0];
-  if (bad === undefined || NOT_IN_HEADER_VALUE.test(outsideTemplates(written))) return value;
-  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
-  const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`;
-  throw new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
-    hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',
-  });
+  return bad === undefined || NOT_IN_HEADER_VALUE.test(outsideTemplates(written)) ? undefined : bad;
 }
 
-/** `http://localhost:99999`: exit 2 naming the request's line (and the templates the URL came from). */
-function checkPort(ctx: RequestContext, written: string): void {
-  const port = portOutOfRange(ctx.spec.url);
-  if (port === undefined) return;
-  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
-  throw new UsageError(`${ctx.spec.source.file}:${ctx.spec.source.line}: port ${port} is out of range (1–65535) in ${displayUrl(ctx.spec.url, ctx.redact)}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`);
+/** What makes the resolved URL unsendable: a port out of range, a control character, two schemes; undefined when nothing does. */
+function urlProblem(url: string): UrlProblem | undefined {
+  const port = portOutOfRange(url);
+  if (port !== undefined) return { port };
+  // `http://{{origin}}/x` (or `Host: {{origin}}`) with origin = https://…: the host would be "https".
+  if (/^[a-z][\w+.-]*:\/\/[a-z][\w+.-]*:\/\//i.test(url)) return { twice: true };
+  const bad = /[\u0000-\u001f\u007f]/.exec(url)?.[0];
+  return bad === undefined ? undefined : { bad };
+}
+
+/** The errors' wording: imported only when a request has one of these problems. */
+const wording = (): Promise<typeof import('./substitute-errors.js')> => import('./substitute-errors.js');
+
+/** Does a text of the request hold a template? (`expand` returns any other text as it is.) */
+function headersTemplated(headers: Readonly<RequestHeaders>): boolean {
+  for (const name in headers) {
+    const value = headers[name] as HeaderValue;
+    if (name.includes('{{') || (typeof value === 'string' ? value.includes('{{') : value.some((line) => line.includes('{{')))) return true;
+  }
+  return false;
+}
+
+/** True when resolving the request needs its variables: a template anywhere, a body of parts, TLS settings (their paths). */
+function needsResolving(ctx: RequestContext): boolean {
+  const { spec, profile } = ctx;
+  if (spec.bodyParts || spec.tls || profile.tls || spec.url.includes('{{') || (typeof spec.body === 'string' && spec.body.includes('{{'))) return true;
+  return headersTemplated(profile.headers) || headersTemplated(spec.headers);
 }
 
 /**
- * A tab or line break a variable puts in the URL: the URL parser would drop it silently, a raw
- * target cannot carry it; exit 3 naming the request's line and the templates, never sent otherwise.
+ * A request without templates, synchronously: what {@link substitute} does with every text left
+ * as written (no resolver is built, no promise made — a batch of plain requests pays per request).
  */
-function checkTarget(ctx: RequestContext, written: string): void {
-  const bad = /[\u0000-\u001f\u007f]/.exec(ctx.spec.url)?.[0];
-  // `http://{{origin}}/x` (or `Host: {{origin}}`) with origin = https://…: the host would be "https".
-  const twice = /^[a-z][\w+.-]*:\/\/[a-z][\w+.-]*:\/\//i.test(ctx.spec.url);
-  if (bad === undefined && !twice) return;
-  const templates = templateExpressions(written).map((expression) => `{{${expression}}}`);
-  const where = `${ctx.spec.source.file}:${ctx.spec.source.line}: the URL of request "${ctx.spec.name}" would`;
-  const from = templates.length > 0 ? `, from ${templates.join(', ')}` : '';
-  if (twice) throw new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
-  throw new VariableError(`${where} contain a control character (U+${(bad?.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})${from}`, {
-    hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
-  });
+function substitutePlain(ctx: RequestContext): void | Promise<never> {
+  const { spec } = ctx;
+  const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+  // Each request its own lines, as resolving makes them.
+  for (const name in headers) if (typeof headers[name] !== 'string') headers[name] = [...(headers[name] as string[])];
+  spec.headers = headers;
+  const written = spec.url;
+  spec.url = withDefaultScheme(written);
+  const problem = urlProblem(spec.url);
+  if (problem) return wording().then(({ urlError }) => Promise.reject(urlError(ctx, written, problem)));
+  delete spec.bodyParts;
+  ctx.tls = ctx.options.insecure ? { insecureSkipVerify: true } : {};
 }
 
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
+async function substitute(ctx: RequestContext): Promise<void> {
+  const { spec, variables } = ctx;
+  const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+  spec.headers = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lines: string[] = [];
+    for (const line of fieldLines(value)) {
+      const resolved = await variables.expand(line);
+      const bad = badHeaderCharacter(line, resolved);
+      if (bad !== undefined) throw (await wording()).headerValueError(ctx, name, line, resolved, bad);
+      lines.push(resolved);
+    }
+    spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
+  }
+  // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
+  const written = spec.url;
+  spec.url = withDefaultScheme(await variables.expand(written));
+  const problem = urlProblem(spec.url);
+  if (problem) throw (await wording()).urlError(ctx, written, problem);
+  if (spec.bodyParts) {
+    const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
+    spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
+    ctx.bodyPieces = { body: spec.body, pieces };
+  } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
+  delete spec.bodyParts;
+  ctx.tls = await mergeTls(ctx);
+}
+
 export const substitutePlugin: Plugin = {
   name: 'core-substitute',
   stages: {
-    substitute: async (ctx) => {
-      const { spec, variables } = ctx;
-      const headers = mergeHeaders(ctx.profile.headers, spec.headers);
-      spec.headers = {};
-      for (const [name, value] of Object.entries(headers)) {
-        const lines: string[] = [];
-        for (const line of fieldLines(value)) lines.push(checkHeaderValue(ctx, name, line, await variables.expand(line)));
-        spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
-      }
-      // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
-      const written = spec.url;
-      spec.url = withDefaultScheme(await variables.expand(written));
-      checkPort(ctx, written);
-      checkTarget(ctx, written);
-      if (spec.bodyParts) {
-        const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
-        spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
-        ctx.bodyPieces = { body: spec.body, pieces };
-      } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
-      delete spec.bodyParts;
-      ctx.tls = await mergeTls(ctx);
-      return ctx;
-    },
+    substitute: (ctx) => (needsResolving(ctx) ? substitute(ctx) : substitutePlain(ctx)),
   },
 };

@@ -8,7 +8,7 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { HTTPParser } from 'http-parser-js';
 import { lazyBuiltin } from '../../core/lazy-builtin.js';
-import { codedError } from '../../core/http/one-hop.js';
+import { codedError, MAX_INTERIM_RESPONSES } from '../../core/http/hop-failures.js';
 import { CAPTURE_LIMIT, wantsExtraction } from '../../core/token-extraction.js';
 import type { ReplayTarget } from './prepare.js';
 
@@ -22,8 +22,6 @@ export interface ReplayResponse {
   latencyMs: number;
 }
 
-/** As one-hop.ts: a few interim responses before the answer, not thousands. */
-const MAX_INTERIM_RESPONSES = 100;
 /** A socket idle this long is not reused: a server's usual 5 s would close it under a request (agents.ts). */
 const IDLE_MS = 4000;
 

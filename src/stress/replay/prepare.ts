@@ -9,7 +9,7 @@ import { isIP } from 'node:net';
 import { getHeader } from '../../core/headers.js';
 import type { CookieStore } from '../../core/http/cookie-jar.js';
 import type { Target } from '../../core/http/network-errors.js';
-import { headersToSend } from '../../core/http/one-hop.js';
+import { headersToSend } from '../../core/http/header-fields.js';
 import { requestTarget } from '../../core/http/request-target.js';
 import { parseRequestUrl, withDefaultHeaders } from '../../core/http/send.js';
 import { tlsConnectOptions } from '../../core/http/tls-connect.js';
@@ -60,7 +60,7 @@ export async function prepareReplay(ctx: RequestContext, services: RunServices):
   const bytes = await wireBytes({
     method: spec.method,
     url,
-    path: requestTarget(spec.url, url),
+    path: requestTarget(spec.url, url, spec.asteriskForm),
     headers: headersToSend({ method: spec.method, url: spec.url, headers, ...(spec.body !== undefined ? { body: spec.body } : {}), tls: tlsOptions, timeoutMs: settings.timeoutMs, followRedirects: false }),
     ...(spec.body !== undefined ? { body: spec.body } : {}),
   });

@@ -7,7 +7,7 @@
  * the replay: the next requests go through the loop.
  */
 import { ExitCode } from '../../core/errors/index.js';
-import { requestError } from '../../core/http/one-hop.js';
+import { requestError } from '../../core/http/hop-failures.js';
 import { extractToken } from '../../core/token-extraction.js';
 import type { StressStats } from '../stats.js';
 import { ReplayConnection, type ReplayResponse } from './connection.js';

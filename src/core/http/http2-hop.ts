@@ -1,0 +1,68 @@
+/**
+ * One hop over HTTP/2: a session for the origin (direct, h2c or through a proxy's tunnel), the
+ * request on a stream, its failures worded as HTTP/1.1's are. Imported by one-hop.ts only for a
+ * request that asks for HTTP/2 or goes to an origin that speaks only that.
+ */
+import type { ClientHttp2Session } from 'node:http2';
+import { NetworkError, UsageError } from '../errors/index.js';
+import { maskUrl } from '../mask.js';
+import type { AgentPool } from './agents.js';
+import { headersToSend } from './header-fields.js';
+import { codedError, errorTarget, MAX_INTERIM_RESPONSES, requestError } from './hop-failures.js';
+import { http2Headers, http2Request, type Http2Mode, type Http2Sessions } from './http2.js';
+import type { OutgoingRequest } from './outgoing-request.js';
+import type { RawResponse } from './raw-response.js';
+import { requestTarget } from './request-target.js';
+
+/** A hop that may go over HTTP/2 (asked for, or the origin speaks only that); `http1` sends it over HTTP/1.1 when it does not. */
+export async function onceMaybeHttp2(request: OutgoingRequest, url: URL, agents: AgentPool, mode: Http2Mode, http1: () => Promise<RawResponse>): Promise<RawResponse> {
+  const proxy = request.proxy?.forUrl(url);
+  // Through a proxy, HTTP/2 goes over a tunnel to the server. `--http2` for an http:// URL
+  // stays HTTP/1.1 through it: the proxy forwards that, where it may refuse a tunnel (docs/http2.md).
+  if (!(proxy && mode === 'prefer' && url.protocol === 'http:')) {
+    const target = errorTarget(request, url);
+    const connectMs = request.connectTimeoutMs ?? request.timeoutMs;
+    const sessions = await agents.http2();
+    // A request line's HTTP/2 on an http:// URL asks what curl's --http2 does there (kulala runs curl with it;
+    // httpyac's got speaks HTTP/1.1 there): HTTP/2 where the server speaks it, else HTTP/1.1 (docs/http2.md).
+    const sessionMode = mode === 'require' && url.protocol === 'http:' ? 'prefer' : mode;
+    const session = await sessions.session(url, request.tls, sessionMode, connectMs, proxy).catch(async (error: unknown) => {
+      throw await requestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
+    });
+    if (session) {
+      if (proxy) request.onProxy?.(proxy, url);
+      return onceHttp2(request, url, session, sessions);
+    }
+  }
+  return http1();
+}
+
+/** What Node throws for a header it will not put in an HTTP/2 frame. */
+const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_HTTP2_HEADER_SINGLE_VALUE', 'ERR_HTTP2_INVALID_CONNECTION_HEADERS', 'ERR_HTTP2_INVALID_PSEUDOHEADER']);
+
+async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, sessions: Http2Sessions): Promise<RawResponse> {
+  const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
+  if (request.abort?.signal.aborted) throw cancelled();
+  const target = errorTarget(request, url);
+  let exchange;
+  try {
+    exchange = http2Request(
+      session,
+      { headers: { ...http2Headers(request.method, url, headersToSend(request)), ':path': requestTarget(request.url, url, request.asteriskForm) }, ...(request.body !== undefined ? { body: request.body } : {}), timeoutMs: request.timeoutMs, streaming: request.keepAliveAfterHeaders === true, maxInterim: MAX_INTERIM_RESPONSES },
+      sessions.streams,
+    );
+  } catch (error) {
+    if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw await requestError(error, target, request.timeoutMs);
+    // A header HTTP/2 cannot carry (Node checks names and values before sending).
+    throw new UsageError(`${request.method} ${maskUrl(url.href)} cannot go over HTTP/2: ${(error as Error).message}`, { hint: 'remove HTTP/2 (and --http2) to send it over HTTP/1.1' });
+  }
+  const stop = request.abort?.whenAborted(() => exchange.cancel(codedError('cancelled', 'ABORT_ERR')));
+  try {
+    return await exchange.response;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') throw cancelled();
+    throw await requestError(error, target, request.timeoutMs);
+  } finally {
+    stop?.();
+  }
+}

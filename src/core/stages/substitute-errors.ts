@@ -1,0 +1,45 @@
+/**
+ * The words of core-substitute's errors, imported only when a request has one: a header value
+ * or a URL that a variable made unsendable (exit 3), a port out of range (exit 2). Each names
+ * the request's line and the templates the text came from.
+ */
+import { UsageError, VariableError } from '../errors/index.js';
+import { displayUrl } from '../mask.js';
+import { templateExpressions } from '../variables.js';
+import type { RequestContext } from '../../pipeline/context.js';
+
+/** What made a resolved URL unsendable (see substitute.ts). */
+export type UrlProblem = { port: string } | { twice: true } | { bad: string };
+
+const templatesOf = (written: string): string[] => templateExpressions(written).map((expression) => `{{${expression}}}`);
+const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
+
+/**
+ * A variable whose value holds a line break would split the request into two (header
+ * injection, a token read with its newline); another control character (or one past Latin-1)
+ * cannot be sent either: exit 3 naming the header and the variables.
+ */
+export function headerValueError(ctx: RequestContext, name: string, written: string, value: string, bad: string): VariableError {
+  const templates = templatesOf(written);
+  const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (${codePoint(bad)})`;
+  return new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
+    hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',
+  });
+}
+
+/**
+ * `http://localhost:99999`: exit 2 naming the request's line. A tab or line break a variable
+ * puts in the URL (the URL parser would drop it silently, a raw target cannot carry it), or a
+ * whole origin put after a scheme: exit 3. With the templates the URL came from.
+ */
+export function urlError(ctx: RequestContext, written: string, problem: UrlProblem): UsageError | VariableError {
+  const templates = templatesOf(written);
+  const from = templates.length > 0 ? `, from ${templates.join(', ')}` : '';
+  const line = `${ctx.spec.source.file}:${ctx.spec.source.line}`;
+  if ('port' in problem) return new UsageError(`${line}: port ${problem.port} is out of range (1–65535) in ${displayUrl(ctx.spec.url, ctx.redact)}${from}`);
+  const where = `${line}: the URL of request "${ctx.spec.name}" would`;
+  if ('twice' in problem) return new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
+  return new VariableError(`${where} contain a control character (${codePoint(problem.bad)})${from}`, {
+    hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
+  });
+}
