@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
-import { harnessPerTest, isolatedEnv, startHarness as startUnmanaged, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, startHarness as startUnmanaged, type Harness, selectRequest } from './helpers/tui-harness.js';
 import { startGateServer, type GateServer } from './servers/gate-server.js';
 
 let api: GateServer;
@@ -42,19 +42,11 @@ function open(extra: NodeJS.ProcessEnv = {}): Promise<Harness> {
   return startHarness({ dir: workspace.dir, env: env(extra) });
 }
 
-async function select(h: Harness, name: string): Promise<void> {
-  await h.press('g');
-  for (let i = 0; i < 20; i++) {
-    if (h.text().includes(`Request · ${name}`)) return;
-    await h.press('j');
-  }
-  throw new Error(`request "${name}" not found:\n${h.text()}`);
-}
 
 describe('profiles and environments', () => {
   it("after switching profile the request pane shows the new profile's headers and URL, not the request as sent before", async () => {
     const h = await open();
-    await select(h, 'alpha');
+    await selectRequest(h, 'alpha');
     await h.press('enter');
     let screen = await h.waitFor('(sent)');
     expect(screen).toContain('X-Env: dev-header');
@@ -69,7 +61,7 @@ describe('profiles and environments', () => {
 
   it('e lists the environments of every kind found for the selected file and switches; the status bar names it and sends use it', async () => {
     const h = await open();
-    await select(h, 'echo who');
+    await selectRequest(h, 'echo who');
     await h.waitFor('not defined yet: {{who}}');
     await h.press('e');
     const picker = await h.waitFor('Environment');

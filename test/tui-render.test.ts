@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
 import { emulator } from './helpers/terminal-emulator.js';
-import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness, selectRequest } from './helpers/tui-harness.js';
 import { startGateServer, type GateServer } from './servers/gate-server.js';
 
 let api: GateServer;
@@ -25,14 +25,6 @@ afterAll(async () => {
   workspace.cleanup();
 });
 
-async function select(h: Harness, name: string): Promise<void> {
-  await h.press('g');
-  for (let i = 0; i < 10; i++) {
-    if (h.text().includes(`Request · ${name}`)) return;
-    await h.press('j');
-  }
-  throw new Error(`request "${name}" not found:\n${h.text()}`);
-}
 
 /** The terminal as the UI left it, and as a fresh full redraw of the same state draws it. */
 async function terminalAndFresh(h: Harness): Promise<{ terminal: string[]; fresh: string[] }> {
@@ -71,7 +63,7 @@ const wheel = (down: boolean, x: number, y: number): string => `\u001b[<${down ?
 describe('no stale cells', () => {
   it('an emoji body is laid out as the terminal draws it: every border in its column', async () => {
     const h = await open();
-    await select(h, 'emoji');
+    await selectRequest(h, 'emoji');
     await h.press('enter');
     await h.waitFor('done');
     const { terminal, fresh } = await terminalAndFresh(h);
@@ -87,10 +79,10 @@ describe('no stale cells', () => {
 
   it('after an emoji body, then an error, the terminal equals a fresh redraw', async () => {
     const h = await open();
-    await select(h, 'emoji');
+    await selectRequest(h, 'emoji');
     await h.press('enter');
     await h.waitFor('done');
-    await select(h, 'refused');
+    await selectRequest(h, 'refused');
     await h.press('enter');
     await h.waitFor('exits with 4');
     const { terminal, fresh } = await terminalAndFresh(h);
@@ -120,7 +112,7 @@ describe('colours and focus', () => {
 
   it('NO_COLOR draws no colour at all, and the focus stays visible', async () => {
     const h = await open({ NO_COLOR: '1' });
-    await select(h, 'emoji');
+    await selectRequest(h, 'emoji');
     await h.press('enter');
     await h.waitFor('done');
     await h.press('tab', 'tab');
@@ -156,7 +148,7 @@ describe('small terminals and the mouse', () => {
     const emojiY = rows.findIndex((row) => /GET\s+emoji/.test(row));
     h.input.write(click(5, emojiY));
     await h.waitFor('Request · emoji');
-    await select(h, 'long');
+    await selectRequest(h, 'long');
     await h.press('enter');
     await h.waitFor('line 1"');
     const top = (): string => h.text().split('\n')[10] ?? '';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
-import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness, selectRequest } from './helpers/tui-harness.js';
 import { startGateServer, type GateServer } from './servers/gate-server.js';
 
 let api: GateServer;
@@ -54,39 +54,31 @@ function open(): Promise<Harness> {
   return startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir), variables: [`baseUrl=${api.url}`] });
 }
 
-async function select(h: Harness, name: string): Promise<void> {
-  await h.press('g');
-  for (let i = 0; i < 20; i++) {
-    if (new RegExp(`Request · ${name}\\b`).test(h.text())) return;
-    await h.press('j');
-  }
-  throw new Error(`request "${name}" not found:\n${h.text()}`);
-}
 
 describe('responses belong to requests', () => {
   it('shows each request its own response: A, then B (500), then A again; a never-sent request shows a hint', async () => {
     const h = await open();
-    await select(h, 'alpha');
+    await selectRequest(h, 'alpha');
     await h.press('enter');
     await h.waitFor('alpha-body');
-    await select(h, 'beta');
+    await selectRequest(h, 'beta');
     expect(h.text()).not.toContain('alpha-body'); // not sent yet: not alpha's body
     expect(h.text()).toContain('Not sent yet');
     await h.press('enter');
     let screen = await h.waitFor('beta-broke');
     expect(screen).toContain('500 Internal Server Error');
-    await select(h, 'alpha');
+    await selectRequest(h, 'alpha');
     screen = await h.waitFor('alpha-body');
     expect(screen).not.toContain('beta-broke');
     expect(screen).toMatch(/200 OK · \d+ ms/);
-    await select(h, 'never sent');
+    await selectRequest(h, 'never sent');
     screen = await h.waitFor('Not sent yet');
     expect(screen).not.toMatch(/alpha-body|beta-broke/);
   });
 
   it('runs several requests at once, shows the live elapsed time, and Esc cancels the selected one keeping its previous response', async () => {
     const h = await open();
-    await select(h, 'gate');
+    await selectRequest(h, 'gate');
     await h.press('enter');
     await h.waitFor('first-answer');
     // The second send is held by the server: it runs, with a clock that moves.
@@ -98,11 +90,11 @@ describe('responses belong to requests', () => {
     });
     expect(h.text()).toContain('first-answer'); // the previous response stays while it runs
     // Another request runs meanwhile and answers.
-    await select(h, 'alpha');
+    await selectRequest(h, 'alpha');
     await h.press('enter');
     await h.waitFor('alpha-body');
     // Back on the held one: still sending; Esc cancels it, and its previous response is kept.
-    await select(h, 'gate');
+    await selectRequest(h, 'gate');
     await h.waitFor(/sending… \d+\.\ds/);
     await h.press('escape');
     const screen = await h.waitFor('cancelled · the previous response is kept');
@@ -114,13 +106,13 @@ describe('responses belong to requests', () => {
   it('lists the requests that ran first for a chained request, which keep their own response', async () => {
     const h = await open();
     const before = api.hits.get('/alpha') ?? 0;
-    await select(h, 'uses alpha');
+    await selectRequest(h, 'uses alpha');
     await h.press('enter');
     const screen = await h.waitFor('ran first: alpha (200 OK)');
     expect(screen).toContain('beta-broke'); // its own body only
     expect(screen).not.toContain('"who"');
     expect(api.hits.get('/alpha')).toBe(before + 1);
-    await select(h, 'alpha');
+    await selectRequest(h, 'alpha');
     await h.waitFor('alpha-body');
   });
 });
@@ -128,7 +120,7 @@ describe('responses belong to requests', () => {
 describe('checks in view', () => {
   it("lists a request's checks under its response: passed, failed with expected against actual, file:line", async () => {
     const h = await open();
-    await select(h, 'checked');
+    await selectRequest(h, 'checked');
     await h.press('enter');
     const screen = await h.waitFor('checks: 1 of 2 failed');
     expect(screen).toMatch(/✓ status == 200\s+api\.http:17/);

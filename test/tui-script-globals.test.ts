@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
-import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, selectRequest } from './helpers/tui-harness.js';
 
 let server: Recorder;
 const workspace = tempDir('reqflow-tui-globals-');
@@ -37,26 +37,18 @@ function findSession(state: string): string {
     .join('\n');
 }
 
-async function select(h: Harness, name: string): Promise<void> {
-  await h.press('g');
-  for (let i = 0; i < 20; i++) {
-    if (new RegExp(`Request · ${name}\\b`).test(h.text())) return;
-    await h.press('j');
-  }
-  throw new Error(`request "${name}" not found:\n${h.text()}`);
-}
 
 describe('script globals in the TUI', () => {
   it("a login handler's global is sent by another file's request, and kept for a later CLI run", async () => {
     const env = isolatedEnv(workspace.dir);
     const h = await startHarness({ dir: workspace.dir, env });
-    await select(h, 'login');
+    await selectRequest(h, 'login');
     await h.press('enter');
     await h.waitFor('tui-tok-9876');
     // The session is saved after the response is shown: wait for it (bounded).
     for (let i = 0; i < 100 && !findSession(env.REQFLOW_STATE_DIR as string).includes('tui-tok-9876'); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(findSession(env.REQFLOW_STATE_DIR as string)).toContain('reqflow.globals');
-    await select(h, 'store');
+    await selectRequest(h, 'store');
     await h.press('enter');
     await h.waitFor('"ok"');
     expect(server.received.at(-1)?.headers.authorization).toBe('Bearer tui-tok-9876');

@@ -11,7 +11,7 @@ import { createServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { startDemoApi, type DemoApi } from './servers/demo-api.js';
 import { tempDir } from './helpers/cli.js';
-import { harnessPerTest, isolatedEnv, type Harness } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness, selectRequest } from './helpers/tui-harness.js';
 import { needs } from './helpers/system-programs.js';
 
 let api: DemoApi;
@@ -79,18 +79,10 @@ function open(options: { variables?: string[]; profile?: string } = {}): Promise
 }
 
 /** Moves the tree selection to the request row named `name`. */
-async function select(h: Harness, name: string): Promise<void> {
-  await h.press('g');
-  for (let i = 0; i < 30; i++) {
-    if (new RegExp(`Request · ${name}\\b`).test(h.text())) return;
-    await h.press('j');
-  }
-  throw new Error(`request "${name}" not found:\n${h.text()}`);
-}
 
 /** Selects the request named `name` and sends it with Enter. */
 async function send(h: Harness, name: string): Promise<void> {
-  await select(h, name);
+  await selectRequest(h, name);
   await h.press('enter');
 }
 
@@ -113,7 +105,7 @@ describe('layout and navigation', () => {
 
   it('shows the selected request after substitution with secrets masked, and moves with j/k and arrows', async () => {
     const h = await open();
-    await select(h, 'list users');
+    await selectRequest(h, 'list users');
     const screen = await h.waitFor(`GET ${api.url}/users`);
     expect(screen).toContain('X-Api-Key: •••');
     expect(screen).not.toContain('k-123456789');
@@ -125,7 +117,7 @@ describe('layout and navigation', () => {
 
   it('marks variables that nothing defines yet', async () => {
     const h = await open();
-    await select(h, 'ghost');
+    await selectRequest(h, 'ghost');
     await h.waitFor('not defined yet: {{userId}}');
   });
 
@@ -330,7 +322,7 @@ describe('sending', () => {
 
   it('switches the profile with p and re-substitutes the request', async () => {
     const h = await open();
-    await select(h, 'list users');
+    await selectRequest(h, 'list users');
     await h.waitFor(`GET ${api.url}/users`);
     await h.press('p');
     await h.waitFor('Profile');

@@ -146,3 +146,14 @@ export function harnessPerTest(): typeof startHarness {
     return harness;
   };
 }
+
+/** Selects the request named `name` in the tree, from the top (`g`, then `j` until its pane shows it). */
+export async function selectRequest(h: Harness, name: string, tries = 30): Promise<void> {
+  const shown = new RegExp(`Request · ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!\\w)`);
+  await h.press('g');
+  for (let i = 0; i < tries; i++) {
+    if (shown.test(h.text())) return;
+    await h.press('j');
+  }
+  throw new Error(`request "${name}" not found:\n${h.text()}`);
+}
