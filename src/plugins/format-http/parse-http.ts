@@ -37,18 +37,18 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   const scope: FileScope = { variables: {}, scripts: [] };
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
-    const { variables, scripts } = scope;
+    const { variables, scripts, auth } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, names.length + 1, scope);
     if (!spec) return;
     places.push(block.start, block.end, block.firstLine);
     names.push(block.name);
-    scopes.push(before?.variables === variables && before.scripts === scripts ? before : { variables, scripts });
+    scopes.push(before?.variables === variables && before.scripts === scripts && before.auth === auth ? before : { variables, scripts, ...(auth !== undefined ? { auth } : {}) });
     visit(spec);
   });
   return (index) => {
     const [start, end, firstLine] = places.slice(index * 3, index * 3 + 3) as [number, number, number];
-    const { variables, scripts } = scopes[index] as FileScope;
-    return parseBlock({ name: names[index], firstLine, lines: blockLines(body, start, end), start, end }, file, index + 1, { variables, scripts }) as RequestSpec;
+    // A copy: parseBlock adds the block's own file variables and `# @auth file` to the scope it is given.
+    return parseBlock({ name: names[index], firstLine, lines: blockLines(body, start, end), start, end }, file, index + 1, { ...(scopes[index] as FileScope) }) as RequestSpec;
   };
 }
 
