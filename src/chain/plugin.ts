@@ -47,6 +47,7 @@ function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     },
     log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
     addSecret: (value) => ctx.addSecret?.(value),
+    arrayReplaced: (name) => chain.replacedArrays.add(name),
     file: ctx.file,
     timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => chain.sandboxes(),

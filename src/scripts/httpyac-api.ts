@@ -31,6 +31,8 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     }
     global[name] = parsed;
   }
+  // The arrays as read: one replaced by another is told apart from one pushed onto (# @loop).
+  const seededArrays = Object.entries(global).filter((entry) => Array.isArray(entry[1]));
 
   const log = (...values) => { call('log', values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' ')); };
   const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log, trace: log });
@@ -85,6 +87,7 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
     for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value));
     for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function' && seeded[name] !== text(value)) call('global.set', name, text(value));
     for (const name of Object.keys(seeded)) if (!Object.hasOwn(global, name)) call('global.clear', name);
+    for (const [name, array] of seededArrays) if (global[name] !== array) call('global.replaced', name);
   }, false);
 })`;
 
