@@ -138,7 +138,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     }
     const httpyac = readHttpyacScript(block.lines, i, block.firstLine, file);
     if (httpyac) {
-      scripts.push({ phase: httpyac.afterResponse ? 'post' : 'pre', ...httpyac.script });
+      scripts.push({ phase: httpyac.afterResponse ? 'post' : httpyac.beforeSend ? 'request' : 'pre', ...httpyac.script });
       i = httpyac.lastIndex;
       continue;
     }
