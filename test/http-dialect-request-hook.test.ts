@@ -86,6 +86,21 @@ describe('what reqflow cannot send as httpyac would: exit 2 naming the hook, tha
     expect(result.got).toEqual([]);
   });
 
+  test('a global hook below a request (httpyac runs it before the requests above it too): refused naming its line when the file is read, nothing sent', async () => {
+    const file = tmp.write('late.http', `GET {{host}}/first\n\n###\n{{@request\n  request.headers.X = 'y';\n}}\n\n###\nGET {{host}}/second\n`);
+    const result = await reqflow(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("late.http:4:1: httpyac's {{@request in a block below a request runs before every request of the file");
+    expect(result.got).toEqual([]);
+  });
+
+  test('a hook in a block with # @name and no request never runs (httpyac: no global block, no request of its own)', async () => {
+    const file = tmp.write('named.http', `# @name setup\n{{@request\n  request.headers.X = 'y';\n}}\n\n###\nGET {{host}}/plain\n`);
+    const result = await reqflow(file);
+    expect(result.code).toBe(0);
+    expect(result.got.map((r) => [r.url, r.headers.x])).toEqual([['/plain', undefined]]);
+  });
+
   test.each([['{{+request'], ['{{@streaming'], ['{{+']])('%s stays refused naming the line, nothing in the file sent', async (opening) => {
     const file = tmp.write('other.http', `GET {{host}}/a\n\n${opening}\n  console.log(1);\n}}\n`);
     const result = await reqflow(file);
