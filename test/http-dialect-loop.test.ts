@@ -18,6 +18,10 @@ beforeAll(async () => {
   recorder = await startRecorder((req, res) => {
     res.statusCode = /[?&]i=1(&|$)/.test(req.url ?? '') ? 500 : 200;
     res.setHeader('content-type', 'application/json');
+    // /tree/ID: a folder tree (1 → 2, 3; 2 → 4; 3 → 5), listed as roXtra's API lists subfolders.
+    const tree: Record<string, number[]> = { '1': [2, 3], '2': [4], '3': [5] };
+    const folder = /^\/tree\/(\d+)/.exec(req.url ?? '')?.[1];
+    if (folder !== undefined) return void res.end(JSON.stringify({ FoldersList: (tree[folder] ?? []).map((Id) => ({ Id, Title: `f${Id}` })) }));
     res.end(JSON.stringify({ url: req.url }));
   });
   tmp.write('package.json', '{}');
@@ -113,12 +117,45 @@ describe('# @loop for NAME of VALUES', () => {
     expect(result.got).toEqual(['/next']);
   });
 
-  test('an array its passes extend (httpyac walks it as it grows): the passes read at the start run, then exit 2 naming the line — never a loop ended silently short', async () => {
-    const text = `{{\n  $global.ids = [1]\n}}\n# @loop for id of $global.ids\nGET ${recorder.url}/grow/{{id}}\n\n{{\n  if ($global.ids.length < 3) $global.ids.push($global.ids.length + 1)\n}}\n`;
-    const result = await reqflow('grow.http', text);
+  test('an array its passes extend: the new items get passes too (httpyac walks the live array), a script above # @loop runs once', async () => {
+    // A folder tree served level by level: each reply lists the folder's subfolders.
+    const text = [
+      '{{',
+      '  $global.subFolders = [{ Id: 1 }]',
+      '}}',
+      '# @loop for subFolder of $global.subFolders',
+      `GET ${recorder.url}/tree/{{subFolder.Id}}?pass={{$index}}`,
+      '',
+      '{{',
+      '  $global.subFolders.push(...response.parsedBody.FoldersList)',
+      '}}',
+      '',
+    ].join('\n');
+    const result = await reqflow('tree.http', text, ['-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/tree/1?pass=0', '/tree/2?pass=1', '/tree/3?pass=2', '/tree/4?pass=3', '/tree/5?pass=4']);
+    expect(records(result.stdout).map((r) => r.name)).toEqual(['request-1#0', 'request-1#1', 'request-1#2', 'request-1#3', 'request-1#4']);
+  });
+
+  test.each([
+    ['replaced by a longer array (httpyac goes on over the old one)', '$global.ids = $global.ids.concat([$global.ids.length + 1])'],
+    ['items already passed taken off (a queue)', '$global.ids.shift(); $global.ids.push(7)'],
+    ['an item already passed changed', '$global.ids[0] = 9; $global.ids.push(7)'],
+  ])('an array %s: exit 2 naming the line after that pass, nothing more sent', async (_, change) => {
+    const text = `{{\n  $global.ids = [1, 2]\n}}\n# @loop for id of $global.ids\nGET ${recorder.url}/changed/{{id}}\n\n{{\n  ${change}\n}}\n`;
+    const result = await reqflow('changed.http', text);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('grow.http:4: # @loop for id of $global.ids: the array grew to 2 items while the loop ran 1 passes; reqflow reads it once');
-    expect(result.got).toEqual(['/grow/1']);
+    expect(result.stderr).toContain('changed.http:4: # @loop for id of $global.ids: the array was replaced or changed while the loop ran (after 1 pass); reqflow follows only items added at its end');
+    expect(result.got).toEqual(['/changed/1']);
+  });
+
+  test('an array that grows past the 1000-pass limit: exit 2 naming the line as soon as it does, no pass more sent', async () => {
+    const text = `{{\n  $global.ids = Array.from({ length: 998 }, (_, i) => i)\n}}\n# @loop for id of $global.ids\nGET ${recorder.url}/capped/{{id}}\n\n{{\n  $global.ids.push(-1, -2)\n}}\n`;
+    const result = await reqflow('capped.http', text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('capped.http:4: # @loop for id of $global.ids: the array grew to 1002 items while the loop ran (after 2 passes), at most 1000 passes');
+    expect(result.got).toEqual(['/capped/0', '/capped/1']);
   });
 
   test('a JavaScript expression reqflow does not evaluate: exit 2 naming the line, not sent', async () => {

@@ -205,10 +205,10 @@ describe('httpyac projects', () => {
     const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^reqflow: pre-request script failed: \S*script\.http:2 \(script line 1\): Error: require\("fs"\) is not available/);
-    const hook = tmp.write('hook.http', `GET http://127.0.0.1:${port}/a\n\n{{@request\n  request.headers.x = 1;\n}}\n`);
+    const hook = tmp.write('hook.http', `GET http://127.0.0.1:${port}/a\n\n{{@streaming\n  request.headers.x = 1;\n}}\n`);
     const refused = await runCli(['run', hook], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain("hook.http:3:1: httpyac's {{@request script hook is not supported");
+    expect(refused.stderr).toContain("hook.http:3:1: httpyac's {{@streaming script hook is not supported");
     expect(received.length).toBe(before);
   });
 });

@@ -98,6 +98,8 @@ export class RunChain {
   private readonly dependencies = new Map<string, string[]>();
   /** Values captured (`# @capture`) or set by scripts (`client.global.set`) in this run. */
   readonly variables = new Map<string, string>();
+  /** `$global` arrays a httpyac script replaced by another (not pushed onto): a `# @loop` over one stops there (src/pipeline/loop-passes.ts). */
+  readonly replacedArrays = new Set<string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
   private worker: Promise<ScriptWorker> | undefined;

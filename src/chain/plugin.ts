@@ -33,7 +33,7 @@ function chainOf(ctx: RequestContext): RunChain {
   return ctx.chain;
 }
 
-function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
+export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
   return {
     globals: chain.variables,
     ...(ctx.globals ? { stored: ctx.globals } : {}),
@@ -47,6 +47,7 @@ function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     },
     log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
     addSecret: (value) => ctx.addSecret?.(value),
+    arrayReplaced: (name) => chain.replacedArrays.add(name),
     file: ctx.file,
     timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => chain.sandboxes(),
@@ -58,7 +59,7 @@ function bodyText(body: string | Buffer | undefined): string | null {
   return typeof body === 'string' ? body : body.toString('utf8');
 }
 
-function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpec, exchange?: Exchange): ScriptData {
+export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpec, exchange?: Exchange): ScriptData {
   // One entry per line sent: a header written twice is two entries, as in the file.
   const headers = Object.entries(sent.headers).flatMap(([name, value]) => {
     const written = getHeaderLines(raw.headers, name);

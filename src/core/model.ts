@@ -165,7 +165,8 @@ export interface TestResult {
 }
 
 export interface ScriptSpec {
-  phase: 'pre' | 'post';
+  /** `pre`: before templates are resolved; `request`: httpyac's `{{@request` hook, on the resolved request just before it goes out (src/chain/request-hook.ts); `post`: after the response. */
+  phase: 'pre' | 'request' | 'post';
   /** Inline code (`{% … %}`), or absent when the script is a file. */
   code?: string;
   /** `> ./check.js`: relative to the request file. */

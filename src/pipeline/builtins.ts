@@ -111,6 +111,14 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     load: load(() => import('../plugins/auth-mtls/index.js')),
   },
   {
+    // httpyac's `{{@request` hook: on the resolved, authenticated request, before it goes out.
+    name: 'httpyac-request-hook',
+    builtin: true,
+    stages: ['transform'],
+    appliesTo: (ctx) => ctx.chain !== undefined && ctx.spec.chain?.scripts?.some((script) => script.phase === 'request') === true,
+    load: load(() => import('../chain/request-hook.js')),
+  },
+  {
     name: 'graphql',
     builtin: true,
     stages: ['transform', 'send', 'render'],

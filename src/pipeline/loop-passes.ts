@@ -7,7 +7,7 @@
 import { ExitCode, UsageError, isReqflowError, internalError } from '../core/errors/index.js';
 import { emptyValues, flattenValue } from '../core/environment-values.js';
 import { isSecretName } from '../core/mask.js';
-import type { RequestSpec } from '../core/model.js';
+import type { RequestSpec, ScriptSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { createContext, type RunServices } from './create-context.js';
 
@@ -35,29 +35,45 @@ async function arrayOf(values: string, where: string, spec: RequestSpec, file: s
     array = undefined;
   }
   if (!Array.isArray(array)) throw new UsageError(`${where}: the value is not a JSON array`, { hint: 'set it to an array, e.g. ["a","b"] (a script: exports.items = [...])' });
-  if (array.length > LOOP_LIMIT) throw new UsageError(`${where}: ${array.length} items, at most ${LOOP_LIMIT} passes`);
+  // Read again (a growing array), the caller holds the limit over the passes.
+  if (!again && array.length > LOOP_LIMIT) throw new UsageError(`${where}: ${array.length} items, at most ${LOOP_LIMIT} passes`);
   return array;
 }
 
-async function itemsOf(item: string, values: string, where: string, spec: RequestSpec, file: string, run: RunServices): Promise<Pass[]> {
-  return (await arrayOf(values, where, spec, file, run)).map((value: unknown, index) => {
-    const out = emptyValues();
-    flattenValue(item, item, value, { file, asJson: true }, out);
-    // `for token of tokens`: each value is a secret, as a variable of that name is.
-    for (const [name, text] of Object.entries(out.vars)) if (isSecretName(name)) run.secrets.add(text);
-    return { ...out.vars, $index: String(index) };
-  });
+/** The variables of the pass over `value`, the `index`th item. */
+function passOf(item: string, value: unknown, index: number, file: string, run: RunServices): Pass {
+  const out = emptyValues();
+  flattenValue(item, item, value, { file, asJson: true }, out);
+  // `for token of tokens`: each value is a secret, as a variable of that name is.
+  for (const [name, text] of Object.entries(out.vars)) if (isSecretName(name)) run.secrets.add(text);
+  return { ...out.vars, $index: String(index) };
+}
+
+/** The script global (`$global.NAME`, `NAME`, `{{NAME}}`) the values name, when they name one by itself: only its array may grow. */
+function globalNameOf(values: string): string | undefined {
+  const name = values.replace(/^\{\{\s*(.*?)\s*\}\}$/, '$1').replace(/^\$global\./, '');
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : undefined;
 }
 
 /**
- * httpyac iterates the live array, so passes that push to it (`$global.folders.push(...)` in a
- * response script: a tree walked level by level) add passes; reqflow reads the values once. An
- * array that grew while the loop ran is an error naming the line, never a loop ended silently short.
+ * httpyac reads the array once and goes over it with `for … of`, so items its passes push onto
+ * that same array (`$global.folders.push(...)` in a response script: a tree walked level by
+ * level) get passes too; a new array put in its place does not. Reqflow reads the array again
+ * after each pass: the items already passed unchanged and the array not replaced
+ * (`run.chain.replacedArrays`, told by the httpyac API), it is the array httpyac walks. Any other
+ * change is an error naming the line — never a pass httpyac would not send, nor a loop ended silently short.
  */
-async function checkNotGrown(values: string, passes: number, where: string, spec: RequestSpec, file: string, run: RunServices): Promise<void> {
-  if (/^\s*\[/.test(values)) return;
-  const now = await arrayOf(values, where, spec, file, run, true).catch(() => []);
-  if (now.length > passes) throw new UsageError(`${where}: the array grew to ${now.length} items while the loop ran ${passes} passes; reqflow reads it once`, { hint: 'httpyac goes on over items its passes add; reqflow does not: loop over the whole list, computed before the loop' });
+async function grownArray(values: string, before: readonly unknown[], passed: number, where: string, spec: RequestSpec, file: string, run: RunServices): Promise<unknown[]> {
+  const name = globalNameOf(values);
+  const replaced = name !== undefined && run.chain?.replacedArrays.has(name) === true;
+  const now = replaced ? undefined : await arrayOf(values, where, spec, file, run, true).catch(() => undefined);
+  if (now === undefined || now.length < passed || JSON.stringify(now.slice(0, passed)) !== JSON.stringify(before.slice(0, passed))) {
+    throw new UsageError(`${where}: the array was replaced or changed while the loop ran (after ${passed} ${passed === 1 ? 'pass' : 'passes'}); reqflow follows only items added at its end`, { hint: 'push new items onto the array ($global.items.push(...)); do not assign a new array or change the items already passed' });
+  }
+  if (now.length > before.length && name === undefined) {
+    throw new UsageError(`${where}: the array grew to ${now.length} items while the loop ran ${passed} passes; reqflow follows a growing array only when it is a variable or $global name by itself`, { hint: 'loop over $global.NAME and push onto it' });
+  }
+  return now;
 }
 
 /** The run's outcome of the loop: the first error, else the first pass that failed, else the last pass. */
@@ -81,28 +97,38 @@ async function refused(caught: unknown, spec: RequestSpec, file: string, run: Ru
 
 export async function runLoop(spec: RequestSpec, file: string, run: RunServices, runRequest: RunRequest): Promise<RequestOutcome> {
   const loop = spec.loop;
-  let passes: Pass[] = [];
+  const where = whereOf(spec);
+  let items: unknown[] = [];
   try {
-    const where = whereOf(spec);
     if (loop?.count !== undefined) {
       const count = Number(loop.count);
       if (count > LOOP_LIMIT) throw new UsageError(`${where}: at most ${LOOP_LIMIT} passes`);
-      passes = Array.from({ length: count }, (_, index) => ({ $index: String(index) }));
-    } else if (loop?.item !== undefined && loop.values !== undefined) passes = await itemsOf(loop.item, loop.values, where, spec, file, run);
+      items = Array.from({ length: count }, () => undefined);
+    } else if (loop?.item !== undefined && loop.values !== undefined) items = await arrayOf(loop.values, where, spec, file, run);
   } catch (caught) {
     return refused(caught, spec, file, run);
   }
   // httpyac names the passes of a named request name0, name1, …; an unnamed one's keep its place.
   const named = spec.annotations.name !== undefined || !/^request-\d+$/.test(spec.name);
-  const { loop: _, ...pass } = spec;
+  const { loop: _, ...looped } = spec;
+  // httpyac runs a script above the `# @loop` line once, before the loop reads its values (done
+  // by arrayOf); the passes repeat only what stands below it (its hooks from the loop's on).
+  const below = (s: ScriptSpec): boolean => s.phase !== 'pre' || loop === undefined || s.line > loop.line;
+  const pass = looped.chain?.scripts ? { ...looped, chain: { ...looped.chain, scripts: looped.chain.scripts.filter(below) } } : looped;
+  // Only a variable's array can grow: a count or an array written out cannot.
+  const live = loop?.item !== undefined && loop.values !== undefined && !/^\s*\[/.test(loop.values) ? loop.values : undefined;
+  const replaced = run.chain?.replacedArrays;
   const outcomes: RequestOutcome[] = [];
-  for (const [index, loopVariables] of passes.entries()) {
+  for (let index = 0; index < items.length; index++) {
     if (run.signal.aborted) break;
+    const loopVariables = loop?.item !== undefined ? passOf(loop.item, items[index], index, file, run) : { $index: String(index) };
+    replaced?.clear();
     outcomes.push(await runRequest({ ...pass, name: named ? `${spec.name}${index}` : `${spec.name}#${index}`, loopVariables, loopOf: spec.name }, file, run));
-  }
-  if (loop?.values !== undefined && !run.signal.aborted) {
+    if (!live || run.signal.aborted) continue;
     try {
-      await checkNotGrown(loop.values, passes.length, whereOf(spec), spec, file, run);
+      items = await grownArray(live, items, index + 1, where, spec, file, run);
+      // The cap holds for a growing array too: once it is over, no pass more goes out.
+      if (items.length > LOOP_LIMIT) throw new UsageError(`${where}: the array grew to ${items.length} items while the loop ran (after ${index + 1} ${index === 0 ? 'pass' : 'passes'}), at most ${LOOP_LIMIT} passes`);
     } catch (caught) {
       return refused(caught, spec, file, run);
     }

@@ -31,6 +31,8 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     }
     global[name] = parsed;
   }
+  // The arrays as read: one replaced by another is told apart from one pushed onto (# @loop).
+  const seededArrays = Object.entries(global).filter((entry) => Array.isArray(entry[1]));
 
   const log = (...values) => { call('log', values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(' ')); };
   const console = Object.freeze({ log, info: log, warn: log, error: log, debug: log, trace: log });
@@ -55,7 +57,11 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     return out;
   };
   const req = data.request;
-  const request = Object.freeze({
+  // The hook's request (httpyac's, just before it goes out): the script may change it; a header
+  // written on several lines is an array of them.
+  const hookHeaders = {};
+  for (const [name, , value] of req.headers) hookHeaders[name] = hookHeaders[name] === undefined ? value : [].concat(hookHeaders[name], value);
+  const request = data.hook ? { method: req.method, url: req.urlResolved, headers: hookHeaders, body: req.bodyResolved === null ? undefined : req.bodyResolved } : Object.freeze({
     method: req.method,
     url: req.urlResolved,
     headers: Object.freeze(Object.fromEntries(req.headers.map((h) => [h[0], h[2]]))),
@@ -69,6 +75,27 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     parsedBody: res.json ? JSON.parse(res.body) : undefined,
     contentType: Object.freeze({ mimeType: res.mimeType, charset: res.charset }),
   });
+
+  // What the hook left in request, checked here where the values' types are still known.
+  const hookResult = () => {
+    const known = ['method', 'url', 'headers', 'body'];
+    const other = Object.keys(request).filter((key) => !known.includes(key));
+    if (other.length > 0) return { problem: 'it sets request.' + other[0] };
+    if (Object.hasOwn(exportsObject, '$cancel')) return { problem: 'it sets exports.$cancel' };
+    if (typeof request.method !== 'string' || typeof request.url !== 'string') return { problem: 'request.method and request.url must be text' };
+    if (request.body !== undefined && request.body !== null && typeof request.body !== 'string') return { problem: 'request.body is not text' };
+    if (request.headers === null || typeof request.headers !== 'object') return { problem: 'request.headers is not an object' };
+    // A number goes out as its text, as Node's http sends it under httpyac.
+    const headers = {};
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (value === undefined) continue;
+      const line = (v) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
+      const lines = Array.isArray(value) ? value.map(line) : [line(value)];
+      if (lines.length === 0 || lines.includes(undefined)) return { problem: 'header ' + JSON.stringify(name) + ' is not text' };
+      headers[name] = Array.isArray(value) ? lines : lines[0];
+    }
+    return { method: request.method, url: request.url, headers, body: request.body === null ? undefined : request.body };
+  };
 
 ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   define('module', Object.freeze({ exports: exportsObject }), false);
@@ -85,6 +112,8 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
     for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value));
     for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function' && seeded[name] !== text(value)) call('global.set', name, text(value));
     for (const name of Object.keys(seeded)) if (!Object.hasOwn(global, name)) call('global.clear', name);
+    for (const [name, array] of seededArrays) if (global[name] !== array) call('global.replaced', name);
+    if (data.hook) call('request.set', JSON.stringify(hookResult()));
   }, false);
 })`;
 

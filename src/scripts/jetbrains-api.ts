@@ -111,6 +111,8 @@ export interface ScriptData {
     /** `[name, raw value, resolved value]`. */
     headers: Array<[string, string, string]>;
   };
+  /** httpyac's `{{@request` hook: `request` is the request about to go out, and what the script changes in it is sent back (src/chain/request-hook.ts). */
+  hook?: true;
   response: null | {
     status: number;
     body: string;

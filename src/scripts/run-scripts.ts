@@ -35,6 +35,10 @@ export interface ScriptHost {
   /** httpyac scripts: the values of those names that are variables (the others left out). */
   resolve(names: readonly string[]): Promise<Record<string, string>>;
   log(text: string): void;
+  /** httpyac's `{{@request` hook: the request as the script left it (JSON), or why it cannot be sent. */
+  requestChanged?(json: string): void;
+  /** A `$global` array the script replaced by another (httpyac's `# @loop` walks the array it read, not its successor). */
+  arrayReplaced?(name: string): void;
   addSecret(value: string): void;
   /** The request file (absolute) and how it is named in messages. */
   file: string;
@@ -62,6 +66,12 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
       case 'exports.set':
         // httpyac's `exports.name`: a variable of this file's later requests, not a global.
         setSecretAware(host.globals, a, b ?? '');
+        return undefined;
+      case 'request.set':
+        host.requestChanged?.(a);
+        return undefined;
+      case 'global.replaced':
+        host.arrayReplaced?.(a);
         return undefined;
       case 'global.get':
         return host.globals.get(a) ?? host.stored?.get(a);

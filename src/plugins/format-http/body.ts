@@ -92,7 +92,7 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
     }
     const httpyac = readHttpyacScript(body.lines, i, body.firstLine, file);
     if (httpyac) {
-      scripts.push({ phase: 'post', ...httpyac.script });
+      scripts.push({ phase: httpyac.beforeSend ? 'request' : 'post', ...httpyac.script });
       i = httpyac.lastIndex;
       ended = true;
       continue;

@@ -47,6 +47,8 @@ export interface HttpyacScript {
   script: Omit<ScriptSpec, 'phase'>;
   /** `{{@response`: after the response wherever it stands; else where it stands says. */
   afterResponse: boolean;
+  /** `{{@request` (or `{{request`): httpyac's request hook, just before the request goes out wherever it stands. */
+  beforeSend: boolean;
   lastIndex: number;
 }
 
@@ -57,20 +59,22 @@ export const HTTPYAC_SCRIPT_END = /^\s*\}\}\s*$/;
 /**
  * httpyac's JavaScript block opening at `lines[index]` (undefined when the line opens none):
  * `{{` (runs where it stands: above the request line before it, below the body after the
- * response) or `{{@response`. Its other hooks (`{{@request`, `{{@streaming`, `{{+`, …) are
- * refused naming the line: without them the request would go out differently.
+ * response), `{{@response` or `{{@request` (docs/http-dialect.md, "httpyac's request hooks").
+ * Its other hooks (`{{@streaming`, `{{+`, …) are refused naming the line: without them the
+ * request would go out differently.
  */
 export function readHttpyacScript(lines: readonly string[], index: number, firstLine: number, file: string): HttpyacScript | undefined {
   const opening = HTTPYAC_SCRIPT_START.exec(lines[index] as string);
   if (!opening) return undefined;
   const lineNo = firstLine + index;
   const [, modifier = '', event = ''] = opening;
-  if (modifier === '+' || (event !== '' && event.toLowerCase() !== 'response')) {
-    throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks and {{@response … }} run; or use a JetBrains handler (> {% … %}, < {% … %})' });
+  const kind = event.toLowerCase();
+  if (modifier === '+' || (kind !== '' && kind !== 'response' && kind !== 'request')) {
+    throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks, {{@request … }} and {{@response … }} run; or use a JetBrains handler (> {% … %}, < {% … %})' });
   }
   for (let i = index + 1; i < lines.length; i++) {
     if (HTTPYAC_SCRIPT_END.test(lines[i] as string)) {
-      return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: event.toLowerCase() === 'response', lastIndex: i };
+      return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: kind === 'response', beforeSend: kind === 'request', lastIndex: i };
     }
   }
   throw new ParseError(file, lineNo, 1, 'script block "{{" is never closed with "}}"', { hint: 'end the script with a line holding }} alone' });

@@ -138,7 +138,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
     }
     const httpyac = readHttpyacScript(block.lines, i, block.firstLine, file);
     if (httpyac) {
-      scripts.push({ phase: httpyac.afterResponse ? 'post' : 'pre', ...httpyac.script });
+      scripts.push({ phase: httpyac.afterResponse ? 'post' : httpyac.beforeSend ? 'request' : 'pre', ...httpyac.script });
       i = httpyac.lastIndex;
       continue;
     }
@@ -147,7 +147,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // A block without a request (a banner, comments, variables, a trailing ###) is skipped; its
   // httpyac scripts run before each request below it (httpyac's global scripts).
   if (i >= block.lines.length) {
-    const global = scripts.filter((script) => script.dialect === 'httpyac');
+    // httpyac's `{{@request` hook: a block with `# @name` is no global block, so its hook never runs
+    // (it has no request); a global one runs before every request of the file, those above it too.
+    const named = annotations.name !== undefined;
+    const hook = named ? undefined : scripts.find((script) => script.phase === 'request');
+    if (hook && index > 1) throw new ParseError(file, hook.line - 1, 1, "httpyac's {{@request in a block below a request runs before every request of the file, the ones above it too", { hint: 'move the block above the first request' });
+    const global = scripts.filter((script) => script.dialect === 'httpyac' && !(named && script.phase === 'request'));
     if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
     return undefined;
   }
