@@ -194,7 +194,7 @@ GET {{baseUrl}}/echo?b={{a.response.status}}
     tmp.write('unknown-ref.http', '# @ref nobody\nGET {{baseUrl}}/echo\n');
     const unknown = await run('unknown-ref.http');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('no request is named "nobody"');
+    expect(unknown.stderr).toMatch(/unknown-ref\.http:1: # @ref nobody: no request is named "nobody"/);
   });
 
   test('# @depends runs another file first; XPath reads an XML response', async () => {

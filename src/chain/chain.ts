@@ -245,10 +245,10 @@ export class RunChain {
     }
   }
 
-  /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). */
-  async ensure(name: string, force: boolean): Promise<void> {
+  /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). `at`: the `file:line` that asks. */
+  async ensure(name: string, force: boolean, at?: string): Promise<void> {
     const target = this.target(name);
-    if (!target) throw new UsageError(`# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
+    if (!target) throw new UsageError(`${at === undefined ? '' : `${at}: `}# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
     const running = this.runningNow();
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
