@@ -192,7 +192,7 @@ export class RunChain {
 
   /** Must the request's exchange be kept (a later request refers to it) or checked? */
   wants(spec: RequestSpec): boolean {
-    return spec.chain !== undefined || this.referenced.has(spec.name) || (spec.loopOf !== undefined && this.referenced.has(spec.loopOf)) || this.dependencies.has(locationOf(spec));
+    return spec.chain !== undefined || this.referenced.has(spec.name) || (spec.loopOf !== undefined && this.referenced.has(spec.loopOf)) || (this.dependencies.size > 0 && this.dependencies.has(locationOf(spec)));
   }
 
   /**
@@ -200,6 +200,7 @@ export class RunChain {
    * template is resolved: the order is the file's, not that of concurrent resolution.
    */
   async prepare(spec: RequestSpec): Promise<void> {
+    if (this.dependencies.size === 0) return; // no template of the file names a request: no place to work out
     for (const name of this.dependencies.get(locationOf(spec)) ?? []) await this.ensure(name, false);
   }
 

@@ -8,7 +8,8 @@ export type RequestHeaders = Record<string, HeaderValue>;
 /** Case-insensitive header helpers: header names keep the user's spelling on the wire. */
 function findHeaderName(headers: Readonly<RequestHeaders>, name: string): string | undefined {
   const lower = name.toLowerCase();
-  for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return key;
+  // `for…in` with own keys: the same keys in the same order as Object.keys, without its array (asked several times a request).
+  for (const key in headers) if (Object.hasOwn(headers, key) && (key === name || key.toLowerCase() === lower)) return key;
   return undefined;
 }
 

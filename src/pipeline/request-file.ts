@@ -19,9 +19,20 @@ export interface RequestFile {
 
 const HEAD = /\{\{\s*[\w-]+\./;
 
-/** Could the request chain to another: checks, scripts, `# @ref`…, or a `{{name.…}}` template in any text (file variables too)? */
-export const mayRefer = (spec: RequestSpec): boolean =>
-  spec.chain !== undefined || [spec.url, ...Object.values(spec.headers).flat(), String(spec.body), ...(spec.bodyParts ?? []).map((part) => (part.kind === 'text' ? part.text : '')), ...Object.values(spec.fileVariables ?? {})].some((text) => HEAD.test(text));
+/**
+ * Could the request chain to another: checks, scripts, `# @ref`…, or a `{{name.…}}` template in any text (file variables too)?
+ * Asked of every request of a file as it is parsed: it tests the texts in place, building no list of them.
+ */
+export function mayRefer(spec: RequestSpec): boolean {
+  if (spec.chain !== undefined || HEAD.test(spec.url) || (spec.body !== undefined && HEAD.test(String(spec.body)))) return true;
+  for (const name in spec.headers) {
+    const value = spec.headers[name] as string | readonly string[];
+    if (typeof value === 'string' ? HEAD.test(value) : value.some((line) => HEAD.test(line))) return true;
+  }
+  if (spec.bodyParts?.some((part) => part.kind === 'text' && HEAD.test(part.text)) === true) return true;
+  for (const name in spec.fileVariables) if (HEAD.test(spec.fileVariables[name] as string)) return true;
+  return false;
+}
 
 /** Does the request's own filter (`# @filter`, `# @query`) need checking? */
 export const carriesFilter = (spec: RequestSpec): boolean => spec.annotations.filter !== undefined || spec.annotations.query !== undefined;

@@ -1,5 +1,5 @@
 /** A response as the pipeline sees it: its headers, and its body as a stream — decoded, counted, recorded, failing in plain words. */
-import { Transform, type Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { AbortHooks } from '../abort-hooks.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { ResponseInfo } from '../model.js';
@@ -42,31 +42,37 @@ export function toResponseInfo(res: RawResponse, durationMs: number, target: Rec
 }
 
 /**
- * The body as its reader sees it. Counting happens inside a transform, not with a 'data'
- * listener: a listener would start the flow before any renderer is attached and lose the body.
+ * The body as its reader sees it. Counting (and recording) happens as the source's chunks are
+ * handed on to a plain Readable — not a Transform piped from the source, whose writable side and
+ * pipe listeners a batch of small responses paid for on every request. The hand-over pauses the
+ * source while the reader is behind, so nothing flows before a renderer is attached.
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
 function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
   const source = decoded(res);
-  const stream: Transform = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      info.size += chunk.length;
-      record?.(chunk);
-      callback(null, chunk);
-    },
-    flush(callback) {
-      record?.(null);
-      callback();
+  const stream = new Readable({
+    read() {
+      if (!failed) source.resume();
     },
   });
   // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
   const record = recordBody(stream, info, target.recordLimit, target.recordHead);
+  const onData = (chunk: Buffer): void => {
+    if (stream.destroyed) return; // the reader let go: 'close' stops the source next
+    info.size += chunk.length;
+    record?.(chunk);
+    if (!stream.push(chunk)) source.pause();
+  };
+  const onEnd = (): void => {
+    record?.(null);
+    stream.push(null);
+  };
   // The first failure ends the body: no more of it flows while its words load.
   let failed = false;
   const fail = (error: unknown, timeoutMs = 0): void => {
     if (stream.destroyed || failed) return;
     failed = true;
-    source.unpipe(stream);
+    source.off('data', onData).off('end', onEnd);
     void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
   };
   source.on('error', (error) => fail(error));
@@ -83,9 +89,10 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
   stream.once('close', () => {
     stopWatchingIdle();
     stopWatchingAbort();
+    source.off('data', onData).off('end', onEnd);
     if (!source.readableEnded) source.destroy();
   });
-  source.pipe(stream);
+  source.on('data', onData).once('end', onEnd);
   return stream;
 }
 

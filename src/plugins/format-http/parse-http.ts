@@ -46,7 +46,9 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
     visit(spec);
   });
   return (index) => {
-    const [start, end, firstLine] = places.slice(index * 3, index * 3 + 3) as [number, number, number];
+    const start = places[index * 3] as number;
+    const end = places[index * 3 + 1] as number;
+    const firstLine = places[index * 3 + 2] as number;
     // A copy: parseBlock adds the block's own file variables and `# @auth file` to the scope it is given.
     return parseBlock({ name: names[index], firstLine, lines: blockLines(body, start, end), start, end }, file, index + 1, { ...(scopes[index] as FileScope) }) as RequestSpec;
   };
@@ -282,23 +284,21 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
+/** The annotation of each `tls` field: names made once, not per request (each request is parsed twice). */
+const TLS_ANNOTATIONS = (['certFile', 'keyFile', 'caFile', 'pfxFile', 'passphrase'] as const).map((key) => [key, `tls.${key}`] as const);
+
 /** `# @tls.certFile path` and friends become the request's `tls` object. */
 function tlsFromAnnotations(annotations: Record<string, string>, invalid: (key: string, what: string) => ParseError): RequestSpec['tls'] | undefined {
-  const tls: NonNullable<RequestSpec['tls']> = {};
-  let any = false;
-  for (const key of ['certFile', 'keyFile', 'caFile', 'pfxFile', 'passphrase'] as const) {
-    const value = annotations[`tls.${key}`];
-    if (value !== undefined) {
-      tls[key] = value;
-      any = true;
-    }
+  let tls: NonNullable<RequestSpec['tls']> | undefined; // made only for a request with such an annotation
+  for (const [key, annotation] of TLS_ANNOTATIONS) {
+    const value = annotations[annotation];
+    if (value !== undefined) (tls ??= {})[key] = value;
   }
   const skip = annotations['tls.insecureSkipVerify'];
   if (skip !== undefined) {
     // Only an explicit yes turns verification off: `0`, `no` or a typo must not.
     if (skip !== 'true' && skip !== 'false') throw invalid('tls.insecureSkipVerify', `# @tls.insecureSkipVerify expects true or false, got ${JSON.stringify(clip(skip))}`);
-    tls.insecureSkipVerify = skip === 'true';
-    any = true;
+    (tls ??= {}).insecureSkipVerify = skip === 'true';
   }
-  return any ? tls : undefined;
+  return tls;
 }

@@ -63,8 +63,11 @@ class JsonBody {
     this.small = undefined;
     if (small) {
       if (small.bytes === 0) return undefined; // an empty body prints nothing
-      const printed = smallJsonText(Buffer.concat(small.chunks, small.bytes));
-      if (printed !== undefined) return void this.output.write(Buffer.from(`${printed}\n`));
+      // One chunk (a small response nearly always): read in place, not copied.
+      const only = small.chunks.length === 1 ? small.chunks[0] : undefined;
+      const printed = smallJsonText(Buffer.isBuffer(only) ? only : Buffer.concat(small.chunks, small.bytes));
+      // Written as the string: the output encodes it once, with no Buffer of the text in between.
+      if (printed !== undefined) return void this.output.write(`${printed}\n`);
       return this.withPrinter((printer) => {
         small.chunks.forEach((c) => printer.push(c));
         printer.end();

@@ -8,7 +8,7 @@ import { statusLine } from './describe.js';
  */
 export function writeMeta(ctx: Pick<ResponseView, 'options' | 'output'>, text: string): void {
   if (ctx.options.isTerminal) ctx.output.out(text.endsWith('\n') ? text : `${text}\n`);
-  else ctx.output.err(text.replace(/\n$/, ''));
+  else ctx.output.err(text.endsWith('\n') ? text.slice(0, -1) : text);
 }
 
 /** What precedes a body in pretty output: the status line, and with `-v` the request and response headers. */

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { lazyBuiltin } from '../../core/lazy-builtin.js';
 
 /**
@@ -15,19 +14,17 @@ const EVERY = 2 * 1024 * 1024;
 
 type Collect = (options: { type: 'minor' }) => void;
 
-/** Watches `source` until it ends; call the returned function when the body is done. */
-export function watchPassThrough(source: Readable): () => void {
+/** Returns the function to call with each chunk of one body as it passes through. */
+export function passThroughCounter(): (chunk: Buffer) => void {
   let total = 0;
   let collect: Collect | null | undefined; // made on the first large chunk of this body
-  const onData = (chunk: Buffer): void => {
+  return (chunk) => {
     const before = total;
     total += chunk.length;
     if (total < FIRST_AT || Math.floor(total / EVERY) === Math.floor(before / EVERY)) return;
     if (collect === undefined) collect = youngCollector();
     collect?.({ type: 'minor' });
   };
-  source.on('data', onData);
-  return () => void source.removeListener('data', onData);
 }
 
 /** `gc` from a fresh context: `--expose-gc` set at run time applies to contexts made after it. */
