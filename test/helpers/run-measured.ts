@@ -11,10 +11,10 @@ export interface Measured {
   ms: number;
 }
 
-/** Runs the CLI in `cwd` with its peak RSS reported on fd 3 by a preloaded reporter. */
-export function runMeasured(args: string[], cwd: string): Promise<Measured> {
+/** Runs the CLI in `cwd` with its peak RSS reported on fd 3 by a preloaded reporter; `nodeFlags` go to Node (a heap cap). */
+export function runMeasured(args: string[], cwd: string, nodeFlags: string[] = []): Promise<Measured> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, '-r', join(ROOT, 'test', 'helpers', 'report-max-rss.cjs'), BIN, ...args], {
     cwd,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, REQFLOW_STATE_DIR: join(cwd, 'state'), NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
