@@ -261,10 +261,16 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
   // The host function is wrapped so that it cannot throw into the sandbox (a host Error is a way
   // out), and only ever returns a primitive.
   let deadline = 0;
+  // A sleep that reached the time limit: the script has timed out, even if what follows it ends
+  // before V8's own watchdog would stop it (a race a busy machine loses either way).
+  let sleptToLimit = false;
   const safeBridge = (op: unknown, ...args: unknown[]): string | number | boolean | undefined => {
     // httpyac's sleep(ms): this thread waits, never past the script's time limit.
     if (op === 'sleep') {
-      const ms = Math.min(Number(args[0]) || 0, deadline - Date.now());
+      const wanted = Number(args[0]) || 0;
+      const left = deadline - Date.now();
+      if (wanted >= left) sleptToLimit = true;
+      const ms = Math.min(wanted, left);
       if (ms > 0) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
       return undefined;
     }
@@ -315,12 +321,17 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
     takeLine();
     let value: unknown;
     deadline = Date.now() + timeoutMs;
+    sleptToLimit = false;
     try {
       // displayErrors: false — decorating an error reads its properties (`stack` among them),
       // which for a thrown proxy or getter runs script code after the time limit stopped applying.
       value = script.runInContext(context, { timeout: timeoutMs, breakOnSigint: true, displayErrors: false });
     } catch (error) {
       return { failure: failureOf(error, takeLine(), timeoutMs) };
+    }
+    if (sleptToLimit) {
+      const at = takeLine();
+      return { failure: { message: `did not finish within ${timeoutMs} ms`, timedOut: true, ...(at !== undefined ? { line: at } : {}) } };
     }
     if (awaits) {
       const state = settled();
