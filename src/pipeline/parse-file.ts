@@ -49,10 +49,15 @@ export async function loadRequestFile(file: string, registry: PluginRegistry, wa
   return loadRequestBytes(await readRequestFile(file, path), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn);
 }
 
+/** A request file this long (about 5,000 short requests) sizes the heap for a long run (long-run-heap.ts). */
+const LONG_FILE_BYTES = 256 * 1024;
+
 /** The same from bytes the caller read (stdin, a pipe). */
 export async function loadRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn?: (message: string) => void): Promise<RequestFile> {
-  // Dozens of requests or more: a run whose memory is mostly garbage, and the heap sized for it.
-  if (bytes.length > 4096) (await import('./long-run-heap.js')).keepHeapSmall();
+  // Thousands of requests: a run whose memory is mostly garbage, and the heap sized for it. Not
+  // for an everyday file: V8 flags set at run time make every built-in loaded later (https,
+  // zlib, crypto) compile from source, ~15 ms measured, more than a short run can win back.
+  if (bytes.length > LONG_FILE_BYTES) (await import('./long-run-heap.js')).keepHeapSmall();
   return readRequests(bytes, source, registry, warn, new Set(), false);
 }
 
