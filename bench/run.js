@@ -121,6 +121,11 @@ async function main() {
       // The same goal in CPU time (where measured): under load, wall-time medians can pass on noise.
       const getCpu = s['reqflow run (one GET)'].cpuMean;
       check('one GET, CPU time, ratio to node -e 0 (issue 23 goal)', '≤ 1.2 ×', getCpu / baseCpu, getCpu / baseCpu <= 1.2, `${ms(getCpu)} vs ${ms(baseCpu)}; the bare node:http GET: ${ratio(s[floor.label].cpuMean / baseCpu)}`);
+      // Issue 23's ≤ 1.2 × cannot hold on Node 20: the bare node:http GET alone is ~1.5–1.6 ×
+      // node -e 0. The goal restated against that floor (docs/performance.md): what reqflow
+      // adds to the cheapest possible GET is at most half of it.
+      const floorCpu = s[floor.label].cpuMean;
+      check('one GET, CPU time, ratio to the bare node:http GET (issue 23, restated)', '≤ 1.5 ×', getCpu / floorCpu, getCpu / floorCpu <= 1.5, `${ms(getCpu)} vs ${ms(floorCpu)}`);
       const bytes = statSync(join(ROOT, 'dist', 'bundle', 'fast-run.cjs')).size;
       check('JavaScript a plain GET reads: dist/bundle/fast-run.cjs (kB)', `≤ ${PLAIN_PATH_GOAL_BYTES / 1000} kB`, bytes / 1000, bytes <= PLAIN_PATH_GOAL_BYTES, `${bytes} bytes`);
       // Issue 24: the same request from the command line costs what it costs from a file.
