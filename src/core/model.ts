@@ -173,7 +173,7 @@ export interface ScriptSpec {
   path?: string;
   /** Line of the script's first code line in the request file (for error positions). */
   line: number;
-  /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); rest.nvim's Lua (`# @lang=lua`); else JetBrains'. */
+  /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); rest.nvim's Lua (a `{% … %}` of a request with `# @lang=lua`, set by src/chain/plugin.ts); else JetBrains'. */
   dialect?: 'httpyac' | 'lua';
 }
 

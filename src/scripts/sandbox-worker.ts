@@ -18,11 +18,11 @@ interface Setup {
 function serve({ port, flag }: Setup): void {
   const sandboxes = new Map<number, Sandbox & { dispose?(): void }>();
   // Lua (rest.nvim's scripts): the engine's module is loaded and compiled with the first Lua script.
-  let lua: Promise<{ factory: LuaFactory; module: typeof import('./lua/lua-sandbox.js') }> | undefined;
+  let lua: Promise<{ factory: LuaFactory; create: typeof import('./lua/lua-sandbox.js').createLuaSandbox }> | undefined;
   const createLua = async ({ id, bootstrap, data, timeoutMs }: Extract<WorkerCall, { type: 'create' }>): Promise<Sandbox> => {
-    lua ??= import('./lua/lua-sandbox.js').then(async (module) => ({ module, factory: await module.loadLuaFactory() }));
-    const { module, factory } = await lua;
-    return module.createLuaSandbox(factory, bootstrap, bridgeOf(id), data, timeoutMs, SCRIPT_MEMORY_MB);
+    lua ??= import('./lua/lua-sandbox.js').then(async ({ loadLuaFactory, createLuaSandbox }) => ({ create: createLuaSandbox, factory: await loadLuaFactory() }));
+    const { create, factory } = await lua;
+    return create(factory, bootstrap, bridgeOf(id), data, timeoutMs, SCRIPT_MEMORY_MB);
   };
   const bridgeOf =
     (id: number): Bridge =>

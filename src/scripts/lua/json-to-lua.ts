@@ -21,7 +21,7 @@ function luaNumber(value: number): string {
 }
 
 /** Any JSON value as Lua constructor text. */
-export function luaLiteral(value: unknown): string {
+function luaLiteral(value: unknown): string {
   if (value === null || value === undefined) return 'NIL';
   if (typeof value === 'string') return luaString(value);
   if (typeof value === 'number') return luaNumber(value);
