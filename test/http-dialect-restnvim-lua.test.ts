@@ -46,7 +46,7 @@ describe("rest.nvim's Lua scripts: what is sent", () => {
     expect(result.got[2]?.headers.authorization).toBe(`Bearer ${TOKEN}`);
     expect(result.got[2]?.headers['x-session']).toBe(SESSION);
     // print() goes to stderr as a log line; JSON's null is vim.NIL.
-    expect(result.stderr).toContain('reqflow: log: status\t200\ttype\tapplication/json\ttags\t3\ttrue');
+    expect(result.stderr).toContain('reqflow: log: status\t200\tOK\ttype\tapplication/json\ttags\t3\ttrue');
     // sessionSecret looks like a credential: the value the Lua script set is registered as a
     // secret, masked in a header whose name says nothing.
     const verbose = await reqflow(join(FIXTURES, 'lua-scripts.http'), ['-v']);

@@ -82,7 +82,7 @@ export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpe
     }
     const { mimeType, charset } = contentTypeOf(exchange.response.headers);
     const pairs = Object.entries(exchange.response.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]));
-    data.response = { status: exchange.response.status, body, json, headers: pairs, mimeType, charset };
+    data.response = { status: exchange.response.status, statusText: exchange.response.statusText, body, json, headers: pairs, mimeType, charset };
   }
   return data;
 }
