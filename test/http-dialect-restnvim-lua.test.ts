@@ -66,6 +66,25 @@ describe("rest.nvim's Lua scripts: what is sent", () => {
   });
 });
 
+describe("rest.nvim's Lua scripts: the rest of the API", () => {
+  test('vim.json encodes and decodes as lua-cjson (null is vim.NIL), the Lua library is there, a name nothing defines is ""', async () => {
+    const file = handler(
+      'json.http',
+      [
+        `local value = vim.json.decode('{"b":[1,null,"x\\\\n\\\\u00e9"],"a":true,"n":1.5}')`,
+        'print(vim.json.encode(value), value.b[2] == vim.NIL, math.type(value.b[1]), value.n)',
+        'print(string.format("%05.1f", 3.14159), #table.concat({ "a", "b" }), utf8.len("é"), os.time() > 0, type(os.date("%Y")))',
+        'print("[" .. client.global.get("nothing") .. "]", "[" .. request.variables.get("nothing") .. "]", vim.env.nothing)',
+      ].join('\n'),
+    );
+    const result = await reqflow(file);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('reqflow: log: {"a":true,"b":[1,null,"x\\né"],"n":1.5}\ttrue\tinteger\t1.5');
+    expect(result.stderr).toContain('reqflow: log: 003.1\t2\t1\ttrue\tstring');
+    expect(result.stderr).toContain('reqflow: log: []\t[]\tnil');
+  });
+});
+
 describe("rest.nvim's Lua scripts from the attacker's side: one line naming the script's line, nothing reached", () => {
   test.each([
     ['os.execute', (marker: string) => `os.execute("touch ${marker}")`, "attempt to call a nil value (field 'execute')"],

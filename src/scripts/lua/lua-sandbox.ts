@@ -89,8 +89,11 @@ export interface LuaSandbox extends Sandbox {
 export async function createLuaSandbox(factory: LuaFactory, api: string, bridge: Bridge, data: string, timeoutMs: number, memoryMb: number): Promise<LuaSandbox> {
   const engine: LuaEngine = await factory.createEngine({ openStandardLibs: false, injectObjects: false, enableProxy: false, traceAllocations: true });
   const { global } = engine;
-  for (const library of ['_G', 'string', 'table', 'math', 'utf8', 'os'] as const) global.loadLibrary(library as Parameters<typeof global.loadLibrary>[0]);
+  for (const library of ['_G', 'string', 'table', 'math', 'os'] as const) global.loadLibrary(library as Parameters<typeof global.loadLibrary>[0]);
   const wasm = global.lua;
+  // Not with loadLibrary('utf8'): wasmoon 1.16 opens the string library under that name.
+  wasm.luaopen_utf8(global.address);
+  wasm.lua_setglobal(global.address, 'utf8');
   let deadline = Number.POSITIVE_INFINITY;
   const hook = wasm.module.addFunction((state: number) => {
     if (Date.now() <= deadline) return;
