@@ -94,8 +94,10 @@ describe('HTTP text format', () => {
     expect(specs.map((spec) => spec.body)).toEqual(['{"a": 1}', undefined]);
   });
 
-  test("rest.nvim's # @lang=lua above a script is refused naming the line: reqflow runs JavaScript only", () => {
-    expect(() => parseHttpText('GET http://x.test/\n\n# @lang=lua\n> {%\nprint(1)\n%}\n', 'f.http')).toThrow('f.http:3:1: # @lang lua: reqflow runs request scripts in JavaScript only');
+  test("rest.nvim's # @lang=lua above a script is kept (its scripts run as Lua); another language is refused naming the line", () => {
+    const [spec] = parseHttpText('GET http://x.test/\n\n# @lang=lua\n> {%\nprint(1)\n%}\n', 'f.http');
+    expect([spec?.annotations.lang, spec?.chain?.scripts]).toEqual(['lua', [{ phase: 'post', code: '\nprint(1)\n', line: 4 }]]);
+    expect(() => parseHttpText('GET http://x.test/\n\n# @lang=python\n> {%\nprint(1)\n%}\n', 'f.http')).toThrow('f.http:3:1: # @lang python: reqflow runs request scripts in JavaScript or Lua');
   });
 
   test('a request line after a blank line, or among the headers, starts a request without ### (httpyac)', () => {

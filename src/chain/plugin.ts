@@ -9,7 +9,7 @@ import { UsageError } from '../core/errors/index.js';
 import { fieldLines, getHeader, getHeaderLines, setHeader } from '../core/headers.js';
 import { isSecretName } from '../core/mask.js';
 import { shownPath } from '../core/resolve-path.js';
-import type { RequestSpec, TestResult } from '../core/model.js';
+import type { RequestSpec, ScriptSpec, TestResult } from '../core/model.js';
 import type { CaptureContext, RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
 import { visible } from '../report/render/visible.js';
@@ -82,9 +82,18 @@ export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpe
     }
     const { mimeType, charset } = contentTypeOf(exchange.response.headers);
     const pairs = Object.entries(exchange.response.headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v): [string, string] => [name, v]));
-    data.response = { status: exchange.response.status, body, json, headers: pairs, mimeType, charset };
+    data.response = { status: exchange.response.status, statusText: exchange.response.statusText, body, json, headers: pairs, mimeType, charset };
   }
   return data;
+}
+
+/**
+ * A request's scripts of one phase, each in its dialect: one without its own (JetBrains'
+ * `{% … %}`) is rest.nvim's Lua when the request says `# @lang=lua`.
+ */
+function scriptsOf(spec: RequestSpec, phase: ScriptSpec['phase']): ScriptSpec[] {
+  const lua = /^lua$/i.test(spec.annotations.lang ?? '');
+  return (spec.chain?.scripts ?? []).filter((script) => script.phase === phase).map((script) => (lua && script.dialect === undefined ? { ...script, dialect: 'lua' } : script));
 }
 
 /** The request's references, imports and pre-request scripts (also run by `# @loop` before it reads its values: src/pipeline/loop-passes.ts). */
@@ -101,7 +110,7 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
     return;
   }
   const raw = { url: ctx.spec.url, headers: { ...ctx.spec.headers }, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) };
-  const pre = spec?.scripts?.filter((script) => script.phase === 'pre') ?? [];
+  const pre = scriptsOf(ctx.spec, 'pre');
   if (pre.length > 0) {
     const run = await runScripts(pre, scriptData(raw, ctx.spec), scriptHost(ctx, chain));
     // A pre-request script that fails leaves its variables unset: the request is not sent.
@@ -126,7 +135,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   let shown: string | undefined;
   const where = (line: number): { file: string; line: number } => ({ file: (shown ??= shownPath(ctx.file)), line });
 
-  const post = spec?.scripts?.filter((script) => script.phase === 'post') ?? [];
+  const post = scriptsOf(ctx.spec, 'post');
   if (post.length > 0) {
     const run = await runScripts(post, dataOf(), hostOf());
     tests.push(...run.tests);

@@ -173,8 +173,8 @@ export interface ScriptSpec {
   path?: string;
   /** Line of the script's first code line in the request file (for error positions). */
   line: number;
-  /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); else JetBrains'. */
-  dialect?: 'httpyac';
+  /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); rest.nvim's Lua (a `{% … %}` of a request with `# @lang=lua`, set by src/chain/plugin.ts); else JetBrains'. */
+  dialect?: 'httpyac' | 'lua';
 }
 
 /** One piece of a body with file includes. */

@@ -115,6 +115,8 @@ export interface ScriptData {
   hook?: true;
   response: null | {
     status: number;
+    /** The status line's reason phrase (rest.nvim's `response.status.text`). */
+    statusText?: string;
     body: string;
     /** The body parses as JSON: `response.body` is the parsed value. */
     json: boolean;

@@ -12,6 +12,7 @@ import type { ScriptSpec, TestResult } from '../core/model.js';
 import type { ScriptGlobals } from '../core/script-globals.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
+import { luaVariableNames, RESTNVIM_API } from './lua/restnvim-api.js';
 import type { Bridge, ScriptFailure } from './sandbox.js';
 import type { IsolatedSandbox, ScriptWorker } from './script-worker.js';
 
@@ -138,7 +139,8 @@ export interface ScriptRun {
 /**
  * Runs the scripts of one phase in order. JetBrains scripts share one sandbox (and its globals,
  * as in JetBrains); each httpyac script gets a sandbox of its own with the variables as they
- * are when it starts (as httpyac builds its context per script).
+ * are when it starts (as httpyac builds its context per script); each rest.nvim Lua script a
+ * Lua state of its own (as rest.nvim loads each one afresh), with the variables it names.
  */
 export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptData, host: ScriptHost): Promise<ScriptRun> {
   const [sources, sandboxes] = await Promise.all([Promise.all(scripts.map((script) => codeOf(script, host))), host.sandboxes()]);
@@ -153,6 +155,11 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
         const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]) };
         const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
         failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
+        sandbox.dispose();
+      } else if (script.dialect === 'lua') {
+        const own = { ...data, variables: await host.resolve(luaVariableNames(code)) };
+        const sandbox = sandboxes.createSandbox(RESTNVIM_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, 'lua');
+        failure = await sandbox.run(code, filename);
         sandbox.dispose();
       } else {
         jetbrains ??= sandboxes.createSandbox(JETBRAINS_API, bridgeFor(host, raw), JSON.stringify(data), host.timeoutMs);

@@ -6,8 +6,9 @@
  * answer is there to take (`receiveMessageOnPort`).
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { LuaFactory } from 'wasmoon';
 import { type Bridge, createSandbox, type Sandbox } from './sandbox.js';
-import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { SCRIPT_MEMORY_MB, type WorkerCall, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 interface Setup {
   port: MessagePort;
@@ -15,7 +16,14 @@ interface Setup {
 }
 
 function serve({ port, flag }: Setup): void {
-  const sandboxes = new Map<number, Sandbox>();
+  const sandboxes = new Map<number, Sandbox & { dispose?(): void }>();
+  // Lua (rest.nvim's scripts): the engine's module is loaded and compiled with the first Lua script.
+  let lua: Promise<{ factory: LuaFactory; create: typeof import('./lua/lua-sandbox.js').createLuaSandbox }> | undefined;
+  const createLua = async ({ id, bootstrap, data, timeoutMs }: Extract<WorkerCall, { type: 'create' }>): Promise<Sandbox> => {
+    lua ??= import('./lua/lua-sandbox.js').then(async ({ loadLuaFactory, createLuaSandbox }) => ({ create: createLuaSandbox, factory: await loadLuaFactory() }));
+    const { create, factory } = await lua;
+    return create(factory, bootstrap, bridgeOf(id), data, timeoutMs, SCRIPT_MEMORY_MB);
+  };
   const bridgeOf =
     (id: number): Bridge =>
     (op, args) => {
@@ -30,7 +38,14 @@ function serve({ port, flag }: Setup): void {
     void (async () => {
       switch (request.type) {
         case 'create':
-          sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs));
+          if (request.language !== 'lua') sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs));
+          else {
+            try {
+              sandboxes.set(id, await createLua(request));
+            } catch (error) {
+              return reply({ seq, failure: { message: `the Lua engine did not start: ${error instanceof Error ? error.message : String(error)}` } });
+            }
+          }
           return reply({ seq });
         case 'run': {
           const failure = await sandboxes.get(id)?.run(request.code, request.filename);
@@ -39,6 +54,7 @@ function serve({ port, flag }: Setup): void {
         case 'evaluate':
           return reply({ seq, ...((await sandboxes.get(id)?.evaluate(request.code, request.filename)) ?? {}) });
         case 'dispose': // no answer: nobody waits for it
+          sandboxes.get(id)?.dispose?.();
           sandboxes.delete(id);
           return undefined;
       }

@@ -10,10 +10,8 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
 import type { Bridge, Sandbox, ScriptFailure } from './sandbox.js';
-import type { BridgeCall, WorkerCall, WorkerReply, WorkerRequest } from './worker-protocol.js';
+import { type BridgeCall, SCRIPT_MEMORY_MB, type ScriptLanguage, type WorkerCall, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
-/** The worker's heap: far above what a request-file script needs, far below the machine. */
-const SCRIPT_MEMORY_MB = 128;
 /** How long past its own time limit a script may keep the worker before it is stopped from here. */
 export const GRACE_MS = 2000;
 
@@ -40,11 +38,12 @@ export class ScriptWorker {
   private seq = 0;
   private ids = 0;
 
-  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): IsolatedSandbox {
+  /** `bootstrap`: the API's code, in the sandbox's language (JavaScript unless `language` says Lua). */
+  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number, language: ScriptLanguage = 'javascript'): IsolatedSandbox {
     const id = ++this.ids;
     const running = this.start();
     running.bridges.set(id, bridge);
-    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs }, timeoutMs);
+    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs, ...(language === 'lua' ? { language } : {}) }, timeoutMs);
     const alive = async (): Promise<ScriptFailure | undefined> => (await created).failure ?? (this.running === running ? undefined : { message: 'the script sandbox stopped' });
     return {
       run: async (code, filename) => (await alive()) ?? (await this.call(running, { type: 'run', id, code, filename }, timeoutMs)).failure,

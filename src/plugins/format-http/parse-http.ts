@@ -227,10 +227,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   if (assertions) chain.assertions = assertions;
   const all = [...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
-  // rest.nvim's `# @lang=lua` above a script: reqflow runs JavaScript only, so it is refused, never run as JavaScript.
+  // rest.nvim's `# @lang=lua` above a script: the request's own scripts are Lua (src/chain/plugin.ts
+  // decides, off the plain path); another language is refused, never run as JavaScript.
   const lang = annotations.lang;
-  if (lang !== undefined && !/^(javascript|js|true)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
-    throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript only`, { hint: 'write the script in JavaScript (or remove it)' });
+  if (lang !== undefined && !/^(javascript|js|true|lua)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
+    throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript or Lua`, { hint: 'write it in one of them (or remove it)' });
   }
   if (Object.keys(chain).length > 0) spec.chain = chain;
   if (annotations.loop !== undefined) spec.loop = loopOf(annotations.loop, file, annotationLines.loop ?? lineNo);
