@@ -1,0 +1,146 @@
+/**
+ * resterm's `# @auth command argv=["gh","auth","token"]` (its `internal/authcmd/`): the program
+ * runs without a shell, in the request file's folder, and what it prints is the token — one
+ * non-empty line (`format=text`, the default), or a field of its JSON (`format=json
+ * token_path=… type_path=…`). The header is `header=` (default `Authorization`), its value
+ * `scheme=` + token, else on `Authorization` the token type (default `Bearer`) + token, else the
+ * token alone. A shell as argv[0] is refused, as resterm refuses it. Runs only in a trusted
+ * project (src/trust/); the time limit is the `$(…)` runner's 10 s (less with `timeout=`), and
+ * the token is a secret from the moment it is read. resterm keeps tokens by `cache_key`; reqflow
+ * runs the program for each request that names it.
+ */
+import { basename, dirname } from 'node:path';
+import { UsageError } from '../../core/errors/index.js';
+import { parseDuration } from '../../core/duration.js';
+import { SHELL_TIMEOUT_MS, runProgram, type ProgramResult } from '../../core/shell-run.js';
+import type { AuthContext } from '../../pipeline/context.js';
+import { requireTrust } from '../../trust/require-trust.js';
+import { trustScopeOf } from '../../trust/scope-of.js';
+
+const SHELLS = new Set(['bash', 'cmd', 'fish', 'powershell', 'pwsh', 'sh', 'zsh', 'dash', 'ksh']);
+const KNOWN = new Set(['argv', 'format', 'header', 'scheme', 'token_path', 'type_path', 'expiry_path', 'expires_in_path', 'cache_key', 'ttl', 'timeout']);
+/** resterm's limit on what the program prints. */
+const MAX_STDOUT = 256 * 1024;
+
+/** `key=value` pairs; a value is a JSON array (`[…]`), a quoted string, or a word. */
+export function commandParams(text: string, where: string): Map<string, string> {
+  const params = new Map<string, string>();
+  let at = 0;
+  const fail = (why: string): never => {
+    throw new UsageError(`${where}: # @auth command: ${why}`, { hint: 'write it as resterm does: # @auth command argv=["gh","auth","token"]' });
+  };
+  while (at < text.length) {
+    if (/\s/.test(text[at] as string)) {
+      at++;
+      continue;
+    }
+    const key = /^([\w-]+)=/.exec(text.slice(at));
+    if (!key) fail(`expected key=value at "${text.slice(at, at + 20)}"`);
+    at += (key as RegExpExecArray)[0].length;
+    let end = at;
+    if (text[at] === '[' || text[at] === '"' || text[at] === "'") {
+      const open = text[at] as string;
+      let depth = 0;
+      let quote: string | undefined = open === '[' ? undefined : open;
+      for (end = at + 1; end < text.length; end++) {
+        const c = text[end] as string;
+        if (quote) {
+          if (c === '\\') end++;
+          else if (c === quote) {
+            quote = undefined;
+            if (open !== '[') break;
+          }
+        } else if (c === '"') quote = c;
+        else if (c === '[') depth++;
+        else if (c === ']' && depth-- === 0) break;
+      }
+      if (end >= text.length) fail(`${(key as RegExpExecArray)[1]}: not closed`);
+      end++;
+    } else while (end < text.length && !/\s/.test(text[end] as string)) end++;
+    let value = text.slice(at, end);
+    if (value.startsWith('"') || value.startsWith("'")) value = value.slice(1, -1);
+    params.set((key as RegExpExecArray)[1] as string, value);
+    at = end;
+  }
+  return params;
+}
+
+function argvOf(raw: string | undefined, where: string): string[] {
+  let argv: unknown;
+  try {
+    argv = raw === undefined ? undefined : JSON.parse(raw);
+  } catch {
+    argv = undefined;
+  }
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a): a is string => typeof a === 'string') || (argv[0] as string).trim() === '') {
+    throw new UsageError(`${where}: # @auth command: argv must be a JSON list of words, like argv=["gh","auth","token"]`);
+  }
+  if (SHELLS.has(basename((argv[0] as string).trim()).toLowerCase().replace(/\.exe$/, ''))) {
+    throw new UsageError(`${where}: # @auth command: a shell (${basename(argv[0] as string)}) as the program is refused, as resterm refuses it`, { hint: 'name the program itself: argv=["gh","auth","token"]' });
+  }
+  return argv;
+}
+
+/** A `a.b.c` or `$.a.b` path into the program's JSON output; a scalar there, as text. */
+function at(doc: unknown, path: string): string | undefined {
+  let value = doc;
+  for (const key of path.replace(/^\$\.?/, '').split('.').filter(Boolean)) value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+}
+
+function tokenOf(stdout: string, params: Map<string, string>, fail: (why: string) => never): { token: string; type?: string } {
+  if ((params.get('format') ?? 'text').toLowerCase() === 'json') {
+    const path = params.get('token_path') ?? fail('format=json needs token_path');
+    let doc: unknown;
+    try {
+      doc = JSON.parse(stdout);
+    } catch {
+      fail('its output is not JSON (format=json)');
+    }
+    const token = at(doc, path);
+    if (!token) fail(`its JSON has no value at token_path ${path}`);
+    const typePath = params.get('type_path');
+    const type = typePath ? at(doc, typePath) : undefined;
+    return { token: token as string, ...(type ? { type } : {}) };
+  }
+  const lines = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (lines.length === 0) fail('it printed nothing');
+  if (lines.length > 1) fail('it printed more than one line (format=json reads a field of JSON output)');
+  return { token: lines[0] as string };
+}
+
+/** The header resterm's command auth adds: `[name, value]`, the token registered as a secret. */
+export async function commandHeader(ctx: AuthContext, directive: string, where: string): Promise<[string, string]> {
+  const params = commandParams(directive.replace(/^(?:(?:file|global|request)\s+)?command\b/i, ''), where);
+  const unknown = [...params.keys()].find((key) => !KNOWN.has(key));
+  if (unknown) throw new UsageError(`${where}: # @auth command: unknown parameter ${unknown}`, { hint: `known: ${[...KNOWN].join(', ')}` });
+  const format = (params.get('format') ?? 'text').toLowerCase();
+  if (format !== 'text' && format !== 'json') throw new UsageError(`${where}: # @auth command: format=${format}: text or json`);
+  const templates = argvOf(params.get('argv'), where);
+  requireTrust(trustScopeOf(ctx), where, '# @auth command');
+  const argv = await Promise.all(templates.map((word) => ctx.variables.expand(word)));
+  const written = params.has('timeout') ? parseDuration(params.get('timeout') as string, 's') : SHELL_TIMEOUT_MS;
+  if (written === undefined || written <= 0) throw new UsageError(`${where}: # @auth command: timeout=${params.get('timeout') ?? ''} is not a duration (10s, 500ms)`);
+  const limit = Math.min(written, SHELL_TIMEOUT_MS);
+  const name = basename(argv[0] as string);
+  const fail = (why: string): never => {
+    throw new UsageError(`${where}: # @auth command ${name}: ${why}`, { hint: 'the request was not sent' });
+  };
+  let result: ProgramResult;
+  try {
+    result = await runProgram(argv[0] as string, argv.slice(1), { timeoutMs: limit, signal: ctx.signal, cwd: dirname(ctx.file) });
+  } catch (error) {
+    return fail(`could not start: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : (error as Error).message}`);
+  }
+  // A secret before anything else is done with it: no message below quotes it, and every later one is masked.
+  for (const line of result.stdout.split('\n')) if (line.trim()) ctx.addSecret?.(line.trim());
+  if (result.timedOut) fail(`did not finish within ${limit / 1000} s`);
+  if (result.code !== 0) fail(`exited with status ${result.code ?? 'killed'}${result.stderrLine ? `: ${ctx.redact(result.stderrLine)}` : ''}`);
+  if (result.stdout.length > MAX_STDOUT) fail('printed more than 256 KiB');
+  const { token, type } = tokenOf(result.stdout, params, fail);
+  ctx.addSecret?.(token);
+  const header = params.get('header') ?? 'Authorization';
+  const scheme = params.get('scheme');
+  const value = scheme ? `${scheme} ${token}` : header.toLowerCase() === 'authorization' ? `${type ?? 'Bearer'} ${token}` : token;
+  return [header, value];
+}
