@@ -7,6 +7,7 @@
  */
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { type Bridge, createSandbox, type Sandbox } from './sandbox.js';
+import { trustedGlobals } from './trusted-globals.js';
 import type { WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 interface Setup {
@@ -30,7 +31,7 @@ function serve({ port, flag }: Setup): void {
     void (async () => {
       switch (request.type) {
         case 'create':
-          sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs));
+          sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs, request.trusted ? trustedGlobals(request.trusted) : undefined));
           return reply({ seq });
         case 'run': {
           const failure = await sandboxes.get(id)?.run(request.code, request.filename);

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
 import type { Bridge, Sandbox, ScriptFailure } from './sandbox.js';
+import type { TrustedScript } from './trusted-globals.js';
 import type { BridgeCall, WorkerCall, WorkerReply, WorkerRequest } from './worker-protocol.js';
 
 /** The worker's heap: far above what a request-file script needs, far below the machine. */
@@ -40,11 +41,12 @@ export class ScriptWorker {
   private seq = 0;
   private ids = 0;
 
-  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): IsolatedSandbox {
+  /** `trusted`: the script of a trusted project, given Node's `require` (trusted-globals.ts). */
+  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number, trusted?: TrustedScript): IsolatedSandbox {
     const id = ++this.ids;
     const running = this.start();
     running.bridges.set(id, bridge);
-    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs }, timeoutMs);
+    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs, ...(trusted ? { trusted } : {}) }, timeoutMs);
     const alive = async (): Promise<ScriptFailure | undefined> => (await created).failure ?? (this.running === running ? undefined : { message: 'the script sandbox stopped' });
     return {
       run: async (code, filename) => (await alive()) ?? (await this.call(running, { type: 'run', id, code, filename }, timeoutMs)).failure,

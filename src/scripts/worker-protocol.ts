@@ -1,9 +1,10 @@
 /** The messages between script-worker.ts (main thread) and sandbox-worker.ts (the worker). */
 import type { ScriptFailure } from './sandbox.js';
+import type { TrustedScript } from './trusted-globals.js';
 
 /** What the main thread asks of the worker, for sandbox `id`. */
 export type WorkerCall = { id: number } & (
-  | { type: 'create'; bootstrap: string; data: string; timeoutMs: number }
+  | { type: 'create'; bootstrap: string; data: string; timeoutMs: number; trusted?: TrustedScript }
   | { type: 'run' | 'evaluate'; code: string; filename: string }
   | { type: 'dispose' }
 );
