@@ -23,7 +23,7 @@ const KNOWN = new Set(['argv', 'format', 'header', 'scheme', 'token_path', 'type
 const MAX_STDOUT = 256 * 1024;
 
 /** `key=value` pairs; a value is a JSON array (`[…]`), a quoted string, or a word. */
-export function commandParams(text: string, where: string): Map<string, string> {
+function commandParams(text: string, where: string): Map<string, string> {
   const params = new Map<string, string>();
   let at = 0;
   const fail = (why: string): never => {
