@@ -11,6 +11,7 @@
  */
 import { basename, dirname } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
+import { hasHeader } from '../../core/headers.js';
 import { parseDuration } from '../../core/duration.js';
 import { SHELL_TIMEOUT_MS, runProgram, type ProgramResult } from '../../core/shell-run.js';
 import type { AuthContext } from '../../pipeline/context.js';
@@ -22,45 +23,19 @@ const KNOWN = new Set(['argv', 'format', 'header', 'scheme', 'token_path', 'type
 /** resterm's limit on what the program prints. */
 const MAX_STDOUT = 256 * 1024;
 
-/** `key=value` pairs; a value is a JSON array (`[…]`), a quoted string, or a word. */
+/** One `key=value`: the value a JSON list of strings (`[…]`), a quoted string, or a word. */
+const PARAM = String.raw`\s*([\w-]+)=(\[(?:"(?:\\.|[^"\\])*"|[^\]"])*\]|"(?:\\.|[^"\\])*"|'[^']*'|\S+)\s*`;
+
+/** The directive's `key=value` pairs, as resterm writes them (quotes around a value dropped). */
 function commandParams(text: string, where: string): Map<string, string> {
   const params = new Map<string, string>();
-  let at = 0;
-  const fail = (why: string): never => {
-    throw new UsageError(`${where}: # @auth command: ${why}`, { hint: 'write it as resterm does: # @auth command argv=["gh","auth","token"]' });
-  };
-  while (at < text.length) {
-    if (/\s/.test(text[at] as string)) {
-      at++;
-      continue;
-    }
-    const key = /^([\w-]+)=/.exec(text.slice(at));
-    if (!key) fail(`expected key=value at "${text.slice(at, at + 20)}"`);
-    at += (key as RegExpExecArray)[0].length;
-    let end = at;
-    if (text[at] === '[' || text[at] === '"' || text[at] === "'") {
-      const open = text[at] as string;
-      let depth = 0;
-      let quote: string | undefined = open === '[' ? undefined : open;
-      for (end = at + 1; end < text.length; end++) {
-        const c = text[end] as string;
-        if (quote) {
-          if (c === '\\') end++;
-          else if (c === quote) {
-            quote = undefined;
-            if (open !== '[') break;
-          }
-        } else if (c === '"') quote = c;
-        else if (c === '[') depth++;
-        else if (c === ']' && depth-- === 0) break;
-      }
-      if (end >= text.length) fail(`${(key as RegExpExecArray)[1]}: not closed`);
-      end++;
-    } else while (end < text.length && !/\s/.test(text[end] as string)) end++;
-    let value = text.slice(at, end);
-    if (value.startsWith('"') || value.startsWith("'")) value = value.slice(1, -1);
-    params.set((key as RegExpExecArray)[1] as string, value);
-    at = end;
+  const param = new RegExp(PARAM, 'y'); // sticky: each pair where the last one ended
+  for (let at = text.search(/\S|$/); at < text.length; at = param.lastIndex) {
+    param.lastIndex = at;
+    const match = param.exec(text);
+    if (!match) throw new UsageError(`${where}: # @auth command: expected key=value at "${text.slice(at, at + 20)}"`, { hint: 'write it as resterm does: # @auth command argv=["gh","auth","token"]' });
+    const [, key = '', value = ''] = match;
+    params.set(key, /^["']/.test(value) ? value.slice(1, -1) : value);
   }
   return params;
 }
@@ -109,14 +84,19 @@ function tokenOf(stdout: string, params: Map<string, string>, fail: (why: string
   return { token: lines[0] as string };
 }
 
-/** The header resterm's command auth adds: `[name, value]`, the token registered as a secret. */
-export async function commandHeader(ctx: AuthContext, directive: string, where: string): Promise<[string, string]> {
+/**
+ * The header resterm's command auth adds: `[name, value]`, the token registered as a secret;
+ * none when the request writes that header itself (it wins, and the program is not run).
+ */
+export async function commandHeader(ctx: AuthContext, directive: string, where: string): Promise<[string, string] | undefined> {
   const params = commandParams(directive.replace(/^(?:(?:file|global|request)\s+)?command\b/i, ''), where);
   const unknown = [...params.keys()].find((key) => !KNOWN.has(key));
   if (unknown) throw new UsageError(`${where}: # @auth command: unknown parameter ${unknown}`, { hint: `known: ${[...KNOWN].join(', ')}` });
   const format = (params.get('format') ?? 'text').toLowerCase();
   if (format !== 'text' && format !== 'json') throw new UsageError(`${where}: # @auth command: format=${format}: text or json`);
   const templates = argvOf(params.get('argv'), where);
+  const header = params.get('header') ?? 'Authorization';
+  if (hasHeader(ctx.spec.headers, header)) return undefined;
   requireTrust(trustScopeOf(ctx), where, '# @auth command');
   const argv = await Promise.all(templates.map((word) => ctx.variables.expand(word)));
   const written = params.has('timeout') ? parseDuration(params.get('timeout') as string, 's') : SHELL_TIMEOUT_MS;
@@ -139,7 +119,6 @@ export async function commandHeader(ctx: AuthContext, directive: string, where: 
   if (result.stdout.length > MAX_STDOUT) fail('printed more than 256 KiB');
   const { token, type } = tokenOf(result.stdout, params, fail);
   ctx.addSecret?.(token);
-  const header = params.get('header') ?? 'Authorization';
   const scheme = params.get('scheme');
   const value = scheme ? `${scheme} ${token}` : header.toLowerCase() === 'authorization' ? `${type ?? 'Bearer'} ${token}` : token;
   return [header, value];

@@ -35,10 +35,8 @@ const plugin: Plugin = {
       const directive = written.slice(space + 1);
       const where = `${ctx.spec.source.file}:${written.slice(0, space)}`;
       if (COMMAND.test(directive)) {
-        // A header the request writes itself wins: the program is not run for it (as in resterm).
-        if (hasHeader(ctx.spec.headers, /\bheader=(\S+)/.exec(directive)?.[1] ?? 'Authorization')) return;
-        const [name, value] = await (await import('./command-auth.js')).commandHeader(ctx, directive, where);
-        appendHeader(ctx.spec.headers, name, value);
+        const header = await (await import('./command-auth.js')).commandHeader(ctx, directive, where);
+        if (header) appendHeader(ctx.spec.headers, ...header);
         return;
       }
       const [name, value] = restermHeader(directive, where);
