@@ -4,7 +4,7 @@
  * it; the token the program prints never appears in output, errors or the history.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir, type CliResult } from './helpers/cli.js';
 import { historyFileFor } from './helpers/history-file.js';
@@ -45,12 +45,13 @@ describe("resterm's # @auth command", () => {
     const { code, stderr, requests } = await run(dir, 'command-auth.http');
     expect(code).toBe(2);
     expect(stderr).toContain('command-auth.http:2: # @auth command runs a program; `reqflow trust` this project or pass --trust');
-    expect(stderr).toContain('command-auth.http:8: # @auth command runs a program');
+    expect(stderr).toContain('command-auth.http:11: # @auth command runs a program');
     // One line and a hint per refused request, no stack trace.
-    expect(stderr.split('\n').filter((line) => line.startsWith('reqflow: '))).toHaveLength(3);
+    expect(stderr.split('\n').filter((line) => line.startsWith('reqflow: '))).toHaveLength(4);
     expect(stderr).not.toMatch(/\n\s+at /);
-    // Only the request that writes its own Authorization header (it needs no program) went out.
+    // Only the request that writes its own Authorization header (it needs no program) went out; the program never ran.
     expect(requests.map((r) => [r.url, r.headers.authorization])).toEqual([['/resterm/command-written', 'Bearer written']]);
+    expect(existsSync(join(dir, 'runs.log'))).toBe(false);
   });
 
   test('--trust: each request carries the header resterm builds from what the program printed', async () => {
@@ -59,10 +60,13 @@ describe("resterm's # @auth command", () => {
     expect(code).toBe(0);
     expect(requests.map((r) => [r.url, r.headers.authorization, r.headers['x-token']])).toEqual([
       ['/resterm/command', `Bearer ${TOKEN}`, undefined],
+      ['/resterm/command-again', `Bearer ${TOKEN}`, undefined],
       ['/resterm/command-json', undefined, TOKEN],
       ['/resterm/command-type', `Token ${TOKEN}`, undefined],
       ['/resterm/command-written', 'Bearer written', undefined],
     ]);
+    // In the request file's folder, once per cache_key (the file's), once for each request without one, never for a written header.
+    expect(readFileSync(join(dir, 'runs.log'), 'utf8')).toBe('text\njson\njson\n');
   });
 
   test('a trusted project runs it without the flag; its sibling is still refused; revoked, it is refused again', async () => {

@@ -6,8 +6,8 @@
  * `scheme=` + token, else on `Authorization` the token type (default `Bearer`) + token, else the
  * token alone. A shell as argv[0] is refused, as resterm refuses it. Runs only in a trusted
  * project (src/trust/); the time limit is the `$(…)` runner's 10 s (less with `timeout=`), and
- * the token is a secret from the moment it is read. resterm keeps tokens by `cache_key`; reqflow
- * runs the program for each request that names it.
+ * the token is a secret from the moment it is read. A `cache_key` keeps the token for the rest of
+ * the run: later requests naming it reuse it (argv may then be left out), as resterm does.
  */
 import { basename, dirname } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
@@ -63,7 +63,7 @@ function at(doc: unknown, path: string): string | undefined {
   return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
 }
 
-function tokenOf(stdout: string, params: Map<string, string>, fail: (why: string) => never): { token: string; type?: string } {
+function tokenOf(stdout: string, params: Map<string, string>, fail: (why: string) => never): Credential {
   if ((params.get('format') ?? 'text').toLowerCase() === 'json') {
     const path = params.get('token_path') ?? fail('format=json needs token_path');
     let doc: unknown;
@@ -84,27 +84,23 @@ function tokenOf(stdout: string, params: Map<string, string>, fail: (why: string
   return { token: lines[0] as string };
 }
 
-/**
- * The header resterm's command auth adds: `[name, value]`, the token registered as a secret;
- * none when the request writes that header itself (it wins, and the program is not run).
- */
-export async function commandHeader(ctx: AuthContext, directive: string, where: string): Promise<[string, string] | undefined> {
-  const params = commandParams(directive.replace(/^(?:(?:file|global|request)\s+)?command\b/i, ''), where);
-  const unknown = [...params.keys()].find((key) => !KNOWN.has(key));
-  if (unknown) throw new UsageError(`${where}: # @auth command: unknown parameter ${unknown}`, { hint: `known: ${[...KNOWN].join(', ')}` });
-  const format = (params.get('format') ?? 'text').toLowerCase();
-  if (format !== 'text' && format !== 'json') throw new UsageError(`${where}: # @auth command: format=${format}: text or json`);
-  const templates = argvOf(params.get('argv'), where);
-  const header = params.get('header') ?? 'Authorization';
-  if (hasHeader(ctx.spec.headers, header)) return undefined;
-  requireTrust(trustScopeOf(ctx), where, '# @auth command');
-  const argv = await Promise.all(templates.map((word) => ctx.variables.expand(word)));
+interface Credential {
+  token: string;
+  type?: string;
+}
+
+/** Tokens by `cache_key`, for the rest of the run (resterm keeps them for its session): the program runs once per key. */
+function tokenCache(ctx: AuthContext): Map<string, Credential> {
+  return (ctx.runState['auth-resterm:command'] ??= new Map<string, Credential>()) as Map<string, Credential>;
+}
+
+/** Runs the program (its words already resolved) and reads the token from what it printed. */
+async function runForToken(ctx: AuthContext, argv: string[], params: Map<string, string>, where: string): Promise<Credential> {
   const written = params.has('timeout') ? parseDuration(params.get('timeout') as string, 's') : SHELL_TIMEOUT_MS;
   if (written === undefined || written <= 0) throw new UsageError(`${where}: # @auth command: timeout=${params.get('timeout') ?? ''} is not a duration (10s, 500ms)`);
   const limit = Math.min(written, SHELL_TIMEOUT_MS);
-  const name = basename(argv[0] as string);
   const fail = (why: string): never => {
-    throw new UsageError(`${where}: # @auth command ${name}: ${why}`, { hint: 'the request was not sent' });
+    throw new UsageError(`${where}: # @auth command ${basename(argv[0] as string)}: ${why}`, { hint: 'the request was not sent' });
   };
   let result: ProgramResult;
   try {
@@ -117,9 +113,35 @@ export async function commandHeader(ctx: AuthContext, directive: string, where: 
   if (result.timedOut) fail(`did not finish within ${limit / 1000} s`);
   if (result.code !== 0) fail(`exited with status ${result.code ?? 'killed'}${result.stderrLine ? `: ${ctx.redact(result.stderrLine)}` : ''}`);
   if (result.stdout.length > MAX_STDOUT) fail('printed more than 256 KiB');
-  const { token, type } = tokenOf(result.stdout, params, fail);
-  ctx.addSecret?.(token);
+  const credential = tokenOf(result.stdout, params, fail);
+  ctx.addSecret?.(credential.token);
+  return credential;
+}
+
+/**
+ * The header resterm's command auth adds: `[name, value]`, the token registered as a secret;
+ * none when the request writes that header itself (it wins, and the program is not run).
+ */
+export async function commandHeader(ctx: AuthContext, directive: string, where: string): Promise<[string, string] | undefined> {
+  const params = commandParams(directive.replace(/^(?:(?:file|global|request)\s+)?command\b/i, ''), where);
+  const unknown = [...params.keys()].find((key) => !KNOWN.has(key));
+  if (unknown) throw new UsageError(`${where}: # @auth command: unknown parameter ${unknown}`, { hint: `known: ${[...KNOWN].join(', ')}` });
+  const format = (params.get('format') ?? 'text').toLowerCase();
+  if (format !== 'text' && format !== 'json') throw new UsageError(`${where}: # @auth command: format=${format}: text or json`);
+  const key = params.get('cache_key');
+  const cached = key !== undefined ? tokenCache(ctx).get(key) : undefined;
+  // resterm: argv may be left out where a cache_key names a token an earlier request got.
+  const templates = cached && !params.has('argv') ? undefined : argvOf(params.get('argv'), where);
+  const header = params.get('header') ?? 'Authorization';
+  if (hasHeader(ctx.spec.headers, header)) return undefined;
+  requireTrust(trustScopeOf(ctx), where, '# @auth command');
+  let credential = cached;
+  if (!credential) {
+    const argv = await Promise.all((templates ?? []).map((word) => ctx.variables.expand(word)));
+    credential = await runForToken(ctx, argv, params, where);
+    if (key !== undefined) tokenCache(ctx).set(key, credential);
+  }
   const scheme = params.get('scheme');
-  const value = scheme ? `${scheme} ${token}` : header.toLowerCase() === 'authorization' ? `${type ?? 'Bearer'} ${token}` : token;
+  const value = scheme ? `${scheme} ${credential.token}` : header.toLowerCase() === 'authorization' ? `${credential.type ?? 'Bearer'} ${credential.token}` : credential.token;
   return [header, value];
 }
