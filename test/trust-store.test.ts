@@ -5,7 +5,7 @@
  * sibling, a parent or a child project is another.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli, runShell, tempDir } from './helpers/cli.js';
 
@@ -81,10 +81,14 @@ describe('reqflow trust', () => {
     expect(readFileSync(store, 'utf8')).toBe('{"projects": [');
   });
 
-  test('--list with a folder is a usage error', async () => {
-    const { env } = setup('usage');
-    const { code, stderr } = await runCli(['trust', '--list', '.'], { env });
-    expect(code).toBe(2);
-    expect(stderr).toContain('--list takes no folder');
+  test('--list with a folder, or a folder that is not there, is a usage error; nothing is stored', async () => {
+    const { env, store } = setup('usage');
+    const list = await runCli(['trust', '--list', '.'], { env });
+    expect(list.code).toBe(2);
+    expect(list.stderr).toContain('--list takes no folder');
+    const missing = await runCli(['trust', join(tmp.dir, 'usage', 'nowhere')], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nowhere: no such folder');
+    expect(existsSync(store)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
  * folder) found as sessions find theirs — the profiles file's folder, else the nearest folder
  * with a project marker — added to or removed from the trust store.
  */
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
@@ -22,6 +23,13 @@ export interface TrustFlags {
 /** The project a folder belongs to, as `loadProfileSession` finds it for a request file there. */
 async function projectOf(dir: string, profiles: string | undefined): Promise<string> {
   const folder = resolve(dir);
+  let isFolder = false;
+  try {
+    isFolder = statSync(folder).isDirectory();
+  } catch {
+    // not there: said below
+  }
+  if (!isFolder) throw new UsageError(`${dir}: no such folder`, { hint: 'reqflow trust DIR takes a folder of the project' });
   const profilesPath = profiles ?? (await findProfilesFile(folder, folder));
   return projectRoot(folder, profilesPath);
 }
