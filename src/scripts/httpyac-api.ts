@@ -7,6 +7,7 @@
  * a script that needs them fails with its line, and its request is not sent — unless its project
  * is trusted (src/trust/): then `require`, `__dirname`, `__filename` and `Buffer` are Node's.
  */
+import { TRUST_REMEDY } from '../trust/require-trust.js';
 import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 
 export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
@@ -47,7 +48,7 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
   };
   // A trusted project's script has Node's own (defined before this runs); any other is refused here.
   const require = (name) => {
-    throw new Error('require(' + JSON.stringify(String(name)) + ') runs a program; \`reqflow trust\` this project or pass --trust');
+    throw new Error('require(' + JSON.stringify(String(name)) + ') runs a program; ' + ${JSON.stringify(TRUST_REMEDY)});
   };
 
   const headerObject = (pairs) => {
