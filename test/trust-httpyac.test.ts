@@ -77,6 +77,31 @@ describe('an httpyac script that requires modules', () => {
     expect(again.requests).toEqual([]);
   });
 
+  test("a script outside the trusted project whose folder it is run from gets no require", async () => {
+    const host = scriptProject('script-host');
+    writeFileSync(join(host, '.profiles.json'), '[]');
+    expect((await runCli(['trust'], { env, cwd: host })).code).toBe(0);
+    const stray = join(tmp.dir, 'downloads');
+    mkdirSync(stray);
+    for (const file of ['require.http', 'require-document.txt']) cpSync(join(FIXTURES, 'httpyac', file), join(stray, file));
+    const { code, stderr, requests } = await run(host, [join(stray, 'require.http'), '-e', `host=${server.url}`, '-e', 'filePath=require-document.txt']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('require("node:fs") runs a program');
+    expect(requests).toEqual([]);
+  });
+
+  test("a JavaScript config outside the trusted project whose folder the request is run from is not run", async () => {
+    const host = scriptProject('config-host');
+    writeFileSync(join(host, '.profiles.json'), '[]');
+    expect((await runCli(['trust'], { env, cwd: host })).code).toBe(0);
+    const stray = join(tmp.dir, 'downloads-config');
+    cpSync(join(FIXTURES, 'httpyac-js-config'), stray, { recursive: true });
+    const { code, stderr, requests } = await run(host, [join(stray, 'api', 'http.rest'), '--env', 'dev'], { RECORDER_URL: server.url });
+    expect(code).toBe(2);
+    expect(stderr).toContain("httpyac's JavaScript configuration runs a program");
+    expect(requests).toEqual([]);
+  });
+
   test('trusted, the script time limit still holds', async () => {
     const dir = scriptProject('script-timeout');
     writeFileSync(join(dir, 'spin.http'), "{{\n  require('node:path');\n  for (;;) {}\n}}\n\nGET {{host}}/httpyac/spin\n");

@@ -4,7 +4,7 @@
  * it; the token the program prints never appears in output, errors or the history.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir, type CliResult } from './helpers/cli.js';
 import { historyFileFor } from './helpers/history-file.js';
@@ -83,6 +83,22 @@ describe("resterm's # @auth command", () => {
     const revoked = await run(trusted, 'command-auth.http');
     expect(revoked.code).toBe(2);
     expect(revoked.requests.map((r) => r.url)).toEqual(['/resterm/command-written']);
+  });
+
+  test("a file outside a trusted project, run from the project's folder (whose profiles it then uses), is refused", async () => {
+    const trusted = project('host');
+    writeFileSync(join(trusted, '.profiles.json'), '[]');
+    expect((await runCli(['trust'], { env, cwd: trusted })).code).toBe(0);
+    // A downloaded file, nowhere near a project marker: its session is the current folder's project, its trust is not.
+    const stray = join(tmp.dir, 'downloads');
+    mkdirSync(stray);
+    for (const file of ['command-auth.http', 'print-token.cjs']) copyFileSync(join(FIXTURES, file), join(stray, file));
+    const { code, stderr, requests } = await run(trusted, join(stray, 'command-auth.http'));
+    expect(code).toBe(2);
+    expect(stderr).toContain('# @auth command runs a program');
+    expect(stderr).toContain(`is outside the project ${realpathSync(trusted)}`);
+    expect(requests.map((r) => r.url)).toEqual(['/resterm/command-written']);
+    expect(existsSync(join(stray, 'runs.log'))).toBe(false);
   });
 
   test('the token is never shown: not with -v, not in -o json, not in the history', async () => {

@@ -63,7 +63,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
   const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-  const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path) }, warn);
+  const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path), file: config }, warn);
   const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });

@@ -206,7 +206,7 @@ export class Workspace {
     await this.refreshSession();
     // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
     // httpyac's JavaScript config runs in a trusted project only (docs/trust.md).
-    const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: this.session.project }, warn ?? (() => undefined));
+    const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: this.session.project, file: config }, warn ?? (() => undefined));
     const environment = await loadEnvironment(dirname(file), this.options.environment, undefined, { trust });
     for (const value of environment?.secrets ?? []) this.secrets.add(value);
     const history = warn
