@@ -2,7 +2,8 @@
  * resterm's `# @auth` with arguments (docs/http-dialect.md, "Authorization shorthands"): what
  * reaches a recording server, header by header — a file-scoped auth must reach every request below
  * it (it was dropped with the banner block, and the requests went out without credentials), and
- * what reqflow does not run (`command`, `oauth2`) is refused naming the line, nothing sent.
+ * what reqflow does not run (`oauth2`) is refused naming the line, nothing sent (`command`, which
+ * runs in a trusted project only: trust-resterm-command.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
@@ -46,7 +47,6 @@ describe("resterm's # @auth", () => {
   });
 
   test.each([
-    ['a command, for the file', '# @auth file command argv=["gh","auth","token"] cache_key=gh\n\n### a', 1],
     ['OAuth 2.0, for the request', '### a\n# @auth oauth2 token_url={{host}}/token client_id=a', 2],
     ['an API key in the query', '### a\n# @auth apikey query key {{key}}', 2],
   ])('%s: exit 2 naming the line, nothing sent', async (_, head, line) => {
@@ -54,7 +54,7 @@ describe("resterm's # @auth", () => {
     const { code, stderr, requests } = await run(file);
     expect(code).toBe(2);
     expect(stderr).toContain(`refused.http:${line}: # @auth `);
-    expect(stderr).toContain("reqflow sends resterm's basic, bearer, apikey header and NAME VALUE forms only");
+    expect(stderr).toContain("reqflow sends resterm's basic, bearer, apikey header, command and NAME VALUE forms only");
     expect(requests).toEqual([]);
   });
 });

@@ -204,7 +204,7 @@ describe('httpyac projects', () => {
     const file = tmp.write('script.http', `{{\n  const fs = require('fs');\n  exports.token = fs.readFileSync('/etc/passwd', 'utf8');\n}}\nGET http://127.0.0.1:${port}/a?t={{token}}\n`);
     const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^reqflow: pre-request script failed: \S*script\.http:2 \(script line 1\): Error: require\("fs"\) is not available/);
+    expect(result.stderr).toMatch(/^reqflow: pre-request script failed: \S*script\.http:2 \(script line 1\): Error: require\("fs"\) runs a program; `reqflow trust` this project or pass --trust$/m);
     const hook = tmp.write('hook.http', `GET http://127.0.0.1:${port}/a\n\n{{@streaming\n  request.headers.x = 1;\n}}\n`);
     const refused = await runCli(['run', hook], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(refused.code).toBe(2);

@@ -51,6 +51,10 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     file: ctx.file,
     timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => chain.sandboxes(),
+    trusted: async () => {
+      const [{ isTrusted }, { trustScopeOf }] = await Promise.all([import('../trust/require-trust.js'), import('../trust/scope-of.js')]);
+      return isTrusted(trustScopeOf(ctx));
+    },
   };
 }
 

@@ -45,6 +45,7 @@ export const RUN_FLAGS = {
   session: { type: 'boolean', allowNo: true, default: true, description: '--no-session: the session is neither read nor written.' },
   save: { type: 'boolean', description: 'Keep the values of # @capture in the profile\'s session too (like {{token}}), for later runs.' },
   'script-timeout': { type: 'string', helpValue: 'MS', default: '5000', description: 'Time limit of each request-file script (> {% … %}, < {% … %}).' },
+  trust: { type: 'boolean', description: 'Trust this run\'s project for this invocation only: resterm\'s # @auth command, require() in httpyac scripts and httpyac\'s JavaScript config run (reqflow trust keeps it).' },
   'dry-run': { type: 'boolean', description: 'Print each request as it would be sent (variables resolved, scripts run, auth applied, secrets masked) without sending it.' },
   as: { type: 'string', options: ['curl', 'http'], helpValue: 'curl|http', description: 'Print each request as a runnable curl command or a .http block instead of sending it (a --dry-run in that form).' },
   'show-secrets': { type: 'boolean', description: 'With --dry-run or --as: print tokens, passwords and keys as they are (else •••), so the printed request runs as is.' },
@@ -86,6 +87,7 @@ export interface RawRunFlags {
   history?: boolean;
   save?: boolean;
   'script-timeout'?: string;
+  trust?: boolean;
   'dry-run'?: boolean;
   as?: string;
   'show-secrets'?: boolean;

@@ -55,6 +55,7 @@ export function toRunOptions(flags: RawRunFlags, io: { stdoutIsTTY: boolean; std
   if (flags.cookies === false) options.cookies = false;
   if (flags.session === false) options.session = false;
   if (flags.history === false) options.history = false;
+  if (flags.trust === true) options.trust = true;
   if (flags['dry-run'] === true) options.dryRun = true;
   if (flags.as !== undefined) {
     if (flags.as !== 'curl' && flags.as !== 'http') throw new UsageError(`--as must be curl or http, got "${flags.as.slice(0, 40)}"`);

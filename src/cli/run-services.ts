@@ -12,6 +12,7 @@ import { proxyConfigured } from '../core/http/proxy-env.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
+import { projectRoot } from '../core/project.js';
 import type { Prompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { loadProfileSession } from '../core/session.js';
@@ -62,14 +63,16 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
   const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-  const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
+  const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path), file: config }, warn);
+  const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });
   const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
     options,
-    profile,
+    // httpyac's defaultHeaders, below the profile's own (a request's header wins over both).
+    profile: environment?.headers ? { ...profile, headers: { ...environment.headers, ...profile.headers } } : profile,
     ...(document.path ? { profilesPath: document.path } : {}),
     session,
     ...(environment ? { environment } : {}),

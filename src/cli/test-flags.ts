@@ -4,7 +4,7 @@
  */
 import { type FlagSpec, type RawRunFlags, RUN_FLAGS } from './run-flags.js';
 
-const SHARED = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'color', 'debug', 'save', 'script-timeout', 'cookies', 'session', 'history', 'proxy', 'noproxy', 'retry', 'retry-all', 'http2', 'unix-socket', 'format', 'dry-run', 'as', 'show-secrets'] as const;
+const SHARED = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'color', 'debug', 'save', 'script-timeout', 'trust', 'cookies', 'session', 'history', 'proxy', 'noproxy', 'retry', 'retry-all', 'http2', 'unix-socket', 'format', 'dry-run', 'as', 'show-secrets'] as const;
 
 export const TEST_FLAGS = {
   ...Object.fromEntries(SHARED.map((name) => [name, RUN_FLAGS[name]])),

@@ -3,7 +3,7 @@
  * imported only when the search found files that may apply, or `--env` names one.
  */
 import { readdirSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
 import { parseJsonText } from './json-text.js';
@@ -22,6 +22,8 @@ export interface Environment {
   unusable: Record<string, UnusableValue>;
   /** Every value of the private files (all environments): masked like profile secrets. */
   secrets: string[];
+  /** httpyac's `defaultHeaders` (its JavaScript config): sent unless the request or the profile sets them. */
+  headers?: Record<string, string>;
 }
 
 export interface LoadEnvironmentOptions {
@@ -33,6 +35,12 @@ export interface LoadEnvironmentOptions {
   withoutFiles?: (requestDir: string) => void;
   /** The OS variables resterm's `env:NAME` values read (default: the process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether httpyac's JavaScript config `path` may run (a trusted project: docs/trust.md).
+   * `required`: the run picked an environment, which the config may define — untrusted, this
+   * throws the refusal; else it answers false and the config is left out. Absent: never run.
+   */
+  trust?: (path: string, required: boolean) => Promise<boolean>;
 }
 
 type Kind = 'jetbrains' | 'resterm' | 'vscode' | 'httpyac' | 'dotenv' | 'private';
@@ -77,17 +85,26 @@ function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
 }
 
 /** The JSON kinds, in every folder of the search. */
-async function jsonFiles(folders: string[]): Promise<EnvFile[]> {
+async function jsonFiles(folders: string[], js?: { trust: NonNullable<LoadEnvironmentOptions['trust']>; required: boolean; headers: Record<string, string> }): Promise<EnvFile[]> {
   const found: EnvFile[] = [];
+  // A folder whose JavaScript config was loaded: httpyac reads no other config there.
+  let loaded: string | undefined;
   for (const { path, kind, text } of jsonCandidates(folders)) {
-    if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
+    if ((kind === 'httpyac' || kind === 'package') && loaded === dirname(path)) continue;
+    if (kind === 'httpyac-js') {
+      if (!js || !(await js.trust(path, js.required))) continue;
+      const config = await (await import('./httpyac-js-config.js')).loadHttpyacJsConfig(path);
+      if (config.environments !== undefined) found.push({ path, kind: 'httpyac', table: table(config.environments, path, 'environments') });
+      Object.assign(js.headers, config.defaultHeaders);
+      loaded = dirname(path);
+    } else if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
       found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
     } else if (kind === 'vscode') {
       const settings = await parseJson(path, text ?? read(path));
       const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
       if (envs !== undefined) found.push({ path, kind, table: table(envs, path, 'rest-client.environmentVariables') });
     } else {
-      // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json` (its JavaScript configs are not run).
+      // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json`.
       const config = await parseJson(path, text ?? read(path));
       const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
       const envs = isObject(section) ? section.environments : undefined;
@@ -255,7 +272,8 @@ export async function environmentNames(requestDir: string): Promise<string[]> {
 
 /** {@link loadEnvironment} once environment files may apply: exit 2 for a name no file defines. */
 export async function loadFoundEnvironment(dir: string, root: string, folders: string[], name: string | undefined, note: (message: string) => void, options: LoadEnvironmentOptions): Promise<Environment | undefined> {
-  const json = await jsonFiles(folders);
+  const headers: Record<string, string> = {};
+  const json = await jsonFiles(folders, options.trust ? { trust: options.trust, required: name !== undefined, headers } : undefined);
   const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
   // No --env: httpyac's `$default` values, where a file has them.
   const own = name ?? DEFAULT;
@@ -271,14 +289,14 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
-  if (sharedFiles.length === 0 && ownFiles.length === 0) return undefined;
+  if (sharedFiles.length === 0 && ownFiles.length === 0 && Object.keys(headers).length === 0) return undefined;
 
   const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
   for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
   const merged = assignValues(emptyValues(), shared);
   for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
-  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
+  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
   if (name !== undefined) environment.name = name;
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;

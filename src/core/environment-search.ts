@@ -47,6 +47,9 @@ export function read(path: string): string {
   }
 }
 
+/** httpyac's JavaScript configs, in the order it looks for them (its `defaultConfigFiles`); the first found is its config. */
+const HTTPYAC_JS_CONFIGS = ['.httpyac.js', '.httpyac.cjs', '.httpyac.config.js', '.httpyac.config.cjs', 'httpyac.config.js', 'httpyac.config.cjs'];
+
 /** resterm's environment files (its README: `resterm.env.json`, else `rest-client.env.json`). */
 const RESTERM_FILES = ['rest-client.env.json', 'resterm.env.json'];
 
@@ -66,7 +69,7 @@ export async function dotenvValues(dir: string): Promise<Record<string, string>>
 /** A file of the JSON kinds that may define environments; `text` when it was read to find out. */
 export interface JsonCandidate {
   path: string;
-  kind: 'jetbrains' | 'private' | 'resterm' | 'vscode' | 'httpyac' | 'package';
+  kind: 'jetbrains' | 'private' | 'resterm' | 'vscode' | 'httpyac' | 'httpyac-js' | 'package';
   text?: string;
 }
 
@@ -90,7 +93,9 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
     // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
     const text = isFile(vscode) ? read(vscode) : '';
     if (text.includes('rest-client.environmentVariables')) yield { path: vscode, kind: 'vscode', text };
-    // httpyac's own file, else its section of package.json.
+    // httpyac's JavaScript config (read in a trusted project only, where it replaces .httpyac.json, as in httpyac), its own file, else its section of package.json.
+    const script = HTTPYAC_JS_CONFIGS.map((name) => join(folder, name)).find(isFile);
+    if (script) yield { path: script, kind: 'httpyac-js' };
     const own = join(folder, '.httpyac.json');
     if (isFile(own)) {
       yield { path: own, kind: 'httpyac' };

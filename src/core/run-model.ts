@@ -44,6 +44,8 @@ export interface RunOptions {
   force?: boolean;
   /** Time limit of one request-file script (default 5 s). */
   scriptTimeoutMs?: number;
+  /** `--trust`: the request files may run programs (resterm's `# @auth command`, `require`, httpyac's JavaScript config) without the project being in the trust store. */
+  trust?: boolean;
   /** `--save`: values captured with `# @capture` are kept in the profile's session too. */
   save?: boolean;
   /** `--retry N`: sends again after a connection failure or a 429/503, idempotent methods only. */
@@ -146,6 +148,8 @@ export interface StreamEvent {
 export interface Session {
   /** The profile the session belongs to. */
   readonly profile: string;
+  /** The project root the session belongs to (`src/core/project.ts`), where known. */
+  readonly project?: string;
   /** A plain session variable (what `{{name}}` resolves to when `-e` does not set it). */
   get(name: string): string | undefined;
   /**

@@ -1,18 +1,28 @@
-/** Runs a shell value (`$(…)` in a profile or `-e`): imported only by a run that has one. */
+/** Runs a shell value (`$(…)` in a profile or `-e`), or a program by its argv: imported only by a run that has one. */
 import { lazyBuiltin } from './lazy-builtin.js';
 import { VariableError } from './errors/index.js';
 
-const SHELL_TIMEOUT_MS = 10_000;
+export const SHELL_TIMEOUT_MS = 10_000;
+
+/** How a program ended: its exit code (null: killed), its output, whether the time limit killed it. */
+export interface ProgramResult {
+  code: number | null;
+  stdout: string;
+  /** The last line of its standard error, trimmed. */
+  stderrLine: string;
+  timedOut: boolean;
+}
 
 /**
- * Runs `/bin/sh -c command` for the variable `name`: 10 s time-out, trailing newlines trimmed.
- * A non-zero exit, a time-out or empty output is a VariableError naming the variable.
+ * Runs `file` with `args` — no shell in between unless `file` is one — in a process group of its
+ * own, killed whole (its children too) after `timeoutMs` or on `signal`. Rejects only when the
+ * program cannot start.
  */
-export function runShellValue(name: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
+export function runProgram(file: string, args: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {}): Promise<ProgramResult> {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
   return new Promise((resolvePromise, reject) => {
     const { spawn } = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
-    const child = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let timedOut = false;
@@ -33,21 +43,34 @@ export function runShellValue(name: string, command: string, options: { timeoutM
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => {
       clearTimeout(timer);
-      reject(new VariableError(`shell value of "${name}" could not start: ${error.message}`));
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      const stderr = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-1)[0] ?? '';
-      if (timedOut) {
-        reject(new VariableError(`shell value of "${name}" timed out after ${timeoutMs / 1000} s`, { hint: `check the command: $(${command})` }));
-      } else if (code !== 0) {
-        reject(new VariableError(`shell value of "${name}" failed with exit code ${code}${stderr ? `: ${stderr}` : ''}`, { hint: `the command was: $(${command})` }));
-      } else {
-        const value = Buffer.concat(out).toString('utf8').replace(/[\r\n]+$/, '');
-        if (value === '') reject(new VariableError(`shell value of "${name}" printed nothing`, { hint: `the command was: $(${command})` }));
-        else resolvePromise(value);
-      }
+      const stderrLine = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-1)[0] ?? '';
+      resolvePromise({ code, stdout: Buffer.concat(out).toString('utf8'), stderrLine, timedOut });
     });
   });
+}
+
+/**
+ * Runs `/bin/sh -c command` for the variable `name`: 10 s time-out, trailing newlines trimmed.
+ * A non-zero exit, a time-out or empty output is a VariableError naming the variable.
+ */
+export async function runShellValue(name: string, command: string, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
+  let result: ProgramResult;
+  try {
+    result = await runProgram('/bin/sh', ['-c', command], { ...options, timeoutMs });
+  } catch (error) {
+    throw new VariableError(`shell value of "${name}" could not start: ${(error as Error).message}`);
+  }
+  const { code, stdout, stderrLine, timedOut } = result;
+  if (timedOut) throw new VariableError(`shell value of "${name}" timed out after ${timeoutMs / 1000} s`, { hint: `check the command: $(${command})` });
+  if (code !== 0) throw new VariableError(`shell value of "${name}" failed with exit code ${code}${stderrLine ? `: ${stderrLine}` : ''}`, { hint: `the command was: $(${command})` });
+  const value = stdout.replace(/[\r\n]+$/, '');
+  if (value === '') throw new VariableError(`shell value of "${name}" printed nothing`, { hint: `the command was: $(${command})` });
+  return value;
 }

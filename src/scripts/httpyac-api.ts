@@ -4,8 +4,10 @@
  * variable for the requests after it), `$global` (values shared by every file of the run, also
  * read as `{{$global.name}}`), `response` (`statusCode`, `headers`, `body` text, `parsedBody`),
  * `request`, `console.*`, `test(name, fn)` and `sleep(ms)`; the script may `await`. No `require` (nor file system, network, timers):
- * a script that needs them fails with its line, and its request is not sent.
+ * a script that needs them fails with its line, and its request is not sent — unless its project
+ * is trusted (src/trust/): then `require`, `__dirname`, `__filename` and `Buffer` are Node's.
  */
+import { TRUST_REMEDY } from '../trust/require-trust.js';
 import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 
 export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
@@ -44,8 +46,9 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
       call('test', name, 'fail', error && typeof error.message === 'string' ? error.message : String(error));
     }
   };
+  // A trusted project's script has Node's own (defined before this runs); any other is refused here.
   const require = (name) => {
-    throw new Error('require(' + JSON.stringify(String(name)) + ') is not available in request-file scripts (no modules, file system or network)');
+    throw new Error('require(' + JSON.stringify(String(name)) + ') runs a program; ' + ${JSON.stringify(TRUST_REMEDY)});
   };
 
   const headerObject = (pairs) => {
@@ -104,7 +107,7 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   define('test', test, false);
   // httpyac's sleep(ms), awaited as a promise there: here the script waits in place (within its time limit).
   define('sleep', (ms) => { call('sleep', ms); }, false);
-  define('require', require, false);
+  if (!Object.hasOwn(globalThis, 'require')) define('require', require, false);
   define('request', request, false);
   if (response !== undefined) define('response', response, false);
   // Run by the host after the script: what it exported and put in $global become variables.

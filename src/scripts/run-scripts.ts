@@ -16,6 +16,9 @@ import { luaVariableNames, RESTNVIM_API } from './lua/restnvim-api.js';
 import type { Bridge, ScriptFailure } from './sandbox.js';
 import type { IsolatedSandbox, ScriptWorker } from './script-worker.js';
 
+/** A script that may call `require` (httpyac's scripts may, in a trusted project). */
+const REQUIRE = /\brequire\b/;
+
 /** Default time limit of one script (the issue's 5 s; `--script-timeout` changes it). */
 export const SCRIPT_TIMEOUT_MS = 5000;
 
@@ -44,6 +47,8 @@ export interface ScriptHost {
   /** The request file (absolute) and how it is named in messages. */
   file: string;
   timeoutMs: number;
+  /** Whether the project is trusted (src/trust/): asked only of an httpyac script that calls `require`. */
+  trusted?(): Promise<boolean>;
   /** The run's script worker, where every sandbox lives (its module loads with the first script). */
   sandboxes(): Promise<ScriptWorker>;
 }
@@ -153,12 +158,14 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
       let failure: ScriptFailure | undefined;
       if (script.dialect === 'httpyac') {
         const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]) };
-        const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs);
+        // A trusted project's script gets Node's require, resolved from the script's own file.
+        const trusted = REQUIRE.test(code) && (await host.trusted?.()) === true ? { file: resolve(host.file, '..', script.path ?? host.file) } : undefined;
+        const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, { trusted });
         failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
         sandbox.dispose();
       } else if (script.dialect === 'lua') {
         const own = { ...data, variables: await host.resolve(luaVariableNames(code)) };
-        const sandbox = sandboxes.createSandbox(RESTNVIM_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, 'lua');
+        const sandbox = sandboxes.createSandbox(RESTNVIM_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, { language: 'lua' });
         failure = await sandbox.run(code, filename);
         sandbox.dispose();
       } else {

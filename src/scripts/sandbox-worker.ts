@@ -8,6 +8,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { LuaFactory } from 'wasmoon';
 import { type Bridge, createSandbox, type Sandbox } from './sandbox.js';
+import { trustedGlobals } from './trusted-globals.js';
 import { SCRIPT_MEMORY_MB, type WorkerCall, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 interface Setup {
@@ -38,7 +39,7 @@ function serve({ port, flag }: Setup): void {
     void (async () => {
       switch (request.type) {
         case 'create':
-          if (request.language !== 'lua') sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs));
+          if (request.language !== 'lua') sandboxes.set(id, createSandbox(request.bootstrap, bridgeOf(id), request.data, request.timeoutMs, request.trusted ? trustedGlobals(request.trusted) : undefined));
           else {
             try {
               sandboxes.set(id, await createLua(request));

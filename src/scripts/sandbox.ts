@@ -245,8 +245,11 @@ async function instrument(code: string): Promise<string | undefined> {
 /**
  * A fresh context with `bootstrap` (JavaScript defining the script's API on `globalThis`) run
  * in it; `bootstrap` evaluates to a function that receives the bridge and the JSON data.
+ * `hostGlobals`: a trusted project's script (src/trust/) is given these host objects — Node's
+ * `require` among them — before the API is installed; it then has the user's rights, and only
+ * its time limit still holds.
  */
-export function createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number): Sandbox {
+export function createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number, hostGlobals?: Readonly<Record<string, unknown>>): Sandbox {
   const { createContext, Script } = vm();
   // afterEvaluate: the promise jobs of an async script run before runInContext returns, inside its time limit.
   const context = createContext(Object.create(null) as object, { codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
@@ -281,6 +284,7 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
       return `\u0000error:${error instanceof Error ? error.message : String(error)}`;
     }
   };
+  for (const [name, value] of Object.entries(hostGlobals ?? {})) Object.defineProperty(context, name, { value, writable: false, configurable: false, enumerable: false });
   const install = new Script(bootstrap, { filename: 'reqflow:script-api' }).runInContext(context) as (bridge: unknown, data: string) => void;
   install(safeBridge, data);
 

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { MessagePort, Worker } from 'node:worker_threads';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
 import type { Bridge, Sandbox, ScriptFailure } from './sandbox.js';
+import type { TrustedScript } from './trusted-globals.js';
 import { type BridgeCall, SCRIPT_MEMORY_MB, type ScriptLanguage, type WorkerCall, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
 /** How long past its own time limit a script may keep the worker before it is stopped from here. */
@@ -38,12 +39,15 @@ export class ScriptWorker {
   private seq = 0;
   private ids = 0;
 
-  /** `bootstrap`: the API's code, in the sandbox's language (JavaScript unless `language` says Lua). */
-  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number, language: ScriptLanguage = 'javascript'): IsolatedSandbox {
+  /**
+   * `bootstrap`: the API's code, in the sandbox's language (JavaScript unless `language` says Lua).
+   * `trusted`: the script of a trusted project, given Node's `require` (trusted-globals.ts).
+   */
+  createSandbox(bootstrap: string, bridge: Bridge, data: string, timeoutMs: number, { language = 'javascript', trusted }: { language?: ScriptLanguage; trusted?: TrustedScript } = {}): IsolatedSandbox {
     const id = ++this.ids;
     const running = this.start();
     running.bridges.set(id, bridge);
-    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs, ...(language === 'lua' ? { language } : {}) }, timeoutMs);
+    const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs, ...(language === 'lua' ? { language } : {}), ...(trusted ? { trusted } : {}) }, timeoutMs);
     const alive = async (): Promise<ScriptFailure | undefined> => (await created).failure ?? (this.running === running ? undefined : { message: 'the script sandbox stopped' });
     return {
       run: async (code, filename) => (await alive()) ?? (await this.call(running, { type: 'run', id, code, filename }, timeoutMs)).failure,

@@ -1,5 +1,6 @@
 /** The messages between script-worker.ts (main thread) and sandbox-worker.ts (the worker). */
 import type { ScriptFailure } from './sandbox.js';
+import type { TrustedScript } from './trusted-globals.js';
 
 /** The worker's heap, and a Lua state's memory: far above what a request-file script needs, far below the machine. */
 export const SCRIPT_MEMORY_MB = 128;
@@ -9,7 +10,7 @@ export type ScriptLanguage = 'javascript' | 'lua';
 
 /** What the main thread asks of the worker, for sandbox `id`. */
 export type WorkerCall = { id: number } & (
-  | { type: 'create'; bootstrap: string; data: string; timeoutMs: number; language?: ScriptLanguage }
+  | { type: 'create'; bootstrap: string; data: string; timeoutMs: number; language?: ScriptLanguage; trusted?: TrustedScript }
   | { type: 'run' | 'evaluate'; code: string; filename: string }
   | { type: 'dispose' }
 );

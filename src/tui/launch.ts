@@ -9,7 +9,7 @@ import { SecretRegistry } from '../core/mask.js';
 import type { PluginEntry } from '../core/registry.js';
 
 /** The `run` flags that mean something in the UI. */
-export const TUI_FLAGS = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'history', 'debug'] as const;
+export const TUI_FLAGS = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'history', 'trust', 'debug'] as const;
 
 /** The folder to browse: DIR, the folder of a request file given instead, else the current folder. */
 async function folderOf(arg: string | undefined, cwd: string): Promise<string> {

@@ -205,7 +205,9 @@ export class Workspace {
   private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
     await this.refreshSession();
     // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
-    const environment = await loadEnvironment(dirname(file), this.options.environment);
+    // httpyac's JavaScript config runs in a trusted project only (docs/trust.md).
+    const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: this.session.project, file: config }, warn ?? (() => undefined));
+    const environment = await loadEnvironment(dirname(file), this.options.environment, undefined, { trust });
     for (const value of environment?.secrets ?? []) this.secrets.add(value);
     const history = warn
       ? openHistory({ options: this.options, profile: this.profile, project: this.session.project, ...(this.document.path ? { profilesFile: this.document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
@@ -213,7 +215,8 @@ export class Workspace {
     return {
       registry: this.registry,
       options: this.options,
-      profile: this.profile,
+      // httpyac's defaultHeaders, below the profile's own (a request's header wins over both).
+      profile: environment?.headers ? { ...this.profile, headers: { ...environment.headers, ...this.profile.headers } } : this.profile,
       ...(this.document.path ? { profilesPath: this.document.path } : {}),
       session: this.session,
       ...(environment ? { environment } : {}),

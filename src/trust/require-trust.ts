@@ -1,0 +1,47 @@
+/**
+ * The one check before reqflow runs a program a request file names (docs/trust.md): `--trust`
+ * for this invocation, else the project in the trust store — and the file that asks for it inside
+ * that project (a file elsewhere, run from a trusted project's folder, is in that project's
+ * session but not in its trust). Loaded only when such a construct is met, so a plain run never
+ * reads the store.
+ */
+import { realpathSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { UsageError } from '../core/errors/index.js';
+import { isTrustedProject } from './store.js';
+
+export interface TrustScope {
+  /** `--trust` was given. */
+  flag?: boolean;
+  /** The project root (as sessions use it: `session.project`). */
+  project: string;
+  /** The file whose code would run (the request file, a script file, httpyac's config): it must be inside the project. */
+  file: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The remedy every refusal ends with. */
+export const TRUST_REMEDY = '`reqflow trust` this project or pass --trust';
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** `file` is `project` or below it (real paths: a link out of the project is outside it). */
+function inside(project: string, file: string): boolean {
+  const path = relative(project, real(file));
+  return !path.startsWith('..') && !isAbsolute(path);
+}
+
+export function isTrusted(scope: TrustScope): boolean {
+  return scope.flag === true || (inside(scope.project, scope.file) && isTrustedProject(scope.project, scope.env));
+}
+
+/** Exit 2 unless trusted: `where` is the file and line, `what` the construct (`# @auth command`). */
+export function requireTrust(scope: TrustScope, where: string, what: string): void {
+  if (!isTrusted(scope)) throw new UsageError(`${where}: ${what} runs a program; ${TRUST_REMEDY}`, { hint: inside(scope.project, scope.file) ? `the project is ${scope.project}: reqflow trust --help` : `${real(scope.file)} is outside the project ${scope.project} (whose profiles it is run with): only a file inside a trusted project runs programs` });
+}
