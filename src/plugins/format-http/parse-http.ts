@@ -34,7 +34,7 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   const places: number[] = []; // start, end, first line: three per request
   const names: Array<string | undefined> = [];
   const scopes: FileScope[] = [];
-  const scope: FileScope = { variables: {}, scripts: [] };
+  const scope: FileScope = { variables: {}, scripts: [], hooks: globalRequestHooks(body, file) };
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
     const { variables, scripts, auth } = scope; // as the block starts: rebuilding it sets its own again
@@ -42,7 +42,7 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
     if (!spec) return;
     places.push(block.start, block.end, block.firstLine);
     names.push(block.name);
-    scopes.push(before?.variables === variables && before.scripts === scripts && before.auth === auth ? before : { variables, scripts, ...(auth !== undefined ? { auth } : {}) });
+    scopes.push(before?.variables === variables && before.scripts === scripts && before.auth === auth ? before : { variables, scripts, hooks: scope.hooks, ...(auth !== undefined ? { auth } : {}) });
     visit(spec);
   });
   return (index) => {
@@ -61,6 +61,27 @@ interface FileScope {
   scripts: readonly ScriptSpec[];
   /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
   auth?: string;
+  /** httpyac's `{{@request` hooks of global blocks: before every request of the file, wherever they stand. */
+  hooks: readonly ScriptSpec[];
+}
+
+/** A `{{@request` (or `{{request`) line: only a file with one needs its global hooks looked for first. */
+const REQUEST_HOOK_LINE = /^[ \t]*\{\{(?:@js\s+)?@?request[ \t]*\r?$/im;
+
+/**
+ * The `{{@request` hooks of the file's global blocks (no request line, no `# @name`), in file order.
+ * httpyac runs them before every request of the file, the ones above them too: each request merges the
+ * `onRequest` hooks of all of `httpFile.globalHttpRegions` before its own (`httpRegionUtils.ts`,
+ * `addHttpFileRequestClientHooks`). Read before the requests, so a hook below a request applies to it.
+ */
+function globalRequestHooks(text: string, file: string): readonly ScriptSpec[] {
+  if (!REQUEST_HOOK_LINE.test(text)) return [];
+  const hooks: ScriptSpec[] = [];
+  splitBlocks(text, (block) => {
+    if (!block.lines.some((line) => REQUEST_HOOK_LINE.test(line))) return;
+    parseBlock(block, file, 1, { variables: {}, scripts: [], hooks: [] }, (hook) => hooks.push(hook));
+  });
+  return hooks;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -85,7 +106,7 @@ function headerLineHint(line: string): string {
   return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
 }
 
-function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
+function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalHook?: (hook: ScriptSpec) => void): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
   const prompts: Array<{ name: string; description?: string }> = [];
@@ -150,11 +171,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // httpyac scripts run before each request below it (httpyac's global scripts).
   if (i >= block.lines.length) {
     // httpyac's `{{@request` hook: a block with `# @name` is no global block, so its hook never runs
-    // (it has no request); a global one runs before every request of the file, those above it too.
+    // (it has no request); a global one runs before every request of the file, those above it too:
+    // `scope.hooks` holds them all, read first (globalRequestHooks).
     const named = annotations.name !== undefined;
-    const hook = named ? undefined : scripts.find((script) => script.phase === 'request');
-    if (hook && index > 1) throw new ParseError(file, hook.line - 1, 1, "httpyac's {{@request in a block below a request runs before every request of the file, the ones above it too", { hint: 'move the block above the first request' });
-    const global = scripts.filter((script) => script.dialect === 'httpyac' && !(named && script.phase === 'request'));
+    if (!named) for (const script of scripts) if (script.phase === 'request') onGlobalHook?.(script);
+    const global = scripts.filter((script) => script.dialect === 'httpyac' && script.phase !== 'request');
     if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
     return undefined;
   }
@@ -225,7 +246,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // `@name = value` below the body: for the requests below it.
   for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
-  const all = [...scope.scripts, ...scripts, ...(handlers ?? [])];
+  const all = [...scope.hooks, ...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
   // rest.nvim's `# @lang=lua` above a script: reqflow runs JavaScript only, so it is refused, never run as JavaScript.
   const lang = annotations.lang;
