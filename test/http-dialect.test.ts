@@ -160,6 +160,24 @@ describe('httpyac files', () => {
   });
 });
 
+describe('httpyac: # @ref to a named block of variables', () => {
+  test('the block above defines them: the request runs with them (recorded from httpyac 6.16.7: GET /settings/ok?from=ref)', async () => {
+    const result = await run('httpyac/ref-settings.http');
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    expect(result.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /settings/ok?from=ref']);
+  });
+
+  test('a block of variables below the request: still exit 2 naming the # @ref line, nothing sent', async () => {
+    const file = tmp.write('ref-below.http', `# @ref settings\nGET {{base}}/never\n\n###\n# @name settings\n@base = {{host}}\n`);
+    const before = received.length;
+    const result = await runCli(['run', file, '-e', `host=http://127.0.0.1:${port}`], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ref-below.http:1: # @ref settings: no request is named "settings"');
+    expect(received.length).toBe(before);
+  });
+});
+
 describe('httpyac projects', () => {
   test('/* */ comments (### inside them is Markdown), # @import of another file\'s requests and variables, @ref, {{name.path}} of a response, the host variable before /paths, requests without ### and bodies without a blank line', async () => {
     const { code, stderr, requests } = await run('httpyac-project/todos.http');

@@ -37,12 +37,13 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   const scope: FileScope = { variables: {}, scripts: [], hooks: globalRequestHooks(body, file) };
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
-    const { variables, scripts, auth } = scope; // as the block starts: rebuilding it sets its own again
+    const { variables, scripts, auth, settings } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, names.length + 1, scope);
     if (!spec) return;
     places.push(block.start, block.end, block.firstLine);
     names.push(block.name);
-    scopes.push(before?.variables === variables && before.scripts === scripts && before.auth === auth ? before : { variables, scripts, hooks: scope.hooks, ...(auth !== undefined ? { auth } : {}) });
+    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings;
+    scopes.push(same ? before : { variables, scripts, hooks: scope.hooks, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
     visit(spec);
   });
   return (index) => {
@@ -63,6 +64,8 @@ interface FileScope {
   auth?: string;
   /** httpyac's `{{@request` hooks of global blocks: before every request of the file, wherever they stand. */
   hooks: readonly ScriptSpec[];
+  /** `# @name`s of blocks without a request above (httpyac: variables a `# @ref` to them defines). */
+  settings?: readonly string[];
 }
 
 /** A `{{@request` (or `{{request`) line: only a file with one needs its global hooks looked for first. */
@@ -177,6 +180,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     if (!named) for (const script of scripts) if (script.phase === 'request') onGlobalHook?.(script);
     const global = scripts.filter((script) => script.dialect === 'httpyac' && script.phase !== 'request');
     if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
+    if (named) scope.settings = [...(scope.settings ?? []), annotations.name as string];
     return undefined;
   }
   const lineNo = block.firstLine + i;
@@ -246,6 +250,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   // `@name = value` below the body: for the requests below it.
   for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
+  // httpyac's `# @ref settings` to a named block of variables above: running it defines them, which the file
+  // scope already does here (its variables are visible below it). Refs to one below still fail, naming the line.
+  const { settings } = scope;
+  if (chain.refs && settings) chain.refs = chain.refs.filter((ref) => !settings.includes(ref.name));
+  if (chain.refs?.length === 0) delete chain.refs;
   const all = [...scope.hooks, ...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
   // rest.nvim's `# @lang=lua` above a script: reqflow runs JavaScript only, so it is refused, never run as JavaScript.
