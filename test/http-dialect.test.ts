@@ -129,6 +129,23 @@ describe('VS Code REST Client files', () => {
   });
 });
 
+describe('VS Code: {{$dotenv %name}}', () => {
+  test('the name comes from the selected environment, else it is the name itself: @X = {{$dotenv %X}} reads X from .env (no cycle)', async () => {
+    tmp.write('dotenv-ref/package.json', '{}');
+    tmp.write('dotenv-ref/.env', `ORY_URL=http://127.0.0.1:${port}\nORY_URL_DEV=http://127.0.0.1:${port}/dev\n`);
+    tmp.write('dotenv-ref/.vscode/settings.json', '{ "rest-client.environmentVariables": { "dev": { "ORY_URL": "ORY_URL_DEV" }, "local": {} } }');
+    const file = tmp.write('dotenv-ref/api.http', '@ORY_URL = {{$dotenv %ORY_URL}}\n\nGET {{ORY_URL}}/sessions/whoami\n');
+    const runIt = async (envName: string) => {
+      const before = received.length;
+      const result = await runCli(['run', file, '--env', envName], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      return { code: result.code, refused: result.stderr.includes('reqflow:'), urls: received.slice(before).map((r) => r.url) };
+    };
+    // VS Code's resolveSettingsEnvironmentVariable (systemVariableProvider.ts): the environment's value names the key.
+    expect(await runIt('local')).toEqual({ code: 0, refused: false, urls: ['/sessions/whoami'] });
+    expect(await runIt('dev')).toEqual({ code: 0, refused: false, urls: ['/dev/sessions/whoami'] });
+  });
+});
+
 describe('VS Code chaining through file variables', () => {
   test('a file variable is resolved only where used: an unused reference runs nothing and is no cycle; variables below a body and trailing comments are not body', async () => {
     const { code, stderr, requests } = await run('vscode/chain.rest');
