@@ -177,6 +177,15 @@ describe('httpyac files', () => {
   });
 });
 
+describe('httpyac: global blocks wherever they stand', () => {
+  test('a global {{ }} block below a request runs before it too, after the ones above (recorded from httpyac 6.16.7)', async () => {
+    const result = await run('httpyac/global-script-below.http');
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    expect(result.requests.map((r) => r.url)).toEqual(['/global/x?stage=second&late=yes', '/global/y?stage=second&late=yes']);
+  });
+});
+
 describe('httpyac: # @ref to a named block of variables', () => {
   test('the block above defines them: the request runs with them (recorded from httpyac 6.16.7: GET /settings/ok?from=ref)', async () => {
     const result = await run('httpyac/ref-settings.http');

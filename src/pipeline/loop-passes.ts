@@ -110,8 +110,9 @@ export async function runLoop(spec: RequestSpec, file: string, run: RunServices,
   const loop = spec.loop;
   const where = whereOf(spec);
   // httpyac runs a script above the `# @loop` line once, before the loop reads its values; the
-  // passes repeat only what stands below it (its hooks from the loop's on).
-  const below = (s: ScriptSpec): boolean => s.phase !== 'pre' || loop === undefined || s.line > loop.line;
+  // passes repeat only what stands below it (its hooks from the loop's on) and above the request line:
+  // a pre-request script past that line is a global block's from further down, run before the request once.
+  const below = (s: ScriptSpec): boolean => s.phase !== 'pre' || loop === undefined || (s.line > loop.line && s.line < spec.source.line);
   let items: unknown[] = [];
   try {
     await runAboveLoop(spec, file, run, below);

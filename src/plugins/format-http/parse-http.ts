@@ -34,7 +34,7 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   const places: number[] = []; // start, end, first line: three per request
   const names: Array<string | undefined> = [];
   const scopes: FileScope[] = [];
-  const scope: FileScope = { variables: {}, scripts: [], hooks: globalRequestHooks(body, file) };
+  const scope: FileScope = { variables: {}, scripts: [], globals: globalScripts(body, file) };
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
     const { variables, scripts, auth, settings } = scope; // as the block starts: rebuilding it sets its own again
@@ -43,7 +43,7 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
     places.push(block.start, block.end, block.firstLine);
     names.push(block.name);
     const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings;
-    scopes.push(same ? before : { variables, scripts, hooks: scope.hooks, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
+    scopes.push(same ? before : { variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
     visit(spec);
   });
   return (index) => {
@@ -58,33 +58,34 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
 interface FileScope {
   /** File variables defined so far; replaced (never mutated) when one is added, so specs can share it. */
   variables: Readonly<Record<string, string>>;
-  /** httpyac scripts of blocks without a request: they run before each request below them. */
+  /** httpyac scripts of named blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
   /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
   auth?: string;
-  /** httpyac's `{{@request` hooks of global blocks: before every request of the file, wherever they stand. */
-  hooks: readonly ScriptSpec[];
+  /** httpyac's scripts of global blocks (`{{ }}`, `{{@request`, `{{@response`): for every request of the file, wherever they stand. */
+  globals: readonly ScriptSpec[];
   /** `# @name`s of blocks without a request above (httpyac: variables a `# @ref` to them defines). */
   settings?: readonly string[];
 }
 
-/** A `{{@request` (or `{{request`) line: only a file with one needs its global hooks looked for first. */
-const REQUEST_HOOK_LINE = /^[ \t]*\{\{(?:@js\s+)?@?request[ \t]*\r?$/im;
+/** A line opening an httpyac script (`{{`, `{{@request`, …): only a file with one needs its global scripts looked for first. */
+const SCRIPT_LINE = /^[ \t]*\{\{(?:@js\s+)?[+@]?(?:request|streaming|response|after|responseLogging)?[ \t]*\r?$/im;
 
 /**
- * The `{{@request` hooks of the file's global blocks (no request line, no `# @name`), in file order.
- * httpyac runs them before every request of the file, the ones above them too: each request merges the
- * `onRequest` hooks of all of `httpFile.globalHttpRegions` before its own (`httpRegionUtils.ts`,
- * `addHttpFileRequestClientHooks`). Read before the requests, so a hook below a request applies to it.
+ * The httpyac scripts of the file's global blocks (no request line, no `# @name`), in file order.
+ * httpyac runs them for every request of the file, the ones above them too: before each request it
+ * executes every global region (`executeGlobalScripts` over `httpFile.globalHttpRegions`) and merges
+ * their `onRequest` hooks before the request's own (`httpRegionUtils.ts`, `addHttpFileRequestClientHooks`).
+ * Read before the requests, so a global block below a request applies to it.
  */
-function globalRequestHooks(text: string, file: string): readonly ScriptSpec[] {
-  if (!REQUEST_HOOK_LINE.test(text)) return [];
-  const hooks: ScriptSpec[] = [];
+function globalScripts(text: string, file: string): readonly ScriptSpec[] {
+  if (!SCRIPT_LINE.test(text)) return [];
+  const found: ScriptSpec[] = [];
   splitBlocks(text, (block) => {
-    if (!block.lines.some((line) => REQUEST_HOOK_LINE.test(line))) return;
-    parseBlock(block, file, 1, { variables: {}, scripts: [], hooks: [] }, (hook) => hooks.push(hook));
+    if (!block.lines.some((line) => SCRIPT_LINE.test(line))) return;
+    parseBlock(block, file, 1, { variables: {}, scripts: [], globals: [] }, (script) => found.push(script));
   });
-  return hooks;
+  return found;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -109,7 +110,7 @@ function headerLineHint(line: string): string {
   return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
 }
 
-function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalHook?: (hook: ScriptSpec) => void): RequestSpec | undefined {
+function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
   const prompts: Array<{ name: string; description?: string }> = [];
@@ -173,13 +174,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   // A block without a request (a banner, comments, variables, a trailing ###) is skipped; its
   // httpyac scripts run before each request below it (httpyac's global scripts).
   if (i >= block.lines.length) {
-    // httpyac's `{{@request` hook: a block with `# @name` is no global block, so its hook never runs
-    // (it has no request); a global one runs before every request of the file, those above it too:
-    // `scope.hooks` holds them all, read first (globalRequestHooks).
+    // A global block's httpyac scripts are every request's, those above it too: `scope.globals` holds
+    // them all, read first (globalScripts). A block with `# @name` is no global block: its `{{@request`
+    // hook never runs (it has no request), its other scripts run before the requests below it.
     const named = annotations.name !== undefined;
-    if (!named) for (const script of scripts) if (script.phase === 'request') onGlobalHook?.(script);
-    const global = scripts.filter((script) => script.dialect === 'httpyac' && script.phase !== 'request');
-    if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
+    const httpyac = scripts.filter((script) => script.dialect === 'httpyac');
+    if (!named) for (const script of httpyac) onGlobalScript?.(script);
+    const kept = named ? httpyac.filter((script) => script.phase !== 'request') : [];
+    if (kept.length > 0) scope.scripts = [...scope.scripts, ...kept];
     if (named) scope.settings = [...(scope.settings ?? []), annotations.name as string];
     return undefined;
   }
@@ -255,7 +257,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   const { settings } = scope;
   if (chain.refs && settings) chain.refs = chain.refs.filter((ref) => !settings.includes(ref.name));
   if (chain.refs?.length === 0) delete chain.refs;
-  const all = [...scope.hooks, ...scope.scripts, ...scripts, ...(handlers ?? [])];
+  const all = [...scope.globals, ...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
   // rest.nvim's `# @lang=lua` above a script: reqflow runs JavaScript only, so it is refused, never run as JavaScript.
   const lang = annotations.lang;
