@@ -5,8 +5,9 @@
  * refused naming the line — never sent once.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir } from './helpers/cli.js';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
 let recorder: Recorder;
@@ -66,6 +67,18 @@ describe('# @loop for N', () => {
       ['request-1#0', true],
       ['request-1#1', false],
       ['request-1#2', true],
+    ]);
+  });
+
+  test('a global script\'s exports and a script above # @loop run once, before the passes; one below it on each pass (loop-count-scripts.http)', async () => {
+    const text = readFileSync(join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac', 'loop-count-scripts.http'), 'utf8');
+    const result = await reqflow('loop-count-scripts.http', text, ['-e', `host=${recorder.url}`]);
+    expect(result.stderr).not.toContain('reqflow:');
+    // Recorded from httpyac 6.16.7 (`httpyac send loop-count-scripts.http -a --var host=…`).
+    expect(result.got).toEqual([
+      '/loop/count?greeting=hello&above=a&below=b&index=0',
+      '/loop/count?greeting=hello&above=a&below=bb&index=1',
+      '/loop/count?greeting=hello&above=a&below=bbb&index=2',
     ]);
   });
 

@@ -47,6 +47,18 @@ describe('{{@request: what httpyac sends', () => {
     ]);
   });
 
+  test('a global hook below a request runs before the requests above it too, before each request\'s own (request-hook-below.http)', async () => {
+    const result = await reqflow(join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac', 'request-hook-below.http'));
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    const sent = result.got.map((r) => ({ line: `${r.method} ${r.url}`, headers: decided(r.headers), body: r.body.toString('latin1') }));
+    // Recorded from httpyac 6.16.7 (`httpyac send request-hook-below.http -a --var host=…`), header order aside.
+    expect(sent).toEqual([
+      { line: 'GET /hook/first', headers: { 'x-order': 'written+global', 'x-late': 'late-GET', accept: '*/*' }, body: '' },
+      { line: 'POST /hook/second', headers: { 'content-type': 'text/plain', 'x-order': 'written+global+own', 'x-late': 'late-POST', accept: '*/*', 'content-length': '6' }, body: 'a body' },
+    ]);
+  });
+
   test('the hook\'s exports are variables of the requests after it; its request is the resolved one', async () => {
     const file = tmp.write('exports.http', `{{@request\n  exports.seen = request.url;\n}}\nGET {{host}}/first?u={{user}}\n\n###\nGET {{host}}/second?from={{seen}}\n`);
     const result = await reqflow(file);
@@ -83,14 +95,6 @@ describe('what reqflow cannot send as httpyac would: exit 2 naming the hook, tha
     const result = await reqflow(file);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("include.http:1: httpyac's {{@request hook: the body includes files or bytes");
-    expect(result.got).toEqual([]);
-  });
-
-  test('a global hook below a request (httpyac runs it before the requests above it too): refused naming its line when the file is read, nothing sent', async () => {
-    const file = tmp.write('late.http', `GET {{host}}/first\n\n###\n{{@request\n  request.headers.X = 'y';\n}}\n\n###\nGET {{host}}/second\n`);
-    const result = await reqflow(file);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain("late.http:4:1: httpyac's {{@request in a block below a request runs before every request of the file");
     expect(result.got).toEqual([]);
   });
 

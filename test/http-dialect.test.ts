@@ -129,6 +129,23 @@ describe('VS Code REST Client files', () => {
   });
 });
 
+describe('VS Code: {{$dotenv %name}}', () => {
+  test('the name comes from the selected environment, else it is the name itself: @X = {{$dotenv %X}} reads X from .env (no cycle)', async () => {
+    tmp.write('dotenv-ref/package.json', '{}');
+    tmp.write('dotenv-ref/.env', `ORY_URL=http://127.0.0.1:${port}\nORY_URL_DEV=http://127.0.0.1:${port}/dev\n`);
+    tmp.write('dotenv-ref/.vscode/settings.json', '{ "rest-client.environmentVariables": { "dev": { "ORY_URL": "ORY_URL_DEV" }, "local": {} } }');
+    const file = tmp.write('dotenv-ref/api.http', '@ORY_URL = {{$dotenv %ORY_URL}}\n\nGET {{ORY_URL}}/sessions/whoami\n');
+    const runIt = async (envName: string) => {
+      const before = received.length;
+      const result = await runCli(['run', file, '--env', envName], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      return { code: result.code, refused: result.stderr.includes('reqflow:'), urls: received.slice(before).map((r) => r.url) };
+    };
+    // VS Code's resolveSettingsEnvironmentVariable (systemVariableProvider.ts): the environment's value names the key.
+    expect(await runIt('local')).toEqual({ code: 0, refused: false, urls: ['/sessions/whoami'] });
+    expect(await runIt('dev')).toEqual({ code: 0, refused: false, urls: ['/dev/sessions/whoami'] });
+  });
+});
+
 describe('VS Code chaining through file variables', () => {
   test('a file variable is resolved only where used: an unused reference runs nothing and is no cycle; variables below a body and trailing comments are not body', async () => {
     const { code, stderr, requests } = await run('vscode/chain.rest');
@@ -157,6 +174,33 @@ describe('httpyac files', () => {
     expect(byName(requests, '/template').body.toString()).toBe('name=ada\n');
     expect(byName(requests, '/latin1').body.toString('utf8')).toBe('café ada\n');
     expect(JSON.parse(byName(requests, '/graphql').body.toString())).toEqual({ query: 'query Hello {\n  hello\n}' });
+  });
+});
+
+describe('httpyac: global blocks wherever they stand', () => {
+  test('a global {{ }} block below a request runs before it too, after the ones above (recorded from httpyac 6.16.7)', async () => {
+    const result = await run('httpyac/global-script-below.http');
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    expect(result.requests.map((r) => r.url)).toEqual(['/global/x?stage=second&late=yes', '/global/y?stage=second&late=yes']);
+  });
+});
+
+describe('httpyac: # @ref to a named block of variables', () => {
+  test('the block above defines them: the request runs with them (recorded from httpyac 6.16.7: GET /settings/ok?from=ref)', async () => {
+    const result = await run('httpyac/ref-settings.http');
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    expect(result.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /settings/ok?from=ref']);
+  });
+
+  test('a block of variables below the request: still exit 2 naming the # @ref line, nothing sent', async () => {
+    const file = tmp.write('ref-below.http', `# @ref settings\nGET {{base}}/never\n\n###\n# @name settings\n@base = {{host}}\n`);
+    const before = received.length;
+    const result = await runCli(['run', file, '-e', `host=http://127.0.0.1:${port}`], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('ref-below.http:1: # @ref settings: no request is named "settings"');
+    expect(received.length).toBe(before);
   });
 });
 

@@ -6,7 +6,7 @@
 import { dirname } from 'node:path';
 import type { AgentPool } from '../core/http/agents.js';
 import { AbortHooks } from '../core/abort-hooks.js';
-import { loadEnvironment } from '../core/environments.js';
+import { loadEnvironment, withToolDefaultHeaders } from '../core/environments.js';
 import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { proxyConfigured } from '../core/http/proxy-env.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
@@ -61,18 +61,18 @@ function lazyPrompter(interactive: boolean, io: RunSetup['io']): Prompter {
 
 export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
-  const { profile, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
+  const { profile: own, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
   const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path), file: config }, warn);
   const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
+  const profile = withToolDefaultHeaders(own, environment);
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });
   const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
     options,
-    // httpyac's defaultHeaders, below the profile's own (a request's header wins over both).
-    profile: environment?.headers ? { ...profile, headers: { ...environment.headers, ...profile.headers } } : profile,
+    profile,
     ...(document.path ? { profilesPath: document.path } : {}),
     session,
     ...(environment ? { environment } : {}),

@@ -6,6 +6,7 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
+import { setHeader } from './headers.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
@@ -22,8 +23,8 @@ export interface Environment {
   unusable: Record<string, UnusableValue>;
   /** Every value of the private files (all environments): masked like profile secrets. */
   secrets: string[];
-  /** httpyac's `defaultHeaders` (its JavaScript config): sent unless the request or the profile sets them. */
-  headers?: Record<string, string>;
+  /** The headers the project's tool config adds where a request writes none of that name ({@link toolDefaultHeaders}). */
+  defaultHeaders?: Record<string, string>;
 }
 
 export interface LoadEnvironmentOptions {
@@ -85,18 +86,26 @@ function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
 }
 
 /** The JSON kinds, in every folder of the search. */
-async function jsonFiles(folders: string[], js?: { trust: NonNullable<LoadEnvironmentOptions['trust']>; required: boolean; headers: Record<string, string> }): Promise<EnvFile[]> {
+/** What a trusted project's JavaScript configs gave besides environments: their default headers, and the folders they came from. */
+interface JsConfigs {
+  trust: NonNullable<LoadEnvironmentOptions['trust']>;
+  required: boolean;
+  headers: Record<string, string>;
+  loaded: Set<string>;
+}
+
+async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> {
   const found: EnvFile[] = [];
   // A folder whose JavaScript config was loaded: httpyac reads no other config there.
-  let loaded: string | undefined;
+  const loaded = js?.loaded ?? new Set<string>();
   for (const { path, kind, text } of jsonCandidates(folders)) {
-    if ((kind === 'httpyac' || kind === 'package') && loaded === dirname(path)) continue;
+    if ((kind === 'httpyac' || kind === 'package') && loaded.has(dirname(path))) continue;
     if (kind === 'httpyac-js') {
       if (!js || !(await js.trust(path, js.required))) continue;
       const config = await (await import('./httpyac-js-config.js')).loadHttpyacJsConfig(path);
       if (config.environments !== undefined) found.push({ path, kind: 'httpyac', table: table(config.environments, path, 'environments') });
-      Object.assign(js.headers, config.defaultHeaders);
-      loaded = dirname(path);
+      for (const [header, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(js.headers, header, value);
+      loaded.add(dirname(path));
     } else if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
       found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
     } else if (kind === 'vscode') {
@@ -112,6 +121,34 @@ async function jsonFiles(folders: string[], js?: { trust: NonNullable<LoadEnviro
     }
   }
   return found;
+}
+
+/**
+ * The headers the project's tool config adds to every request that writes none of that name (any
+ * spelling): httpyac's `defaultHeaders` (`.httpyac.json`, or under `httpyac` in package.json; its
+ * `defaultHeaders` request hook) and VS Code REST Client's `rest-client.defaultHeaders`
+ * (.vscode/settings.json). A nearer file's value wins; values may hold `{{…}}`. Without them a
+ * project's files go out without the Cookie or Content-Type its author set once for all of them.
+ */
+async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<Record<string, string> | undefined> {
+  let headers: Record<string, string> | undefined;
+  for (const { path, kind, text } of jsonCandidates(folders)) {
+    if (kind !== 'httpyac' && kind !== 'package' && kind !== 'vscode') continue;
+    if (kind !== 'vscode' && js?.loaded.has(dirname(path))) continue; // its JavaScript config was read instead
+    const config = await parseJson(path, text ?? read(path));
+    const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
+    const key = kind === 'vscode' ? 'rest-client.defaultHeaders' : kind === 'package' ? 'httpyac.defaultHeaders' : 'defaultHeaders';
+    const raw = isObject(section) ? section[kind === 'vscode' ? key : 'defaultHeaders'] : undefined;
+    if (raw === undefined) continue;
+    if (!isObject(raw)) throw new UsageError(`${path}: "${key}": expected an object of "Header-Name": "value"`);
+    for (const [name, value] of Object.entries(raw)) {
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
+      setHeader((headers ??= {}), name, String(value));
+    }
+  }
+  // A trusted JavaScript config's own (httpyac's `defaultHeaders` there).
+  for (const [name, value] of Object.entries(js?.headers ?? {})) setHeader((headers ??= {}), name, value);
+  return headers;
 }
 
 /** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
@@ -272,8 +309,9 @@ export async function environmentNames(requestDir: string): Promise<string[]> {
 
 /** {@link loadEnvironment} once environment files may apply: exit 2 for a name no file defines. */
 export async function loadFoundEnvironment(dir: string, root: string, folders: string[], name: string | undefined, note: (message: string) => void, options: LoadEnvironmentOptions): Promise<Environment | undefined> {
-  const headers: Record<string, string> = {};
-  const json = await jsonFiles(folders, options.trust ? { trust: options.trust, required: name !== undefined, headers } : undefined);
+  const js: JsConfigs | undefined = options.trust ? { trust: options.trust, required: name !== undefined, headers: {}, loaded: new Set() } : undefined;
+  const json = await jsonFiles(folders, js);
+  const defaultHeaders = await toolDefaultHeaders(folders, js);
   const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
   // No --env: httpyac's `$default` values, where a file has them.
   const own = name ?? DEFAULT;
@@ -289,15 +327,16 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
-  if (sharedFiles.length === 0 && ownFiles.length === 0 && Object.keys(headers).length === 0) return undefined;
+  if (sharedFiles.length === 0 && ownFiles.length === 0) return defaultHeaders ? { variables: {}, unusable: {}, secrets: [], defaultHeaders } : undefined;
 
   const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
   for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
   const merged = assignValues(emptyValues(), shared);
   for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
-  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
+  const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
+  if (defaultHeaders) environment.defaultHeaders = defaultHeaders;
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;
 }

@@ -92,7 +92,7 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
     const vscode = join(folder, '.vscode', 'settings.json');
     // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
     const text = isFile(vscode) ? read(vscode) : '';
-    if (text.includes('rest-client.environmentVariables')) yield { path: vscode, kind: 'vscode', text };
+    if (text.includes('rest-client.environmentVariables') || text.includes('rest-client.defaultHeaders')) yield { path: vscode, kind: 'vscode', text };
     // httpyac's JavaScript config (read in a trusted project only, where it replaces .httpyac.json, as in httpyac), its own file, else its section of package.json.
     const script = HTTPYAC_JS_CONFIGS.map((name) => join(folder, name)).find(isFile);
     if (script) yield { path: script, kind: 'httpyac-js' };

@@ -21,6 +21,8 @@ import { resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import { jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
 import type { Environment, LoadEnvironmentOptions } from './environment-files.js';
+import { mergeHeaders } from './headers.js';
+import type { Profile } from './profile-model.js';
 
 export type { Environment, LoadEnvironmentOptions };
 
@@ -42,4 +44,14 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
   if (name === undefined && jsonCandidates(folders).next().done === true) return undefined;
   const { loadFoundEnvironment } = await import('./environment-files.js');
   return loadFoundEnvironment(dir, root, folders, name, note, options);
+}
+
+/**
+ * The profile a run uses: its own headers over the defaults of the project's tool config
+ * (httpyac's `defaultHeaders`, VS Code's `rest-client.defaultHeaders`); a request's own header
+ * of that name, in any spelling, wins over both (`mergeHeaders` in the substitute stage).
+ */
+export function withToolDefaultHeaders(profile: Profile, environment: Environment | undefined): Profile {
+  const defaults = environment?.defaultHeaders;
+  return defaults ? { ...profile, headers: mergeHeaders(defaults, profile.headers) as Record<string, string> } : profile;
 }

@@ -206,7 +206,9 @@ export class TemplateResolver implements VariableResolver {
       // System and dynamic variables ({{$guid}}, {{$datetime iso8601 1 d}}, {{$dotenv X}}, ...),
       // imported only by a request that uses one (the plain path's bundle stays small).
       const { systemVariable } = await import('./system-variables.js');
-      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, (name) => this.resolveName(name, stack));
+      // `%name` (VS Code: `{{$dotenv %name}}`): the selected environment's value of name, else name itself
+      // (`resolveSettingsEnvironmentVariable`), never a file variable: `@X = {{$dotenv %X}}` is VS Code's idiom, no cycle.
+      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, async (name) => (this.inEnvironment(name) ? this.environmentValue(name) : name));
       if (isSecretName(expression)) this.options.secrets?.add(value);
       return value;
     }

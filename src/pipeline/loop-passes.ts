@@ -22,11 +22,22 @@ type Pass = Record<string, string>;
 /** A variable name (`items`, `data.ids`), `{{items}}` or a JSON array written out: the forms reqflow reads without running JavaScript. */
 const READABLE = /^(?:\{\{[^{}]+\}\}|[A-Za-z_$][\w$]*(?:\.[\w$]+|\[\d+\])*|\[[\s\S]*\])$/;
 
-/** The array `values` names, read after the request's scripts and references ran (httpyac's order) or, `again`, as it stands now. */
+/**
+ * What stands above the `# @loop` line — references, the file's and the request's scripts — runs once,
+ * before the loop reads its values and for a count too: httpyac runs a region's hooks in order and the
+ * loop's own repeats only those after it (`LoopMetaInterceptor.beforeLoop`). Their exports are the passes' variables.
+ */
+async function runAboveLoop(spec: RequestSpec, file: string, run: RunServices, below: (script: ScriptSpec) => boolean): Promise<void> {
+  if (!spec.chain) return;
+  const above: RequestSpec = { ...spec, chain: { ...spec.chain, scripts: spec.chain.scripts?.filter((script) => !below(script)) } };
+  const ctx = createContext(above, file, run);
+  if (ctx.chain) await (await import('../chain/plugin.js')).beforeSend(ctx);
+}
+
+/** The array `values` names, read after what stands above the loop ran (httpyac's order) or, `again`, after a pass. */
 async function arrayOf(values: string, where: string, spec: RequestSpec, file: string, run: RunServices, again = false): Promise<unknown[]> {
   if (!READABLE.test(values)) throw new UsageError(`${where}: reqflow reads a variable name, {{name}} or a JSON array here, not a JavaScript expression`, { hint: 'compute the array in a script (exports.items = …) and loop over items' });
   const ctx = createContext(spec, file, run);
-  if (!again && spec.chain && ctx.chain) await (await import('../chain/plugin.js')).beforeSend(ctx);
   const text = await ctx.variables.expand(/^[[{]/.test(values) ? values : `{{${values}}}`);
   let array: unknown;
   try {
@@ -98,8 +109,13 @@ async function refused(caught: unknown, spec: RequestSpec, file: string, run: Ru
 export async function runLoop(spec: RequestSpec, file: string, run: RunServices, runRequest: RunRequest): Promise<RequestOutcome> {
   const loop = spec.loop;
   const where = whereOf(spec);
+  // httpyac runs a script above the `# @loop` line once, before the loop reads its values; the
+  // passes repeat only what stands below it (its hooks from the loop's on) and above the request line:
+  // a pre-request script past that line is a global block's from further down, run before the request once.
+  const below = (s: ScriptSpec): boolean => s.phase !== 'pre' || loop === undefined || (s.line > loop.line && s.line < spec.source.line);
   let items: unknown[] = [];
   try {
+    await runAboveLoop(spec, file, run, below);
     if (loop?.count !== undefined) {
       const count = Number(loop.count);
       if (count > LOOP_LIMIT) throw new UsageError(`${where}: at most ${LOOP_LIMIT} passes`);
@@ -111,9 +127,6 @@ export async function runLoop(spec: RequestSpec, file: string, run: RunServices,
   // httpyac names the passes of a named request name0, name1, …; an unnamed one's keep its place.
   const named = spec.annotations.name !== undefined || !/^request-\d+$/.test(spec.name);
   const { loop: _, ...looped } = spec;
-  // httpyac runs a script above the `# @loop` line once, before the loop reads its values (done
-  // by arrayOf); the passes repeat only what stands below it (its hooks from the loop's on).
-  const below = (s: ScriptSpec): boolean => s.phase !== 'pre' || loop === undefined || s.line > loop.line;
   const pass = looped.chain?.scripts ? { ...looped, chain: { ...looped.chain, scripts: looped.chain.scripts.filter(below) } } : looped;
   // Only a variable's array can grow: a count or an array written out cannot.
   const live = loop?.item !== undefined && loop.values !== undefined && !/^\s*\[/.test(loop.values) ? loop.values : undefined;

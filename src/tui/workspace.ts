@@ -25,7 +25,7 @@ import { openHistory } from '../history/log.js';
 import { isShellValue } from '../core/shell.js';
 import { loadCatalog, type Catalog } from './catalog.js';
 import { AbortHooks } from '../core/abort-hooks.js';
-import { loadEnvironment } from '../core/environments.js';
+import { loadEnvironment, withToolDefaultHeaders } from '../core/environments.js';
 import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
 import { oauthStatus, shortStatus } from '../plugins/auth-oauth2/status.js';
@@ -215,8 +215,7 @@ export class Workspace {
     return {
       registry: this.registry,
       options: this.options,
-      // httpyac's defaultHeaders, below the profile's own (a request's header wins over both).
-      profile: environment?.headers ? { ...this.profile, headers: { ...environment.headers, ...this.profile.headers } } : this.profile,
+      profile: withToolDefaultHeaders(this.profile, environment),
       ...(this.document.path ? { profilesPath: this.document.path } : {}),
       session: this.session,
       ...(environment ? { environment } : {}),

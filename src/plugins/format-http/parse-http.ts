@@ -34,15 +34,16 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   const places: number[] = []; // start, end, first line: three per request
   const names: Array<string | undefined> = [];
   const scopes: FileScope[] = [];
-  const scope: FileScope = { variables: {}, scripts: [] };
+  const scope: FileScope = { variables: {}, scripts: [], globals: globalScripts(body, file) };
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
-    const { variables, scripts, auth } = scope; // as the block starts: rebuilding it sets its own again
+    const { variables, scripts, auth, settings } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, names.length + 1, scope);
     if (!spec) return;
     places.push(block.start, block.end, block.firstLine);
     names.push(block.name);
-    scopes.push(before?.variables === variables && before.scripts === scripts && before.auth === auth ? before : { variables, scripts, ...(auth !== undefined ? { auth } : {}) });
+    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings;
+    scopes.push(same ? before : { variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
     visit(spec);
   });
   return (index) => {
@@ -57,10 +58,34 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
 interface FileScope {
   /** File variables defined so far; replaced (never mutated) when one is added, so specs can share it. */
   variables: Readonly<Record<string, string>>;
-  /** httpyac scripts of blocks without a request: they run before each request below them. */
+  /** httpyac scripts of named blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
   /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
   auth?: string;
+  /** httpyac's scripts of global blocks (`{{ }}`, `{{@request`, `{{@response`): for every request of the file, wherever they stand. */
+  globals: readonly ScriptSpec[];
+  /** `# @name`s of blocks without a request above (httpyac: variables a `# @ref` to them defines). */
+  settings?: readonly string[];
+}
+
+/** A line opening an httpyac script (`{{`, `{{@request`, …): only a file with one needs its global scripts looked for first. */
+const SCRIPT_LINE = /^[ \t]*\{\{(?:@js\s+)?[+@]?(?:request|streaming|response|after|responseLogging)?[ \t]*\r?$/im;
+
+/**
+ * The httpyac scripts of the file's global blocks (no request line, no `# @name`), in file order.
+ * httpyac runs them for every request of the file, the ones above them too: before each request it
+ * executes every global region (`executeGlobalScripts` over `httpFile.globalHttpRegions`) and merges
+ * their `onRequest` hooks before the request's own (`httpRegionUtils.ts`, `addHttpFileRequestClientHooks`).
+ * Read before the requests, so a global block below a request applies to it.
+ */
+function globalScripts(text: string, file: string): readonly ScriptSpec[] {
+  if (!SCRIPT_LINE.test(text)) return [];
+  const found: ScriptSpec[] = [];
+  splitBlocks(text, (block) => {
+    if (!block.lines.some((line) => SCRIPT_LINE.test(line))) return;
+    parseBlock(block, file, 1, { variables: {}, scripts: [], globals: [] }, (script) => found.push(script));
+  });
+  return found;
 }
 
 /** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
@@ -85,7 +110,7 @@ function headerLineHint(line: string): string {
   return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
 }
 
-function parseBlock(block: Block, file: string, index: number, scope: FileScope): RequestSpec | undefined {
+function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
   const prompts: Array<{ name: string; description?: string }> = [];
@@ -149,13 +174,15 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // A block without a request (a banner, comments, variables, a trailing ###) is skipped; its
   // httpyac scripts run before each request below it (httpyac's global scripts).
   if (i >= block.lines.length) {
-    // httpyac's `{{@request` hook: a block with `# @name` is no global block, so its hook never runs
-    // (it has no request); a global one runs before every request of the file, those above it too.
+    // A global block's httpyac scripts are every request's, those above it too: `scope.globals` holds
+    // them all, read first (globalScripts). A block with `# @name` is no global block: its `{{@request`
+    // hook never runs (it has no request), its other scripts run before the requests below it.
     const named = annotations.name !== undefined;
-    const hook = named ? undefined : scripts.find((script) => script.phase === 'request');
-    if (hook && index > 1) throw new ParseError(file, hook.line - 1, 1, "httpyac's {{@request in a block below a request runs before every request of the file, the ones above it too", { hint: 'move the block above the first request' });
-    const global = scripts.filter((script) => script.dialect === 'httpyac' && !(named && script.phase === 'request'));
-    if (global.length > 0) scope.scripts = [...scope.scripts, ...global];
+    const httpyac = scripts.filter((script) => script.dialect === 'httpyac');
+    if (!named) for (const script of httpyac) onGlobalScript?.(script);
+    const kept = named ? httpyac.filter((script) => script.phase !== 'request') : [];
+    if (kept.length > 0) scope.scripts = [...scope.scripts, ...kept];
+    if (named) scope.settings = [...(scope.settings ?? []), annotations.name as string];
     return undefined;
   }
   const lineNo = block.firstLine + i;
@@ -225,7 +252,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope)
   // `@name = value` below the body: for the requests below it.
   for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
   if (assertions) chain.assertions = assertions;
-  const all = [...scope.scripts, ...scripts, ...(handlers ?? [])];
+  // httpyac's `# @ref settings` to a named block of variables above: running it defines them, which the file
+  // scope already does here (its variables are visible below it). Refs to one below still fail, naming the line.
+  const { settings } = scope;
+  if (chain.refs && settings) chain.refs = chain.refs.filter((ref) => !settings.includes(ref.name));
+  if (chain.refs?.length === 0) delete chain.refs;
+  const all = [...scope.globals, ...scope.scripts, ...scripts, ...(handlers ?? [])];
   if (all.length > 0) chain.scripts = all;
   // rest.nvim's `# @lang=lua` above a script: the request's own scripts are Lua (src/chain/plugin.ts
   // decides, off the plain path); another language is refused, never run as JavaScript.

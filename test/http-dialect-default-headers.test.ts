@@ -1,0 +1,78 @@
+/**
+ * The default headers of a project's tool config (docs/http-dialect.md, "Default headers"):
+ * httpyac's `defaultHeaders` in `.httpyac.json` and VS Code REST Client's
+ * `rest-client.defaultHeaders` go on every request that writes no header of that name. Found in
+ * real projects (a Cookie with the session's credentials, a JSON Content-Type set once for all
+ * files); without them those files went out without it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { join } from 'node:path';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+let recorder: Recorder;
+const tmp = tempDir('reqflow-default-headers-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+
+beforeAll(async () => {
+  recorder = await startRecorder();
+});
+afterAll(async () => {
+  await recorder.close();
+  tmp.cleanup();
+});
+
+async function reqflow(file: string, args: string[] = []) {
+  const before = recorder.received.length;
+  const result = await runCli(['run', file, '-e', `host=${recorder.url}`, ...args], { env });
+  return { ...result, got: recorder.received.slice(before) };
+}
+
+/** The headers the files decide (not the client's own, nor X-Client from the fixtures' profile). */
+function decided(headers: Record<string, unknown>): Record<string, unknown> {
+  const { 'user-agent': _ua, host: _host, connection: _connection, 'accept-encoding': _encoding, 'x-client': _profile, accept: _accept, ...rest } = headers;
+  return rest;
+}
+
+describe("httpyac's defaultHeaders (.httpyac.json)", () => {
+  test('on every request that writes none of that name, their variables resolved; a header the request writes wins in any spelling', async () => {
+    const result = await reqflow(join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac-defaults', 'requests.http'), ['--env', 'dev']);
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    // Recorded from httpyac 6.16.7 (`httpyac send requests.http -a -e dev --var host=…`), header order aside.
+    expect(result.got.map((r) => ({ line: `${r.method} ${r.url}`, headers: decided(r.headers), body: r.body.toString('latin1') }))).toEqual([
+      { line: 'POST /defaults/query', headers: { 'content-type': 'application/json', cookie: 'Token=tok-dev;Database=Northwind', 'content-length': '12' }, body: '{"limit": 3}' },
+      { line: 'POST /defaults/own', headers: { 'content-type': 'text/plain', cookie: 'Token=tok-dev;Database=Northwind', 'content-length': '5' }, body: 'plain' },
+    ]);
+  });
+
+  test('without --env and without environments in the file, they still apply', async () => {
+    tmp.write('bare/package.json', '{}');
+    tmp.write('bare/.httpyac.json', '{ "defaultHeaders": { "X-Tenant": "acme" } }');
+    const result = await reqflow(tmp.write('bare/get.http', 'GET {{host}}/bare\n'));
+    expect(result.code).toBe(0);
+    expect(result.got.map((r) => [r.url, r.headers['x-tenant']])).toEqual([['/bare', 'acme']]);
+  });
+
+  test('a value that is not text: exit 2 naming the file and the header, nothing sent', async () => {
+    tmp.write('bad/package.json', '{}');
+    tmp.write('bad/.httpyac.json', '{ "defaultHeaders": { "X-Tenant": { "name": "acme" } } }');
+    const result = await reqflow(tmp.write('bad/get.http', 'GET {{host}}/never\n'));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\.httpyac\.json: "defaultHeaders"\.X-Tenant: a header's value is text, not an object/);
+    expect(result.got).toEqual([]);
+  });
+});
+
+describe("VS Code REST Client's rest-client.defaultHeaders (.vscode/settings.json)", () => {
+  test('added where the request writes none of that name (VS Code: { ...defaultHeaders, ...headers } in parseRequestHeaders)', async () => {
+    tmp.write('vscode/package.json', '{}');
+    tmp.write('vscode/.vscode/settings.json', '{\n  // JSONC, as VS Code reads it\n  "rest-client.defaultHeaders": { "X-Api-Version": "2", "Accept": "application/json" }\n}\n');
+    const result = await reqflow(tmp.write('vscode/api.rest', 'GET {{host}}/vscode/a\n\n###\nGET {{host}}/vscode/b\naccept: text/plain\n'));
+    expect(result.code).toBe(0);
+    expect(result.got.map((r) => [r.url, r.headers['x-api-version'], r.headers.accept])).toEqual([
+      ['/vscode/a', '2', 'application/json'],
+      ['/vscode/b', '2', 'text/plain'],
+    ]);
+  });
+});
