@@ -243,6 +243,17 @@ describe('httpyac projects', () => {
     expect(requests[1]?.headers['x-seen']).toBe('[200]');
   });
 
+  test("httpyac's $global keeps a number or a boolean as such between scripts (a counter counts 1, 2, not 1, 11), and sends its text", async () => {
+    const before = received.length;
+    const url = `http://127.0.0.1:${port}/count`;
+    const text = ['{{', '  $global.n = ($global.n || 0) + 1;', '  $global.flag = true;', '}}', `GET ${url}?n={{$global.n}}`, '', '###', '', '{{', '  $global.n = ($global.n || 0) + 1;', "  exports.strict = $global.flag === true ? 'yes' : 'no';", '}}', `GET ${url}?n={{$global.n}}&strict={{strict}}`, '', '###', '', '{{', '  $global.n = String($global.n) + "0";', '}}', `GET ${url}?n={{$global.n}}`, ''].join('\n');
+    const file = tmp.write('global-counter.http', text);
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(0);
+    // As httpyac 6.16.7 sends them (it counted 1, 11, 110 before); the third script makes it text.
+    expect(received.slice(before).map((r) => r.url)).toEqual(['/count?n=1', '/count?n=2&strict=yes', '/count?n=20']);
+  });
+
   test('an httpyac script that needs require() fails naming its line, and its request is not sent; hooks reqflow cannot run are refused', async () => {
     const before = received.length;
     const file = tmp.write('script.http', `{{\n  const fs = require('fs');\n  exports.token = fs.readFileSync('/etc/passwd', 'utf8');\n}}\nGET http://127.0.0.1:${port}/a?t={{token}}\n`);

@@ -13,6 +13,7 @@ import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
+import type { GlobalKind } from '../scripts/jetbrains-api.js';
 import { templateExpressions } from '../core/variables.js';
 
 export interface ChainHost {
@@ -98,6 +99,8 @@ export class RunChain {
   private readonly dependencies = new Map<string, string[]>();
   /** Values captured (`# @capture`) or set by scripts (`client.global.set`) in this run. */
   readonly variables = new Map<string, string>();
+  /** Which of `variables` an httpyac script left in `$global` as a number or a boolean. */
+  readonly globalKinds = new Map<string, GlobalKind>();
   /** `$global` arrays a httpyac script replaced by another (not pushed onto): a `# @loop` over one stops there (src/pipeline/loop-passes.ts). */
   readonly replacedArrays = new Set<string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */

@@ -36,6 +36,7 @@ function chainOf(ctx: RequestContext): RunChain {
 export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
   return {
     globals: chain.variables,
+    globalKinds: chain.globalKinds,
     ...(ctx.globals ? { stored: ctx.globals } : {}),
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),

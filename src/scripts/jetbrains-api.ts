@@ -127,4 +127,9 @@ export interface ScriptData {
   /** httpyac scripts: the variables they name, resolved, and the run's globals (`$global`). */
   variables?: Record<string, string>;
   globals?: Record<string, string>;
+  /** Which of `globals` an httpyac script left as a number or a boolean (they travel as text): `$global.n + 1` adds. */
+  globalKinds?: Record<string, GlobalKind>;
 }
+
+/** The kind of a `$global` value that is neither text nor JSON: given back as such to the next script. */
+export type GlobalKind = 'number' | 'boolean';

@@ -11,7 +11,7 @@ import { isSecretName } from '../core/mask.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
 import type { ScriptGlobals } from '../core/script-globals.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
-import { JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
+import { type GlobalKind, JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
 import { luaVariableNames, RESTNVIM_API } from './lua/restnvim-api.js';
 import type { Bridge, ScriptFailure } from './sandbox.js';
 import type { IsolatedSandbox, ScriptWorker } from './script-worker.js';
@@ -25,6 +25,8 @@ export const SCRIPT_TIMEOUT_MS = 5000;
 export interface ScriptHost {
   /** `client.global`: the run's variables. */
   globals: Map<string, string>;
+  /** Which globals an httpyac script left as a number or a boolean (`globals` holds their text). */
+  globalKinds?: Map<string, GlobalKind>;
   /**
    * Globals kept beyond the file (earlier files of the invocation, earlier runs, in the session):
    * read where the run's have none; `client.global.set`/`clear` and `$global` change them too.
@@ -61,6 +63,8 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
   return (op, [a = '', b, c]) => {
     switch (op) {
       case 'global.set':
+        if (c === 'number' || c === 'boolean') host.globalKinds?.set(a, c);
+        else host.globalKinds?.delete(a);
         if (b === undefined) {
           host.globals.delete(a);
           host.stored?.delete(a);
@@ -84,10 +88,12 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
       case 'global.isEmpty':
         return host.globals.size === 0 && (host.stored?.size ?? 0) === 0;
       case 'global.clear':
+        host.globalKinds?.delete(a);
         host.globals.delete(a);
         host.stored?.delete(a);
         return undefined;
       case 'global.clearAll':
+        host.globalKinds?.clear();
         host.globals.clear();
         host.stored?.clear();
         return undefined;
@@ -157,7 +163,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
       const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
       let failure: ScriptFailure | undefined;
       if (script.dialect === 'httpyac') {
-        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]) };
+        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]), globalKinds: Object.fromEntries(host.globalKinds ?? []) };
         // A trusted project's script gets Node's require, resolved from the script's own file.
         const trusted = REQUIRE.test(code) && (await host.trusted?.()) === true ? { file: resolve(host.file, '..', script.path ?? host.file) } : undefined;
         const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, { trusted });
