@@ -8,6 +8,9 @@
 /** What a JSON string must escape — `"`, `\`, control characters — and any surrogate: `JSON.stringify` escapes a lone one. */
 const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Texts up to this long are copied in JavaScript; longer ones (bodies) by `Buffer.write`. */
+const PLAIN_COPY = 64;
+
 export class LineBuffer {
   private bytes: Buffer;
   private end = 0;
@@ -35,16 +38,37 @@ export class LineBuffer {
   /** JSON syntax (or text already in JSON form), as it is. */
   raw(text: string): void {
     this.reserve(text.length * 3); // UTF-8: at most 3 bytes a UTF-16 unit
-    this.end += this.bytes.write(text, this.end, 'utf8');
+    if (!this.copyPlain(text, false)) this.end += this.bytes.write(text, this.end, 'utf8');
   }
 
   /** `text` as a JSON string, the same bytes as `JSON.stringify(text)`. */
   string(text: string): void {
-    if (NEEDS_ESCAPE.test(text)) return this.raw(JSON.stringify(text));
     this.reserve(text.length * 3 + 2);
+    if (this.copyPlain(text, true)) return;
+    if (NEEDS_ESCAPE.test(text)) return this.raw(JSON.stringify(text));
     this.bytes[this.end++] = 0x22;
     this.end += this.bytes.write(text, this.end, 'utf8');
     this.bytes[this.end++] = 0x22;
+  }
+
+  /**
+   * A short ASCII text copied a byte at a time — most of a line's pieces, each cheaper so than a
+   * call into `Buffer.write`. `quoted`: as a JSON string, if JSON leaves it as it is (no control
+   * character, `"` or `\`). False, and nothing written, for any other text. The caller reserved room.
+   */
+  private copyPlain(text: string, quoted: boolean): boolean {
+    if (text.length > PLAIN_COPY) return false;
+    const bytes = this.bytes;
+    let at = this.end;
+    if (quoted) bytes[at++] = 0x22;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      if (code > 0x7f || (quoted && (code < 0x20 || code === 0x22 || code === 0x5c))) return false;
+      bytes[at++] = code;
+    }
+    if (quoted) bytes[at++] = 0x22;
+    this.end = at;
+    return true;
   }
 
   /** A number as `JSON.stringify` writes it. */
