@@ -210,4 +210,12 @@ describe('building a request again (a run keeps none: src/pipeline/request-file.
     for (const index of [3, 0, 2, 1, 3]) expect(build(index)).toEqual(all[index]);
     expect(build(1)).not.toBe(build(1)); // a fresh object each time: nothing is kept
   });
+
+  test('a name written after ### is read again from its line: extra #, spaces, CR LF, the first line, # @name over it', () => {
+    const text = ['### first\r', 'GET http://x.test/a\r', '\r', '#### ##  spaced  name \r\r', 'GET http://x.test/b', '', '###', 'GET http://x.test/c', '', '### third', '# @name over', 'GET http://x.test/d', '', 'GET http://x.test/e', ''].join('\n');
+    const all = parseHttpText(text, 'f.http');
+    const build = indexHttpText(text, 'f.http', () => undefined);
+    expect(all.map((spec) => spec.name)).toEqual(['first', '##  spaced  name', 'request-3', 'over', 'request-5']);
+    for (const index of [4, 3, 2, 1, 0]) expect(build(index)).toEqual(all[index]);
+  });
 });

@@ -57,7 +57,7 @@ const FAST_RUN_BUDGET_BYTES = 145_000;
  */
 const PLAIN_PATH_MODULES = `
 chain/needs-chain.js core/http/proxy-env.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/write.js core/state-dir.js core/mask-fields.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/write.js history/entry-line.js history/line-buffer.js core/state-dir.js core/mask-fields.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js
@@ -68,8 +68,8 @@ core/mask.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js
-core/variables.js core/version.js
-pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js pipeline/request-file.js
+core/variables.js core/version.js core/int32-list.js
+pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js pipeline/request-file.js pipeline/name-table.js
 plugins/format-http/blocks.js plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
 plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js
 plugins/format-http/script-block.js plugins/websocket/script.js

@@ -31,11 +31,10 @@ export interface ChainHost {
   concurrent?: boolean;
 }
 
-/** A file whose requests are known: they are numbered on from `first` (a name maps to one small number, not an object). */
+/** A file whose requests may be named: its names are looked up in it (`RequestFile.indexOf`), not copied into a map. */
 interface KnownFile {
   requests: RequestFile;
   file: string;
-  first: number;
 }
 
 /** What a request's templates and `# @ref`s name, kept only for requests that name something. */
@@ -82,8 +81,7 @@ export const usesSandbox = (spec: RequestSpec): boolean => (spec.chain?.scripts?
 const locationOf = (spec: RequestSpec): string => `${spec.source.file}#${spec.source.index ?? `line ${spec.source.line}`}`;
 
 export class RunChain {
-  /** Each name's request, numbered across the known files (`knownFiles`). */
-  private readonly known = new Map<string, number>();
+  /** The files whose requests may be named, in the order they became known: a name is its first file's. */
   private readonly knownFiles: KnownFile[] = [];
   private readonly exchanges = new Map<string, Exchange>();
   /** Requests that ran, by file and position (the parsed spec and a copy of it are the same request). */
@@ -127,13 +125,7 @@ export class RunChain {
    */
   addFile(requests: RequestFile, file: string): void {
     this.files.add(resolve(file));
-    const last = this.knownFiles.at(-1);
-    const first = last ? last.first + last.requests.count : 0;
-    this.knownFiles.push({ requests, file, first });
-    for (let index = 0; index < requests.count; index++) {
-      const name = requests.name(index);
-      if (!this.known.has(name)) this.known.set(name, first + index);
-    }
+    this.knownFiles.push({ requests, file });
     let sandbox = false;
     // Only the requests that may name another are built (again) here: a file's loader knows them.
     for (const index of requests.linked ?? Array.from({ length: requests.count }, (_, at) => at)) {
@@ -150,7 +142,7 @@ export class RunChain {
     this.referenced.clear();
     this.dependencies.clear();
     for (const { location, name, heads, refs } of this.links) {
-      const names = heads.filter((head) => head !== name && this.known.has(head));
+      const names = heads.filter((head) => head !== name && this.isRequest(head));
       if (names.length > 0) this.dependencies.set(location, names);
       for (const head of names) this.referenced.add(head);
       for (const ref of refs) this.referenced.add(ref);
@@ -172,13 +164,20 @@ export class RunChain {
     this.done.set(key, flags);
   }
 
-  /** The request a name refers to, where it is. */
+  /** The request a name refers to, where it is: the first of that name in the first file that has one. */
   private target(name: string): { spec: RequestSpec; file: string } | undefined {
-    const at = this.known.get(name);
-    if (at === undefined) return undefined;
-    let known = this.knownFiles[0] as KnownFile;
-    for (const entry of this.knownFiles) if (entry.first <= at) known = entry;
-    return { spec: known.requests.spec(at - known.first), file: known.file };
+    for (const { requests, file } of this.knownFiles) {
+      const index = requests.indexOf(name);
+      if (index >= 0) return { spec: requests.spec(index), file };
+    }
+    return undefined;
+  }
+
+  /** Every name that may be referred to, once each (for an error's hint). */
+  private knownNames(): string[] {
+    const names = new Set<string>();
+    for (const { requests } of this.knownFiles) for (let index = 0; index < requests.count; index++) names.add(requests.name(index));
+    return [...names];
   }
 
   /**
@@ -190,7 +189,7 @@ export class RunChain {
   }
 
   isRequest(name: string): boolean {
-    return this.known.has(name);
+    return this.knownFiles.some(({ requests }) => requests.indexOf(name) >= 0);
   }
 
   /** Must the request's exchange be kept (a later request refers to it) or checked? */
@@ -209,7 +208,7 @@ export class RunChain {
 
   /** The value of `{{login.response.body.$.id}}`, running `login` first if needed; undefined when the expression names no request. */
   reference(expression: string): Promise<string> | undefined {
-    const reference = parseReference(expression, (name) => this.known.has(name));
+    const reference = parseReference(expression, (name) => this.isRequest(name));
     if (!reference) return undefined;
     return (async () => {
       await this.ensure(reference.name, false);
@@ -252,7 +251,7 @@ export class RunChain {
   /** `# @ref name`, or a reference to a request that has not run: run it now (a cycle is exit 2). `at`: the `file:line` that asks. */
   async ensure(name: string, force: boolean, at?: string): Promise<void> {
     const target = this.target(name);
-    if (!target) throw new UsageError(`${at === undefined ? '' : `${at}: `}# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${[...this.known.keys()].join(', ')}` });
+    if (!target) throw new UsageError(`${at === undefined ? '' : `${at}: `}# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${this.knownNames().join(', ')}` });
     const running = this.runningNow();
     if (running.includes(name)) {
       throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });

@@ -15,7 +15,7 @@ export function isSecretName(name: string): boolean {
 }
 
 /** A secret-named header's value, masked line by line. */
-const masked = (value: string | string[]): string | string[] => (Array.isArray(value) ? value.map(() => MASK) : MASK);
+const masked = (value: string | readonly string[]): string | string[] => (typeof value === 'string' ? MASK : value.map(() => MASK));
 
 export function maskHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
@@ -128,21 +128,20 @@ function headerKind(name: string): HeaderKind {
 /** Headers as shown to the user: secret names masked, known secret values scrubbed from the others. */
 export function displayHeaders(headers: Record<string, string | string[] | undefined>, redact?: Redact, kinds?: HeaderKinds): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    let kind = kinds?.get(name);
-    if (kind === undefined) {
-      kind = headerKind(name);
-      kinds?.set(name, kind);
-    }
-    if (kind === 'secret') {
-      out[name] = masked(value);
-      continue;
-    }
-    const shown = kind === 'url' ? (Array.isArray(value) ? value.map(maskUrl) : maskUrl(value)) : value;
-    out[name] = redact ? (Array.isArray(shown) ? shown.map(redact) : redact(shown)) : shown;
-  }
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = displayHeaderValue(name, value, redact, kinds);
   return out;
+}
+
+/** One header's value as {@link displayHeaders} shows it: for a writer that serialises headers without copying them (the history). */
+export function displayHeaderValue(name: string, value: string | readonly string[], redact?: Redact, kinds?: HeaderKinds): string | string[] {
+  let kind = kinds?.get(name);
+  if (kind === undefined) {
+    kind = headerKind(name);
+    kinds?.set(name, kind);
+  }
+  if (kind === 'secret') return masked(value);
+  const shown = kind === 'url' ? (typeof value === 'string' ? maskUrl(value) : value.map(maskUrl)) : value;
+  return redact ? (typeof shown === 'string' ? redact(shown) : shown.map(redact)) : (shown as string | string[]);
 }
 
 const URL_HEADERS = /^(location|content-location|refresh|link)$/i;

@@ -9,67 +9,11 @@
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { displayHeaders, displayUrl, type HeaderKinds, type SecretRegistry } from '../core/mask.js';
-import { maskSecretFields } from '../core/mask-fields.js';
-import { HISTORY_BODY_LIMIT, type HistoryEntry, type HistoryTarget, type RecordedExchange, type StoredBody } from './entry.js';
+import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
+import type { HistoryTarget, RecordedExchange } from './entry.js';
+import { type LineContext, writeEntry } from './entry-line.js';
+import { LineBuffer } from './line-buffer.js';
 import { ROTATED_SUFFIX } from './paths.js';
-
-/** 12 hex digits: enough that a project's history never repeats one (not a secret: Math.random will do). */
-function newId(): string {
-  const part = (): string => Math.floor(Math.random() * 0x1000000).toString(16).padStart(6, '0');
-  return part() + part();
-}
-
-/** A body as the history keeps it: text masked and cut at the limit; binary bodies only noted. */
-function storeBody(into: StoredBody, body: string | Buffer | undefined, size: number, scrub: (text: string) => string): void {
-  if (body === undefined || body.length === 0) return;
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body; // a string is already at most the limit in characters
-  // The same test as -v and the dry run: a NUL in the first 8,000 bytes is not text.
-  if (bytes.subarray(0, 8000).includes(0)) {
-    into.binary = true;
-    return;
-  }
-  let text = bytes.subarray(0, HISTORY_BODY_LIMIT).toString('utf8');
-  if (size > HISTORY_BODY_LIMIT) {
-    text = text.replace(/\uFFFD$/, ''); // a character split by the cut
-    into.cut = true;
-  }
-  into.body = scrub(maskSecretFields(text));
-}
-
-/** The entry of one exchange, masked; its keys in the order of a line: the summary, then the exchange (see HistoryEntry). */
-function toEntry(exchange: RecordedExchange, target: HistoryTarget, file: string, scrub: (text: string) => string, kinds: HeaderKinds): HistoryEntry {
-  const { response } = exchange;
-  const entry = {
-    v: 1,
-    id: newId(),
-    time: new Date(exchange.startedAt).toISOString(),
-    project: target.project,
-    profile: target.profile,
-    file,
-    name: exchange.name,
-    line: exchange.line,
-    method: exchange.method,
-    url: displayUrl(exchange.url, scrub),
-  } as HistoryEntry;
-  if (response) entry.status = response.status;
-  entry.durationMs = Math.round(exchange.durationMs * 10) / 10;
-  entry.size = response?.size ?? 0;
-  if (exchange.error) entry.error = { message: scrub(exchange.error.message), exitCode: exchange.error.exitCode };
-  entry.request = { headers: displayHeaders(exchange.requestHeaders, scrub, kinds), size: exchange.requestSize };
-  storeBody(entry.request, exchange.requestBody, exchange.requestSize, scrub);
-  if (response) {
-    entry.response = { statusText: scrub(response.statusText), headers: displayHeaders(response.headers, scrub, kinds) };
-    storeBody(entry.response, response.body, response.size, scrub);
-  }
-  if (target.profilesFile !== undefined || target.environment !== undefined) {
-    entry.sentWith = {};
-    if (target.profilesFile !== undefined) entry.sentWith.profilesFile = target.profilesFile;
-    if (target.environment !== undefined) entry.sentWith.environment = target.environment;
-  }
-  entry.end = true;
-  return entry;
-}
 
 function openForAppend(path: string): number {
   // Read too: the last byte says whether a killed writer left a torn line.
@@ -83,8 +27,7 @@ function openForAppend(path: string): number {
   }
 }
 
-function writeAll(fd: number, text: string): void {
-  const bytes = Buffer.from(text, 'utf8');
+function writeAll(fd: number, bytes: Buffer): void {
   for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
 }
 
@@ -103,42 +46,35 @@ const WRITE_BYTES = 256 * 1024;
  * warns).
  */
 export function appendHistory(target: HistoryTarget, batch: readonly RecordedExchange[], secrets: SecretRegistry): void {
-  const scrub = (text: string): string => secrets.scrub(text);
   const files = new Map<string, string>(); // a batch's requests come from a few files: resolved once each
   const kinds: HeaderKinds = new Map(); // and carry the same few header names
+  const context: LineContext = { target, scrub: (text) => secrets.scrub(text), kinds };
   let fd = openForAppend(target.path);
   try {
     let size = fstatSync(fd).size;
-    let pending: string[] = [];
-    let pendingBytes = 0;
-    const write = (): void => {
-      writeAll(fd, pending.join(''));
-      size += pendingBytes;
-      pending = [];
-      pendingBytes = 0;
-    };
+    const out = new LineBuffer(WRITE_BYTES, (lines) => {
+      writeAll(fd, lines);
+      size += lines.length;
+    });
     // A writer killed mid-line left a torn line: end it, so that ours start on a line of their own.
     if (!endsInNewline(fd, size)) {
-      pending.push('\n');
-      pendingBytes = 1;
+      out.raw('\n');
+      out.closeLine();
     }
     for (const exchange of batch) {
       let file = files.get(exchange.file);
       if (file === undefined) files.set(exchange.file, (file = resolve(exchange.file)));
-      const line = `${JSON.stringify(toEntry(exchange, target, file, scrub, kinds))}\n`;
-      const bytes = Buffer.byteLength(line);
-      if (size + pendingBytes + bytes > target.maxBytes && size + pendingBytes > 0) {
-        write();
+      writeEntry(out, exchange, file, context);
+      if (size + out.waiting + out.open > target.maxBytes && size + out.waiting > 0) {
+        out.flush();
         closeSync(fd);
         renameSync(target.path, `${target.path}${ROTATED_SUFFIX}`);
         fd = openForAppend(target.path);
         size = fstatSync(fd).size; // another run may have started the new file already
       }
-      pending.push(line);
-      pendingBytes += bytes;
-      if (pendingBytes >= WRITE_BYTES) write();
+      out.closeLine();
     }
-    write();
+    out.flush();
   } finally {
     closeSync(fd);
   }

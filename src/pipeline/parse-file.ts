@@ -6,6 +6,7 @@ import type { ParseContext } from './context.js';
 import { callHandler } from './call-handler.js';
 import { readRequestFile } from './read-request-source.js';
 import { carriesFilter, mayRefer, requestsOf, type RequestFile } from './request-file.js';
+import { NameTable } from './name-table.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
@@ -67,7 +68,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const raw = extname(path).slice(1).toLowerCase();
   const extension = source.format !== undefined ? formatOf(source.format, registry) : FORMAT_BY_EXTENSION[raw] || registry.claimsExtension(raw) ? raw : 'http';
   // What is learnt of each request as it is parsed: the request itself is not kept (unless `keep`).
-  const names: string[] = [];
+  const names = new NameTable(); // compact: a 100,000-request file keeps every name
   const filtered: number[] = [];
   const linked: number[] = [];
   const imports = new Map<number, NonNullable<ChainSpec['imports']>>();
@@ -75,11 +76,11 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const badValues = new Map<string, RequestSpec>();
   const checkedValues = Object.keys(ANNOTATION_VALUES).filter((name) => !registry.entries.some((entry) => !entry.builtin && entry.annotations?.includes(name) === true));
   const visit = (spec: RequestSpec): void => {
-    spec.source.index = names.length;
-    if (carriesFilter(spec)) filtered.push(names.length);
-    if (mayRefer(spec)) linked.push(names.length);
-    if (spec.chain?.imports) imports.set(names.length, spec.chain.imports);
-    names.push(spec.name);
+    spec.source.index = names.count;
+    if (carriesFilter(spec)) filtered.push(names.count);
+    if (mayRefer(spec)) linked.push(names.count);
+    if (spec.chain?.imports) imports.set(names.count, spec.chain.imports);
+    names.add(spec.name);
     for (const name of checkedValues) if (!badValues.has(name) && !allowedValue(name, spec.annotations[name])) badValues.set(name, spec);
     if (warn) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   };
@@ -89,12 +90,12 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     const handler = plugin.stages.parse;
     if (!handler) continue;
     await callHandler(entry, 'parse', handler, ctx);
-    if (ctx.requests.length > 0 || names.length > 0) break;
+    if (ctx.requests.length > 0 || names.count > 0) break;
   }
   // A parser that builds requests again has handed them to `visit`; the others listed them.
   const kept = ctx.requests;
   kept.forEach(visit);
-  if (names.length === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  if (names.count === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
   // What only some files need loads only for them: a bad or unknown annotation, an `# @import`.
   for (const name of checkedValues) {
     const bad = badValues.get(name);
@@ -114,7 +115,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     return spec;
   };
   kept.forEach(withImports);
-  return { count: names.length, name: (index) => names[index] as string, spec: build, filtered, linked };
+  return { count: names.count, name: (index) => names.get(index), indexOf: (name) => names.indexOf(name), spec: build, filtered, linked };
 }
 
 /** The values reqflow's own annotations take: anything else would be ignored, and the request sent as something it is not. */

@@ -1,4 +1,5 @@
 import type { RequestSpec } from '../core/model.js';
+import { NameTable } from './name-table.js';
 
 /**
  * The requests of one file as a run takes them: how many, their names, and each request built
@@ -9,6 +10,8 @@ export interface RequestFile {
   readonly count: number;
   /** The name of request `index`, without building it. */
   name(index: number): string;
+  /** The position of the first request named `name`, −1 when none is (references, `# @ref`). */
+  indexOf(name: string): number;
   /** Request `index` (0-based), with its `source.index`: a fresh object for a `.http` file. */
   spec(index: number): RequestSpec;
   /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
@@ -39,9 +42,11 @@ export const carriesFilter = (spec: RequestSpec): boolean => spec.annotations.fi
 
 /** Requests already parsed (`reqflow send`, imported files, the TUI) as a RequestFile. */
 export function listedRequests(specs: readonly RequestSpec[]): RequestFile {
+  let names: NameTable | undefined; // made when a name is first looked up
   return {
     count: specs.length,
     name: (index) => (specs[index] as RequestSpec).name,
+    indexOf: (name) => (names ??= NameTable.of(specs.map((spec) => spec.name))).indexOf(name),
     spec: (index) => specs[index] as RequestSpec,
     filtered: specs.flatMap((spec, index) => (carriesFilter(spec) ? [index] : [])),
   };

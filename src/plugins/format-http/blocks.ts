@@ -23,6 +23,19 @@ export interface Block {
   end: number;
 }
 
+/** The name written after `###` (the separator's `rest`), if any. */
+const separatorName = (rest: string | undefined): string | undefined => (rest ?? '').replace(/^#*/, '').trim() || undefined;
+
+/**
+ * The name of a block that a `###` line opened, read again from that line: the one right above
+ * the block's first line (`start`), as `splitBlocks` saw it. An index keeps a flag, not the name.
+ */
+export function separatorNameAbove(text: string, start: number): string | undefined {
+  let end = start - 1; // the LF that ends the `###` line
+  while (end > 0 && text.charCodeAt(end - 1) === 13) end--;
+  return separatorName(SEPARATOR.exec(text.slice(text.lastIndexOf('\n', start - 2) + 1, end))?.[2]);
+}
+
 /** The lines of a block again, from its place in the text. */
 export function blockLines(text: string, start: number, end: number): string[] {
   return start < 0 ? [] : text.slice(start, end).split(LINE_BREAK);
@@ -78,7 +91,7 @@ export function splitBlocks(text: string, onBlock: (block: Block) => void): void
       if (separator && !(script && separator[1] !== '')) {
         close();
         // A literal of one shape, never a spread: spread objects here made V8 keep the parse's garbage (3 × the heap).
-        open({ name: (separator[2] ?? '').replace(/^#*/, '').trim() || undefined, firstLine: index + 2, lines: [], start: -1, end: -1 }, [], []);
+        open({ name: separatorName(separator[2]), firstLine: index + 2, lines: [], start: -1, end: -1 }, [], []);
         request = script = head = false;
         break step;
       }

@@ -7,7 +7,8 @@ import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
-import { type Block, blockLines, splitBlocks } from './blocks.js';
+import { type Block, blockLines, separatorNameAbove, splitBlocks } from './blocks.js';
+import { Int32List } from '../../core/int32-list.js';
 import { webSocketScript } from '../websocket/script.js';
 
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
@@ -22,6 +23,10 @@ export function parseHttpText(text: string, file: string): RequestSpec[] {
   return requests;
 }
 
+/** What the index keeps of each request, in one Int32List: `PLACE` numbers a request. */
+const PLACE = 5;
+const [START, END, FIRST_LINE, SCOPE, NAMED] = [0, 1, 2, 3, 4];
+
 /**
  * Parses every request of the text, in order, handing each to `visit` and keeping none: what is
  * kept is where each request's block is and the file scope before it (shared, replaced only when
@@ -31,27 +36,35 @@ export function parseHttpText(text: string, file: string): RequestSpec[] {
 export function indexHttpText(text: string, file: string, visit: (spec: RequestSpec) => void): (index: number) => RequestSpec {
   if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
   const body = text.replace(/^\uFEFF/, '');
-  const places: number[] = []; // start, end, first line: three per request
-  const names: Array<string | undefined> = [];
+  // Per request, 20 bytes off the heap (a 100,000-request file: issue 23): the block's place, its
+  // first line, its scope (a position in `scopes`, the distinct ones) and whether a `###` line
+  // names it — the name itself is read again from that line (`separatorNameAbove`).
+  const places = new Int32List(PLACE * 64);
   const scopes: FileScope[] = [];
   const scope: FileScope = { variables: {}, scripts: [], globals: globalScripts(body, file) };
+  let count = 0;
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
     const { variables, scripts, auth, settings } = scope; // as the block starts: rebuilding it sets its own again
-    const spec = parseBlock(block, file, names.length + 1, scope);
+    const spec = parseBlock(block, file, count + 1, scope);
     if (!spec) return;
-    places.push(block.start, block.end, block.firstLine);
-    names.push(block.name);
     const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings;
-    scopes.push(same ? before : { variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
+    if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
+    places.push(block.start);
+    places.push(block.end);
+    places.push(block.firstLine);
+    places.push(scopes.length - 1);
+    places.push(block.name === undefined ? 0 : 1);
+    count++;
     visit(spec);
   });
   return (index) => {
-    const start = places[index * 3] as number;
-    const end = places[index * 3 + 1] as number;
-    const firstLine = places[index * 3 + 2] as number;
+    const at = index * PLACE;
+    const start = places.at(at + START);
+    const end = places.at(at + END);
+    const name = places.at(at + NAMED) === 1 ? separatorNameAbove(body, start) : undefined;
     // A copy: parseBlock adds the block's own file variables and `# @auth file` to the scope it is given.
-    return parseBlock({ name: names[index], firstLine, lines: blockLines(body, start, end), start, end }, file, index + 1, { ...(scopes[index] as FileScope) }) as RequestSpec;
+    return parseBlock({ name, firstLine: places.at(at + FIRST_LINE), lines: blockLines(body, start, end), start, end }, file, index + 1, { ...(scopes[places.at(at + SCOPE)] as FileScope) }) as RequestSpec;
   };
 }
 
