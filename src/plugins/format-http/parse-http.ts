@@ -2,6 +2,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
+import { hasKeys } from '../../core/has-keys.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
@@ -319,12 +320,6 @@ function loopOf(loop: string, file: string, line: number): RequestSpec['loop'] {
 function onlyBlank(lines: readonly string[], from: number): boolean {
   for (let i = from; i < lines.length; i++) if ((lines[i] as string).trim() !== '') return false;
   return true;
-}
-
-/** Has the object any own key? (No `Object.keys` array: asked of every request, twice.) */
-function hasKeys(object: object): boolean {
-  for (const key in object) if (Object.hasOwn(object, key)) return true;
-  return false;
 }
 
 function clip(text: string): string {
