@@ -2,14 +2,15 @@ import type { RequestSpec } from '../core/model.js';
 
 /**
  * The requests of one file as a run takes them: how many, their names, and each request built
- * when asked. A `.http` file builds it again from its text each time, so a run keeps none of
- * them and its memory does not grow with the file; other formats hold their parsed list.
+ * when asked. A long `.http` file builds it again from its text each time, so a run keeps none
+ * of them and its memory does not grow with the file; a short one (`KEEP_PARSED_BYTES` in
+ * parse-file.ts) and other formats hold their parsed list.
  */
 export interface RequestFile {
   readonly count: number;
   /** The name of request `index`, without building it. */
   name(index: number): string;
-  /** Request `index` (0-based), with its `source.index`: a fresh object for a `.http` file. */
+  /** Request `index` (0-based), with its `source.index`: a fresh object for a long `.http` file (the loop copies it either way). */
   spec(index: number): RequestSpec;
   /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
   readonly filtered: readonly number[];
