@@ -55,7 +55,7 @@ const LONG_FILE_BYTES = 256 * 1024;
 /**
  * A request file up to this long (about 1,500 short requests) keeps its parsed requests: building
  * each again on its turn was the largest per-request cost of ours (issue 23), and what such a file
- * holds is bounded (~1 MB, docs/performance.md). A longer one keeps names and places only.
+ * holds is bounded (at most ~0.6 MB measured, docs/performance.md). A longer one keeps names and places only.
  */
 const KEEP_PARSED_BYTES = 64 * 1024;
 

@@ -25,6 +25,7 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
   }
 }
 
+/** One line of a header's value, checked as Node checks it. */
 function checkValue(method: string, url: URL, name: string, line: string): void {
   try {
     validateHeaderValue(name, line);
@@ -34,6 +35,7 @@ function checkValue(method: string, url: URL, name: string, line: string): void 
   }
 }
 
+/** Made only when a header is refused: the wording needs the method and URL, which a closure per call would carry. */
 function refusal(method: string, url: URL, name: string, what: string): UsageError {
   return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
 }

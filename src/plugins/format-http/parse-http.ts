@@ -317,6 +317,7 @@ function loopOf(loop: string, file: string, line: number): RequestSpec['loop'] {
   return { line, count: form[1], item: form[2], values: form[3] };
 }
 
+/** Are `lines` from `from` on blank (or none)? Then the request has no body, checks or handlers below it. */
 function onlyBlank(lines: readonly string[], from: number): boolean {
   for (let i = from; i < lines.length; i++) if ((lines[i] as string).trim() !== '') return false;
   return true;
