@@ -17,5 +17,7 @@ export function isJsonMediaType(mediaType: string): boolean {
 
 /** Does the response say its body is JSON? */
 export function isJsonResponse(response: Pick<ResponseInfo, 'headers'>): boolean {
-  return isJsonMediaType(contentType(response).split(';')[0]?.trim() ?? '');
+  const type = contentType(response);
+  const parameters = type.indexOf(';'); // asked several times per response: no array of the parts
+  return isJsonMediaType((parameters < 0 ? type : type.slice(0, parameters)).trim());
 }

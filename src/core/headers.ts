@@ -47,8 +47,11 @@ export function getHeader(headers: Readonly<RequestHeaders>, name: string): stri
 /** The header's lines as written (one or more), or [] when it is not there. */
 export function getHeaderLines(headers: Readonly<RequestHeaders>, name: string): readonly string[] {
   const key = findHeaderName(headers, name);
-  return key === undefined ? [] : fieldLines(headers[key]!);
+  return key === undefined ? NO_LINES : fieldLines(headers[key]!);
 }
+
+/** The lines of a header not written: one frozen array, not a new one per look-up. */
+const NO_LINES: readonly string[] = Object.freeze([]);
 
 /** Sets a header, replacing any spelling of the same name (and every line of it). */
 export function setHeader(headers: RequestHeaders, name: string, value: HeaderValue): void {

@@ -1,5 +1,6 @@
 import { CHAIN_ANNOTATIONS } from '../chain/needs-chain.js';
 import { hasShorthand } from '../core/auth-shorthand.js';
+import { hasKeys } from '../core/has-keys.js';
 import type { PluginEntry } from '../core/registry.js';
 import { requestedAuth } from '../core/registry.js';
 import { captureTokenPlugin } from '../core/stages/capture-token.js';
@@ -107,7 +108,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     name: 'auth-mtls',
     builtin: true,
     stages: ['auth'],
-    appliesTo: (ctx) => Object.keys(ctx.tls).length > 0,
+    appliesTo: (ctx) => hasKeys(ctx.tls),
     load: load(() => import('../plugins/auth-mtls/index.js')),
   },
   {

@@ -59,6 +59,20 @@ export interface RunServices {
   env?: NodeJS.ProcessEnv;
   /** Each request file's absolute path and folder, worked out by its first request (`createContext`). */
   places?: Map<string, { absolute: string; baseDir: string }>;
+  /** The context's helpers that need only the run, made by its first request (`createContext`). */
+  helpers?: RunHelpers;
+}
+
+/** What a request's context offers that depends on the run alone: one set per run, not four closures per request. */
+type RunHelpers = Required<Pick<RequestContext, 'warn' | 'addSecret' | 'confirm' | 'redact'>>;
+
+function helpersOf(services: RunServices): RunHelpers {
+  return (services.helpers ??= {
+    warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
+    addSecret: (value) => services.secrets.add(value),
+    confirm: async (question) => /^\s*y(es)?\s*$/i.test(await services.prompter({ name: question, defaultValue: '', secret: false })),
+    redact: (text) => services.secrets.scrub(text),
+  });
 }
 
 /**
@@ -192,6 +206,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
   const { options, chain } = services;
   const { absolute, baseDir } = placeOf(file, services);
   const requestVariables = chain ? new Map<string, string>() : undefined;
+  const { warn, addSecret, confirm, redact } = helpersOf(services);
   const ctx: RequestContext = {
     spec: ownCopy(spec),
     file: absolute,
@@ -207,10 +222,10 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     state: {},
     runState: services.runState,
     signal: services.signal,
-    warn: (message) => services.output.err(`reqflow: warning: ${visible(services.secrets.scrub(message))}`),
-    addSecret: (value) => services.secrets.add(value),
-    confirm: async (question) => /^\s*y(es)?\s*$/i.test(await services.prompter({ name: question, defaultValue: '', secret: false })),
-    redact: (text) => services.secrets.scrub(text),
+    warn,
+    addSecret,
+    confirm,
+    redact,
     readBody: () => (ctx.response ? readWholeBody(ctx.response, options.maxSizeBytes) : Promise.resolve(Buffer.alloc(0))),
     http: {
       send: (request) => sendRequest(request, ctx, services),

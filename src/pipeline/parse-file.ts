@@ -43,7 +43,7 @@ async function parseRequestBytes(bytes: Buffer, source: RequestText, registry: P
 
 /**
  * A run's request file (`reqflow run`, `reqflow test`): every request is parsed and checked
- * now, and a `.http` file's are built again when their turn comes rather than kept.
+ * now; a long `.http` file's are built again when their turn comes rather than kept (KEEP_PARSED_BYTES).
  */
 export async function loadRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, format?: string): Promise<RequestFile> {
   const path = resolve(file);
@@ -53,13 +53,20 @@ export async function loadRequestFile(file: string, registry: PluginRegistry, wa
 /** A request file this long (about 5,000 short requests) sizes the heap for a long run (long-run-heap.ts). */
 const LONG_FILE_BYTES = 256 * 1024;
 
+/**
+ * A request file up to this long (about 1,500 short requests) keeps its parsed requests: building
+ * each again on its turn was the largest per-request cost of ours (issue 23), and what such a file
+ * holds is bounded (at most ~0.6 MB measured, docs/performance.md). A longer one keeps names and places only.
+ */
+const KEEP_PARSED_BYTES = 64 * 1024;
+
 /** The same from bytes the caller read (stdin, a pipe). */
 export async function loadRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn?: (message: string) => void): Promise<RequestFile> {
   // Thousands of requests: a run whose memory is mostly garbage, and the heap sized for it. Not
   // for an everyday file: V8 flags set at run time make every built-in loaded later (https,
   // zlib, crypto) compile from source, ~15 ms measured, more than a short run can win back.
   if (bytes.length > LONG_FILE_BYTES) (await import('./long-run-heap.js')).keepHeapSmall();
-  return readRequests(bytes, source, registry, warn, new Set(), false);
+  return readRequests(bytes, source, registry, warn, new Set(), bytes.length <= KEEP_PARSED_BYTES);
 }
 
 async function readRequests(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn: ((message: string) => void) | undefined, importing: ReadonlySet<string>, keep: boolean): Promise<RequestFile> {

@@ -3,8 +3,9 @@ import { NameTable } from './name-table.js';
 
 /**
  * The requests of one file as a run takes them: how many, their names, and each request built
- * when asked. A `.http` file builds it again from its text each time, so a run keeps none of
- * them and its memory does not grow with the file; other formats hold their parsed list.
+ * when asked. A long `.http` file builds it again from its text each time, so a run keeps none
+ * of them and its memory does not grow with the file; a short one (`KEEP_PARSED_BYTES` in
+ * parse-file.ts) and other formats hold their parsed list.
  */
 export interface RequestFile {
   readonly count: number;
@@ -12,7 +13,7 @@ export interface RequestFile {
   name(index: number): string;
   /** The position of the first request named `name`, −1 when none is (references, `# @ref`). */
   indexOf(name: string): number;
-  /** Request `index` (0-based), with its `source.index`: a fresh object for a `.http` file. */
+  /** Request `index` (0-based), with its `source.index`: a fresh object for a long `.http` file (the loop copies it either way). */
   spec(index: number): RequestSpec;
   /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
   readonly filtered: readonly number[];

@@ -12,23 +12,32 @@ import type { OutgoingRequest } from './outgoing-request.js';
 
 /** Exit 2 naming the request and the header (not its value, which may be a secret). */
 export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>): void {
-  const refuse = (name: string, what: string): UsageError => new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
   for (const name in headers) {
     try {
       validateHeaderName(name);
     } catch {
-      throw refuse(name, 'its name is not an HTTP token');
+      throw refusal(method, url, name, 'its name is not an HTTP token');
     }
     const value = headers[name] as HeaderValue;
-    for (const line of fieldLines(value)) {
-      try {
-        validateHeaderValue(name, line);
-      } catch {
-        const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
-        throw refuse(name, `its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
-      }
-    }
+    // One line (nearly every header) checked as it is: no array of its lines per header, per request.
+    if (typeof value === 'string') checkValue(method, url, name, value);
+    else for (const line of fieldLines(value)) checkValue(method, url, name, line);
   }
+}
+
+/** One line of a header's value, checked as Node checks it. */
+function checkValue(method: string, url: URL, name: string, line: string): void {
+  try {
+    validateHeaderValue(name, line);
+  } catch {
+    const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
+    throw refusal(method, url, name, `its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
+  }
+}
+
+/** Made only when a header is refused: the wording needs the method and URL, which a closure per call would carry. */
+function refusal(method: string, url: URL, name: string, what: string): UsageError {
+  return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
 }
 
 /** The request's headers with `Content-Length` for a body (unless written). */

@@ -3,7 +3,7 @@
  * node:http(s) — time-outs, cancellation, interim responses, an unasked-for upgrade — and every
  * failure in one clear line.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { NetworkError, UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
@@ -35,16 +35,17 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
     if (proxy) request.onProxy?.(proxy, url);
     let req: ReturnType<typeof httpRequest>;
     try {
-      // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
-      req = send(url, {
+      const options: RequestOptions = {
         method: request.method,
         path: requestTarget(request.url, url, request.asteriskForm),
         headers,
         agent: agents.forUrl(url, request.tls, proxy),
-        ...(proxy && url.protocol === 'https:' ? tunnelledTlsOptions(request.tls, url) : {}),
-        // The agents key their connections by socket path too, so keep-alive still holds.
-        ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}),
-      });
+      };
+      // Through a proxy, the TLS options of the server's connection travel with the request (the agent is the proxy's).
+      if (proxy && url.protocol === 'https:') Object.assign(options, tunnelledTlsOptions(request.tls, url));
+      // The agents key their connections by socket path too, so keep-alive still holds.
+      if (request.socketPath !== undefined) options.socketPath = request.socketPath;
+      req = send(url, options);
     } catch (error) {
       // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
       void requestError(error, target(), request.timeoutMs).then(reject);

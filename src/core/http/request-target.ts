@@ -20,10 +20,14 @@ export function requestTarget(written: string, url: URL, asteriskForm?: boolean)
   if (origin === undefined || (written !== url.href && !sameUrl(written, url))) return normalised;
   if (asteriskForm === true) return '*';
   // The fragment stays on the client side (RFC 9110 §7.1).
-  const rest = written.slice(origin.length).split('#')[0] as string;
+  const fragment = written.indexOf('#', origin.length);
+  const rest = fragment < 0 ? written.slice(origin.length) : written.slice(origin.length, fragment);
   const target = rest === '' ? '/' : rest.startsWith('?') ? `/${rest}` : rest;
+  if (!target.startsWith('/')) return normalised;
+  // Printable ASCII only (nearly every target): sent as it is, without the Unicode scans below.
+  if (!/[^\x21-\x7e]/.test(target)) return target;
   // A lone surrogate has no UTF-8 form: the URL's own encoding stands in.
-  if (!target.startsWith('/') || /\p{Cs}/u.test(target)) return normalised;
+  if (/\p{Cs}/u.test(target)) return normalised;
   return target.replace(/[^\x21-\x7e]/gu, (char) => (char === ' ' ? '%20' : encodeURIComponent(char)));
 }
 

@@ -46,6 +46,12 @@ export function withDefaultHeaders(headers: Readonly<RequestHeaders>): RequestHe
   return out;
 }
 
+/** Does the request carry a Cookie header of its own? (A walk of the names: no key array per request.) */
+function hasCookieHeader(headers: Readonly<RequestHeaders>): boolean {
+  for (const name in headers) if (name.length === 6 && name.toLowerCase() === 'cookie') return true;
+  return false;
+}
+
 /** Where a redirect points: an http(s) URL, or exit 4 showing the value the server sent. */
 function redirectTarget(location: string, from: URL): URL {
   let next: URL;
@@ -104,9 +110,10 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   let method = request.method;
   let body = request.body;
   let headers = withDefaultHeaders(request.headers);
-  let hopRequest: OutgoingRequest = { ...request, headers, ...(deadline ? { abort: deadline.hooks } : {}) };
+  let hopRequest: OutgoingRequest = { ...request, headers };
+  if (deadline) hopRequest.abort = deadline.hooks;
   // A Cookie header the request file wrote is sent as written: the jar adds nothing to it.
-  const jar = request.cookies && !Object.keys(request.headers).some((name) => name.toLowerCase() === 'cookie') ? request.cookies : undefined;
+  const jar = request.cookies && !hasCookieHeader(request.headers) ? request.cookies : undefined;
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
     const cookie = jar ? await jar.header(url.href) : undefined;
@@ -136,7 +143,8 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       }
       request.onRedirect?.(next, dropped);
       url = next;
-      hopRequest = { ...request, method, headers, ...(deadline ? { abort: deadline.hooks } : {}) };
+      hopRequest = { ...request, method, headers };
+      if (deadline) hopRequest.abort = deadline.hooks;
       if (body === undefined) delete hopRequest.body;
       continue;
     }

@@ -2,6 +2,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
+import { hasKeys } from '../../core/has-keys.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { isTargetContinuation, originFormUrl, parseRequestLine } from './request-line.js';
@@ -238,8 +239,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     appendHeader(headers, name, line.slice(colon + 1).trim());
   }
   bodyStart ??= i + 1;
-  const { assertions, scripts: handlers, variables, annotations: below, ...body } = parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
-  for (const { key, value, line } of below ?? []) annotate(key, value, line);
+  // Most requests have no body: blank lines alone after the headers are none (parseBody would say so too, at a cost per request).
+  const parsed = onlyBlank(block.lines, bodyStart) ? undefined : parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
+  if (parsed?.annotations) for (const { key, value, line } of parsed.annotations) annotate(key, value, line);
   // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`).
   const resterm = auth ?? (annotations.auth === undefined ? scope.auth : undefined);
   if (resterm !== undefined) annotations['resterm-auth'] = resterm;
@@ -259,33 +261,35 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (asteriskForm) spec.asteriskForm = true;
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
-  if (Object.keys(scope.variables).length > 0) spec.fileVariables = scope.variables;
-  Object.assign(spec, body);
+  if (hasKeys(scope.variables)) spec.fileVariables = scope.variables;
+  if (parsed?.bodyLineEnding !== undefined) spec.bodyLineEnding = parsed.bodyLineEnding;
+  if (parsed?.body !== undefined) spec.body = parsed.body;
+  if (parsed?.bodyParts !== undefined) spec.bodyParts = parsed.bodyParts;
   if (prompts.length > 0) spec.prompts = prompts;
   // `@name = value` below the body: for the requests below it.
-  for (const [name, value] of variables ?? []) scope.variables = { ...scope.variables, [name]: value };
-  if (assertions) chain.assertions = assertions;
+  if (parsed?.variables) for (const [name, value] of parsed.variables) scope.variables = { ...scope.variables, [name]: value };
+  if (parsed?.assertions) chain.assertions = parsed.assertions;
   // httpyac's `# @ref settings` to a named block of variables above: running it defines them, which the file
   // scope already does here (its variables are visible below it). Refs to one below still fail, naming the line.
   const { settings } = scope;
   if (chain.refs && settings) chain.refs = chain.refs.filter((ref) => !settings.includes(ref.name));
   if (chain.refs?.length === 0) delete chain.refs;
-  const all = [...scope.globals, ...scope.scripts, ...scripts, ...(handlers ?? [])];
-  if (all.length > 0) chain.scripts = all;
+  const handlers = parsed?.scripts;
+  if (scope.globals.length + scope.scripts.length + scripts.length + (handlers?.length ?? 0) > 0) chain.scripts = [...scope.globals, ...scope.scripts, ...scripts, ...(handlers ?? [])];
   // rest.nvim's `# @lang=lua` above a script: the request's own scripts are Lua (src/chain/plugin.ts
   // decides, off the plain path); another language is refused, never run as JavaScript.
   const lang = annotations.lang;
   if (lang !== undefined && !/^(javascript|js|true|lua)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
     throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript or Lua`, { hint: 'write it in one of them (or remove it)' });
   }
-  if (Object.keys(chain).length > 0) spec.chain = chain;
+  if (hasKeys(chain)) spec.chain = chain;
   if (annotations.loop !== undefined) spec.loop = loopOf(annotations.loop, file, annotationLines.loop ?? lineNo);
   markGraphql(spec, graphql === true);
   // JetBrains WEBSOCKET: the body is the messages. Split here, where `===` can only be a line
   // of the file itself (never of an included file); each is resolved as it is sent.
   if (websocket) spec.webSocket = { steps: webSocketScript(spec.bodyParts ?? (typeof spec.body === 'string' ? spec.body : undefined)) };
   if (annotations.parsing === 'true' && typeof spec.body === 'string') spec.body = parseEscapes(spec.body); // restcli
-  const tls = tlsFromAnnotations(annotations, (key, what) => new ParseError(file, annotationLines[key] ?? lineNo, 1, what, { hint: 'write: # @tls.insecureSkipVerify true (or false)' }));
+  const tls = tlsFromAnnotations(annotations, file, annotationLines['tls.insecureSkipVerify'] ?? lineNo);
   if (tls) spec.tls = tls;
   return spec;
 }
@@ -326,6 +330,12 @@ function loopOf(loop: string, file: string, line: number): RequestSpec['loop'] {
   return { line, count: form[1], item: form[2], values: form[3] };
 }
 
+/** Are `lines` from `from` on blank (or none)? Then the request has no body, checks or handlers below it. */
+function onlyBlank(lines: readonly string[], from: number): boolean {
+  for (let i = from; i < lines.length; i++) if ((lines[i] as string).trim() !== '') return false;
+  return true;
+}
+
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
@@ -333,17 +343,18 @@ function clip(text: string): string {
 /** The annotation of each `tls` field: names made once, not per request (each request is parsed twice). */
 const TLS_ANNOTATIONS = (['certFile', 'keyFile', 'caFile', 'pfxFile', 'passphrase'] as const).map((key) => [key, `tls.${key}`] as const);
 
-/** `# @tls.certFile path` and friends become the request's `tls` object. */
-function tlsFromAnnotations(annotations: Record<string, string>, invalid: (key: string, what: string) => ParseError): RequestSpec['tls'] | undefined {
+/** `# @tls.certFile path` and friends become the request's `tls` object. `skipLine`: where `# @tls.insecureSkipVerify` is, for its error. */
+function tlsFromAnnotations(annotations: Record<string, string>, file: string, skipLine: number): RequestSpec['tls'] | undefined {
   let tls: NonNullable<RequestSpec['tls']> | undefined; // made only for a request with such an annotation
-  for (const [key, annotation] of TLS_ANNOTATIONS) {
-    const value = annotations[annotation];
-    if (value !== undefined) (tls ??= {})[key] = value;
+  for (let i = 0; i < TLS_ANNOTATIONS.length; i++) {
+    const names = TLS_ANNOTATIONS[i] as (typeof TLS_ANNOTATIONS)[number];
+    const value = annotations[names[1]];
+    if (value !== undefined) (tls ??= {})[names[0]] = value;
   }
   const skip = annotations['tls.insecureSkipVerify'];
   if (skip !== undefined) {
     // Only an explicit yes turns verification off: `0`, `no` or a typo must not.
-    if (skip !== 'true' && skip !== 'false') throw invalid('tls.insecureSkipVerify', `# @tls.insecureSkipVerify expects true or false, got ${JSON.stringify(clip(skip))}`);
+    if (skip !== 'true' && skip !== 'false') throw new ParseError(file, skipLine, 1, `# @tls.insecureSkipVerify expects true or false, got ${JSON.stringify(clip(skip))}`, { hint: 'write: # @tls.insecureSkipVerify true (or false)' });
     (tls ??= {}).insecureSkipVerify = skip === 'true';
   }
   return tls;

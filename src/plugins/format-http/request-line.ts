@@ -84,7 +84,9 @@ function splitRequestLine(text: string): Array<{ text: string; at: number }> {
  * percent-encoded, except inside `{{…}}` (`{{urlencode query}}` is one template).
  */
 function targetOf(text: string): string {
-  return text.trim().replace(/\{\{.*?\}\}|\s/g, (match) => (match.length > 1 ? match : match === ' ' ? '%20' : encodeURIComponent(match)));
+  const target = text.trim();
+  // Only whitespace changes: a target without any is itself (no replace, no callback, per request).
+  return /\s/.test(target) ? target.replace(/\{\{.*?\}\}|\s/g, (match) => (match.length > 1 ? match : match === ' ' ? '%20' : encodeURIComponent(match))) : target;
 }
 
 /** Parses one request line (continuation lines already joined by the caller). */
@@ -106,10 +108,9 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     });
   }
   const httpVersion = version === undefined ? undefined : version.startsWith('2') ? ('2' as const) : ('1.1' as const);
-  const versioned = (line: RequestLine): RequestLine => (httpVersion ? { ...line, httpVersion } : line);
   // A URL alone is a GET, as in all three tools.
   if ((parts.length === 1 || (parts.length === 2 && version !== undefined)) && (BARE_URL.test(first) || looksSchemeless(first) || first.startsWith('/'))) {
-    return versioned(withTarget({ method: 'GET', url: '', methodWritten: false }, first));
+    return versioned(withTarget({ method: 'GET', url: '', methodWritten: false }, first), httpVersion);
   }
   if (!METHOD_TOKEN.test(first)) {
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
@@ -125,20 +126,32 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   const upper = first.toUpperCase();
   // The asterisk-form (RFC 9112 §3.2.4) is OPTIONS's alone.
   if (target === '' || (target === '*' && upper !== 'OPTIONS')) throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com (the target * is OPTIONS\'s only)' });
-  if (target === '*') return versioned({ method: upper, url: '/', originForm: true, asteriskForm: true });
-  if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target));
-  if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target));
-  return versioned(withTarget({ method: methodToSend(first), url: '' }, target));
+  if (target === '*') return versioned({ method: upper, url: '/', originForm: true, asteriskForm: true }, httpVersion);
+  if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target), httpVersion);
+  if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target), httpVersion);
+  return versioned(withTarget({ method: methodToSend(first), url: '' }, target), httpVersion);
+}
+
+/** The line with the version written at its end, if any (set on the line itself: no copy per request). */
+function versioned(line: RequestLine, httpVersion: RequestLine['httpVersion']): RequestLine {
+  if (httpVersion) line.httpVersion = httpVersion;
+  return line;
 }
 
 function startsLikeUrl(text: string): boolean {
   return BARE_URL.test(text) || /^[a-z][a-z0-9+.-]*:\/\//i.test(text) || text.startsWith('/') || looksSchemeless(text);
 }
 
+/** `line` (made by the caller for this line alone) with its URL set from the target. */
 function withTarget(line: RequestLine, target: string): RequestLine {
-  if (target.startsWith('/') && !target.startsWith('//')) return { ...line, url: target, originForm: true };
+  if (target.startsWith('/') && !target.startsWith('//')) {
+    line.url = target;
+    line.originForm = true;
+    return line;
+  }
   // `localhost:8080/x`, `api.example.com/v1`: http://, as the reference tools do.
-  return { ...line, url: withDefaultScheme(target) };
+  line.url = withDefaultScheme(target);
+  return line;
 }
 
 /**
