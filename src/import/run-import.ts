@@ -3,12 +3,12 @@
  * parsers are large, and no other command needs them), and writes the files. Warnings go to
  * stderr, one line per file written to stdout; errors are one `reqflow: …` line, exit 2.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { Imported, ImportOptions } from './model.js';
+import { readStdin } from './source.js';
 import { writeImport } from './write-import.js';
 
 export const IMPORT_KINDS = ['curl', 'openapi', 'postman', 'har'] as const;
@@ -55,7 +55,7 @@ export function importCommand(kind: ImportKind, source: string, flags: ImportFla
         ...(flags.environment !== undefined ? { environment: flags.environment } : {}),
         cookies: flags.cookies === true,
         perHost: flags['per-host'] === true,
-        stdin: () => readFileSync(0, 'utf8'),
+        stdin: readStdin,
         warn,
       });
       const lines = await writeImport(imported, outDir, { force: flags.force === true, cwd });

@@ -1,11 +1,25 @@
 /** Reading what is imported: a file, or standard input for `-`. */
-import { readFileSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { UsageError } from '../core/errors/index.js';
 import { parseJsonText } from '../core/json-text.js';
+import { notAFile } from '../core/not-a-file.js';
+
+/**
+ * Standard input as text: a terminal (typed, then Ctrl-D), a pipe, a socket (what a parent
+ * process's `spawn` gives) or a file — not a device such as /dev/zero, which never ends.
+ */
+export function readStdin(): string {
+  const stat = fstatSync(0);
+  if (!isatty(0) && (stat.isCharacterDevice() || stat.isBlockDevice())) throw new UsageError('cannot read standard input: it is a device, not a file or a pipe');
+  return readFileSync(0, 'utf8');
+}
 
 /** The text of `source` (`-`: standard input), with the BOM removed. */
 export function readSource(source: string, stdin: () => string): string {
   if (source === '-') return stdin();
+  const kind = notAFile(source);
+  if (kind) throw new UsageError(`cannot read ${source}: it is ${kind}, not a file`);
   try {
     return readFileSync(source, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
