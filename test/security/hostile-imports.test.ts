@@ -75,3 +75,32 @@ test("an OpenAPI tag's description over several lines stays comment lines", asyn
   expect((await runCli(['run', join(out, 'pets.http'), '--env', 'dev'], { env, cwd: out })).code).toBe(0);
   expect(recorder.received.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['GET /pets']);
 });
+
+test("a Postman file body naming a file outside the collection's folder that exists here is exit 2; an author's missing path is kept", async () => {
+  const outside = tempDir('reqflow-outside-');
+  try {
+    const secret = outside.write('id_rsa', 'PRIVATE-KEY-3141\n');
+    const items = (src: string): unknown[] => [{ name: 'upload', request: { method: 'POST', url: `${recorder.url}/up`, body: { mode: 'formdata', formdata: [{ key: 'f', type: 'file', src }] } } }];
+    for (const src of [secret, `../../${secret.split('/').slice(-2).join('/')}`]) {
+      const source = tmp.write('files/upload.json', collection(items(src)));
+      const out = join(tmp.dir, 'out-upload');
+      const result = await runCli(['import', 'postman', source, '-o', out], { env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/^reqflow: Postman request "upload": its body names the file .*id_rsa, outside the collection's folder: not imported$/m);
+      expect(existsSync(out)).toBe(false);
+    }
+    const source = tmp.write('files/author.json', collection(items('/Users/author-not-here/photo.png')));
+    expect((await runCli(['import', 'postman', source, '-o', join(tmp.dir, 'out-author')], { env })).code).toBe(0);
+  } finally {
+    outside.cleanup();
+  }
+});
+
+test("an import's warnings show the document's escape sequences, never send them to the terminal", async () => {
+  const item = { name: 'evil\u001b]0;title\u0007\u001b]52;c;cHduZWQ=\u0007', request: { method: 'GET', url: `${recorder.url}/{{$randomCatsImage}}` } };
+  const source = tmp.write('escapes.json', collection([item]));
+  const result = await runCli(['import', 'postman', source, '-o', join(tmp.dir, 'out-escapes')], { env });
+  expect(result.code).toBe(0);
+  expect(result.stderr).toMatch(/warning: .*dynamic variable/);
+  expect(result.stderr).not.toContain('\u001b');
+});
