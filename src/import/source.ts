@@ -2,6 +2,7 @@
 import { fstatSync, readFileSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { UsageError } from '../core/errors/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { parseJsonText } from '../core/json-text.js';
 import { notAFile } from '../core/not-a-file.js';
 
@@ -29,8 +30,15 @@ export function readSource(source: string, stdin: () => string): string {
 }
 
 /** A JSON document of a published format (`what`: "a Postman collection"), as a value to check. */
-export function readJsonSource(source: string, what: string, stdin: () => string): Promise<unknown> {
-  return parseJsonText(source, readSource(source, stdin), { jsonc: false, hint: `expected ${what} (JSON)` });
+export async function readJsonSource(source: string, what: string, stdin: () => string): Promise<unknown> {
+  const value = await parseJsonText(source, readSource(source, stdin), { jsonc: false, hint: `expected ${what} (JSON)` });
+  refuseDeepNesting(value, source);
+  return value;
+}
+
+/** The importers (and the parsers they call) recurse through the document: one nested past any real one is refused before. */
+export function refuseDeepNesting(value: unknown, source: string): void {
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new UsageError(`${source === '-' ? 'standard input' : source}: nested more than ${MAX_JSON_DEPTH} levels deep: not imported`);
 }
 
 /** A plain object, else undefined: the first check of every document read from outside. */

@@ -104,3 +104,11 @@ test("an import's warnings show the document's escape sequences, never send them
   expect(result.stderr).toMatch(/warning: .*dynamic variable/);
   expect(result.stderr).not.toContain('\u001b');
 });
+
+test('a collection nested 5,000 folders deep is exit 2 naming the file, not a stack overflow', async () => {
+  const nested = `{"info":{"name":"c","schema":"${SCHEMA}"},"item":[${'{"name":"f","item":['.repeat(5000)}${']}'.repeat(5000)}]}`;
+  const result = await runCli(['import', 'postman', tmp.write('deep.json', nested), '-o', join(tmp.dir, 'out-deep')], { env });
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/^reqflow: .*deep\.json: nested more than 1000 levels deep: not imported$/m);
+  expect(result.stderr).not.toMatch(/internal error|Maximum call stack/);
+});

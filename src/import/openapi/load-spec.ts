@@ -14,7 +14,7 @@ import { dereference, parse, validate } from '@readme/openapi-parser';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { projectRoot } from '../../core/project.js';
-import { asRecord } from '../source.js';
+import { asRecord, refuseDeepNesting } from '../source.js';
 
 export type SpecVersion = '2.0' | '3.0' | '3.1';
 
@@ -93,6 +93,7 @@ export async function loadSpec(path: string, warn: (message: string) => void): P
     if (/ENOENT/.test(String((error as Error).message)) || code === 'ENOENT') throw new UsageError(`no such file: ${path}`);
     throw new UsageError(`${path}: not valid YAML or JSON: ${firstLine(error)}`, { hint: 'expected an OpenAPI 3.x or Swagger 2.0 description' });
   }
+  refuseDeepNesting(raw, path);
   const document = asRecord(raw);
   const stated = String(document?.openapi ?? document?.swagger ?? '');
   const version: SpecVersion | undefined = stated === '2.0' ? '2.0' : /^3\.0\./.test(stated) ? '3.0' : /^3\.1\./.test(stated) ? '3.1' : undefined;
