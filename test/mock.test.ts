@@ -153,6 +153,14 @@ describe('matching and responses', () => {
     expect(body.routes[0]).toEqual({ method: 'GET', path: '/users', pathType: 'exact', name: 'users' });
   });
 
+  test('a template that would put a line break into a response header is a 500 with its own reason; no header is injected', async () => {
+    const { url } = await mockFile('routes:\n  - method: GET\n    path: /echo\n    headers: {X-Echo: "{{request.query.v}}"}\n    body: ok\n');
+    const response = await fetch(`${url}/echo?v=${encodeURIComponent('a\r\nSet-Cookie: session=attacker')}`);
+    expect([response.status, response.statusText]).toEqual([500, 'Internal Server Error']);
+    expect(response.headers.get('set-cookie')).toBeNull();
+    expect(((await response.json()) as { error: string }).error).toMatch(/X-Echo/);
+  });
+
   test('an SSE route sends its events in order, repeated, then ends the stream', async () => {
     const { url } = await mockFile();
     const response = await fetch(`${url}/events?who=sam`, { signal: AbortSignal.timeout(10_000) });

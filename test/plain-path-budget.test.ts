@@ -64,7 +64,7 @@ core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
 core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/response-body.js core/secret-forms.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
-core/mask.js core/profiles.js core/project.js core/read-body.js core/registry.js
+core/mask.js core/not-a-file.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js

@@ -3,7 +3,7 @@
  * other profile, field, key order, indentation and escape stays byte-for-byte.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { readFileSync, statSync, chmodSync } from 'node:fs';
+import { readFileSync, statSync, chmodSync, lstatSync, symlinkSync } from 'node:fs';
 import fc from 'fast-check';
 import { parseProfiles } from '../src/core/profiles.js';
 import { applyOAuthUpdate, saveOAuthSettings } from '../src/tui/profiles-writer.js';
@@ -124,6 +124,16 @@ describe('saveOAuthSettings', () => {
     const text = readFileSync(path, 'utf8');
     expect(JSON.parse(text)).toEqual([{ name: 'default', oauth: { clientId: 'c', authUrl: 'https://a.example/authorize', tokenUrl: 'https://a.example/token' } }]);
     expect(text).toBe('[\n  {\n    "name": "default",\n    "oauth": {\n      "clientId": "c",\n      "authUrl": "https://a.example/authorize",\n      "tokenUrl": "https://a.example/token"\n    }\n  }\n]\n');
+  });
+
+  it('edits the file a symbolic link points to, and the link stays a link', async () => {
+    const kept = dir.write('dotfiles/profiles.json', FOUR_SPACES);
+    const link = `${dir.dir}/linked/.profiles.json`;
+    dir.write('linked/placeholder.http', 'GET https://example.com\n');
+    symlinkSync(kept, link);
+    await saveOAuthSettings(link, 'staging', { clientId: 'through-link' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(kept, 'utf8')).toBe(FOUR_SPACES.replace('"clientId": "old-client"', '"clientId": "through-link"'));
   });
 
   it('refuses an edit that would leave an invalid profiles file', async () => {

@@ -6,7 +6,7 @@ import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { SecretRegistry } from '../core/mask.js';
 import { resolveProfile } from '../core/profiles.js';
 import { loadProfileSession } from '../core/session.js';
-import { visible } from '../report/render/visible.js';
+import { visible, visibleJson } from '../report/render/visible.js';
 import { exitCodeOf } from './report-error.js';
 
 export interface CookiesFlags {
@@ -38,7 +38,7 @@ export function cookiesCommand(action: 'list' | 'clear', flags: CookiesFlags): P
       }
       const cookies = (await jar.list()).filter((cookie) => flags.domain === undefined || cookie.domain === flags.domain || cookie.domain.endsWith(`.${flags.domain}`));
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ profile, cookies })}\n`);
+        process.stdout.write(`${visibleJson(JSON.stringify({ profile, cookies }))}\n`);
         return 0;
       }
       if (cookies.length === 0) {

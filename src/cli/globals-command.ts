@@ -7,7 +7,7 @@ import { MASK, SecretRegistry } from '../core/mask.js';
 import { resolveProfile } from '../core/profiles.js';
 import { openScriptGlobals } from '../core/script-globals.js';
 import { loadProfileSession } from '../core/session.js';
-import { visible } from '../report/render/visible.js';
+import { visible, visibleJson } from '../report/render/visible.js';
 import { exitCodeOf } from './report-error.js';
 
 export interface GlobalsFlags {
@@ -38,7 +38,7 @@ export function globalsCommand(action: 'list' | 'clear', flags: GlobalsFlags, na
       const shown = (value: string): string => (flags.show === true ? value : value === '' ? '' : MASK);
       const entries = globals.entries().map(([name, value]) => [name, shown(value)] as const);
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ profile: profile.name, project: session.project, globals: Object.fromEntries(entries) })}\n`);
+        process.stdout.write(`${visibleJson(JSON.stringify({ profile: profile.name, project: session.project, globals: Object.fromEntries(entries) }))}\n`);
         return 0;
       }
       if (entries.length === 0) {

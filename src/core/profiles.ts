@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
+import { notAFile } from './not-a-file.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
@@ -36,6 +37,8 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
 }
 
 export async function loadProfiles(path: string): Promise<ProfilesDocument> {
+  const kind = notAFile(path);
+  if (kind) throw new UsageError(`cannot read profiles file ${path}: it is ${kind}, not a file`);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

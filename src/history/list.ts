@@ -7,6 +7,7 @@ import { nothingKept, shownDuration, shownStatus, shownTime, table } from './for
 import type { HistoryIo } from './io.js';
 import { forEachSummary, profileFiles } from './read.js';
 import { historyScope, type ScopeFlags } from './scope.js';
+import { visibleJson } from '../report/render/visible.js';
 
 export interface ListFlags extends ScopeFlags {
   grep?: string;
@@ -43,7 +44,7 @@ export function historyListCommand(flags: ListFlags, io: HistoryIo): Promise<num
       });
       const newestFirst = latest.slice(-limit).reverse();
       if (flags.json) {
-        io.stdout.write(newestFirst.map((entry) => `${JSON.stringify(entry)}\n`).join(''));
+        io.stdout.write(newestFirst.map((entry) => `${visibleJson(JSON.stringify(entry))}\n`).join(''));
         return 0;
       }
       if (newestFirst.length === 0) {

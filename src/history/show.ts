@@ -1,7 +1,7 @@
 /** `reqflow history show ID`: one exchange as it was kept — request, response, secrets masked. */
 import { SecretRegistry } from '../core/mask.js';
 import { shownPath } from '../core/resolve-path.js';
-import { visibleText } from '../report/render/visible.js';
+import { visibleJson, visibleText } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { HistoryEntry, StoredBody } from './entry.js';
 import { findEntry } from './find-entry.js';
@@ -47,7 +47,7 @@ export function historyShowCommand(id: string, flags: ShowFlags, io: HistoryIo):
     async () => {
       const { project } = await currentProject(flags, io.cwd);
       const entry = await findEntry(id, project, io.env);
-      io.stdout.write(flags.json ? `${JSON.stringify(entry)}\n` : exchangeText(entry, io.cwd));
+      io.stdout.write(flags.json ? `${visibleJson(JSON.stringify(entry))}\n` : exchangeText(entry, io.cwd));
       return 0;
     },
     io.stderr,

@@ -8,6 +8,7 @@ import type { HistoryIo } from './io.js';
 import { forEachSummary, profileFiles } from './read.js';
 import { historyScope, type ScopeFlags } from './scope.js';
 import { StatsTally } from './stats.js';
+import { visibleJson } from '../report/render/visible.js';
 
 export interface StatsFlags extends ScopeFlags {
   since?: string;
@@ -40,7 +41,7 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
       });
       const stats = tally.result();
       if (flags.json) {
-        io.stdout.write(stats.map((line) => `${JSON.stringify(line)}\n`).join(''));
+        io.stdout.write(stats.map((line) => `${visibleJson(JSON.stringify(line))}\n`).join(''));
         return 0;
       }
       if (stats.length === 0) {

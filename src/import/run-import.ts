@@ -3,12 +3,13 @@
  * parsers are large, and no other command needs them), and writes the files. Warnings go to
  * stderr, one line per file written to stdout; errors are one `reqflow: …` line, exit 2.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
+import { visible } from '../report/render/visible.js';
 import type { Imported, ImportOptions } from './model.js';
+import { readStdin } from './source.js';
 import { writeImport } from './write-import.js';
 
 export const IMPORT_KINDS = ['curl', 'openapi', 'postman', 'har'] as const;
@@ -41,7 +42,8 @@ async function importerOf(kind: ImportKind): Promise<Importer> {
 
 export function importCommand(kind: ImportKind, source: string, flags: ImportFlags): Promise<number> {
   const cwd = process.cwd();
-  const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${message}\n`);
+  // Warnings quote the document's names and values: its escape sequences shown, never run by the terminal.
+  const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${visible(message)}\n`);
   return exitCodeOf(
     async () => {
       const envName = flags['env-name'];
@@ -55,7 +57,7 @@ export function importCommand(kind: ImportKind, source: string, flags: ImportFla
         ...(flags.environment !== undefined ? { environment: flags.environment } : {}),
         cookies: flags.cookies === true,
         perHost: flags['per-host'] === true,
-        stdin: () => readFileSync(0, 'utf8'),
+        stdin: readStdin,
         warn,
       });
       const lines = await writeImport(imported, outDir, { force: flags.force === true, cwd });

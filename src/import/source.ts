@@ -1,11 +1,26 @@
 /** Reading what is imported: a file, or standard input for `-`. */
-import { readFileSync } from 'node:fs';
+import { fstatSync, readFileSync } from 'node:fs';
+import { isatty } from 'node:tty';
 import { UsageError } from '../core/errors/index.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { parseJsonText } from '../core/json-text.js';
+import { notAFile } from '../core/not-a-file.js';
+
+/**
+ * Standard input as text: a terminal (typed, then Ctrl-D), a pipe, a socket (what a parent
+ * process's `spawn` gives) or a file — not a device such as /dev/zero, which never ends.
+ */
+export function readStdin(): string {
+  const stat = fstatSync(0);
+  if (!isatty(0) && (stat.isCharacterDevice() || stat.isBlockDevice())) throw new UsageError('cannot read standard input: it is a device, not a file or a pipe');
+  return readFileSync(0, 'utf8');
+}
 
 /** The text of `source` (`-`: standard input), with the BOM removed. */
 export function readSource(source: string, stdin: () => string): string {
   if (source === '-') return stdin();
+  const kind = notAFile(source);
+  if (kind) throw new UsageError(`cannot read ${source}: it is ${kind}, not a file`);
   try {
     return readFileSync(source, 'utf8').replace(/^\uFEFF/, '');
   } catch (error) {
@@ -15,8 +30,15 @@ export function readSource(source: string, stdin: () => string): string {
 }
 
 /** A JSON document of a published format (`what`: "a Postman collection"), as a value to check. */
-export function readJsonSource(source: string, what: string, stdin: () => string): Promise<unknown> {
-  return parseJsonText(source, readSource(source, stdin), { jsonc: false, hint: `expected ${what} (JSON)` });
+export async function readJsonSource(source: string, what: string, stdin: () => string): Promise<unknown> {
+  const value = await parseJsonText(source, readSource(source, stdin), { jsonc: false, hint: `expected ${what} (JSON)` });
+  refuseDeepNesting(value, source);
+  return value;
+}
+
+/** The importers (and the parsers they call) recurse through the document: one nested past any real one is refused before. */
+export function refuseDeepNesting(value: unknown, source: string): void {
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new UsageError(`${source === '-' ? 'standard input' : source}: nested more than ${MAX_JSON_DEPTH} levels deep: not imported`);
 }
 
 /** A plain object, else undefined: the first check of every document read from outside. */

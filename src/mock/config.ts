@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors/index.js';
+import { notAFile } from '../core/not-a-file.js';
 
 export type PathType = 'exact' | 'prefix' | 'regex';
 const PATH_TYPES: readonly PathType[] = ['exact', 'prefix', 'regex'];
@@ -151,6 +152,8 @@ function route(value: unknown, index: number, baseDir: string, check: Checker): 
   if (value.bodyFile !== undefined) {
     bodyFile = resolve(baseDir, check.string(value.bodyFile, `${field}.bodyFile`));
     if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
+    const kind = notAFile(bodyFile);
+    if (kind) check.fail(`${field}.bodyFile`, `names ${kind}, not a file: ${bodyFile}`);
   }
   const name = check.optionalString(value.name, `${field}.name`);
   return {
@@ -185,6 +188,8 @@ export function toMockConfig(document: unknown, file: string): MockConfig {
 
 /** Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`). */
 export async function loadMockConfig(file: string): Promise<MockConfig> {
+  const kind = notAFile(file);
+  if (kind) throw new UsageError(`${file}: cannot read the mock file: it is ${kind}, not a file`);
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -4,7 +4,7 @@
  * or a 404 listing the routes. The routes can be swapped while it runs (a reload).
  */
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpAddress, listenOn } from '../core/listen.js';
@@ -79,11 +79,14 @@ async function responseBody(route: MockRoute, request: MockRequest): Promise<{ b
 async function renderHeaders(route: MockRoute, request: MockRequest): Promise<Record<string, string>> {
   if (!Object.values(route.headers).some(isTemplate)) return route.headers;
   const entries = await Promise.all(Object.entries(route.headers).map(async ([name, value]) => [name, await renderText(value, request)] as const));
+  // Checked before writeHead: one it refuses half-way leaves the response's state (its Content-Length) behind for the 500.
+  for (const [name, value] of entries) validateHeaderValue(name, value);
   return Object.fromEntries(entries);
 }
 
 function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  res.writeHead(status, { 'Content-Type': JSON_TYPE });
+  // Its own reason phrase: a route that failed after choosing its status (a templated header with a line break) set "OK".
+  res.writeHead(status, STATUS_CODES[status], { 'Content-Type': JSON_TYPE });
   res.end(JSON.stringify(value));
 }
 

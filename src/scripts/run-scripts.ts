@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { shownPath } from '../core/resolve-path.js';
 import { UsageError } from '../core/errors/index.js';
 import { isSecretName } from '../core/mask.js';
+import { notAFile } from '../core/not-a-file.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
 import type { ScriptGlobals } from '../core/script-globals.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
@@ -126,6 +127,8 @@ async function codeOf(script: ScriptSpec, host: ScriptHost): Promise<{ code: str
   const shown = shownPath(host.file);
   if (script.code !== undefined) return { code: script.code, filename: shown, lineOffset: script.line - 1 };
   const path = resolve(host.file, '..', script.path ?? '');
+  const kind = notAFile(path);
+  if (kind) throw new UsageError(`${shown}:${script.line}: cannot read script ${script.path}: it is ${kind}, not a file`);
   try {
     return { code: await readFile(path, 'utf8'), filename: shownPath(path), lineOffset: 0 };
   } catch (error) {

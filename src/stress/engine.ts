@@ -19,6 +19,14 @@ import { StressStats, latencyHistogram } from './stats.js';
 import type { StressSummary } from './summary.js';
 import { judge } from './thresholds.js';
 
+/**
+ * How long requests still in flight at the end of `--duration` may take to end: past it they are
+ * cancelled and left out, as Ctrl-C leaves them. A server that drips a byte at a time restarts
+ * the idle time-out with each byte, and one that never answers holds a request for the whole
+ * `--timeout`: without this a 10 s run could last for hours (k6 calls this `gracefulStop`).
+ */
+const GRACE_MS = 5000;
+
 /** What the stress recorder (recorder.ts) hands on for each request of the run. */
 export type OutcomeHandler = (outcome: RequestOutcome, latencyMs: number | undefined, ctx: RequestContext) => void;
 
@@ -41,6 +49,8 @@ export interface StressRun {
   services: RunServices;
   file: string;
   signal: AbortSignal;
+  /** Cancels what is in flight (aborts the services' signal): called `GRACE_MS` after the end of a `--duration` run that has not ended. */
+  cancelInFlight?: () => void;
   /** Installs the handler the services' stress recorder calls for each outcome. */
   listen: (handler: OutcomeHandler) => void;
   /** Shows live progress from the counters; returns what stops it. */
@@ -63,15 +73,26 @@ export async function runStressEngine(run: StressRun): Promise<StressSummary> {
   });
   const stopProgress = run.progress?.(stats, startedAt) ?? (() => undefined);
   const loop = (): Promise<unknown> => runRequest(spec, file, services);
+  let overran = false;
+  const cancel = run.cancelInFlight;
+  const grace =
+    plan.durationMs !== undefined && cancel
+      ? setTimeout(() => {
+          overran = !signal.aborted;
+          cancel();
+        }, plan.durationMs + GRACE_MS)
+      : undefined;
   try {
     await runSchedule(plan, (worker) => sending.send(worker, loop), signal, startedAt);
   } finally {
+    clearTimeout(grace);
     stopProgress();
     sending.close();
   }
+  if (overran) services.output.err(`reqflow: warning: requests still in flight ${GRACE_MS / 1000} s after the end of the run were cancelled and are left out of the figures`);
   const settings = { workers: plan.workers, rampUpMs: plan.rampUpMs, ...(plan.durationMs !== undefined ? { durationMs: plan.durationMs } : {}), ...(plan.requests !== undefined ? { requests: plan.requests } : {}), ...(plan.rate !== undefined ? { rate: plan.rate } : {}) };
   const request = { name: spec.name, method: spec.method, url: displayUrl(sentUrl ?? spec.url, (text) => services.secrets.scrub(text)) };
-  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted, sending: sending.figures() });
+  const summary: StressSummary = stats.summary({ request, settings, interrupted: signal.aborted && !overran, sending: sending.figures() });
   summary.thresholds = judge(plan.thresholds, summary, (p) => stats.percentile(p));
   summary.passed = summary.thresholds.every((result) => result.passed);
   return summary;

@@ -89,7 +89,7 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
         const { writeK6Script } = await import('./k6/write-script.js');
         return writeK6Script({ spec, file: from.path, plan, services, io, run: () => runRequest(spec, from.path, services) });
       }
-      return await stress(plan, spec, services, from.path, io, flags.color, (handler) => (onOutcome = handler), controller.signal);
+      return await stress(plan, spec, services, from.path, io, flags.color, (handler) => (onOutcome = handler), controller);
     },
     io.stderr,
     () => ({ debug, secrets }),
@@ -101,10 +101,12 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
 }
 
 /** The run itself (engine.ts), then the table or the JSON document and the exit code. */
-async function stress(plan: StressPlan, spec: RequestSpec, services: RunServices, file: string, io: CliIo, color: boolean | undefined, listen: (handler: OutcomeHandler) => void, signal: AbortSignal): Promise<number> {
-  const summary = await runStressEngine({ plan, spec, services, file, signal, listen, progress: (stats, startedAt) => liveProgress(stats, io.stderr, plan.durationMs, startedAt) });
+async function stress(plan: StressPlan, spec: RequestSpec, services: RunServices, file: string, io: CliIo, color: boolean | undefined, listen: (handler: OutcomeHandler) => void, controller: AbortController): Promise<number> {
+  const { signal } = controller;
+  const cancelInFlight = (): void => controller.abort();
+  const summary = await runStressEngine({ plan, spec, services, file, signal, cancelInFlight, listen, progress: (stats, startedAt) => liveProgress(stats, io.stderr, plan.durationMs, startedAt) });
   const text = plan.json ? `${JSON.stringify(summary, null, 2)}\n` : stressTable(summary, palette(color ?? colorWanted(io.stdout.isTTY === true, io.env)));
   io.stdout.write(services.secrets.scrub(text));
-  if (signal.aborted) return ExitCode.interrupted;
+  if (summary.interrupted) return ExitCode.interrupted;
   return summary.passed ? ExitCode.ok : ExitCode.httpFailure;
 }

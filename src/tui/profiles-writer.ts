@@ -1,3 +1,4 @@
+import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
@@ -83,14 +84,18 @@ function checkOnlyKeyChanged(before: unknown, after: unknown, profileName: strin
  * Edits one profile's `key` in the profiles file: `apply` turns the file's text into the new
  * text (`text` is `[]` when there is no file yet). The result is validated as the loader
  * validates it and checked to change nothing but that key, then written atomically, keeping
- * the file's mode. Returns the text written.
+ * the file's mode. A `.profiles.json` that is a symbolic link (kept in a dotfiles repository) is
+ * edited where it points: a rename over the link would replace it with a copy, and the file the
+ * user keeps would never see the edit. Returns the text written.
  */
 export async function saveProfileEdit(path: string, profileName: string, key: ProfileKey, apply: (text: string) => string): Promise<string> {
   let text: string | undefined;
   let mode = 0o644;
+  let target = path;
   try {
-    text = await readFile(path, 'utf8');
-    mode = (await stat(path)).mode & 0o777;
+    target = realpathSync(path);
+    text = await readFile(target, 'utf8');
+    mode = (await stat(target)).mode & 0o777;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
@@ -100,7 +105,7 @@ export async function saveProfileEdit(path: string, profileName: string, key: Pr
   const after = readJson(updated, path);
   profilesFrom(after, path);
   checkOnlyKeyChanged(before, after, profileName, key, path);
-  await writeFileAtomic(path, updated, { mode });
+  await writeFileAtomic(target, updated, { mode });
   return updated;
 }
 

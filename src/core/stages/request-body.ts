@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { BodyPart, BodyPiece, RequestSpec, VariableResolver } from '../model.js';
+import { notAFile } from '../not-a-file.js';
 import { resolvePath } from '../resolve-path.js';
 
 /** Encodings `<@NAME ./file` may name (what Node's TextDecoder knows, plus the usual aliases). */
@@ -15,6 +16,8 @@ function decode(bytes: Buffer, encoding: string, where: string): string {
 async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<Buffer> {
   const where = `(${spec.source.file}:${part.line})`;
   const path = resolvePath(await variables.expand(part.path), baseDir);
+  const kind = notAFile(path);
+  if (kind) throw new UsageError(`cannot read the body file ${part.path} ${where}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the bytes to a file' });
   let bytes: Buffer;
   try {
     // Loaded here, not at the top: fs/promises (and the readline it loads) costs ~1.5 ms of every start-up.

@@ -4,9 +4,10 @@
  * variables. An option that changes what is sent in a way a request file cannot say is exit 2
  * naming it; options about the connection or curl's output are named in a warning.
  */
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
+import { notAFile } from '../../core/not-a-file.js';
 import { formEncode, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
@@ -38,10 +39,17 @@ const FILE_TYPES: Record<string, string> = {
   '.html': 'text/html', '.htm': 'text/html', '.json': 'application/json', '.xml': 'application/xml', '.pdf': 'application/pdf',
 };
 
-function readData(cwd: string, path: string, written: string): string {
+/** The `@file` of `written` (`-d`, `-F`…): its text, or (`check`) only whether it can be read — a file to include is not read whole here. */
+function readData(cwd: string, path: string, written: string, check = false): string {
   if (path === '-') throw new UsageError(`curl ${written} @-: the data comes from standard input, which a request file cannot hold`, { hint: 'save the data to a file and use @FILE' });
+  const full = resolve(cwd, path);
+  const kind = notAFile(full);
+  if (kind) throw new UsageError(`curl ${written} @${path}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the data to a file' });
   try {
-    return readFileSync(resolve(cwd, path), 'utf8');
+    if (!check) return readFileSync(full, 'utf8');
+    accessSync(full, constants.R_OK);
+    if (statSync(full).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
+    return '';
   } catch (error) {
     throw new UsageError(`curl ${written} @${path}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: '@FILE paths are relative to the folder reqflow import runs in' });
   }
@@ -84,7 +92,7 @@ function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartP
   const type = params.type ? { contentType: params.type } : {};
   if (kind === 'text') return { name, ...type, value: { text: content } };
   const file = resolve(cwd, content.slice(1));
-  readData(cwd, content.slice(1), option.written); // exists and readable, or exit 2 naming it
+  readData(cwd, content.slice(1), option.written, true); // exists and readable, or exit 2 naming it
   if (kind === 'content') return { name, ...type, value: { file } };
   return { name, filename: params.filename ?? basename(file), contentType: params.type ?? FILE_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', value: { file } };
 }
@@ -162,7 +170,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       case 'data-binary':
         if (!value.startsWith('@')) data.push({ text: value });
         else {
-          readData(cwd, value.slice(1), option.written); // exists and readable, or exit 2 naming it
+          readData(cwd, value.slice(1), option.written, true); // exists and readable, or exit 2 naming it
           data.push({ file: resolve(cwd, value.slice(1)) });
         }
         break;
@@ -256,7 +264,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
     body = { kind: 'multipart', boundary, parts: form };
   } else if (upload !== undefined) {
     if (upload === '-' || upload === '.') throw new UsageError(`curl -T ${upload}: the body comes from standard input, which a request file cannot hold`);
-    readData(cwd, upload, '-T');
+    readData(cwd, upload, '-T', true);
     body = { kind: 'file', path: resolve(cwd, upload) };
   } else if (data.length > 0) {
     if (json) {

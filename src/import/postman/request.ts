@@ -3,8 +3,10 @@
  * out, as Postman sends it), enabled headers, the body by its mode, the inherited auth, and
  * the scripts of the collection, its folders and the item, in the order Postman runs them.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { Item, RequestBody } from 'postman-collection';
+import { UsageError } from '../../core/errors/index.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import type { ImportVariables } from '../variables.js';
@@ -47,9 +49,20 @@ function dynamicVariables(text: string, where: string, warn: (message: string) =
   });
 }
 
-function filePath(src: unknown, baseDir: string): string {
+/**
+ * A file body's path. One outside the collection's folder that exists here is refused: a
+ * collection someone gave you could name `~/.ssh/id_rsa` or `../../.aws/credentials`, sent to its
+ * server by the first run (Postman itself reads no file outside its working folder unless told
+ * to). An author's path that does not exist here stays, and fails by name when run.
+ */
+function filePath(src: unknown, baseDir: string, where: string): string {
   const path = Array.isArray(src) ? String(src[0] ?? '') : String(src ?? '');
-  return isAbsolute(path) ? path : resolve(baseDir, path);
+  const full = isAbsolute(path) ? path : resolve(baseDir, path);
+  const inside = relative(baseDir, full);
+  if ((inside.startsWith('..') || isAbsolute(inside)) && existsSync(full)) {
+    throw new UsageError(`${where}: its body names the file ${full}, outside the collection's folder: not imported`, { hint: "copy the file into the collection's folder and name it there, then import again" });
+  }
+  return full;
 }
 
 function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string): { body?: ImportedBody; contentType?: string; graphql?: string } {
@@ -67,7 +80,7 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
         .filter((p) => !p.disabled)
         .map((p) => {
           if (p.type === 'file') {
-            const file = filePath(p.src, baseDir);
+            const file = filePath(p.src, baseDir, where);
             return { name: p.key, filename: file.split(/[/\\]/).at(-1) ?? 'file', contentType: p.contentType ?? 'application/octet-stream', value: { file } };
           }
           return { name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } };
@@ -75,7 +88,7 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
       return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
     }
     case 'file':
-      return { body: { kind: 'file', path: filePath((body.file as { src?: unknown } | undefined)?.src, baseDir) } };
+      return { body: { kind: 'file', path: filePath((body.file as { src?: unknown } | undefined)?.src, baseDir, where) } };
     case 'graphql': {
       const graphql = body.graphql as { query?: string; variables?: string } | undefined;
       const variables = (graphql?.variables ?? '').trim();
@@ -97,7 +110,7 @@ function script(item: Item, listen: 'prerequest' | 'test', warn: (message: strin
 }
 
 export function requestOf(item: Item, name: string, context: PostmanContext): ImportedRequest | undefined {
-  const where = `Postman request "${item.name}"`;
+  const where = `Postman request ${JSON.stringify(item.name)}`;
   const { variables, warn } = context;
   const request = item.request;
   let url = request.url.toString().replace(/#.*$/s, '');

@@ -4,6 +4,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { TlsError } from '../../core/errors/index.js';
+import { notAFile } from '../../core/not-a-file.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { TlsSettings } from '../../core/model.js';
 
@@ -44,6 +45,8 @@ export function describeFile(file: TlsFile): string {
 }
 
 export async function readTlsFile(file: TlsFile): Promise<Buffer> {
+  const kind = notAFile(file.path);
+  if (kind) throw new TlsError(`cannot read ${describeFile(file)}: it is ${kind}, not a file`, { hint: 'name the PEM or PFX file itself' });
   try {
     return await readFile(file.path);
   } catch (error) {
