@@ -67,6 +67,19 @@ describe('across runs: the session of the project and profile', () => {
     expect(statSync(sessionFile).mode & 0o777).toBe(0o600);
   });
 
+  test('the session keeps a project\'s globals up to 8 MiB in all: a larger one is used in its run, said once, and not kept', async () => {
+    const cwd = join(tmp.dir, 'big');
+    tmp.write('big/.profiles.json', JSON.stringify([{ name: 'default' }]));
+    // 3 × 3 MiB: the third would pass the cap; the run still uses it (its length goes out in a header).
+    const big = tmp.write('big/big.http', `### fill\nGET ${server.url}/fill\n\n> {%\n  for (const n of ["a", "b", "c"]) client.global.set("blob_" + n, "x".repeat(3 * 1024 * 1024));\n  client.global.set("small", "kept");\n%}\n\n### use\n< {%\n  request.variables.set("len", String(client.global.get("blob_c").length));\n%}\nGET ${server.url}/use\nX-Len: {{len}}\n`);
+    const run = await runCli(['run', big], { env, cwd });
+    expect(run.code).toBe(0);
+    expect(server.received.at(-1)?.headers['x-len']).toBe(String(3 * 1024 * 1024));
+    expect(run.stderr.match(/the script global "blob_c" \(3,145,728 characters\) is used in this run but not kept in the session/g)).toHaveLength(1);
+    const kept = JSON.parse(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, cwd), 'utf8')).data['reqflow.globals'] as Record<string, string>;
+    expect(Object.keys(kept).sort()).toEqual(['blob_a', 'blob_b', 'small']);
+  });
+
   test("the selected environment's variable wins over a global of the same name", async () => {
     const cwd = join(tmp.dir, 'alpha');
     expect((await runCli(['run', join(cwd, 'shop/store.http'), '--env', 'dev'], { env, cwd })).code).toBe(0);

@@ -93,7 +93,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   };
   const chained = needsChain(setup.requests);
   // Script globals load only for a run that has some (in the session, or from an earlier file of the invocation) or runs scripts.
-  if (chained || setup.globals || session.getData(SCRIPT_GLOBALS)) services.globals = (await import('../core/script-globals.js')).openScriptGlobals(session, session.project, secrets, setup.globals);
+  if (chained || setup.globals || session.getData(SCRIPT_GLOBALS)) services.globals = (await import('../core/script-globals.js')).openScriptGlobals(session, session.project, secrets, setup.globals, warn);
   if (chained) services.chain = await createChain(setup.requests, path, services, (other) => parseRequestFile(other, setup.registry, warn));
   return services;
 }

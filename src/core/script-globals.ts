@@ -12,6 +12,13 @@ import { SCRIPT_GLOBALS } from './variables.js';
 /** The globals of one invocation, per session (`project` and `profile`): files of two projects never share them. */
 export type InvocationGlobals = Map<string, Map<string, string>>;
 
+/**
+ * What the session keeps of them, in characters of names and values: a script may set more (the run
+ * uses it), but a session file read by every later run of the project stays small (600 values of
+ * 1 MB once made it 1.4 GB and unsavable).
+ */
+export const STORED_GLOBALS_MAX_CHARS = 8 * 1024 * 1024;
+
 /** A value that is a credential whatever its name: an auth scheme and its credentials, or a JWT. */
 const CREDENTIAL_VALUE = /^(?:bearer|basic|token|digest|negotiate)\s+\S{4,}$|^eyJ[\w-]{4,}\.[\w-]{4,}\./i;
 
@@ -45,7 +52,11 @@ export class ScriptGlobals {
     private readonly session: Session,
     private readonly values: Map<string, string>,
     private readonly secrets: SecretRegistry,
+    private readonly warn: (message: string) => void = () => {},
   ) {}
+
+  /** Names set in this run that the session does not keep (over STORED_GLOBALS_MAX_CHARS in all). */
+  private readonly unsaved = new Set<string>();
 
   get(name: string): string | undefined {
     return this.values.get(name);
@@ -60,18 +71,31 @@ export class ScriptGlobals {
     register(this.secrets, name, value);
     if (this.values.get(name) === value) return;
     this.values.set(name, value);
+    this.unsaved.delete(name);
+    if (this.storedChars() > STORED_GLOBALS_MAX_CHARS) {
+      this.unsaved.add(name);
+      this.warn(`the script global "${name}" (${value.length.toLocaleString('en-US')} characters) is used in this run but not kept in the session: a project's globals are kept up to ${STORED_GLOBALS_MAX_CHARS / 1024 / 1024} MiB in all`);
+    }
     this.write();
   }
   delete(name: string): void {
+    this.unsaved.delete(name);
     if (this.values.delete(name)) this.write();
   }
   clear(): void {
+    this.unsaved.clear();
     if (this.values.size === 0 && this.session.getData(SCRIPT_GLOBALS) === undefined) return;
     this.values.clear();
     this.write();
   }
+  private storedChars(): number {
+    let chars = 0;
+    for (const [name, value] of this.values) if (!this.unsaved.has(name)) chars += name.length + value.length;
+    return chars;
+  }
   private write(): void {
-    this.session.setData(SCRIPT_GLOBALS, this.values.size === 0 ? undefined : Object.fromEntries(this.values));
+    const kept = [...this.values].filter(([name]) => !this.unsaved.has(name));
+    this.session.setData(SCRIPT_GLOBALS, kept.length === 0 ? undefined : Object.fromEntries(kept));
   }
 }
 
@@ -79,7 +103,7 @@ export class ScriptGlobals {
  * The globals of a run over one file: those the invocation's earlier files left for this
  * project and profile, else the session's; each credential-looking one registered as a secret.
  */
-export function openScriptGlobals(session: Session, project: string, secrets: SecretRegistry, invocation: InvocationGlobals = new Map()): ScriptGlobals {
+export function openScriptGlobals(session: Session, project: string, secrets: SecretRegistry, invocation: InvocationGlobals = new Map(), warn?: (message: string) => void): ScriptGlobals {
   const key = `${project}\u0000${session.profile}`;
   let values = invocation.get(key);
   if (values === undefined) {
@@ -87,5 +111,5 @@ export function openScriptGlobals(session: Session, project: string, secrets: Se
     invocation.set(key, values);
   }
   for (const [name, value] of values) register(secrets, name, value);
-  return new ScriptGlobals(session, values, secrets);
+  return new ScriptGlobals(session, values, secrets, warn);
 }
