@@ -245,7 +245,11 @@ export class TemplateResolver implements VariableResolver {
       return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack));
     }
     if (expression === '') throw new VariableError(`empty template {{}}${this.where()}`);
-    if (!NAME_OR_PATH.test(expression)) return this.javascript(expression, space, stack);
+    if (!NAME_OR_PATH.test(expression) && !this.has(expression)) {
+      // A reference claims its own paths first (`users.response.body.//user[2]/name`, JSONPath filters).
+      const reference = this.preview() ? undefined : this.options.reference?.(expression);
+      return reference ?? this.javascript(expression, space, stack);
+    }
     if (!this.has(expression)) {
       const reference = this.preview() ? undefined : this.options.reference?.(expression);
       if (reference) return reference;
