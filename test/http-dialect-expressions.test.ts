@@ -121,6 +121,8 @@ describe('the forms reqflow already reads keep their meaning', () => {
       'X-Id: {{$random.uuid}}',
       'X-Next: {{ $global.count + 1 }}',
       '',
+      'name={{ user',
+      '}}',
     ].join('\n'));
     const { code, stderr, requests } = await run(file);
     expect(stderr).not.toContain('reqflow:');
@@ -128,6 +130,7 @@ describe('the forms reqflow already reads keep their meaning', () => {
     expect(requests[1]?.url).toBe('/forms?b64=YWRh&enc=a%20b&token=tok-from-login&yac=tok-from-login&g=2&int=5');
     expect(requests[1]?.headers['x-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(requests[1]?.headers['x-next']).toBe('3');
+    expect(requests[1]?.body).toBe('name=ada'); // a template over two lines, as before
   });
 
   test('an unknown helper and an unknown name are refused as before', async () => {

@@ -12,7 +12,7 @@ import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
  * JavaScript. Single braces may stand inside (`{{ ({ a: 1 }) }}`, `` {{ `${x}` }} ``), `{{` and `}}`
  * may not: it ends at the first `}}`, as httpyac's `HandlebarsSingleLine` (`/\{{2}\s*(.+?)\s*\}{2}/`) does.
  */
-const TEMPLATE = /\{\{\s*((?!\{)(?:[^{}\n]|\{(?!\{)|\}(?!\}))*?)\s*\}\}/g;
+const TEMPLATE = /\{\{\s*((?!\{)(?:[^{}]|\{(?!\{)|\}(?!\}))*?)\s*\}\}/g;
 
 /** A literal of JavaScript's (`{{ null }}`, `{{ 42 }}`): httpyac's JavaScript where no variable has that name. */
 const JS_LITERAL = /^(?:null|true|false|undefined|NaN|Infinity|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"\\]*"|'[^'\\]*')$/;
