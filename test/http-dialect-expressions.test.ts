@@ -78,6 +78,8 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     ['undefined (httpyac sends the template as written)', '{{ this.nothing }}', /throws\.http:2: \{\{ this\.nothing \}\}.*evaluates to undefined/],
     ['false (httpyac sends the template as written)', '{{ 1 > 2 }}', /throws\.http:2: \{\{ 1 > 2 \}\}.*evaluates to false/],
     ['the request, which the expression does not see', '{{ request.url + "x" }}', /throws\.http:2: \{\{ request\.url \+ "x" \}\}.*ReferenceError: request is not defined/],
+    ["a SyntaxError it throws (not one of parsing: no helper hint)", '{{ JSON.parse(token) }}', /throws\.http:2: \{\{ JSON\.parse\(token\) \}\}.*SyntaxError: Unexpected token 'a', "abc" is not valid JSON/],
+    ['statements rather than one expression', '{{ 1)); globalThis.x = 1; ((1 }}', /throws\.http:2: .*SyntaxError: not one expression/],
     ['require outside a trusted project', '{{ require("node:fs").readFileSync("/etc/hostname", "utf8") }}', /require\("node:fs"\) runs a program/],
   ])('%s', async (_what, template, message) => {
     const file = write('throws.http', `@token = abc\nGET {{host}}/never?v=${template}\n\n###\nGET {{host}}/after\n`);

@@ -61,7 +61,23 @@ function refusal(why: string): string {
   return `it evaluates to ${why}, which has no text (httpyac leaves such a template unreplaced)`;
 }
 
+/** Why the text is no JavaScript expression (parsed only, never run), or undefined when it is one. */
+async function notAnExpression(expression: string): Promise<string | undefined> {
+  const { parseExpressionAt } = await import('acorn');
+  // In an async function, as httpyac runs it (`await` allowed).
+  const wrapped = `(async () => (${expression}\n))`;
+  try {
+    // One expression, all of it: `1); other(); (2` or `1), (2` is not what httpyac's `(expression)` means.
+    const node = parseExpressionAt(wrapped, 0, { ecmaVersion: 'latest', sourceType: 'script' });
+    return node.type === 'ArrowFunctionExpression' && wrapped.slice(node.end).trim() === ')' ? undefined : 'SyntaxError: not one expression';
+  } catch (error) {
+    return `SyntaxError: ${(error as Error).message.replace(/ \(\d+:\d+\)$/, '')}`;
+  }
+}
+
 export async function evaluateTemplate(expression: string, host: TemplateHost): Promise<JavascriptResult> {
+  const syntax = await notAnExpression(expression);
+  if (syntax !== undefined) return { failure: syntax, syntax: true };
   const [variables, worker] = await Promise.all([host.read(namesOf(expression)), host.sandboxes()]);
   const data = { request: null, response: null, variables, globals: host.globals, globalKinds: host.globalKinds };
   let result: string | undefined;
@@ -76,7 +92,7 @@ export async function evaluateTemplate(expression: string, host: TemplateHost): 
   } finally {
     sandbox.dispose();
   }
-  if (failure) return { failure: failure.message, ...(failure.message.startsWith('SyntaxError') ? { syntax: true } : {}) };
+  if (failure) return { failure: failure.message };
   if (result === undefined) return { failure: refusal('undefined') };
   if (result.startsWith(UNSENT)) return { failure: refusal(result.slice(UNSENT.length)) };
   const secret = Object.values(variables).some((value) => host.carriesSecret(value)) || (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
