@@ -7,8 +7,22 @@ import type { Profile, ProfileVariable, Session, VariableResolver } from './mode
 import type { Prompter } from './prompt.js';
 import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
 
-/** `{{ expr }}`: a name, `env.NAME`, `$dynamic`, or `helper arg` (urlencode, base64). */
-const TEMPLATE = /\{\{\s*([^{}]*?)\s*\}\}/g;
+/**
+ * `{{ expr }}`: a name, `env.NAME`, `$dynamic`, `helper arg` (urlencode, base64), or httpyac's
+ * JavaScript. Single braces may stand inside (`{{ ({ a: 1 }) }}`, `` {{ `${x}` }} ``), `{{` and `}}`
+ * may not: it ends at the first `}}`, as httpyac's `HandlebarsSingleLine` (`/\{{2}\s*(.+?)\s*\}{2}/`) does.
+ */
+const TEMPLATE = /\{\{\s*((?!\{)(?:[^{}]|\{(?!\{)|\}(?!\}))*?)\s*\}\}/g;
+
+/** A literal of JavaScript's (`{{ null }}`, `{{ 42 }}`): httpyac's JavaScript where no variable has that name. */
+const JS_LITERAL = /^(?:null|true|false|undefined|NaN|Infinity|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"\\]*"|'[^'\\]*')$/;
+
+/**
+ * What reqflow reads as a name or a path (`user`, `boss-api`, `base.url`, `login.response.body.$.id`,
+ * `x.response.headers['Date']`): no space, call, operator or literal of JavaScript's. Anything else
+ * that no form claims is httpyac's JavaScript (`javascript` in {@link ResolverOptions}).
+ */
+const NAME_OR_PATH = /^[^\s()+*/%?:!=<>&|,`{};^~]+$/;
 
 /** The expressions of a text's templates, in order: `{{ user }}` → `user`. */
 export function templateExpressions(text: string): string[] {
@@ -28,6 +42,9 @@ type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | '
 /** httpyac's prompts: `$input label`, `$password label`, each with an optional `$value: default`. */
 const HTTPYAC_INPUT = /^\$(input|password|input-askonce)\s+(.+?)(?:\s+\$value:\s*(.*?))?\s*$/s;
 
+/** What httpyac's JavaScript in a template came to: its text, or why there is none to send (`syntax`: it does not parse). */
+export type JavascriptResult = { text: string } | { failure: string; syntax?: boolean };
+
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
   /** `@name = value` lines of the request file above the request (they may hold `{{…}}`, never shell commands). */
@@ -44,6 +61,11 @@ export interface ResolverOptions {
   globals?: { get(name: string): string | undefined; entries(): Array<[string, string]> } | undefined;
   /** `{{login.response.body.$.id}}`: the value, or undefined when the expression names no request. */
   reference?: (expression: string) => Promise<string> | undefined;
+  /**
+   * httpyac's JavaScript in a template (`{{ this.name ?? "World" }}`): its text, evaluated in the
+   * script sandbox with the variables it names (`read`). Absent: such a template is refused as before.
+   */
+  javascript?: (expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>) => Promise<JavascriptResult>;
   /** `# @loop`: this pass's `$index` and item, literally, before every other source. */
   loopVariables?: Readonly<Record<string, string>> | undefined;
   /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
@@ -190,7 +212,7 @@ export class TemplateResolver implements VariableResolver {
   private async evaluate(expression: string, stack: string[]): Promise<string> {
     const looped = this.options.loopVariables?.[expression];
     if (looped !== undefined) return looped;
-    if (expression.startsWith('env.')) {
+    if (expression.startsWith('env.') && NAME_OR_PATH.test(expression)) {
       const envName = expression.slice(4);
       const value = this.env[envName];
       if (value === undefined) {
@@ -199,7 +221,8 @@ export class TemplateResolver implements VariableResolver {
       return value;
     }
     // httpyac's `{{$global.name}}`: a value its scripts put in `$global` (a run variable here).
-    if (expression.startsWith('$global.')) return this.resolveName(expression.slice(8).trim(), stack);
+    if (expression.startsWith('$global.') && NAME_OR_PATH.test(expression)) return this.resolveName(expression.slice(8).trim(), stack);
+    if (expression.startsWith('$global') && !NAME_OR_PATH.test(expression)) return this.javascript(expression, -1, stack);
     const input = HTTPYAC_INPUT.exec(expression);
     if (input) return this.input(input[2] as string, input[3], input[1] === 'password');
     if (expression.startsWith('$')) {
@@ -214,20 +237,51 @@ export class TemplateResolver implements VariableResolver {
     }
     // {{%name}}: the value of name, percent-encoded (VS Code).
     if (expression.startsWith('%')) return encodeURIComponent((await this.resolveName(expression.slice(1).trim(), stack)).replace(LONE_SURROGATE, '\uFFFD'));
-    const space = expression.indexOf(' ');
-    if (space > 0) {
-      const helper = HELPERS[expression.slice(0, space)];
-      if (!helper) throw new VariableError(`unknown template helper "${expression.slice(0, space)}"${this.where()}`, { hint: `available helpers: ${Object.keys(HELPERS).join(', ')}` });
+    const space = expression.search(/\s/);
+    const helper = space > 0 ? HELPERS[expression.slice(0, space)] : undefined;
+    if (helper) {
       const argument = expression.slice(space + 1).trim();
       const quoted = /^"(.*)"$/s.exec(argument);
       return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack));
     }
     if (expression === '') throw new VariableError(`empty template {{}}${this.where()}`);
+    if (!NAME_OR_PATH.test(expression) && !this.has(expression)) {
+      // A reference claims its own paths first (`users.response.body.//user[2]/name`, JSONPath filters).
+      const reference = this.preview() ? undefined : this.options.reference?.(expression);
+      return reference ?? this.javascript(expression, space, stack);
+    }
     if (!this.has(expression)) {
       const reference = this.preview() ? undefined : this.options.reference?.(expression);
       if (reference) return reference;
+      // `token.length`, `this.name`: a path into a variable that is text is httpyac's JavaScript (an environment's object keeps its dotted names).
+      const head = /^([A-Za-z_$][\w$]*)[.[]/.exec(expression)?.[1];
+      if (JS_LITERAL.test(expression) || head === 'this' || (head !== undefined && this.has(head) && !Object.hasOwn(this.options.environmentUnusable ?? {}, head))) return this.javascript(expression, -1, stack);
     }
     return this.resolveName(expression, stack);
+  }
+
+  /** httpyac's JavaScript; without an evaluator (or not JavaScript: `upper $guid`), a word before a space is an unknown helper, as before. */
+  private async javascript(expression: string, space: number, stack: string[]): Promise<string> {
+    const helperShaped = space > 0 && /^[A-Za-z_]\w*$/.test(expression.slice(0, space));
+    const unknownHelper = (): VariableError =>
+      new VariableError(`unknown template helper "${expression.slice(0, space)}"${this.where()}`, { hint: `available helpers: ${Object.keys(HELPERS).join(', ')}` });
+    const evaluate = this.options.javascript;
+    if (!evaluate) throw helperShaped ? unknownHelper() : new VariableError(`{{${expression}}} is not a variable${this.where()}`);
+    const placeholder = this.deferred(expression);
+    if (placeholder !== undefined) return placeholder;
+    const read = async (names: readonly string[]): Promise<Record<string, string>> => {
+      const values: Record<string, string> = {};
+      for (const name of names) if (this.has(name)) values[name] = await this.resolveName(name, stack);
+      return values;
+    };
+    const result = await evaluate(expression, read);
+    if ('text' in result) return result.text;
+    // A word, a space and a value (`upper $guid`) that is no JavaScript: a helper reqflow does not have.
+    if (result.syntax && helperShaped) throw unknownHelper();
+    const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
+    throw new VariableError(`${where}{{ ${expression} }}${this.where()}: ${result.failure}`, {
+      hint: result.syntax ? 'httpyac evaluates a template that is not a variable as a JavaScript expression; this one does not parse' : 'nothing was sent',
+    });
   }
 
   private resolveName(name: string, stack: string[]): Promise<string> {

@@ -15,7 +15,8 @@ import type { ConnectionPhases, OutgoingRequest } from '../core/http/outgoing-re
 import { requestSettings } from '../core/request-settings.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
-import { type ResolverOptions, TemplateResolver } from '../core/variables.js';
+import { type JavascriptResult, type ResolverOptions, TemplateResolver } from '../core/variables.js';
+import type { ScriptWorker } from '../scripts/script-worker.js';
 import type { ReportFeed } from '../report/reporter.js';
 import { HISTORY_BODY_LIMIT } from '../history/entry.js';
 import type { HistoryLog } from '../history/log.js';
@@ -143,6 +144,28 @@ function placeOf(file: string, services: RunServices): { absolute: string; baseD
   return place;
 }
 
+/**
+ * httpyac's JavaScript in a template, in the run's script worker (the chain's; a run without one
+ * starts its own on the first such template). The evaluator loads only then.
+ */
+async function templateJavascript(expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>, services: RunServices): Promise<JavascriptResult> {
+  const { chain, globals, secrets, runState } = services;
+  const [{ evaluateTemplate }, { SCRIPT_TIMEOUT_MS }] = await Promise.all([import('../scripts/template-expression.js'), import('../scripts/run-scripts.js')]);
+  const own = (): Promise<ScriptWorker> => (runState[TEMPLATE_WORKER] ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker())) as Promise<ScriptWorker>;
+  return evaluateTemplate(expression, {
+    read,
+    globals: Object.fromEntries([...(globals?.entries() ?? []), ...(chain?.variables ?? [])]),
+    globalKinds: Object.fromEntries(chain?.globalKinds ?? []),
+    carriesSecret: (text) => secrets.carries(text),
+    addSecret: (value) => secrets.add(value),
+    timeoutMs: services.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
+    sandboxes: () => (chain ? chain.sandboxes() : own()),
+  });
+}
+
+/** `runState` key of the script worker of a run without a chain. */
+const TEMPLATE_WORKER = 'template-javascript';
+
 /** The request's template resolver: built by the first template (a request without one never needs it). */
 function resolverFor(spec: RequestSpec, baseDir: string, services: RunServices, requestVariables: Map<string, string> | undefined): TemplateResolver {
   const { chain, environment } = services;
@@ -164,6 +187,7 @@ function resolverFor(spec: RequestSpec, baseDir: string, services: RunServices, 
     options.reference = (expression) => chain.reference(expression);
   }
   if (services.globals) options.globals = services.globals;
+  options.javascript = (expression, read) => templateJavascript(expression, read, services);
   if (spec.fileVariables) options.fileVariables = spec.fileVariables;
   if (spec.prompts) options.prompts = spec.prompts;
   if (environment) {

@@ -63,12 +63,13 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
     }
     return out;
   };
-  const req = data.request;
+  // No request (a template expression, evaluated while the request is built): no request object.
+  const req = data.request || { headers: [] };
   // The hook's request (httpyac's, just before it goes out): the script may change it; a header
   // written on several lines is an array of them.
   const hookHeaders = {};
   for (const [name, , value] of req.headers) hookHeaders[name] = hookHeaders[name] === undefined ? value : [].concat(hookHeaders[name], value);
-  const request = data.hook ? { method: req.method, url: req.urlResolved, headers: hookHeaders, body: req.bodyResolved === null ? undefined : req.bodyResolved } : Object.freeze({
+  const request = !data.request ? undefined : data.hook ? { method: req.method, url: req.urlResolved, headers: hookHeaders, body: req.bodyResolved === null ? undefined : req.bodyResolved } : Object.freeze({
     method: req.method,
     url: req.urlResolved,
     headers: Object.freeze(Object.fromEntries(req.headers.map((h) => [h[0], h[2]]))),
@@ -112,7 +113,7 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   // httpyac's sleep(ms), awaited as a promise there: here the script waits in place (within its time limit).
   define('sleep', (ms) => { call('sleep', ms); }, false);
   if (!Object.hasOwn(globalThis, 'require')) define('require', require, false);
-  define('request', request, false);
+  if (request !== undefined) define('request', request, false);
   if (response !== undefined) define('response', response, false);
   // Run by the host after the script: what it exported and put in $global become variables.
   define('__reqflow$export', () => {

@@ -1,0 +1,101 @@
+/**
+ * httpyac's JavaScript in a template (`{{ this.name ?? "World" }}`, `{{ token.toUpperCase() }}`),
+ * evaluated in the httpyac script sandbox (its worker, time limit, memory limit and bridge) as
+ * httpyac evaluates it: `exports.$result = (expression)` in an async function whose scope holds
+ * the variables, `this` being that scope, a promise it leaves there awaited (`evalExpression`, `runScript` in httpyac's
+ * `src/plugins/javascript/moduleUtils.ts`). Its value becomes text as httpyac's
+ * `parseHandlebarsString` and `toString` (`src/utils/parserUtils.ts`, `stringUtils.ts`) make it:
+ * a string as it is, a number as `${n}`, `null` as `null`, a Date as its ISO text, an Error as its
+ * message, anything else truthy as JSON; `undefined`, `false` and a function are not replaced
+ * there (httpyac sends the template as written), so here they are refused.
+ * Loaded only for a request that has such a template.
+ */
+import type { JavascriptResult } from '../core/variables.js';
+import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
+import type { ScriptWorker } from './script-worker.js';
+
+export interface TemplateHost {
+  /** The values of those names that are variables (the others left out). */
+  read(names: readonly string[]): Promise<Record<string, string>>;
+  /** `$global`: the run's globals, as httpyac scripts see them. */
+  globals: Record<string, string>;
+  globalKinds: Record<string, string>;
+  /** True when a text carries a secret; then the result is registered as one. */
+  carriesSecret(text: string): boolean;
+  addSecret(value: string): void;
+  timeoutMs: number;
+  sandboxes(): Promise<ScriptWorker>;
+}
+
+/** A value httpyac leaves unreplaced starts with this mark (never the start of a JavaScript string a template sends: see `refusal`). */
+const UNSENT = '\u0000unsent:';
+
+/** httpyac's value-to-text, run inside the sandbox (its getters and `toJSON` run within the time limit). */
+const TO_TEXT = String.raw`((v) => {
+  if (typeof v === 'string') return v.startsWith(${JSON.stringify(UNSENT)}) ? v.slice(1) : v;
+  if (typeof v === 'number') return String(v);
+  if (v === null) return 'null';
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Error) return String(v.message);
+  if (!v) return ${JSON.stringify(UNSENT)} + (v === undefined ? 'undefined' : String(v));
+  let json;
+  try {
+    json = JSON.stringify(v);
+  } catch {
+    const seen = new WeakSet();
+    json = JSON.stringify(v, (key, x) => { if (typeof x === 'object' && x !== null) { if (seen.has(x)) return undefined; seen.add(x); } return x; });
+  }
+  return json === undefined ? ${JSON.stringify(UNSENT)} + (typeof v === 'function' ? 'a function' : typeof v) : json;
+})`;
+
+/** `this.name`: httpyac's `this` is the variables' scope, so the names read through it are variables too. */
+function namesOf(expression: string): string[] {
+  const names = new Set(scriptIdentifiers(expression));
+  for (const match of expression.matchAll(/\bthis\s*(?:\?\.|\.)\s*([A-Za-z_$][\w$]*)|\bthis\s*\[\s*(["'])([^"'\\]+)\2\s*\]/g)) names.add((match[1] ?? match[3]) as string);
+  return [...names];
+}
+
+function refusal(why: string): string {
+  if (why === 'undefined') return 'it evaluates to undefined (httpyac leaves such a template unreplaced and sends it as written)';
+  if (why === 'false') return 'it evaluates to false (httpyac leaves such a template unreplaced and sends it as written)';
+  return `it evaluates to ${why}, which has no text (httpyac leaves such a template unreplaced)`;
+}
+
+/** Why the text is no JavaScript expression (parsed only, never run), or undefined when it is one. */
+async function notAnExpression(expression: string): Promise<string | undefined> {
+  const { parseExpressionAt } = await import('acorn');
+  // In an async function, as httpyac runs it (`await` allowed).
+  const wrapped = `(async () => (${expression}\n))`;
+  try {
+    // One expression, all of it: `1); other(); (2` or `1), (2` is not what httpyac's `(expression)` means.
+    const node = parseExpressionAt(wrapped, 0, { ecmaVersion: 'latest', sourceType: 'script' });
+    return node.type === 'ArrowFunctionExpression' && wrapped.slice(node.end).trim() === ')' ? undefined : 'SyntaxError: not one expression';
+  } catch (error) {
+    return `SyntaxError: ${(error as Error).message.replace(/ \(\d+:\d+\)$/, '')}`;
+  }
+}
+
+export async function evaluateTemplate(expression: string, host: TemplateHost): Promise<JavascriptResult> {
+  const syntax = await notAnExpression(expression);
+  if (syntax !== undefined) return { failure: syntax, syntax: true };
+  const [variables, worker] = await Promise.all([host.read(namesOf(expression)), host.sandboxes()]);
+  const data = { request: null, response: null, variables, globals: host.globals, globalKinds: host.globalKinds };
+  let result: string | undefined;
+  // Only the result comes back: an expression's exports and $global changes stay in its sandbox.
+  const sandbox = worker.createSandbox(HTTPYAC_API, (op, [name, value]) => {
+    if (op === 'exports.set' && name === '$result') result = value;
+    return undefined;
+  }, JSON.stringify(data), host.timeoutMs);
+  let failure;
+  try {
+    failure = (await sandbox.run(`const __reqflow$value = (${expression}\n);\nexports.$result = ${TO_TEXT}(await __reqflow$value);`, 'template')) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
+  } finally {
+    sandbox.dispose();
+  }
+  if (failure) return { failure: failure.message };
+  if (result === undefined) return { failure: refusal('undefined') };
+  if (result.startsWith(UNSENT)) return { failure: refusal(result.slice(UNSENT.length)) };
+  const secret = Object.values(variables).some((value) => host.carriesSecret(value)) || (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
+  if (secret) host.addSecret(result);
+  return { text: result };
+}

@@ -1,0 +1,146 @@
+/**
+ * httpyac's JavaScript in templates (`{{ this.name ?? "World" }}`, `{{ token.toUpperCase() }}`):
+ * test/fixtures/dialect/httpyac/expressions.http sends, byte for byte, what httpyac 6.16.7 sent to
+ * the same kind of recorder; an expression that throws, runs away or has no text is exit 3 naming
+ * file:line and the expression, nothing sent; the forms reqflow already read keep their meaning.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ROOT, runCli, tempDir } from './helpers/cli.js';
+
+interface Received {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const received: Received[] = [];
+let server: Server;
+let host = '';
+const tmp = tempDir('reqflow-expr-');
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"token":"tok-from-login"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; requests: Received[] }> {
+  const before = received.length;
+  const result = await runCli(['run', file, '-e', `host=${host}`, ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  return { code: result.code, stdout: result.stdout, stderr: result.stderr, requests: received.slice(before) };
+}
+
+function write(name: string, text: string): string {
+  return tmp.write(`files/${name}`, text);
+}
+
+describe("httpyac's JavaScript in templates, as httpyac 6.16.7 sends it", () => {
+  test('this.name ?? default, arithmetic, a template literal, a method call, an object and an array as JSON (expressions.http)', async () => {
+    const { code, stderr, requests } = await run(join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac', 'expressions.http'));
+    expect(stderr).not.toContain('reqflow:');
+    expect(code).toBe(0);
+    // Recorded from httpyac 6.16.7 (`httpyac send expressions.http -a --var host=…`): targets, the headers the file writes, bodies.
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /expr/greet?to=World', 'POST /expr/calc?sum=7&n=8', 'POST /expr/object', 'GET /expr/named?to=Ada&upper=ADA']);
+    const calc = requests[1] as Received;
+    expect([calc.headers['x-token'], calc.headers['x-greeting'], calc.headers['content-type'], calc.body]).toEqual(['ABC-DEF', 'Hello abc-def!', 'text/plain', 'len=7']);
+    const object = requests[2] as Received;
+    expect(object.body).toBe('{"user": {"name":"ada","tags":["a","b"]}, "list": [1,"4"], "flag": true}');
+  });
+
+  test('null, NaN, a Date, an Error and true become text as in httpyac; a promise is awaited', async () => {
+    const file = write('values.http', 'GET {{host}}/values?v={{ null }}-{{ 0/0 }}-{{ new Date(0) }}-{{ new Error("boom") }}-{{ 2 > 1 }}-{{ (async () => 5)() }}\n');
+    const { code, requests } = await run(file);
+    expect(code).toBe(0);
+    // Recorded from httpyac 6.16.7 (the same file, `httpyac send values.http -a --var host=…`).
+    expect(requests.map((r) => r.url)).toEqual(['/values?v=null-NaN-1970-01-01T00:00:00.000Z-boom-true-5']);
+  });
+});
+
+describe('what cannot be sent as the file says: exit 3 naming file:line and the expression, nothing sent', () => {
+  test.each([
+    ['a throwing expression', '{{ token.nope.deeper }}', /throws\.http:2: \{\{ token\.nope\.deeper \}\}.*TypeError: Cannot read properties of undefined/],
+    ['a name that is no variable', '{{ missing + 1 }}', /throws\.http:2: \{\{ missing \+ 1 \}\}.*ReferenceError: missing is not defined/],
+    ['undefined (httpyac sends the template as written)', '{{ this.nothing }}', /throws\.http:2: \{\{ this\.nothing \}\}.*evaluates to undefined/],
+    ['false (httpyac sends the template as written)', '{{ 1 > 2 }}', /throws\.http:2: \{\{ 1 > 2 \}\}.*evaluates to false/],
+    ['the request, which the expression does not see', '{{ request.url + "x" }}', /throws\.http:2: \{\{ request\.url \+ "x" \}\}.*ReferenceError: request is not defined/],
+    ["a SyntaxError it throws (not one of parsing: no helper hint)", '{{ JSON.parse(token) }}', /throws\.http:2: \{\{ JSON\.parse\(token\) \}\}.*SyntaxError: Unexpected token 'a', "abc" is not valid JSON/],
+    ['statements rather than one expression', '{{ 1)); globalThis.x = 1; ((1 }}', /throws\.http:2: .*SyntaxError: not one expression/],
+    ['require outside a trusted project', '{{ require("node:fs").readFileSync("/etc/hostname", "utf8") }}', /require\("node:fs"\) runs a program/],
+  ])('%s', async (_what, template, message) => {
+    const file = write('throws.http', `@token = abc\nGET {{host}}/never?v=${template}\n\n###\nGET {{host}}/after\n`);
+    const { code, stderr, requests } = await run(file);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(message);
+    expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(requests.map((r) => r.url)).toEqual(['/after']);
+  });
+
+  test('a runaway expression ends at the script time limit', async () => {
+    const file = write('runaway.http', 'GET {{host}}/never?v={{ (() => { while (true) {} })() }}\n');
+    const { code, stderr, requests } = await run(file, ['--script-timeout', '200']);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/runaway\.http:1: \{\{ \(\(\) => \{ while \(true\) \{\} \}\)\(\) \}\}.*did not finish within 200 ms/);
+    expect(requests).toEqual([]);
+  });
+
+  test('an expression that reads a secret gives a secret: masked in -v', async () => {
+    const file = write('secret.http', '@password = hunter2-secret\nGET {{host}}/login\nX-Derived: {{ password.toUpperCase() }}\n');
+    const { code, stderr, requests } = await run(file, ['-v']);
+    expect(code).toBe(0);
+    expect(requests[0]?.headers['x-derived']).toBe('HUNTER2-SECRET'); // httpyac 6.16.7 sends the same
+    expect(stderr).not.toContain('HUNTER2-SECRET');
+    expect(stderr).toMatch(/X-Derived: •••/i);
+  });
+});
+
+describe('the forms reqflow already reads keep their meaning', () => {
+  test('names, dotted names, helpers, system variables, $global and response references', async () => {
+    const file = write('forms.http', [
+      '@user = ada',
+      '# @name login',
+      'POST {{host}}/login',
+      '',
+      '###',
+      '{{',
+      '  $global.count = 2;',
+      '}}',
+      'GET {{host}}/forms?b64={{base64 user}}&enc={{urlencode "a b"}}&token={{login.response.body.$.token}}&yac={{login.token}}&g={{$global.count}}&int={{$randomInt 5 6}}',
+      'X-Id: {{$random.uuid}}',
+      'X-Next: {{ $global.count + 1 }}',
+      '',
+      'name={{ user',
+      '}}',
+    ].join('\n'));
+    const { code, stderr, requests } = await run(file);
+    expect(stderr).not.toContain('reqflow:');
+    expect(code).toBe(0);
+    expect(requests[1]?.url).toBe('/forms?b64=YWRh&enc=a%20b&token=tok-from-login&yac=tok-from-login&g=2&int=5');
+    expect(requests[1]?.headers['x-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(requests[1]?.headers['x-next']).toBe('3');
+    expect(requests[1]?.body).toBe('name=ada'); // a template over two lines, as before
+  });
+
+  test('an unknown helper and an unknown name are refused as before', async () => {
+    const helper = await run(write('helper.http', 'GET {{host}}/never?v={{upper $guid}}\n'));
+    expect([helper.code, helper.requests]).toEqual([3, []]);
+    expect(helper.stderr).toMatch(/unknown template helper "upper"/);
+    const name = await run(write('name.http', 'GET {{host}}/never?v={{boss-api}}\n'));
+    expect([name.code, name.requests]).toEqual([3, []]);
+    expect(name.stderr).toMatch(/unknown variable "boss-api"/);
+  });
+});
