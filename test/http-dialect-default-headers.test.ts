@@ -5,28 +5,13 @@
  * real projects (a Cookie with the session's credentials, a JSON Content-Type set once for all
  * files); without them those files went out without it.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { ROOT, runCli, tempDir } from './helpers/cli.js';
-import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { ROOT } from './helpers/cli.js';
+import { recordedRuns } from './helpers/recorded-runs.js';
 
-let recorder: Recorder;
-const tmp = tempDir('reqflow-default-headers-');
-const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-
-beforeAll(async () => {
-  recorder = await startRecorder();
-});
-afterAll(async () => {
-  await recorder.close();
-  tmp.cleanup();
-});
-
-async function reqflow(file: string, args: string[] = []) {
-  const before = recorder.received.length;
-  const result = await runCli(['run', file, '-e', `host=${recorder.url}`, ...args], { env });
-  return { ...result, got: recorder.received.slice(before) };
-}
+const runs = recordedRuns('reqflow-default-headers-');
+const { tmp, env, reqflow } = runs;
 
 /** The headers the files decide (not the client's own, nor X-Client from the fixtures' profile). */
 function decided(headers: Record<string, unknown>): Record<string, unknown> {

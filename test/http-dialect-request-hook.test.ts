@@ -4,28 +4,13 @@
  * sent from it to the same recorder; what reqflow cannot send as httpyac would is exit 2 naming
  * the hook's line, and nothing of that request is sent.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { ROOT, runCli, tempDir } from './helpers/cli.js';
-import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { ROOT } from './helpers/cli.js';
+import { recordedRuns } from './helpers/recorded-runs.js';
 
-let recorder: Recorder;
-const tmp = tempDir('reqflow-request-hook-');
-const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-
-beforeAll(async () => {
-  recorder = await startRecorder();
-});
-afterAll(async () => {
-  await recorder.close();
-  tmp.cleanup();
-});
-
-async function reqflow(file: string, args: string[] = []) {
-  const before = recorder.received.length;
-  const result = await runCli(['run', file, '-e', `host=${recorder.url}`, '-e', 'user=ada', ...args], { env });
-  return { ...result, got: recorder.received.slice(before) };
-}
+const runs = recordedRuns('reqflow-request-hook-', { variables: ['user=ada'] });
+const { tmp, reqflow } = runs;
 
 /** The headers a hook decides (not the client's own: user-agent, host, connection; nor X-Client, from the fixtures' profile). */
 function decided(headers: Record<string, unknown>): Record<string, unknown> {
@@ -63,7 +48,7 @@ describe('{{@request: what httpyac sends', () => {
     const file = tmp.write('exports.http', `{{@request\n  exports.seen = request.url;\n}}\nGET {{host}}/first?u={{user}}\n\n###\nGET {{host}}/second?from={{seen}}\n`);
     const result = await reqflow(file);
     expect(result.code).toBe(0);
-    expect(result.got.map((r) => r.url)).toEqual(['/first?u=ada', `/second?from=${recorder.url}/first?u=ada`]);
+    expect(result.got.map((r) => r.url)).toEqual(['/first?u=ada', `/second?from=${runs.recorder.url}/first?u=ada`]);
   });
 });
 

@@ -4,35 +4,23 @@
  * what reqflow sends is what rest.nvim's script API makes of them; scripts that reach for the
  * machine, loop for ever or eat memory end as one-line failures naming their line.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, runCli, tempDir } from './helpers/cli.js';
-import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { ROOT } from './helpers/cli.js';
+import { recordedRuns } from './helpers/recorded-runs.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'dialect', 'restnvim');
 const TOKEN = 'lua-tok-4f1c9a77e2';
 const SESSION = 'lua-sess-93b0d1c5aa';
-let recorder: Recorder;
-const tmp = tempDir('reqflow-restnvim-lua-');
-const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-
-beforeAll(async () => {
-  recorder = await startRecorder((_req, res) => {
+const runs = recordedRuns('reqflow-restnvim-lua-', {
+  answer: (_req, res) => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON.stringify({ token: TOKEN, session: SESSION, data: { id: 7, tags: ['a', null, 'c'] } }));
-  });
+  },
+  variables: ['user=ada'],
 });
-afterAll(async () => {
-  await recorder.close();
-  tmp.cleanup();
-});
-
-async function reqflow(file: string, args: string[] = []) {
-  const before = recorder.received.length;
-  const result = await runCli(['run', file, '-e', `host=${recorder.url}`, '-e', 'user=ada', ...args], { env });
-  return { ...result, got: recorder.received.slice(before) };
-}
+const { tmp, env, reqflow } = runs;
 
 /** A one-request file whose response handler is `code` (Lua). */
 const handler = (name: string, code: string): string => tmp.write(name, `GET {{host}}/restnvim/${name}\n\n# @lang=lua\n> {%\n${code}\n%}\n`);
