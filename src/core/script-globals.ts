@@ -17,7 +17,7 @@ export type InvocationGlobals = Map<string, Map<string, string>>;
  * uses it), but a session file read by every later run of the project stays small (600 values of
  * 1 MB once made it 1.4 GB and unsavable).
  */
-export const STORED_GLOBALS_MAX_CHARS = 8 * 1024 * 1024;
+const STORED_GLOBALS_MAX_CHARS = 8 * 1024 * 1024;
 
 /** A value that is a credential whatever its name: an auth scheme and its credentials, or a JWT. */
 const CREDENTIAL_VALUE = /^(?:bearer|basic|token|digest|negotiate)\s+\S{4,}$|^eyJ[\w-]{4,}\.[\w-]{4,}\./i;
