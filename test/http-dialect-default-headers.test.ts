@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { ROOT } from './helpers/cli.js';
+import { ROOT, runCli } from './helpers/cli.js';
 import { recordedRuns } from './helpers/recorded-runs.js';
 
 const runs = recordedRuns('reqflow-default-headers-');
@@ -59,5 +59,28 @@ describe("VS Code REST Client's rest-client.defaultHeaders (.vscode/settings.jso
       ['/vscode/a', '2', 'application/json'],
       ['/vscode/b', '2', 'text/plain'],
     ]);
+  });
+});
+
+describe("another project's default headers are never sent", () => {
+  test("a parent folder's .httpyac.json stops at a nested project (its .vscode marks it), though the environment search climbs to the .git", async () => {
+    tmp.write('outer/.git/HEAD', 'ref: refs/heads/main\n');
+    tmp.write('outer/.httpyac.json', '{ "defaultHeaders": { "Authorization": "Bearer outer-project-token", "X-Tenant": "outer" } }');
+    tmp.write('outer/inner/.vscode/extensions.json', '{}');
+    const result = await reqflow(tmp.write('outer/inner/get.http', 'GET {{host}}/inner\n'));
+    expect(result.code).toBe(0);
+    expect(result.got.map((r) => [r.url, r.headers.authorization, r.headers['x-tenant']])).toEqual([['/inner', undefined, undefined]]);
+    // The outer project's own files still get them.
+    const outer = await reqflow(tmp.write('outer/get.http', 'GET {{host}}/outer\n'));
+    expect(outer.got.map((r) => [r.url, r.headers['x-tenant']])).toEqual([['/outer', 'outer']]);
+  });
+
+  test("the home folder's .vscode/settings.json is no project's: a downloaded file under home does not send its default headers", async () => {
+    tmp.write('home/.vscode/settings.json', '{ "rest-client.defaultHeaders": { "Authorization": "Bearer home-token" } }');
+    const file = tmp.write('home/Downloads/get.http', 'GET {{host}}/download\n');
+    const before = runs.recorder.received.length;
+    const result = await runCli(['run', file, '-e', `host=${runs.recorder.url}`], { env: { ...env, HOME: join(tmp.dir, 'home') } });
+    expect(result.code).toBe(0);
+    expect(runs.recorder.received.slice(before).map((r) => [r.url, r.headers.authorization])).toEqual([['/download', undefined]]);
   });
 });

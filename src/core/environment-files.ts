@@ -2,13 +2,14 @@
  * Environment files read and merged by the rules of environments.ts (docs/environments.md):
  * imported only when the search found files that may apply, or `--env` names one.
  */
-import { readdirSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
+import { projectRoot as sessionProject } from './project.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
 import { assignValues, emptyValues, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
@@ -132,7 +133,7 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
  */
 async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<Record<string, string> | undefined> {
   let headers: Record<string, string> | undefined;
-  for (const { path, kind, text } of jsonCandidates(folders)) {
+  for (const { path, kind, text } of jsonCandidates(projectFolders(folders))) {
     if (kind !== 'httpyac' && kind !== 'package' && kind !== 'vscode') continue;
     if (kind !== 'vscode' && js?.loaded.has(dirname(path))) continue; // its JavaScript config was read instead
     const config = await parseJson(path, text ?? read(path));
@@ -149,6 +150,28 @@ async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined):
   // A trusted JavaScript config's own (httpyac's `defaultHeaders` there).
   for (const [name, value] of Object.entries(js?.headers ?? {})) setHeader((headers ??= {}), name, value);
   return headers;
+}
+
+/**
+ * The folders of the search that belong to the request's own project (src/core/project.ts: the
+ * nearest folder with a project marker, never the home folder or `/`): a parent folder's or the
+ * home folder's default headers (an `Authorization` set for another project) are never sent by
+ * this project's requests, though the environment search climbs to the `.git` or `package.json`.
+ */
+function projectFolders(folders: string[]): string[] {
+  const own = folders[folders.length - 1];
+  if (own === undefined) return folders;
+  const project = sessionProject(own);
+  return folders.filter((folder) => {
+    let real = folder;
+    try {
+      real = realpathSync(folder);
+    } catch {
+      // a folder that went away keeps its name
+    }
+    const path = relative(project, real);
+    return path === '' || (path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path));
+  });
 }
 
 /** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
