@@ -106,6 +106,21 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     expect(stderr).not.toContain('HUNTER2-SECRET');
     expect(stderr).toMatch(/X-Derived: •••/i);
   });
+
+  test("an expression that reads a secret and fails: its error's message and a thrown value are not shown (a piece of the secret is no masked value)", async () => {
+    const pieces = ['null[token.slice(2)]', '(() => { throw token.slice(2) })()', '(() => { throw new Error(token.slice(2).split("").reverse().join("")) })()'];
+    for (const expression of pieces) {
+      const file = write('secret-error.http', `@token = s3cr3t-token-value\nGET {{host}}/never?v={{ ${expression} }}\n`);
+      const { code, stdout, stderr, requests } = await run(file);
+      expect(code).toBe(3);
+      expect(stderr).toMatch(/secret-error\.http:2: .*\(not shown: the expression reads a secret\)/);
+      expect(`${stdout}${stderr}`).not.toMatch(/cr3t-token|eulav-nekot/);
+      expect(requests).toEqual([]);
+    }
+    // An expression that reads no secret keeps its whole message.
+    const plain = write('plain-error.http', '@name = ada\nGET {{host}}/never?v={{ null[name.slice(1)] }}\n');
+    expect((await run(plain)).stderr).toContain("TypeError: Cannot read properties of null (reading 'da')");
+  });
 });
 
 describe('the forms reqflow already reads keep their meaning', () => {

@@ -75,6 +75,20 @@ async function notAnExpression(expression: string): Promise<string | undefined> 
   }
 }
 
+/** Reqflow's own words for a failure (limits): they quote nothing the expression computed. */
+const OWN_FAILURE = /^(?:did not finish within|awaits something that never settles|used more than \d+ MB)/;
+
+/**
+ * The failure of an expression that read a secret, without what it says: an error's message or a
+ * thrown value may hold a piece of the secret (`null[token.slice(2)]`, `throw token.slice(2)`)
+ * that masking the whole value does not catch. Its kind and reqflow's own limits stay.
+ */
+function withoutValues(failure: { message: string; timedOut?: boolean }): string {
+  if (failure.timedOut === true || OWN_FAILURE.test(failure.message)) return failure.message;
+  const kind = /^([A-Za-z_$][\w$]*):/.exec(failure.message)?.[1];
+  return `${kind ?? 'it threw'} (not shown: the expression reads a secret)`;
+}
+
 export async function evaluateTemplate(expression: string, host: TemplateHost): Promise<JavascriptResult> {
   const syntax = await notAnExpression(expression);
   if (syntax !== undefined) return { failure: syntax, syntax: true };
@@ -92,10 +106,10 @@ export async function evaluateTemplate(expression: string, host: TemplateHost): 
   } finally {
     sandbox.dispose();
   }
-  if (failure) return { failure: failure.message };
+  const secret = Object.values(variables).some((value) => host.carriesSecret(value)) || (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
+  if (failure) return { failure: secret ? withoutValues(failure) : failure.message };
   if (result === undefined) return { failure: refusal('undefined') };
   if (result.startsWith(UNSENT)) return { failure: refusal(result.slice(UNSENT.length)) };
-  const secret = Object.values(variables).some((value) => host.carriesSecret(value)) || (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
   if (secret) host.addSecret(result);
   return { text: result };
 }
