@@ -121,12 +121,15 @@ describe("resterm's # @auth command", () => {
     ['a program that does not exist', 'argv=["./no-such-program"]', /# @auth command no-such-program: could not start: no such program/],
     ['a shell as the program', 'argv=["sh","-c","gh auth token"]', /a shell \(sh\) as the program is refused/],
     ['argv that is not a list', 'argv=gh', /argv must be a JSON list of words/],
+    ['a shell named by a variable (a value a response may have given)', 'argv=["{{program}}","-c","gh auth token"]', /a shell \(sh\) as the program is refused/],
+    // Held whole, it took every byte of memory (2.3 GB in 3 s) and Node died with a stack trace.
+    ['a program that prints without end', 'argv=["yes","tok-from-program-7f3a"] timeout=5s', /# @auth command yes: printed more than 256 KiB/],
   ])('%s: one line naming the line, nothing sent, no token', async (_, params, message) => {
     const dir = project(`bad-${params.length}-${Math.random().toString(36).slice(2, 6)}`);
-    writeFileSync(join(dir, 'bad.http'), `### a\n# @auth command ${params}\nGET {{host}}/resterm/bad\n`);
+    writeFileSync(join(dir, 'bad.http'), `@program = sh\n\n### a\n# @auth command ${params}\nGET {{host}}/resterm/bad\n`);
     const { code, stderr, stdout, requests } = await run(dir, 'bad.http', ['--trust']);
     expect(code).toBe(2);
-    expect(stderr).toContain('bad.http:2: # @auth command');
+    expect(stderr).toContain('bad.http:4: # @auth command');
     expect(stderr).toMatch(message);
     expect(stderr + stdout).not.toContain(TOKEN);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace

@@ -11,21 +11,30 @@ export interface ProgramResult {
   /** The last line of its standard error, trimmed. */
   stderrLine: string;
   timedOut: boolean;
+  /** It printed more than `maxStdout` bytes: it was killed, and `stdout` is what came before. */
+  overflow?: boolean;
 }
+
+/** Of its standard error only the end is kept (its last line is all that is shown). */
+const STDERR_TAIL = 8 * 1024;
 
 /**
  * Runs `file` with `args` — no shell in between unless `file` is one — in a process group of its
- * own, killed whole (its children too) after `timeoutMs` or on `signal`. Rejects only when the
- * program cannot start.
+ * own, killed whole (its children too) after `timeoutMs`, on `signal`, or once it printed more
+ * than `maxStdout` bytes (what it prints is held in memory). Rejects only when the program cannot
+ * start.
  */
-export function runProgram(file: string, args: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string } = {}): Promise<ProgramResult> {
+export function runProgram(file: string, args: readonly string[], options: { timeoutMs?: number; signal?: AbortSignal; cwd?: string; maxStdout?: number } = {}): Promise<ProgramResult> {
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
   return new Promise((resolvePromise, reject) => {
     const { spawn } = lazyBuiltin<typeof import('node:child_process')>('node:child_process');
     const child = spawn(file, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(options.cwd !== undefined ? { cwd: options.cwd } : {}) });
     const out: Buffer[] = [];
-    const err: Buffer[] = [];
+    let err: Buffer[] = [];
+    let outBytes = 0;
+    let errBytes = 0;
     let timedOut = false;
+    let overflow = false;
     const kill = (): void => {
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL'); // the whole group: `sleep` children too
@@ -39,8 +48,23 @@ export function runProgram(file: string, args: readonly string[], options: { tim
     }, timeoutMs);
     const onAbort = (): void => kill();
     options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (overflow) return;
+      outBytes += chunk.length;
+      out.push(chunk);
+      if (options.maxStdout !== undefined && outBytes > options.maxStdout) {
+        overflow = true;
+        kill();
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      err.push(chunk);
+      errBytes += chunk.length;
+      if (errBytes > 2 * STDERR_TAIL) {
+        err = [Buffer.concat(err).subarray(-STDERR_TAIL)];
+        errBytes = STDERR_TAIL;
+      }
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -50,7 +74,7 @@ export function runProgram(file: string, args: readonly string[], options: { tim
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       const stderrLine = Buffer.concat(err).toString('utf8').trim().split('\n').slice(-1)[0] ?? '';
-      resolvePromise({ code, stdout: Buffer.concat(out).toString('utf8'), stderrLine, timedOut });
+      resolvePromise({ code, stdout: Buffer.concat(out).toString('utf8'), stderrLine, timedOut, ...(overflow ? { overflow } : {}) });
     });
   });
 }

@@ -50,10 +50,15 @@ function argvOf(raw: string | undefined, where: string): string[] {
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every((a): a is string => typeof a === 'string') || (argv[0] as string).trim() === '') {
     throw new UsageError(`${where}: # @auth command: argv must be a JSON list of words, like argv=["gh","auth","token"]`);
   }
-  if (SHELLS.has(basename((argv[0] as string).trim()).toLowerCase().replace(/\.exe$/, ''))) {
-    throw new UsageError(`${where}: # @auth command: a shell (${basename(argv[0] as string)}) as the program is refused, as resterm refuses it`, { hint: 'name the program itself: argv=["gh","auth","token"]' });
-  }
+  refuseShell(argv[0] as string, where);
   return argv;
+}
+
+/** A shell as the program is refused as written and as resolved: a `{{…}}` (a value a response gave) cannot name one. */
+function refuseShell(program: string, where: string): void {
+  if (SHELLS.has(basename(program.trim()).toLowerCase().replace(/\.exe$/, ''))) {
+    throw new UsageError(`${where}: # @auth command: a shell (${basename(program)}) as the program is refused, as resterm refuses it`, { hint: 'name the program itself: argv=["gh","auth","token"]' });
+  }
 }
 
 /** A `a.b.c` or `$.a.b` path into the program's JSON output; a scalar there, as text. */
@@ -104,15 +109,16 @@ async function runForToken(ctx: AuthContext, argv: string[], params: Map<string,
   };
   let result: ProgramResult;
   try {
-    result = await runProgram(argv[0] as string, argv.slice(1), { timeoutMs: limit, signal: ctx.signal, cwd: dirname(ctx.file) });
+    result = await runProgram(argv[0] as string, argv.slice(1), { timeoutMs: limit, signal: ctx.signal, cwd: dirname(ctx.file), maxStdout: MAX_STDOUT });
   } catch (error) {
     return fail(`could not start: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : (error as Error).message}`);
   }
+  // Stopped once past resterm's limit: held whole, endless output (`yes`) would take every byte of memory.
+  if (result.overflow) fail('printed more than 256 KiB');
   // A secret before anything else is done with it: no message below quotes it, and every later one is masked.
   for (const line of result.stdout.split('\n')) if (line.trim()) ctx.addSecret?.(line.trim());
   if (result.timedOut) fail(`did not finish within ${limit / 1000} s`);
   if (result.code !== 0) fail(`exited with status ${result.code ?? 'killed'}${result.stderrLine ? `: ${ctx.redact(result.stderrLine)}` : ''}`);
-  if (result.stdout.length > MAX_STDOUT) fail('printed more than 256 KiB');
   const credential = tokenOf(result.stdout, params, fail);
   ctx.addSecret?.(credential.token);
   return credential;
@@ -138,6 +144,7 @@ export async function commandHeader(ctx: AuthContext, directive: string, where: 
   let credential = cached;
   if (!credential) {
     const argv = await Promise.all((templates ?? []).map((word) => ctx.variables.expand(word)));
+    refuseShell(argv[0] as string, where);
     credential = await runForToken(ctx, argv, params, where);
     if (key !== undefined) tokenCache(ctx).set(key, credential);
   }
