@@ -80,7 +80,7 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     ['the request, which the expression does not see', '{{ request.url + "x" }}', /throws\.http:2: \{\{ request\.url \+ "x" \}\}.*ReferenceError: request is not defined/],
     ["a SyntaxError it throws (not one of parsing: no helper hint)", '{{ JSON.parse(token) }}', /throws\.http:2: \{\{ JSON\.parse\(token\) \}\}.*SyntaxError: Unexpected token 'a', "abc" is not valid JSON/],
     ['statements rather than one expression', '{{ 1)); globalThis.x = 1; ((1 }}', /throws\.http:2: .*SyntaxError: not one expression/],
-    ['require outside a trusted project', '{{ require("node:fs").readFileSync("/etc/hostname", "utf8") }}', /require\("node:fs"\) runs a program/],
+    ['require (a template never may, trusted or not)', '{{ require("node:fs").readFileSync("/etc/hostname", "utf8") }}', /\{\{ require\("node:fs"\).*a template cannot require\(\) a module, trusted or not/],
   ])('%s', async (_what, template, message) => {
     const file = write('throws.http', `@token = abc\nGET {{host}}/never?v=${template}\n\n###\nGET {{host}}/after\n`);
     const { code, stderr, requests } = await run(file);
@@ -88,6 +88,14 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     expect(stderr).toMatch(message);
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(requests.map((r) => r.url)).toEqual(['/after']);
+  });
+
+  test('require in a template is refused with --trust too (trust gives require to script blocks only)', async () => {
+    const file = write('trusted-require.http', 'GET {{host}}/never?v={{ require("node:os").hostname() }}\n');
+    const { code, stderr, requests } = await run(file, ['--trust']);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/a template cannot require\(\) a module, trusted or not/);
+    expect(requests).toEqual([]);
   });
 
   test('a runaway expression ends at the script time limit', async () => {

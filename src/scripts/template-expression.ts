@@ -92,6 +92,8 @@ function withoutValues(failure: { message: string; timedOut?: boolean }): string
 export async function evaluateTemplate(expression: string, host: TemplateHost): Promise<JavascriptResult> {
   const syntax = await notAnExpression(expression);
   if (syntax !== undefined) return { failure: syntax, syntax: true };
+  // Trust (docs/trust.md) gives require to a trusted project's script blocks, never to a template: refused before it runs.
+  if (/\brequire\b/.test(expression)) return { failure: 'a template cannot require() a module, trusted or not; do it in a {{ }} script block above the request, which a trusted project may' };
   const [variables, worker] = await Promise.all([host.read(namesOf(expression)), host.sandboxes()]);
   const data = { request: null, response: null, variables, globals: host.globals, globalKinds: host.globalKinds };
   let result: string | undefined;
