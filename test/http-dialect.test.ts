@@ -215,6 +215,15 @@ describe('httpyac projects', () => {
     expect(requests[1]?.headers['x-token']).toBe('true');
   });
 
+  test("# @import in a block of its own at the file's top is every request's below it, as httpyac runs a global block's import before each request (it was dropped: no request is named …)", async () => {
+    const { code, stderr, requests } = await run('httpyac-project/global-import.http');
+    expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    // As httpyac 6.16.7 sent the same form (checked by hand): the referred-to request once, then both.
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /auth', 'GET /todos?token=true', 'GET /todos/done?token=true']);
+    expect(requests[1]?.headers['x-api-key']).toBe('key-ada');
+  });
+
   test('environments of .httpyac.json: $shared and the one --env names; $default without --env', async () => {
     const { code, requests } = await run('httpyac-project/env.http', ['--env', 'local']);
     expect(code).toBe(0);

@@ -46,11 +46,11 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   let count = 0;
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
-    const { variables, scripts, auth, settings } = scope; // as the block starts: rebuilding it sets its own again
+    const { variables, scripts, auth, settings, imports } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, count + 1, scope);
     if (!spec) return;
-    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings;
-    if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}) });
+    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings && before.imports === imports;
+    if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}), ...(imports !== undefined ? { imports } : {}) });
     places.push(block.start);
     places.push(block.end);
     places.push(block.firstLine);
@@ -80,6 +80,8 @@ interface FileScope {
   globals: readonly ScriptSpec[];
   /** `# @name`s of blocks without a request above (httpyac: variables a `# @ref` to them defines). */
   settings?: readonly string[];
+  /** httpyac's `# @import` in a block without a request (the file's top, usually): for the requests below it. */
+  imports?: ReadonlyArray<{ path: string; line: number }>;
 }
 
 /** A line opening an httpyac script (`{{`, `{{@request`, …): only a file with one needs its global scripts looked for first. */
@@ -197,6 +199,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     const kept = named ? httpyac.filter((script) => script.phase !== 'request') : [];
     if (kept.length > 0) scope.scripts = [...scope.scripts, ...kept];
     if (named) scope.settings = [...(scope.settings ?? []), annotations.name as string];
+    // httpyac runs a global block's `# @import` before each request: its named requests are theirs to refer to.
+    else if (chain.imports) scope.imports = [...(scope.imports ?? []), ...chain.imports];
     return undefined;
   }
   const lineNo = block.firstLine + i;
@@ -282,6 +286,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (lang !== undefined && !/^(javascript|js|true|lua)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
     throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript or Lua`, { hint: 'write it in one of them (or remove it)' });
   }
+  if (scope.imports) chain.imports = [...scope.imports, ...(chain.imports ?? [])];
   if (hasKeys(chain)) spec.chain = chain;
   if (annotations.loop !== undefined) spec.loop = loopOf(annotations.loop, file, annotationLines.loop ?? lineNo);
   markGraphql(spec, graphql === true);
