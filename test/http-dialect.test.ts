@@ -215,13 +215,17 @@ describe('httpyac projects', () => {
     expect(requests[1]?.headers['x-token']).toBe('true');
   });
 
-  test("# @import in a block of its own at the file's top is every request's below it, as httpyac runs a global block's import before each request (it was dropped: no request is named …)", async () => {
+  test("# @import and # @ref in a block of its own at the file's top are every request's below it, as httpyac runs a global block's import before each request (it was dropped: no request is named …)", async () => {
     const { code, stderr, requests } = await run('httpyac-project/global-import.http');
     expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
     expect(code).toBe(0);
     // As httpyac 6.16.7 sent the same form (checked by hand): the referred-to request once, then both.
     expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /auth', 'GET /todos?token=true', 'GET /todos/done?token=true']);
     expect(requests[1]?.headers['x-api-key']).toBe('key-ada');
+    // A # @ref there too: the referred-to request runs once, before the first request below (httpyac 6.16.7, by hand).
+    const ref = await run('httpyac-project/global-ref.http');
+    expect(ref.code).toBe(0);
+    expect(ref.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /auth', 'GET /todos', 'GET /todos/done']);
   });
 
   test('environments of .httpyac.json: $shared and the one --env names; $default without --env', async () => {

@@ -46,11 +46,11 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   let count = 0;
   splitBlocks(body, (block) => {
     const before = scopes.at(-1);
-    const { variables, scripts, auth, settings, imports } = scope; // as the block starts: rebuilding it sets its own again
+    const { variables, scripts, auth, settings, imports, refs } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, count + 1, scope);
     if (!spec) return;
-    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings && before.imports === imports;
-    if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}), ...(imports !== undefined ? { imports } : {}) });
+    const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings && before.imports === imports && before.refs === refs;
+    if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}), ...(imports !== undefined ? { imports } : {}), ...(refs !== undefined ? { refs } : {}) });
     places.push(block.start);
     places.push(block.end);
     places.push(block.firstLine);
@@ -82,6 +82,8 @@ interface FileScope {
   settings?: readonly string[];
   /** httpyac's `# @import` in a block without a request (the file's top, usually): for the requests below it. */
   imports?: ReadonlyArray<{ path: string; line: number }>;
+  /** httpyac's `# @ref`/`# @forceRef` in such a block: the requests below it refer to those too. */
+  refs?: NonNullable<ChainSpec['refs']>;
 }
 
 /** A line opening an httpyac script (`{{`, `{{@request`, …): only a file with one needs its global scripts looked for first. */
@@ -199,8 +201,11 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     const kept = named ? httpyac.filter((script) => script.phase !== 'request') : [];
     if (kept.length > 0) scope.scripts = [...scope.scripts, ...kept];
     if (named) scope.settings = [...(scope.settings ?? []), annotations.name as string];
-    // httpyac runs a global block's `# @import` before each request: its named requests are theirs to refer to.
-    else if (chain.imports) scope.imports = [...(scope.imports ?? []), ...chain.imports];
+    // httpyac runs a global block's `# @import` and `# @ref` before each request: they are every request's below it.
+    else {
+      if (chain.imports) scope.imports = [...(scope.imports ?? []), ...chain.imports];
+      if (chain.refs) scope.refs = [...(scope.refs ?? []), ...chain.refs];
+    }
     return undefined;
   }
   const lineNo = block.firstLine + i;
@@ -275,6 +280,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (parsed?.assertions) chain.assertions = parsed.assertions;
   // httpyac's `# @ref settings` to a named block of variables above: running it defines them, which the file
   // scope already does here (its variables are visible below it). Refs to one below still fail, naming the line.
+  if (scope.imports) chain.imports = [...scope.imports, ...(chain.imports ?? [])];
+  if (scope.refs) chain.refs = [...scope.refs, ...(chain.refs ?? [])];
   const { settings } = scope;
   if (chain.refs && settings) chain.refs = chain.refs.filter((ref) => !settings.includes(ref.name));
   if (chain.refs?.length === 0) delete chain.refs;
@@ -286,7 +293,6 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (lang !== undefined && !/^(javascript|js|true|lua)$/i.test(lang) && scripts.length + (handlers?.length ?? 0) > 0) {
     throw new ParseError(file, annotationLines.lang ?? lineNo, 1, `# @lang ${clip(lang)}: reqflow runs request scripts in JavaScript or Lua`, { hint: 'write it in one of them (or remove it)' });
   }
-  if (scope.imports) chain.imports = [...scope.imports, ...(chain.imports ?? [])];
   if (hasKeys(chain)) spec.chain = chain;
   if (annotations.loop !== undefined) spec.loop = loopOf(annotations.loop, file, annotationLines.loop ?? lineNo);
   markGraphql(spec, graphql === true);
