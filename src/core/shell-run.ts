@@ -15,6 +15,9 @@ export interface ProgramResult {
   overflow?: boolean;
 }
 
+/** What a shell value may print (held in memory, then registered as a secret): far above a token or a certificate. */
+const SHELL_VALUE_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Of its standard error only the end is kept (its last line is all that is shown). */
 const STDERR_TAIL = 8 * 1024;
 
@@ -87,11 +90,12 @@ export async function runShellValue(name: string, command: string, options: { ti
   const timeoutMs = options.timeoutMs ?? SHELL_TIMEOUT_MS;
   let result: ProgramResult;
   try {
-    result = await runProgram('/bin/sh', ['-c', command], { ...options, timeoutMs });
+    result = await runProgram('/bin/sh', ['-c', command], { ...options, timeoutMs, maxStdout: SHELL_VALUE_MAX_BYTES });
   } catch (error) {
     throw new VariableError(`shell value of "${name}" could not start: ${(error as Error).message}`);
   }
-  const { code, stdout, stderrLine, timedOut } = result;
+  const { code, stdout, stderrLine, timedOut, overflow } = result;
+  if (overflow) throw new VariableError(`shell value of "${name}" printed more than ${SHELL_VALUE_MAX_BYTES / 1024 / 1024} MiB`, { hint: `a value is a token, a password or a file's name; the command was: $(${command})` });
   if (timedOut) throw new VariableError(`shell value of "${name}" timed out after ${timeoutMs / 1000} s`, { hint: `check the command: $(${command})` });
   if (code !== 0) throw new VariableError(`shell value of "${name}" failed with exit code ${code}${stderrLine ? `: ${stderrLine}` : ''}`, { hint: `the command was: $(${command})` });
   const value = stdout.replace(/[\r\n]+$/, '');
