@@ -2,14 +2,14 @@
  * Environment files read and merged by the rules of environments.ts (docs/environments.md):
  * imported only when the search found files that may apply, or `--env` names one.
  */
-import { readdirSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
-import { projectRoot as sessionProject } from './project.js';
+import { isInside, projectRoot as sessionProject, real } from './project.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
 import { assignValues, emptyValues, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
@@ -162,16 +162,7 @@ function projectFolders(folders: string[]): string[] {
   const own = folders[folders.length - 1];
   if (own === undefined) return folders;
   const project = sessionProject(own);
-  return folders.filter((folder) => {
-    let real = folder;
-    try {
-      real = realpathSync(folder);
-    } catch {
-      // a folder that went away keeps its name
-    }
-    const path = relative(project, real);
-    return path === '' || (path !== '..' && !path.startsWith(`..${sep}`) && !isAbsolute(path));
-  });
+  return folders.filter((folder) => isInside(project, real(folder)));
 }
 
 /** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */

@@ -5,7 +5,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { lazyBuiltin } from './lazy-builtin.js';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Files and folders that mark a project's root folder (version control, the `.http` tools' environments, a package). */
 const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
@@ -44,10 +44,17 @@ export function projectKey(root: string): string {
   return `${encodeURIComponent(basename(root)).slice(0, 60)}-${hash}`;
 }
 
-function real(path: string): string {
+/** The real path (links resolved) of `path`; a path that does not exist (yet) is still a place, so it stays as written. */
+export function real(path: string): string {
   try {
     return realpathSync(path);
   } catch {
-    return path; // a folder that does not exist (yet) is still a place
+    return path;
   }
+}
+
+/** Is `path` the folder `root` or below it? (Compared as written: pass real paths where links matter.) */
+export function isInside(root: string, path: string): boolean {
+  const below = relative(root, path);
+  return below === '' || (below !== '..' && !below.startsWith(`..${sep}`) && !isAbsolute(below));
 }

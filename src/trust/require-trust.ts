@@ -5,9 +5,8 @@
  * session but not in its trust). Loaded only when such a construct is met, so a plain run never
  * reads the store.
  */
-import { realpathSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
+import { isInside, real } from '../core/project.js';
 import { isTrustedProject } from './store.js';
 
 export interface TrustScope {
@@ -23,18 +22,9 @@ export interface TrustScope {
 /** The remedy every refusal ends with. */
 export const TRUST_REMEDY = '`reqflow trust` this project or pass --trust';
 
-function real(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /** `file` is `project` or below it (real paths: a link out of the project is outside it). */
 function inside(project: string, file: string): boolean {
-  const path = relative(project, real(file));
-  return !path.startsWith('..') && !isAbsolute(path);
+  return isInside(project, real(file));
 }
 
 export function isTrusted(scope: TrustScope): boolean {

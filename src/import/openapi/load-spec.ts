@@ -7,13 +7,12 @@
  * imported, with a warning: real specs often have small mistakes that do not stop a request.
  */
 import { readFile } from 'node:fs/promises';
-import { realpathSync } from 'node:fs';
-import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dereference, parse, validate } from '@readme/openapi-parser';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
-import { projectRoot } from '../../core/project.js';
+import { isInside, projectRoot, real } from '../../core/project.js';
 import { asRecord, refuseDeepNesting } from '../source.js';
 
 export type SpecVersion = '2.0' | '3.0' | '3.1';
@@ -39,13 +38,6 @@ interface FileResolver {
 
 /** The file resolver: the spec itself, and JSON or YAML files inside its project (src/core/project.ts), nothing else. */
 function projectFiles(spec: string): FileResolver {
-  const real = (path: string): string => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return path;
-    }
-  };
   const own = real(resolve(spec));
   const root = projectRoot(dirname(own));
   const pathOf = (url: string): string => (url.startsWith('file:') ? fileURLToPath(url) : resolve(url));
@@ -53,11 +45,10 @@ function projectFiles(spec: string): FileResolver {
     canRead: (file) => !/^[a-z][a-z0-9+.-]+:\/\//i.test(file.url) || file.url.startsWith('file:'),
     read: (file) => {
       const path = real(pathOf(file.url));
-      const inside = relative(root, path);
       const kind = notAFile(path);
       const why =
         path === own ? undefined
-        : inside.startsWith('..') || isAbsolute(inside) ? `outside the spec's project (${root})`
+        : !isInside(root, path) ? `outside the spec's project (${root})`
         : !SPEC_FILES.has(extname(path).toLowerCase()) ? 'only .json, .yaml and .yml files are read'
         : undefined;
       resolver.refused = why ?? (kind ? `it is ${kind}, not a file` : undefined);

@@ -4,9 +4,10 @@
  * the scripts of the collection, its folders and the item, in the order Postman runs them.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Item, RequestBody } from 'postman-collection';
 import { UsageError } from '../../core/errors/index.js';
+import { isInside } from '../../core/project.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import type { ImportVariables } from '../variables.js';
@@ -58,8 +59,7 @@ function dynamicVariables(text: string, where: string, warn: (message: string) =
 function filePath(src: unknown, baseDir: string, where: string): string {
   const path = Array.isArray(src) ? String(src[0] ?? '') : String(src ?? '');
   const full = isAbsolute(path) ? path : resolve(baseDir, path);
-  const inside = relative(baseDir, full);
-  if ((inside.startsWith('..') || isAbsolute(inside)) && existsSync(full)) {
+  if (!isInside(baseDir, full) && existsSync(full)) {
     throw new UsageError(`${where}: its body names the file ${full}, outside the collection's folder: not imported`, { hint: "copy the file into the collection's folder and name it there, then import again" });
   }
   return full;

@@ -1,5 +1,6 @@
 import { constants, copyFileSync, existsSync, linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
+import { isInside } from '../../core/project.js';
 import { stateDir } from '../../core/state-dir.js';
 import { LinePromptOverlay } from '../views/line-prompt.js';
 import { PickerOverlay } from '../views/overlay.js';
@@ -21,8 +22,7 @@ function targetPath(app: AppHost, typed: string, near: string): string | undefin
   const root = app.workspace.catalog.root;
   const name = /\.(http|rest|ws|ya?ml|json)$/i.test(typed) ? typed : `${typed}.http`;
   const path = isAbsolute(name) ? name : resolve(near, name);
-  const inside = relative(root, path);
-  if (inside.startsWith('..') || isAbsolute(inside)) {
+  if (!isInside(root, path)) {
     app.say(`${typed}: request files stay inside ${root}`, 'error');
     return undefined;
   }
