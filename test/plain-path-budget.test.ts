@@ -145,6 +145,20 @@ describe('the plain path', () => {
     expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
   });
 
+  test('a file of several plain requests reads fast-run.cjs and not extras.cjs: no request names another, so no chaining state', async () => {
+    tmp.write('several.http', `### one\nGET ${server.url}/users/1\n\n### two\nGET ${server.url}/users/2\n\n### three\nGET ${server.url}/users/3\n`);
+    const before = server.received.length;
+    const { result, loaded } = await bundlesLoadedBy(['run', 'several.http'], 'several');
+    expect(result.code).toBe(0);
+    expect(server.received.slice(before).map((request) => request.url)).toEqual(['/users/1', '/users/2', '/users/3']);
+    expect(loaded).toEqual([FAST_RUN, HISTORY_WRITER]);
+    // One template that names a request: the chain (in extras.cjs) is loaded, and the reference resolves.
+    tmp.write('several-linked.http', `### one\nGET ${server.url}/users/1\n\n### two\nGET ${server.url}/users/{{one.response.body.$.id}}0\n`);
+    const linked = await bundlesLoadedBy(['run', 'several-linked.http'], 'several-linked');
+    expect([linked.result.code, server.received.at(-1)?.url]).toEqual([0, '/users/10']);
+    expect(linked.loaded).toContain(EXTRAS);
+  });
+
   test('a bare reqflow (the UI) reads its own tui.cjs alone: nothing of it is in fast-run.cjs', async () => {
     // Not a terminal here, so the UI refuses at once; what matters is which bundle said so.
     const { result, loaded } = await bundlesLoadedBy([], 'bare');

@@ -5,7 +5,8 @@
  * session); nothing here is module-level.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { resolve } from 'node:path';
+import { readFileSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
@@ -15,6 +16,8 @@ import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
 import type { GlobalKind } from '../scripts/jetbrains-api.js';
 import { templateExpressions } from '../core/variables.js';
+import { resolvePath } from '../core/resolve-path.js';
+import { templateHeads } from './needs-chain.js';
 
 export interface ChainHost {
   /** Sends one request through the whole pipeline (the loop's `runRequest`). */
@@ -46,8 +49,6 @@ interface Links {
   refs: readonly string[];
 }
 
-const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
-
 /**
  * Every text of a request where a template may refer to another request: its own, and the file
  * variables they use (through others too). A file variable no template of the request uses is
@@ -66,6 +67,33 @@ function templatesOf(spec: RequestSpec): string[] {
       if (used.has(name) || !Object.hasOwn(variables, name)) continue;
       used.add(name);
       texts.push(variables[name] as string);
+    }
+  }
+  return texts;
+}
+
+/** A `<@ file` include is text whose templates are resolved when sent: at most this much of it is read ahead for the names it uses. */
+const INCLUDE_SCAN_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The text of each `<@ file` a request includes, read now for the requests its templates name
+ * (they must be kept when they run). `undefined` in the list: a file that cannot be read ahead (a
+ * path made of templates, too large, not there yet), which may name any request.
+ */
+function includedTexts(spec: RequestSpec, file: string): (string | undefined)[] {
+  const texts: (string | undefined)[] = [];
+  for (const part of spec.bodyParts ?? []) {
+    if (part.kind !== 'file' || !part.substitute) continue;
+    if (part.path.includes('{{')) {
+      texts.push(undefined);
+      continue;
+    }
+    const path = resolvePath(part.path, dirname(resolve(file)));
+    try {
+      const stats = statSync(path);
+      texts.push(stats.isFile() && stats.size <= INCLUDE_SCAN_BYTES ? readFileSync(path, 'utf8') : undefined);
+    } catch {
+      texts.push(undefined); // sending it will say why it cannot be read
     }
   }
   return texts;
@@ -93,6 +121,10 @@ export class RunChain {
   private readonly files = new Set<string>();
   private readonly links: Links[] = [];
   private readonly referenced = new Set<string>();
+  /** A `<@ file` that could not be read ahead may name any request: every named request's exchange is kept. */
+  private referencesAny = false;
+  /** The `{{word.` heads of the run's environment and profile values (`runTexts`): requests, if one has that name. */
+  private readonly runHeads: ReadonlySet<string>;
   /** The requests each request's templates refer to, in order of appearance. */
   private readonly dependencies = new Map<string, string[]>();
   /** Values captured (`# @capture`) or set by scripts (`client.global.set`) in this run. */
@@ -107,12 +139,15 @@ export class RunChain {
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.
+   * @param runTexts the run's texts beyond its files whose templates may read a request (`runTexts` in needs-chain.ts).
    */
   constructor(
     private readonly host: ChainHost,
     readonly environment: Readonly<Record<string, string>> = {},
+    runTexts: readonly string[] = [],
   ) {
     if (host.concurrent === true) this.perSend = new AsyncLocalStorage();
+    this.runHeads = templateHeads(runTexts);
   }
 
   private runningNow(): readonly string[] {
@@ -132,8 +167,9 @@ export class RunChain {
       const spec = requests.spec(index);
       sandbox ||= usesSandbox(spec);
       const name = requests.name(index);
-      const heads = new Set<string>();
-      for (const text of templatesOf(spec)) for (const match of text.matchAll(TEMPLATE_HEAD)) heads.add(match[1] as string);
+      const included = includedTexts(spec, file);
+      if (included.includes(undefined)) this.referencesAny = true;
+      const heads = templateHeads([...templatesOf(spec), ...(included.filter((text) => text !== undefined) as string[])]);
       const refs = spec.chain?.refs?.map((ref) => ref.name) ?? [];
       if (heads.size > 0 || refs.length > 0) this.links.push({ location: locationOf(spec), name, heads: [...heads], refs });
     }
@@ -147,6 +183,7 @@ export class RunChain {
       for (const head of names) this.referenced.add(head);
       for (const ref of refs) this.referenced.add(ref);
     }
+    for (const head of this.runHeads) if (this.isRequest(head)) this.referenced.add(head);
   }
 
   /** A flag per position, per file (a plugin's request without a position: by its line). */
@@ -194,7 +231,7 @@ export class RunChain {
 
   /** Must the request's exchange be kept (a later request refers to it) or checked? */
   wants(spec: RequestSpec): boolean {
-    return spec.chain !== undefined || this.referenced.has(spec.name) || (spec.loopOf !== undefined && this.referenced.has(spec.loopOf)) || (this.dependencies.size > 0 && this.dependencies.has(locationOf(spec)));
+    return spec.chain !== undefined || this.referencesAny || this.referenced.has(spec.name) || (spec.loopOf !== undefined && this.referenced.has(spec.loopOf)) || (this.dependencies.size > 0 && this.dependencies.has(locationOf(spec)));
   }
 
   /**
@@ -224,7 +261,7 @@ export class RunChain {
    * `# @loop` pass's is also the looped request's: a later pass replaces it, so its name reads the last.
    */
   record(exchange: Exchange, loopOf?: string): void {
-    for (const name of [exchange.name, loopOf]) if (name !== undefined && this.referenced.has(name)) this.exchanges.set(name, exchange);
+    for (const name of [exchange.name, loopOf]) if (name !== undefined && (this.referencesAny || this.referenced.has(name))) this.exchanges.set(name, exchange);
   }
 
   /** Has this request run in this run (on its own turn or because another referred to it)? */

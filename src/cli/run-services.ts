@@ -19,7 +19,7 @@ import { loadProfileSession } from '../core/session.js';
 import { SCRIPT_GLOBALS } from '../core/variables.js';
 import type { InvocationGlobals } from '../core/script-globals.js';
 import type { RunServices } from '../pipeline/create-context.js';
-import { needsChain } from '../chain/needs-chain.js';
+import { needsChain, runTexts } from '../chain/needs-chain.js';
 import { createChain } from '../pipeline/loop.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
 import type { RequestFile } from '../pipeline/request-file.js';
@@ -91,7 +91,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     ...(proxyConfigured(options, io.env, profile) ? { proxy: (await import('../core/http/proxy.js')).proxyRules(options, io.env, secrets, profile) } : {}),
     ...(history ? { history } : {}),
   };
-  const chained = needsChain(setup.requests);
+  const chained = needsChain(setup.requests, () => runTexts(environment?.variables, profile));
   // Script globals load only for a run that has some (in the session, or from an earlier file of the invocation) or runs scripts.
   if (chained || setup.globals || session.getData(SCRIPT_GLOBALS)) services.globals = (await import('../core/script-globals.js')).openScriptGlobals(session, session.project, secrets, setup.globals, warn);
   if (chained) services.chain = await createChain(setup.requests, path, services, (other) => parseRequestFile(other, setup.registry, warn));

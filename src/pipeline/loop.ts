@@ -142,8 +142,8 @@ export interface RunRequestsOptions {
  * to any other). Loaded only for a run that needs one (`needsChain`).
  */
 export async function createChain(requests: RequestFile, file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
-  const { RunChain } = await import('../chain/chain.js');
-  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables);
+  const [{ RunChain }, { runTexts }] = await Promise.all([import('../chain/chain.js'), import('../chain/needs-chain.js')]);
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables, runTexts(run.environment?.variables, run.profile));
   chain.addFile(requests, file);
   return chain;
 }

@@ -1,4 +1,5 @@
 import type { RequestSpec } from '../core/model.js';
+import { chainingAnnotation } from '../chain/needs-chain.js';
 import { NameTable } from './name-table.js';
 
 /**
@@ -17,15 +18,17 @@ export interface RequestFile {
   spec(index: number): RequestSpec;
   /** The positions of the requests whose annotations carry a filter (checked before anything is sent). */
   readonly filtered: readonly number[];
-  /** The positions of the requests that may refer to another (`mayRefer`); absent: any may. */
+  /** The positions of the requests that may take part in chaining (`mayRefer`); absent: any may. */
   readonly linked?: readonly number[];
 }
 
 const HEAD = /\{\{\s*[\w-]+\./;
 
 /**
- * Could the request chain to another: checks, scripts, `# @ref`…, or a `{{name.…}}` template in any text (file variables too)?
- * Asked of every request of a file as it is parsed: it tests the texts in place, building no list of them.
+ * Could the request take part in chaining: checks, scripts, `# @ref`…, a chaining annotation
+ * (`# @capture`, `expected*`), a `{{name.…}}` template in any text (file variables too), or a
+ * `<@ file` whose text may hold one? Asked of every request of a file as it is parsed: it tests
+ * the texts in place, building no list of them.
  */
 export function mayRefer(spec: RequestSpec): boolean {
   if (spec.chain !== undefined || HEAD.test(spec.url) || (spec.body !== undefined && HEAD.test(String(spec.body)))) return true;
@@ -33,8 +36,9 @@ export function mayRefer(spec: RequestSpec): boolean {
     const value = spec.headers[name] as string | readonly string[];
     if (typeof value === 'string' ? HEAD.test(value) : value.some((line) => HEAD.test(line))) return true;
   }
-  if (spec.bodyParts?.some((part) => part.kind === 'text' && HEAD.test(part.text)) === true) return true;
+  if (spec.bodyParts?.some((part) => (part.kind === 'text' ? HEAD.test(part.text) : part.substitute)) === true) return true;
   for (const name in spec.fileVariables) if (HEAD.test(spec.fileVariables[name] as string)) return true;
+  for (const name in spec.annotations) if (chainingAnnotation(name)) return true;
   return false;
 }
 

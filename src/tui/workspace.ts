@@ -17,6 +17,7 @@ import { parseRequestFile } from '../pipeline/parse-file.js';
 import { validateFilters } from '../pipeline/pick-requests.js';
 import { listedRequests } from '../pipeline/request-file.js';
 import { RunChain } from '../chain/chain.js';
+import { runTexts } from '../chain/needs-chain.js';
 import { createFeed } from '../report/feed.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { loadProfileSession, type FileSession } from '../core/session.js';
@@ -255,7 +256,8 @@ export class Workspace {
       return services;
     };
     const made = (async () => {
-      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, running().environment?.variables);
+      const services = running();
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, services.environment?.variables, runTexts(services.environment?.variables, services.profile));
       chain.addFile(listedRequests(await parseRequestFile(file, this.registry)), file);
       return chain;
     })();
