@@ -5,7 +5,7 @@
  * to send your `{{token}}` to its own host.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startRecorder, type Recorder } from '../helpers/recorder.js';
@@ -89,6 +89,16 @@ test("a Postman file body naming a file outside the collection's folder that exi
       expect(result.stderr).toMatch(/^reqflow: Postman request "upload": its body names the file .*id_rsa, outside the collection's folder: not imported$/m);
       expect(existsSync(out)).toBe(false);
     }
+    // A link inside the folder that leads outside it (an unpacked archive may hold one) is outside too.
+    symlinkSync(secret, join(tmp.dir, 'files', 'photo.png'));
+    const linked = await runCli(['import', 'postman', tmp.write('files/linked.json', collection(items('photo.png'))), '-o', join(tmp.dir, 'out-linked')], { env });
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toMatch(/^reqflow: Postman request "upload": its body names the file .*photo\.png \(a link to .*id_rsa\), outside the collection's folder: not imported$/m);
+    expect(existsSync(join(tmp.dir, 'out-linked'))).toBe(false);
+    // A link that stays inside the folder is fine.
+    tmp.write('files/real-photo.png', 'PNG');
+    symlinkSync(join(tmp.dir, 'files', 'real-photo.png'), join(tmp.dir, 'files', 'inside.png'));
+    expect((await runCli(['import', 'postman', tmp.write('files/inside.json', collection(items('inside.png'))), '-o', join(tmp.dir, 'out-inside')], { env })).code).toBe(0);
     const source = tmp.write('files/author.json', collection(items('/Users/author-not-here/photo.png')));
     expect((await runCli(['import', 'postman', source, '-o', join(tmp.dir, 'out-author')], { env })).code).toBe(0);
   } finally {

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Item, RequestBody } from 'postman-collection';
 import { UsageError } from '../../core/errors/index.js';
-import { isInside } from '../../core/project.js';
+import { isInside, real } from '../../core/project.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import type { ImportVariables } from '../variables.js';
@@ -54,13 +54,17 @@ function dynamicVariables(text: string, where: string, warn: (message: string) =
  * A file body's path. One outside the collection's folder that exists here is refused: a
  * collection someone gave you could name `~/.ssh/id_rsa` or `../../.aws/credentials`, sent to its
  * server by the first run (Postman itself reads no file outside its working folder unless told
- * to). An author's path that does not exist here stays, and fails by name when run.
+ * to), and so is one reached through a symbolic link that leads outside it. An author's path
+ * that does not exist here stays, and fails by name when run.
  */
 function filePath(src: unknown, baseDir: string, where: string): string {
   const path = Array.isArray(src) ? String(src[0] ?? '') : String(src ?? '');
   const full = isAbsolute(path) ? path : resolve(baseDir, path);
-  if (!isInside(baseDir, full) && existsSync(full)) {
-    throw new UsageError(`${where}: its body names the file ${full}, outside the collection's folder: not imported`, { hint: "copy the file into the collection's folder and name it there, then import again" });
+  // Real paths: a link inside the folder to a file outside it (an unpacked archive may hold one) is outside.
+  const target = existsSync(full) ? real(full) : undefined;
+  if (target !== undefined && !isInside(real(baseDir), target)) {
+    const named = target === full ? full : `${full} (a link to ${target})`;
+    throw new UsageError(`${where}: its body names the file ${named}, outside the collection's folder: not imported`, { hint: "copy the file into the collection's folder and name it there, then import again" });
   }
   return full;
 }
