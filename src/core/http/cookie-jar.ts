@@ -12,6 +12,14 @@ import type { Session } from '../model.js';
 /** Where the jar is kept in the session. */
 const SESSION_KEY = 'cookies';
 
+/**
+ * What a jar keeps, as browsers bound theirs (RFC 6265bis §5.7: a cookie whose name and value
+ * pass 4,096 bytes is ignored; Chromium keeps 180 a domain and 3,300 in all, evicting the least
+ * recently used). Without them a server that sets new cookies on every response grows the
+ * session file, and the `Cookie` header of every later request to it, without end.
+ */
+export const COOKIE_LIMITS = { bytes: 4096, perDomain: 180, total: 3000 };
+
 /** What the HTTP core asks of a jar (see `OutgoingRequest.cookies`). */
 export interface CookieStore {
   /** The `Cookie` header for a request to `url`, or undefined when no cookie applies. */
@@ -56,6 +64,36 @@ export function mayApply(saved: unknown, url: string): boolean {
 function savedValues(saved: unknown): string[] {
   const cookies = (saved as { cookies?: unknown } | null | undefined)?.cookies;
   return Array.isArray(cookies) ? cookies.flatMap((cookie: { value?: unknown }) => (typeof cookie?.value === 'string' && cookie.value !== '' ? [cookie.value] : [])) : [];
+}
+
+/** `name=value` of a `Set-Cookie` header: what the size limit counts (the attributes do not). */
+function cookiePair(header: string): string {
+  const end = header.indexOf(';');
+  return end < 0 ? header : header.slice(0, end);
+}
+
+/** When a cookie was last sent or set (its creation before either), for eviction: least recent first. */
+function lastUsed(cookie: { lastAccessed: Date | 'Infinity' | null; creation: Date | 'Infinity' | null }): number {
+  const at = cookie.lastAccessed instanceof Date ? cookie.lastAccessed : cookie.creation;
+  return at instanceof Date ? at.getTime() : 0;
+}
+
+/** Removes the least recently used cookies of a domain past its limit, then of the jar past the total. */
+async function evictBeyondLimits(jar: CookieJar): Promise<void> {
+  const all = await jar.store.getAllCookies();
+  if (all.length <= COOKIE_LIMITS.perDomain) return; // nothing can be over either limit
+  all.sort((a, b) => lastUsed(a) - lastUsed(b));
+  const perDomain = new Map<string, number>();
+  for (const cookie of all) perDomain.set(cookie.domain ?? '', (perDomain.get(cookie.domain ?? '') ?? 0) + 1);
+  let kept = all.length;
+  for (const cookie of all) {
+    const domain = cookie.domain ?? '';
+    const count = perDomain.get(domain) ?? 0;
+    if (count <= COOKIE_LIMITS.perDomain && kept <= COOKIE_LIMITS.total) continue;
+    await jar.store.removeCookie(domain, cookie.path ?? '/', cookie.key);
+    perDomain.set(domain, count - 1);
+    kept--;
+  }
 }
 
 export class SessionCookieJar implements CookieStore {
@@ -104,9 +142,11 @@ export class SessionCookieJar implements CookieStore {
   async store(url: string, setCookie: readonly string[]): Promise<void> {
     const jar = await this.load();
     for (const header of setCookie) {
+      if (Buffer.byteLength(cookiePair(header)) > COOKIE_LIMITS.bytes) continue; // ignored, as browsers do
       const cookie = await jar.setCookie(header, url, { ignoreError: true });
       if (cookie) this.onValue(cookie.value);
     }
+    await evictBeyondLimits(jar);
     this.session.setData(SESSION_KEY, jar.serializeSync());
   }
 
