@@ -4,15 +4,10 @@
  */
 import type { Profile } from '../core/profile-model.js';
 import type { RequestFile } from '../pipeline/request-file.js';
-
-/** The annotations the chain plugin handles (builtins.ts lists them for it); `expected*` too. */
-export const CHAIN_ANNOTATIONS = ['capture', 'extract', 'ref', 'forceRef', 'depends', 'dependsOn', 'import', 'save', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyField.*'];
-
-/** Is this annotation one the chain handles? */
-export const chainingAnnotation = (key: string): boolean => key.startsWith('expected') || CHAIN_ANNOTATIONS.includes(key);
+import { chainingAnnotation } from './chain-annotations.js';
 
 /** `{{word.`: a template that may read a request (`{{login.response.body.$.token}}`). */
-export const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
+const TEMPLATE_HEAD = /\{\{\s*([\w-]+)\./g;
 
 /**
  * The texts of a run, beyond its request files, whose templates may read a request: the

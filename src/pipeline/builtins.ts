@@ -1,4 +1,4 @@
-import { CHAIN_ANNOTATIONS } from '../chain/needs-chain.js';
+import { CHAIN_ANNOTATIONS } from '../chain/chain-annotations.js';
 import { hasShorthand } from '../core/auth-shorthand.js';
 import { hasKeys } from '../core/has-keys.js';
 import type { PluginEntry } from '../core/registry.js';

@@ -1,5 +1,5 @@
 import type { RequestSpec } from '../core/model.js';
-import { chainingAnnotation } from '../chain/needs-chain.js';
+import { chainingAnnotation } from '../chain/chain-annotations.js';
 import { NameTable } from './name-table.js';
 
 /**
