@@ -6,7 +6,7 @@
  */
 import { displayHeaderValue, displayUrl, type HeaderKinds } from '../core/mask.js';
 import { maskSecretFields } from '../core/mask-fields.js';
-import { HISTORY_BODY_LIMIT, type HistoryTarget, type RecordedExchange } from './entry.js';
+import { HISTORY_BODY_LIMIT, type HistoryCut, type HistoryTarget, type RecordedExchange } from './entry.js';
 import type { LineBuffer } from './line-buffer.js';
 
 /** What the lines of a batch share. */
@@ -16,14 +16,16 @@ export interface LineContext {
   scrub: (text: string) => string;
   /** Each header name's treatment, worked out once a batch. */
   kinds: HeaderKinds;
+  /** A masked text that the recorder cut, without the beginning of a secret split by the cut (`cut-end.ts`). */
+  cutEnd: (text: string) => string;
 }
 
 /** 12 hex digits: enough that a project's history never repeats one (not a secret: Math.random will do). */
 const newId = (): string => Math.floor(Math.random() * 0x1000000000000).toString(16).padStart(12, '0');
 
 /** Writes the line of `exchange` (`file`: its request file, absolute), newline included. */
-export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: string, { target, scrub, kinds }: LineContext): void {
-  const { response, error } = exchange;
+export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: string, { target, scrub, kinds, cutEnd }: LineContext): void {
+  const { response, error, cut } = exchange;
   out.raw('{"v":1,"id":');
   out.string(newId());
   out.raw(',"time":');
@@ -41,7 +43,8 @@ export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: st
   out.raw(',"method":');
   out.string(exchange.method);
   out.raw(',"url":');
-  out.string(displayUrl(exchange.url, scrub));
+  const url = displayUrl(exchange.url, scrub);
+  out.string(cut?.url !== undefined ? cutEnd(url) : url);
   if (response) {
     out.raw(',"status":');
     out.number(response.status);
@@ -52,13 +55,15 @@ export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: st
   out.number(response?.size ?? 0);
   if (error) {
     out.raw(',"error":{"message":');
-    out.string(scrub(error.message));
+    const message = scrub(error.message);
+    out.string(cut?.error !== undefined ? cutEnd(message) : message);
     out.raw(',"exitCode":');
     out.number(error.exitCode);
     out.raw('}');
   }
+  if (cut) writeCut(out, cut);
   out.raw(',"request":{"headers":');
-  writeHeaders(out, exchange.requestHeaders, scrub, kinds);
+  writeHeaders(out, exchange.requestHeaders, scrub, kinds, cut?.request, cutEnd);
   out.raw(',"size":');
   out.number(exchange.requestSize);
   writeBody(out, exchange.requestBody, exchange.requestSize, scrub);
@@ -71,7 +76,7 @@ export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: st
       out.string(scrub(response.statusText));
       out.raw(',"headers":');
     }
-    writeHeaders(out, response.headers, scrub, kinds);
+    writeHeaders(out, response.headers, scrub, kinds, cut?.response, cutEnd);
     writeBody(out, response.body, response.size, scrub);
     out.raw('}');
   }
@@ -91,8 +96,49 @@ export function writeEntry(out: LineBuffer, exchange: RecordedExchange, file: st
   out.raw(',"end":true}\n');
 }
 
-/** Headers as `displayHeaders` shows them (secret names masked, secrets scrubbed), as a JSON object. */
-function writeHeaders(out: LineBuffer, headers: Readonly<Record<string, string | readonly string[] | undefined>>, scrub: (text: string) => string, kinds: HeaderKinds): void {
+const asIs = (text: string): string => text;
+
+/** `"cut"`: each field cut, with its full length; the keys in the order of `HistoryCut`. */
+function writeCut(out: LineBuffer, cut: HistoryCut): void {
+  let first = true;
+  const key = (name: string): void => {
+    out.raw(first ? `,"cut":{"${name}":` : `,"${name}":`);
+    first = false;
+  };
+  const lengths = (byName: Record<string, number>): void => {
+    out.raw('{');
+    Object.entries(byName).forEach(([name, length], index) => {
+      if (index > 0) out.raw(',');
+      out.string(name);
+      out.raw(':');
+      out.number(length);
+    });
+    out.raw('}');
+  };
+  if (cut.url !== undefined) {
+    key('url');
+    out.number(cut.url);
+  }
+  if (cut.request) {
+    key('request');
+    lengths(cut.request);
+  }
+  if (cut.response) {
+    key('response');
+    lengths(cut.response);
+  }
+  if (cut.error !== undefined) {
+    key('error');
+    out.number(cut.error);
+  }
+  if (!first) out.raw('}');
+}
+
+/**
+ * Headers as `displayHeaders` shows them (secret names masked, secrets scrubbed), as a JSON object;
+ * the values of the headers in `cut` lose the beginning of a secret split by the cut.
+ */
+function writeHeaders(out: LineBuffer, headers: Readonly<Record<string, string | readonly string[] | undefined>>, scrub: (text: string) => string, kinds: HeaderKinds, cut?: Record<string, number>, cutEnd?: (text: string) => string): void {
   let first = true;
   out.raw('{');
   for (const name in headers) {
@@ -103,12 +149,14 @@ function writeHeaders(out: LineBuffer, headers: Readonly<Record<string, string |
     out.string(name);
     out.raw(':');
     const shown = displayHeaderValue(name, value, scrub, kinds);
-    if (typeof shown === 'string') out.string(shown);
+    // Every line of a cut header: the recorder does not say which of its lines it cut.
+    const end = cutEnd && cut && Object.hasOwn(cut, name) ? cutEnd : asIs;
+    if (typeof shown === 'string') out.string(end(shown));
     else {
       out.raw('[');
       shown.forEach((line, index) => {
         if (index > 0) out.raw(',');
-        out.string(line);
+        out.string(end(line));
       });
       out.raw(']');
     }

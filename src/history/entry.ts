@@ -6,6 +6,27 @@ import type { RequestHeaders } from '../core/headers.js';
 
 /** How much of each body (request and response) the history keeps. */
 export const HISTORY_BODY_LIMIT = 64 * 1024;
+/** The longest URL the history keeps whole, in characters (docs/history.md says why these three). */
+export const HISTORY_URL_LIMIT = 64 * 1024;
+/** The longest header value (each line of a repeated header) the history keeps whole, in characters. */
+export const HISTORY_HEADER_LIMIT = 64 * 1024;
+/** All header values of one side (request or response) together, in characters. */
+export const HISTORY_HEADERS_LIMIT = 256 * 1024;
+
+/**
+ * What the history kept only the beginning of, beside the bodies (which say it with their own
+ * `cut`): each field's full length in characters, as it was sent or received.
+ */
+export interface HistoryCut {
+  /** The URL: `url` is its first {@link HISTORY_URL_LIMIT} characters. */
+  url?: number;
+  /** Request headers whose values were cut, by name: all their lines' characters together. */
+  request?: Record<string, number>;
+  /** Response headers whose values were cut, by name. */
+  response?: Record<string, number>;
+  /** The error message (it may quote the URL). */
+  error?: number;
+}
 
 /**
  * The request "file" of the exchanges `reqflow proxy` records: they come from another client, so
@@ -36,6 +57,8 @@ export interface RecordedExchange {
     size: number;
   };
   error?: { message: string; exitCode: number };
+  /** Set by `HistoryLog.add` when a field was over a limit (`cap-exchange.ts`): the fields above hold the kept beginnings. */
+  cut?: HistoryCut;
 }
 
 /** A body as stored: text (masked, cut), or a note that it was binary. */
@@ -76,6 +99,11 @@ export interface HistoryEntry {
   /** Response body bytes received. */
   size: number;
   error?: { message: string; exitCode: number };
+  /**
+   * Absent unless the URL, a header or the error was over the history's limits: what was cut, and
+   * how long it was. Such an entry is not a record of what was sent: `history replay` refuses it.
+   */
+  cut?: HistoryCut;
   request: { headers: Record<string, string | string[]>; size: number } & StoredBody;
   response?: { statusText: string; headers: Record<string, string | string[]> } & StoredBody;
   /** The profiles file and `--env` of the run, so `reqflow history replay` sends it the same way. */

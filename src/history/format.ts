@@ -1,6 +1,6 @@
 /** How the history commands show times, durations, statuses and tables. */
 import { visible } from '../report/render/visible.js';
-import type { HistoryEntry } from './entry.js';
+import type { HistoryCut, HistoryEntry } from './entry.js';
 import type { HistoryScope } from './scope.js';
 
 const pad2 = (n: number): string => String(n).padStart(2, '0');
@@ -33,4 +33,17 @@ export function table(header: readonly string[], rows: ReadonlyArray<readonly st
 /** The line (stderr) when nothing matched: whose history was read, and with which filter. */
 export function nothingKept(scope: HistoryScope, filter = ''): string {
   return `${visible(`reqflow: no history${filter} for profile "${scope.profile}" in ${scope.project}`)}\n`;
+}
+
+/** What the history cut of an entry, for a note: `request header X-Big (5242880 characters), the URL (…)`. */
+export function cutFields(cut: HistoryCut): string {
+  const length = (chars: number): string => `(${chars} characters)`;
+  const headers = (side: string, byName: Record<string, number> = {}): string[] => Object.entries(byName).map(([name, chars]) => `${side} header ${name} ${length(chars)}`);
+  const fields = [
+    ...(cut.url !== undefined ? [`the URL ${length(cut.url)}`] : []),
+    ...headers('request', cut.request),
+    ...headers('response', cut.response),
+    ...(cut.error !== undefined ? [`the error message ${length(cut.error)}`] : []),
+  ];
+  return fields.join(', ');
 }

@@ -3,7 +3,7 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { HistorySummary } from './entry.js';
-import { nothingKept, shownDuration, shownStatus, shownTime, table } from './format.js';
+import { cutFields, nothingKept, shownDuration, shownStatus, shownTime, table } from './format.js';
 import type { HistoryIo } from './io.js';
 import { forEachSummary, profileFiles } from './read.js';
 import { historyScope, type ScopeFlags } from './scope.js';
@@ -51,7 +51,7 @@ export function historyListCommand(flags: ListFlags, io: HistoryIo): Promise<num
         io.stderr.write(nothingKept(scope, needle !== undefined ? ` matching "${flags.grep}"` : ''));
         return 0;
       }
-      const rows = newestFirst.map((e) => [e.id, shownTime(e.time), e.method, e.name, shownStatus(e), shownDuration(e.durationMs), e.url]);
+      const rows = newestFirst.map((e) => [e.id, shownTime(e.time), e.method, e.name, shownStatus(e), shownDuration(e.durationMs), e.cut ? `${e.url}  [cut: ${cutFields(e.cut)}]` : e.url]);
       io.stdout.write(table(['ID', 'TIME', 'METHOD', 'NAME', 'STATUS', 'DURATION', 'URL'], rows));
       return 0;
     },

@@ -5,12 +5,13 @@
  */
 import type { SecretRegistry } from '../core/mask.js';
 import type { Profile, RunOptions } from '../core/model.js';
+import { capExchange } from './cap-exchange.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
 import { historyMaxBytes, historyPath } from './paths.js';
 
 /** Waiting entries are written once they hold about this much. */
 const FLUSH_BYTES = 1024 * 1024;
-/** What an entry weighs beside its bodies, roughly (headers, URL, names). */
+/** What an entry weighs beside its bodies, URL and headers (counted: up to 576 KiB kept), roughly. */
 const ENTRY_BYTES = 1024;
 
 export class HistoryLog {
@@ -26,9 +27,11 @@ export class HistoryLog {
     private readonly warn: (message: string) => void,
   ) {}
 
-  add(exchange: RecordedExchange): void {
+  /** Keeps the exchange held to the history's limits (`cap-exchange.ts`): what is over them is let go now. */
+  add(recorded: RecordedExchange): void {
+    const { exchange, chars } = capExchange(recorded);
     this.pending.push(exchange);
-    this.pendingBytes += ENTRY_BYTES + (exchange.requestBody?.length ?? 0) + (exchange.response?.body?.length ?? 0);
+    this.pendingBytes += ENTRY_BYTES + chars + (exchange.requestBody?.length ?? 0) + (exchange.response?.body?.length ?? 0);
     if (this.pendingBytes >= FLUSH_BYTES) void this.flush();
   }
 

@@ -18,6 +18,7 @@ import { runFileCommand, type CliIo } from '../cli/run-file.js';
 import type { RawRunFlags } from '../cli/run-flags.js';
 import { PROXY_SOURCE, type HistoryEntry } from './entry.js';
 import { findEntry } from './find-entry.js';
+import { cutFields } from './format.js';
 import { currentProject } from './scope.js';
 
 /** The run flags `replay` takes: how to show the answer, and `-e` (the request's own variables are today's). */
@@ -33,6 +34,7 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   const entry = await findEntry(id, project, io.env);
   const file = shownPath(entry.file, io.cwd);
   if (basename(entry.file) === PROXY_SOURCE) throw new UsageError(`cannot replay ${entry.id}: it was recorded by reqflow proxy from another client, so no request file holds it`, { hint: 'reqflow proxy --save DIR keeps each captured request as a runnable .http file; reqflow history show shows this one' });
+  if (entry.cut) throw new UsageError(`cannot replay ${entry.id}: the history kept only the beginning of ${cutFields(entry.cut)}, so it does not know what was sent`, { hint: `reqflow history show ${entry.id} shows what is kept; reqflow run ${file} -n "${entry.name}" sends the request from its file` });
   if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
   const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
   const specs = await parseRequestFile(entry.file, new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn)), warn);

@@ -5,7 +5,7 @@ import { visibleJson, visibleText } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import type { HistoryEntry, StoredBody } from './entry.js';
 import { findEntry } from './find-entry.js';
-import { shownDuration, shownTime } from './format.js';
+import { cutFields, shownDuration, shownTime } from './format.js';
 import type { HistoryIo } from './io.js';
 import { currentProject } from './scope.js';
 
@@ -29,6 +29,7 @@ function bodyLines(body: StoredBody, size: number): string[] {
 function exchangeText(entry: HistoryEntry, cwd: string): string {
   const lines = [
     `${entry.id}  ${shownTime(entry.time)}  ${shownPath(entry.file, cwd)}:${entry.line}  "${entry.name}"  profile ${entry.profile}`,
+    ...(entry.cut ? [`note: over the history's limits, only the beginning is kept of ${cutFields(entry.cut)}; it cannot be replayed`] : []),
     '',
     `${entry.method} ${entry.url}`,
     ...headerLines(entry.request.headers),

@@ -36,8 +36,11 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
       const since = flags.since === undefined ? undefined : new Date(sinceOf(flags.since, Date.now())).toISOString();
       const scope = await historyScope(flags, io.cwd, io.env);
       const tally = new StatsTally();
+      let cut = 0;
       await forEachSummary(profileFiles(scope.path), (entry) => {
-        if (since === undefined || entry.time >= since) tally.add(entry);
+        if (since !== undefined && entry.time < since) return;
+        tally.add(entry);
+        if (entry.cut) cut++;
       });
       const stats = tally.result();
       if (flags.json) {
@@ -59,6 +62,7 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
         s.sparkline,
       ]);
       io.stdout.write(table(['REQUEST', 'COUNT', 'ERRORS', 'P50', 'P95', 'MAX', 'LAST', 'RECENT'], rows));
+      if (cut > 0) io.stderr.write(`reqflow: note: ${cut} of these entries had a URL or header over the history's limits, kept cut (reqflow history marks them)\n`);
       return 0;
     },
     io.stderr,

@@ -11,6 +11,7 @@ import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameS
 import { dirname, resolve } from 'node:path';
 import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
+import { cutEnd } from './cut-end.js';
 import { type LineContext, writeEntry } from './entry-line.js';
 import { LineBuffer } from './line-buffer.js';
 import { ROTATED_SUFFIX } from './paths.js';
@@ -48,7 +49,7 @@ const WRITE_BYTES = 256 * 1024;
 export function appendHistory(target: HistoryTarget, batch: readonly RecordedExchange[], secrets: SecretRegistry): void {
   const files = new Map<string, string>(); // a batch's requests come from a few files: resolved once each
   const kinds: HeaderKinds = new Map(); // and carry the same few header names
-  const context: LineContext = { target, scrub: (text) => secrets.scrub(text), kinds };
+  const context: LineContext = { target, scrub: (text) => secrets.scrub(text), kinds, cutEnd: cutEnd(secrets) };
   let fd = openForAppend(target.path);
   try {
     let size = fstatSync(fd).size;

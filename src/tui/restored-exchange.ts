@@ -1,5 +1,6 @@
 import { ReqflowError, type ExitCodeValue } from '../core/errors/index.js';
 import type { HistoryEntry } from '../history/entry.js';
+import { cutFields } from '../history/format.js';
 import type { RequestSpec } from '../core/model.js';
 import { palette } from '../report/render/colors.js';
 import { prettyJson } from '../report/render/json-text.js';
@@ -21,6 +22,8 @@ export function restoredExchange(entry: HistoryEntry, catalog: Catalog): Exchang
   const capture = new ResponseCapture();
   const colors = palette(true);
   const exchange: Exchange = { spec: specOf(entry, catalog), file: entry.file, capture, controller: new AbortController(), startedAt: 0, context: '', ranFirst: [], restored: entry.time };
+  // Shown above the response, as the warnings of a send are.
+  if (entry.cut) capture.warnings.push(`the history kept only the beginning of ${cutFields(entry.cut)}`);
   if (entry.error) {
     const error = new ReqflowError(entry.error.message, { exitCode: entry.error.exitCode as ExitCodeValue });
     exchange.outcome = { spec: exchange.spec, error, exitCode: error.exitCode };

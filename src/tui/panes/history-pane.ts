@@ -30,8 +30,8 @@ export async function storedSend(workspace: Workspace, id: string): Promise<Hist
   return found;
 }
 
-/** A row of the list: time, method, name, status, duration. */
+/** A row of the list: time, method, name, status, duration; `[cut]` when the history kept only the beginning of its URL or a header. */
 export function historyRow(summary: HistorySummary): string {
   const method = summary.method.padEnd(6).slice(0, 7);
-  return `${shownTime(summary.time)}  ${method} ${shownStatus(summary).padStart(3)} ${shownDuration(summary.durationMs).padStart(8)}  ${visible(summary.name)}`;
+  return `${shownTime(summary.time)}  ${method} ${shownStatus(summary).padStart(3)} ${shownDuration(summary.durationMs).padStart(8)}  ${visible(summary.name)}${summary.cut ? '  [cut]' : ''}`;
 }
