@@ -84,3 +84,39 @@ describe("another project's default headers are never sent", () => {
     expect(runs.recorder.received.slice(before).map((r) => [r.url, r.headers.authorization])).toEqual([['/download', undefined]]);
   });
 });
+
+describe('an error in a header the request did not write names the file and the header it is written in', () => {
+  test.each([
+    ['.httpyac.json', '{ "defaultHeaders": { "Cookie": "Token={{token}}" } }', '"defaultHeaders".Cookie'],
+    ['.vscode/settings.json', '{ "rest-client.defaultHeaders": { "Cookie": "Token={{token}}" } }', '"rest-client.defaultHeaders".Cookie'],
+    ['package.json', '{ "httpyac": { "defaultHeaders": { "Cookie": "Token={{token}}" } } }', '"httpyac.defaultHeaders".Cookie'],
+  ])('%s: an unknown variable in its default header is exit 3 naming the file and the header, nothing sent', async (config, text, field) => {
+    const dir = `origin-${config.replace(/\W/g, '')}`;
+    tmp.write(`${dir}/package.json`, '{}');
+    tmp.write(`${dir}/${config}`, text);
+    const result = await reqflow(tmp.write(`${dir}/get.http`, 'GET {{host}}/never\n'));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`reqflow: ${join(tmp.dir, dir, config)}: ${field}: unknown variable "token" in request "request-1"\n`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.got).toEqual([]);
+  });
+
+  test("a request's own header of that name is the request's: its error does not name the config", async () => {
+    tmp.write('origin-own/package.json', '{}');
+    tmp.write('origin-own/.httpyac.json', '{ "defaultHeaders": { "Cookie": "Token={{token}}" } }');
+    const result = await reqflow(tmp.write('origin-own/get.http', 'GET {{host}}/never\ncookie: {{session}}\n'));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain('reqflow: unknown variable "session" in request "request-1"\n');
+    expect(result.stderr).not.toContain('.httpyac.json');
+  });
+
+  test('a profile header (.profiles.json) names that file and the header; one the profile sets over the config is the profile\'s', async () => {
+    tmp.write('origin-profile/package.json', '{}');
+    tmp.write('origin-profile/.httpyac.json', '{ "defaultHeaders": { "x-api-key": "{{configKey}}" } }');
+    tmp.write('origin-profile/.profiles.json', '[{ "name": "default", "headers": { "X-Api-Key": "{{apiKey}}" } }]');
+    const result = await reqflow(tmp.write('origin-profile/get.http', 'GET {{host}}/never\n'));
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`reqflow: ${join(tmp.dir, 'origin-profile', '.profiles.json')}: profiles[0].headers.X-Api-Key: unknown variable "apiKey" in request "request-1"\n`);
+    expect(result.got).toEqual([]);
+  });
+});

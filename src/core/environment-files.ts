@@ -26,6 +26,8 @@ export interface Environment {
   secrets: string[];
   /** The headers the project's tool config adds where a request writes none of that name ({@link toolDefaultHeaders}). */
   defaultHeaders?: Record<string, string>;
+  /** Where each of {@link defaultHeaders} is written, by lower-case name (`/p/.httpyac.json: "defaultHeaders".Cookie`): an error in its value names it. */
+  defaultHeaderOrigins?: Record<string, string>;
 }
 
 export interface LoadEnvironmentOptions {
@@ -92,6 +94,8 @@ interface JsConfigs {
   trust: NonNullable<LoadEnvironmentOptions['trust']>;
   required: boolean;
   headers: Record<string, string>;
+  /** Where each of `headers` is written, as {@link Environment.defaultHeaderOrigins}. */
+  origins: Record<string, string>;
   loaded: Set<string>;
 }
 
@@ -105,7 +109,10 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
       if (!js || !(await js.trust(path, js.required))) continue;
       const config = await (await import('./httpyac-js-config.js')).loadHttpyacJsConfig(path);
       if (config.environments !== undefined) found.push({ path, kind: 'httpyac', table: table(config.environments, path, 'environments') });
-      for (const [header, value] of Object.entries(config.defaultHeaders ?? {})) setHeader(js.headers, header, value);
+      for (const [header, value] of Object.entries(config.defaultHeaders ?? {})) {
+        setHeader(js.headers, header, value);
+        js.origins[header.toLowerCase()] = `${path}: defaultHeaders.${header}`;
+      }
       loaded.add(dirname(path));
     } else if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
       found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
@@ -131,8 +138,9 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
  * (.vscode/settings.json). A nearer file's value wins; values may hold `{{…}}`. Without them a
  * project's files go out without the Cookie or Content-Type its author set once for all of them.
  */
-async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<Record<string, string> | undefined> {
+async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<{ headers: Record<string, string>; origins: Record<string, string> } | undefined> {
   let headers: Record<string, string> | undefined;
+  const origins: Record<string, string> = {};
   for (const { path, kind, text } of jsonCandidates(projectFolders(folders))) {
     if (kind !== 'httpyac' && kind !== 'package' && kind !== 'vscode') continue;
     if (kind !== 'vscode' && js?.loaded.has(dirname(path))) continue; // its JavaScript config was read instead
@@ -145,11 +153,13 @@ async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined):
     for (const [name, value] of Object.entries(raw)) {
       if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
       setHeader((headers ??= {}), name, String(value));
+      origins[name.toLowerCase()] = `${path}: "${key}".${name}`;
     }
   }
   // A trusted JavaScript config's own (httpyac's `defaultHeaders` there).
   for (const [name, value] of Object.entries(js?.headers ?? {})) setHeader((headers ??= {}), name, value);
-  return headers;
+  Object.assign(origins, js?.origins);
+  return headers && { headers, origins };
 }
 
 /**
@@ -323,9 +333,10 @@ export async function environmentNames(requestDir: string): Promise<string[]> {
 
 /** {@link loadEnvironment} once environment files may apply: exit 2 for a name no file defines. */
 export async function loadFoundEnvironment(dir: string, root: string, folders: string[], name: string | undefined, note: (message: string) => void, options: LoadEnvironmentOptions): Promise<Environment | undefined> {
-  const js: JsConfigs | undefined = options.trust ? { trust: options.trust, required: name !== undefined, headers: {}, loaded: new Set() } : undefined;
+  const js: JsConfigs | undefined = options.trust ? { trust: options.trust, required: name !== undefined, headers: {}, origins: {}, loaded: new Set() } : undefined;
   const json = await jsonFiles(folders, js);
-  const defaultHeaders = await toolDefaultHeaders(folders, js);
+  const tool = await toolDefaultHeaders(folders, js);
+  const toolHeaders = tool && { defaultHeaders: tool.headers, defaultHeaderOrigins: tool.origins };
   const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
   // No --env: httpyac's `$default` values, where a file has them.
   const own = name ?? DEFAULT;
@@ -341,7 +352,7 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
-  if (sharedFiles.length === 0 && ownFiles.length === 0) return defaultHeaders ? { variables: {}, unusable: {}, secrets: [], defaultHeaders } : undefined;
+  if (sharedFiles.length === 0 && ownFiles.length === 0) return toolHeaders ? { variables: {}, unusable: {}, secrets: [], ...toolHeaders } : undefined;
 
   const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
@@ -350,7 +361,7 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
   const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
-  if (defaultHeaders) environment.defaultHeaders = defaultHeaders;
+  if (toolHeaders) Object.assign(environment, toolHeaders);
   for (const file of json) if (file.kind === 'private') leaves(file.table, environment.secrets);
   return environment;
 }

@@ -53,5 +53,8 @@ export async function loadEnvironment(requestDir: string, name: string | undefin
  */
 export function withToolDefaultHeaders(profile: Profile, environment: Environment | undefined): Profile {
   const defaults = environment?.defaultHeaders;
-  return defaults ? { ...profile, headers: mergeHeaders(defaults, profile.headers) as Record<string, string> } : profile;
+  if (!defaults) return profile;
+  // Lower-case keys: the profile's origin of a header replaces the config's, as its value does.
+  const headerOrigins = { ...environment.defaultHeaderOrigins, ...profile.headerOrigins };
+  return { ...profile, headers: mergeHeaders(defaults, profile.headers) as Record<string, string>, headerOrigins };
 }

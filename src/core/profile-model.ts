@@ -12,6 +12,11 @@ export interface Profile {
   variables: Record<string, ProfileVariable>;
   /** Headers sent with every request of the profile (a request's own header of the same name wins). */
   headers: Record<string, string>;
+  /**
+   * Where each of `headers` is written, by lower-case name (`/p/.profiles.json: profiles[0].headers.X-Api-Key`,
+   * `/p/.httpyac.json: "defaultHeaders".Cookie`): an error in its value names the file, as a request's names its line.
+   */
+  headerOrigins?: Readonly<Record<string, string>>;
   /** OAuth 2.0 settings (`reqflow oauth login`). */
   oauth?: OAuthSettings;
   /** TLS settings for every request of the profile. */

@@ -203,6 +203,8 @@ function validateProfile(entry: unknown, where: string, baseDir: string): Profil
     headers: headerRecord(entry.headers, `${where}.headers`),
     baseDir,
   };
+  const names = Object.keys(profile.headers);
+  if (names.length > 0) profile.headerOrigins = Object.fromEntries(names.map((name) => [name.toLowerCase(), `${where}.headers.${name}`]));
   const oauth = validateOAuth(entry.oauth, `${where}.oauth`);
   if (oauth) profile.oauth = oauth;
   const tls = validateTls(entry.tls, `${where}.tls`);

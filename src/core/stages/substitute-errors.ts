@@ -1,9 +1,10 @@
 /**
  * The words of core-substitute's errors, imported only when a request has one: a header value
  * or a URL that a variable made unsendable (exit 3), a port out of range (exit 2). Each names
- * the request's line and the templates the text came from.
+ * the request's line and the templates the text came from; an error in a profile's or a tool
+ * config's header is put after the file and field that header is written in.
  */
-import { UsageError, VariableError } from '../errors/index.js';
+import { isReqflowError, ReqflowError, UsageError, VariableError } from '../errors/index.js';
 import { displayUrl } from '../mask.js';
 import { templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -42,4 +43,13 @@ export function urlError(ctx: RequestContext, written: string, problem: UrlProbl
   return new VariableError(`${where} contain a control character (${codePoint(problem.bad)})${from}`, {
     hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
   });
+}
+
+/**
+ * An error in the value of a header the request did not write: `origin` is where it is written
+ * (`/p/.httpyac.json: "defaultHeaders".Cookie`), put first as a request file's errors put its line.
+ */
+export function fromHeaderOrigin(error: unknown, origin: string): unknown {
+  if (!isReqflowError(error)) return error;
+  return new ReqflowError(`${origin}: ${error.message}`, { exitCode: error.exitCode, ...(error.hint === undefined ? {} : { hint: error.hint }), cause: error });
 }

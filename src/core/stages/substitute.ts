@@ -1,5 +1,5 @@
 import { portOutOfRange } from '../http/url-port.js';
-import { fieldLines, type HeaderValue, mergeHeaders, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
+import { fieldLines, hasHeader, type HeaderValue, mergeHeaders, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { outsideTemplates } from '../variables.js';
@@ -91,15 +91,23 @@ function substitutePlain(ctx: RequestContext): void | Promise<never> {
 /** Profile headers, then `{{...}}` in the URL, headers, body and TLS settings. */
 async function substitute(ctx: RequestContext): Promise<void> {
   const { spec, variables } = ctx;
-  const headers = mergeHeaders(ctx.profile.headers, spec.headers);
+  const own = spec.headers;
+  const origins = ctx.profile.headerOrigins;
+  const headers = mergeHeaders(ctx.profile.headers, own);
   spec.headers = {};
   for (const [name, value] of Object.entries(headers)) {
     const lines: string[] = [];
-    for (const line of fieldLines(value)) {
-      const resolved = await variables.expand(line);
-      const bad = badHeaderCharacter(line, resolved);
-      if (bad !== undefined) throw (await wording()).headerValueError(ctx, name, line, resolved, bad);
-      lines.push(resolved);
+    try {
+      for (const line of fieldLines(value)) {
+        const resolved = await variables.expand(line);
+        const bad = badHeaderCharacter(line, resolved);
+        if (bad !== undefined) throw (await wording()).headerValueError(ctx, name, line, resolved, bad);
+        lines.push(resolved);
+      }
+    } catch (error) {
+      // A profile's or a tool config's header: its error names the file it is written in.
+      const origin = origins !== undefined && !hasHeader(own, name) ? origins[name.toLowerCase()] : undefined;
+      throw origin === undefined ? error : (await wording()).fromHeaderOrigin(error, origin);
     }
     spec.headers[await variables.expand(name)] = typeof value === 'string' ? lines[0]! : lines;
   }
