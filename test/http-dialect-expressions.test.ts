@@ -90,6 +90,29 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     expect(requests.map((r) => r.url)).toEqual(['/after']);
   });
 
+  test("a template in a header or the body names its own line, not the request's (the same text in another request is not taken for it)", async () => {
+    // The first request writes the same template: the second's error must not name its line.
+    const text = '### one\nGET {{host}}/one\nX-Name: {{ this.nope.deeper }}\n\n### two\n# @name two\nPOST {{host}}/never\nX-One: 1\nX-Name: {{ this.nope.deeper }}\n\n{"a": "{{JSON.parse("{")}}"}\n';
+    const header = await run(write('placed.http', text), ['-n', 'two']);
+    expect(header.code).toBe(3);
+    expect(header.stderr).toMatch(/placed\.http:9: \{\{ this\.nope\.deeper \}\} in request "two": TypeError: Cannot read properties of undefined/);
+    const body = await run(write('placed-body.http', text.replace('X-Name: {{ this.nope.deeper }}\n\n{', 'X-Name: ok\n\n{')), ['-n', 'two']);
+    expect(body.code).toBe(3);
+    expect(body.stderr).toMatch(/placed-body\.http:11: \{\{ JSON\.parse\("\{"\) \}\} in request "two": SyntaxError/);
+    expect([...header.requests, ...body.requests]).toEqual([]);
+  });
+
+  test('a template that runs past the time limit in a file variable above the request names that line; from stdin, the request line', async () => {
+    const text = '# a comment\n@slow = {{ (() => { while (true) {} })() }}\n\nGET {{host}}/never\nX-Slow: {{slow}}\n';
+    const { code, stderr, requests } = await run(write('slow-variable.http', text), ['--script-timeout', '200']);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/slow-variable\.http:2: \{\{ \(\(\) => \{ while \(true\) \{\} \}\)\(\) \}\}.*did not finish within 200 ms/);
+    expect(requests).toEqual([]);
+    const piped = await runCli(['run', '-', '-e', `host=${host}`, '--script-timeout', '200'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') }, input: text });
+    expect(piped.code).toBe(3);
+    expect(piped.stderr).toMatch(/<stdin>:4: \{\{ \(\(\) => .*did not finish within 200 ms/);
+  });
+
   test('require in a template is refused with --trust too (trust gives require to script blocks only)', async () => {
     const file = write('trusted-require.http', 'GET {{host}}/never?v={{ require("node:os").hostname() }}\n');
     const { code, stderr, requests } = await run(file, ['--trust']);

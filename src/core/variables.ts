@@ -42,8 +42,11 @@ type Source = 'cli' | 'run' | 'file' | 'session' | 'environment' | 'profile' | '
 /** httpyac's prompts: `$input label`, `$password label`, each with an optional `$value: default`. */
 const HTTPYAC_INPUT = /^\$(input|password|input-askonce)\s+(.+?)(?:\s+\$value:\s*(.*?))?\s*$/s;
 
-/** What httpyac's JavaScript in a template came to: its text, or why there is none to send (`syntax`: it does not parse). */
-export type JavascriptResult = { text: string } | { failure: string; syntax?: boolean };
+/**
+ * What httpyac's JavaScript in a template came to: its text, or why there is none to send
+ * (`syntax`: it does not parse; `at`: `file:line` where the template is written, when it can be told).
+ */
+export type JavascriptResult = { text: string } | { failure: string; syntax?: boolean; at?: string };
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
@@ -278,7 +281,8 @@ export class TemplateResolver implements VariableResolver {
     if ('text' in result) return result.text;
     // A word, a space and a value (`upper $guid`) that is no JavaScript: a helper reqflow does not have.
     if (result.syntax && helperShaped) throw unknownHelper();
-    const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
+    const at = result.at ?? this.options.requestLine;
+    const where = at ? `${at}: ` : '';
     throw new VariableError(`${where}{{ ${expression} }}${this.where()}: ${result.failure}`, {
       hint: result.syntax ? 'httpyac evaluates a template that is not a variable as a JavaScript expression; this one does not parse' : 'nothing was sent',
     });

@@ -132,8 +132,14 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
   return import('../core/http/retry.js').then(({ withRetries }) => withRetries(request.method, { retries, all: options.retryAll === true, onRetry }, services.abort, () => sendHttp(outgoing, services.agents)));
 }
 
+/** A request file's absolute path and its folder. */
+interface Place {
+  absolute: string;
+  baseDir: string;
+}
+
 /** Where a request file is: resolved once per file of a run, not per request (a batch pays for every path.resolve). */
-function placeOf(file: string, services: RunServices): { absolute: string; baseDir: string } {
+function placeOf(file: string, services: RunServices): Place {
   const places = (services.places ??= new Map());
   let place = places.get(file);
   if (!place) {
@@ -146,13 +152,14 @@ function placeOf(file: string, services: RunServices): { absolute: string; baseD
 
 /**
  * httpyac's JavaScript in a template, in the run's script worker (the chain's; a run without one
- * starts its own on the first such template). The evaluator loads only then.
+ * starts its own on the first such template). The evaluator loads only then; a failure names the
+ * line of `file` (absolute) where the template is written, where it can be found.
  */
-async function templateJavascript(expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>, services: RunServices): Promise<JavascriptResult> {
+async function templateJavascript(expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>, services: RunServices, spec: RequestSpec, file: string): Promise<JavascriptResult> {
   const { chain, globals, secrets, runState } = services;
   const [{ evaluateTemplate }, { SCRIPT_TIMEOUT_MS }] = await Promise.all([import('../scripts/template-expression.js'), import('../scripts/run-scripts.js')]);
   const own = (): Promise<ScriptWorker> => (runState[TEMPLATE_WORKER] ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker())) as Promise<ScriptWorker>;
-  return evaluateTemplate(expression, {
+  const result = await evaluateTemplate(expression, {
     read,
     globals: Object.fromEntries([...(globals?.entries() ?? []), ...(chain?.variables ?? [])]),
     globalKinds: Object.fromEntries(chain?.globalKinds ?? []),
@@ -161,13 +168,16 @@ async function templateJavascript(expression: string, read: (names: readonly str
     timeoutMs: services.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => (chain ? chain.sandboxes() : own()),
   });
+  if (!('failure' in result)) return result;
+  const line = await (await import('../plugins/format-http/template-line.js')).templateLine(file, spec.source.line, expression);
+  return line === undefined ? result : { ...result, at: `${spec.source.file}:${line}` };
 }
 
 /** `runState` key of the script worker of a run without a chain. */
 const TEMPLATE_WORKER = 'template-javascript';
 
 /** The request's template resolver: built by the first template (a request without one never needs it). */
-function resolverFor(spec: RequestSpec, baseDir: string, services: RunServices, requestVariables: Map<string, string> | undefined): TemplateResolver {
+function resolverFor(spec: RequestSpec, { absolute, baseDir }: Place, services: RunServices, requestVariables: Map<string, string> | undefined): TemplateResolver {
   const { chain, environment } = services;
   const options: ResolverOptions = {
     cliVariables: services.options.cliVariables,
@@ -187,7 +197,7 @@ function resolverFor(spec: RequestSpec, baseDir: string, services: RunServices, 
     options.reference = (expression) => chain.reference(expression);
   }
   if (services.globals) options.globals = services.globals;
-  options.javascript = (expression, read) => templateJavascript(expression, read, services);
+  options.javascript = (expression, read) => templateJavascript(expression, read, services, spec, absolute);
   if (spec.fileVariables) options.fileVariables = spec.fileVariables;
   if (spec.prompts) options.prompts = spec.prompts;
   if (environment) {
@@ -228,7 +238,8 @@ class RequestVariables implements VariableResolver {
 /** The context one request carries through the stages (see context.ts for what each stage sees). */
 export function createContext(spec: RequestSpec, file: string, services: RunServices): RequestContext {
   const { options, chain } = services;
-  const { absolute, baseDir } = placeOf(file, services);
+  const place = placeOf(file, services);
+  const { absolute, baseDir } = place;
   const requestVariables = chain ? new Map<string, string>() : undefined;
   const { warn, addSecret, confirm, redact } = helpersOf(services);
   const ctx: RequestContext = {
@@ -238,7 +249,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
     profile: services.profile,
     session: services.session,
     options,
-    variables: new RequestVariables(() => resolverFor(spec, baseDir, services, requestVariables)),
+    variables: new RequestVariables(() => resolverFor(spec, place, services, requestVariables)),
     output: services.output,
     report: services.report,
     tls: {},
