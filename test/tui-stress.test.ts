@@ -1,7 +1,8 @@
 /**
  * `L`, a stress run from the terminal UI, headless against a local server that counts what it
  * receives: the form, the run with `reqflow stress`'s engine, progress in the status bar, the
- * result table, and Esc stopping a run.
+ * result table, Esc stopping a run, and a duration's run against a server that drips its body
+ * ending 5 s after its duration, as `reqflow stress -d` does.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +13,8 @@ import { harnessPerTest, type Harness, isolatedEnv } from './helpers/tui-harness
 let server: Server;
 let hits = 0;
 let workspace: ReturnType<typeof tempDir>;
+let dripping: ReturnType<typeof tempDir>;
+const drips = new Set<NodeJS.Timeout>();
 const startHarness = harnessPerTest();
 
 beforeAll(async () => {
@@ -20,24 +23,36 @@ beforeAll(async () => {
       const n = ++hits; // every fifth request fails
       return void setTimeout(() => res.writeHead(n % 5 === 0 ? 503 : 200, { 'content-type': 'application/json' }).end('{"ok":true}'), 5);
     }
+    if (req.url === '/drip') {
+      // A byte every 100 ms of a million: each restarts the idle time-out, the body never ends.
+      res.writeHead(200, { 'content-length': '1000000' });
+      const drip = setInterval(() => res.write('a'), 100);
+      drips.add(drip);
+      return void res.once('close', () => (clearInterval(drip), drips.delete(drip)));
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   workspace = tempDir('reqflow-tui-stress-');
   workspace.write('load.http', ['### hit', `GET ${base}/hit`, ''].join('\n'));
+  dripping = tempDir('reqflow-tui-stress-drip-');
+  dripping.write('drip.http', ['### drip', `GET ${base}/drip`, ''].join('\n'));
 });
 
 afterAll(async () => {
+  for (const drip of drips) clearInterval(drip);
+  server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
   workspace.cleanup();
+  dripping.cleanup();
 });
 
-async function stressForm(): Promise<Harness> {
-  const h = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
-  for (let i = 0; i < 5 && !/Request · hit\b/.test(h.text()); i++) await h.press('j');
+async function stressForm(dir = workspace.dir, name = 'hit'): Promise<Harness> {
+  const h = await startHarness({ dir, env: isolatedEnv(dir) });
+  for (let i = 0; i < 5 && !new RegExp(`Request · ${name}\\b`).test(h.text()); i++) await h.press('j');
   await h.press('L');
-  await h.waitFor(/Stress hit: workers/);
+  await h.waitFor(new RegExp(`Stress ${name}: workers`));
   await h.press('C-u'); // the suggested "10 10s" goes
   return h;
 }
@@ -78,4 +93,18 @@ describe('L, stress from the UI', () => {
     await h.press('enter');
     await h.waitFor(() => /--workers expects a whole number/.test(h.status()));
   });
+
+  // The bound is waitFor's, far above 1 s + the 5 s grace and far below the drip's 100,000 s: no timing assertion.
+  it("a duration's run against a server that drips ends 5 s after its duration: what is in flight is cut, left out and said", async () => {
+    const h = await stressForm(dripping.dir, 'drip');
+    await h.type('2 1s');
+    await h.press('enter');
+    const screen = await h.waitFor(/requests still in flight 5 s after the end of the run/, 60_000);
+    expect(screen).toMatch(/were cancelled and are left out of the figures/);
+    expect(screen).toMatch(/2 workers, for 1\.00 s/);
+    expect(screen).toMatch(/requests\s+0 in/);
+    expect(screen).not.toMatch(/stopped early/);
+    expect(h.status()).toMatch(/stress drip: 0 requests/);
+    expect(h.status()).not.toMatch(/\(stopped\)/);
+  }, 90_000);
 });

@@ -2,7 +2,8 @@
  * A stress run started from the UI (`L`), loaded only when the key is pressed: the settings
  * line read as `reqflow stress` reads its flags, the CLI's engine on the workspace's services
  * (the profile, environment, session and secrets of the UI; a pool of connections of its own;
- * no history), live progress in the status bar, the CLI's result table in a window.
+ * no history), live progress in the status bar, the CLI's result table in a window. A duration's
+ * run ends as the CLI's: what is in flight 5 s after it is cut by the engine (`cancelInFlight`).
  */
 import { UsageError } from '../../core/errors/index.js';
 import { AgentPool } from '../../core/http/agents.js';
@@ -38,8 +39,11 @@ function progressLine(name: string, stats: StressStats, plan: StressPlan, starte
 }
 
 export async function runTuiStress(app: StressHost, run: { spec: RequestSpec; file: string; answer: string; signal: AbortSignal }): Promise<void> {
-  const { spec, file, signal } = run;
+  const { spec, file } = run;
   const plan = formPlan(run.answer);
+  // Esc's signal, or the engine's cut of what a duration's run still has in flight 5 s after its end (a dripping server), as `reqflow stress -d` does.
+  const cut = new AbortController();
+  const signal = AbortSignal.any([run.signal, cut.signal]);
   const agents = new AgentPool(plan.workers); // one connection per worker, apart from the UI's sends
   const warnings = new Set<string>();
   let onOutcome: OutcomeHandler = () => undefined;
@@ -53,7 +57,7 @@ export async function runTuiStress(app: StressHost, run: { spec: RequestSpec; fi
         ticker.set(true);
         return () => ticker.set(false);
       };
-      return runStressEngine({ plan, spec, services, file, signal, listen: (handler) => (onOutcome = handler), progress });
+      return runStressEngine({ plan, spec, services, file, signal, cancelInFlight: () => cut.abort(), listen: (handler) => (onOutcome = handler), progress });
     });
     if (app.gone) return;
     // The CLI's table says Ctrl-C stops a run; here Esc did.
