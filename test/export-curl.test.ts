@@ -238,7 +238,7 @@ describe('--as http and --dry-run', () => {
     writeFileSync(join(tmp.dir, 'suite', 'c.http'), `### c\nGET ${server.url}/{{nowhere}}\n`);
     const failing = await reqflow(['test', 'suite', '--dry-run']);
     expect(failing.code).toBe(3);
-    expect(failing.stderr).toMatch(/^reqflow: suite\/c\.http › c: unknown variable "nowhere"/m);
+    expect(failing.stderr).toMatch(/^reqflow: suite\/c\.http › c: \S*suite\/c\.http:2: unknown variable "nowhere"/m);
     expect((await reqflow(['test', 'suite', '--dry-run', '--report', 'junit=j.xml'])).code).toBe(2);
     expect(server.received).toEqual([]);
   });

@@ -106,7 +106,7 @@ describe('an error in a header the request did not write names the file and the 
     tmp.write('origin-own/.httpyac.json', '{ "defaultHeaders": { "Cookie": "Token={{token}}" } }');
     const result = await reqflow(tmp.write('origin-own/get.http', 'GET {{host}}/never\ncookie: {{session}}\n'));
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('reqflow: unknown variable "session" in request "request-1"\n');
+    expect(result.stderr).toContain(`reqflow: ${join(tmp.dir, 'origin-own', 'get.http')}:2: unknown variable "session" in request "request-1"\n`);
     expect(result.stderr).not.toContain('.httpyac.json');
   });
 

@@ -132,7 +132,7 @@ describe('reqflow run', () => {
       const own = { REQFLOW_STATE_DIR: join(dir.dir, 'state') };
       const off = await runCli(['run', path, '--no-extract', '-e', `baseUrl=${api.url}`], { env: own, cwd: dir.dir });
       expect(off.code).toBe(3);
-      expect(off.stderr).toMatch(/reqflow: unknown variable "token" in request "me"/);
+      expect(off.stderr).toMatch(/reqflow: \S+\.http:\d+: unknown variable "token" in request "me"/);
       const on = await runCli(['run', path, '-e', `baseUrl=${api.url}`], { env: own, cwd: dir.dir });
       expect(on.code).toBe(0);
       expect(on.stdout).toContain('"user": "alice"');
@@ -151,7 +151,7 @@ describe('reqflow run', () => {
   test('an unknown variable is exit 3 and nothing with {{...}} is sent', async () => {
     const r = await runCli(['run', file, '-n', 'health'], { env: env(), cwd: tmp.dir });
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(/^reqflow: unknown variable "baseUrl" in request "health"\nhint: set it with -e baseUrl=value/);
+    expect(r.stderr).toMatch(/^reqflow: \S*api\.http:2: unknown variable "baseUrl" in request "health"\nhint: set it with -e baseUrl=value/);
   });
 
   test('an interactive variable without a terminal is exit 3 with a hint to use -e', async () => {

@@ -350,9 +350,11 @@ describe('errors never break the UI', () => {
   it('shows a missing variable in the status bar and the detail pane', async () => {
     const h = await open();
     await send(h, 'ghost');
-    const screen = await h.waitFor('unknown variable "userId"');
+    // The message starts with the file and line the template is written on (it wraps in the pane).
+    const screen = await h.waitFor('variable "userId" in request "ghost"');
+    expect(screen).toMatch(/users\.http:17: unknown/);
     expect(screen).toContain('hint:');
-    expect(h.status()).toContain('unknown variable "userId"');
+    expect(h.status()).toContain('users.http:17: unknown variable "userId');
   });
 
   it('shows a refused connection and an HTTP error status', async () => {

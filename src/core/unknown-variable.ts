@@ -65,10 +65,11 @@ function whereToSet(name: string, options: HintSources): string {
 /**
  * An unknown variable. Its hint, most useful first: the environment (not picked) that defines
  * it; else a name close to it and where that is defined (`{{baseUrll}}` → `{{baseUrl}}`); else
- * where it could be set. `where` names the request (` in request "x"`).
+ * where it could be set. `where` names the request (` in request "x"`), `at` the `file:line`
+ * the template is written on, when the request file tells.
  */
-export async function unknownVariable(name: string, options: HintSources, where: string): Promise<VariableError> {
+export async function unknownVariable(name: string, options: HintSources, where: string, at?: string): Promise<VariableError> {
   // Preview (the TUI's request pane) shows the template as written: no files read for a hint nobody sees.
   const fix = options.preview ? undefined : await likelyFix(name, options);
-  return new VariableError(`unknown variable "${name}"${where}`, { hint: fix ?? whereToSet(name, options) });
+  return new VariableError(`${at === undefined ? '' : `${at}: `}unknown variable "${name}"${where}`, { hint: fix ?? whereToSet(name, options) });
 }

@@ -79,6 +79,8 @@ export interface ResolverOptions {
   environmentUnusable?: Readonly<Record<string, UnusableValue>>;
   /** For messages: `file:line` of the request being resolved. */
   requestLine?: string;
+  /** For messages: `file:line` where `{{expression}}` is written for this request, when it can be told (an error's path only). */
+  writtenAt?: (expression: string) => Promise<string | undefined>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
   prompts?: ReadonlyArray<{ name: string; description?: string }>;
   session: Session;
@@ -317,7 +319,8 @@ export class TemplateResolver implements VariableResolver {
     else {
       // Error path only: the hint's search (other environments, names close to it) loads here.
       const { unknownVariable } = await import('./unknown-variable.js');
-      throw await unknownVariable(name, this.options, this.where());
+      // Named where it is written in the request file; one from elsewhere (an environment, a profile) is named by the request.
+      throw await unknownVariable(name, this.options, this.where(), await this.options.writtenAt?.(name));
     }
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;

@@ -13,6 +13,7 @@ import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
 import type { ConnectionPhases, OutgoingRequest } from '../core/http/outgoing-request.js';
 import { requestSettings } from '../core/request-settings.js';
+import { shownPath } from '../core/resolve-path.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { type JavascriptResult, type ResolverOptions, TemplateResolver } from '../core/variables.js';
@@ -169,8 +170,18 @@ async function templateJavascript(expression: string, read: (names: readonly str
     sandboxes: () => (chain ? chain.sandboxes() : own()),
   });
   if (!('failure' in result)) return result;
+  const at = await writtenAt(spec, file, expression);
+  return at === undefined ? result : { ...result, at };
+}
+
+/**
+ * `file:line` where `{{ expression }}` is written for this request (its block, or a file variable
+ * above it), for an error in it; undefined where that cannot be told. Loaded on an error's path only.
+ */
+async function writtenAt(spec: RequestSpec, file: string, expression: string): Promise<string | undefined> {
   const line = await (await import('../plugins/format-http/template-line.js')).templateLine(file, spec.source.line, expression);
-  return line === undefined ? result : { ...result, at: `${spec.source.file}:${line}` };
+  // The file as the user sees it: relative to the working folder when inside it.
+  return line === undefined ? undefined : `${shownPath(spec.source.file)}:${line}`;
 }
 
 /** `runState` key of the script worker of a run without a chain. */
@@ -198,6 +209,7 @@ function resolverFor(spec: RequestSpec, { absolute, baseDir }: Place, services: 
   }
   if (services.globals) options.globals = services.globals;
   options.javascript = (expression, read) => templateJavascript(expression, read, services, spec, absolute);
+  options.writtenAt = (expression) => writtenAt(spec, absolute, expression);
   if (spec.fileVariables) options.fileVariables = spec.fileVariables;
   if (spec.prompts) options.prompts = spec.prompts;
   if (environment) {
