@@ -110,7 +110,11 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ERR_HTTP2_INVALID_SESSION':
     case 'ERR_HTTP2_STREAM_CANCEL':
       return new NetworkError(`the HTTP/2 connection to ${host} failed: ${message.split('\n')[0]}`, { hint: 'the server closed or broke the connection; -v shows the request', cause: error });
+    case 'REQFLOW_TOO_MANY_CODINGS':
+      return new NetworkError(`${host} sent a body in ${message}`, { hint: 'a broken or hostile server: reqflow undoes 5 at most, as curl does', cause: error });
     default:
+      // zlib's and brotli's failures: the body is not what its Content-Encoding says (or was cut short).
+      if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') return new NetworkError(`${host} sent a body that does not decode as its Content-Encoding says (${message.split('\n')[0]})`, { hint: 'the server mislabels its body, or cut it short; -v shows the header', cause: error });
       if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response (${code})`, { cause: error });
       return new NetworkError(`request to ${host} failed: ${message.split('\n')[0]}${code ? ` (${code})` : ''}`, { cause: error });
   }

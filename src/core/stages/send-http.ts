@@ -8,6 +8,12 @@ export const sendHttpPlugin: Plugin = {
       const { method, url, headers, body } = ctx.spec;
       return ctx.http.send(body !== undefined ? { method, url, headers, body } : { method, url, headers }).then((response) => {
         ctx.response = response;
+        if (response.headers['content-encoding'] === undefined) return undefined;
+        // A coding reqflow cannot undo (zstd, compress): the body is shown as received, and said to be.
+        return import('../http/content-coding.js').then(({ undecodedCoding }) => {
+          const coding = undecodedCoding(response.headers);
+          if (coding !== undefined) ctx.warn(`the body is in a content coding reqflow does not undo (${JSON.stringify(coding.slice(0, 40))}): shown as received (-o raw writes its bytes)`);
+        });
       });
     },
   },

@@ -1,0 +1,123 @@
+/**
+ * Hostile bytes on the wire, from a raw TCP server that writes exactly what each test says:
+ * content codings, broken framing, odd status lines, redirects. Each is either read as
+ * browsers and curl read it, or a one-line exit 4 naming what the server did wrong — never a
+ * stack trace, a misleading message or a wrong exit code.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { parseRecords } from '../helpers/records.js';
+
+const tmp = tempDir('reqflow-wire-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+const JSON_TEXT = '{"a":1}';
+
+/** What the server answers to each path: the response's bytes, and whether it then closes. */
+type Answer = { bytes: Buffer | string; close?: boolean };
+const answers = new Map<string, (head: string) => Answer>();
+let server: Server;
+let base = '';
+const sockets = new Set<Socket>();
+
+/** A response with these header lines (each `Name: value`) and this body. */
+function response(status: string, headers: string[], body: Buffer | string = ''): Buffer {
+  return Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n`, 'latin1'), Buffer.from(body)]);
+}
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffered.slice(0, end);
+      buffered = '';
+      const path = head.split(' ')[1] ?? '/';
+      const answer = answers.get(path)?.(head) ?? { bytes: response('404 Not Found', ['Content-Length: 0']) };
+      if (answer.close) socket.end(answer.bytes);
+      else socket.write(answer.bytes);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+const run = (name: string, text: string, ...args: string[]) => runCli(['run', tmp.write(name, text.replaceAll('BASE', base)), ...args], { env });
+const noCrash = /internal error|\n\s+at /;
+
+test('stacked codings (gzip, gzip; deflate, br), raw deflate and zlib deflate are decoded as browsers and curl do', async () => {
+  const body = Buffer.from(JSON_TEXT);
+  const coded: Record<string, [string, Buffer]> = {
+    '/gzip-gzip': ['gzip, gzip', gzipSync(gzipSync(body))],
+    '/deflate-br': ['deflate, br', brotliCompressSync(deflateSync(body))],
+    '/two-lines': ['gzip', gzipSync(gzipSync(body))], // the header written twice: the same list
+    '/raw-deflate': ['deflate', deflateRawSync(body)],
+    '/zlib-deflate': ['deflate', deflateSync(body)],
+    '/upper-case': [' GZIP ', gzipSync(body)],
+  };
+  for (const [path, [coding, bytes]] of Object.entries(coded)) {
+    const lines = path === '/two-lines' ? ['Content-Encoding: gzip', 'Content-Encoding: gzip'] : [`Content-Encoding: ${coding}`];
+    answers.set(path, () => ({ bytes: response('200 OK', ['Content-Type: application/json', ...lines, `Content-Length: ${bytes.length}`], bytes) }));
+    const result = await run(`coded${path.slice(1)}.http`, `GET BASE${path}\n`, '-o', 'json');
+    expect({ path, code: result.code, stderr: result.stderr }).toEqual({ path, code: 0, stderr: '' });
+    expect(parseRecords(result.stdout)[0]).toMatchObject({ status: 200, body: { a: 1 } });
+  }
+});
+
+test('an empty body in a coding (HEAD, 304, a 200 with none) is empty, not a decoding failure', async () => {
+  answers.set('/head-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 27']) }));
+  answers.set('/304-gzip', () => ({ bytes: response('304 Not Modified', ['Content-Encoding: gzip', 'ETag: "x"']) }));
+  answers.set('/empty-br', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: br', 'Content-Length: 0']) }));
+  const result = await run('empty-coded.http', 'HEAD BASE/head-gzip\n\n###\nGET BASE/304-gzip\nIf-None-Match: "x"\n\n###\nGET BASE/empty-br\n', '-o', 'json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(result.stdout).map((r) => [r.status, r.body])).toEqual([
+    [200, ''],
+    [304, ''],
+    [200, ''],
+  ]);
+});
+
+test('a body that does not decode as its coding says (plain text, cut short): exit 4 saying so, not "request failed"', async () => {
+  const cut = gzipSync(Buffer.from('x'.repeat(100_000))).subarray(0, 30);
+  answers.set('/claims-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 7'], JSON_TEXT) }));
+  answers.set('/gzip-cut', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: gzip', `Content-Length: ${cut.length}`], cut) }));
+  for (const [path, reason] of [['/claims-gzip', 'incorrect header check'], ['/gzip-cut', 'unexpected end of file']] as const) {
+    for (const output of ['pretty', 'json', 'raw']) {
+      const result = await run('bad-coding.http', `GET BASE${path}\n`, '-o', output);
+      expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${new URL(base).port} sent a body that does not decode as its Content-Encoding says (${reason})\n`);
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
+test('a coding reqflow cannot undo (zstd) is shown as received with a warning saying so; more than 5 codings is exit 4', async () => {
+  answers.set('/zstd', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: zstd', 'Content-Length: 5'], 'bytes') }));
+  const result = await run('zstd.http', 'GET BASE/zstd\n', '-o', 'raw');
+  expect(result).toMatchObject({ code: 0, stdout: 'bytes' });
+  expect(result.stderr).toBe('reqflow: warning: the body is in a content coding reqflow does not undo ("zstd"): shown as received (-o raw writes its bytes)\n');
+  answers.set('/many', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', `Content-Encoding: ${Array(6).fill('gzip').join(', ')}`, 'Content-Length: 2'], 'xx') }));
+  const many = await run('many.http', 'GET BASE/many\n');
+  expect(many.code).toBe(4);
+  expect(many.stderr).toContain('sent a body in more than 5 content codings (gzip, gzip, gzip, gzip, gzip, gzip)\n');
+});
+
+test('a gzip bomb wrapped in gzip again ends at --max-size, exit 4', async () => {
+  const bomb = gzipSync(gzipSync(Buffer.alloc(200 * 1024 * 1024)));
+  answers.set('/bomb', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip, gzip', `Content-Length: ${bomb.length}`], bomb) }));
+  const result = await run('bomb.http', 'GET BASE/bomb\n', '-o', 'json', '--max-size', '1000000');
+  expect(result.code).toBe(4);
+  expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ message: expect.stringContaining('--max-size') });
+}, 30_000);
