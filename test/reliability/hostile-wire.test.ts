@@ -121,3 +121,37 @@ test('a gzip bomb wrapped in gzip again ends at --max-size, exit 4', async () =>
   expect(result.code).toBe(4);
   expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ message: expect.stringContaining('--max-size') });
 }, 30_000);
+
+test('broken chunked framing after the headers (a bad size, a chunk longer than announced) is named as such, not as a reset; pretty, -o json, -o raw', async () => {
+  const chunked = ['Content-Type: text/plain', 'Transfer-Encoding: chunked'];
+  answers.set('/bad-size', () => ({ bytes: response('200 OK', chunked, 'zz\r\nhello\r\n0\r\n\r\n') }));
+  answers.set('/too-long', () => ({ bytes: response('200 OK', chunked, '3\r\nhello\r\n0\r\n\r\n') }));
+  const port = new URL(base).port;
+  for (const [path, reason] of [
+    ['/bad-size', 'Invalid character in chunk size (HPE_INVALID_CHUNK_SIZE)'],
+    ['/too-long', 'Expected LF after chunk data (HPE_STRICT)'],
+  ] as const) {
+    for (const output of ['pretty', 'json', 'raw']) {
+      const result = await run('framing.http', `GET BASE${path}\n`, '-o', output);
+      expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${port} sent a malformed HTTP response: ${reason}\n`);
+      expect(result.stderr).not.toContain('was reset');
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
+test('trailers past the 16 KiB header limit, after the body, are named as such (not a reset)', async () => {
+  const trailers = Array.from({ length: 20 }, (_, i) => `X-T${i}: ${'a'.repeat(1000)}\r\n`).join('');
+  answers.set('/trailers', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Transfer-Encoding: chunked'], `1\r\nx\r\n0\r\n${trailers}\r\n`) }));
+  const result = await run('trailers.http', 'GET BASE/trailers\n', '-o', 'json');
+  expect(result.code).toBe(4);
+  expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ message: `127.0.0.1:${new URL(base).port} sent response headers over the 16 KiB limit` });
+});
+
+test('a header the parser refuses (a NUL in its value) is a malformed response, not "is it an HTTP server?"', async () => {
+  answers.set('/nul', () => ({ bytes: Buffer.from('HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 2\r\n\r\nok', 'latin1') }));
+  const result = await run('nul.http', 'GET BASE/nul\n');
+  expect(result.code).toBe(4);
+  expect(result.stderr).toBe(`reqflow: 127.0.0.1:${new URL(base).port} sent a malformed HTTP response: Invalid header value char (HPE_INVALID_HEADER_TOKEN)\nhint: a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1\n`);
+});

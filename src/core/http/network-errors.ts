@@ -96,7 +96,6 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
       return new NetworkError(`host ${host} is unreachable`, { cause: error });
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_VERSION':
-    case 'HPE_INVALID_HEADER_TOKEN':
       return new NetworkError(`${host} did not answer with valid HTTP`, { hint: 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)', cause: error });
     case 'HPE_HEADER_OVERFLOW':
       return new NetworkError(`${host} sent response headers over the 16 KiB limit`, { hint: 'a broken or hostile server (or a huge cookie); reqflow does not read past the limit', cause: error });
@@ -115,7 +114,7 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     default:
       // zlib's and brotli's failures: the body is not what its Content-Encoding says (or was cut short).
       if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') return new NetworkError(`${host} sent a body that does not decode as its Content-Encoding says (${message.split('\n')[0]})`, { hint: 'the server mislabels its body, or cut it short; -v shows the header', cause: error });
-      if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response (${code})`, { cause: error });
+      if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response: ${message.replace(/^Parse Error: /, '').split('\n')[0]} (${code})`, { hint: 'a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1', cause: error });
       return new NetworkError(`request to ${host} failed: ${message.split('\n')[0]}${code ? ` (${code})` : ''}`, { cause: error });
   }
 }

@@ -3,7 +3,7 @@
  * node:http(s) — time-outs, cancellation, interim responses, an unasked-for upgrade — and every
  * failure in one clear line.
  */
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import { NetworkError, UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
@@ -18,7 +18,7 @@ import { tunnelledTlsOptions } from './tls-connect.js';
 
 const noop = (): void => undefined;
 
-function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
+function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
@@ -52,8 +52,14 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       return;
     }
     let settled = false;
+    // Bytes that break HTTP's framing after the headers (a bad chunk size): the request hears the
+    // parser's error before the body hears the socket close, and the body's failure names it.
+    let framingError: Error | undefined;
     const fail = (error: unknown): void => {
-      if (settled) return;
+      if (settled) {
+        if ((error as NodeJS.ErrnoException).code?.startsWith('HPE_') === true) framingError ??= error as Error;
+        return;
+      }
       settled = true;
       // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       const code = (error as NodeJS.ErrnoException).code;
@@ -109,7 +115,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
         // The same time-out bounds each silence while the body arrives.
         res.socket?.setTimeout(request.timeoutMs);
       }
-      resolvePromise(res);
+      resolvePromise(fromIncomingMessage(res, () => framingError));
     });
     if (request.body !== undefined) req.end(request.body);
     else req.end();
@@ -138,7 +144,7 @@ export function once(request: OutgoingRequest, url: URL, agents: AgentPool): Pro
 
 /** An HTTP/1.1 hop, spoken again in HTTP/2 when an https:// server refuses HTTP/1.1 by ALPN. */
 function onceHttp1Hop(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
-  return onceHttp1(request, url, agents).then(fromIncomingMessage, (error: unknown) => {
+  return onceHttp1(request, url, agents).catch((error: unknown) => {
     // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
     // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
     if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || !refusedHttp1(error)) throw error;

@@ -18,6 +18,8 @@ export interface RawResponse {
   watchIdle(onIdle: () => void): () => void;
   /** The idle time-out in force, for messages. */
   idleTimeoutMs(): number;
+  /** Why the body was cut off, when the server's bytes broke HTTP's framing (a bad chunk size) rather than the connection closing. */
+  framingError?(): Error | undefined;
 }
 
 /**
@@ -56,8 +58,8 @@ function headersOf(res: IncomingMessage): IncomingHttpHeaders {
   return headers;
 }
 
-/** An HTTP/1.x response as a {@link RawResponse}. */
-export function fromIncomingMessage(res: IncomingMessage): RawResponse {
+/** An HTTP/1.x response as a {@link RawResponse}; `framingError` is the parser's failure after the headers, if any. */
+export function fromIncomingMessage(res: IncomingMessage, framingError: () => Error | undefined): RawResponse {
   const socket = res.socket;
   return {
     statusCode: res.statusCode ?? 0,
@@ -71,5 +73,6 @@ export function fromIncomingMessage(res: IncomingMessage): RawResponse {
       return () => socket?.removeListener('timeout', onIdle);
     },
     idleTimeoutMs: () => socket?.timeout ?? 0,
+    framingError,
   };
 }

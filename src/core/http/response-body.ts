@@ -75,8 +75,9 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
     void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
   };
   source.on('error', (error) => fail(error));
-  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
-  res.body.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
+  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording; bytes
+  // that broke the framing (a bad chunk size) are named as such, not as a reset.
+  res.body.on('aborted', () => fail(res.framingError?.() ?? codedError('aborted', 'ECONNRESET')));
   const stopWatchingIdle = res.watchIdle(() => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), res.idleTimeoutMs()));
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => {
