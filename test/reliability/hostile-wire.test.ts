@@ -155,3 +155,21 @@ test('a header the parser refuses (a NUL in its value) is a malformed response, 
   expect(result.code).toBe(4);
   expect(result.stderr).toBe(`reqflow: 127.0.0.1:${new URL(base).port} sent a malformed HTTP response: Invalid header value char (HPE_INVALID_HEADER_TOKEN)\nhint: a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1\n`);
 });
+
+test('a status below 100 (099, 000) is exit 4 naming it, not a success; 999 and a missing reason phrase are read as sent', async () => {
+  answers.set('/099', () => ({ bytes: 'HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/000', () => ({ bytes: 'HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/999', () => ({ bytes: 'HTTP/1.1 999 Odd\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/no-reason', () => ({ bytes: 'HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok' }));
+  for (const [path, status] of [['/099', 99], ['/000', 0]] as const) {
+    const result = await run('low.http', `GET BASE${path}\n`, '-o', 'json');
+    expect({ path, code: result.code }).toEqual({ path, code: 4 });
+    expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ exitCode: 4, message: `127.0.0.1:${new URL(base).port} answered with status ${status}: not an HTTP status code (100–999)` });
+  }
+  const odd = await run('odd.http', 'GET BASE/999\n\n###\nGET BASE/no-reason\n', '-o', 'json');
+  expect(odd.code).toBe(1); // 999 ≥ 400: a failure, as documented
+  expect(parseRecords(odd.stdout).map((r) => [r.status, r.statusText, r.body])).toEqual([
+    [999, 'Odd', 'ok'],
+    [200, '', 'ok'],
+  ]);
+});

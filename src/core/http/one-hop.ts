@@ -108,8 +108,13 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
     });
     if (request.onPhases) watchPhases(req, request.onPhases);
     req.on('response', (res) => {
-      settled = true;
       stopWatchingAbort();
+      // A status below 100 (`099`, `000`) is no status at all (RFC 9110 §15): not a success to exit 0 with.
+      if ((res.statusCode ?? 0) < 100) {
+        fail(codedError(String(res.statusCode ?? 0), 'REQFLOW_BAD_STATUS'));
+        return void req.destroy();
+      }
+      settled = true;
       if (request.keepAliveAfterHeaders) req.setTimeout(0);
       else {
         // The same time-out bounds each silence while the body arrives.
