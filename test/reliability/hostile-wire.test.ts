@@ -173,3 +173,34 @@ test('a status below 100 (099, 000) is exit 4 naming it, not a success; 999 and 
     [200, '', 'ok'],
   ]);
 });
+
+test('a redirect with two different Locations is exit 4 showing both (browsers refuse it too); the same one twice is followed', async () => {
+  answers.set('/two-locations', () => ({ bytes: response('302 Found', ['Location: /landed', 'Location: http://evil.invalid/', 'Content-Length: 0']) }));
+  answers.set('/same-twice', () => ({ bytes: response('302 Found', ['Location: /landed', 'Location: /landed', 'Content-Length: 0']) }));
+  answers.set('/landed', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Length: 6'], 'landed') }));
+  const refused = await run('two-locations.http', 'GET BASE/two-locations\n', '-L');
+  expect(refused.code).toBe(4);
+  expect(refused.stderr).toBe('reqflow: the server redirected to 2 different locations: "/landed", "http://evil.invalid/"\nhint: run without -L to see the response itself\n');
+  // Without -L the response is shown as sent: both lines.
+  const shown = await run('two-locations.http', 'GET BASE/two-locations\n', '-o', 'json');
+  expect(parseRecords(shown.stdout)[0]?.headers).toMatchObject({ location: ['/landed', 'http://evil.invalid/'] });
+  const same = await run('same-twice.http', 'GET BASE/same-twice\n', '-L', '-o', 'raw');
+  expect(same).toMatchObject({ code: 0, stdout: 'landed' });
+});
+
+test('a redirect to another origin naming credentials (http://user:pass@other/) sends none there, and -v says so', async () => {
+  // localhost is another origin than 127.0.0.1: the same server sees what arrives.
+  const heads: string[] = [];
+  answers.set('/to-userinfo', () => ({ bytes: response('302 Found', [`Location: http://planted:pw-from-server@localhost:${new URL(base).port}/arrived`, 'Content-Length: 0']) }));
+  answers.set('/arrived', (head) => {
+    heads.push(head);
+    return { bytes: response('200 OK', ['Content-Length: 2'], 'ok') };
+  });
+  const result = await run('userinfo.http', 'GET BASE/to-userinfo\nAuthorization: Bearer user-token-123\n', '-L', '-v');
+  expect(result.code).toBe(0);
+  expect(heads).toHaveLength(1);
+  expect(heads[0]).not.toMatch(/^authorization:/im);
+  expect(result.stderr).toContain(`reqflow: redirected to http://localhost:${new URL(base).port}/arrived; not sent there (another origin): the credentials in the Location, Authorization\n`);
+  expect(result.stdout + result.stderr).not.toContain('pw-from-server');
+  expect(result.stdout + result.stderr).not.toContain('user-token-123');
+});

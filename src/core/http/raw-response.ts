@@ -24,9 +24,10 @@ export interface RawResponse {
 
 /**
  * Fields Node keeps one of when a server repeats them (the first); reqflow does the same, as a
- * second `Content-Type` or `Location` has no meaning a reader could use.
+ * second `Content-Type` has no meaning a reader could use. Not `Location`: two that differ make a
+ * redirect ambiguous (browsers refuse it), so both are kept for send.ts to see and `-v` to show.
  */
-const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
 
 /**
  * The response's headers with each repeated field kept line by line (`x-a: 1` and `x-a: 2`
