@@ -1,7 +1,7 @@
 import { NetworkError, ReqflowError } from '../errors/index.js';
 import { maskUrl } from '../mask.js';
 import { toTlsError, type TlsTarget } from './tls-errors.js';
-import { isIdempotent } from './retry.js';
+import { isIdempotent } from './idempotent.js';
 
 /** What the user's request was, for messages: `GET https://host/path`. */
 export interface Target extends TlsTarget {
@@ -86,7 +86,12 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ERR_STREAM_PREMATURE_CLOSE':
       return new NetworkError(`connection to ${host} was reset`, {
         // Never sent again on reqflow's own: the server may have acted on it before resetting.
-        hint: target.reusedSocket === true ? `the server closed the kept-alive connection as the ${target.method} went out (${isIdempotent(target.method) ? '--retry N' : '--retry N --retry-all'} sends it again)` : 'the server closed the connection before the response was complete',
+        hint:
+          target.reusedSocket !== true
+            ? 'the server closed the connection before the response was complete'
+            : isIdempotent(target.method)
+              ? `the server closed the kept-alive connection as the ${target.method} went out, and again when it was sent once more (--retry N sends it again)`
+              : `the server closed the kept-alive connection as the ${target.method} went out: it may or may not have reached the server (--retry N --retry-all sends it again)`,
         cause: error,
       });
     case 'ABORT_ERR':

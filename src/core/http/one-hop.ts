@@ -8,6 +8,7 @@ import { NetworkError, UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
 import type { AgentPool } from './agents.js';
+import { isIdempotent } from './idempotent.js';
 import { checkHeaderFields, headersToSend } from './header-fields.js';
 import { codedError, errorTarget, MAX_INTERIM_RESPONSES, requestError } from './hop-failures.js';
 import type { Target } from './network-errors.js';
@@ -18,7 +19,7 @@ import { tunnelledTlsOptions } from './tls-connect.js';
 
 const noop = (): void => undefined;
 
-function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
+function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent = false): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
@@ -61,8 +62,17 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
         return;
       }
       settled = true;
-      // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       const code = (error as NodeJS.ErrnoException).code;
+      // A kept-alive connection the server closed as the request went out (its idle time-out and
+      // the request crossed): an idempotent request goes once more, on a new connection, as
+      // browsers and curl do; any other may have reached the server, and is not sent again.
+      if (req.reusedSocket && !resent && (code === 'ECONNRESET' || code === 'EPIPE') && isIdempotent(request.method)) {
+        req.socket?.destroy();
+        request.onResend?.(url);
+        onceHttp1(request, url, agents, true).then(resolvePromise, reject);
+        return;
+      }
+      // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       void requestError(error, { ...target(), reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
