@@ -76,6 +76,14 @@ test('stacked codings (gzip, gzip; deflate, br), raw deflate and zlib deflate ar
   }
 });
 
+test('a transfer coding before chunked (Transfer-Encoding: gzip, chunked), which Node leaves in place, is decoded too', async () => {
+  const zipped = gzipSync(Buffer.from(JSON_TEXT));
+  answers.set('/te-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'], Buffer.concat([Buffer.from(`${zipped.length.toString(16)}\r\n`), zipped, Buffer.from('\r\n0\r\n\r\n')])) }));
+  const result = await run('te-gzip.http', 'GET BASE/te-gzip\n', '-o', 'json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(result.stdout)[0]).toMatchObject({ status: 200, body: { a: 1 } });
+});
+
 test('an empty body in a coding (HEAD, 304, a 200 with none) is empty, not a decoding failure', async () => {
   answers.set('/head-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 27']) }));
   answers.set('/304-gzip', () => ({ bytes: response('304 Not Modified', ['Content-Encoding: gzip', 'ETag: "x"']) }));

@@ -14,15 +14,21 @@ const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 /** curl's bound: each coding is a decoder's memory, and a 16 KiB header could name thousands. */
 const MAX_CODINGS = 5;
 
-/** The codings applied, in the order the server applied them; `identity` means none. */
+/**
+ * The codings applied, in the order the server applied them: the content codings, then the
+ * transfer codings before `chunked` (`Transfer-Encoding: gzip, chunked`), which Node leaves in
+ * place; `identity` means none.
+ */
 function codingsOf(headers: Headers): string[] {
-  const header = headers['content-encoding'];
-  if (header === undefined) return [];
   const codings: string[] = [];
-  // A repeated header arrives as an array: the same list, written on two lines.
-  for (const part of String(header).toLowerCase().split(',')) {
-    const coding = part.trim();
-    if (coding !== '' && coding !== 'identity') codings.push(coding);
+  for (const name of ['content-encoding', 'transfer-encoding']) {
+    const header = headers[name];
+    if (header === undefined) continue;
+    // A repeated header arrives as an array: the same list, written on two lines.
+    for (const part of String(header).toLowerCase().split(',')) {
+      const coding = part.trim();
+      if (coding !== '' && coding !== 'identity' && coding !== 'chunked') codings.push(coding);
+    }
   }
   return codings;
 }

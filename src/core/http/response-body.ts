@@ -48,7 +48,7 @@ export function toResponseInfo(res: RawResponse, durationMs: number, target: Rec
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
 function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
-  const source = res.headers['content-encoding'] === undefined ? res.body : decodedLater(res);
+  const source = mayBeCoded(res.headers) ? decodedLater(res) : res.body;
   const stream = new Readable({
     read() {
       if (!failed) source.resume();
@@ -94,6 +94,15 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
   });
   source.on('data', onData).once('end', onEnd);
   return stream;
+}
+
+/**
+ * Whether a body may be in a coding (content-coding.ts decides): the usual response — no
+ * Content-Encoding, chunked or not — is not.
+ */
+export function mayBeCoded(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  const transfer = headers['transfer-encoding'];
+  return headers['content-encoding'] !== undefined || (transfer !== undefined && transfer !== 'chunked');
 }
 
 /**
