@@ -212,3 +212,17 @@ test('a redirect to another origin naming credentials (http://user:pass@other/) 
   expect(result.stdout + result.stderr).not.toContain('pw-from-server');
   expect(result.stdout + result.stderr).not.toContain('user-token-123');
 });
+
+test('JSON in UTF-16 with a byte-order mark and no charset named: pretty reads it as -o json does, not as "not valid UTF-8"', async () => {
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":"é"}', 'utf16le')]);
+  const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('{"a":"é"}', 'utf16le').swap16()]);
+  answers.set('/utf16le-bom', () => ({ bytes: response('200 OK', ['Content-Type: application/json', `Content-Length: ${le.length}`], le) }));
+  answers.set('/utf16be-bom', () => ({ bytes: response('200 OK', ['Content-Type: application/json', `Content-Length: ${be.length}`], be) }));
+  for (const path of ['/utf16le-bom', '/utf16be-bom']) {
+    const pretty = await run('utf16.http', `GET BASE${path}\n`);
+    expect({ path, code: pretty.code, stdout: pretty.stdout }).toEqual({ path, code: 0, stdout: '{\n  "a": "é"\n}\n' });
+    expect(pretty.stderr).toMatch(/^HTTP\/1\.1 200 OK {2}\d+ ms\n$/); // the status line, no warning
+    const json = await run('utf16.http', `GET BASE${path}\n`, '-o', 'json');
+    expect(parseRecords(json.stdout)[0]?.body).toEqual({ a: 'é' });
+  }
+});
