@@ -1,7 +1,7 @@
 import { NetworkError, ReqflowError } from '../errors/index.js';
 import { maskUrl } from '../mask.js';
 import { toTlsError, type TlsTarget } from './tls-errors.js';
-import { isIdempotent } from './retry.js';
+import { isIdempotent } from './idempotent.js';
 
 /** What the user's request was, for messages: `GET https://host/path`. */
 export interface Target extends TlsTarget {
@@ -86,7 +86,12 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ERR_STREAM_PREMATURE_CLOSE':
       return new NetworkError(`connection to ${host} was reset`, {
         // Never sent again on reqflow's own: the server may have acted on it before resetting.
-        hint: target.reusedSocket === true ? `the server closed the kept-alive connection as the ${target.method} went out (${isIdempotent(target.method) ? '--retry N' : '--retry N --retry-all'} sends it again)` : 'the server closed the connection before the response was complete',
+        hint:
+          target.reusedSocket !== true
+            ? 'the server closed the connection before the response was complete'
+            : isIdempotent(target.method)
+              ? `the server closed the kept-alive connection as the ${target.method} went out, and again when it was sent once more (--retry N sends it again)`
+              : `the server closed the kept-alive connection as the ${target.method} went out: it may or may not have reached the server (--retry N --retry-all sends it again)`,
         cause: error,
       });
     case 'ABORT_ERR':
@@ -96,7 +101,6 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
       return new NetworkError(`host ${host} is unreachable`, { cause: error });
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_VERSION':
-    case 'HPE_INVALID_HEADER_TOKEN':
       return new NetworkError(`${host} did not answer with valid HTTP`, { hint: 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)', cause: error });
     case 'HPE_HEADER_OVERFLOW':
       return new NetworkError(`${host} sent response headers over the 16 KiB limit`, { hint: 'a broken or hostile server (or a huge cookie); reqflow does not read past the limit', cause: error });
@@ -110,8 +114,14 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ERR_HTTP2_INVALID_SESSION':
     case 'ERR_HTTP2_STREAM_CANCEL':
       return new NetworkError(`the HTTP/2 connection to ${host} failed: ${message.split('\n')[0]}`, { hint: 'the server closed or broke the connection; -v shows the request', cause: error });
+    case 'REQFLOW_BAD_STATUS':
+      return new NetworkError(`${host} answered with status ${message}: not an HTTP status code (100–999)`, { hint: 'a broken or hostile server: its response cannot be read as a success or a failure', cause: error });
+    case 'REQFLOW_TOO_MANY_CODINGS':
+      return new NetworkError(`${host} sent a body in ${message}`, { hint: 'a broken or hostile server: reqflow undoes 5 at most, as curl does', cause: error });
     default:
-      if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response (${code})`, { cause: error });
+      // zlib's and brotli's failures: the body is not what its Content-Encoding says (or was cut short).
+      if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') return new NetworkError(`${host} sent a body that does not decode as its Content-Encoding says (${message.split('\n')[0]})`, { hint: 'the server mislabels its body, or cut it short; -v shows the header', cause: error });
+      if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response: ${message.replace(/^Parse Error: /, '').split('\n')[0]} (${code})`, { hint: 'a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1', cause: error });
       return new NetworkError(`request to ${host} failed: ${message.split('\n')[0]}${code ? ` (${code})` : ''}`, { cause: error });
   }
 }

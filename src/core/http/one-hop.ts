@@ -3,11 +3,12 @@
  * node:http(s) — time-outs, cancellation, interim responses, an unasked-for upgrade — and every
  * failure in one clear line.
  */
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpRequest, type RequestOptions } from 'node:http';
 import { NetworkError, UsageError } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
 import type { AgentPool } from './agents.js';
+import { isIdempotent } from './idempotent.js';
 import { checkHeaderFields, headersToSend } from './header-fields.js';
 import { codedError, errorTarget, MAX_INTERIM_RESPONSES, requestError } from './hop-failures.js';
 import type { Target } from './network-errors.js';
@@ -18,7 +19,7 @@ import { tunnelledTlsOptions } from './tls-connect.js';
 
 const noop = (): void => undefined;
 
-function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<IncomingMessage> {
+function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent = false): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
     // Cancelled before the request went out (Esc in the TUI while variables resolved): an
@@ -52,11 +53,26 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
       return;
     }
     let settled = false;
+    // Bytes that break HTTP's framing after the headers (a bad chunk size): the request hears the
+    // parser's error before the body hears the socket close, and the body's failure names it.
+    let framingError: Error | undefined;
     const fail = (error: unknown): void => {
-      if (settled) return;
+      if (settled) {
+        if ((error as NodeJS.ErrnoException).code?.startsWith('HPE_') === true) framingError ??= error as Error;
+        return;
+      }
       settled = true;
-      // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       const code = (error as NodeJS.ErrnoException).code;
+      // A kept-alive connection the server closed as the request went out (its idle time-out and
+      // the request crossed): an idempotent request goes once more, on a new connection, as
+      // browsers and curl do; any other may have reached the server, and is not sent again.
+      if (req.reusedSocket && !resent && (code === 'ECONNRESET' || code === 'EPIPE') && isIdempotent(request.method)) {
+        req.socket?.destroy();
+        request.onResend?.(url);
+        onceHttp1(request, url, agents, true).then(resolvePromise, reject);
+        return;
+      }
+      // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
       void requestError(error, { ...target(), reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
@@ -102,14 +118,19 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool): Promi
     });
     if (request.onPhases) watchPhases(req, request.onPhases);
     req.on('response', (res) => {
-      settled = true;
       stopWatchingAbort();
+      // A status below 100 (`099`, `000`) is no status at all (RFC 9110 §15): not a success to exit 0 with.
+      if ((res.statusCode ?? 0) < 100) {
+        fail(codedError(String(res.statusCode ?? 0), 'REQFLOW_BAD_STATUS'));
+        return void req.destroy();
+      }
+      settled = true;
       if (request.keepAliveAfterHeaders) req.setTimeout(0);
       else {
         // The same time-out bounds each silence while the body arrives.
         res.socket?.setTimeout(request.timeoutMs);
       }
-      resolvePromise(res);
+      resolvePromise(fromIncomingMessage(res, () => framingError));
     });
     if (request.body !== undefined) req.end(request.body);
     else req.end();
@@ -138,7 +159,7 @@ export function once(request: OutgoingRequest, url: URL, agents: AgentPool): Pro
 
 /** An HTTP/1.1 hop, spoken again in HTTP/2 when an https:// server refuses HTTP/1.1 by ALPN. */
 function onceHttp1Hop(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
-  return onceHttp1(request, url, agents).then(fromIncomingMessage, (error: unknown) => {
+  return onceHttp1(request, url, agents).catch((error: unknown) => {
     // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
     // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
     if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || !refusedHttp1(error)) throw error;

@@ -18,13 +18,16 @@ export interface RawResponse {
   watchIdle(onIdle: () => void): () => void;
   /** The idle time-out in force, for messages. */
   idleTimeoutMs(): number;
+  /** Why the body was cut off, when the server's bytes broke HTTP's framing (a bad chunk size) rather than the connection closing. */
+  framingError?(): Error | undefined;
 }
 
 /**
  * Fields Node keeps one of when a server repeats them (the first); reqflow does the same, as a
- * second `Content-Type` or `Location` has no meaning a reader could use.
+ * second `Content-Type` has no meaning a reader could use. Not `Location`: two that differ make a
+ * redirect ambiguous (browsers refuse it), so both are kept for send.ts to see and `-v` to show.
  */
-const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'location', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
+const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
 
 /**
  * The response's headers with each repeated field kept line by line (`x-a: 1` and `x-a: 2`
@@ -56,8 +59,8 @@ function headersOf(res: IncomingMessage): IncomingHttpHeaders {
   return headers;
 }
 
-/** An HTTP/1.x response as a {@link RawResponse}. */
-export function fromIncomingMessage(res: IncomingMessage): RawResponse {
+/** An HTTP/1.x response as a {@link RawResponse}; `framingError` is the parser's failure after the headers, if any. */
+export function fromIncomingMessage(res: IncomingMessage, framingError: () => Error | undefined): RawResponse {
   const socket = res.socket;
   return {
     statusCode: res.statusCode ?? 0,
@@ -71,5 +74,6 @@ export function fromIncomingMessage(res: IncomingMessage): RawResponse {
       return () => socket?.removeListener('timeout', onIdle);
     },
     idleTimeoutMs: () => socket?.timeout ?? 0,
+    framingError,
   };
 }

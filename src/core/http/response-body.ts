@@ -1,7 +1,6 @@
 /** A response as the pipeline sees it: its headers, and its body as a stream — decoded, counted, recorded, failing in plain words. */
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 import type { AbortHooks } from '../abort-hooks.js';
-import { lazyBuiltin } from '../lazy-builtin.js';
 import type { ResponseInfo } from '../model.js';
 import { recordBody } from '../token-extraction.js';
 import type { RawResponse } from './raw-response.js';
@@ -49,7 +48,7 @@ export function toResponseInfo(res: RawResponse, durationMs: number, target: Rec
  * Socket errors surface as the same one-line NetworkError as errors before the headers.
  */
 function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, abort?: AbortHooks, deadline?: DeadlineCheck): Readable {
-  const source = decoded(res);
+  const source = mayBeCoded(res.headers) ? decodedLater(res) : res.body;
   const stream = new Readable({
     read() {
       if (!failed) source.resume();
@@ -76,8 +75,9 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
     void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
   };
   source.on('error', (error) => fail(error));
-  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording.
-  res.body.on('aborted', () => fail(codedError('aborted', 'ECONNRESET')));
+  // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording; bytes
+  // that broke the framing (a bad chunk size) are named as such, not as a reset.
+  res.body.on('aborted', () => fail(res.framingError?.() ?? codedError('aborted', 'ECONNRESET')));
   const stopWatchingIdle = res.watchIdle(() => fail(codedError('timed out', 'REQFLOW_TIMEOUT'), res.idleTimeoutMs()));
   // Ctrl-C while a body (or an endless stream) arrives ends it at once.
   const onAbort = (): void => {
@@ -96,12 +96,26 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
   return stream;
 }
 
-/** Undoes `Content-Encoding` (gzip, deflate, br) so that the user sees the body, not its wire form. */
-function decoded(res: RawResponse): Readable {
-  const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-  if (!['gzip', 'x-gzip', 'deflate', 'br'].includes(encoding)) return res.body;
-  const zlib = lazyBuiltin<typeof import('node:zlib')>('node:zlib');
-  const decoder = encoding === 'br' ? zlib.createBrotliDecompress() : encoding === 'deflate' ? zlib.createInflate() : zlib.createGunzip();
-  res.body.on('error', (error) => decoder.destroy(error));
-  return res.body.pipe(decoder);
+/**
+ * Whether a body may be in a coding (content-coding.ts decides): the usual response — no
+ * Content-Encoding, chunked or not — is not.
+ */
+export function mayBeCoded(headers: Readonly<Record<string, string | string[] | undefined>>): boolean {
+  const transfer = headers['transfer-encoding'];
+  return headers['content-encoding'] !== undefined || (transfer !== undefined && transfer !== 'chunked');
+}
+
+/**
+ * A body in a content coding, decoded by content-coding.ts: loaded for such a body only (from
+ * the bundle the import settles before any of the body's bytes are handled).
+ */
+function decodedLater(res: RawResponse): Readable {
+  const out = new PassThrough();
+  void import('./content-coding.js').then(({ decodedBody }) => {
+    if (out.destroyed) return; // the reader let go already
+    const decoded = decodedBody(res.headers, res.body);
+    decoded.on('error', (error) => out.destroy(error));
+    decoded.pipe(out);
+  });
+  return out;
 }

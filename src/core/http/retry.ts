@@ -8,6 +8,7 @@
 import { NetworkError } from '../errors/index.js';
 import type { ResponseInfo } from '../model.js';
 import type { AbortHooks } from '../abort-hooks.js';
+import { isIdempotent } from './idempotent.js';
 
 export interface RetryPolicy {
   /** How many times a request may be sent again. */
@@ -18,12 +19,6 @@ export interface RetryPolicy {
   onRetry?(attempt: number, of: number, reason: string, waitMs: number): void;
 }
 
-const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
-
-/** RFC 9110 §9.2.2: sending one of these twice has the effect of sending it once. */
-export function isIdempotent(method: string): boolean {
-  return IDEMPOTENT.has(method.toUpperCase());
-}
 const RETRY_STATUS = new Set([429, 503]);
 const BASE_MS = 250;
 const MAX_BACKOFF_MS = 10_000;

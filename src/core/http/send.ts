@@ -53,7 +53,12 @@ function hasCookieHeader(headers: Readonly<RequestHeaders>): boolean {
 }
 
 /** Where a redirect points: an http(s) URL, or exit 4 showing the value the server sent. */
-function redirectTarget(location: string, from: URL): URL {
+function redirectTarget(locations: string | string[], from: URL): URL {
+  // Two Locations that differ: which one the server meant is anyone's guess (browsers refuse it too).
+  const location = typeof locations === 'string' ? locations : (locations[0] ?? '');
+  if (typeof locations !== 'string' && locations.some((other) => other !== location)) {
+    throw new NetworkError(`the server redirected to ${locations.length} different locations: ${locations.map((value) => JSON.stringify(maskUrl(value).slice(0, 200))).join(', ')}`, { hint: 'run without -L to see the response itself' });
+  }
   let next: URL;
   try {
     next = new URL(location, from);
@@ -120,7 +125,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
     const response = await once(cookie ? { ...hopRequest, headers: { ...hopRequest.headers, Cookie: cookie } } : hopRequest, url, agents);
     const setCookie = response.headers['set-cookie'];
     if (jar && setCookie) await jar.store(url.href, setCookie);
-    const location = response.headers.location;
+    const location = response.headers.location as string | string[] | undefined; // repeated: raw-response.ts
     if (request.followRedirects && location && [301, 302, 303, 307, 308].includes(response.statusCode)) {
       if (hop >= MAX_REDIRECTS) throw new NetworkError(`too many redirects (more than ${MAX_REDIRECTS}) from ${maskUrl(request.url)}`);
       response.body.resume();
@@ -131,9 +136,15 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
         body = undefined;
         for (const name of Object.keys(headers)) if (/^content-(length|type)$/i.test(name)) delete headers[name];
       }
-      // Never carry credentials to another origin (scheme, host or port): nothing is signed again either.
+      // Never carry credentials to another origin (scheme, host or port): nothing is signed again
+      // either, and none the Location names (`http://user:pass@other/`) are sent, as curl does.
       const dropped: string[] = [];
       if (next.origin !== url.origin) {
+        if (next.username !== '' || next.password !== '') {
+          next.username = '';
+          next.password = '';
+          dropped.push('the credentials in the Location');
+        }
         for (const [name, value] of Object.entries(headers)) {
           if (/^(authorization|cookie|proxy-authorization)$/i.test(name) || fieldLines(value).some((line) => request.isSecretHeader?.(name, line) === true)) {
             delete headers[name];

@@ -28,6 +28,13 @@ export interface JsonBodyOptions {
 
 type Mode = 'pretty' | 'text';
 
+/** A decoder for a body that starts with a UTF-16 byte-order mark (which it drops), else undefined. */
+function utf16Decoder(head: Uint8Array): TextDecoder | undefined {
+  if (head[0] === 0xff && head[1] === 0xfe) return new TextDecoder('utf-16le');
+  if (head[0] === 0xfe && head[1] === 0xff) return new TextDecoder('utf-16be');
+  return undefined;
+}
+
 /**
  * Prints a JSON body pretty as its chunks arrive, in constant memory: the output equals
  * `JSON.stringify(JSON.parse(body), null, 2)` plus a newline (numbers as written, terminal
@@ -47,6 +54,8 @@ export class JsonBodyPrinter {
   private sawBytes = false;
   private lastByte = -1;
   private streaming: JsonPrettyPrinter | undefined;
+  /** Set when the body starts with a UTF-16 byte-order mark: its chunks are read as UTF-8 text through it. */
+  private utf16: TextDecoder | undefined;
   private readonly text: SafeTextDecoder;
 
   constructor(
@@ -64,7 +73,15 @@ export class JsonBodyPrinter {
 
   push(chunk: Uint8Array): void {
     if (chunk.length === 0) return;
+    // JSON in UTF-16 with its byte-order mark and no charset named: read as -o json and the
+    // text view read it (charset.ts), not as bytes that are "not valid UTF-8".
+    if (!this.sawBytes) this.utf16 = utf16Decoder(chunk);
+    this.pushUtf8(this.utf16 ? Buffer.from(this.utf16.decode(chunk, { stream: true })) : chunk);
+  }
+
+  private pushUtf8(chunk: Uint8Array): void {
     this.sawBytes = true;
+    if (chunk.length === 0) return;
     if (this.mode !== 'pretty') {
       this.passThrough(chunk);
       return;
@@ -90,6 +107,7 @@ export class JsonBodyPrinter {
 
   end(): void {
     if (!this.sawBytes) return; // an empty body prints nothing
+    if (this.utf16) this.pushUtf8(Buffer.from(this.utf16.decode()));
     if (this.mode === 'pretty') {
       try {
         this.printer.end();

@@ -1,0 +1,228 @@
+/**
+ * Hostile bytes on the wire, from a raw TCP server that writes exactly what each test says:
+ * content codings, broken framing, odd status lines, redirects. Each is either read as
+ * browsers and curl read it, or a one-line exit 4 naming what the server did wrong — never a
+ * stack trace, a misleading message or a wrong exit code.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
+import { runCli, tempDir } from '../helpers/cli.js';
+import { parseRecords } from '../helpers/records.js';
+
+const tmp = tempDir('reqflow-wire-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+const JSON_TEXT = '{"a":1}';
+
+/** What the server answers to each path: the response's bytes, and whether it then closes. */
+type Answer = { bytes: Buffer | string; close?: boolean };
+const answers = new Map<string, (head: string) => Answer>();
+let server: Server;
+let base = '';
+const sockets = new Set<Socket>();
+
+/** A response with these header lines (each `Name: value`) and this body. */
+function response(status: string, headers: string[], body: Buffer | string = ''): Buffer {
+  return Buffer.concat([Buffer.from(`HTTP/1.1 ${status}\r\n${headers.map((line) => `${line}\r\n`).join('')}\r\n`, 'latin1'), Buffer.from(body)]);
+}
+
+beforeAll(async () => {
+  server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      const head = buffered.slice(0, end);
+      buffered = '';
+      const path = head.split(' ')[1] ?? '/';
+      const answer = answers.get(path)?.(head) ?? { bytes: response('404 Not Found', ['Content-Length: 0']) };
+      if (answer.close) socket.end(answer.bytes);
+      else socket.write(answer.bytes);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.destroy();
+  await new Promise((resolve) => server.close(resolve));
+  tmp.cleanup();
+});
+
+const run = (name: string, text: string, ...args: string[]) => runCli(['run', tmp.write(name, text.replaceAll('BASE', base)), ...args], { env });
+const noCrash = /internal error|\n\s+at /;
+
+test('stacked codings (gzip, gzip; deflate, br), raw deflate and zlib deflate are decoded as browsers and curl do', async () => {
+  const body = Buffer.from(JSON_TEXT);
+  const coded: Record<string, [string, Buffer]> = {
+    '/gzip-gzip': ['gzip, gzip', gzipSync(gzipSync(body))],
+    '/deflate-br': ['deflate, br', brotliCompressSync(deflateSync(body))],
+    '/two-lines': ['gzip', gzipSync(gzipSync(body))], // the header written twice: the same list
+    '/raw-deflate': ['deflate', deflateRawSync(body)],
+    '/zlib-deflate': ['deflate', deflateSync(body)],
+    '/upper-case': [' GZIP ', gzipSync(body)],
+  };
+  for (const [path, [coding, bytes]] of Object.entries(coded)) {
+    const lines = path === '/two-lines' ? ['Content-Encoding: gzip', 'Content-Encoding: gzip'] : [`Content-Encoding: ${coding}`];
+    answers.set(path, () => ({ bytes: response('200 OK', ['Content-Type: application/json', ...lines, `Content-Length: ${bytes.length}`], bytes) }));
+    const result = await run(`coded${path.slice(1)}.http`, `GET BASE${path}\n`, '-o', 'json');
+    expect({ path, code: result.code, stderr: result.stderr }).toEqual({ path, code: 0, stderr: '' });
+    expect(parseRecords(result.stdout)[0]).toMatchObject({ status: 200, body: { a: 1 } });
+  }
+});
+
+test('a transfer coding before chunked (Transfer-Encoding: gzip, chunked), which Node leaves in place, is decoded too', async () => {
+  const zipped = gzipSync(Buffer.from(JSON_TEXT));
+  answers.set('/te-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Transfer-Encoding: gzip, chunked'], Buffer.concat([Buffer.from(`${zipped.length.toString(16)}\r\n`), zipped, Buffer.from('\r\n0\r\n\r\n')])) }));
+  const result = await run('te-gzip.http', 'GET BASE/te-gzip\n', '-o', 'json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(result.stdout)[0]).toMatchObject({ status: 200, body: { a: 1 } });
+});
+
+test('an empty body in a coding (HEAD, 304, a 200 with none) is empty, not a decoding failure', async () => {
+  answers.set('/head-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 27']) }));
+  answers.set('/304-gzip', () => ({ bytes: response('304 Not Modified', ['Content-Encoding: gzip', 'ETag: "x"']) }));
+  answers.set('/empty-br', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: br', 'Content-Length: 0']) }));
+  const result = await run('empty-coded.http', 'HEAD BASE/head-gzip\n\n###\nGET BASE/304-gzip\nIf-None-Match: "x"\n\n###\nGET BASE/empty-br\n', '-o', 'json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(result.stdout).map((r) => [r.status, r.body])).toEqual([
+    [200, ''],
+    [304, ''],
+    [200, ''],
+  ]);
+});
+
+test('a body that does not decode as its coding says (plain text, cut short): exit 4 saying so, not "request failed"', async () => {
+  const cut = gzipSync(Buffer.from('x'.repeat(100_000))).subarray(0, 30);
+  answers.set('/claims-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 7'], JSON_TEXT) }));
+  answers.set('/gzip-cut', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: gzip', `Content-Length: ${cut.length}`], cut) }));
+  for (const [path, reason] of [['/claims-gzip', 'incorrect header check'], ['/gzip-cut', 'unexpected end of file']] as const) {
+    for (const output of ['pretty', 'json', 'raw']) {
+      const result = await run('bad-coding.http', `GET BASE${path}\n`, '-o', output);
+      expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${new URL(base).port} sent a body that does not decode as its Content-Encoding says (${reason})\n`);
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
+test('a coding reqflow cannot undo (zstd) is shown as received with a warning saying so; more than 5 codings is exit 4', async () => {
+  answers.set('/zstd', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: zstd', 'Content-Length: 5'], 'bytes') }));
+  const result = await run('zstd.http', 'GET BASE/zstd\n', '-o', 'raw');
+  expect(result).toMatchObject({ code: 0, stdout: 'bytes' });
+  expect(result.stderr).toBe('reqflow: warning: the body is in a content coding reqflow does not undo ("zstd"): shown as received (-o raw writes its bytes)\n');
+  answers.set('/many', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', `Content-Encoding: ${Array(6).fill('gzip').join(', ')}`, 'Content-Length: 2'], 'xx') }));
+  const many = await run('many.http', 'GET BASE/many\n');
+  expect(many.code).toBe(4);
+  expect(many.stderr).toContain('sent a body in more than 5 content codings (gzip, gzip, gzip, gzip, gzip, gzip)\n');
+});
+
+test('a gzip bomb wrapped in gzip again ends at --max-size, exit 4', async () => {
+  const bomb = gzipSync(gzipSync(Buffer.alloc(200 * 1024 * 1024)));
+  answers.set('/bomb', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip, gzip', `Content-Length: ${bomb.length}`], bomb) }));
+  const result = await run('bomb.http', 'GET BASE/bomb\n', '-o', 'json', '--max-size', '1000000');
+  expect(result.code).toBe(4);
+  expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ message: expect.stringContaining('--max-size') });
+}, 30_000);
+
+test('broken chunked framing after the headers (a bad size, a chunk longer than announced) is named as such, not as a reset; pretty, -o json, -o raw', async () => {
+  const chunked = ['Content-Type: text/plain', 'Transfer-Encoding: chunked'];
+  answers.set('/bad-size', () => ({ bytes: response('200 OK', chunked, 'zz\r\nhello\r\n0\r\n\r\n') }));
+  answers.set('/too-long', () => ({ bytes: response('200 OK', chunked, '3\r\nhello\r\n0\r\n\r\n') }));
+  const port = new URL(base).port;
+  for (const [path, reason] of [
+    ['/bad-size', 'Invalid character in chunk size (HPE_INVALID_CHUNK_SIZE)'],
+    ['/too-long', 'Expected LF after chunk data (HPE_STRICT)'],
+  ] as const) {
+    for (const output of ['pretty', 'json', 'raw']) {
+      const result = await run('framing.http', `GET BASE${path}\n`, '-o', output);
+      expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${port} sent a malformed HTTP response: ${reason}\n`);
+      expect(result.stderr).not.toContain('was reset');
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
+test('trailers past the 16 KiB header limit, after the body, are named as such (not a reset)', async () => {
+  const trailers = Array.from({ length: 20 }, (_, i) => `X-T${i}: ${'a'.repeat(1000)}\r\n`).join('');
+  answers.set('/trailers', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Transfer-Encoding: chunked'], `1\r\nx\r\n0\r\n${trailers}\r\n`) }));
+  const result = await run('trailers.http', 'GET BASE/trailers\n', '-o', 'json');
+  expect(result.code).toBe(4);
+  expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ message: `127.0.0.1:${new URL(base).port} sent response headers over the 16 KiB limit` });
+});
+
+test('a header the parser refuses (a NUL in its value) is a malformed response, not "is it an HTTP server?"', async () => {
+  answers.set('/nul', () => ({ bytes: Buffer.from('HTTP/1.1 200 OK\r\nX-A: a\0b\r\nContent-Length: 2\r\n\r\nok', 'latin1') }));
+  const result = await run('nul.http', 'GET BASE/nul\n');
+  expect(result.code).toBe(4);
+  expect(result.stderr).toBe(`reqflow: 127.0.0.1:${new URL(base).port} sent a malformed HTTP response: Invalid header value char (HPE_INVALID_HEADER_TOKEN)\nhint: a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1\n`);
+});
+
+test('a status below 100 (099, 000) is exit 4 naming it, not a success; 999 and a missing reason phrase are read as sent', async () => {
+  answers.set('/099', () => ({ bytes: 'HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/000', () => ({ bytes: 'HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/999', () => ({ bytes: 'HTTP/1.1 999 Odd\r\nContent-Length: 2\r\n\r\nok' }));
+  answers.set('/no-reason', () => ({ bytes: 'HTTP/1.1 200\r\nContent-Length: 2\r\n\r\nok' }));
+  for (const [path, status] of [['/099', 99], ['/000', 0]] as const) {
+    const result = await run('low.http', `GET BASE${path}\n`, '-o', 'json');
+    expect({ path, code: result.code }).toEqual({ path, code: 4 });
+    expect(parseRecords(result.stdout)[0]?.error).toMatchObject({ exitCode: 4, message: `127.0.0.1:${new URL(base).port} answered with status ${status}: not an HTTP status code (100–999)` });
+  }
+  const odd = await run('odd.http', 'GET BASE/999\n\n###\nGET BASE/no-reason\n', '-o', 'json');
+  expect(odd.code).toBe(1); // 999 ≥ 400: a failure, as documented
+  expect(parseRecords(odd.stdout).map((r) => [r.status, r.statusText, r.body])).toEqual([
+    [999, 'Odd', 'ok'],
+    [200, '', 'ok'],
+  ]);
+});
+
+test('a redirect with two different Locations is exit 4 showing both (browsers refuse it too); the same one twice is followed', async () => {
+  answers.set('/two-locations', () => ({ bytes: response('302 Found', ['Location: /landed', 'Location: http://evil.invalid/', 'Content-Length: 0']) }));
+  answers.set('/same-twice', () => ({ bytes: response('302 Found', ['Location: /landed', 'Location: /landed', 'Content-Length: 0']) }));
+  answers.set('/landed', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Length: 6'], 'landed') }));
+  const refused = await run('two-locations.http', 'GET BASE/two-locations\n', '-L');
+  expect(refused.code).toBe(4);
+  expect(refused.stderr).toBe('reqflow: the server redirected to 2 different locations: "/landed", "http://evil.invalid/"\nhint: run without -L to see the response itself\n');
+  // Without -L the response is shown as sent: both lines.
+  const shown = await run('two-locations.http', 'GET BASE/two-locations\n', '-o', 'json');
+  expect(parseRecords(shown.stdout)[0]?.headers).toMatchObject({ location: ['/landed', 'http://evil.invalid/'] });
+  const same = await run('same-twice.http', 'GET BASE/same-twice\n', '-L', '-o', 'raw');
+  expect(same).toMatchObject({ code: 0, stdout: 'landed' });
+});
+
+test('a redirect to another origin naming credentials (http://user:pass@other/) sends none there, and -v says so', async () => {
+  // localhost is another origin than 127.0.0.1: the same server sees what arrives.
+  const heads: string[] = [];
+  answers.set('/to-userinfo', () => ({ bytes: response('302 Found', [`Location: http://planted:pw-from-server@localhost:${new URL(base).port}/arrived`, 'Content-Length: 0']) }));
+  answers.set('/arrived', (head) => {
+    heads.push(head);
+    return { bytes: response('200 OK', ['Content-Length: 2'], 'ok') };
+  });
+  const result = await run('userinfo.http', 'GET BASE/to-userinfo\nAuthorization: Bearer user-token-123\n', '-L', '-v');
+  expect(result.code).toBe(0);
+  expect(heads).toHaveLength(1);
+  expect(heads[0]).not.toMatch(/^authorization:/im);
+  expect(result.stderr).toContain(`reqflow: redirected to http://localhost:${new URL(base).port}/arrived; not sent there (another origin): the credentials in the Location, Authorization\n`);
+  expect(result.stdout + result.stderr).not.toContain('pw-from-server');
+  expect(result.stdout + result.stderr).not.toContain('user-token-123');
+});
+
+test('JSON in UTF-16 with a byte-order mark and no charset named: pretty reads it as -o json does, not as "not valid UTF-8"', async () => {
+  const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{"a":"é"}', 'utf16le')]);
+  const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('{"a":"é"}', 'utf16le').swap16()]);
+  answers.set('/utf16le-bom', () => ({ bytes: response('200 OK', ['Content-Type: application/json', `Content-Length: ${le.length}`], le) }));
+  answers.set('/utf16be-bom', () => ({ bytes: response('200 OK', ['Content-Type: application/json', `Content-Length: ${be.length}`], be) }));
+  for (const path of ['/utf16le-bom', '/utf16be-bom']) {
+    const pretty = await run('utf16.http', `GET BASE${path}\n`);
+    expect({ path, code: pretty.code, stdout: pretty.stdout }).toEqual({ path, code: 0, stdout: '{\n  "a": "é"\n}\n' });
+    expect(pretty.stderr).toMatch(/^HTTP\/1\.1 200 OK {2}\d+ ms\n$/); // the status line, no warning
+    const json = await run('utf16.http', `GET BASE${path}\n`, '-o', 'json');
+    expect(parseRecords(json.stdout)[0]?.body).toEqual({ a: 'é' });
+  }
+});
