@@ -51,8 +51,15 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * 100,000-request memory), devices refused where a file is expected (not-a-file.js), has-keys.js
  * (fewer allocations per request) and telling httpyac's JavaScript templates from names (+2.4 kB;
  * the evaluator itself loads only for such a template): 145.1 kB, so the budget moved to 150 kB.
+ * 26 November, morning: 150.5 kB, so the budget moved to 155 kB. What every request now passes
+ * through: the history's bounds on URLs and headers, cut as each request is recorded so that a
+ * 64 MB header is never held to the run's end (cap-exchange.js, +1.5 kB); the wire's oddities —
+ * an idempotent request sent once more when a kept-alive connection was dropped as it went out,
+ * a status below 100, two Locations (+1.4 kB, their wording loads on an error only); knowing
+ * when a file of several requests needs no chaining state (+0.7 kB, which keeps extras.cjs,
+ * 215 kB, off such a run). Issue 23's 200 kB goal stays met with room.
  */
-const FAST_RUN_BUDGET_BYTES = 150_000;
+const FAST_RUN_BUDGET_BYTES = 155_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
