@@ -11,7 +11,7 @@ import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
-import { assignValues, emptyValues, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
+import { assignValues, emptyValues, flattenBudget, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
 export type { UnusableValue };
 
@@ -69,9 +69,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them. */
+/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them; not nested past what flattening its objects by dotted names can walk. */
 function parseJson(path: string, text: string): Promise<unknown> {
-  return parseJsonText(path, text, { jsonc: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
+  return parseJsonText(path, text, { jsonc: true, shallow: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
 }
 
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
@@ -218,11 +218,12 @@ function osVariable(context: ValueContext): (name: string) => string | undefined
 function values(raw: Record<string, unknown>, file: EnvFile, env: string, context: ValueContext): EnvironmentValues {
   const { note } = context;
   const out = emptyValues();
+  const budget = flattenBudget();
   for (const [name, value] of Object.entries(raw)) {
     if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
       note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
     } else {
-      flattenValue(name, `${env}.${name}`, value, { file: file.path, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
+      flattenValue(name, `${env}.${name}`, value, { file: file.path, budget, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
     }
   }
   return out;
@@ -291,12 +292,17 @@ export async function environmentDefinitions(requestDir: string): Promise<Map<st
   };
   const json = await jsonFiles(folders).catch(() => []);
   for (const file of json) {
-    for (const [env, vars] of Object.entries(file.table)) {
-      if (env === SHARED || env === DEFAULT) continue;
-      // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
-      const names = emptyValues();
-      for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, asJson: false }, names);
-      add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
+    const budget = flattenBudget();
+    try {
+      for (const [env, vars] of Object.entries(file.table)) {
+        if (env === SHARED || env === DEFAULT) continue;
+        // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
+        const names = emptyValues();
+        for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, budget, asJson: false }, names);
+        add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
+      }
+    } catch {
+      // names past the flattening budget: no hint from the rest of it
     }
   }
   for (const [env, paths] of dotenvNames(folders)) {

@@ -1,0 +1,76 @@
+/**
+ * The files around a request file that a cloned repository brings — environment files
+ * (`http-client.env.json`, its private twin, `.vscode/settings.json`, `.httpyac.json`, `.env`) —
+ * written to crash reqflow, hold it up, or send something the request file does not say. Each
+ * ends in bounded time with a one-line error naming the file (exit 2) or the variable (exit 3),
+ * never a stack trace or an "internal error", and nothing is sent.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { startRecorder, type Recorder } from '../helpers/recorder.js';
+
+let recorder: Recorder;
+const tmp = tempDir('reqflow-hostile-envs-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+// Without the fixes some of these run for minutes: the bound is this time-out (a killed child has code null), not a timing assertion.
+const bounded = { env, timeoutMs: 20_000 };
+
+beforeAll(async () => {
+  recorder = await startRecorder();
+});
+afterAll(async () => {
+  await recorder.close();
+  tmp.cleanup();
+});
+
+/** A project folder of its own (its `.git` ends the environment search there) with `files`, and a request file using `{{host}}`. */
+function project(name: string, files: Record<string, string>, request = 'GET {{host}}/x\n'): string {
+  mkdirSync(join(tmp.dir, name, '.git'), { recursive: true });
+  for (const [path, text] of Object.entries(files)) tmp.write(join(name, path), text);
+  return tmp.write(join(name, 'a.http'), request);
+}
+
+function clean(result: CliResult, code: number, message: RegExp): void {
+  expect(result.stderr).toMatch(message);
+  expect(result.stderr).not.toMatch(/internal error|\n\s+at |node:internal/);
+  expect(result.code).toBe(code);
+}
+
+const deepArray = (levels: number): string => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+test('an environment file nested 100,000 levels deep is exit 2 naming the file, with --env and without; nothing sent', async () => {
+  const before = recorder.received.length;
+  const file = project('deep', { 'http-client.env.json': `{"dev": {"host": "${recorder.url}", "deep": ${deepArray(100_000)}}}` });
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*deep\/http-client\.env\.json:1:\d+: nested more than 1000 levels deep$/m);
+  clean(await runCli(['run', file], bounded), 2, /^reqflow: \S*deep\/http-client\.env\.json:1:\d+: nested more than 1000 levels deep$/m);
+  expect(recorder.received.length).toBe(before);
+});
+
+test('JSON with comments nested 100,000 levels deep (.vscode/settings.json, a trailing comma): exit 2 naming it, not a stack overflow of the JSONC parser', async () => {
+  const file = project('deep-jsonc', { '.vscode/settings.json': `// settings\n{"rest-client.environmentVariables": {"dev": {"host": "${recorder.url}", "deep": ${deepArray(100_000)},}}}` });
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*deep-jsonc\/\.vscode\/settings\.json:2:\d+: nested more than 1000 levels deep$/m);
+});
+
+test('a long key over 100,000 values (1.4 MB: names of 100 KB that V8 hashes alike) is exit 2 naming the file, not minutes of hashing', async () => {
+  const values = Object.fromEntries(Array.from({ length: 100_000 }, (_, index) => [`k${index}`, 1]));
+  const file = project('wide', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, ['x'.repeat(100_000)]: values } }) });
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*wide\/http-client\.env\.json: a value's name is longer than 4096 characters: "x{40}"…$/m);
+  // Without --env the values are read only for an unknown variable's hint, which leaves such a file out.
+  clean(await runCli(['run', file], bounded), 3, /^reqflow: unknown variable "host"/m);
+});
+
+test("httpyac's objects as JSON text at every level of a deep chain (quadratic text) are bounded: exit 2 naming the file", async () => {
+  let chain: unknown = 'v'.repeat(1_000_000);
+  for (let level = 0; level < 900; level++) chain = { a: chain };
+  const file = project('chain', { '.httpyac.json': JSON.stringify({ environments: { dev: { host: recorder.url, chain } } }) });
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*chain\/\.httpyac\.json: its values, with objects read by dotted names \(a\.b\.c\), come to more than 64 MiB of names and text$/m);
+});
+
+test('objects read by dotted names as before: {{base.url}} and {{plans[1]}}', async () => {
+  const file = project('dotted', { 'http-client.env.json': JSON.stringify({ dev: { base: { url: recorder.url }, plans: ['a', 'b'] } }) }, 'GET {{base.url}}/p/{{plans[1]}}\n');
+  const result = await runCli(['run', file, '--env', 'dev', '--dry-run'], bounded);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain(`GET ${recorder.url}/p/b`);
+});
