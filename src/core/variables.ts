@@ -104,6 +104,12 @@ export interface ResolverOptions {
 /** Lone UTF-16 surrogates (a response may carry `"\ud800"`) become U+FFFD, as UTF-8 encoding does. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+/**
+ * How much a text's templates may add to it: values that repeat each other (`a={{b}}{{b}}`,
+ * `b={{c}}{{c}}`, …: a "billion laughs") would otherwise grow past the longest string V8 holds.
+ */
+const MAX_EXPANSION_MIB = 64;
+
 const HELPERS: Record<string, (value: string) => string> = {
   urlencode: (value) => encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')),
   base64: (value) => Buffer.from(value, 'utf8').toString('base64'),
@@ -177,10 +183,12 @@ export class TemplateResolver implements VariableResolver {
     // Sequential on purpose: shell values run in dependency order and prompts come one at a time.
     let result = '';
     let last = 0;
+    const longest = text.length + MAX_EXPANSION_MIB * 1024 * 1024;
     for (const match of text.matchAll(TEMPLATE)) {
       result += text.slice(last, match.index);
       const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
+      if (result.length > longest) throw (await import('./expansion-error.js')).expansionTooLong(stack, MAX_EXPANSION_MIB, this.where());
       last = (match.index ?? 0) + match[0].length;
     }
     return result + text.slice(last);

@@ -74,3 +74,22 @@ test('objects read by dotted names as before: {{base.url}} and {{plans[1]}}', as
   expect(result.stderr).toBe('');
   expect(result.stdout).toContain(`GET ${recorder.url}/p/b`);
 });
+
+test('a "billion laughs" of templates (a={{b}}{{b}}, b={{c}}{{c}}, … 30 levels) is exit 3 naming the variables, not an internal error; nothing sent', async () => {
+  const before = recorder.received.length;
+  const values: Record<string, string> = { host: recorder.url, l30: 'lol' };
+  for (let level = 0; level < 30; level++) values[`l${level}`] = `{{l${level + 1}}}{{l${level + 1}}}`;
+  const file = project('laughs', { 'http-client.env.json': JSON.stringify({ dev: values }) }, 'POST {{host}}/x\n\n{{l0}}\n');
+  for (const args of [['--dry-run'], []]) {
+    clean(await runCli(['run', file, '--env', 'dev', ...args], bounded), 3, /^reqflow: variable "l0" in request "request-1" would expand to more than 64 MiB of text \(through l0 → l1 → [l\d →]+\)$/m);
+  }
+  // The same through .profiles.json, in a header.
+  const profiled = project('laughs-profile', { '.profiles.json': JSON.stringify([{ name: 'default', variables: values }]) }, 'GET {{host}}/x\nX-Big: {{l0}}\n');
+  clean(await runCli(['run', profiled], bounded), 3, /would expand to more than 64 MiB of text/);
+  expect(recorder.received.length).toBe(before);
+});
+
+test('a cycle through the environment ({{a}} → {{b}} → {{a}}) is exit 3 naming it', async () => {
+  const file = project('cycle', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, a: '{{b}}', b: 'x{{a}}' } }) }, 'GET {{host}}/x?q={{a}}\n');
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 3, /^reqflow: variable cycle: a → b → a$/m);
+});
