@@ -3,10 +3,11 @@
  * the JSON kinds found in them. Every run does this; parsing what it finds is environment-files.ts,
  * imported only when there is something to parse.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { nearestWith } from './project.js';
 import { UsageError } from './errors/index.js';
+import { readConfigFile } from './read-config-file.js';
 
 export function isFile(path: string): boolean {
   try {
@@ -41,8 +42,9 @@ export function searchFolders(dir: string, root: string): string[] {
 
 export function read(path: string): string {
   try {
-    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
+    return readConfigFile(path);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }

@@ -6,9 +6,10 @@
  * never a stack trace or an "internal error", and nothing is sent.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+import { BIN, runCli, runShell, tempDir, type CliResult } from '../helpers/cli.js';
 import { startRecorder, type Recorder } from '../helpers/recorder.js';
 
 let recorder: Recorder;
@@ -92,4 +93,33 @@ test('a "billion laughs" of templates (a={{b}}{{b}}, b={{c}}{{c}}, … 30 levels
 test('a cycle through the environment ({{a}} → {{b}} → {{a}}) is exit 3 naming it', async () => {
   const file = project('cycle', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, a: '{{b}}', b: 'x{{a}}' } }) }, 'GET {{host}}/x?q={{a}}\n');
   clean(await runCli(['run', file, '--env', 'dev'], bounded), 3, /^reqflow: variable cycle: a → b → a$/m);
+});
+
+test('a .env that is a link to /dev/zero, or a named pipe, read by {{$dotenv A}} or for a name nothing else defines: exit 2 naming it at once', async () => {
+  const before = recorder.received.length;
+  const zero = project('dotenv-zero', {}, `GET ${recorder.url}/x?a={{$dotenv A}}\n`);
+  symlinkSync('/dev/zero', join(tmp.dir, 'dotenv-zero', '.env'));
+  clean(await runCli(['run', zero], bounded), 2, /^reqflow: cannot read \S*dotenv-zero\/\.env: it is a device or a socket, not a file$/m);
+  const pipe = project('dotenv-pipe', {}, `GET ${recorder.url}/x?a={{$dotenv A}}&b={{B}}\n`);
+  execFileSync('mkfifo', [join(tmp.dir, 'dotenv-pipe', '.env')]);
+  clean(await runCli(['run', pipe], bounded), 2, /^reqflow: cannot read \S*dotenv-pipe\/\.env: it is a named pipe, not a file$/m);
+  const unknown = project('dotenv-pipe-unknown', {}, `GET ${recorder.url}/x?b={{B}}\n`);
+  execFileSync('mkfifo', [join(tmp.dir, 'dotenv-pipe-unknown', '.env')]);
+  clean(await runCli(['run', unknown], bounded), 3, /^reqflow: unknown variable "B"/m); // the search finds regular files only
+  expect(recorder.received.length).toBe(before);
+});
+
+test('a 20 MiB .env (or dev.env) is exit 2 naming it and the limit, not gigabytes of memory', async () => {
+  const big = `A=${'x'.repeat(20 * 1024 * 1024)}\n`;
+  const file = project('dotenv-big', { '.env': big }, `GET ${recorder.url}/x?b={{A}}\n`);
+  clean(await runCli(['run', file], bounded), 2, /^reqflow: cannot read \S*dotenv-big\/\.env: it is 21 MiB; environment, \.env and profiles files are at most 16 MiB$/m);
+  const own = project('dotenv-big-own', { 'dev.env': big }, `GET ${recorder.url}/x?b={{A}}\n`);
+  clean(await runCli(['run', own, '--env', 'dev'], bounded), 2, /^reqflow: cannot read \S*dotenv-big-own\/dev\.env: it is 21 MiB;/m);
+});
+
+test('--profiles still reads a pipe the user names (process substitution), and a .env value as before', async () => {
+  const file = project('piped', { '.env': 'A=from-dotenv\n' }, `GET ${recorder.url}/x?a={{A}}&z={{z}}\n`);
+  const result = await runShell('bash', `node ${BIN} run ${file} --dry-run --profiles <(echo '[{"name": "default", "variables": {"z": "piped"}}]')`, { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } });
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain(`GET ${recorder.url}/x?a=from-dotenv&z=piped`);
 });
