@@ -123,3 +123,19 @@ test('--profiles still reads a pipe the user names (process substitution), and a
   expect(result.stderr).toBe('');
   expect(result.stdout).toContain(`GET ${recorder.url}/x?a=from-dotenv&z=piped`);
 });
+
+test('a value after the host the file writes that puts user info before it (…9{{p}}, p = @other-host/x) is exit 3: nothing goes to the other host', async () => {
+  const before = recorder.received.length;
+  const other = recorder.url.replace('http://', '');
+  const file = project('moved', { 'http-client.env.json': JSON.stringify({ dev: { p: `@${other}/x`, port: other.split(':')[1], path: '/users/a@b.example' } }) }, 'GET http://127.0.0.1:9{{p}}\n');
+  for (const args of [['--dry-run'], []]) {
+    clean(await runCli(['run', file, '--env', 'dev', ...args], bounded), 3, new RegExp(`^reqflow: \\S*moved/a\\.http:1: the URL of request "request-1" would go to host ${other.replace(/\./g, '\\.')}, not the one the file writes, from \\{\\{p\\}\\}$`, 'm'));
+  }
+  expect(recorder.received.length).toBe(before);
+  // A port, or a path holding an @, after the host the file writes: sent as written.
+  const fine = tmp.write(join('moved', 'fine.http'), 'GET http://127.0.0.1:{{port}}{{path}}\n');
+  const result = await runCli(['run', fine, '--env', 'dev'], bounded);
+  expect(result.stderr).not.toMatch(/reqflow:/);
+  expect(result.code).toBe(0);
+  expect(recorder.received.at(-1)?.url).toBe('/users/a@b.example');
+});
