@@ -91,7 +91,8 @@ export function redact(text: string, secrets: Iterable<string>): string {
  * parameters whose names look secret (`?api_key=...`).
  */
 export function maskUrl(text: string): string {
-  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_all, scheme: string, userinfo: string) => {
+  // Up to the last `@` before the path, as the URL parser reads it (`user:p@ss@host`: the password is `p@ss`); `\` ends the authority too.
+  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#\\]*)@/i, (_all, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon < 0 ? MASK : `${userinfo.slice(0, colon + 1)}${MASK}`}@`;
   });

@@ -139,3 +139,12 @@ test('a value after the host the file writes that puts user info before it (…9
   expect(result.code).toBe(0);
   expect(recorder.received.at(-1)?.url).toBe('/users/a@b.example');
 });
+
+test('a URL password holding an @ (user:p@ssw0rd@host) is masked whole in --dry-run and -v, as the URL parser reads it', async () => {
+  const file = project('userinfo', { 'http-client.env.json': JSON.stringify({ dev: { pw: 'p@ssw0rd-tail' } }) }, `GET http://user:{{pw}}@${recorder.url.replace('http://', '')}/x\n`);
+  const dry = await runCli(['run', file, '--env', 'dev', '--dry-run'], bounded);
+  expect(dry.stdout).toContain(`GET http://user:•••@${recorder.url.replace('http://', '')}/x`);
+  const verbose = await runCli(['run', file, '--env', 'dev', '-v'], bounded);
+  expect(verbose.code).toBe(0);
+  for (const output of [dry.stdout + dry.stderr, verbose.stdout + verbose.stderr]) expect(output).not.toContain('ssw0rd');
+});
