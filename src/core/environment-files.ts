@@ -9,6 +9,7 @@ import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
+import { MAX_EXPANSION_MIB } from './expansion-limit.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
 import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
 import { assignValues, emptyValues, flattenBudget, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
@@ -241,8 +242,13 @@ function leaves(value: unknown, into: string[]): string[] {
 function withShared(own: EnvironmentValues, shared: Record<string, string>, file: EnvFile, env: string): EnvironmentValues {
   const out: EnvironmentValues = { vars: {}, unusable: own.unusable };
   for (const [name, value] of Object.entries(own.vars)) {
+    let added = 0;
     out.vars[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
-      if (Object.hasOwn(shared, key)) return shared[key] as string;
+      if (Object.hasOwn(shared, key)) {
+        added += (shared[key] as string).length;
+        if (added > MAX_EXPANSION_MIB * 1024 * 1024) throw new UsageError(`${file.path}: ${env}.${name}: its {{$shared …}} values come to more than ${MAX_EXPANSION_MIB} MiB of text`, { hint: 'name each $shared value once or twice, not thousands of times' });
+        return shared[key] as string;
+      }
       throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
     });
   }

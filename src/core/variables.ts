@@ -1,5 +1,6 @@
 import { UsageError, VariableError } from './errors/index.js';
 import { dotenvValues } from './environment-search.js';
+import { MAX_EXPANSION_MIB } from './expansion-limit.js';
 import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
@@ -103,12 +104,6 @@ export interface ResolverOptions {
 
 /** Lone UTF-16 surrogates (a response may carry `"\ud800"`) become U+FFFD, as UTF-8 encoding does. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * How much a text's templates may add to it: values that repeat each other (`a={{b}}{{b}}`,
- * `b={{c}}{{c}}`, …: a "billion laughs") would otherwise grow past the longest string V8 holds.
- */
-const MAX_EXPANSION_MIB = 64;
 
 const HELPERS: Record<string, (value: string) => string> = {
   urlencode: (value) => encodeURIComponent(value.replace(LONE_SURROGATE, '\uFFFD')),

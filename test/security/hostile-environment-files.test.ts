@@ -90,6 +90,12 @@ test('a "billion laughs" of templates (a={{b}}{{b}}, b={{c}}{{c}}, … 30 levels
   expect(recorder.received.length).toBe(before);
 });
 
+test("VS Code's {{$shared x}} naming a value of 1 MB a thousand times is exit 2 naming the file and the value, not an internal error", async () => {
+  const settings = { 'rest-client.environmentVariables': { $shared: { x: 'v'.repeat(1_000_000), host: recorder.url }, dev: { a: '{{$shared x}}'.repeat(1000) } } };
+  const file = project('shared-laughs', { '.vscode/settings.json': JSON.stringify(settings) });
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*shared-laughs\/\.vscode\/settings\.json: dev\.a: its \{\{\$shared …\}\} values come to more than 64 MiB of text$/m);
+});
+
 test('a cycle through the environment ({{a}} → {{b}} → {{a}}) is exit 3 naming it', async () => {
   const file = project('cycle', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, a: '{{b}}', b: 'x{{a}}' } }) }, 'GET {{host}}/x?q={{a}}\n');
   clean(await runCli(['run', file, '--env', 'dev'], bounded), 3, /^reqflow: variable cycle: a → b → a$/m);
