@@ -1,14 +1,15 @@
 /**
  * Reading a settings file a project brings — an environment file, a `.env`, `.profiles.json` —
- * within bounds: a regular file of at most 16 MiB. Such files are found by name in the folders
+ * within bounds: a regular file of at most 4 MiB. Such files are found by name in the folders
  * above a request file, so a cloned repository chooses what is there: a link to /dev/zero (read
  * whole, it takes every byte of memory), a named pipe (whose open waits for a writer for ever),
- * a 200 MB `.env` (gigabytes once split into lines and values).
+ * a 200 MB `.env` (gigabytes once split into lines and values), a private environment file of
+ * a million values (each a secret, a dozen forms of it masked). Real ones are a few kilobytes.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 
-const MAX_BYTES = 16 * 1024 * 1024;
+const MAX_BYTES = 4 * 1024 * 1024;
 const LIMIT = `environment, .env and profiles files are at most ${MAX_BYTES / 1024 / 1024} MiB`;
 
 export interface ReadConfigOptions {
