@@ -11,7 +11,8 @@ import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 import { MAX_EXPANSION_MIB } from './expansion-limit.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
-import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
+import { isFile, jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
+import { readEnvironmentFile as read } from './read-config-file.js';
 import { assignValues, emptyValues, flattenBudget, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
 export type { UnusableValue };
@@ -100,7 +101,7 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
   const found: EnvFile[] = [];
   // A folder whose JavaScript config was loaded: httpyac reads no other config there.
   const loaded = js?.loaded ?? new Set<string>();
-  for (const { path, kind, text } of jsonCandidates(folders)) {
+  for (const { path, kind } of jsonCandidates(folders)) {
     if ((kind === 'httpyac' || kind === 'package') && loaded.has(dirname(path))) continue;
     if (kind === 'httpyac-js') {
       if (!js || !(await js.trust(path, js.required))) continue;
@@ -111,12 +112,12 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
     } else if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
       found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
     } else if (kind === 'vscode') {
-      const settings = await parseJson(path, text ?? read(path));
+      const settings = await parseJson(path, read(path));
       const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
       if (envs !== undefined) found.push({ path, kind, table: table(envs, path, 'rest-client.environmentVariables') });
     } else {
       // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json`.
-      const config = await parseJson(path, text ?? read(path));
+      const config = await parseJson(path, read(path));
       const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
       const envs = isObject(section) ? section.environments : undefined;
       if (envs !== undefined) found.push({ path, kind: 'httpyac', table: table(envs, path, kind === 'package' ? 'httpyac.environments' : 'environments') });
@@ -134,10 +135,10 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
  */
 async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<Record<string, string> | undefined> {
   let headers: Record<string, string> | undefined;
-  for (const { path, kind, text } of jsonCandidates(projectFolders(folders))) {
+  for (const { path, kind } of jsonCandidates(projectFolders(folders))) {
     if (kind !== 'httpyac' && kind !== 'package' && kind !== 'vscode') continue;
     if (kind !== 'vscode' && js?.loaded.has(dirname(path))) continue; // its JavaScript config was read instead
-    const config = await parseJson(path, text ?? read(path));
+    const config = await parseJson(path, read(path));
     const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
     const key = kind === 'vscode' ? 'rest-client.defaultHeaders' : kind === 'package' ? 'httpyac.defaultHeaders' : 'defaultHeaders';
     const raw = isObject(section) ? section[kind === 'vscode' ? key : 'defaultHeaders'] : undefined;

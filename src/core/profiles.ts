@@ -3,7 +3,6 @@ import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
 import { notAFile } from './not-a-file.js';
-import { readConfigFile } from './read-config-file.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
@@ -42,7 +41,7 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   if (kind) throw new UsageError(`cannot read profiles file ${path}: it is ${kind}, not a file`);
   let text: string;
   try {
-    text = readConfigFile(path, { pipe: true }); // only --profiles names a pipe: the search finds regular files
+    text = (await import('./read-config-file.js')).readConfigFile(path, { pipe: true }); // only --profiles names a pipe: the search finds regular files
   } catch (error) {
     if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 /** A project folder of its own (its `.git` ends the environment search there) with `files`, and a request file using `{{host}}`. */
-function project(name: string, files: Record<string, string>, request = 'GET {{host}}/x\n'): string {
+function project(name: string, files: Record<string, string | Uint8Array>, request = 'GET {{host}}/x\n'): string {
   mkdirSync(join(tmp.dir, name, '.git'), { recursive: true });
   for (const [path, text] of Object.entries(files)) tmp.write(join(name, path), text);
   return tmp.write(join(name, 'a.http'), request);
@@ -132,6 +132,20 @@ test('a private environment file of 120,000 values alike (each a secret, its for
   expect(recorder.received.at(-1)?.body.toString()).toBe('hello val000005');
   expect(result.stdout + result.stderr).toContain('hello •••');
   expect(result.stdout + result.stderr).not.toContain('val000005');
+});
+
+test("an environment file in Latin-1 is exit 2 naming it, not sent with U+FFFD in the value; UTF-16 with a byte-order mark (PowerShell's) is read; UTF-16 without one is named", async () => {
+  const before = recorder.received.length;
+  const latin1 = project('latin1', { 'http-client.env.json': Buffer.from(`{"dev": {"host": "${recorder.url}", "v": "caf\u00e9"}}`, 'latin1') }, 'GET {{host}}/x?v={{v}}\n');
+  clean(await runCli(['run', latin1, '--env', 'dev'], bounded), 2, /^reqflow: cannot read \S*latin1\/http-client\.env\.json: not valid UTF-8 text$/m);
+  expect(recorder.received.length).toBe(before);
+  const bom = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(`{"dev": {"host": "${recorder.url}", "v": "caf\u00e9"}}`, 'utf16le')]);
+  const utf16 = project('utf16', { 'http-client.env.json': bom }, 'GET {{host}}/x?v={{v}}\n');
+  const result = await runCli(['run', utf16, '--env', 'dev'], bounded);
+  expect(result.code).toBe(0);
+  expect(recorder.received.at(-1)?.url).toBe('/x?v=caf%C3%A9');
+  const bare = project('utf16-bare', { '.env': Buffer.from('A=1\n', 'utf16le') }, `GET ${recorder.url}/x?a={{A}}\n`);
+  clean(await runCli(['run', bare], bounded), 2, /^reqflow: cannot read \S*utf16-bare\/\.env: not text: it holds NUL bytes \(UTF-16 without a byte-order mark\?\)$/m);
 });
 
 test('--profiles still reads a pipe the user names (process substitution), and a .env value as before', async () => {
