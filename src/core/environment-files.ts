@@ -60,10 +60,10 @@ const SHARED = '$shared';
 /** httpyac: the values used when no environment is picked. */
 const DEFAULT = '$default';
 /** JetBrains settings that live beside the variables; reqflow takes them from the profile instead. */
-const SETTINGS: Record<string, string> = {
-  sslconfiguration: 'client certificates and verification go in the profile\'s "tls"',
-  security: 'authentication goes in the profile\'s "auth" or "oauth"',
-};
+const SETTINGS = new Map<string, string>([
+  ['sslconfiguration', 'client certificates and verification go in the profile\'s "tls"'],
+  ['security', 'authentication goes in the profile\'s "auth" or "oauth"'],
+]); // a Map: an object would call `constructor` or `__proto__` a setting too
 /** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
 const KIND_ORDER: Kind[] = ['jetbrains', 'resterm', 'vscode', 'httpyac', 'dotenv', 'private'];
 
@@ -222,8 +222,8 @@ function values(raw: Record<string, unknown>, file: EnvFile, env: string, contex
   const out = emptyValues();
   const budget = flattenBudget();
   for (const [name, value] of Object.entries(raw)) {
-    if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
-      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
+    if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS.has(name.toLowerCase())) {
+      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS.get(name.toLowerCase())})`);
     } else {
       flattenValue(name, `${env}.${name}`, value, { file: file.path, budget, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
     }
@@ -305,7 +305,7 @@ export async function environmentDefinitions(requestDir: string): Promise<Map<st
         if (env === SHARED || env === DEFAULT) continue;
         // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
         const names = emptyValues();
-        for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, budget, asJson: false }, names);
+        for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS.has(name.toLowerCase()))) flattenValue(name, name, value, { file: file.path, budget, asJson: false }, names);
         add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
       }
     } catch {

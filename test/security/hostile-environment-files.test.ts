@@ -76,6 +76,13 @@ test('objects read by dotted names as before: {{base.url}} and {{plans[1]}}', as
   expect(result.stdout).toContain(`GET ${recorder.url}/p/b`);
 });
 
+test('an object named like a property of every object ("constructor") is a variable with dotted names, not a JetBrains setting ignored with its source text as the note', async () => {
+  const file = project('constructor', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, constructor: { a: 'c' } } }) }, 'GET {{host}}/x?c={{constructor.a}}\n');
+  const result = await runCli(['run', file, '--env', 'dev', '--dry-run'], bounded);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain(`GET ${recorder.url}/x?c=c`);
+});
+
 test('a "billion laughs" of templates (a={{b}}{{b}}, b={{c}}{{c}}, … 30 levels) is exit 3 naming the variables, not an internal error; nothing sent', async () => {
   const before = recorder.received.length;
   const values: Record<string, string> = { host: recorder.url, l30: 'lol' };
