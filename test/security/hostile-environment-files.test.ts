@@ -178,6 +178,23 @@ test('a value after the host the file writes that puts user info before it (…9
   expect(recorder.received.at(-1)?.url).toBe('/users/a@b.example');
 });
 
+test("a tool config's default header holding a line break (.httpyac.json, .vscode/settings.json) is exit 2 in --dry-run and --as curl as when sent, never printed as two headers", async () => {
+  const before = recorder.received.length;
+  const cases: Array<[string, Record<string, string>]> = [
+    ['crlf-httpyac', { '.httpyac.json': JSON.stringify({ defaultHeaders: { 'X-A': 'a\r\nEvil: 1' } }) }],
+    ['crlf-vscode', { '.vscode/settings.json': JSON.stringify({ 'rest-client.defaultHeaders': { 'X-A': 'a\nEvil: 1' } }) }],
+  ];
+  for (const [name, files] of cases) {
+    const file = project(name, files, `GET ${recorder.url}/x\n`);
+    for (const args of [['--dry-run'], ['--as', 'curl'], []]) {
+      const result = await runCli(['run', file, ...args], bounded);
+      clean(result, 2, /^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/x: header "X-A" cannot be sent: its value holds a character HTTP does not allow \(U\+000[DA]\)$/m);
+      expect(result.stdout).not.toMatch(/^Evil: 1/m);
+    }
+  }
+  expect(recorder.received.length).toBe(before);
+});
+
 test('a URL password holding an @ (user:p@ssw0rd@host) is masked whole in --dry-run and -v, as the URL parser reads it', async () => {
   const file = project('userinfo', { 'http-client.env.json': JSON.stringify({ dev: { pw: 'p@ssw0rd-tail' } }) }, `GET http://user:{{pw}}@${recorder.url.replace('http://', '')}/x\n`);
   const dry = await runCli(['run', file, '--env', 'dev', '--dry-run'], bounded);
