@@ -9,7 +9,7 @@ import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
-import { MAX_EXPANSION_MIB } from './expansion-limit.js';
+import { MAX_EXPANSION_MIB } from './input-limits.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
 import { isFile, jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
 import { readEnvironmentFile as read } from './read-config-file.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
-import { MAX_CONFIG_BYTES } from './config-file-limit.js';
+import { MAX_CONFIG_BYTES } from './input-limits.js';
 import { nearestWith } from './project.js';
 
 export function isFile(path: string): boolean {

@@ -7,7 +7,7 @@
  * a million values (each a secret, a dozen forms of it masked). Real ones are a few kilobytes.
  */
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { MAX_CONFIG_BYTES } from './config-file-limit.js';
+import { MAX_CONFIG_BYTES } from './input-limits.js';
 import { UsageError } from './errors/index.js';
 
 const LIMIT = `environment, .env and profiles files are at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`;

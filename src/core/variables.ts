@@ -1,6 +1,6 @@
 import { UsageError, VariableError } from './errors/index.js';
 import { dotenvValues } from './environment-search.js';
-import { MAX_EXPANSION_MIB } from './expansion-limit.js';
+import { MAX_EXPANSION_MIB } from './input-limits.js';
 import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
