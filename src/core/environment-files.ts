@@ -7,6 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
+import { isLosslessNumber } from './json-exact.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
 import { MAX_EXPANSION_MIB } from './input-limits.js';
@@ -71,9 +72,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them; not nested past what flattening its objects by dotted names can walk. */
+/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them; not nested past what flattening its objects by dotted names can walk; numbers as written (a 64-bit id). */
 function parseJson(path: string, text: string): Promise<unknown> {
-  return parseJsonText(path, text, { jsonc: true, shallow: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
+  return parseJsonText(path, text, { jsonc: true, shallow: true, exact: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
 }
 
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
@@ -145,7 +146,7 @@ async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined):
     if (raw === undefined) continue;
     if (!isObject(raw)) throw new UsageError(`${path}: "${key}": expected an object of "Header-Name": "value"`);
     for (const [name, value] of Object.entries(raw)) {
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && !isLosslessNumber(value)) throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
       setHeader((headers ??= {}), name, String(value));
     }
   }
@@ -233,7 +234,7 @@ function values(raw: Record<string, unknown>, file: EnvFile, env: string, contex
 
 /** Every string or number anywhere in a file (settings included): what a private file must never show. */
 function leaves(value: unknown, into: string[]): string[] {
-  if (typeof value === 'string' || typeof value === 'number') into.push(String(value));
+  if (typeof value === 'string' || typeof value === 'number' || isLosslessNumber(value)) into.push(String(value));
   else if (Array.isArray(value)) for (const item of value) leaves(item, into);
   else if (isObject(value)) for (const item of Object.values(value)) leaves(item, into);
   return into;

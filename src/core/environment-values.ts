@@ -7,6 +7,7 @@
  * values are the OS variable's.
  */
 import { UsageError } from './errors/index.js';
+import { isLosslessNumber, stringifyJsonValue } from './json-exact.js';
 
 /** Where a value that has no text form is defined, for the error of the request that uses it. */
 export interface UnusableValue {
@@ -96,10 +97,10 @@ export function flattenValue(name: string, where: string, value: unknown, option
     const reference = options.osVariable ? OS_REFERENCE.exec(value) : null;
     if (reference) osValue(name, where, reference[1] ?? '', options, out);
     else out.vars[name] = value;
-  } else if (typeof value === 'number' || typeof value === 'boolean') out.vars[name] = String(value);
+  } else if (typeof value === 'number' || typeof value === 'boolean' || isLosslessNumber(value)) out.vars[name] = String(value);
   else if (value === null || typeof value === 'object') {
     if (options.asJson) {
-      const text = JSON.stringify(value);
+      const text = stringifyJsonValue(value) ?? 'null';
       spend(options, '', text);
       out.vars[name] = text;
     }

@@ -37,14 +37,16 @@ function tooDeep(path: string, text: string, offset: number): ParseError {
  * JSON text to a value (`jsonc`: comments and trailing commas allowed, as VS Code writes it).
  * Invalid text is exit 2 naming the file, line and column, with the caller's hint; so is text
  * nested more than {@link MAX_JSON_DEPTH} levels deep where the JSONC parser would read it, and
- * with `shallow` (a caller that walks the value recursively) wherever it is.
+ * with `shallow` (a caller that walks the value recursively) wherever it is. With `exact`, a
+ * number of plain JSON that a double cannot hold as written is a lossless-json `LosslessNumber`
+ * (core/json-exact.ts): `12345678901234567890` stays that, not `12345678901234567000`.
  */
-export async function parseJsonText(path: string, text: string, options: { jsonc: boolean; hint: string; shallow?: boolean }): Promise<unknown> {
+export async function parseJsonText(path: string, text: string, options: { jsonc: boolean; hint: string; shallow?: boolean; exact?: boolean }): Promise<unknown> {
   const { jsonc } = options;
   // Most files are plain JSON: the JSONC parser loads only for one that is not (comments, an error).
   let plain: { value: unknown } | undefined;
   try {
-    plain = { value: JSON.parse(text) };
+    plain = { value: options.exact ? (await import('./json-exact.js')).parseJsonExact(text).value : JSON.parse(text) };
   } catch {
     // fall through: the JSONC parser reads comments and trailing commas, or finds where the text breaks
   }
