@@ -83,7 +83,7 @@ test('an object named like a property of every object ("constructor") is a varia
   expect(result.stdout).toContain(`GET ${recorder.url}/x?c=c`);
 });
 
-test('numbers of an environment file are sent as written (a 64-bit id, 1e400, 10.50), alone and inside httpyac\'s objects as JSON text', async () => {
+test('numbers of an environment or profiles file are sent as written (a 64-bit id, 1e400, 10.50), alone and inside httpyac\'s objects as JSON text', async () => {
   const file = project('numbers', { 'http-client.env.json': `{"dev": {"host": "${recorder.url}", "id": 12345678901234567890, "big": 1e400, "price": 10.50}}` }, 'GET {{host}}/x?id={{id}}&big={{big}}&price={{price}}\n');
   const result = await runCli(['run', file, '--env', 'dev'], bounded);
   expect(result.code).toBe(0);
@@ -91,6 +91,10 @@ test('numbers of an environment file are sent as written (a 64-bit id, 1e400, 10
   const httpyac = project('numbers-httpyac', { '.httpyac.json': '{"environments": {"dev": {"o": {"id": 12345678901234567890, "n": 1.50}}}}' }, `POST ${recorder.url}/x\n\n{{o}}\n`);
   expect((await runCli(['run', httpyac, '--env', 'dev'], bounded)).code).toBe(0);
   expect(recorder.received.at(-1)?.body.toString()).toBe('{"id":12345678901234567890,"n":1.50}');
+  // A profile's too, restcli's multi-value options included.
+  const profiled = project('numbers-profile', { '.profiles.json': '[{"name": "default", "variables": {"id": 12345678901234567890, "m": {"options": [1e400, 2], "active": 0}}}]' }, `GET ${recorder.url}/x?id={{id}}&m={{m}}\n`);
+  expect((await runCli(['run', profiled], bounded)).code).toBe(0);
+  expect(recorder.received.at(-1)?.url).toBe('/x?id=12345678901234567890&m=1e400');
 });
 
 test('a "billion laughs" of templates (a={{b}}{{b}}, b={{c}}{{c}}, … 30 levels) is exit 3 naming the variables, not an internal error; nothing sent', async () => {
