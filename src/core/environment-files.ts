@@ -7,11 +7,14 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
 import { UsageError } from './errors/index.js';
 import { setHeader } from './headers.js';
+import { isLosslessNumber } from './json-exact.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
+import { MAX_EXPANSION_MIB } from './input-limits.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
-import { isFile, jsonCandidates, projectRoot, read, searchFolders } from './environment-search.js';
-import { assignValues, emptyValues, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
+import { isFile, jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
+import { readEnvironmentFile as read } from './read-config-file.js';
+import { assignValues, emptyValues, flattenBudget, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
 export type { UnusableValue };
 
@@ -60,10 +63,10 @@ const SHARED = '$shared';
 /** httpyac: the values used when no environment is picked. */
 const DEFAULT = '$default';
 /** JetBrains settings that live beside the variables; reqflow takes them from the profile instead. */
-const SETTINGS: Record<string, string> = {
-  sslconfiguration: 'client certificates and verification go in the profile\'s "tls"',
-  security: 'authentication goes in the profile\'s "auth" or "oauth"',
-};
+const SETTINGS = new Map<string, string>([
+  ['sslconfiguration', 'client certificates and verification go in the profile\'s "tls"'],
+  ['security', 'authentication goes in the profile\'s "auth" or "oauth"'],
+]); // a Map: an object would call `constructor` or `__proto__` a setting too
 /** Later kinds win over earlier ones in the same layer (`$shared`, then the environment's own). */
 const KIND_ORDER: Kind[] = ['jetbrains', 'resterm', 'vscode', 'httpyac', 'dotenv', 'private'];
 
@@ -71,9 +74,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them. */
+/** JSON with comments and trailing commas, as the JetBrains and VS Code editors accept them; not nested past what flattening its objects by dotted names can walk; numbers as written (a 64-bit id). */
 function parseJson(path: string, text: string): Promise<unknown> {
-  return parseJsonText(path, text, { jsonc: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
+  return parseJsonText(path, text, { jsonc: true, shallow: true, exact: true, hint: 'environment files are JSON (comments and trailing commas allowed): check the brackets, commas and quotes' });
 }
 
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
@@ -103,7 +106,7 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
   const found: EnvFile[] = [];
   // A folder whose JavaScript config was loaded: httpyac reads no other config there.
   const loaded = js?.loaded ?? new Set<string>();
-  for (const { path, kind, text } of jsonCandidates(folders)) {
+  for (const { path, kind } of jsonCandidates(folders)) {
     if ((kind === 'httpyac' || kind === 'package') && loaded.has(dirname(path))) continue;
     if (kind === 'httpyac-js') {
       if (!js || !(await js.trust(path, js.required))) continue;
@@ -117,12 +120,12 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
     } else if (kind === 'jetbrains' || kind === 'private' || kind === 'resterm') {
       found.push({ path, kind, table: table(await parseJson(path, read(path)), path) });
     } else if (kind === 'vscode') {
-      const settings = await parseJson(path, text ?? read(path));
+      const settings = await parseJson(path, read(path));
       const envs = isObject(settings) ? settings['rest-client.environmentVariables'] : undefined;
       if (envs !== undefined) found.push({ path, kind, table: table(envs, path, 'rest-client.environmentVariables') });
     } else {
       // httpyac's `"environments"` in `.httpyac.json`, else under `"httpyac"` in `package.json`.
-      const config = await parseJson(path, text ?? read(path));
+      const config = await parseJson(path, read(path));
       const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
       const envs = isObject(section) ? section.environments : undefined;
       if (envs !== undefined) found.push({ path, kind: 'httpyac', table: table(envs, path, kind === 'package' ? 'httpyac.environments' : 'environments') });
@@ -141,17 +144,17 @@ async function jsonFiles(folders: string[], js?: JsConfigs): Promise<EnvFile[]> 
 async function toolDefaultHeaders(folders: string[], js: JsConfigs | undefined): Promise<{ headers: Record<string, string>; origins: Record<string, string> } | undefined> {
   let headers: Record<string, string> | undefined;
   const origins: Record<string, string> = {};
-  for (const { path, kind, text } of jsonCandidates(projectFolders(folders))) {
+  for (const { path, kind } of jsonCandidates(projectFolders(folders))) {
     if (kind !== 'httpyac' && kind !== 'package' && kind !== 'vscode') continue;
     if (kind !== 'vscode' && js?.loaded.has(dirname(path))) continue; // its JavaScript config was read instead
-    const config = await parseJson(path, text ?? read(path));
+    const config = await parseJson(path, read(path));
     const section = kind === 'package' ? (isObject(config) ? config.httpyac : undefined) : config;
     const key = kind === 'vscode' ? 'rest-client.defaultHeaders' : kind === 'package' ? 'httpyac.defaultHeaders' : 'defaultHeaders';
     const raw = isObject(section) ? section[kind === 'vscode' ? key : 'defaultHeaders'] : undefined;
     if (raw === undefined) continue;
     if (!isObject(raw)) throw new UsageError(`${path}: "${key}": expected an object of "Header-Name": "value"`);
     for (const [name, value] of Object.entries(raw)) {
-      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
+      if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean' && !isLosslessNumber(value)) throw new UsageError(`${path}: "${key}".${name}: a header's value is text, not ${value === null ? 'null' : Array.isArray(value) ? 'an array' : 'an object'}`);
       setHeader((headers ??= {}), name, String(value));
       origins[name.toLowerCase()] = `${path}: "${key}".${name}`;
     }
@@ -228,11 +231,12 @@ function osVariable(context: ValueContext): (name: string) => string | undefined
 function values(raw: Record<string, unknown>, file: EnvFile, env: string, context: ValueContext): EnvironmentValues {
   const { note } = context;
   const out = emptyValues();
+  const budget = flattenBudget();
   for (const [name, value] of Object.entries(raw)) {
-    if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS[name.toLowerCase()]) {
-      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS[name.toLowerCase()]})`);
+    if (isObject(value) && (file.kind === 'jetbrains' || file.kind === 'private') && SETTINGS.has(name.toLowerCase())) {
+      note(`${file.path}: ${env}.${name} is a JetBrains setting, not a variable: ignored (${SETTINGS.get(name.toLowerCase())})`);
     } else {
-      flattenValue(name, `${env}.${name}`, value, { file: file.path, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
+      flattenValue(name, `${env}.${name}`, value, { file: file.path, budget, asJson: file.kind === 'httpyac', ...(file.kind === 'resterm' ? { osVariable: osVariable(context) } : {}) }, out);
     }
   }
   return out;
@@ -240,7 +244,7 @@ function values(raw: Record<string, unknown>, file: EnvFile, env: string, contex
 
 /** Every string or number anywhere in a file (settings included): what a private file must never show. */
 function leaves(value: unknown, into: string[]): string[] {
-  if (typeof value === 'string' || typeof value === 'number') into.push(String(value));
+  if (typeof value === 'string' || typeof value === 'number' || isLosslessNumber(value)) into.push(String(value));
   else if (Array.isArray(value)) for (const item of value) leaves(item, into);
   else if (isObject(value)) for (const item of Object.values(value)) leaves(item, into);
   return into;
@@ -250,8 +254,13 @@ function leaves(value: unknown, into: string[]): string[] {
 function withShared(own: EnvironmentValues, shared: Record<string, string>, file: EnvFile, env: string): EnvironmentValues {
   const out: EnvironmentValues = { vars: {}, unusable: own.unusable };
   for (const [name, value] of Object.entries(own.vars)) {
+    let added = 0;
     out.vars[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
-      if (Object.hasOwn(shared, key)) return shared[key] as string;
+      if (Object.hasOwn(shared, key)) {
+        added += (shared[key] as string).length;
+        if (added > MAX_EXPANSION_MIB * 1024 * 1024) throw new UsageError(`${file.path}: ${env}.${name}: its {{$shared …}} values come to more than ${MAX_EXPANSION_MIB} MiB of text`, { hint: 'name each $shared value once or twice, not thousands of times' });
+        return shared[key] as string;
+      }
       throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
     });
   }
@@ -301,12 +310,17 @@ export async function environmentDefinitions(requestDir: string): Promise<Map<st
   };
   const json = await jsonFiles(folders).catch(() => []);
   for (const file of json) {
-    for (const [env, vars] of Object.entries(file.table)) {
-      if (env === SHARED || env === DEFAULT) continue;
-      // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
-      const names = emptyValues();
-      for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS[name.toLowerCase()])) flattenValue(name, name, value, { file: file.path, asJson: false }, names);
-      add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
+    const budget = flattenBudget();
+    try {
+      for (const [env, vars] of Object.entries(file.table)) {
+        if (env === SHARED || env === DEFAULT) continue;
+        // JetBrains' settings objects (SSLConfiguration) are not variables; other objects are, with their dotted names.
+        const names = emptyValues();
+        for (const [name, value] of Object.entries(vars)) if (!(isObject(value) && SETTINGS.has(name.toLowerCase()))) flattenValue(name, name, value, { file: file.path, budget, asJson: false }, names);
+        add(env, [...Object.keys(names.vars), ...Object.keys(names.unusable)], file.path);
+      }
+    } catch {
+      // names past the flattening budget: no hint from the rest of it
     }
   }
   for (const [env, paths] of dotenvNames(folders)) {

@@ -5,8 +5,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
+import { MAX_CONFIG_BYTES } from './input-limits.js';
 import { nearestWith } from './project.js';
-import { UsageError } from './errors/index.js';
 
 export function isFile(path: string): boolean {
   try {
@@ -39,11 +39,17 @@ export function searchFolders(dir: string, root: string): string[] {
   return chain;
 }
 
-export function read(path: string): string {
+/**
+ * A JSON file the search looks into for a key (`.vscode/settings.json`, `package.json`): its text,
+ * else `undefined` when it is no regular file of at most {@link MAX_CONFIG_BYTES} bytes — the reader of
+ * environment files (read-config-file.ts, loaded when one is read) then says what is wrong.
+ */
+function peek(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8').replace(/^\uFEFF/, '');
-  } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    const stat = statSync(path);
+    return stat.isFile() && stat.size <= MAX_CONFIG_BYTES ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
   }
 }
 
@@ -62,15 +68,14 @@ export async function dotenvValues(dir: string): Promise<Record<string, string>>
   const folders = searchFolders(resolve(dir), projectRoot(dir));
   const files = folders.map((folder) => join(folder, '.env')).filter(isFile);
   if (files.length === 0) return {};
-  const { parseDotenv } = await import('./dotenv.js');
-  return Object.assign({}, ...files.map((path) => parseDotenv(read(path)))) as Record<string, string>;
+  const [{ parseDotenv }, { readEnvironmentFile }] = await Promise.all([import('./dotenv.js'), import('./read-config-file.js')]);
+  return Object.assign({}, ...files.map((path) => parseDotenv(readEnvironmentFile(path)))) as Record<string, string>;
 }
 
-/** A file of the JSON kinds that may define environments; `text` when it was read to find out. */
+/** A file of the JSON kinds that may define environments (read again, checked, by its reader: what was peeked at is not kept). */
 export interface JsonCandidate {
   path: string;
   kind: 'jetbrains' | 'private' | 'resterm' | 'vscode' | 'httpyac' | 'httpyac-js' | 'package';
-  text?: string;
 }
 
 /**
@@ -91,8 +96,9 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
     }
     const vscode = join(folder, '.vscode', 'settings.json');
     // Settings without REST Client's key are none of reqflow's business (nor is a typo elsewhere in them).
-    const text = isFile(vscode) ? read(vscode) : '';
-    if (text.includes('rest-client.environmentVariables') || text.includes('rest-client.defaultHeaders')) yield { path: vscode, kind: 'vscode', text };
+    // One too large to look into is handed on: reading it says so.
+    const text = peek(vscode);
+    if (text === undefined ? isFile(vscode) : text.includes('rest-client.environmentVariables') || text.includes('rest-client.defaultHeaders')) yield { path: vscode, kind: 'vscode' };
     // httpyac's JavaScript config (read in a trusted project only, where it replaces .httpyac.json, as in httpyac), its own file, else its section of package.json.
     const script = HTTPYAC_JS_CONFIGS.map((name) => join(folder, name)).find(isFile);
     if (script) yield { path: script, kind: 'httpyac-js' };
@@ -102,7 +108,7 @@ export function* jsonCandidates(folders: string[]): Generator<JsonCandidate> {
       continue;
     }
     const manifest = join(folder, 'package.json');
-    const config = isFile(manifest) ? read(manifest) : '';
-    if (config.includes('"httpyac"')) yield { path: manifest, kind: 'package', text: config };
+    const config = peek(manifest);
+    if (config === undefined ? isFile(manifest) : config.includes('"httpyac"')) yield { path: manifest, kind: 'package' };
   }
 }

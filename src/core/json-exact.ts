@@ -65,7 +65,8 @@ export function parseJsonExact(text: string): ExactJson {
   }
 }
 
-function isLosslessNumber(value: unknown): value is object {
+/** A number lossless-json kept as its text (`String(value)` is the text). */
+export function isLosslessNumber(value: unknown): value is object {
   return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;
 }
 

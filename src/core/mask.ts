@@ -45,15 +45,25 @@ function keyOf(form: string): number {
  */
 class FormIndex {
   private readonly used = new Uint8Array(KEY_BITS + 1);
-  private readonly buckets = new Map<number, string[]>();
+  /**
+   * Per bucket, its forms by length, the lengths longest first (the longest form that matches is
+   * masked whole): a lookup costs one set test per length, not one comparison per form — a
+   * private environment file of 200,000 values alike (`val000001`, …) fills one bucket.
+   */
+  private readonly buckets = new Map<number, { lengths: number[]; forms: Map<number, Set<string>> }>();
   add(forms: readonly string[]): void {
     for (const form of forms) {
       const key = keyOf(form);
       this.used[key] = 1;
-      const bucket = this.buckets.get(key) ?? [];
-      if (!bucket.includes(form)) bucket.push(form);
-      bucket.sort((a, b) => b.length - a.length); // the longest form that matches is masked whole
-      this.buckets.set(key, bucket);
+      let bucket = this.buckets.get(key);
+      if (bucket === undefined) this.buckets.set(key, (bucket = { lengths: [], forms: new Map() }));
+      let same = bucket.forms.get(form.length);
+      if (same === undefined) {
+        bucket.forms.set(form.length, (same = new Set()));
+        bucket.lengths.push(form.length);
+        bucket.lengths.sort((a, b) => b - a);
+      }
+      same.add(form);
     }
   }
   /** `text` with every form replaced by the mask, leftmost first. */
@@ -66,10 +76,11 @@ class FormIndex {
       key = roll(key, text.charCodeAt(end));
       const at = end - KEY + 1;
       if (at < from || this.used[key] === 0) continue;
-      const form = this.buckets.get(key)?.find((candidate) => text.startsWith(candidate, at));
-      if (form === undefined) continue;
+      const bucket = this.buckets.get(key);
+      const length = bucket?.lengths.find((candidate) => bucket.forms.get(candidate)?.has(text.slice(at, at + candidate)));
+      if (length === undefined) continue;
       out += text.slice(from, at) + MASK;
-      from = at + form.length;
+      from = at + length;
     }
     return from === 0 ? text : out + text.slice(from);
   }
@@ -91,7 +102,8 @@ export function redact(text: string, secrets: Iterable<string>): string {
  * parameters whose names look secret (`?api_key=...`).
  */
 export function maskUrl(text: string): string {
-  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#@]*)@/i, (_all, scheme: string, userinfo: string) => {
+  // Up to the last `@` before the path, as the URL parser reads it (`user:p@ss@host`: the password is `p@ss`); `\` ends the authority too.
+  const url = text.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^/?#\\]*)@/i, (_all, scheme: string, userinfo: string) => {
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon < 0 ? MASK : `${userinfo.slice(0, colon + 1)}${MASK}`}@`;
   });

@@ -1,7 +1,8 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
+import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
@@ -41,15 +42,16 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   if (kind) throw new UsageError(`cannot read profiles file ${path}: it is ${kind}, not a file`);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = (await import('./read-config-file.js')).readConfigFile(path, { pipe: true }); // only --profiles names a pipe: the search finds regular files
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`cannot read profiles file ${path}: ${code === 'ENOENT' ? 'no such file' : code ?? String(error)}`);
   }
   const clean = text.replace(/^\uFEFF/, '');
   let raw: unknown;
   try {
-    raw = JSON.parse(clean);
+    raw = parseJsonExact(clean).value; // a variable's 64-bit id is sent as written
   } catch (error) {
     // Comments and trailing commas (JSONC) are allowed: their parser loads only for such a file.
     const value = await (await import('./json-text.js')).jsoncValue(clean);
@@ -128,7 +130,7 @@ function optionalString(value: unknown, where: string): string | undefined {
  */
 function activeOption(item: Record<string, unknown>, where: string): string {
   const options = item.options as unknown[];
-  if (options.length === 0 || !options.every((option) => typeof option === 'string' || typeof option === 'number' || typeof option === 'boolean')) fail(`${where}.options`, 'a non-empty array of strings');
+  if (options.length === 0 || !options.every((option) => typeof option === 'string' || typeof option === 'number' || typeof option === 'boolean' || isLosslessNumber(option))) fail(`${where}.options`, 'a non-empty array of strings');
   const aliases = item.aliases === undefined ? {} : item.aliases;
   if (!isObject(aliases)) fail(`${where}.aliases`, 'an object of "alias": index');
   for (const [alias, index] of Object.entries(aliases)) {
@@ -146,7 +148,7 @@ function validateVariables(value: unknown, where: string): Record<string, Profil
   const out: Record<string, ProfileVariable> = {};
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') out[name] = item;
-    else if (typeof item === 'number' || typeof item === 'boolean') out[name] = String(item);
+    else if (typeof item === 'number' || typeof item === 'boolean' || isLosslessNumber(item)) out[name] = String(item);
     else if (isObject(item) && Array.isArray(item.options)) out[name] = activeOption(item, `${where}.${name}`);
     else if (isObject(item) && (typeof item.value === 'string' || item.value === undefined)) {
       if (item.interactive !== undefined && typeof item.interactive !== 'boolean') fail(`${where}.${name}.interactive`, 'true or false');

@@ -4,10 +4,10 @@
  * `{{$processEnv HOME}}`, `{{$dotenv TOKEN}}`, … — VS Code REST Client's, JetBrains' and
  * httpyac's. Each occurrence gets its own value. An unknown `$` function is exit 3 naming it.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseDotenv } from './dotenv.js';
-import { VariableError } from './errors/index.js';
+import { UsageError, VariableError } from './errors/index.js';
+import { readConfigFile } from './read-config-file.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 
 const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
@@ -167,8 +167,9 @@ function dotenv(name: string, ctx: SystemContext, expression: string): string {
   const path = join(ctx.baseDir ?? process.cwd(), '.env');
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
-  } catch {
+    text = readConfigFile(path);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new VariableError(`{{${expression}}}: no .env file beside the request file (${path})${ctx.where}`);
   }
   const value = parseDotenv(text)[name];

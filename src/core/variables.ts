@@ -1,5 +1,6 @@
 import { UsageError, VariableError } from './errors/index.js';
 import { dotenvValues } from './environment-search.js';
+import { MAX_EXPANSION_MIB } from './input-limits.js';
 import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
@@ -182,10 +183,12 @@ export class TemplateResolver implements VariableResolver {
     // Sequential on purpose: shell values run in dependency order and prompts come one at a time.
     let result = '';
     let last = 0;
+    const longest = text.length + MAX_EXPANSION_MIB * 1024 * 1024;
     for (const match of text.matchAll(TEMPLATE)) {
       result += text.slice(last, match.index);
       const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
+      if (result.length > longest) throw (await import('./expansion-error.js')).expansionTooLong(stack, MAX_EXPANSION_MIB, this.where());
       last = (match.index ?? 0) + match[0].length;
     }
     return result + text.slice(last);

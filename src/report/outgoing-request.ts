@@ -5,6 +5,7 @@
  */
 import { hasHeader, headersAsSent, type RequestHeaders } from '../core/headers.js';
 import type { CookieStore } from '../core/http/cookie-jar.js';
+import { checkHeaderFields } from '../core/http/header-fields.js';
 import type { Http2Mode } from '../core/http/http2.js';
 import type { ProxyRules } from '../core/http/proxy.js';
 import { withDefaultHeaders } from '../core/http/send.js';
@@ -63,6 +64,8 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
     const cookie = await run.cookies.header(url.href);
     if (cookie !== undefined) headers.Cookie = cookie;
   }
+  // What the send stage would refuse is refused here too, as it would be: printed, a value with a line break would read as two headers.
+  if (url) checkHeaderFields(spec.method, url, headers);
   const withDefaults = withDefaultHeaders(headers);
   const added: RequestHeaders = {};
   for (const [name, value] of Object.entries(withDefaults)) if (!hasHeader(headers, name)) added[name] = value;

@@ -10,7 +10,7 @@ import { templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
 
 /** What made a resolved URL unsendable (see substitute.ts). */
-export type UrlProblem = { port: string } | { twice: true } | { bad: string };
+export type UrlProblem = { port: string } | { twice: true } | { bad: string } | { moved: string };
 
 const templatesOf = (written: string): string[] => templateExpressions(written).map((expression) => `{{${expression}}}`);
 const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
@@ -39,6 +39,9 @@ export function urlError(ctx: RequestContext, written: string, problem: UrlProbl
   const line = `${ctx.spec.source.file}:${ctx.spec.source.line}`;
   if ('port' in problem) return new UsageError(`${line}: port ${problem.port} is out of range (1–65535) in ${displayUrl(ctx.spec.url, ctx.redact)}${from}`);
   const where = `${line}: the URL of request "${ctx.spec.name}" would`;
+  if ('moved' in problem) {
+    return new VariableError(`${where} go to host ${problem.moved}, not the one the file writes${from}`, { hint: 'a value written after the host may lengthen it or add a path (/…), never put user info (…@) before it: nothing was sent' });
+  }
   if ('twice' in problem) return new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
   return new VariableError(`${where} contain a control character (${codePoint(problem.bad)})${from}`, {
     hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',

@@ -51,6 +51,30 @@ function urlProblem(url: string): UrlProblem | undefined {
   return bad === undefined ? undefined : { bad };
 }
 
+/**
+ * The host a value moved: `http://10.0.0.1:9{{path}}` with path = `@evil.example/x` would go to
+ * evil.example (the written host as its user name). Where the file writes the host's start and a
+ * template follows it, a value may lengthen the host, never put user info before it.
+ */
+function movedHost(written: string, url: string): string | undefined {
+  const literal = /^[a-z][\w+.-]*:\/\/([^{/?#\\]+)\{\{/i.exec(written)?.[1];
+  if (literal === undefined) return undefined;
+  let sent: URL;
+  try {
+    sent = new URL(url);
+  } catch {
+    return undefined; // the send stage says what is wrong with it
+  }
+  const at = literal.lastIndexOf('@');
+  if (at < 0) {
+    // A template inside user info the file writes (`http://user:{{pw}}@host`) is the file's own.
+    const authority = outsideTemplates(written).replace(/^[^:]*:\/\//, '').split(/[/?#\\]/)[0] ?? '';
+    return !authority.includes('@') && (sent.username !== '' || sent.password !== '') ? sent.host : undefined;
+  }
+  const port = sent.port || (sent.protocol === 'https:' ? '443' : '80');
+  return `${sent.hostname}:${port}`.startsWith(literal.slice(at + 1).toLowerCase()) ? undefined : sent.host;
+}
+
 /** The errors' wording: imported only when a request has one of these problems. */
 const wording = (): Promise<typeof import('./substitute-errors.js')> => import('./substitute-errors.js');
 
@@ -114,7 +138,8 @@ async function substitute(ctx: RequestContext): Promise<void> {
   // `{{host}}/x` with host = localhost:8080: http://, as for a URL written without a scheme.
   const written = spec.url;
   spec.url = withDefaultScheme(await variables.expand(written));
-  const problem = urlProblem(spec.url);
+  const moved = movedHost(written, spec.url);
+  const problem = moved === undefined ? urlProblem(spec.url) : { moved };
   if (problem) throw (await wording()).urlError(ctx, written, problem);
   if (spec.bodyParts) {
     const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);

@@ -1,0 +1,15 @@
+/**
+ * Bounds on what the files a project brings may make reqflow hold. One small module on the
+ * plain path (the search and the resolver read them); the code that enforces each, and its
+ * error, load only when a file or a template comes near it.
+ */
+
+/** The largest settings file (environment files, `.env`, `.profiles.json`): real ones are a few kilobytes (read-config-file.ts says why it is bounded). */
+export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * How much a text's templates may add to it (the resolver's `{{…}}`, VS Code's `{{$shared …}}`):
+ * values that repeat each other (`a={{b}}{{b}}`, `b={{c}}{{c}}`, …: a "billion laughs") or one
+ * value of 1 MB named a thousand times would otherwise grow past the longest string V8 holds.
+ */
+export const MAX_EXPANSION_MIB = 64;
