@@ -59,7 +59,7 @@ test('a long key over 100,000 values (1.4 MB: names of 100 KB that V8 hashes ali
   const file = project('wide', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, ['x'.repeat(100_000)]: values } }) });
   clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*wide\/http-client\.env\.json: a value's name is longer than 4096 characters: "x{40}"…$/m);
   // Without --env the values are read only for an unknown variable's hint, which leaves such a file out.
-  clean(await runCli(['run', file], bounded), 3, /^reqflow: unknown variable "host"/m);
+  clean(await runCli(['run', file], bounded), 3, /^reqflow: \S+\.http:\d+: unknown variable "host"/m);
 });
 
 test("httpyac's objects as JSON text at every level of a deep chain (quadratic text) are bounded: exit 2 naming the file", async () => {
@@ -132,7 +132,7 @@ test('a .env that is a link to /dev/zero, or a named pipe, read by {{$dotenv A}}
   clean(await runCli(['run', pipe], bounded), 2, /^reqflow: cannot read \S*dotenv-pipe\/\.env: it is a named pipe, not a file$/m);
   const unknown = project('dotenv-pipe-unknown', {}, `GET ${recorder.url}/x?b={{B}}\n`);
   execFileSync('mkfifo', [join(tmp.dir, 'dotenv-pipe-unknown', '.env')]);
-  clean(await runCli(['run', unknown], bounded), 3, /^reqflow: unknown variable "B"/m); // the search finds regular files only
+  clean(await runCli(['run', unknown], bounded), 3, /^reqflow: \S+\.http:\d+: unknown variable "B"/m); // the search finds regular files only
   expect(recorder.received.length).toBe(before);
 });
 
