@@ -49,7 +49,7 @@ describe('basic auth', () => {
       },
     ]);
     f.p.write('api.http', `GET ${f.echo.url}/anything\nAuthorization: Basic {{basicAuth}}\n`);
-    const result = await f.p.run(['run', 'api.http', '-v']);
+    const result = await f.p.run(['run', 'api.http', '-v', '--trust']);
     expect(result.code).toBe(0);
     expect(receivedCredentials()).toBe("alice:it's a secret");
     expectNoSecrets(result, ["it's a secret"]);

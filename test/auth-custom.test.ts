@@ -26,7 +26,7 @@ describe('custom signed headers', () => {
   signedTest('written out in the request: the server recomputes the HMAC of the timestamp with the same secret', async () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES }]);
     f.p.write('signed.http', `GET ${f.echo.url}/hmac\n${Object.entries(SIGNED_HEADERS).map(([n, v]) => `${n}: ${v}`).join('\n')}\n`);
-    const result = await f.p.run(['run', 'signed.http', '-v']);
+    const result = await f.p.run(['run', '--trust', 'signed.http', '-v']);
     expect(result.stdout).toContain('"valid": true');
     expect(result.code).toBe(0);
     const received = f.echo.last().headers;
@@ -39,7 +39,7 @@ describe('custom signed headers', () => {
   signedTest('# @auth custom adds the headers of profile auth {type: custom}; the server verifies them', async () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES, auth: { type: 'custom', headers: SIGNED_HEADERS } }]);
     f.p.write('signed.http', `### signed\n# @auth custom\nGET ${f.echo.url}/hmac\n`);
-    const result = await f.p.run(['run', 'signed.http']);
+    const result = await f.p.run(['run', '--trust', 'signed.http']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('"valid": true');
     expectNoSecrets(result, [SIGNING_SECRET, AUTH_TOKEN]);
@@ -48,7 +48,7 @@ describe('custom signed headers', () => {
   signedTest('a signature made with another secret is refused by the server (exit 1): the check is real', async () => {
     f.p.profiles([{ name: 'dev', variables: { ...SIGNED_VARIABLES, signingSecret: 'not-the-secret' }, auth: { type: 'custom', headers: SIGNED_HEADERS } }]);
     f.p.write('signed.http', `GET ${f.echo.url}/hmac\n`);
-    const result = await f.p.run(['run', 'signed.http']);
+    const result = await f.p.run(['run', '--trust', 'signed.http']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('X-Signature does not match');
   });
@@ -64,7 +64,7 @@ describe('custom signed headers', () => {
     ]);
     f.p.write('two.http', `### first\nGET ${f.echo.url}/hmac\n\n### second\nGET ${f.echo.url}/hmac\n`);
     const before = f.echo.requests.length;
-    const result = await f.p.run(['run', 'two.http']);
+    const result = await f.p.run(['run', '--trust', 'two.http']);
     expect(result.code).toBe(0);
     expect(readFileSync(counter, 'utf8')).toBe('run\nrun\n');
     for (const request of f.echo.requests.slice(before)) {
@@ -77,7 +77,7 @@ describe('custom signed headers', () => {
     f.p.profiles([{ name: 'dev', variables: { authToken: AUTH_TOKEN }, auth: { type: 'custom', headers: { 'X-Custom-Auth': '{{authToken}}' } } }]);
     f.p.write('api.http', `### auto\nGET ${f.echo.url}/a\n\n### none\n# @auth none\nGET ${f.echo.url}/b\n\n### own\nGET ${f.echo.url}/c\nX-Custom-Auth: override\n`);
     const before = f.echo.requests.length;
-    expect((await f.p.run(['run', 'api.http'])).code).toBe(0);
+    expect((await f.p.run(['run', '--trust', 'api.http'])).code).toBe(0);
     expect(f.echo.requests.slice(before).map((r) => r.headers['x-custom-auth'])).toEqual([AUTH_TOKEN, undefined, 'override']);
   });
 
@@ -85,7 +85,7 @@ describe('custom signed headers', () => {
     f.p.profiles([{ name: 'dev', variables: SIGNED_VARIABLES, auth: { type: 'none', custom: { headers: SIGNED_HEADERS } } }]);
     f.p.write('api.http', `### public\nGET ${f.echo.url}/hmac\n\n### signed\n# @auth custom\nGET ${f.echo.url}/hmac\n`);
     const before = f.echo.requests.length;
-    const result = await f.p.run(['run', 'api.http']);
+    const result = await f.p.run(['run', '--trust', 'api.http']);
     expect(result.code).toBe(1); // the unsigned request is refused, the signed one is not
     const [unsigned, signed] = f.echo.requests.slice(before);
     expect(unsigned?.headers['x-signature']).toBeUndefined();
@@ -94,9 +94,9 @@ describe('custom signed headers', () => {
 
   test('# @auth custom without custom settings in the profile is exit 2; malformed settings name the field', async () => {
     f.p.write('api.http', `### c\n# @auth custom\nGET ${f.echo.url}/anything\n`);
-    expectCleanFailure(await f.p.run(['run', 'api.http']), { code: 2, message: /request "c" uses custom auth but profile "default" has no custom settings/, hint: /"type": "custom", "headers".*"custom": \{"headers"/ });
+    expectCleanFailure(await f.p.run(['run', '--trust', 'api.http']), { code: 2, message: /request "c" uses custom auth but profile "default" has no custom settings/, hint: /"type": "custom", "headers".*"custom": \{"headers"/ });
     f.p.profiles([{ name: 'dev', auth: { type: 'none', custom: { headers: { 'X-Sig': 7 } } } }]);
-    expectCleanFailure(await f.p.run(['run', 'api.http']), { code: 2, message: /profile "dev": auth\.custom\.headers\.X-Sig: expected a string/ });
+    expectCleanFailure(await f.p.run(['run', '--trust', 'api.http']), { code: 2, message: /profile "dev": auth\.custom\.headers\.X-Sig: expected a string/ });
   });
 
   test('a failing signature command is exit 3 naming the variable, with the secret scrubbed from the hint', async () => {
@@ -108,7 +108,7 @@ describe('custom signed headers', () => {
       },
     ]);
     f.p.write('api.http', `GET ${f.echo.url}/anything\n`);
-    const result = await f.p.run(['run', 'api.http']);
+    const result = await f.p.run(['run', '--trust', 'api.http']);
     expectCleanFailure(result, { code: 3, message: /shell value of "signature" failed/ });
     expect(result.stderr).toContain('openssl dgst');
     expectNoSecrets(result, [SIGNING_SECRET]);

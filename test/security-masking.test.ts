@@ -88,7 +88,7 @@ afterAll(async () => {
   p.cleanup();
 });
 
-const run = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => p.run(['run', 'api.http', '-e', `apiToken=${SECRETS.cliToken}`, ...args], env);
+const run = (args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => p.run(['run', 'api.http', '-e', `apiToken=${SECRETS.cliToken}`, '--trust', ...args], env);
 
 describe('secrets are masked in every output channel', () => {
   // Every row has three entries: jest treats a missing one as a `done` callback.

@@ -53,7 +53,7 @@ function lastUse(): { headers: Record<string, unknown>; body: string; url: strin
 }
 
 test('a token with shell and template syntax is stored and sent back literally', async () => {
-  const result = await p.run(['run', 'flow.http']);
+  const result = await p.run(['run', '--trust', 'flow.http']);
   expect(result.code).toBe(0);
   expect(result.stderr).not.toMatch(/^reqflow: /m);
   // Stored as text.
@@ -70,7 +70,7 @@ test('a token with shell and template syntax is stored and sent back literally',
 });
 
 test('a later run reuses the stored token literally too', async () => {
-  const result = await p.run(['run', 'flow.http', '-n', 'use']);
+  const result = await p.run(['run', '--trust', 'flow.http', '-n', 'use']);
   expect(result.code).toBe(0);
   const use = lastUse();
   expect(use.headers.authorization).toBe(`Bearer ${token}`);
@@ -80,7 +80,7 @@ test('a later run reuses the stored token literally too', async () => {
 
 test('-e values that mention the token do not make it evaluated', async () => {
   p.write('wrapped.http', `POST ${server.url}/use?wrapped\nX-Wrapped: {{wrapped}}\n`);
-  const result = await p.run(['run', 'wrapped.http', '-e', 'wrapped=<{{token}}>']);
+  const result = await p.run(['run', '--trust', 'wrapped.http', '-e', 'wrapped=<{{token}}>']);
   expect(result.code).toBe(0);
   expect(lastUse().headers['x-wrapped']).toBe(`<${token}>`);
   for (const marker of markers) expect(existsSync(marker)).toBe(false);

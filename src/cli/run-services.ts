@@ -74,6 +74,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     options,
     profile,
     ...(document.path ? { profilesPath: document.path } : {}),
+    ...(setup.profileFlags.profiles ? { profilesChosen: true } : {}),
     session,
     ...(environment ? { environment } : {}),
     output: setup.output,

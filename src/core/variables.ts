@@ -80,6 +80,8 @@ export interface ResolverOptions {
   environmentUnusable?: Readonly<Record<string, UnusableValue>>;
   /** For messages: `file:line` of the request being resolved. */
   requestLine?: string;
+  /** Before a profile value's `$(…)` runs: throws when it may not (docs/trust.md). Unset: it runs. */
+  profileProgram?: (name: string) => Promise<void>;
   /** For messages: `file:line` where `{{expression}}` is written for this request, when it can be told (an error's path only). */
   writtenAt?: (expression: string) => Promise<string | undefined>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
@@ -336,11 +338,15 @@ export class TemplateResolver implements VariableResolver {
     return Object.hasOwn(values, name) ? values[name] : undefined;
   }
 
-  /** Profile and `-e` values may reference other variables and may be shell commands. */
-  private async fromTrusted(name: string, raw: string, stack: string[]): Promise<string> {
+  /**
+   * Profile and `-e` values may reference other variables and may be shell commands. A profile's
+   * command runs only where `profileProgram` allows it (a profiles file a project brings: trust).
+   */
+  private async fromTrusted(name: string, raw: string, stack: string[], fromProfile = false): Promise<string> {
     if (isShellValue(raw)) {
       const placeholder = this.deferred(name);
       if (placeholder !== undefined) return placeholder;
+      if (fromProfile) await this.options.profileProgram?.(name);
       const command = await this.expandIn(shellCommandOf(raw), stack, true);
       const { runShellValue } = await import('./shell-run.js');
       return runShellValue(name, command, {
@@ -367,8 +373,8 @@ export class TemplateResolver implements VariableResolver {
   }
 
   private async fromProfile(name: string, variable: ProfileVariable, stack: string[]): Promise<string> {
-    if (typeof variable === 'string') return this.fromTrusted(name, variable, stack);
-    if (!variable.interactive) return this.fromTrusted(name, variable.value, stack);
+    if (typeof variable === 'string') return this.fromTrusted(name, variable, stack, true);
+    if (!variable.interactive) return this.fromTrusted(name, variable.value, stack, true);
     const answered = this.options.promptCache.get(name);
     if (answered !== undefined) return answered;
     const placeholder = this.deferred(name);

@@ -30,6 +30,8 @@ export interface RunServices {
   options: RunOptions;
   profile: Profile;
   profilesPath?: string;
+  /** The profiles file was named (`--profiles`), not found beside the request file: the user's own, its `$(…)` values run untrusted. */
+  profilesChosen?: boolean;
   session: Session;
   output: OutputSink;
   /** Where responses go: the run's reporter behind the one place that filters. */
@@ -187,6 +189,13 @@ async function writtenAt(spec: RequestSpec, file: string, expression: string): P
   return line === undefined ? undefined : `${shownPath(spec.source.file)}:${line}`;
 }
 
+/** A profile value's `$(…)` from a profiles file a project brings: exit 2 unless the project is trusted (loaded then). */
+async function profileProgram(services: RunServices, name: string, profilesPath: string): Promise<void> {
+  const { requireTrust } = await import('../trust/require-trust.js');
+  const project = services.session.project ?? dirname(profilesPath);
+  requireTrust({ flag: services.options.trust === true, project, file: profilesPath, ...(services.env ? { env: services.env } : {}) }, shownPath(profilesPath), `profile variable "${name}" is $(…): it`);
+}
+
 /** `runState` key of the script worker of a run without a chain. */
 const TEMPLATE_WORKER = 'template-javascript';
 
@@ -220,7 +229,11 @@ function resolverFor(spec: RequestSpec, { absolute, baseDir }: Place, services: 
     if (environment.name !== undefined) options.environmentName = environment.name;
     options.environmentUnusable = environment.unusable;
   }
-  if (services.profilesPath) options.profilesPath = services.profilesPath;
+  if (services.profilesPath) {
+    options.profilesPath = services.profilesPath;
+    // A profiles file the search found is the project's: its programs run only in a trusted project.
+    if (services.profilesChosen !== true) options.profileProgram = (name) => profileProgram(services, name, services.profilesPath as string);
+  }
   if (services.env) options.env = services.env;
   return new TemplateResolver(options);
 }

@@ -218,6 +218,7 @@ export class Workspace {
       options: this.options,
       profile: withToolDefaultHeaders(this.profile, environment),
       ...(this.document.path ? { profilesPath: this.document.path } : {}),
+      ...(this.config.profilesPath ? { profilesChosen: true } : {}),
       session: this.session,
       ...(environment ? { environment } : {}),
       output: io.output,
