@@ -131,6 +131,14 @@ export async function startFaultServer(): Promise<FaultServer> {
   return { url: `http://127.0.0.1:${port}`, port, requests, close: closer(server, sockets) };
 }
 
+/** A TCP server on 127.0.0.1 that hands each connection to `onSocket` (a test writes exactly the bytes it wants); `close` destroys what is still open. */
+export async function startRawServer(onSocket: (socket: Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createTcpServer(onSocket);
+  const sockets = track(server);
+  const port = await listen(server);
+  return { url: `http://127.0.0.1:${port}`, close: closer(server, sockets) };
+}
+
 /** A TCP server that answers every connection with bytes that are not HTTP. */
 export async function startGarbageServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createTcpServer((socket) => {

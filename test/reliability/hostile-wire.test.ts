@@ -5,10 +5,10 @@
  * stack trace, a misleading message or a wrong exit code.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { startRawServer } from '../helpers/fault-server.js';
 import { parseRecords } from '../helpers/records.js';
 
 const tmp = tempDir('reqflow-wire-');
@@ -18,9 +18,8 @@ const JSON_TEXT = '{"a":1}';
 /** What the server answers to each path: the response's bytes, and whether it then closes. */
 type Answer = { bytes: Buffer | string; close?: boolean };
 const answers = new Map<string, (head: string) => Answer>();
-let server: Server;
+let server: Awaited<ReturnType<typeof startRawServer>>;
 let base = '';
-const sockets = new Set<Socket>();
 
 /** A response with these header lines (each `Name: value`) and this body. */
 function response(status: string, headers: string[], body: Buffer | string = ''): Buffer {
@@ -28,9 +27,7 @@ function response(status: string, headers: string[], body: Buffer | string = '')
 }
 
 beforeAll(async () => {
-  server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+  server = await startRawServer((socket) => {
     socket.on('error', () => undefined);
     let buffered = '';
     socket.on('data', (chunk) => {
@@ -45,12 +42,10 @@ beforeAll(async () => {
       else socket.write(answer.bytes);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   tmp.cleanup();
 });
 
