@@ -28,7 +28,7 @@ function project(name: string): { dir: string; marker: string } {
   const dir = join(tmp.dir, name);
   mkdirSync(dir, { recursive: true });
   const marker = join(dir, 'RAN');
-  writeFileSync(join(dir, '.profiles.json'), JSON.stringify([{ name: 'default', variables: { who: `$(touch '${marker}'; printf ada)` } }]));
+  writeFileSync(join(dir, '.profiles.json'), JSON.stringify([{ name: 'default', variables: { who: `$(: > '${marker}'; printf ada)` } }]));
   writeFileSync(join(dir, 'api.http'), `GET ${server.url}/hello?who={{who}}\n`);
   return { dir, marker };
 }

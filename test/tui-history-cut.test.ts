@@ -28,7 +28,7 @@ afterAll(async () => {
   workspace.cleanup();
 });
 
-const open = (): Promise<Harness> => startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir), variables: [`big=$(head -c ${LENGTH} /dev/zero | tr '\\0' x)`], columns: 160, rows: 30 });
+const open = (): Promise<Harness> => startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir), variables: [`big=$(node -e 'process.stdout.write("x".repeat(${LENGTH}))')`], columns: 160, rows: 30 });
 
 it('H marks a cut send [cut], and Enter shows it with a note naming what was cut', async () => {
   const first = await open();
