@@ -5,7 +5,6 @@
  * session); nothing here is module-level.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
@@ -16,6 +15,7 @@ import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
 import type { GlobalKind } from '../scripts/jetbrains-api.js';
 import { templateExpressions } from '../core/variables.js';
+import { readConfigFile } from '../core/read-config-file.js';
 import { resolvePath } from '../core/resolve-path.js';
 import { templateHeads } from './needs-chain.js';
 
@@ -72,28 +72,20 @@ function templatesOf(spec: RequestSpec): string[] {
   return texts;
 }
 
-/** A `<@ file` include is text whose templates are resolved when sent: at most this much of it is read ahead for the names it uses. */
-const INCLUDE_SCAN_BYTES = 4 * 1024 * 1024;
-
 /**
  * The text of each `<@ file` a request includes, read now for the requests its templates name
  * (they must be kept when they run). `undefined` in the list: a file that cannot be read ahead (a
- * path made of templates, too large, not there yet), which may name any request.
+ * path made of templates; not a regular UTF-8 file of at most 4 MiB, as a settings file; not there
+ * yet), which may name any request. Sending it will say why it cannot be read.
  */
 function includedTexts(spec: RequestSpec, file: string): (string | undefined)[] {
   const texts: (string | undefined)[] = [];
   for (const part of spec.bodyParts ?? []) {
     if (part.kind !== 'file' || !part.substitute) continue;
-    if (part.path.includes('{{')) {
-      texts.push(undefined);
-      continue;
-    }
-    const path = resolvePath(part.path, dirname(resolve(file)));
     try {
-      const stats = statSync(path);
-      texts.push(stats.isFile() && stats.size <= INCLUDE_SCAN_BYTES ? readFileSync(path, 'utf8') : undefined);
+      texts.push(part.path.includes('{{') ? undefined : readConfigFile(resolvePath(part.path, dirname(resolve(file)))));
     } catch {
-      texts.push(undefined); // sending it will say why it cannot be read
+      texts.push(undefined);
     }
   }
   return texts;

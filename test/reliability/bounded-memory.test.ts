@@ -8,19 +8,18 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { BIN, ROOT, tempDir } from '../helpers/cli.js';
+import { startRawServer } from '../helpers/fault-server.js';
 import { type Measured, runMeasured as measure } from '../helpers/run-measured.js';
 import { needs } from '../helpers/system-programs.js';
 
 const LIMIT_MB = 256;
 const tmp = tempDir('reqflow-bounded-');
-let server: Server;
+let server: Awaited<ReturnType<typeof startRawServer>>;
 let base = '';
-const sockets = new Set<Socket>();
 
 /** Writes `chunk` as fast as the socket takes it, until the client goes away. */
 function pour(socket: Socket, chunk: string | Buffer): void {
@@ -38,10 +37,8 @@ beforeAll(async () => {
   // gzip members one after another are one gzip body: each 8 MiB of zeros sent as ~8 KiB.
   const bombMember = gzipSync(Buffer.alloc(8 * 1024 * 1024));
   const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
-  server = createServer((socket) => {
-    sockets.add(socket);
+  server = await startRawServer((socket) => {
     socket.on('error', () => undefined);
-    socket.on('close', () => sockets.delete(socket));
     socket.once('data', (data) => {
       const path = data.toString('latin1').split(' ')[1] ?? '';
       if (path === '/endless-header') return void (socket.write('HTTP/1.1 200 OK\r\nX-Endless: '), pour(socket, 'a'.repeat(64 * 1024)));
@@ -60,12 +57,10 @@ beforeAll(async () => {
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${deep.length}\r\nConnection: close\r\n\r\n${deep}`);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   tmp.cleanup();
 });
 

@@ -5,20 +5,17 @@
  * on stderr — instead of lasting as long as the server likes.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { createServer, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
+import { startRawServer } from '../helpers/fault-server.js';
 
 const tmp = tempDir('reqflow-stress-hostile-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-let server: Server;
+let server: Awaited<ReturnType<typeof startRawServer>>;
 let base = '';
-const sockets = new Set<Socket>();
 
 beforeAll(async () => {
-  server = createServer((socket) => {
-    sockets.add(socket);
+  server = await startRawServer((socket) => {
     socket.on('error', () => undefined);
     socket.once('data', (chunk: Buffer) => {
       if (!chunk.toString('latin1').startsWith('GET /drip')) return; // /silent: never answers
@@ -26,14 +23,11 @@ beforeAll(async () => {
       const drip = setInterval(() => (socket.destroyed ? clearInterval(drip) : socket.write('a')), 100);
       socket.once('close', () => clearInterval(drip));
     });
-    socket.once('close', () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = server.url;
 });
 afterAll(async () => {
-  for (const socket of sockets) socket.destroy();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   tmp.cleanup();
 });
 
