@@ -20,6 +20,8 @@ interface Received {
   head: string;
   /** 1-based, over the whole test. */
   n: number;
+  /** 1-based, on its connection. */
+  onSocket: number;
 }
 
 /** What the server writes for the n-th request (a raw HTTP/1.1 response, one char a byte), 'reset' to destroy the socket, 'hang' for no answer. */
@@ -36,6 +38,7 @@ let files: ReturnType<typeof tempDir>;
 /** Splits a connection's bytes into requests (head, then a Content-Length body) and answers each. */
 function serve(socket: Socket): void {
   let buffered = Buffer.alloc(0);
+  let onSocket = 0;
   socket.on('error', () => undefined);
   socket.on('data', (chunk: Buffer) => {
     buffered = Buffer.concat([buffered, chunk]);
@@ -45,7 +48,7 @@ function serve(socket: Socket): void {
       const head = buffered.subarray(0, end).toString('latin1');
       const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
       if (buffered.length < end + 4 + length) return;
-      const request: Received = { raw: buffered.subarray(0, end + 4 + length).toString('latin1'), head, n: received.length + 1 };
+      const request: Received = { raw: buffered.subarray(0, end + 4 + length).toString('latin1'), head, n: received.length + 1, onSocket: ++onSocket };
       buffered = buffered.subarray(end + 4 + length);
       received.push(request);
       const reply = answer(request);
@@ -207,6 +210,19 @@ describe('stress replay: responses', () => {
     expect(Object.values(summary.statuses as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(60);
     expect(summary.sending.replayed).toBeGreaterThan(0);
     expect(received).toHaveLength(60);
+  });
+
+  // A reply nobody asked for, cut in two: its first half rides behind a real response, its second
+  // half comes with the next answer on that connection. Kept, the connection would read the 500
+  // as the next request's answer.
+  test('bytes behind a response (half of an unasked-for reply) retire the connection: no request is given an answer not its own', async () => {
+    answer = (request) => `${request.onSocket > 1 ? 'gth: 0\r\n\r\n' : ''}${ok()}HTTP/1.1 500 Not Yours\r\nContent-Len`;
+    files.write('api.http', `GET ${base}/item\n`);
+    const summary = await stressJson(['api.http', '--requests', '40', '-c', '2']);
+    expect(summary.statuses).toEqual({ 200: 40 });
+    expect(summary.errors.total).toBe(0);
+    expect(summary.sending.replayed).toBeGreaterThan(0);
+    expect(received.filter((r) => r.onSocket > 1)).toEqual([]);
   });
 
   test('HEAD: a Content-Length with no body does not stall the connection', async () => {

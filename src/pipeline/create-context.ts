@@ -109,8 +109,9 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
       services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
     },
     keepAliveAfterHeaders: request.streaming === true,
-    onResend: (url) => {
-      if (options.verbose) services.output.err(`reqflow: ${url.origin} closed the kept-alive connection as the ${request.method} went out: sent again on a new connection`);
+    onResend: (url, why) => {
+      const what = why === 'closed' ? `closed the kept-alive connection as the ${request.method} went out` : `answered the ${request.method} on a kept-alive connection with bytes that are not HTTP`;
+      if (options.verbose) services.output.err(`reqflow: ${url.origin} ${what}: sent again on a new connection`);
     },
     onProtocol: (url) => {
       if (options.verbose) services.output.err(`reqflow: ${url.origin} refused HTTP/1.1 and speaks HTTP/2: sent over HTTP/2`);

@@ -221,3 +221,35 @@ test('JSON in UTF-16 with a byte-order mark and no charset named: pretty reads i
     expect(parseRecords(json.stdout)[0]?.body).toEqual({ a: 'é' });
   }
 });
+
+// Half of a reply nobody asked for rides behind each response; its other half comes before the
+// next answer on that connection. Node keeps the connection, so the next request reads garbage.
+test('bytes left behind a response on a kept-alive connection: a GET goes once more on a new one; a POST is exit 4 saying it may have arrived', async () => {
+  const trailing = await startRawServer((socket) => {
+    socket.on('error', () => undefined);
+    let answered = 0;
+    let buffered = '';
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('latin1');
+      for (let end = buffered.indexOf('\r\n\r\n'); end !== -1; end = buffered.indexOf('\r\n\r\n')) {
+        buffered = buffered.slice(end + 4);
+        socket.write(`${answered++ > 0 ? 'gth: 0\r\n\r\n' : ''}${response('200 OK', ['Content-Length: 2'], 'ok').toString('latin1')}HTTP/1.1 500 Not Yours\r\nContent-Len`, 'latin1');
+      }
+    });
+  });
+  try {
+    const three = (method: string): string => [1, 2, 3].map((n) => `### ${n}\n${method} ${trailing.url}/${n}`).join('\n\n');
+    const gets = await runCli(['run', tmp.write('trailing-get.http', three('GET')), '-o', 'json', '--no-history'], { env });
+    expect(gets.code).toBe(0);
+    expect(parseRecords(gets.stdout).map((r) => [r.status, r.body])).toEqual([[200, 'ok'], [200, 'ok'], [200, 'ok']]);
+    const verbose = await runCli(['run', tmp.write('trailing-get-v.http', three('GET')), '-v', '--no-history'], { env });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stderr).toMatch(/answered the GET on a kept-alive connection with bytes that are not HTTP: sent again on a new connection/);
+    const posts = await runCli(['run', tmp.write('trailing-post.http', three('POST')), '--no-history'], { env });
+    expect(posts.code).toBe(4);
+    expect(posts.stderr).toMatch(/did not answer with valid HTTP\nhint: on a kept-alive connection it had answered on before .*the POST may or may not have reached the server/);
+    expect(posts.stderr).not.toMatch(noCrash);
+  } finally {
+    await trailing.close();
+  }
+});

@@ -101,7 +101,15 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
       return new NetworkError(`host ${host} is unreachable`, { cause: error });
     case 'HPE_INVALID_CONSTANT':
     case 'HPE_INVALID_VERSION':
-      return new NetworkError(`${host} did not answer with valid HTTP`, { hint: 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)', cause: error });
+      return new NetworkError(`${host} did not answer with valid HTTP`, {
+        hint:
+          target.reusedSocket !== true
+            ? 'is it an HTTP server? (https:// against a plain HTTP port, or the reverse?)'
+            : isIdempotent(target.method)
+              ? `on a kept-alive connection, and again when the ${target.method} was sent once more on a new one: a broken server`
+              : `on a kept-alive connection it had answered on before (the rest of a reply nobody asked for?): the ${target.method} may or may not have reached the server (--retry N --retry-all sends it again)`,
+        cause: error,
+      });
     case 'HPE_HEADER_OVERFLOW':
       return new NetworkError(`${host} sent response headers over the 16 KiB limit`, { hint: 'a broken or hostile server (or a huge cookie); reqflow does not read past the limit', cause: error });
     case 'REQFLOW_INTERIM_FLOOD':

@@ -66,9 +66,13 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
       // A kept-alive connection the server closed as the request went out (its idle time-out and
       // the request crossed): an idempotent request goes once more, on a new connection, as
       // browsers and curl do; any other may have reached the server, and is not sent again.
-      if (req.reusedSocket && !resent && (code === 'ECONNRESET' || code === 'EPIPE') && isIdempotent(request.method)) {
+      // So too when the reused connection answers with what is not HTTP before any response:
+      // most likely the rest of a reply nobody asked for, left behind the last response (curl
+      // would have closed that connection). A server that garbles every answer fails again.
+      const why = code === 'ECONNRESET' || code === 'EPIPE' ? 'closed' : code?.startsWith('HPE_') === true ? 'garbled' : undefined;
+      if (req.reusedSocket && !resent && why !== undefined && isIdempotent(request.method)) {
         req.socket?.destroy();
-        request.onResend?.(url);
+        request.onResend?.(url, why);
         onceHttp1(request, url, agents, true).then(resolvePromise, reject);
         return;
       }

@@ -44,8 +44,12 @@ export interface OutgoingRequest {
    * refuses HTTP/1.1 in the TLS handshake (nothing was sent then).
    */
   http2?: Http2Mode | 'never';
-  /** Told when an idempotent request goes once more because its kept-alive connection was closed as it went out (for `-v`). */
-  onResend?: (url: URL) => void;
+  /**
+   * Told when an idempotent request goes once more on a new connection (for `-v`): its kept-alive
+   * one was `closed` as it went out, or answered with bytes that are not HTTP (`garbled`: what is
+   * left of a reply nobody asked for, which no reused connection should carry).
+   */
+  onResend?: (url: URL, why: 'closed' | 'garbled') => void;
   /** Told when a server turned out to speak only HTTP/2 (for `-v`). */
   onProtocol?: (url: URL, version: '2') => void;
   /** `--unix-socket`: connect here instead of the URL's host (no proxy, HTTP/1.1). */

@@ -22,6 +22,16 @@ export interface ReplayResponse {
   latencyMs: number;
 }
 
+/**
+ * How many bytes of the chunk being parsed lie past where http-parser-js stands (its own `offset`
+ * and `end`, which it does not declare): read as a response completes, anything left is an answer
+ * nobody asked for.
+ */
+function bytesLeft(parser: InstanceType<typeof HTTPParser>): number {
+  const { offset, end } = parser as unknown as { offset?: number; end?: number };
+  return typeof offset === 'number' && typeof end === 'number' ? end - offset : 0;
+}
+
 /** A socket idle this long is not reused: a server's usual 5 s would close it under a request (agents.ts). */
 const IDLE_MS = 4000;
 
@@ -105,7 +115,7 @@ export class ReplayConnection {
       if (pending.size > CAPTURE_LIMIT) pending.body = undefined;
       else pending.body.push(Buffer.from(chunk.subarray(offset, offset + length)));
     };
-    parser[HTTPParser.kOnMessageComplete] = () => this.complete(socket);
+    parser[HTTPParser.kOnMessageComplete] = () => this.complete(socket, bytesLeft(parser) > 0);
     socket.on('data', (chunk: Buffer) => {
       // Bytes nobody asked for: the exchange is out of step, the socket unusable.
       if (!this.pending) return this.drop(socket);
@@ -122,7 +132,8 @@ export class ReplayConnection {
     return socket;
   }
 
-  private complete(socket: Socket): void {
+  /** `trailing`: bytes followed the response in the same read — an answer nobody asked for, even half of one. */
+  private complete(socket: Socket, trailing: boolean): void {
     const pending = this.pending;
     if (!pending || this.socket !== socket) return;
     if (pending.status >= 100 && pending.status < 200) {
@@ -131,7 +142,8 @@ export class ReplayConnection {
       return;
     }
     this.pending = undefined;
-    if (!pending.keepAlive) this.drop(socket);
+    // Out of step: the next request's answer could not be told from what the server sent unasked.
+    if (!pending.keepAlive || trailing) this.drop(socket);
     this.idleSince = performance.now();
     const response: ReplayResponse = { status: pending.status, headers: pending.headers, latencyMs: this.idleSince - pending.startedAt };
     if (pending.body) response.body = Buffer.concat(pending.body);
