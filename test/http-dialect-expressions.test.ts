@@ -39,9 +39,9 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function run(file: string, extra: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; requests: Received[] }> {
+async function run(file: string, extra: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string; requests: Received[] }> {
   const before = received.length;
-  const result = await runCli(['run', file, '-e', `host=${host}`, ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  const result = await runCli(['run', file, '-e', `host=${host}`, ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state'), ...env } });
   return { code: result.code, stdout: result.stdout, stderr: result.stderr, requests: received.slice(before) };
 }
 
@@ -179,6 +179,19 @@ describe('the forms reqflow already reads keep their meaning', () => {
     expect(requests[1]?.headers['x-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(requests[1]?.headers['x-next']).toBe('3');
     expect(requests[1]?.body).toBe('name=ada'); // a template over two lines, as before
+  });
+
+  test("process.env.NAME is the process environment's NAME, as httpyac 6.16.7 sends it (process-env.http); unset, exit 3 naming it, nothing sent", async () => {
+    const file = join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac', 'process-env.http');
+    const sent = await run(file, [], { RF_API_BASE: host, RF_TOKEN: 'abc' });
+    expect(sent.stderr).not.toContain('reqflow:');
+    expect(sent.code).toBe(0);
+    // httpyac 6.16.7 against a recorder, RF_TOKEN=abc: GET /penv/token?t=abc, Authorization: Bearer abc.
+    expect(sent.requests.map((r) => [r.method, r.url, r.headers.authorization])).toEqual([['GET', '/penv/token?t=abc', 'Bearer abc']]);
+    // Unset, httpyac sends the template as written ({{process.env.RF_TOKEN}}): reqflow refuses.
+    const unset = await run(file, [], { RF_API_BASE: host });
+    expect([unset.code, unset.requests]).toEqual([3, []]);
+    expect(unset.stderr).toMatch(/^reqflow: environment variable RF_TOKEN is not set/);
   });
 
   test('an unknown helper and an unknown name are refused as before', async () => {

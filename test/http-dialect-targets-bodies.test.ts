@@ -35,10 +35,20 @@ function to(requests: Recorded[], path: string): Recorded {
 }
 
 describe('request targets over several lines', () => {
-  test('JetBrains: an indented page={{x}}& line after a ? goes on with the query; indented /path parts join the path', async () => {
+  test('JetBrains: an indented page={{x}}& line after a ? goes on with the query; indented /path parts, and a segment without a /, join the path', async () => {
     const { code, requests } = await run(join(FIXTURES, 'jetbrains', 'multiline-targets.http'));
     expect(code).toBe(0);
-    expect(requests.map((r) => `${r.method} ${r.url} ${r.body.length}`)).toEqual(['GET /multiline/query?q=a&page=ada&limit=10 0', 'GET /multiline/path?id=1&tag=x 0']);
+    expect(requests.map((r) => `${r.method} ${r.url} ${r.body.length}`)).toEqual(['GET /multiline/query?q=a&page=ada&limit=10 0', 'GET /multiline/path?id=1&tag=x 0', 'GET /multiline/segments?page=1&size=10 0']);
+    // the header below the continued target is a header, not a part of it
+    expect(requests[2]?.headers.accept).toBe('application/json');
+  });
+
+  test('an indented line below a request line that ends with its version is no part of the target: exit 2 naming it, nothing sent', async () => {
+    const file = tmp.write('closed-target.http', '### closed\nGET {{host}}/v1/ HTTP/1.1\n    tracks\n');
+    const result = await run(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/closed-target\.http:3:1: header line has no "Name: value" form/);
+    expect(result.requests).toEqual([]);
   });
 
   test('kulala: the origin in the Host header (scheme included) goes before the path and the Host line sends the authority; a multi-line URL with spaces', async () => {

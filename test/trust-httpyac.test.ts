@@ -129,12 +129,35 @@ describe("httpyac's JavaScript configuration", () => {
     expect(requests).toEqual([]);
   });
 
-  test('untrusted, without --env: not run, said once; the run goes on with what -e gives', async () => {
+  test('untrusted, without --env, a config of settings and hooks only (as luisosuna/forkedErick\'s): not run, said once; the run goes on with what -e gives', async () => {
     const dir = configProject('config-untrusted-plain');
+    writeFileSync(join(dir, '.httpyac.js'), "module.exports = {\n  log: { level: 'warn' },\n  cookieJarEnabled: true,\n  configureHooks(api) { api.hooks.responseLogging.addHook('x', () => undefined); },\n};\n");
     const { code, stderr, requests } = await run(dir, ['api/http.rest', '-n', 'status', '-e', `host=${server.url}/other`], recorderEnv());
     expect(code).toBe(0);
     expect(stderr).toContain(".httpyac.js: httpyac's JavaScript configuration is not run (it runs a program); `reqflow trust` this project or pass --trust");
-    expect(requests.map((r) => [r.url, r.headers['x-xb-test']])).toEqual([['/other/status', undefined]]);
+    expect(requests.map((r) => r.url)).toEqual(['/other/status']);
+  });
+
+  // A real project's config (mlongano/rest-task-api-from-express-to-hono) sets `Content-Type` for every request: sent
+  // without it, with a warning, 26 of its 58 requests went out other than httpyac sends them.
+  test.each([
+    ['defaultHeaders', null],
+    ['$shared', "module.exports = { environments: { $shared: { host: 'http://127.0.0.1:1' } } };\n"],
+    ['$default', "module.exports = { environments: { $default: { host: 'http://127.0.0.1:1' } } };\n"],
+  ])('untrusted, without --env, a config that names %s (what httpyac takes from it on every run): exit 2 naming it and the remedy, nothing sent', async (what, text) => {
+    const dir = configProject(`config-untrusted-every-run-${what.replace('$', '')}`);
+    if (text !== null) writeFileSync(join(dir, '.httpyac.js'), text);
+    const { code, stderr, requests } = await run(dir, ['api/http.rest', '-n', 'status', '-e', `host=${server.url}/other`], recorderEnv());
+    expect(code).toBe(2);
+    expect(stderr).toContain(".httpyac.js: httpyac's JavaScript configuration runs a program; `reqflow trust` this project or pass --trust");
+    expect(requests).toEqual([]);
+  });
+
+  test('trusted, without --env: its default headers go with every request', async () => {
+    const dir = configProject('config-trusted-plain');
+    const { code, requests } = await run(dir, ['api/http.rest', '-n', 'status', '-e', `host=${server.url}/other`, '--trust'], recorderEnv());
+    expect(code).toBe(0);
+    expect(requests.map((r) => [r.url, r.headers['x-xb-test']])).toEqual([['/other/status', '1']]);
   });
 
   test("trusted: its environment's host and its default headers, as httpyac sends them (its .httpyac.json unread)", async () => {

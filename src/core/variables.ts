@@ -222,8 +222,9 @@ export class TemplateResolver implements VariableResolver {
   private async evaluate(expression: string, stack: string[]): Promise<string> {
     const looped = this.options.loopVariables?.[expression];
     if (looped !== undefined) return looped;
-    if (expression.startsWith('env.') && NAME_OR_PATH.test(expression)) {
-      const envName = expression.slice(4);
+    // `{{env.NAME}}`, and httpyac's JavaScript `{{process.env.NAME}}`: the process environment's NAME.
+    const envName = expression.startsWith('env.') ? expression.slice(4) : expression.startsWith('process.env.') ? expression.slice(12) : undefined;
+    if (envName !== undefined && NAME_OR_PATH.test(expression)) {
       const value = this.env[envName];
       if (value === undefined) {
         throw new VariableError(`environment variable ${envName} is not set${this.where()}`, { hint: `export ${envName}=... before running, or use a profile variable instead` });

@@ -32,14 +32,21 @@ export interface RequestLine {
 
 /**
  * A line that continues the request target: `?a=1` or `&b=2` (indented or not), an indented
- * `/path` part (JetBrains), or after a `?` any indented line (`page=2&`) that cannot start a body
- * (`{`, `[`, `<`) or a handler (`>`). `&name: value` is a header (a name made of token characters), and
+ * `/path` part (JetBrains), or, while the target is open (no `HTTP/1.1` ends it), any indented line
+ * (`page=2&` after a `?`, `tracks` after `/v1/`) that cannot start a body (`{`, `[`, `<`), a
+ * handler (`>`) or a variable (`@name = …`). `&name: value` is a header (a name made of token characters), and
  * `?? status == 200` a check (httpyac), wherever it stands.
  */
-export function isTargetContinuation(line: string, inQuery = false): boolean {
+export function isTargetContinuation(line: string, open = false): boolean {
   if (/^\s*\?\?(\s|$)/.test(line) || /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line)) return false;
-  // After a `?`, an indented line goes on with the query (JetBrains spec §3.2.1.4, `new-line-with-indent query`).
-  return /^\s*[?&]/.test(line) || /^\s+\//.test(line) || (inQuery && /^\s+(?:\{\{|[^\s#{[<>])/.test(line) && !/^\s+\/\//.test(line));
+  // JetBrains spec §3.2.1.3–4: a new line with indent separates path segments (`path-separator`) and goes
+  // on with the query (`new-line-with-indent query`); the line separators are not sent.
+  return /^\s*[?&]/.test(line) || /^\s+\//.test(line) || (open && /^\s+(?:\{\{|[^\s#{[<>@])/.test(line) && !/^\s+\/\//.test(line));
+}
+
+/** The request line (with the lines joined so far) still takes an indented continuation: no version ends it. */
+export function targetIsOpen(requestLine: string): boolean {
+  return !/\sHTTP\/[\d.]+\s*$/i.test(requestLine);
 }
 
 /** Whitespace as `\s` means it (a test per character of a 10 MB line must be cheap). */
