@@ -170,7 +170,7 @@ test('a header value with a control character is refused the same way over HTTP/
       for (const header of ['X-Ctl: "b\\x01c"', 'X-Ctl: ["ok", "b\\x7fc"]']) {
         const result = await runCli(['run', tmp.write('ctl.yaml', `${request}${extra}\nheaders:\n  ${header}\n`), '-o', 'raw'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
         expect(result.code).toBe(2);
-        expect(result.stderr).toMatch(/^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/ctl: header "X-Ctl" cannot be sent: its value holds a character HTTP does not allow \(U\+00(01|7F)\)\n/);
+        expect(result.stderr).toMatch(/^reqflow: ctl\.yaml: request "request-1": GET http:\/\/127\.0\.0\.1:\d+\/ctl: header "X-Ctl" cannot be sent: its value holds a character HTTP does not allow \(U\+00(01|7F)\)\n/);
         expect(result.stdout).toBe('');
       }
     }

@@ -194,7 +194,7 @@ describe('reqflow run', () => {
       [['run', file, '-o', 'xml'], /^reqflow: --output must be one of pretty, json, raw, got "xml"\n$/],
       [['run', file, '-p', 'nope', '--profiles', tmp.write('p.json', '[{"name": "a"}]')], /^reqflow: unknown profile "nope" in .*p\.json\nhint: available profiles: a\n$/],
       [['run', file, '--profiles', tmp.write('q.json', '[{"name": 1}]')], /^reqflow: .*q\.json: profiles\[0\]\.name: expected a non-empty string\n$/],
-      [['run', tmp.write('u.http', 'GET ftp://example.com/file\n')], /^reqflow: unsupported URL scheme "ftp" in ftp:\/\/example\.com\/file\nhint: /],
+      [['run', tmp.write('u.http', 'GET ftp://example.com/file\n')], /^reqflow: \S*u\.http:1: unsupported URL scheme "ftp" in ftp:\/\/example\.com\/file\nhint: /],
     ];
     for (const [args, expected] of cases) {
       const r = await runCli(args, { env: env() });

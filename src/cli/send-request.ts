@@ -6,6 +6,7 @@
  * before anything is sent.
  */
 import { join } from 'node:path';
+import { codePointName } from '../core/code-point.js';
 import { withDefaultScheme } from '../core/default-scheme.js';
 import { UsageError } from '../core/errors/index.js';
 import { appendHeader, hasHeader, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, type RequestHeaders } from '../core/headers.js';
@@ -56,7 +57,8 @@ function headersOf(lines: readonly string[]): RequestHeaders {
     if (colon < 0 || !TOKEN.test(name)) throw new UsageError(`-H expects "Name: value", got ${JSON.stringify(line.slice(0, 60))}`, { hint: 'for example: -H "Accept: application/json"' });
     const value = line.slice(colon + 1).trim();
     // A line break would make it two headers, or a body: never sent as something else.
-    if (NOT_IN_HEADER_VALUE.test(outsideTemplates(value))) throw new UsageError(`-H ${name}: the value holds a line break or a control character`, { hint: 'a header value is one line of visible characters' });
+    const bad = NOT_IN_HEADER_VALUE.exec(outsideTemplates(value))?.[0];
+    if (bad !== undefined) throw new UsageError(`-H ${name}: the value holds ${/[\r\n]/.test(bad) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`}`, { hint: 'a header value is one line of visible characters (Latin-1)' });
     const rule = singleFieldRule(name);
     if (rule !== undefined && hasHeader(headers, name)) throw new UsageError(`-H ${name} is given twice: ${rule}`);
     appendHeader(headers, name, value);
@@ -148,7 +150,7 @@ export function sendSource(args: readonly string[], flags: RawSendFlags, io: { c
         headers,
         ...content,
         annotations: flags.auth !== undefined ? { auth: flags.auth } : {},
-        source: { file: SEND_NAME, line: 1, index: 0 },
+        source: { file: SEND_NAME, line: 1, index: 0, locatedBy: 'nothing' },
       };
       return Promise.resolve(listedRequests([spec]));
     },

@@ -23,6 +23,12 @@ export interface SourceLocation {
    * is the request's identity: the requests of a YAML or JSON file may share a line.
    */
   index?: number;
+  /**
+   * What names the request in a message: its `line` (the default: `.http`, `.ws`, stdin), its
+   * `name` (YAML and JSON files, whose requests may share a line), or `nothing` beyond what the
+   * message says (`reqflow send`: the request is the command line).
+   */
+  locatedBy?: 'name' | 'nothing';
 }
 
 /**

@@ -103,6 +103,8 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     if (step) await step;
   } catch (caught) {
     error = isReqflowError(caught) ? caught : internalError(caught);
+    // An error about what the request says is named by where it is written (loaded for one only).
+    if (error.atRequest === true) error = (await import('./request-place.js')).placedError(error, spec);
     ctx.response?.stream?.destroy();
     if (sentAt > 0) timing ??= { startedAt: sentAtWall, durationMs: performance.now() - sentAt };
   }

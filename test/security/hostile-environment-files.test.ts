@@ -202,7 +202,7 @@ test("a tool config's default header holding a line break (.httpyac.json, .vscod
     const file = project(name, files, `GET ${recorder.url}/x\n`);
     for (const args of [['--dry-run'], ['--as', 'curl'], []]) {
       const result = await runCli(['run', file, ...args], bounded);
-      clean(result, 2, /^reqflow: GET http:\/\/127\.0\.0\.1:\d+\/x: header "X-A" cannot be sent: its value holds a character HTTP does not allow \(U\+000[DA]\)$/m);
+      clean(result, 2, /^reqflow: \S*a\.http:1: GET http:\/\/127\.0\.0\.1:\d+\/x: header "X-A" cannot be sent: its value holds a character HTTP does not allow \(U\+000[DA]\)$/m);
       expect(result.stdout).not.toMatch(/^Evil: 1/m);
     }
   }

@@ -36,7 +36,7 @@ test('a header value split by a variable (CR/LF) is exit 3 naming the header and
   const file = tmp.write('inject.http', `GET ${url}/\nX-User: {{user}}\n`);
   const result = await runCli(['run', file, '-e', 'user=ada\r\nX-Admin: true'], { env });
   expect(result.code).toBe(3);
-  expect(result.stderr).toMatch(/^reqflow: header X-User of request "request-1" would contain a line break, from \{\{user\}\}$/m);
+  expect(result.stderr).toMatch(/^reqflow: \S*inject\.http:1: header X-User of request "request-1" would contain a line break, from \{\{user\}\}$/m);
   oneLine(result.stderr);
   expect(recorder.received.length).toBe(before);
 });
@@ -81,7 +81,7 @@ test('a control character from a variable in a header is exit 3 naming the varia
   const file = tmp.write('ctl.http', `GET ${url}/\nX-H: {{apiToken}}\n`);
   const result = await runCli(['run', file, '-e', 'apiToken=SEC\u0001RET'], { env });
   expect(result.code).toBe(3);
-  expect(result.stderr.split('\n')[0]).toBe('reqflow: header X-H of request "request-1" would contain a character a header cannot hold (U+0001), from {{apiToken}}');
+  expect(result.stderr.split('\n')[0]).toBe(`reqflow: ${file}:1: header X-H of request "request-1" would contain a character a header cannot hold (U+0001), from {{apiToken}}`);
   expect(result.stderr).not.toContain('SEC');
   oneLine(result.stderr);
   expect(recorder.received.length).toBe(before);

@@ -1,7 +1,7 @@
 import { ExitCode } from './exit-codes.js';
 import { ReqflowError } from './reqflow-error.js';
 
-type Extra = { hint?: string; cause?: unknown };
+type Extra = { hint?: string; cause?: unknown; atRequest?: true };
 
 /** Bad flags, a malformed request file, an invalid profile file: exit 2. */
 export class UsageError extends ReqflowError {

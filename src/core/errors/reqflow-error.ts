@@ -7,12 +7,18 @@ import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 export class ReqflowError extends Error {
   readonly exitCode: ExitCodeValue;
   readonly hint?: string;
+  /**
+   * The error is about what a request says (its URL, a header value) but names no place: the
+   * pipeline puts where the request is written in front (pipeline/request-place.ts).
+   */
+  readonly atRequest?: true;
 
-  constructor(message: string, options: { exitCode?: ExitCodeValue; hint?: string; cause?: unknown } = {}) {
+  constructor(message: string, options: { exitCode?: ExitCodeValue; hint?: string; cause?: unknown; atRequest?: true } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ReqflowError';
     this.exitCode = options.exitCode ?? ExitCode.internal;
     if (options.hint !== undefined) this.hint = options.hint;
+    if (options.atRequest === true) this.atRequest = true;
   }
 }
 

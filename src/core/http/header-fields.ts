@@ -5,6 +5,7 @@
  * HTTP/2 does not: it would send a \x01 or a DEL).
  */
 import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { codePointName } from '../code-point.js';
 import { UsageError } from '../errors/index.js';
 import { fieldLines, hasHeader, type HeaderValue, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
@@ -31,13 +32,13 @@ function checkValue(method: string, url: URL, name: string, line: string): void 
     validateHeaderValue(name, line);
   } catch {
     const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
-    throw refusal(method, url, name, `its value holds a character HTTP does not allow (U+${(bad.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')})`);
+    throw refusal(method, url, name, `its value holds a character HTTP does not allow (${codePointName(bad)})`);
   }
 }
 
 /** Made only when a header is refused: the wording needs the method and URL, which a closure per call would carry. */
 function refusal(method: string, url: URL, name: string, what: string): UsageError {
-  return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs' });
+  return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs', atRequest: true });
 }
 
 /** The request's headers with `Content-Length` for a body (unless written). */

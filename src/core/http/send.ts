@@ -21,10 +21,10 @@ export function parseRequestUrl(text: string): URL {
   } catch {
     // WHATWG URL says only "Invalid URL" for a port past 65535: not a missing {{baseUrl}}.
     const port = portOutOfRange(text);
-    if (port !== undefined) throw new UsageError(`port ${port} is out of range (1–65535) in ${maskUrl(text)}`);
-    throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)' });
+    if (port !== undefined) throw new UsageError(`port ${port} is out of range (1–65535) in ${maskUrl(text)}`, { atRequest: true });
+    throw new UsageError(`not a valid URL: "${maskUrl(text)}"`, { hint: 'URLs must be absolute, e.g. http://localhost:3000/path (is a {{baseUrl}} variable missing?)', atRequest: true });
   }
-  if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests' });
+  if (!SUPPORTED.has(url.protocol)) throw new UsageError(`unsupported URL scheme "${url.protocol.replace(/:$/, '')}" in ${maskUrl(text)}`, { hint: 'reqflow sends http:// and https:// requests', atRequest: true });
   return url;
 }
 

@@ -5,6 +5,7 @@
  * config's header is put after the file and field that header is written in.
  */
 import { isReqflowError, ReqflowError, UsageError, VariableError } from '../errors/index.js';
+import { codePointName } from '../code-point.js';
 import { displayUrl } from '../mask.js';
 import { templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -13,7 +14,6 @@ import type { RequestContext } from '../../pipeline/context.js';
 export type UrlProblem = { port: string } | { twice: true } | { bad: string } | { moved: string };
 
 const templatesOf = (written: string): string[] => templateExpressions(written).map((expression) => `{{${expression}}}`);
-const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
 /**
  * A variable whose value holds a line break would split the request into two (header
@@ -22,9 +22,10 @@ const codePoint = (char: string): string => `U+${(char.codePointAt(0) ?? 0).toSt
  */
 export function headerValueError(ctx: RequestContext, name: string, written: string, value: string, bad: string): VariableError {
   const templates = templatesOf(written);
-  const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (${codePoint(bad)})`;
+  const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`;
   return new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
     hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',
+    atRequest: true,
   });
 }
 
@@ -43,7 +44,7 @@ export function urlError(ctx: RequestContext, written: string, problem: UrlProbl
     return new VariableError(`${where} go to host ${problem.moved}, not the one the file writes${from}`, { hint: 'a value written after the host may lengthen it or add a path (/…), never put user info (…@) before it: nothing was sent' });
   }
   if ('twice' in problem) return new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
-  return new VariableError(`${where} contain a control character (${codePoint(problem.bad)})${from}`, {
+  return new VariableError(`${where} contain a control character (${codePointName(problem.bad)})${from}`, {
     hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
   });
 }

@@ -70,7 +70,7 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     url: item.url,
     headers,
     annotations,
-    source: { file, line: 1 },
+    source: { file, line: 1, locatedBy: 'name' },
   };
   if (item.method === undefined) spec.methodWritten = false;
   if (item.requiresConfirmation === true) annotations.confirmation = 'true';

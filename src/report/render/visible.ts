@@ -5,6 +5,8 @@
  * controls (but tab and newline) become their Unicode pictures (ESC → ␛, CR → ␍, DEL → ␡);
  * C1 controls and bidirectional overrides become `<U+009B>`-style marks.
  */
+import { codePointName } from '../../core/code-point.js';
+
 function hex4(code: number): string {
   return code.toString(16).padStart(4, '0');
 }
@@ -24,7 +26,7 @@ export function visible(text: string): string {
     const code = char.charCodeAt(0);
     if (code < 0x20) return String.fromCharCode(0x2400 + code);
     if (code === 0x7f) return '\u2421';
-    return `<U+${code.toString(16).toUpperCase().padStart(4, '0')}>`;
+    return `<${codePointName(code)}>`;
   });
 }
 

@@ -1,0 +1,53 @@
+/**
+ * An error about what a request says that would name no place — a URL that is not one, a header
+ * value HTTP does not allow — starts with where the request is written: `file:line` in a `.http`
+ * file or on stdin, the file and the request's name in a YAML or JSON file. `reqflow send`'s
+ * request is its command line, named as such. The other requests of the file still run.
+ */
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { join } from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+let server: Recorder;
+const tmp = tempDir('reqflow-request-place-');
+const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
+
+beforeAll(async () => {
+  server = await startRecorder();
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+const cli = (args: string[], input?: string) => runCli(args, { cwd: tmp.dir, env, ...(input === undefined ? {} : { input }) });
+const reqflowLines = (stderr: string): string[] => stderr.split('\n').filter((line) => line.startsWith('reqflow: '));
+
+test('a .http file: the URL, the header written in the request and the header a variable made are each named by their request line; the good request is sent', async () => {
+  tmp.write('api.http', `@host = host123/v1\n\n### one\nGET {{host}}/x\n\n### two\nGET ${server.url}/two\nCookie: 名前=値\n\n### three\nGET ${server.url}/three\nX-A: {{v}}\n\n### four\nGET ${server.url}/four\n`);
+  const before = server.received.length;
+  const result = await cli(['run', 'api.http', '-e', 'v=é✓', '--no-history']);
+  expect(result.code).toBe(2);
+  expect(reqflowLines(result.stderr)).toEqual([
+    'reqflow: api.http:4: not a valid URL: "host123/v1/x"',
+    `reqflow: api.http:7: GET ${server.url}/two: header "Cookie" cannot be sent: its value holds a character HTTP does not allow (U+540D)`,
+    'reqflow: api.http:11: header X-A of request "three" would contain a character a header cannot hold (U+2713), from {{v}}',
+  ]);
+  expect(server.received.slice(before).map((r) => r.url)).toEqual(['/four']);
+});
+
+test('a YAML file names the file and the request (its requests may share a line); stdin names its line', async () => {
+  tmp.write('api.yaml', `requests:\n  - name: one\n    url: ${server.url}/one\n  - name: two\n    url: ftp://example.com/file\n`);
+  const yaml = await cli(['run', 'api.yaml', '--no-history']);
+  expect([yaml.code, reqflowLines(yaml.stderr)]).toEqual([2, ['reqflow: api.yaml: request "two": unsupported URL scheme "ftp" in ftp://example.com/file']]);
+  const stdin = await cli(['run', '-', '--no-history'], `GET ${server.url}/ok\n\n###\nGET http://localhost:99999/x\n`);
+  expect([stdin.code, reqflowLines(stdin.stderr)]).toEqual([2, ['reqflow: <stdin>:4: port 99999 is out of range (1–65535) in http://localhost:99999/x']]);
+});
+
+test('reqflow send: the command line is the request, so no place; a value past Latin-1 is named as such, not as a line break', async () => {
+  const result = await cli(['send', `${server.url}/x`, '-H', 'X-A: 名']);
+  expect([result.code, reqflowLines(result.stderr)]).toEqual([2, ['reqflow: -H X-A: the value holds a character a header cannot hold (U+540D)']]);
+  const broken = await cli(['send', `${server.url}/x`, '-H', 'X-A: a\rb']);
+  expect(reqflowLines(broken.stderr)).toEqual(['reqflow: -H X-A: the value holds a line break']);
+});
