@@ -40,9 +40,9 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     ...(ctx.globals ? { stored: ctx.globals } : {}),
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),
-    environment: (name) => chain.environment[name],
+    environment: (name) => (Object.hasOwn(chain.environment, name) ? chain.environment[name] : undefined),
     resolve: async (names) => {
-      const values: Record<string, string> = {};
+      const values = Object.create(null) as Record<string, string>;
       for (const name of names) if (ctx.variables.has(name)) values[name] = await ctx.variables.get(name);
       return values;
     },

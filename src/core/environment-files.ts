@@ -82,7 +82,7 @@ function parseJson(path: string, text: string): Promise<unknown> {
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
 function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
   if (!isObject(raw)) throw new UsageError(`${path}: ${key ? `"${key}": ` : ''}expected an object of environments, like {"dev": {"host": "..."}}`);
-  const out: EnvFile['table'] = {};
+  const out = Object.create(null) as EnvFile['table'];
   for (const [name, env] of Object.entries(raw)) {
     if (name.startsWith('$') && name !== SHARED && name !== DEFAULT) continue;
     if (!isObject(env)) throw new UsageError(`${path}: ${key ? `"${key}".` : ''}${name}: expected an object of "name": "value"`);
@@ -252,7 +252,7 @@ function leaves(value: unknown, into: string[]): string[] {
 
 /** `{{$shared name}}` (VS Code) in an environment's value: the `$shared` one, or exit 2 naming it. */
 function withShared(own: EnvironmentValues, shared: Record<string, string>, file: EnvFile, env: string): EnvironmentValues {
-  const out: EnvironmentValues = { vars: {}, unusable: own.unusable };
+  const out: EnvironmentValues = { vars: emptyValues().vars, unusable: own.unusable };
   for (const [name, value] of Object.entries(own.vars)) {
     let added = 0;
     out.vars[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {

@@ -220,8 +220,8 @@ export class TemplateResolver implements VariableResolver {
   }
 
   private async evaluate(expression: string, stack: string[]): Promise<string> {
-    const looped = this.options.loopVariables?.[expression];
-    if (looped !== undefined) return looped;
+    const loop = this.options.loopVariables;
+    if (loop && Object.hasOwn(loop, expression)) return loop[expression] as string;
     if (expression.startsWith('env.') && NAME_OR_PATH.test(expression)) {
       const envName = expression.slice(4);
       const value = this.env[envName];
@@ -280,7 +280,7 @@ export class TemplateResolver implements VariableResolver {
     const placeholder = this.deferred(expression);
     if (placeholder !== undefined) return placeholder;
     const read = async (names: readonly string[]): Promise<Record<string, string>> => {
-      const values: Record<string, string> = {};
+      const values = Object.create(null) as Record<string, string>;
       for (const name of names) if (this.has(name)) values[name] = await this.resolveName(name, stack);
       return values;
     };
