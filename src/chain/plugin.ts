@@ -18,7 +18,7 @@ import { evaluateExpression, runScripts, SCRIPT_TIMEOUT_MS, type ScriptHost } fr
 import { evaluateAssertion, evaluateExpectations } from './assertions.js';
 import { captureValue } from './captures.js';
 import { type RunChain, usesSandbox } from './chain.js';
-import { contentTypeOf, type Exchange, exchangeOf, isJsonType } from './exchange.js';
+import { contentTypeOf, type Exchange, exchangeOf, isJsonType, responseText } from './exchange.js';
 
 interface ChainState {
   /** The request as written (before templates were resolved), for `request.*.getRaw()`: kept only for a request that runs code in the sandbox. */
@@ -75,7 +75,7 @@ export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpe
     response: null,
   };
   if (exchange) {
-    const body = exchange.response.body?.toString('utf8') ?? '';
+    const body = responseText(exchange.response);
     let json = false;
     if (isJsonType(exchange.response.headers)) {
       try {
