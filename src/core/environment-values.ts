@@ -18,6 +18,8 @@ export interface UnusableValue {
   file: string;
   /** What to do instead, where it is not "use one of its values". */
   hint?: string;
+  /** A variable cycle (`$shared a` naming itself): exit 3, as other cycles are, not 2. */
+  cycle?: boolean;
 }
 
 export interface EnvironmentValues {

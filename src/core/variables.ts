@@ -161,7 +161,8 @@ export class TemplateResolver implements VariableResolver {
     if (unusable) {
       const parts = Object.keys(environmentVariables ?? {}).filter((other) => other.startsWith(`${name}.`) || other.startsWith(`${name}[`));
       const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
-      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
+      const Failure = unusable.cycle ? VariableError : UsageError; // a cycle is exit 3, as the resolver's own
+      throw new Failure(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
         hint: unusable.hint ?? (parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`),
       });
     }
