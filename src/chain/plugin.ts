@@ -46,7 +46,8 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
       for (const name of names) if (ctx.variables.has(name)) values[name] = await ctx.variables.get(name);
       return values;
     },
-    log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
+    log: (text) => ctx.output.err(`reqflow: log: ${visible(text)}`),
+    shown: (text) => chain.withoutSecretPieces(ctx.redact(text)),
     addSecret: (value) => ctx.addSecret?.(value),
     arrayReplaced: (name) => chain.replacedArrays.add(name),
     file: ctx.file,
