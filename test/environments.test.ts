@@ -164,6 +164,37 @@ describe('VS Code .vscode/settings.json', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/settings\.json: local\.token: \{\{\$shared nope\}\} but "nope" is not in \$shared/);
   });
+
+  test('$shared values may name each other with {{$shared x}}; one that comes back to itself is exit 3 naming the cycle and the file', async () => {
+    tmp.write('vs3/.git/HEAD', 'ref: x\n');
+    const settings = {
+      'rest-client.environmentVariables': {
+        $shared: { host: url, path: '{{$shared root}}/v3', root: 'api', self: '{{$shared self}}', ping: 'p-{{$shared pong}}', pong: '{{$shared ping}}' },
+        local: { where: '{{$shared path}}', loop: '{{$shared ping}}' },
+      },
+    };
+    tmp.write('vs3/.vscode/settings.json', JSON.stringify(settings));
+    tmp.write('vs3/ok.http', 'GET {{host}}/{{where}}/{{path}}\n');
+    const ok = await send('vs3/ok.http', ['--env', 'local']);
+    expect(ok.code).toBe(0);
+    expect(ok.got[0]?.url).toBe('/api/v3/api/v3');
+    const settingsPath = join(tmp.dir, 'vs3/.vscode/settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    // A $shared value naming itself, with --env and without: a cycle, never "unknown system variable".
+    for (const args of [['--env', 'local'], []]) {
+      tmp.write('vs3/self.http', 'GET {{host}}/{{self}}\n');
+      const self = await send('vs3/self.http', args);
+      expect(self.code).toBe(3);
+      expect(self.got).toEqual([]);
+      expect(self.stderr).toMatch(new RegExp(`^reqflow: \\S*self\\.http:1: \\{\\{self\\}\\} in request "request-1" is a variable cycle: \\$shared self → \\$shared self \\(\\$shared\\.self in ${settingsPath}\\)$`, 'm'));
+      expect(self.stderr).not.toContain('system variable');
+    }
+    // Through another, reached from the environment's own value.
+    tmp.write('vs3/loop.http', 'GET {{host}}/{{loop}}\n');
+    const loop = await send('vs3/loop.http', ['--env', 'local']);
+    expect(loop.code).toBe(3);
+    expect(loop.stderr).toMatch(new RegExp(`is a variable cycle: local\\.loop → \\$shared ping → \\$shared pong → \\$shared ping \\(local\\.loop in ${settingsPath}\\)$`, 'm'));
+    expect(loop.stderr).toContain('hint: a variable cannot refer to itself, directly or through others');
+  });
 });
 
 describe('httpyac dotenv environments', () => {

@@ -102,6 +102,18 @@ describe('what cannot be sent as the file says: exit 3 naming file:line and the 
     expect([...header.requests, ...body.requests]).toEqual([]);
   });
 
+  test("a helper's JavaScript argument ({{urlencode this.x}}) names the helper's template and its own line: below the request, in a file variable", async () => {
+    // The same expression written alone on a later line must not be taken for it.
+    const text = '@v = {{base64 nope.deeper()}}\n\n### two\nPOST {{host}}/never\nX-One: 1\nX-Name: {{urlencode this.nope.deeper}}\nX-Alone: {{ this.nope.deeper }}\n\n{"v": "{{v}}"}\n';
+    const header = await run(write('helper-arg.http', text));
+    expect(header.code).toBe(3);
+    expect(header.stderr).toMatch(/^reqflow: \S*\/helper-arg\.http:6: \{\{ urlencode this\.nope\.deeper \}\} in request "two": TypeError: Cannot read properties of undefined/m);
+    const fileVariable = await run(write('helper-arg-var.http', text.replace('X-Name: {{urlencode this.nope.deeper}}\nX-Alone: {{ this.nope.deeper }}\n', '')));
+    expect(fileVariable.code).toBe(3);
+    expect(fileVariable.stderr).toMatch(/^reqflow: \S*\/helper-arg-var\.http:1: \{\{ base64 nope\.deeper\(\) \}\} in request "two": ReferenceError: nope is not defined/m);
+    expect([...header.requests, ...fileVariable.requests]).toEqual([]);
+  });
+
   test('a template that runs past the time limit in a file variable above the request names that line; from stdin, the request line', async () => {
     const text = '# a comment\n@slow = {{ (() => { while (true) {} })() }}\n\nGET {{host}}/never\nX-Slow: {{slow}}\n';
     const { code, stderr, requests } = await run(write('slow-variable.http', text), ['--script-timeout', '200']);

@@ -42,6 +42,7 @@ function host(overrides: Partial<ScriptHost> = {}): TestHost {
     resolve: async () => ({}),
     sandboxes: () => Promise.resolve(sandboxes),
     log: (text) => logs.push(text),
+    shown: (text) => text,
     addSecret: (value) => secrets.push(value),
     file: join(tmp.dir, 'api.http'),
     timeoutMs: 1000,

@@ -35,6 +35,17 @@ test('a header, a body and a file variable: each names its own line, and nothing
   expect(server.received).toEqual([]);
 });
 
+test("an unknown name inside a helper's or VS Code's %-template ({{urlencode x}}, {{%x}}) names that template's line", async () => {
+  tmp.write('helpers.http', `@q = {{urlencode query}}\n\nGET ${server.url}/x?q={{q}}\nX-One: 1\nX-Two: {{base64 user}}\nX-Three: {{%term}}\n`);
+  const inVariable = await run(['helpers.http', '-e', 'user=u', '-e', 'term=t']);
+  expect([inVariable.code, inVariable.stderr.split('\n')[0]]).toEqual([3, 'reqflow: helpers.http:1: unknown variable "query" in request "request-1"']);
+  const inHelper = await run(['helpers.http', '-e', 'query=q', '-e', 'term=t']);
+  expect([inHelper.code, inHelper.stderr.split('\n')[0]]).toEqual([3, 'reqflow: helpers.http:5: unknown variable "user" in request "request-1"']);
+  const percent = await run(['helpers.http', '-e', 'query=q', '-e', 'user=u']);
+  expect([percent.code, percent.stderr.split('\n')[0]]).toEqual([3, 'reqflow: helpers.http:6: unknown variable "term" in request "request-1"']);
+  expect(server.received).toEqual([]);
+});
+
 test('a name used by an environment value, and a file from stdin: the request is named, as before', async () => {
   tmp.write('envs/http-client.env.json', JSON.stringify({ dev: { base: '{{host}}/v1' } }));
   tmp.write('envs/api.http', 'GET {{base}}/x\n');

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { isReqflowError } from '../core/errors/index.js';
 import type { TestResult } from '../core/model.js';
 import { getHeader } from '../core/headers.js';
-import { type Exchange, isJsonType } from './exchange.js';
+import { type Exchange, isJsonType, responseText } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
 type Predicate = (value: unknown, expected: unknown) => boolean;
@@ -62,7 +62,7 @@ function convert(actual: unknown, expected: string): unknown {
 }
 
 function parsedBody(exchange: Exchange): unknown {
-  const body = exchange.response.body?.toString('utf8') ?? '';
+  const body = responseText(exchange.response);
   if (!isJsonType(exchange.response.headers)) {
     try {
       return JSON.parse(body) as unknown;
@@ -83,12 +83,12 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
     case 'header':
       return getHeader(exchange.response.headers, argument);
     case 'body': {
-      if (argument === '') return exchange.response.body?.toString('utf8') ?? '';
+      if (argument === '') return responseText(exchange.response);
       const body = parsedBody(exchange);
       return argument.startsWith('$') ? jsonPath(body, argument) : propertyPath(body, argument);
     }
     case 'xpath':
-      return xPath(exchange.response.body?.toString('utf8') ?? '', argument);
+      return xPath(responseText(exchange.response), argument);
     case 'js':
       return evaluate(argument);
     default:
@@ -128,7 +128,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
   };
   let text: string | undefined;
   // Decoded only for an expectation that reads it (most requests have none).
-  const bodyText = (): string => (text ??= exchange.response.body?.toString('utf8') ?? '');
+  const bodyText = (): string => (text ??= responseText(exchange.response));
   const status = exchange.response.status;
   const codes = annotations.expectedStatusCodes;
   if (codes !== undefined) {

@@ -8,12 +8,12 @@
 import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { getHeader } from '../core/headers.js';
-import type { Exchange } from './exchange.js';
+import { type Exchange, responseText } from './exchange.js';
 import { asText, jmesPath, jsonPath, propertyPath, xPath } from './query.js';
 
 function json(exchange: Exchange, what: string): unknown {
   try {
-    return parseJsonExact(exchange.response.body?.toString('utf8') ?? '').value;
+    return parseJsonExact(responseText(exchange.response)).value;
   } catch {
     throw new UsageError(`${what}: the response body is not JSON`);
   }
@@ -21,7 +21,7 @@ function json(exchange: Exchange, what: string): unknown {
 
 /** The captured text, or an error naming the capture when the expression finds nothing. */
 export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string): Promise<string> {
-  const body = (): string => exchange.response.body?.toString('utf8') ?? '';
+  const body = (): string => responseText(exchange.response);
   let value: unknown;
   if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
   else if (expression === 'status') value = exchange.response.status;

@@ -13,6 +13,7 @@ import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
+import { SecretPieces } from '../scripts/secret-pieces.js';
 import type { GlobalKind } from '../scripts/jetbrains-api.js';
 import { templateExpressions } from '../core/variables.js';
 import { readConfigFile } from '../core/read-config-file.js';
@@ -32,6 +33,8 @@ export interface ChainHost {
    * the CLI, which sends one request at a time, keeps one plain stack.
    */
   concurrent?: boolean;
+  /** The run's secrets (its `SecretRegistry`), read as they grow: for pieces of them in what scripts print ({@link RunChain.withoutSecretPieces}). */
+  secrets?: Iterable<string>;
 }
 
 /** A file whose requests may be named: its names are looked up in it (`RequestFile.indexOf`), not copied into a map. */
@@ -128,6 +131,8 @@ export class RunChain {
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
   private worker: Promise<ScriptWorker> | undefined;
+  /** Made by the first text a script prints. */
+  private pieces: SecretPieces | undefined;
 
   /**
    * @param environment the `--env` environment's values, for `request.environment.get(name)`.
@@ -213,6 +218,12 @@ export class RunChain {
    * Where the run's request-file scripts execute: a worker thread, started by the first script.
    * Its module loads with it, so a file without scripts never reads it.
    */
+  /** `text` with pieces of the run's secrets masked (scripts/secret-pieces.ts): for what a script prints. */
+  withoutSecretPieces(text: string): string {
+    if (!this.host.secrets) return text;
+    return (this.pieces ??= new SecretPieces(this.host.secrets)).mask(text);
+  }
+
   sandboxes(): Promise<ScriptWorker> {
     return (this.worker ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker()));
   }

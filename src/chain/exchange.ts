@@ -5,6 +5,7 @@
 import { isJsonMediaType } from '../core/content-type.js';
 import { getHeader, type RequestHeaders } from '../core/headers.js';
 import type { RequestSpec, ResponseInfo } from '../core/model.js';
+import { bodyText } from '../report/render/body.js';
 
 export interface Exchange {
   name: string;
@@ -29,6 +30,15 @@ export function exchangeOf(spec: RequestSpec, response: ResponseInfo, body: Buff
     response: { status: response.status, statusText: response.statusText, headers: response.headers, body },
     durationMs,
   };
+}
+
+/**
+ * The response body as text, in its charset as the reporters decode it (`Content-Type`, a BOM,
+ * an HTML `<meta>`; a charset nobody knows as UTF-8): a check, a capture, a reference or a
+ * script sees the text the output shows. Empty when the body was not kept.
+ */
+export function responseText(response: Exchange['response']): string {
+  return response.body === undefined ? '' : bodyText(response.body, response).text;
 }
 
 export function contentTypeOf(headers: Record<string, string | string[]>): { mimeType: string; charset: string } {

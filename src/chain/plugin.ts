@@ -18,7 +18,7 @@ import { evaluateExpression, runScripts, SCRIPT_TIMEOUT_MS, type ScriptHost } fr
 import { evaluateAssertion, evaluateExpectations } from './assertions.js';
 import { captureValue } from './captures.js';
 import { type RunChain, usesSandbox } from './chain.js';
-import { contentTypeOf, type Exchange, exchangeOf, isJsonType } from './exchange.js';
+import { contentTypeOf, type Exchange, exchangeOf, isJsonType, responseText } from './exchange.js';
 
 interface ChainState {
   /** The request as written (before templates were resolved), for `request.*.getRaw()`: kept only for a request that runs code in the sandbox. */
@@ -40,13 +40,14 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     ...(ctx.globals ? { stored: ctx.globals } : {}),
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),
-    environment: (name) => chain.environment[name],
+    environment: (name) => (Object.hasOwn(chain.environment, name) ? chain.environment[name] : undefined),
     resolve: async (names) => {
-      const values: Record<string, string> = {};
+      const values = Object.create(null) as Record<string, string>;
       for (const name of names) if (ctx.variables.has(name)) values[name] = await ctx.variables.get(name);
       return values;
     },
-    log: (text) => ctx.output.err(`reqflow: log: ${visible(ctx.redact(text))}`),
+    log: (text) => ctx.output.err(`reqflow: log: ${visible(text)}`),
+    shown: (text) => chain.withoutSecretPieces(ctx.redact(text)),
     addSecret: (value) => ctx.addSecret?.(value),
     arrayReplaced: (name) => chain.replacedArrays.add(name),
     file: ctx.file,
@@ -75,7 +76,7 @@ export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpe
     response: null,
   };
   if (exchange) {
-    const body = exchange.response.body?.toString('utf8') ?? '';
+    const body = responseText(exchange.response);
     let json = false;
     if (isJsonType(exchange.response.headers)) {
       try {

@@ -10,7 +10,7 @@
 import { parseJsonExact } from '../core/json-exact.js';
 import { VariableError } from '../core/errors/index.js';
 import { getHeader } from '../core/headers.js';
-import { type Exchange, isXmlType } from './exchange.js';
+import { type Exchange, isXmlType, responseText } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
 export interface Reference {
@@ -27,9 +27,10 @@ export function parseReference(expression: string, isRequest: (name: string) => 
   return isRequest(name) ? { name, path: expression.slice(dot + 1) } : undefined;
 }
 
-function bodyText(body: Buffer | string | undefined, what: string): string {
-  if (body === undefined) throw new VariableError(`${what}: the body was not kept (over 16 MiB)`);
-  return typeof body === 'string' ? body : body.toString('utf8');
+/** The response body as text in its charset (`responseText`); one over the recording limit is an error naming the reference. */
+function keptResponseText(exchange: Exchange, what: string): string {
+  if (exchange.response.body === undefined) throw new VariableError(`${what}: the body was not kept (over 16 MiB)`);
+  return responseText(exchange.response);
 }
 
 function parseJson(text: string, what: string): unknown {
@@ -70,7 +71,7 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
   const match = /^(response|request)\.(body|headers|status|url|method)(?:\.(.*))?$/s.exec(reference.path.replace(/^(response|request)\.headers\[/, '$1.headers.['));
   if (!match) {
     // httpyac: a property path into the parsed JSON response body.
-    const value = propertyPath(parseJson(bodyText(exchange.response.body, what), what), reference.path);
+    const value = propertyPath(parseJson(keptResponseText(exchange, what), what), reference.path);
     if (value === undefined) throw new VariableError(`${what}: the response of "${reference.name}" has no ${reference.path}`);
     return asText(value);
   }
@@ -90,8 +91,8 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
       return value;
     }
     default: {
-      const body = side === 'response' ? exchange.response.body : (exchange.request.body ?? '');
-      return selectBody(bodyText(body, what), rest, isXmlType(headers), what);
+      const text = side === 'response' ? keptResponseText(exchange, what) : (exchange.request.body ?? '');
+      return selectBody(text, rest, isXmlType(headers), what);
     }
   }
 }

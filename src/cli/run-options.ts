@@ -20,7 +20,8 @@ function duration(value: string | undefined, flag: string): number | undefined {
 
 /** `-e name=value` pairs; a value may itself contain `=`. */
 function parseCliVariables(pairs: readonly string[] = []): Record<string, string> {
-  const variables: Record<string, string> = {};
+  // No prototype: `-e __proto__=x` is a variable like any other.
+  const variables = Object.create(null) as Record<string, string>;
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new UsageError(`-e expects NAME=VALUE, got "${pair.slice(0, 40)}"`, { hint: 'for example: -e token=abc123' });

@@ -4,7 +4,8 @@
  * One reading for httpyac's `.env` environments and `{{$dotenv NAME}}`.
  */
 export function parseDotenv(text: string): Record<string, string> {
-  const vars: Record<string, string> = {};
+  // No prototype: `__proto__` or `constructor` is a name like any other, never an object's own machinery.
+  const vars = Object.create(null) as Record<string, string>;
   for (const line of text.split(/\r?\n/)) {
     const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
     if (!match) continue;

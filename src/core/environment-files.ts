@@ -10,10 +10,10 @@ import { setHeader } from './headers.js';
 import { isLosslessNumber } from './json-exact.js';
 import { parseJsonText } from './json-text.js';
 import { closestName } from './suggest.js';
-import { MAX_EXPANSION_MIB } from './input-limits.js';
 import { isInside, projectRoot as sessionProject, real } from './project.js';
 import { isFile, jsonCandidates, projectRoot, searchFolders } from './environment-search.js';
 import { readEnvironmentFile as read } from './read-config-file.js';
+import { expandSharedReferences } from './shared-references.js';
 import { assignValues, emptyValues, flattenBudget, flattenValue, type EnvironmentValues, type UnusableValue } from './environment-values.js';
 
 export type { UnusableValue };
@@ -82,7 +82,7 @@ function parseJson(path: string, text: string): Promise<unknown> {
 /** `{"dev": {...}, "$shared": {...}}`: every environment an object; other `$…` keys (`$schema`) are not environments. */
 function table(raw: unknown, path: string, key?: string): EnvFile['table'] {
   if (!isObject(raw)) throw new UsageError(`${path}: ${key ? `"${key}": ` : ''}expected an object of environments, like {"dev": {"host": "..."}}`);
-  const out: EnvFile['table'] = {};
+  const out = Object.create(null) as EnvFile['table'];
   for (const [name, env] of Object.entries(raw)) {
     if (name.startsWith('$') && name !== SHARED && name !== DEFAULT) continue;
     if (!isObject(env)) throw new UsageError(`${path}: ${key ? `"${key}".` : ''}${name}: expected an object of "name": "value"`);
@@ -250,23 +250,6 @@ function leaves(value: unknown, into: string[]): string[] {
   return into;
 }
 
-/** `{{$shared name}}` (VS Code) in an environment's value: the `$shared` one, or exit 2 naming it. */
-function withShared(own: EnvironmentValues, shared: Record<string, string>, file: EnvFile, env: string): EnvironmentValues {
-  const out: EnvironmentValues = { vars: {}, unusable: own.unusable };
-  for (const [name, value] of Object.entries(own.vars)) {
-    let added = 0;
-    out.vars[name] = value.replace(/\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g, (_whole, key: string) => {
-      if (Object.hasOwn(shared, key)) {
-        added += (shared[key] as string).length;
-        if (added > MAX_EXPANSION_MIB * 1024 * 1024) throw new UsageError(`${file.path}: ${env}.${name}: its {{$shared …}} values come to more than ${MAX_EXPANSION_MIB} MiB of text`, { hint: 'name each $shared value once or twice, not thousands of times' });
-        return shared[key] as string;
-      }
-      throw new UsageError(`${file.path}: ${env}.${name}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: Object.keys(shared).length > 0 ? `$shared has: ${Object.keys(shared).join(', ')}` : 'no file defines $shared values' });
-    });
-  }
-  return out;
-}
-
 function byKind(files: EnvFile[]): EnvFile[] {
   return KIND_ORDER.flatMap((kind) => files.filter((file) => file.kind === kind));
 }
@@ -370,9 +353,16 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
 
   const context: ValueContext = { note, env: options.env ?? process.env, secrets: [] };
   const shared = emptyValues();
-  for (const file of byKind(sharedFiles)) assignValues(shared, values(file.table[SHARED] ?? {}, file, SHARED, context));
-  const merged = assignValues(emptyValues(), shared);
-  for (const file of byKind(ownFiles)) assignValues(merged, withShared(values(file.table[own] ?? {}, file, own, context), shared.vars, file, own));
+  const sharedFrom = new Map<string, string>();
+  for (const file of byKind(sharedFiles)) {
+    const read = values(file.table[SHARED] ?? {}, file, SHARED, context);
+    for (const name of [...Object.keys(read.vars), ...Object.keys(read.unusable)]) sharedFrom.set(name, file.path);
+    assignValues(shared, read);
+  }
+  // `{{$shared name}}` (VS Code), in the `$shared` values themselves too.
+  const layer = { vars: shared.vars, files: sharedFrom };
+  const merged = assignValues(emptyValues(), expandSharedReferences(shared, layer, dir, SHARED));
+  for (const file of byKind(ownFiles)) assignValues(merged, expandSharedReferences(values(file.table[own] ?? {}, file, own, context), layer, file.path, own));
   const environment: Environment = { variables: merged.vars, unusable: merged.unusable, secrets: context.secrets };
   if (name !== undefined) environment.name = name;
   if (toolHeaders) Object.assign(environment, toolHeaders);

@@ -69,7 +69,7 @@ export async function dotenvValues(dir: string): Promise<Record<string, string>>
   const files = folders.map((folder) => join(folder, '.env')).filter(isFile);
   if (files.length === 0) return {};
   const [{ parseDotenv }, { readEnvironmentFile }] = await Promise.all([import('./dotenv.js'), import('./read-config-file.js')]);
-  return Object.assign({}, ...files.map((path) => parseDotenv(readEnvironmentFile(path)))) as Record<string, string>;
+  return Object.assign(Object.create(null) as Record<string, string>, ...files.map((path) => parseDotenv(readEnvironmentFile(path)))) as Record<string, string>;
 }
 
 /** A file of the JSON kinds that may define environments (read again, checked, by its reader: what was peeked at is not kept). */

@@ -18,6 +18,8 @@ export interface UnusableValue {
   file: string;
   /** What to do instead, where it is not "use one of its values". */
   hint?: string;
+  /** A variable cycle (`$shared a` naming itself): exit 3, as other cycles are, not 2. */
+  cycle?: boolean;
 }
 
 export interface EnvironmentValues {
@@ -25,7 +27,8 @@ export interface EnvironmentValues {
   unusable: Record<string, UnusableValue>;
 }
 
-export const emptyValues = (): EnvironmentValues => ({ vars: {}, unusable: {} });
+/** Without a prototype: a value named `__proto__` or `constructor` is kept like any other (docs/variables.md). */
+export const emptyValues = (): EnvironmentValues => ({ vars: Object.create(null) as Record<string, string>, unusable: Object.create(null) as Record<string, UnusableValue> });
 
 /** Later values win: a name set as text is no longer unusable, and the other way round. */
 export function assignValues(into: EnvironmentValues, from: EnvironmentValues): EnvironmentValues {

@@ -33,6 +33,19 @@ function tooDeep(path: string, text: string, offset: number): ParseError {
   return new ParseError(path, line, column, `nested more than ${MAX_JSON_DEPTH} levels deep`);
 }
 
+type ParseErrors = NonNullable<Parameters<typeof import('jsonc-parser').parseTree>[1]>;
+
+/**
+ * JSONC text's value, its objects without a prototype: jsonc-parser's `parse` assigns keys, so a
+ * key `"__proto__"` is lost (or, holding an object, becomes the prototype); `getNodeValue` of its
+ * tree defines each key as data, as `JSON.parse` does. The depth is checked before (it recurses).
+ */
+async function jsoncTreeValue(text: string, errors: ParseErrors, options: NonNullable<Parameters<typeof import('jsonc-parser').parseTree>[2]>): Promise<unknown> {
+  const { parseTree, getNodeValue } = await import('jsonc-parser');
+  const tree = parseTree(text, errors, options);
+  return tree === undefined ? undefined : (getNodeValue(tree) as unknown);
+}
+
 /**
  * JSON text to a value (`jsonc`: comments and trailing commas allowed, as VS Code writes it).
  * Invalid text is exit 2 naming the file, line and column, with the caller's hint; so is text
@@ -54,9 +67,9 @@ export async function parseJsonText(path: string, text: string, options: { jsonc
   const deep = await tooDeepAt(text, MAX_JSON_DEPTH);
   if (deep !== undefined) throw tooDeep(path, text, deep);
   if (plain !== undefined) return plain.value;
-  const { parse, printParseErrorCode } = await import('jsonc-parser');
-  const errors: Parameters<typeof parse>[1] = [];
-  const value: unknown = parse(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: jsonc });
+  const { printParseErrorCode } = await import('jsonc-parser');
+  const errors: ParseErrors = [];
+  const value = await jsoncTreeValue(text, errors, { disallowComments: !jsonc, allowTrailingComma: jsonc, allowEmptyContent: jsonc });
   const first = errors?.[0];
   if (first || (!jsonc && value === undefined)) {
     const { line, column } = lineColumn(text, first?.offset ?? 0);
@@ -69,8 +82,7 @@ export async function parseJsonText(path: string, text: string, options: { jsonc
 /** JSONC text (comments, trailing commas) to a value; undefined when it is not valid even so, or nested past {@link MAX_JSON_DEPTH} levels. */
 export async function jsoncValue(text: string): Promise<unknown> {
   if ((await tooDeepAt(text, MAX_JSON_DEPTH)) !== undefined) return undefined;
-  const { parse } = await import('jsonc-parser');
-  const errors: Parameters<typeof parse>[1] = [];
-  const value: unknown = parse(text, errors, { allowTrailingComma: true });
+  const errors: ParseErrors = [];
+  const value = await jsoncTreeValue(text, errors, { allowTrailingComma: true });
   return errors.length === 0 ? value : undefined;
 }

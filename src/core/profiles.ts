@@ -145,7 +145,8 @@ function activeOption(item: Record<string, unknown>, where: string): string {
 function validateVariables(value: unknown, where: string): Record<string, ProfileVariable> {
   if (value === undefined) return {};
   if (!isObject(value)) fail(where, 'an object');
-  const out: Record<string, ProfileVariable> = {};
+  // No prototype: a variable named `__proto__` is kept like any other.
+  const out = Object.create(null) as Record<string, ProfileVariable>;
   for (const [name, item] of Object.entries(value)) {
     if (typeof item === 'string') out[name] = item;
     else if (typeof item === 'number' || typeof item === 'boolean' || isLosslessNumber(item)) out[name] = String(item);

@@ -58,7 +58,12 @@ interface SessionFile {
 }
 
 function emptyFile(): SessionFile {
-  return { version: 1, variables: {}, data: {} };
+  return { version: 1, variables: Object.create(null) as Record<string, string>, data: Object.create(null) as Record<string, unknown> };
+}
+
+/** A copy without a prototype: a variable named `__proto__` is set and saved like any other. */
+function withoutPrototype<T>(value: Record<string, T> | undefined): Record<string, T> {
+  return Object.assign(Object.create(null) as Record<string, T>, value);
 }
 
 function isStringRecord(value: unknown): value is Record<string, string> {
@@ -83,7 +88,7 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   try {
     const parsed = JSON.parse(text) as Partial<SessionFile>;
     if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object') throw new Error('unexpected shape');
-    return new FileSession(profile, path, { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} }, options.project);
+    return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, options.project);
   } catch {
     const aside = `${path}.corrupt-${Date.now()}`;
     try {
@@ -123,7 +128,7 @@ function readSessionFile(path: string): SessionFile | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<SessionFile>;
     if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object' || parsed.data === null) return undefined;
-    return { version: 1, variables: parsed.variables ?? {}, data: parsed.data ?? {} };
+    return { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) };
   } catch {
     return undefined;
   }

@@ -45,9 +45,9 @@ const HTTPYAC_INPUT = /^\$(input|password|input-askonce)\s+(.+?)(?:\s+\$value:\s
 
 /**
  * What httpyac's JavaScript in a template came to: its text, or why there is none to send
- * (`syntax`: it does not parse; `at`: `file:line` where the template is written, when it can be told).
+ * (`syntax`: it does not parse).
  */
-export type JavascriptResult = { text: string } | { failure: string; syntax?: boolean; at?: string };
+export type JavascriptResult = { text: string } | { failure: string; syntax?: boolean };
 
 export interface ResolverOptions {
   cliVariables: Record<string, string>;
@@ -161,7 +161,8 @@ export class TemplateResolver implements VariableResolver {
     if (unusable) {
       const parts = Object.keys(environmentVariables ?? {}).filter((other) => other.startsWith(`${name}.`) || other.startsWith(`${name}[`));
       const where = this.options.requestLine ? `${this.options.requestLine}: ` : '';
-      throw new UsageError(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
+      const Failure = unusable.cycle ? VariableError : UsageError; // a cycle is exit 3, as the resolver's own
+      throw new Failure(`${where}{{${name}}}${this.where()} is ${unusable.what} (${unusable.where} in ${unusable.file})${unusable.hint ? '' : ': it has no text form to send'}`, {
         hint: unusable.hint ?? (parts.length > 0 ? `use one of its values, such as {{${parts[0]}}}` : `give it a text value, or set it with -e ${name}=value`),
       });
     }
@@ -219,9 +220,10 @@ export class TemplateResolver implements VariableResolver {
     return `‹${name}›`;
   }
 
-  private async evaluate(expression: string, stack: string[]): Promise<string> {
-    const looped = this.options.loopVariables?.[expression];
-    if (looped !== undefined) return looped;
+  /** `written`: the whole template's expression as the file writes it (`urlencode this.x` for its argument `this.x`), to name where it is written. */
+  private async evaluate(expression: string, stack: string[], written = expression): Promise<string> {
+    const loop = this.options.loopVariables;
+    if (loop && Object.hasOwn(loop, expression)) return loop[expression] as string;
     // `{{env.NAME}}`, and httpyac's JavaScript `{{process.env.NAME}}`: the process environment's NAME.
     const envName = expression.startsWith('env.') ? expression.slice(4) : expression.startsWith('process.env.') ? expression.slice(12) : undefined;
     if (envName !== undefined && NAME_OR_PATH.test(expression)) {
@@ -232,8 +234,8 @@ export class TemplateResolver implements VariableResolver {
       return value;
     }
     // httpyac's `{{$global.name}}`: a value its scripts put in `$global` (a run variable here).
-    if (expression.startsWith('$global.') && NAME_OR_PATH.test(expression)) return this.resolveName(expression.slice(8).trim(), stack);
-    if (expression.startsWith('$global') && !NAME_OR_PATH.test(expression)) return this.javascript(expression, -1, stack);
+    if (expression.startsWith('$global.') && NAME_OR_PATH.test(expression)) return this.resolveName(expression.slice(8).trim(), stack, written);
+    if (expression.startsWith('$global') && !NAME_OR_PATH.test(expression)) return this.javascript(expression, -1, stack, written);
     const input = HTTPYAC_INPUT.exec(expression);
     if (input) return this.input(input[2] as string, input[3], input[1] === 'password');
     if (expression.startsWith('$')) {
@@ -247,32 +249,32 @@ export class TemplateResolver implements VariableResolver {
       return value;
     }
     // {{%name}}: the value of name, percent-encoded (VS Code).
-    if (expression.startsWith('%')) return encodeURIComponent((await this.resolveName(expression.slice(1).trim(), stack)).replace(LONE_SURROGATE, '\uFFFD'));
+    if (expression.startsWith('%')) return encodeURIComponent((await this.resolveName(expression.slice(1).trim(), stack, written)).replace(LONE_SURROGATE, '\uFFFD'));
     const space = expression.search(/\s/);
     const helper = space > 0 ? HELPERS[expression.slice(0, space)] : undefined;
     if (helper) {
       const argument = expression.slice(space + 1).trim();
       const quoted = /^"(.*)"$/s.exec(argument);
-      return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack));
+      return helper(quoted ? (quoted[1] ?? '') : await this.evaluate(argument, stack, written));
     }
     if (expression === '') throw new VariableError(`empty template {{}}${this.where()}`);
     if (!NAME_OR_PATH.test(expression) && !this.has(expression)) {
       // A reference claims its own paths first (`users.response.body.//user[2]/name`, JSONPath filters).
       const reference = this.preview() ? undefined : this.options.reference?.(expression);
-      return reference ?? this.javascript(expression, space, stack);
+      return reference ?? this.javascript(expression, space, stack, written);
     }
     if (!this.has(expression)) {
       const reference = this.preview() ? undefined : this.options.reference?.(expression);
       if (reference) return reference;
       // `token.length`, `this.name`: a path into a variable that is text is httpyac's JavaScript (an environment's object keeps its dotted names).
       const head = /^([A-Za-z_$][\w$]*)[.[]/.exec(expression)?.[1];
-      if (JS_LITERAL.test(expression) || head === 'this' || (head !== undefined && this.has(head) && !Object.hasOwn(this.options.environmentUnusable ?? {}, head))) return this.javascript(expression, -1, stack);
+      if (JS_LITERAL.test(expression) || head === 'this' || (head !== undefined && this.has(head) && !Object.hasOwn(this.options.environmentUnusable ?? {}, head))) return this.javascript(expression, -1, stack, written);
     }
-    return this.resolveName(expression, stack);
+    return this.resolveName(expression, stack, written);
   }
 
   /** httpyac's JavaScript; without an evaluator (or not JavaScript: `upper $guid`), a word before a space is an unknown helper, as before. */
-  private async javascript(expression: string, space: number, stack: string[]): Promise<string> {
+  private async javascript(expression: string, space: number, stack: string[], written: string): Promise<string> {
     const helperShaped = space > 0 && /^[A-Za-z_]\w*$/.test(expression.slice(0, space));
     const unknownHelper = (): VariableError =>
       new VariableError(`unknown template helper "${expression.slice(0, space)}"${this.where()}`, { hint: `available helpers: ${Object.keys(HELPERS).join(', ')}` });
@@ -281,7 +283,7 @@ export class TemplateResolver implements VariableResolver {
     const placeholder = this.deferred(expression);
     if (placeholder !== undefined) return placeholder;
     const read = async (names: readonly string[]): Promise<Record<string, string>> => {
-      const values: Record<string, string> = {};
+      const values = Object.create(null) as Record<string, string>;
       for (const name of names) if (this.has(name)) values[name] = await this.resolveName(name, stack);
       return values;
     };
@@ -289,25 +291,26 @@ export class TemplateResolver implements VariableResolver {
     if ('text' in result) return result.text;
     // A word, a space and a value (`upper $guid`) that is no JavaScript: a helper reqflow does not have.
     if (result.syntax && helperShaped) throw unknownHelper();
-    const at = result.at ?? this.options.requestLine;
+    // Where the whole template is written (a helper's argument is found by its helper), as an unknown variable is named.
+    const at = (await this.options.writtenAt?.(written)) ?? this.options.requestLine;
     const where = at ? `${at}: ` : '';
-    throw new VariableError(`${where}{{ ${expression} }}${this.where()}: ${result.failure}`, {
+    throw new VariableError(`${where}{{ ${written} }}${this.where()}: ${result.failure}`, {
       hint: result.syntax ? 'httpyac evaluates a template that is not a variable as a JavaScript expression; this one does not parse' : 'nothing was sent',
     });
   }
 
-  private resolveName(name: string, stack: string[]): Promise<string> {
+  private resolveName(name: string, stack: string[], written?: string): Promise<string> {
     if (stack.includes(name)) {
       return Promise.reject(new VariableError(`variable cycle: ${[...stack, name].join(' → ')}`, { hint: 'a variable cannot refer to itself, directly or through others' }));
     }
     const cached = this.cache.get(name);
     if (cached) return cached;
-    const pending = this.compute(name, [...stack, name]);
+    const pending = this.compute(name, [...stack, name], written);
     this.cache.set(name, pending);
     return pending;
   }
 
-  private async compute(name: string, stack: string[]): Promise<string> {
+  private async compute(name: string, stack: string[], written?: string): Promise<string> {
     const source = this.sourceOf(name);
     const prompt = source === 'cli' ? undefined : this.options.prompts?.find((p) => p.name === name);
     // kulala and rest.nvim: a `.env` value, below every other source — but the user's own, so above a token reqflow extracted by itself.
@@ -326,7 +329,9 @@ export class TemplateResolver implements VariableResolver {
       // Error path only: the hint's search (other environments, names close to it) loads here.
       const { unknownVariable } = await import('./unknown-variable.js');
       // Named where it is written in the request file; one from elsewhere (an environment, a profile) is named by the request.
-      throw await unknownVariable(name, this.options, this.where(), await this.options.writtenAt?.(name));
+      // `{{name}}` itself, else the template that holds it (`{{urlencode name}}`, `{{%name}}`).
+      const at = (await this.options.writtenAt?.(name)) ?? (written !== undefined && written !== name ? await this.options.writtenAt?.(written) : undefined);
+      throw await unknownVariable(name, this.options, this.where(), at);
     }
     if (isSecretName(name)) this.options.secrets?.add(value);
     return value;

@@ -159,14 +159,14 @@ function placeOf(file: string, services: RunServices): Place {
 
 /**
  * httpyac's JavaScript in a template, in the run's script worker (the chain's; a run without one
- * starts its own on the first such template). The evaluator loads only then; a failure names the
- * line of `file` (absolute) where the template is written, where it can be found.
+ * starts its own on the first such template). The evaluator loads only then; the resolver names
+ * where a failing template is written (`writtenAt`), as it does for an unknown variable.
  */
-async function templateJavascript(expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>, services: RunServices, spec: RequestSpec, file: string): Promise<JavascriptResult> {
+async function templateJavascript(expression: string, read: (names: readonly string[]) => Promise<Record<string, string>>, services: RunServices): Promise<JavascriptResult> {
   const { chain, globals, secrets, runState } = services;
   const [{ evaluateTemplate }, { SCRIPT_TIMEOUT_MS }] = await Promise.all([import('../scripts/template-expression.js'), import('../scripts/run-scripts.js')]);
   const own = (): Promise<ScriptWorker> => (runState[TEMPLATE_WORKER] ??= import('../scripts/script-worker.js').then(({ ScriptWorker }) => new ScriptWorker())) as Promise<ScriptWorker>;
-  const result = await evaluateTemplate(expression, {
+  return evaluateTemplate(expression, {
     read,
     globals: Object.fromEntries([...(globals?.entries() ?? []), ...(chain?.variables ?? [])]),
     globalKinds: Object.fromEntries(chain?.globalKinds ?? []),
@@ -175,9 +175,6 @@ async function templateJavascript(expression: string, read: (names: readonly str
     timeoutMs: services.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => (chain ? chain.sandboxes() : own()),
   });
-  if (!('failure' in result)) return result;
-  const at = await writtenAt(spec, file, expression);
-  return at === undefined ? result : { ...result, at };
 }
 
 /**
@@ -221,7 +218,7 @@ function resolverFor(spec: RequestSpec, { absolute, baseDir }: Place, services: 
     options.reference = (expression) => chain.reference(expression);
   }
   if (services.globals) options.globals = services.globals;
-  options.javascript = (expression, read) => templateJavascript(expression, read, services, spec, absolute);
+  options.javascript = (expression, read) => templateJavascript(expression, read, services);
   options.writtenAt = (expression) => writtenAt(spec, absolute, expression);
   if (spec.fileVariables) options.fileVariables = spec.fileVariables;
   if (spec.prompts) options.prompts = spec.prompts;

@@ -3,6 +3,7 @@ import { filterRunner, requestFilter } from '../core/filter.js';
 import type { StreamEvent } from '../core/model.js';
 import { parseJsonExact } from '../core/json-exact.js';
 import { parseJsonBody } from './render/body.js';
+import { unknownCharsetWarning } from './render/charset.js';
 import { consumeEvents } from './consume-events.js';
 import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart, ResponseView, RequestView } from './reporter.js';
 
@@ -17,6 +18,7 @@ async function responseJson(ctx: ResponseView): Promise<unknown> {
   if (!parsed.ok) {
     throw new ReqflowError(`cannot apply the filter to the response of "${ctx.spec.name}": ${parsed.reason}`, { exitCode: ExitCode.httpFailure, hint: 'filters apply to JSON responses only' });
   }
+  if (parsed.unknownCharset !== undefined) ctx.warn(unknownCharsetWarning(parsed.unknownCharset));
   return parsed.value;
 }
 

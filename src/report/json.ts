@@ -38,7 +38,10 @@ async function bodyValue(ctx: ResponseView, body: BodyPart): Promise<ExactJson |
       const bytes = await ctx.readBody();
       if (isJsonResponse(ctx.response) && bytes.length > 0) {
         const parsed = jsonBodyText(bytes, ctx.response);
-        if (parsed.ok) return { raw: parsed.text };
+        if (parsed.ok) {
+          if (parsed.unknownCharset !== undefined) ctx.warn(unknownCharsetWarning(parsed.unknownCharset));
+          return { raw: parsed.text };
+        }
         ctx.warn(`response of "${ctx.spec.name}" says JSON but ${parsed.reason}; "body" holds it as text`);
       }
       const decoded = bodyText(bytes, ctx.response);

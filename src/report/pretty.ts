@@ -52,7 +52,9 @@ const CLI_BODY: ReadableBodyOptions = { binaryNote: (bytes) => `[binary body, ${
 export async function writeReadableBody(ctx: ResponseView, colors: Palette, options: ReadableBodyOptions = CLI_BODY): Promise<void> {
   const res = ctx.response;
   if (isJsonResponse(res)) {
-    if (charsetOf(contentType(res)).encoding === 'utf-8') return renderJsonBody(ctx, colors, options.safeText);
+    const charset = charsetOf(contentType(res));
+    if (charset.unknownLabel !== undefined) ctx.warn(unknownCharsetWarning(charset.unknownLabel));
+    if (charset.encoding === 'utf-8') return renderJsonBody(ctx, colors, options.safeText);
     // JSON in another charset (rare): read whole, decoded, then pretty-printed; text if it is not JSON.
     const parsed = parseJsonBody(await ctx.readBody(), res);
     if (parsed.ok) return void ctx.output.out(`${prettyJson(parsed.value, colors)}\n`);

@@ -42,6 +42,8 @@ export interface ScriptHost {
   /** httpyac scripts: the values of those names that are variables (the others left out). */
   resolve(names: readonly string[]): Promise<Record<string, string>>;
   log(text: string): void;
+  /** What a script says — a log line, a test's message, its error — as it may be shown: secrets and pieces of them masked (secret-pieces.ts). */
+  shown(text: string): string;
   /** httpyac's `{{@request` hook: the request as the script left it (JSON), or why it cannot be sent. */
   requestChanged?(json: string): void;
   /** A `$global` array the script replaced by another (httpyac's `# @loop` walks the array it read, not its successor). */
@@ -112,10 +114,10 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
       case 'environment.get':
         return host.environment(a);
       case 'log':
-        host.log(a);
+        host.log(host.shown(a));
         return undefined;
       case 'test':
-        tests.push({ name: a, passed: b === 'pass', ...(c !== undefined ? { message: c } : {}) });
+        tests.push({ name: host.shown(a), passed: b === 'pass', ...(c !== undefined ? { message: host.shown(c) } : {}) });
         return undefined;
       default:
         return '\u0000error:unknown operation';
@@ -182,7 +184,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
         failure = await jetbrains.run(code, filename);
       }
       for (const test of raw.splice(0)) tests.push({ ...test, file: filename, line: script.line });
-      if (failure && !failure.exited) return { tests, failure: describe(failure, script, filename, lineOffset) };
+      if (failure && !failure.exited) return { tests, failure: describe({ ...failure, message: host.shown(failure.message) }, script, filename, lineOffset) };
       if (failure?.exited) break;
     }
     return { tests };
@@ -195,6 +197,6 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
 export async function evaluateExpression(expression: string, data: ScriptData, host: ScriptHost): Promise<unknown> {
   const sandbox = (await host.sandboxes()).createSandbox(JETBRAINS_API, bridgeFor(host, []), JSON.stringify(data), host.timeoutMs);
   const { json, failure } = await sandbox.evaluate(expression, 'assertion').finally(() => sandbox.dispose());
-  if (failure) throw new Error(`js ${expression}: ${failure.message}`);
+  if (failure) throw new Error(`js ${expression}: ${host.shown(failure.message)}`);
   return json === undefined ? undefined : (JSON.parse(json) as unknown);
 }

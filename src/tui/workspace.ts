@@ -258,7 +258,7 @@ export class Workspace {
     };
     const made = (async () => {
       const services = running();
-      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true }, services.environment?.variables, runTexts(services.environment?.variables, services.profile));
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true, secrets: services.secrets }, services.environment?.variables, runTexts(services.environment?.variables, services.profile));
       chain.addFile(listedRequests(await parseRequestFile(file, this.registry)), file);
       return chain;
     })();

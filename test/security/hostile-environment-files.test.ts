@@ -117,6 +117,16 @@ test("VS Code's {{$shared x}} naming a value of 1 MB a thousand times is exit 2 
   clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*shared-laughs\/\.vscode\/settings\.json: dev\.a: its \{\{\$shared …\}\} values come to more than 64 MiB of text$/m);
 });
 
+test("$shared values naming each other twice over forty levels (a billion laughs of {{$shared x}}) are exit 2 naming the file, in bounded time", async () => {
+  const shared: Record<string, string> = { host: recorder.url, l40: 'x'.repeat(64) };
+  for (let level = 0; level < 40; level += 1) shared[`l${level}`] = `{{$shared l${level + 1}}}{{$shared l${level + 1}}}`;
+  const settings = { 'rest-client.environmentVariables': { $shared: shared, dev: { a: '{{$shared l0}}' } } };
+  const file = project('shared-levels', { '.vscode/settings.json': JSON.stringify(settings) }, 'GET {{host}}/{{a}}\n');
+  const before = recorder.received.length;
+  clean(await runCli(['run', file, '--env', 'dev'], bounded), 2, /^reqflow: \S*shared-levels\/\.vscode\/settings\.json: \$shared\.l\d+: its \{\{\$shared …\}\} values come to more than 64 MiB of text$/m);
+  expect(recorder.received.length).toBe(before);
+});
+
 test('a cycle through the environment ({{a}} → {{b}} → {{a}}) is exit 3 naming it', async () => {
   const file = project('cycle', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, a: '{{b}}', b: 'x{{a}}' } }) }, 'GET {{host}}/x?q={{a}}\n');
   clean(await runCli(['run', file, '--env', 'dev'], bounded), 3, /^reqflow: variable cycle: a → b → a$/m);

@@ -11,11 +11,16 @@ export function isTextual(response: ResponseInfo, body?: Buffer): boolean {
   return type === '';
 }
 
+/** A charset the response named that no decoder knows: the body was read as UTF-8, and the reader warns (`unknownCharsetWarning`). */
+interface UnknownCharset {
+  unknownCharset?: string;
+}
+
 /** `lossless`: the value holds numbers kept as text (see core/json-exact.ts). */
-export type ParsedBody = { ok: true; value: unknown; lossless: boolean } | { ok: false; reason: string };
+export type ParsedBody = ({ ok: true; value: unknown; lossless: boolean } & UnknownCharset) | { ok: false; reason: string };
 
 /** A JSON body's text once it is known to be JSON, or a readable reason why it is not. */
-export type JsonBodyText = { ok: true; text: string } | { ok: false; reason: string };
+export type JsonBodyText = ({ ok: true; text: string } & UnknownCharset) | { ok: false; reason: string };
 
 /**
  * Checks that a body is JSON (with the native parser) and returns its text: UTF-8 as RFC 8259
@@ -35,7 +40,7 @@ export function jsonBodyText(body: Buffer, response?: ResponseInfo): JsonBodyTex
   if (text.trim() === '') return { ok: false, reason: 'the body is empty' };
   try {
     JSON.parse(text);
-    return { ok: true, text };
+    return { ok: true, text, ...(charset?.unknownLabel !== undefined ? { unknownCharset: charset.unknownLabel } : {}) };
   } catch (error) {
     // A document nested deeper than the call stack allows is shown as text, not a crash.
     if (error instanceof RangeError) return { ok: false, reason: 'the body is nested too deeply to parse' };
@@ -46,23 +51,22 @@ export function jsonBodyText(body: Buffer, response?: ResponseInfo): JsonBodyTex
 /** Parses a JSON body (numbers as written), with a readable reason when it is not JSON or not UTF-8. */
 export function parseJsonBody(body: Buffer, response?: ResponseInfo): ParsedBody {
   const checked = jsonBodyText(body, response);
-  return checked.ok ? { ok: true, ...parseJsonExact(checked.text) } : checked;
+  if (!checked.ok) return checked;
+  return { ok: true, ...parseJsonExact(checked.text), ...(checked.unknownCharset !== undefined ? { unknownCharset: checked.unknownCharset } : {}) };
 }
 
 /** A body decoded for display. */
-export interface DecodedText {
+export interface DecodedText extends UnknownCharset {
   text: string;
   /** False when the body was read as UTF-8 and is not (bad bytes became U+FFFD). */
   validUtf8: boolean;
-  /** A charset the response named that no decoder knows (the body was read as UTF-8). */
-  unknownCharset?: string;
 }
 
 /**
  * Body as text for display, in its charset (`Content-Type`, a BOM, an HTML `<meta>`; else
  * UTF-8); invalid UTF-8 becomes U+FFFD rather than an exception.
  */
-export function bodyText(body: Buffer, response?: ResponseInfo): DecodedText {
+export function bodyText(body: Buffer, response?: Pick<ResponseInfo, 'headers'>): DecodedText {
   const charset = response ? charsetOf(contentType(response), body) : undefined;
   const unknown = charset?.unknownLabel !== undefined ? { unknownCharset: charset.unknownLabel } : {};
   if (charset && charset.encoding !== 'utf-8') return { text: decoderFor(charset.encoding).decode(body), validUtf8: true };

@@ -1,0 +1,72 @@
+/**
+ * VS Code's `{{$shared name}}` in environment values (docs/environments.md): the `$shared` value
+ * of that name, itself expanded, so `$shared` values may name each other. A name `$shared` does
+ * not have is exit 2 naming the file and the value. A value whose `$shared` references come back
+ * to themselves is a cycle: it is left unusable, and a request that uses it is exit 3 naming the
+ * cycle and the file, as any other variable cycle is.
+ */
+import { UsageError } from './errors/index.js';
+import { emptyValues, type EnvironmentValues } from './environment-values.js';
+import { MAX_EXPANSION_MIB } from './input-limits.js';
+
+const SHARED_REFERENCE = /\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g;
+const LIMIT = MAX_EXPANSION_MIB * 1024 * 1024;
+
+/** The `$shared` layer: its values, and the file that defines each (for messages). */
+export interface SharedLayer {
+  vars: Readonly<Record<string, string>>;
+  files: ReadonlyMap<string, string>;
+}
+
+/** Thrown inside the expansion only: the `$shared` names of a cycle, from the value's first reference back to itself. */
+class SharedCycle {
+  constructor(readonly names: string[]) {}
+}
+
+/**
+ * Each value of `own` (environment `env` of `file`, or the `$shared` layer itself: `env` is
+ * `$shared`, each value's file in `shared.files`) with its `{{$shared name}}` references replaced. Expanded `$shared` values are kept
+ * for the next reference, so values that name each other many times are expanded once each; all
+ * of them together, like any one value, may come to at most {@link MAX_EXPANSION_MIB} MiB.
+ */
+export function expandSharedReferences(own: EnvironmentValues, shared: SharedLayer, file: string, env: string): EnvironmentValues {
+  const expanded = new Map<string, string>();
+  let kept = 0;
+  const tooLong = (at: string): UsageError => new UsageError(`${at}: its {{$shared …}} values come to more than ${MAX_EXPANSION_MIB} MiB of text`, { hint: 'name each $shared value once or twice, not thousands of times' });
+  const expand = (text: string, stack: readonly string[], at: string): string => {
+    if (!text.includes('$shared')) return text;
+    let added = 0;
+    return text.replace(SHARED_REFERENCE, (_whole, key: string) => {
+      if (!Object.hasOwn(shared.vars, key)) {
+        const names = Object.keys(shared.vars);
+        throw new UsageError(`${at}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: names.length > 0 ? `$shared has: ${names.join(', ')}` : 'no file defines $shared values' });
+      }
+      if (stack.includes(key)) throw new SharedCycle([...stack, key]);
+      let value = expanded.get(key);
+      if (value === undefined) {
+        value = expand(shared.vars[key] as string, [...stack, key], `${shared.files.get(key) ?? file}: $shared.${key}`);
+        kept += value.length;
+        if (kept > LIMIT) throw tooLong(at);
+        expanded.set(key, value);
+      }
+      added += value.length;
+      if (added > LIMIT) throw tooLong(at);
+      return value;
+    });
+  };
+  // The `$shared` layer's values come from several files: each is named by its own.
+  const fileOf = (name: string): string => (env === '$shared' ? (shared.files.get(name) ?? file) : file);
+  const out: EnvironmentValues = { vars: emptyValues().vars, unusable: own.unusable };
+  for (const [name, value] of Object.entries(own.vars)) {
+    try {
+      // A `$shared` value is the first name of its own cycle; an environment's `a` is another variable than `$shared a`.
+      out.vars[name] = expand(value, env === '$shared' ? [name] : [], `${fileOf(name)}: ${env}.${name}`);
+    } catch (error) {
+      if (!(error instanceof SharedCycle)) throw error;
+      const cycle = error.names.map((key) => `$shared ${key}`);
+      if (env !== '$shared') cycle.unshift(`${env}.${name}`);
+      out.unusable[name] = { what: `a variable cycle: ${cycle.join(' → ')}`, where: `${env}.${name}`, file: fileOf(name), hint: 'a variable cannot refer to itself, directly or through others', cycle: true };
+    }
+  }
+  return out;
+}
