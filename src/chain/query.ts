@@ -11,7 +11,8 @@ import { filterRunner } from '../core/filter.js';
 export async function jsonPathAll(json: unknown, path: string): Promise<unknown[]> {
   const { JSONPath } = await import('jsonpath-plus');
   try {
-    return JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[];
+    // No document (an empty or non-JSON body) selects nothing: jsonpath-plus returns undefined for it, not [].
+    return (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? [];
   } catch (error) {
     throw new UsageError(`invalid JSONPath ${path}: ${(error as Error).message}`);
   }
