@@ -147,7 +147,9 @@ describe('a crash mid-write', () => {
     const random = seededRandom(20260609);
     const seen = new Set<number>();
     try {
-      for (let round = 0; round < 16; round++) {
+      // A kill inside a save (most of the writer's time) leaves its lock, stale only after 2 s
+      // (proper-lockfile's least): each round costs about that.
+      for (let round = 0; round < 10; round++) {
         const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, q.stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
         let stderr = '';
         child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
