@@ -24,7 +24,11 @@ function isWide(codePoint: number): boolean {
   return codePoint >= 0x1100 && eastAsianWidth(codePoint) === 2;
 }
 
-/** Columns the text takes on a terminal (no control sequences in it). */
+/**
+ * Columns the text takes on a terminal (no control sequences in it). A combining mark counts one,
+ * as neo-blessed's line layout counts it (it draws the mark in the cell before, so such a row
+ * ends a column early; counted as zero, the row would be cut or wrapped by neo-blessed instead).
+ */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const ch of text.replace(JOINERS, '')) width += isWide(ch.codePointAt(0) ?? 0) ? 2 : 1;
