@@ -1,0 +1,184 @@
+/**
+ * The terminal UI against hostile terminals, from the attacker's side: the built `reqflow` in
+ * tmux (a real terminal), its window closed under it, signals while an editor has the
+ * terminal, no controlling terminal, `TERM=dumb`, tiny sizes and resize storms, and request
+ * files whose names and headers carry escape sequences or characters wider than they look.
+ * After every exit the terminal must be back as it was: no alternate screen, the cursor shown,
+ * no mouse tracking, the keyboard cooked. Needs a build and tmux: without tmux the file is
+ * skipped with one line on stderr (test/helpers/system-programs.ts).
+ */
+import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/cli.js';
+import { needs } from '../helpers/system-programs.js';
+import { alive, tmuxSession, type TmuxSession } from '../helpers/tmux-session.js';
+import { startDemoApi, type DemoApi } from '../servers/demo-api.js';
+
+const { describe, test } = needs(['tmux']);
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+let api: DemoApi;
+let dir: ReturnType<typeof tempDir>;
+let session: TmuxSession | undefined;
+let editorPid: number | undefined;
+
+beforeAll(async () => {
+  api = await startDemoApi();
+});
+afterAll(async () => {
+  await api.close();
+});
+afterEach(async () => {
+  let pid: number | undefined;
+  if (session) pid = await Promise.race([session.pid(), sleep(100).then(() => undefined)]);
+  session?.kill();
+  session = undefined;
+  for (const other of [pid, editorPid]) if (other !== undefined && alive(other)) process.kill(other, 'SIGKILL');
+  editorPid = undefined;
+  // reqflow writes its files (code cache, state) as it exits: the folder goes after it has.
+  for (let i = 0; pid !== undefined && alive(pid) && i < 100; i++) await sleep(50);
+  dir?.cleanup();
+});
+
+/** A project with one ordinary request and one whose name is wide, joined and right-to-left. */
+function project(): void {
+  dir = tempDir('reqflow-hostile-term-');
+  dir.write('users.http', `### list users\nGET ${api.url}/users\n\n### 漢字👨‍👩‍👧‍👦🇯🇵 é͉ שלום\ttab\nGET ${api.url}/users\n`);
+}
+
+function open(options: Parameters<typeof tmuxSession>[1]): TmuxSession {
+  session = tmuxSession(dir.dir, options);
+  return session;
+}
+
+const firstScreen = (s: string): boolean => s.includes('users.http') && s.includes('? help');
+
+/** The terminal as the user had it before reqflow: what every exit must leave. */
+async function expectRestored(ui: TmuxSession): Promise<void> {
+  const screen = await ui.waitFor((s) => s.includes('<stty'), 'the shell after reqflow');
+  expect(screen).toMatch(/(^| )isig icanon echo <stty/m);
+  expect(ui.modes()).toEqual({ alternateScreen: false, cursorVisible: true, mouse: false, keypad: false });
+}
+
+describe('the terminal goes away or the UI is stopped', () => {
+  test('closing the terminal (SIGHUP) while a response is shown: exit 129, no abort, no stack trace', async () => {
+    project();
+    const ui = open({ name: 'hup' });
+    await ui.waitFor(firstScreen, 'the first screen');
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => s.includes('200 OK'), 'the response');
+    ui.closeTerminal();
+    // Node restores a terminal's settings as it exits, and aborts (SIGABRT, a native stack) when the terminal is gone.
+    expect(await ui.exit()).toBe('129 null');
+    expect(ui.stderr()).toBe('');
+  });
+
+  test('SIGTERM while the editor (E) has the terminal: the editor is stopped, the terminal restored, exit 143 — no hang', async () => {
+    project();
+    const editor = join(dir.dir, 'editor.sh');
+    writeFileSync(editor, `#!/bin/sh\necho $$ > '${dir.dir}/editor.pid'\necho EDITOR-OPEN "$@"\nsleep 60\n`, { mode: 0o755 });
+    const ui = open({ name: 'term-editor', env: { EDITOR: editor, VISUAL: editor } });
+    await ui.waitFor(firstScreen, 'the first screen');
+    await ui.press('j', 'E');
+    await ui.waitFor((s) => s.includes('EDITOR-OPEN'), 'the editor');
+    editorPid = Number(readFileSync(join(dir.dir, 'editor.pid'), 'utf8'));
+    process.kill(await ui.pid(), 'SIGTERM');
+    expect(await ui.exit()).toBe('143 null');
+    expect(alive(editorPid)).toBe(false);
+    await expectRestored(ui);
+    expect(ui.stderr()).toBe('');
+  });
+
+  test.each([
+    ['q', 'q', '0 null'],
+    ['Ctrl-C', 'C-c', '0 null'],
+    ['SIGTERM', 'SIGTERM', '143 null'],
+    ['SIGINT', 'SIGINT', '130 null'],
+  ])('%s with a modal open after a failed request: the terminal restored, the exit code documented', async (_name, how, code) => {
+    project();
+    writeFileSync(join(dir.dir, 'users.http'), '### refused\nGET http://127.0.0.1:1/nothing\n');
+    const ui = open({ name: `quit-${how}` });
+    await ui.waitFor((s) => s.includes('refused') && s.includes('? help'), 'the first screen');
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => /exits with 4/.test(s), 'the failure');
+    await ui.press(':');
+    await ui.waitFor((s) => s.includes('Commands'), 'the palette');
+    if (how.startsWith('SIG')) process.kill(await ui.pid(), how);
+    else await ui.press('Escape', how);
+    expect(await ui.exit()).toBe(code);
+    await expectRestored(ui);
+    expect(ui.stderr()).toBe('');
+  });
+});
+
+describe('terminals the UI cannot use are refused before the screen opens', () => {
+  test.each([
+    ['no controlling terminal (setsid)', 'setsid -w', [], /^reqflow: the terminal UI needs a controlling terminal \(started with setsid, or detached from its terminal\)\nhint: /],
+    ['TERM=dumb', 'TERM=dumb', ['tui'], /^reqflow: the terminal UI cannot draw on TERM=dumb \(a terminal that cannot move the cursor\)\nhint: /],
+  ])('%s: one line and a hint, exit 2, the terminal untouched', async (_name, shell, args, message) => {
+    project();
+    const ui = open({ name: `refused-${shell.replace(/\W/g, '')}`, shell, args });
+    expect(await ui.exit()).toBe('2 null');
+    expect(ui.stderr()).toMatch(message);
+    expect(ui.stderr().trim().split('\n')).toHaveLength(2);
+    await expectRestored(ui);
+  });
+});
+
+describe('what a project brings is drawn as text, never as terminal codes', () => {
+  test('an SGR code in a URL, a header, a request name and a file name is shown, not applied (\\x1b[8m would hide the host)', async () => {
+    project();
+    dir.write('evil\u001b[7m.http', `### safe\u001b[8mHIDDEN\nGET ${api.url}/users\u001b[8m.evil.test\nX-Note: a\u001b[5mb\n`);
+    const ui = open({ name: 'sgr' });
+    await ui.waitFor((s) => s.includes('evil␛[7m.http'), 'the file name with its escape shown');
+    await ui.press('j');
+    const screen = await ui.waitFor((s) => s.includes('.evil.test'), 'the request');
+    expect(screen).toContain(`GET ${api.url}/users␛[8m.evil.test`);
+    expect(screen).toContain('X-Note: a␛[5mb');
+    expect(screen).toContain('safe␛[8mHIDDEN');
+  });
+
+  test('a request named in wide, joined and right-to-left characters: the status bar keeps "? help", tabs are spaces', async () => {
+    project();
+    const ui = open({ name: 'wide', columns: 80, rows: 24 });
+    await ui.waitFor(firstScreen, 'the first screen');
+    await ui.press('j', 'j', 'Enter');
+    const screen = await ui.waitFor((s) => (s.trimEnd().split('\n').pop() ?? '').includes('200 OK'), 'the response in the status bar');
+    const status = screen.trimEnd().split('\n').pop() ?? '';
+    expect(status).toContain('שלום tab');
+    expect(status.trimEnd().endsWith('? help')).toBe(true);
+  });
+});
+
+describe('tiny terminals and resize storms', () => {
+  test('resizes to 1×1, 2×10, 10×2, 20×5, 300×5, 5×300 with a response, the palette and a prompt open: the UI lives and draws again', async () => {
+    project();
+    const ui = open({ name: 'sizes', columns: 80, rows: 24 });
+    await ui.waitFor(firstScreen, 'the first screen');
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => s.includes('200 OK'), 'the response');
+    const sizes: Array<[number, number]> = [
+      [1, 1],
+      [2, 10],
+      [10, 2],
+      [20, 5],
+      [300, 5],
+      [5, 300],
+    ];
+    for (const open of ['', ':', 's']) {
+      if (open !== '') await ui.press(open);
+      for (let round = 0; round < 3; round++) for (const [columns, rows] of sizes) ui.resize(columns, rows);
+      ui.resize(20, 5);
+      // The panes give way to a notice; an open window fits itself in (and keeps the keys).
+      await ui.waitFor((s) => (open === '' ? s.includes('terminal too small') : s.includes(open === ':' ? 'Commands' : 'Save')), `the small screen (${open || 'no window'})`);
+      ui.resize(80, 24);
+      if (open !== '') await ui.press('Escape');
+      await ui.waitFor((s) => firstScreen(s) && s.includes('200 OK'), `the panes again (${open || 'no window'})`);
+    }
+    await ui.press('q');
+    expect(await ui.exit()).toBe('0 null');
+    await expectRestored(ui);
+    expect(ui.stderr()).toBe('');
+  });
+});
