@@ -7,10 +7,11 @@
  * no mouse tracking, the keyboard cooked. Needs a build and tmux: without tmux the file is
  * skipped with one line on stderr (test/helpers/system-programs.ts).
  */
-import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe as always, expect, test as alwaysTest } from '@jest/globals';
+import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/cli.js';
+import { ROOT, tempDir } from '../helpers/cli.js';
 import { needs } from '../helpers/system-programs.js';
 import { alive, tmuxSession, type TmuxSession } from '../helpers/tmux-session.js';
 import { startDemoApi, type DemoApi } from '../servers/demo-api.js';
@@ -180,5 +181,39 @@ describe('tiny terminals and resize storms', () => {
     expect(await ui.exit()).toBe('0 null');
     await expectRestored(ui);
     expect(ui.stderr()).toBe('');
+  });
+});
+
+// No terminal needed: this one runs without tmux too.
+always('an exception that escapes the UI', () => {
+  alwaysTest('thrown from a timer while the UI runs: the terminal restored (raw mode off, alternate screen left), one line and a hint, exit 70 — not the stack trace and exit 1 of neo-blessed', async () => {
+    project();
+    // A process of its own: the exception must reach Node's uncaughtException as it would in reqflow.
+    const script = dir.write(
+      'throws.mjs',
+      `import { PassThrough, Writable } from 'node:stream';
+import { runTui } from ${JSON.stringify(join(ROOT, 'dist', 'tui', 'index.js'))};
+import { toRunOptions } from ${JSON.stringify(join(ROOT, 'dist', 'cli', 'run-options.js'))};
+import { formatError } from ${JSON.stringify(join(ROOT, 'dist', 'cli', 'report-error.js'))};
+const input = Object.assign(new PassThrough(), { isTTY: true, isRaw: false, setRawMode(mode) { this.isRaw = mode; return this; } });
+let written = '';
+const output = Object.assign(new Writable({ write(chunk, _encoding, callback) { written += chunk; callback(); } }), { isTTY: true, columns: 80, rows: 24 });
+const env = { HOME: process.env.HOME, REQFLOW_STATE_DIR: process.env.REQFLOW_STATE_DIR };
+const options = { dir: process.cwd(), cwd: process.cwd(), env, options: toRunOptions({ output: 'pretty', color: true }, { stdoutIsTTY: true, stdinIsTTY: true, env }) };
+setTimeout(() => { throw new Error('boom in a timer'); }, 300);
+let result;
+try {
+  result = { code: await runTui(options, { input, output, terminal: 'xterm-256color' }) };
+} catch (error) {
+  result = formatError(error, { debug: false });
+}
+process.stdout.write(JSON.stringify({ ...result, raw: input.isRaw, wasRaw: written.includes('\\u001b[?1049h'), leftAlternate: written.lastIndexOf('\\u001b[?1049l') > written.lastIndexOf('\\u001b[?1049h') }));
+`,
+    );
+    const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [script], { cwd: dir.dir, env: { PATH: process.env.PATH, HOME: dir.dir, REQFLOW_STATE_DIR: join(dir.dir, 'state') }, timeout: 20_000 }, (_error, out, err) => resolve({ stdout: out, stderr: err })),
+    );
+    expect(stderr).toBe('');
+    expect(JSON.parse(stdout)).toEqual({ text: 'reqflow: internal error: boom in a timer\nhint: this is a bug in reqflow; run with --debug for the stack trace and report it\n', exitCode: 70, raw: false, wasRaw: true, leftAlternate: true });
   });
 });
