@@ -15,7 +15,7 @@ export interface TuiTerminal {
   terminal?: string;
   /** Milliseconds to wait before redrawing after a resize (neo-blessed's default: 300). */
   resizeTimeout?: number;
-  /** Called when the terminal is gone (hung up), before the UI lets go of it: the process's own terminal is released (terminal-loss.ts). */
+  /** Called after SIGHUP or the end of input, before the UI lets go of the terminal: the process's own is released if it is gone (terminal-loss.ts). */
   release?: () => void;
 }
 

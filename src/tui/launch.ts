@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import type { PluginEntry } from '../core/registry.js';
 import { checkTerminal } from './terminal-check.js';
-import { releaseTerminal, terminalFds } from './terminal-loss.js';
+import { releaseLostTerminal, terminalFds } from './terminal-loss.js';
 
 /** The `run` flags that mean something in the UI. */
 export const TUI_FLAGS = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'history', 'trust', 'debug'] as const;
@@ -40,7 +40,7 @@ export async function launchTui(dirArg: string | undefined, flags: RawRunFlags, 
     const { runTui } = await import('./index.js');
     return await runTui(
       { dir, cwd: io.cwd, env: io.env, options, thirdParty, ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profilesPath: flags.profiles } : {}) },
-      { input: io.stdin, output: io.stdout, ...(io.stdin === process.stdin ? { release: () => releaseTerminal(ttys) } : {}) },
+      { input: io.stdin, output: io.stdout, ...(io.stdin === process.stdin ? { release: () => releaseLostTerminal(ttys, process.stdin) } : {}) },
     );
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug: flags.debug === true, secrets });

@@ -43,6 +43,16 @@ export function markWide(text: string): string {
   return text.replace(JOINERS, '').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
 }
 
+/**
+ * What neo-blessed's line layout counts for the text: one per UTF-16 code unit once laid out
+ * ({@link markWide}) — an emoji 3 for its 2 columns, each letter of a flag 2. A line that counts
+ * more than its box is wide is cut or wrapped by neo-blessed (at a space: the end of a status
+ * line went to a second, hidden row) even when its columns would fit: lines cut to this never are.
+ */
+export function layoutWidth(text: string): number {
+  return markWide(text).length;
+}
+
 /** Makes neo-blessed measure (and lay out) wide characters and emoji as terminals draw them. */
 export function installWideChars(unicode: BlessedUnicode): void {
   const original = unicode.charWidth.bind(unicode);

@@ -71,8 +71,16 @@ describe('the terminal goes away or the UI is stopped', () => {
     await ui.waitFor((s) => s.includes('200 OK'), 'the response');
     ui.closeTerminal();
     // Node restores a terminal's settings as it exits, and aborts (SIGABRT, a native stack) when the terminal is gone.
-    expect(await ui.exit()).toBe('129 null');
-    expect(ui.stderr()).toBe('');
+    expect({ exit: await ui.exit(20_000), stderr: ui.stderr() }).toEqual({ exit: '129 null', stderr: '' });
+  });
+
+  test('SIGHUP sent with kill while the terminal is still there: exit 129, the terminal restored', async () => {
+    project();
+    const ui = open({ name: 'kill-hup' });
+    await ui.waitFor(firstScreen, 'the first screen');
+    process.kill(await ui.pid(), 'SIGHUP');
+    expect({ exit: await ui.exit(20_000), stderr: ui.stderr() }).toEqual({ exit: '129 null', stderr: '' });
+    await expectRestored(ui);
   });
 
   test('SIGTERM while the editor (E) has the terminal: the editor is stopped, the terminal restored, exit 143 — no hang', async () => {
@@ -149,6 +157,10 @@ describe('what a project brings is drawn as text, never as terminal codes', () =
     const status = screen.trimEnd().split('\n').pop() ?? '';
     expect(status).toContain('שלום tab');
     expect(status.trimEnd().endsWith('? help')).toBe(true);
+    // The history lists the send on one row: neo-blessed counts an emoji as 3 and used to wrap the row at its last space.
+    await ui.press('H');
+    const history = await ui.waitFor((s) => /\d\d:\d\d:\d\d\s+GET\s+200 .*שלום/.test(s), 'the send in the history');
+    expect(history.split('\n').filter((line) => /^[│\s]*tab\b/.test(line))).toEqual([]);
   });
 });
 

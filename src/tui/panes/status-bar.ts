@@ -1,5 +1,5 @@
 import type { Exchange } from '../exchange.js';
-import { fit, shown, visibleLength } from '../views/format.js';
+import { fit, layoutLength, shown } from '../views/format.js';
 import type { Workspace } from '../workspace.js';
 
 export type Level = 'info' | 'ok' | 'warn' | 'error';
@@ -17,9 +17,9 @@ export function statusBarText(options: { width: number; profile: string; environ
   // A profile or environment name is the project's: never wider than a third of the bar.
   const left = ` ${fit(shown(`${options.profile}${options.environment !== undefined ? ` · env ${options.environment}` : ''}`), Math.max(8, Math.floor(width / 3)))} │ token: ${options.token} │ `;
   const right = ' ? help ';
-  const room = width - visibleLength(left) - right.length;
+  const room = width - layoutLength(left) - right.length;
   const middle = options.editing ? options.editing(Math.max(5, room - 2)) : PAINT[options.message.level](fit(shown(options.message.text), Math.max(0, room)));
-  const gap = Math.max(0, width - visibleLength(left) - visibleLength(middle) - right.length);
+  const gap = Math.max(0, width - layoutLength(left) - layoutLength(middle) - right.length);
   return `${left}${middle}${' '.repeat(gap)}${right}`;
 }
 

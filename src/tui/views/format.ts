@@ -1,7 +1,7 @@
 import type { ReqflowError } from '../../core/errors/index.js';
 import { maskHeaders } from '../../core/mask.js';
 import { palette, type Palette } from '../../report/render/colors.js';
-import { displayWidth } from '../wide-chars.js';
+import { displayWidth, layoutWidth } from '../wide-chars.js';
 import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
@@ -29,14 +29,19 @@ export function shown(text: string, lines = false): string {
   return lines ? safe : safe.replace(/[\t\n]/g, ' ');
 }
 
-/** Cuts plain text to `width` columns (wide characters count two) with an ellipsis. */
+/** What neo-blessed's layout counts for a text that may hold ANSI colour codes (see layoutWidth). */
+export function layoutLength(text: string): number {
+  return layoutWidth(stripAnsi(text));
+}
+
+/** Cuts plain text to `width` columns as neo-blessed counts them (layoutWidth: an emoji 3), with an ellipsis. */
 export function fit(text: string, width: number): string {
-  if (displayWidth(text) <= width) return text;
+  if (layoutWidth(text) <= width) return text;
   const room = width <= 1 ? width : width - 1;
   let cut = '';
   let used = 0;
   for (const ch of text) {
-    const w = displayWidth(ch);
+    const w = layoutWidth(ch);
     if (used + w > room) break;
     cut += ch;
     used += w;
@@ -44,9 +49,9 @@ export function fit(text: string, width: number): string {
   return width <= 1 ? cut : `${cut}…`;
 }
 
-/** Pads plain text with spaces to `width` columns (wide characters count two). */
+/** Pads plain text with spaces to `width` columns as neo-blessed counts them (layoutWidth). */
 export function padTo(text: string, width: number): string {
-  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+  return text + ' '.repeat(Math.max(0, width - layoutWidth(text)));
 }
 
 /** Wraps plain text at word boundaries to `width` columns; continuation lines get `indent`. */

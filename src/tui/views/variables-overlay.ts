@@ -1,7 +1,7 @@
 import type { Key } from '../blessed.js';
 import type { EditorRow } from '../variables/editor-rows.js';
 import { colors, fit, padTo, shown } from './format.js';
-import { displayWidth } from '../wide-chars.js';
+import { layoutWidth } from '../wide-chars.js';
 import { Overlay, type OverlayHost } from './overlay.js';
 
 /** What the editor's keys do (actions/variables.ts): each writes the profiles file and reloads. */
@@ -64,7 +64,7 @@ export class VariablesOverlay extends Overlay {
       // Names and values are the project's: controls shown, columns counted as the terminal draws them.
       const fittedName = padTo(fit(shown(row.name), nameWidth), nameWidth);
       const plain = `${fittedName} ${row.source.padEnd(11)} `;
-      const value = fit(shown(row.value), Math.max(8, width - 2 - displayWidth(plain) - displayWidth(choice) - displayWidth(note)));
+      const value = fit(shown(row.value), Math.max(8, width - 2 - layoutWidth(plain) - layoutWidth(choice) - layoutWidth(note)));
       if (start + i === this.index) return `\u001b[7m› ${padTo(fit(`${plain}${value}${shown(choice)}${shown(note)}`, width - 2), width - 2)}\u001b[27m`;
       const name = row.editable ? colors.key(fittedName) : colors.dim(fittedName);
       return `  ${name} ${colors.dim(row.source.padEnd(11))} ${value}${colors.dim(shown(`${choice}${note}`))}`;
