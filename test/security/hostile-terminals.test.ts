@@ -10,6 +10,8 @@
 import { afterAll, afterEach, beforeAll, describe as always, expect, test as alwaysTest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, tempDir } from '../helpers/cli.js';
 import { needs } from '../helpers/system-programs.js';
@@ -135,7 +137,7 @@ describe('terminals the UI cannot use are refused before the screen opens', () =
   });
 });
 
-describe('what a project brings is drawn as text, never as terminal codes', () => {
+describe('what a project or a server brings is drawn as text, never as terminal codes', () => {
   test('an SGR code in a URL, a header, a request name and a file name is shown, not applied (\\x1b[8m would hide the host)', async () => {
     project();
     dir.write('evil\u001b[7m.http', `### safe\u001b[8mHIDDEN\nGET ${api.url}/users\u001b[8m.evil.test\nX-Note: a\u001b[5mb\n`);
@@ -146,6 +148,23 @@ describe('what a project brings is drawn as text, never as terminal codes', () =
     expect(screen).toContain(`GET ${api.url}/users␛[8m.evil.test`);
     expect(screen).toContain('X-Note: a␛[5mb');
     expect(screen).toContain('safe␛[8mHIDDEN');
+  });
+
+  test('a text body with C1 controls and bidi overrides: the pager shows them as U+FFFD, the terminal never gets them', async () => {
+    project();
+    const server = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('before\u009b31mC1 \u202eRTL\u202c \u2066isolate\u2069 after\n'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      dir.write('users.http', `### body\nGET http://127.0.0.1:${(server.address() as AddressInfo).port}/\n`);
+      const ui = open({ name: 'c1' });
+      await ui.waitFor(firstScreen, 'the first screen');
+      await ui.press('j', 'Enter');
+      const screen = await ui.waitFor((s) => s.includes('after'), 'the body');
+      expect(screen).toContain('before�31mC1 �RTL� �isolate� after');
+      expect(screen).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+    } finally {
+      server.close();
+    }
   });
 
   test('a request named in wide, joined and right-to-left characters: the status bar keeps "? help", tabs are spaces', async () => {
