@@ -124,12 +124,17 @@ describe('the terminal goes away or the UI is stopped', () => {
 });
 
 describe('terminals the UI cannot use are refused before the screen opens', () => {
+  const NOT_TERMINALS = /^reqflow: the terminal UI needs a terminal \(stdin and stdout are not both terminals\)\nhint: /;
   test.each([
+    ['stdin closed', '<&-', [], NOT_TERMINALS],
+    ['stdin from /dev/null', '</dev/null', ['tui'], NOT_TERMINALS],
+    ['stdin from a pipe', 'echo x |', ['tui'], NOT_TERMINALS],
+    ['stdout to a file', '>out.txt', [], NOT_TERMINALS],
     ['no controlling terminal (setsid)', 'setsid -w', [], /^reqflow: the terminal UI needs a controlling terminal \(started with setsid, or detached from its terminal\)\nhint: /],
     ['TERM=dumb', 'TERM=dumb', ['tui'], /^reqflow: the terminal UI cannot draw on TERM=dumb \(a terminal that cannot move the cursor\)\nhint: /],
   ])('%s: one line and a hint, exit 2, the terminal untouched', async (_name, shell, args, message) => {
     project();
-    const ui = open({ name: `refused-${shell.replace(/\W/g, '')}`, shell, args });
+    const ui = open({ name: `refused-${shell.replace(/\W/g, '') || 'redirect'}-${args.length}`, shell, args });
     expect(await ui.exit()).toBe('2 null');
     expect(ui.stderr()).toMatch(message);
     expect(ui.stderr().trim().split('\n')).toHaveLength(2);
