@@ -65,10 +65,10 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
 }
 
 /**
- * `reqflow tui`: runs the UI until the user quits (0), SIGINT (130), SIGTERM (143) or the terminal goes away —
- * SIGHUP, or its input ends — (129). The terminal is restored on every path; an exception that
- * escapes the UI's own handlers ends it too, restored, and is thrown for the caller to print as
- * one line (exit 70).
+ * `reqflow tui`: runs the UI until the user quits (0), SIGINT (130), SIGTERM (143) or the
+ * terminal goes away — SIGHUP, or its input ends — (129). The terminal is restored on every
+ * path; an exception that escapes the UI's own handlers ends it too, restored, and is thrown
+ * for the caller to print as one line (exit 70).
  */
 export async function runTui(options: WorkspaceOptions, terminal: TuiTerminal): Promise<number> {
   const tui = await openTui(options, terminal);
