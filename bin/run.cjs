@@ -170,7 +170,7 @@ async function bareTui() {
   } catch {
     // No bundle: the modules it would have been made from.
   }
-  return (fresh ? requireWithCodeCache(bundle) : await import(pathToFileURL(modules).href)).launchBareTui();
+  return (fresh ? requireWithCodeCache(bundle) : await import(fileUrl(modules))).launchBareTui();
 }
 
 /** `reqflow __complete …`, what the shell completion scripts call on each TAB: no oclif either. */

@@ -3,6 +3,7 @@ import { COMMANDS, type CommandHost } from './actions/commands.js';
 import type { AppHooks } from './actions/host.js';
 import { searchResponseKey } from './actions/response-keys.js';
 import { sendRequest, type SendHost } from './actions/send.js';
+import { stopEditor } from './actions/edit-request.js';
 import { CatalogWatcher } from './catalog-watcher.js';
 import type { Blessed, Key, Screen } from './blessed.js';
 import type { RequestSpec } from '../core/model.js';
@@ -60,6 +61,7 @@ export class TuiApp implements SendHost, CommandHost {
   private finish!: () => void;
   oauthCancel: AbortController | undefined;
   stressCancel: AbortController | undefined; // `L` (actions/stress.ts)
+  editor: CommandHost['editor']; // `E` (actions/edit-request.ts)
 
   constructor(
     readonly blessed: Blessed,
@@ -76,9 +78,7 @@ export class TuiApp implements SendHost, CommandHost {
     screen.on('resize', () => this.guard(() => this.relayout()));
     screen.enableMouse();
     screen.on('mouse', (event) => this.guard(() => this.onMouse(event)));
-    // The token countdown in the status bar stays current.
-    this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000);
-    this.clock.unref();
+    this.clock = setInterval(() => this.guard(() => this.drawStatus()), 30_000).unref(); // the token countdown stays current
     this.tree.rebuild(workspace.catalog);
     this.watcher.follow(workspace.catalog);
     this.relayout();
@@ -393,6 +393,7 @@ export class TuiApp implements SendHost, CommandHost {
     this.watcher.close();
     this.redraw.cancel();
     this.layers.closeAll();
+    if (this.editor) await stopEditor(this.editor); // it has the terminal: the UI restores it once it is back
     this.finish();
   }
 }

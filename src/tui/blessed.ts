@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { installWideChars, type BlessedUnicode } from './wide-chars.js';
 
 /**
@@ -74,7 +75,7 @@ export interface Screen {
   render(): void;
   destroy(): void;
   /** Runs a program on the terminal (an editor): the screen is suspended until it exits. */
-  exec(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string }, callback: (error: Error | null, ok: boolean) => void): unknown;
+  exec(file: string, args: string[], options: { env?: NodeJS.ProcessEnv; cwd?: string }, callback: (error: Error | null, ok: boolean) => void): ChildProcess;
   on(event: 'keypress', listener: (ch: string | undefined, key: Key) => void): void;
   on(event: 'resize' | 'destroy', listener: () => void): void;
   on(event: 'mouse', listener: (data: { action: string; x: number; y: number }) => void): void;

@@ -2,6 +2,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { Palette } from '../report/render/colors.js';
+import { shown } from './views/format.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
 import { findRequestFiles, type SearchLimits } from '../pipeline/request-files.js';
@@ -95,12 +96,12 @@ export function rowKey(row: TreeRow): string {
 /** One line of the tree: `▾ more/`, `  ▾ users.http`, `    GET    list users` (method coloured), indented by depth. */
 export function rowLabel(row: TreeRow, colors: Palette): string {
   const indent = '  '.repeat(row.depth);
-  if (row.kind === 'folder') return `${indent}${row.collapsed ? '▸' : '▾'} ${row.label}/`;
+  if (row.kind === 'folder') return `${indent}${row.collapsed ? '▸' : '▾'} ${shown(row.label)}/`;
   if (row.kind === 'file') {
-    const name = basename(row.file.label);
+    const name = shown(basename(row.file.label));
     if (row.file.error) return `${indent}${colors.error('✗')} ${name}`;
     return `${indent}${row.collapsed ? '▸' : '▾'} ${name}`;
   }
-  const method = row.spec.method.length > 6 ? row.spec.method.slice(0, 6) : row.spec.method;
-  return `${indent}  ${colors.method(method)}${' '.repeat(7 - method.length)}${row.spec.name}`;
+  const method = shown(row.spec.method.length > 6 ? row.spec.method.slice(0, 6) : row.spec.method);
+  return `${indent}  ${colors.method(method)}${' '.repeat(Math.max(1, 7 - method.length))}${shown(row.spec.name)}`;
 }

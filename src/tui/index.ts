@@ -15,7 +15,12 @@ export interface TuiTerminal {
   terminal?: string;
   /** Milliseconds to wait before redrawing after a resize (neo-blessed's default: 300). */
   resizeTimeout?: number;
+  /** Called after SIGHUP or the end of input, before the UI lets go of the terminal: the process's own is released if it is gone (terminal-loss.ts). */
+  release?: () => void;
 }
+
+/** Exit codes of the ways the UI ends other than the user quitting (0): a signal's is 128 + its number, as a shell reports it. */
+const EXIT = { hangup: 129, interrupted: 130, terminated: 143, failed: 70 } as const;
 
 export interface OpenTui {
   app: TuiApp;
@@ -59,18 +64,53 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
   }
 }
 
-/** `reqflow tui`: runs the UI until the user quits; the terminal is restored on every path. */
+/**
+ * `reqflow tui`: runs the UI until the user quits (0), SIGINT (130), SIGTERM (143) or the
+ * terminal goes away — SIGHUP, or its input ends — (129). The terminal is restored on every
+ * path; an exception that escapes the UI's own handlers ends it too, restored, and is thrown
+ * for the caller to print as one line (exit 70).
+ */
 export async function runTui(options: WorkspaceOptions, terminal: TuiTerminal): Promise<number> {
   const tui = await openTui(options, terminal);
-  const onSignal = (): void => void tui.app.quit();
-  process.once('SIGTERM', onSignal);
-  process.once('SIGHUP', onSignal);
+  const end: { code: number; lost: boolean; error?: unknown } = { code: 0, lost: false };
+  const stop = (code: number): void => {
+    if (end.code === 0) end.code = code;
+    void tui.app.quit();
+  };
+  const onTerm = (): void => stop(EXIT.terminated);
+  const onInterrupt = (): void => stop(EXIT.interrupted); // `kill -INT`: Ctrl-C itself is a key (quit, 0)
+  const onLost = (): void => {
+    end.lost = true;
+    stop(EXIT.hangup);
+  };
+  // neo-blessed's own handler (restore, print the stack, exit 1) stands aside while another listens.
+  const onFailure = (error: unknown): void => {
+    if (!end.lost && end.error === undefined) end.error = error; // a dead terminal's write errors are no news
+    stop(EXIT.failed);
+  };
+  const listeners: Array<[NodeJS.EventEmitter, string, (value: unknown) => void]> = [
+    [process, 'SIGTERM', onTerm],
+    [process, 'SIGINT', onInterrupt],
+    [process, 'SIGHUP', onLost],
+    [terminal.input, 'end', onLost],
+    [terminal.input, 'error', onLost],
+    [process, 'uncaughtException', onFailure],
+    [process, 'unhandledRejection', onFailure],
+  ];
+  for (const [emitter, event, listener] of listeners) emitter.on(event, listener);
+  // Writing to a terminal that is gone fails (EIO) until the process ends, after the UI too: never news.
+  terminal.output.on('error', onLost);
   try {
     await tui.app.run();
-    return 0;
   } finally {
-    process.removeListener('SIGTERM', onSignal);
-    process.removeListener('SIGHUP', onSignal);
-    tui.close();
+    if (end.lost) terminal.release?.();
+    try {
+      tui.close();
+    } catch (error) {
+      if (!end.lost) throw error; // restoring a terminal that is gone fails: nothing is left to restore
+    }
+    for (const [emitter, event, listener] of listeners) emitter.removeListener(event, listener);
   }
+  if (end.error !== undefined) throw end.error;
+  return end.code;
 }

@@ -7,6 +7,8 @@ import { toRunOptions } from '../cli/run-options.js';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import type { PluginEntry } from '../core/registry.js';
+import { checkTerminal } from './terminal-check.js';
+import { releaseLostTerminal, terminalFds } from './terminal-loss.js';
 
 /** The `run` flags that mean something in the UI. */
 export const TUI_FLAGS = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'history', 'trust', 'debug'] as const;
@@ -30,16 +32,15 @@ async function folderOf(arg: string | undefined, cwd: string): Promise<string> {
 export async function launchTui(dirArg: string | undefined, flags: RawRunFlags, io: CliIo, loadThirdParty: (warn: (message: string) => void) => Promise<PluginEntry[]>): Promise<number> {
   const secrets = new SecretRegistry();
   try {
-    if (io.stdin.isTTY !== true || io.stdout.isTTY !== true) {
-      throw new UsageError('the terminal UI needs a terminal (stdin and stdout are not both terminals)', { hint: 'to send requests from a script or a pipe, use: reqflow run FILE' });
-    }
+    checkTerminal(io);
+    const ttys = terminalFds();
     const dir = await folderOf(dirArg, io.cwd);
     const options = toRunOptions({ ...flags, output: 'pretty', color: true }, { stdoutIsTTY: true, stdinIsTTY: true, env: io.env });
     const thirdParty = await loadThirdParty((message) => io.stderr.write(`reqflow: warning: ${message}\n`));
     const { runTui } = await import('./index.js');
     return await runTui(
       { dir, cwd: io.cwd, env: io.env, options, thirdParty, ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profilesPath: flags.profiles } : {}) },
-      { input: io.stdin, output: io.stdout },
+      { input: io.stdin, output: io.stdout, ...(io.stdin === process.stdin ? { release: () => releaseLostTerminal(ttys, process.stdin) } : {}) },
     );
   } catch (error) {
     const { text, exitCode } = formatError(error, { debug: flags.debug === true, secrets });

@@ -24,7 +24,11 @@ function isWide(codePoint: number): boolean {
   return codePoint >= 0x1100 && eastAsianWidth(codePoint) === 2;
 }
 
-/** Columns the text takes on a terminal (no control sequences in it). */
+/**
+ * Columns the text takes on a terminal (no control sequences in it). A combining mark counts one,
+ * as neo-blessed's line layout counts it (it draws the mark in the cell before, so such a row
+ * ends a column early; counted as zero, the row would be cut or wrapped by neo-blessed instead).
+ */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const ch of text.replace(JOINERS, '')) width += isWide(ch.codePointAt(0) ?? 0) ? 2 : 1;
@@ -37,6 +41,16 @@ const MAYBE_WIDE = /[\u1100-\u{10ffff}]/gu;
 /** The text as blessed lays it out: parts of joined sequences apart, a spacer after each wide character. */
 export function markWide(text: string): string {
   return text.replace(JOINERS, '').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
+}
+
+/**
+ * What neo-blessed's line layout counts for the text: one per UTF-16 code unit once laid out
+ * ({@link markWide}) — an emoji 3 for its 2 columns, each letter of a flag 2. A line that counts
+ * more than its box is wide is cut or wrapped by neo-blessed (at a space: the end of a status
+ * line went to a second, hidden row) even when its columns would fit: lines cut to this never are.
+ */
+export function layoutWidth(text: string): number {
+  return markWide(text).length;
 }
 
 /** Makes neo-blessed measure (and lay out) wide characters and emoji as terminals draw them. */

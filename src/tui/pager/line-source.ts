@@ -1,9 +1,12 @@
 import type { ByteLines } from './byte-lines.js';
 
 const SGR = /\u001b\[[\d;]*m/g;
-/** Control characters move the terminal's cursor: shown as U+FFFD (tabs as spaces). */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
-const CONTROL_BUT_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f]/g;
+/**
+ * Control characters move the terminal's cursor, C1 ones too (U+009B is CSI to a UTF-8 xterm),
+ * and bidirectional overrides reorder what follows: each is shown as U+FFFD (tabs as spaces).
+ */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL_BUT_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 /** An escape that does not start an SGR colour (a colour is `ESC [ digits ; m`). */
 const LONE_ESC = /\u001b(?!\[[\d;]*m)/g;
 

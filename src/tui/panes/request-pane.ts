@@ -1,6 +1,6 @@
 import { rowKey, type TreeRow } from '../catalog.js';
 import type { Exchange } from '../exchange.js';
-import { colors, errorText, fit, requestText } from '../views/format.js';
+import { colors, errorText, fit, requestText, shown } from '../views/format.js';
 import { asReqflowError } from '../workspace.js';
 
 export interface RequestPaneState {
@@ -25,16 +25,16 @@ export function requestPaneView(state: RequestPaneState): { label: string; conte
     const why = state.filtered ? 'No request matches the filter: names, file paths, URLs and methods are searched (Esc clears it).' : `No request files (.http, .rest, .ws, .yaml, .json) under ${state.root}.\nPress r after adding some.`;
     return { label: ' Request ', content: colors.dim(why) };
   }
-  if (row.kind === 'folder') return { label: ' Request ', content: `${row.label}/\n${colors.dim(`a folder · Enter ${row.collapsed ? 'unfolds' : 'folds'} it`)}` };
+  if (row.kind === 'folder') return { label: ' Request ', content: `${shown(row.label)}/\n${colors.dim(`a folder · Enter ${row.collapsed ? 'unfolds' : 'folds'} it`)}` };
   if (row.kind === 'file') {
     const { file } = row;
-    const content = file.error ? errorText(asReqflowError(file.error), (t) => t) : `${file.label}\n${colors.dim(`${file.specs.length} request${file.specs.length === 1 ? '' : 's'} · Enter folds or unfolds`)}`;
+    const content = file.error ? errorText(asReqflowError(file.error), (t) => t) : `${shown(file.label)}\n${colors.dim(`${file.specs.length} request${file.specs.length === 1 ? '' : 's'} · Enter folds or unfolds`)}`;
     return { label: ' Request ', content };
   }
-  const label = ` Request · ${fit(row.spec.name, 30)} `;
+  const label = ` Request · ${fit(shown(row.spec.name), 30)} `;
   const { exchange } = state;
   if (exchange?.sent && exchange.context === state.context) return { label, content: requestText(exchange.sent, true) };
   const key = rowKey(row);
   if (state.preview?.key === key) return { label, content: state.preview.text };
-  return { label, content: `${colors.method(row.spec.method)} ${row.spec.url}`, previewKey: key };
+  return { label, content: `${colors.method(shown(row.spec.method))} ${shown(row.spec.url)}`, previewKey: key };
 }

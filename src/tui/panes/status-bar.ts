@@ -1,5 +1,5 @@
 import type { Exchange } from '../exchange.js';
-import { fit, visibleLength } from '../views/format.js';
+import { fit, layoutLength, shown } from '../views/format.js';
 import type { Workspace } from '../workspace.js';
 
 export type Level = 'info' | 'ok' | 'warn' | 'error';
@@ -14,10 +14,12 @@ const PAINT: Record<Level, (text: string) => string> = {
 /** ` profile · env NAME │ token: … │ message          ? help ` in `width` columns; `editing` replaces the message (the filter line). */
 export function statusBarText(options: { width: number; profile: string; environment?: string | undefined; token: string; message: { text: string; level: Level }; editing?: (room: number) => string }): string {
   const { width } = options;
-  const left = ` ${options.profile}${options.environment !== undefined ? ` · env ${options.environment}` : ''} │ token: ${options.token} │ `;
+  // A profile or environment name is the project's: never wider than a third of the bar.
+  const left = ` ${fit(shown(`${options.profile}${options.environment !== undefined ? ` · env ${options.environment}` : ''}`), Math.max(8, Math.floor(width / 3)))} │ token: ${options.token} │ `;
   const right = ' ? help ';
-  const middle = options.editing ? options.editing(Math.max(5, width - left.length - right.length - 2)) : PAINT[options.message.level](fit(options.message.text, Math.max(0, width - left.length - right.length)));
-  const gap = Math.max(0, width - visibleLength(left) - visibleLength(middle) - right.length);
+  const room = width - layoutLength(left) - right.length;
+  const middle = options.editing ? options.editing(Math.max(5, room - 2)) : PAINT[options.message.level](fit(shown(options.message.text), Math.max(0, room)));
+  const gap = Math.max(0, width - layoutLength(left) - layoutLength(middle) - right.length);
   return `${left}${middle}${' '.repeat(gap)}${right}`;
 }
 

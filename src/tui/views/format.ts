@@ -1,7 +1,7 @@
 import type { ReqflowError } from '../../core/errors/index.js';
 import { maskHeaders } from '../../core/mask.js';
 import { palette, type Palette } from '../../report/render/colors.js';
-import { displayWidth } from '../wide-chars.js';
+import { displayWidth, layoutWidth } from '../wide-chars.js';
 import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
@@ -18,11 +18,40 @@ export function visibleLength(text: string): number {
   return displayWidth(stripAnsi(text));
 }
 
-/** Cuts plain text to `width` columns with an ellipsis. */
+/**
+ * Text a project's files wrote (a request or file name, a URL, a header), for the screen: its
+ * control characters made visible as a server's are — neo-blessed would apply an SGR code in a
+ * request name, and `\x1b[8m` hides what follows it (`GET https://api.example.com\x1b[8m.evil.test`) —
+ * and, unless `lines`, tabs as spaces (a tab is as wide as the terminal says).
+ */
+export function shown(text: string, lines = false): string {
+  const safe = visible(text);
+  return lines ? safe : safe.replace(/[\t\n]/g, ' ');
+}
+
+/** What neo-blessed's layout counts for a text that may hold ANSI colour codes (see layoutWidth). */
+export function layoutLength(text: string): number {
+  return layoutWidth(stripAnsi(text));
+}
+
+/** Cuts plain text to `width` columns as neo-blessed counts them (layoutWidth: an emoji 3), with an ellipsis. */
 export function fit(text: string, width: number): string {
-  const chars = [...text];
-  if (chars.length <= width) return text;
-  return width <= 1 ? chars.slice(0, width).join('') : `${chars.slice(0, width - 1).join('')}…`;
+  if (layoutWidth(text) <= width) return text;
+  const room = width <= 1 ? width : width - 1;
+  let cut = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = layoutWidth(ch);
+    if (used + w > room) break;
+    cut += ch;
+    used += w;
+  }
+  return width <= 1 ? cut : `${cut}…`;
+}
+
+/** Pads plain text with spaces to `width` columns as neo-blessed counts them (layoutWidth). */
+export function padTo(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - layoutWidth(text)));
 }
 
 /** Wraps plain text at word boundaries to `width` columns; continuation lines get `indent`. */
@@ -43,9 +72,9 @@ export function wrap(text: string, width: number, indent = ''): string[] {
 
 /** The request pane: method and URL, headers, then the body. */
 export function requestText(preview: RequestPreview, sent: boolean): string {
-  const lines = [`${colors.method(preview.method)} ${preview.url}`];
-  for (const [name, value] of preview.headers) lines.push(`${colors.key(name)}: ${value}`);
-  if (preview.body !== undefined && preview.body !== '') lines.push('', preview.body);
+  const lines = [`${colors.method(shown(preview.method))} ${shown(preview.url)}`];
+  for (const [name, value] of preview.headers) lines.push(`${colors.key(shown(name))}: ${shown(value)}`);
+  if (preview.body !== undefined && preview.body !== '') lines.push('', shown(preview.body, true));
   const notes: string[] = [];
   if (preview.unresolved.length > 0) notes.push(colors.warn(`not defined yet: ${preview.unresolved.map((n) => `{{${n}}}`).join(', ')} (v lists variables)`));
   if (preview.deferred.length > 0) notes.push(colors.dim(`resolved when sent: ${preview.deferred.map((n) => `‹${n}›`).join(', ')}`));

@@ -1,6 +1,6 @@
 import type { Blessed, Element, Key, Screen } from '../blessed.js';
 import { LineEditor } from '../line-editor.js';
-import { colors, fit } from './format.js';
+import { colors, fit, padTo, shown } from './format.js';
 
 /** What an overlay needs from the app: the widgets factory and a way to leave. */
 export interface OverlayHost {
@@ -33,7 +33,7 @@ export abstract class Overlay implements Layer {
     this.scrollable = options.scrollable === true;
     this.box = host.blessed.box({
       parent: host.screen,
-      label: ` ${title} `,
+      label: ` ${shown(title)} `, // titles name profiles and files: the project's text
       border: { type: 'line' },
       tags: false,
       style: { border: { fg: 'cyan' } },
@@ -147,8 +147,8 @@ export class PickerOverlay extends Overlay {
     const height = (this.box.height as number) - 3;
     const start = Math.max(0, Math.min(this.index - height + 1, this.items.length - height));
     const lines = this.items.slice(start, start + height).map((item, i) => {
-      const text = fit(item, this.innerWidth - 2);
-      return start + i === this.index ? `\u001b[7m› ${text}${' '.repeat(Math.max(0, this.innerWidth - 2 - text.length))}\u001b[27m` : `  ${text}`;
+      const text = fit(shown(item), this.innerWidth - 2);
+      return start + i === this.index ? `\u001b[7m› ${padTo(text, this.innerWidth - 2)}\u001b[27m` : `  ${text}`;
     });
     this.box.setContent([...lines, colors.dim(this.footer)].join('\n'));
   }

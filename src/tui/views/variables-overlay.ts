@@ -1,6 +1,7 @@
 import type { Key } from '../blessed.js';
 import type { EditorRow } from '../variables/editor-rows.js';
-import { colors, fit } from './format.js';
+import { colors, fit, padTo, shown } from './format.js';
+import { layoutWidth } from '../wide-chars.js';
 import { Overlay, type OverlayHost } from './overlay.js';
 
 /** What the editor's keys do (actions/variables.ts): each writes the profiles file and reloads. */
@@ -60,11 +61,13 @@ export class VariablesOverlay extends Overlay {
     const lines = this.rows.slice(start, start + room).map((row, i) => {
       const choice = row.options && row.active !== undefined ? ` ‹${row.active + 1}/${row.options.length}${row.options[row.active]?.aliases[0] ? ` ${row.options[row.active]?.aliases[0]}` : ''}›` : '';
       const note = row.note ? `  ${row.note}` : '';
-      const plain = `${fit(row.name, nameWidth).padEnd(nameWidth)} ${row.source.padEnd(11)} `;
-      const value = fit(row.value.replace(/\n/g, ' '), Math.max(8, width - 2 - plain.length - choice.length - note.length));
-      if (start + i === this.index) return `\u001b[7m› ${fit(`${plain}${value}${choice}${note}`, width - 2).padEnd(width - 2)}\u001b[27m`;
-      const name = row.editable ? colors.key(fit(row.name, nameWidth).padEnd(nameWidth)) : colors.dim(fit(row.name, nameWidth).padEnd(nameWidth));
-      return `  ${name} ${colors.dim(row.source.padEnd(11))} ${value}${colors.dim(`${choice}${note}`)}`;
+      // Names and values are the project's: controls shown, columns counted as the terminal draws them.
+      const fittedName = padTo(fit(shown(row.name), nameWidth), nameWidth);
+      const plain = `${fittedName} ${row.source.padEnd(11)} `;
+      const value = fit(shown(row.value), Math.max(8, width - 2 - layoutWidth(plain) - layoutWidth(choice) - layoutWidth(note)));
+      if (start + i === this.index) return `\u001b[7m› ${padTo(fit(`${plain}${value}${shown(choice)}${shown(note)}`, width - 2), width - 2)}\u001b[27m`;
+      const name = row.editable ? colors.key(fittedName) : colors.dim(fittedName);
+      return `  ${name} ${colors.dim(row.source.padEnd(11))} ${value}${colors.dim(shown(`${choice}${note}`))}`;
     });
     if (this.rows.length === 0) lines.push(colors.dim('no variables yet: a adds one to the profile'));
     this.box.setContent([...lines, '', ...detail, colors.dim(fit(FOOTER, width))].join('\n'));

@@ -1,0 +1,132 @@
+/**
+ * The built `reqflow` in a real terminal: a tmux server of its own (one socket per session, so
+ * tests never see each other's), keys sent as a user types them, the screen read back, and the
+ * terminal's modes after reqflow has gone. reqflow runs under a small Node wrapper that records
+ * its pid, exit code or signal and stderr in files — the wrapper outlives a closed terminal
+ * (it ignores SIGHUP), so even that exit is seen. After reqflow, the pane's shell prints the
+ * keyboard mode (`stty`) and waits. Tests that use this need tmux (`needs(['tmux'])`).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN } from './cli.js';
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Runs argv with the terminal as stdin and stdout, stderr to a file; writes the child's pid, then `code signal`. */
+const WRAPPER = `'use strict';
+const { spawn } = require('node:child_process');
+const { openSync, writeFileSync } = require('node:fs');
+const [pidFile, exitFile, errFile, ...argv] = process.argv.slice(2);
+for (const signal of ['SIGHUP', 'SIGTERM', 'SIGINT']) process.on(signal, () => {});
+const child = spawn(argv[0], argv.slice(1), { stdio: ['inherit', 'inherit', openSync(errFile, 'w')] });
+writeFileSync(pidFile, String(child.pid));
+child.on('exit', (code, signal) => {
+  writeFileSync(exitFile, code + ' ' + signal);
+  process.exit(0);
+});
+`;
+
+/** What a terminal is left in: each is how tmux sees the pane now. */
+export interface TerminalModes {
+  alternateScreen: boolean;
+  cursorVisible: boolean;
+  mouse: boolean;
+  keypad: boolean;
+}
+
+export interface TmuxSession {
+  screen(): string;
+  /** Keys one at a time (tmux key names: `Enter`, `Escape`, `C-c`, or text). */
+  press(...keys: string[]): Promise<void>;
+  waitFor(test: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
+  resize(columns: number, rows: number): void;
+  modes(): TerminalModes;
+  /** reqflow's pid, once it runs. */
+  pid(): Promise<number>;
+  /** How reqflow ended (`129 null`, `null SIGABRT`), waited for up to `timeoutMs`; undefined when it is still running. */
+  exit(timeoutMs?: number): Promise<string | undefined>;
+  /** What reqflow wrote on stderr. */
+  stderr(): string;
+  /** Closes the terminal, as closing its window does (the pane's processes get SIGHUP). */
+  closeTerminal(): void;
+  /** Ends the tmux server and whatever still runs in it. */
+  kill(): void;
+}
+
+/**
+ * Starts `reqflow ARGS` in `dir` on a `columns`×`rows` terminal. `shell` goes before the
+ * command (`setsid -w`, `TERM=dumb`); `env` adds variables to the pane.
+ */
+export function tmuxSession(dir: string, options: { name: string; columns?: number; rows?: number; args?: string[]; env?: Record<string, string>; shell?: string }): TmuxSession {
+  const socket = `reqflow-jest-${process.pid}-${options.name}`;
+  const tmux = (...args: string[]): string => execFileSync('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8' });
+  const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err') };
+  writeFileSync(files.wrapper, WRAPPER);
+  const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+  const reqflow = [process.execPath, BIN, ...(options.args ?? [])].map(quote).join(' ');
+  const command = `cd ${quote(dir)} && ${options.shell ?? ''} ${quote(process.execPath)} ${quote(files.wrapper)} ${quote(files.pid)} ${quote(files.exit)} ${quote(files.err)} ${reqflow}; stty -a | tr ' ;' '\\n\\n' | grep -E -- '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo '<stty'; sleep 120`;
+  const env = { NCURSES_NO_UTF8_ACS: '1', LANG: 'C.UTF-8', HOME: dir, REQFLOW_STATE_DIR: join(dir, 'state'), ...options.env };
+  tmux('new-session', '-d', '-s', 'ui', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 30), ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]), command);
+  const screen = (): string => tmux('capture-pane', '-p', '-t', 'ui');
+  const session: TmuxSession = {
+    screen,
+    async press(...keys) {
+      for (const key of keys) {
+        tmux('send-keys', '-t', 'ui', key);
+        await sleep(150); // a lone Escape followed at once by a key would read as Alt+key
+      }
+    },
+    async waitFor(test, what, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        last = screen();
+        if (test(last)) return last;
+        await sleep(100);
+      }
+      throw new Error(`${what}: never on screen\n--- screen ---\n${last}\n--- stderr ---\n${session.stderr()}`);
+    },
+    resize(columns, rows) {
+      tmux('resize-window', '-t', 'ui', '-x', String(columns), '-y', String(rows));
+    },
+    modes() {
+      const [alternate, cursor, mouseAny, mouseButton, mouseStandard, keypad] = tmux('display-message', '-p', '-t', 'ui', '#{alternate_on} #{cursor_flag} #{mouse_any_flag} #{mouse_button_flag} #{mouse_standard_flag} #{keypad_cursor_flag}').trim().split(' ');
+      return { alternateScreen: alternate === '1', cursorVisible: cursor === '1', mouse: [mouseAny, mouseButton, mouseStandard].includes('1'), keypad: keypad === '1' };
+    },
+    async pid() {
+      for (let i = 0; i < 150 && !existsSync(files.pid); i++) await sleep(100);
+      return Number(readFileSync(files.pid, 'utf8'));
+    },
+    async exit(timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        if (existsSync(files.exit)) return readFileSync(files.exit, 'utf8');
+        await sleep(100);
+      }
+      return undefined;
+    },
+    stderr: () => (existsSync(files.err) ? readFileSync(files.err, 'utf8') : ''),
+    closeTerminal() {
+      tmux('kill-server');
+    },
+    kill() {
+      try {
+        tmux('kill-server');
+      } catch {
+        // already gone
+      }
+    },
+  };
+  return session;
+}
+
+/** Is the process still there? */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
