@@ -117,3 +117,25 @@ describe('the editor command', () => {
     expect(editorCommand({ EDITOR: '"/opt/my editor/bin/vim"' }, file, 2)).toEqual({ command: '/opt/my editor/bin/vim', args: ['+2', file] });
   });
 });
+
+describe('r: reload', () => {
+  it('in a project with no profiles file, reloads without a warning; a .profiles.json written meanwhile is read', async () => {
+    const dir = tempDir('reqflow-tui-reload-');
+    try {
+      dir.write('one.http', '### one\nGET http://127.0.0.1:1/one\n');
+      const h = await startHarness({ dir: dir.dir, env: isolatedEnv(dir.dir) });
+      await h.waitFor('one');
+      await h.press('r');
+      // `reloading…` while it reads, then the problems found, if any.
+      await h.waitFor(() => !h.status().includes('reloading'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(h.status()).not.toContain('unknown profile');
+      dir.write('.profiles.json', JSON.stringify([{ name: 'staging', variables: {} }]));
+      await h.press('r');
+      await h.waitFor('staging');
+      expect(h.status()).not.toContain('unknown profile');
+    } finally {
+      dir.cleanup();
+    }
+  });
+});

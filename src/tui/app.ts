@@ -370,7 +370,10 @@ export class TuiApp implements SendHost, CommandHost {
   async reload(profiles = false, select?: string): Promise<void> {
     if (profiles) {
       this.say('reloading…');
-      await this.workspace.reloadProfiles(this.workspace.profile.name);
+      // The profile in use, if a file names it: the implicit `default` of a project without a
+      // profiles file is no name to ask the file for ("unknown profile default").
+      const { profile, document } = this.workspace;
+      await this.workspace.reloadProfiles(document.profiles.includes(profile) ? profile.name : undefined);
     }
     await this.workspace.reloadCatalog();
     if (this.gone) return;
