@@ -1,0 +1,81 @@
+/**
+ * What real Postman exports hold and Postman sends differently from what is written: an item
+ * with no name, a GET's body (pruned unless `disableBodyPruning`), empty bodies (`formdata: []`
+ * on every GET of a v2.0 export: no body, no Content-Type), `protocolProfileBehavior`
+ * inherited from a folder, and a collection without `info`. Each is imported and run against a
+ * recording server, and the bytes it receives are checked.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+let server: Recorder;
+beforeAll(async () => {
+  server = await startRecorder((req, res) => {
+    if (req.url === '/redirect') return void res.writeHead(302, { Location: '/landed' }).end();
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+  });
+});
+afterAll(() => server.close());
+
+describe('Postman: what Postman itself would send', () => {
+  test('unnamed items, pruned GET bodies, empty bodies and protocolProfileBehavior', async () => {
+    const staged = stageFixture('postman/behaviors.postman_collection.json', { 'https://behaviors.example.com': server.url });
+    try {
+      const imported = await runImport(['postman', staged.source, '-o', 'out'], staged.dir);
+      expect(imported.code).toBe(0);
+      expect(imported.stderr).toContain('Postman request "no redirect": Postman\'s protocolProfileBehavior followOriginalHttpMethod has no equivalent in reqflow: not imported');
+      expect(imported.stderr).toContain('Postman follows redirects for 6 requests: run them with reqflow run -L');
+      const out = join(staged.dir, 'out');
+      const main = readFileSync(join(out, 'behaviors.http'), 'utf8');
+      // The unnamed item is named as Postman shows it: its method and URL.
+      expect(main).toContain(`### GET ${server.url}/unnamed`);
+      expect(main).toContain('# Postman does not send the body of a GET request');
+      expect(main).not.toContain('"pruned": true');
+      expect(readFileSync(join(out, 'search-api.http'), 'utf8')).toContain('# @no-redirect');
+
+      let before = server.received.length;
+      expect((await runImported(join(out, 'behaviors.http'), out, ['--env', 'dev'])).code).toBe(0);
+      const [unnamed, pruned] = server.received.slice(before);
+      expect(unnamed?.url).toBe('/unnamed');
+      expect(pruned?.url).toBe('/pruned');
+      expect(pruned?.body.length).toBe(0);
+      expect(pruned?.headers['content-type']).toBeUndefined();
+
+      before = server.received.length;
+      expect((await runImported(join(out, 'empty-bodies.http'), out, ['--env', 'dev'])).code).toBe(0);
+      const empties = server.received.slice(before);
+      expect(empties.map((r) => r.url)).toEqual(['/empty-form', '/empty-urlencoded', '/empty-raw']);
+      for (const empty of empties) {
+        expect(empty.body.length).toBe(0);
+        expect(empty.headers['content-type']).toBeUndefined();
+      }
+
+      // disableBodyPruning on the folder: its GET's body goes; followRedirects: false holds even with -L.
+      before = server.received.length;
+      expect((await runImported(join(out, 'search-api.http'), out, ['--env', 'dev', '-L'])).code).toBe(0);
+      const [search, redirect, ...rest] = server.received.slice(before);
+      expect(search?.body.toString()).toBe('{"query":{"match_all":{}}}');
+      expect(search?.headers['content-type']).toBe('application/json');
+      expect(redirect?.url).toBe('/redirect');
+      expect(rest).toEqual([]);
+    } finally {
+      staged.cleanup();
+    }
+  });
+
+  test('a collection without "info" (Postman and newman run one) is imported', async () => {
+    const staged = stageFixture('postman/no-info.postman_collection.json', { 'https://behaviors.example.com': server.url });
+    try {
+      const imported = await runImport(['postman', staged.source, '-o', 'out'], staged.dir);
+      expect(imported.code).toBe(0);
+      const before = server.received.length;
+      expect((await runImported(join(staged.dir, 'out', 'no-info.http'), join(staged.dir, 'out'), ['--env', 'dev'])).code).toBe(0);
+      expect(server.received[before]?.url).toBe('/echo?say=hello');
+    } finally {
+      staged.cleanup();
+    }
+  });
+});
