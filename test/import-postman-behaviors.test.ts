@@ -15,6 +15,7 @@ let server: Recorder;
 beforeAll(async () => {
   server = await startRecorder((req, res) => {
     if (req.url === '/redirect') return void res.writeHead(302, { Location: '/landed' }).end();
+    if (req.url === '/shadow') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":7}');
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
   });
 });
@@ -74,6 +75,21 @@ describe('Postman: what Postman itself would send', () => {
       const before = server.received.length;
       expect((await runImported(join(staged.dir, 'out', 'no-info.http'), join(staged.dir, 'out'), ['--env', 'dev'])).code).toBe(0);
       expect(server.received[before]?.url).toBe('/echo?say=hello');
+    } finally {
+      staged.cleanup();
+    }
+  });
+
+  test('a test script that names its own variable "response" (var response = pm.response.json()) still reads the response', async () => {
+    const staged = stageFixture('postman/shadowing.postman_collection.json', { 'https://behaviors.example.com': server.url });
+    try {
+      expect((await runImport(['postman', staged.source, '-o', 'out'], staged.dir)).code).toBe(0);
+      const out = join(staged.dir, 'out');
+      expect(readFileSync(join(out, 'shadowing.http'), 'utf8')).toContain('var response = globalThis.response.body;');
+      const run = await runImported(join(out, 'shadowing.http'), out, ['--env', 'dev', '-o', 'json']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('"the note"');
+      expect(run.stdout).not.toContain('"passed":false');
     } finally {
       staged.cleanup();
     }

@@ -7,7 +7,7 @@
  * a warning: a script never runs half of what it said silently.
  */
 import { parse, type Node } from 'acorn';
-import { ancestor } from 'acorn-walk';
+import { ancestor, simple } from 'acorn-walk';
 
 interface Replacement {
   start: number;
@@ -45,9 +45,35 @@ function expectChain(node: AnyNode): { subject: AnyNode; words: string[] } | und
   return subject ? { subject, words } : undefined;
 }
 
+const API_NAMES = new Set(['client', 'response', 'request']);
+
+/** The JetBrains API's names that the script binds itself: a variable, a function or a parameter. */
+function declaredApiNames(program: Node): Set<string> {
+  const names = new Set<string>();
+  const add = (pattern: AnyNode | null | undefined): void => {
+    if (pattern?.type === 'Identifier' && API_NAMES.has(pattern.name as string)) names.add(pattern.name as string);
+  };
+  simple(program, {
+    VariableDeclarator: (node) => add((node as unknown as AnyNode).id as AnyNode),
+    Function: (node) => {
+      const fn = node as unknown as AnyNode;
+      add(fn.id as AnyNode | null);
+      for (const param of (fn.params as AnyNode[]) ?? []) add(param);
+    },
+  });
+  return names;
+}
+
 export class ScriptTranslator {
   private readonly replacements: Replacement[] = [];
   private source = '';
+  /** The JetBrains API's names that the script declares itself (`var response = pm.response.json()`). */
+  private shadowed = new Set<string>();
+
+  /** `response`, or `globalThis.response` where the script's own `response` hides the API's. */
+  private api(name: 'client' | 'response' | 'request'): string {
+    return this.shadowed.has(name) ? `globalThis.${name}` : name;
+  }
 
   /** The source between `start` and `end`, with the replacements inside it applied. */
   private slice(start: number, end: number): string {
@@ -75,7 +101,7 @@ export class ScriptTranslator {
   /** An assertion: `client.assert(condition, "expected …")`. */
   private assertion(node: AnyNode, condition: () => string): void {
     const message = JSON.stringify(`expected ${this.source.slice(node.start, node.end).replace(/\s+/g, ' ')}`);
-    this.replace(node, () => `client.assert(${condition()}, ${message})`);
+    this.replace(node, () => `${this.api('client')}.assert(${condition()}, ${message})`);
   }
 
   /** `pm.expect(x).to.…` and `pm.response.to.…`; false when the chain is not one reqflow knows. */
@@ -84,8 +110,8 @@ export class ScriptTranslator {
     const arg = (i: number): string => (args[i] ? `(${this.code(args[i] as AnyNode)})` : 'undefined');
     const target = (call ? call.callee : node) as AnyNode;
     const path = dotted(target);
-    if (path === 'pm.response.to.have.status' && args.length === 1) return this.assertion(call as AnyNode, () => `response.status === ${arg(0)}`), true;
-    if (path === 'pm.response.to.be.ok' && !call) return this.assertion(node, () => 'response.status >= 200 && response.status < 300'), true;
+    if (path === 'pm.response.to.have.status' && args.length === 1) return this.assertion(call as AnyNode, () => `${this.api('response')}.status === ${arg(0)}`), true;
+    if (path === 'pm.response.to.be.ok' && !call) return this.assertion(node, () => `${this.api('response')}.status >= 200 && ${this.api('response')}.status < 300`), true;
     const chain = expectChain(target);
     if (!chain) return false;
     const negated = chain.words.includes('not');
@@ -125,15 +151,15 @@ export class ScriptTranslator {
   private visitCall(node: AnyNode): void {
     const callee = node.callee as AnyNode;
     const path = dotted(callee);
-    if (path !== undefined && SET.test(path)) this.replace(callee, () => 'client.global.set');
-    else if (path !== undefined && UNSET.test(path)) this.replace(callee, () => 'client.global.clear');
-    else if (path === 'pm.environment.get' || path === 'pm.collectionVariables.get') this.replace(callee, () => 'request.environment.get');
-    else if (path !== undefined && GET.test(path)) this.replace(callee, () => 'client.global.get');
-    else if (path === 'pm.test') this.replace(callee, () => 'client.test');
-    else if (path === 'pm.response.json' && (node.arguments as unknown[]).length === 0) this.replace(node, () => 'response.body');
-    else if (path === 'pm.response.text') this.replace(node, () => '(typeof response.body === "string" ? response.body : JSON.stringify(response.body))');
-    else if (path === 'pm.response.headers.get') this.replace(callee, () => 'response.headers.valueOf');
-    else if (path === 'console.log' || path === 'console.info' || path === 'console.warn' || path === 'console.error') this.replace(callee, () => 'client.log');
+    if (path !== undefined && SET.test(path)) this.replace(callee, () => `${this.api('client')}.global.set`);
+    else if (path !== undefined && UNSET.test(path)) this.replace(callee, () => `${this.api('client')}.global.clear`);
+    else if (path === 'pm.environment.get' || path === 'pm.collectionVariables.get') this.replace(callee, () => `${this.api('request')}.environment.get`);
+    else if (path !== undefined && GET.test(path)) this.replace(callee, () => `${this.api('client')}.global.get`);
+    else if (path === 'pm.test') this.replace(callee, () => `${this.api('client')}.test`);
+    else if (path === 'pm.response.json' && (node.arguments as unknown[]).length === 0) this.replace(node, () => `${this.api('response')}.body`);
+    else if (path === 'pm.response.text') this.replace(node, () => `(typeof ${this.api('response')}.body === "string" ? ${this.api('response')}.body : JSON.stringify(${this.api('response')}.body))`);
+    else if (path === 'pm.response.headers.get') this.replace(callee, () => `${this.api('response')}.headers.valueOf`);
+    else if (path === 'console.log' || path === 'console.info' || path === 'console.warn' || path === 'console.error') this.replace(callee, () => `${this.api('client')}.log`);
     else this.chain(node, node);
   }
 
@@ -143,7 +169,7 @@ export class ScriptTranslator {
     if (parent?.type === 'MemberExpression' && parent.object === node) return;
     if (parent?.type === 'CallExpression' && parent.callee === node) return;
     const path = dotted(node);
-    if (path === 'pm.response.code') this.replace(node, () => 'response.status');
+    if (path === 'pm.response.code') this.replace(node, () => `${this.api('response')}.status`);
     else if (path === 'pm.response.responseTime') this.replace(node, () => 'undefined');
     else this.chain(node, undefined);
   }
@@ -158,6 +184,7 @@ export class ScriptTranslator {
     } catch (error) {
       return { script: lines.map((line) => `// ${line}`.trimEnd()).join('\n'), unmapped: [`the whole script (${(error as Error).message})`] };
     }
+    this.shadowed = declaredApiNames(program);
     ancestor(program, {
       CallExpression: (node) => this.visitCall(node as unknown as AnyNode),
       MemberExpression: (node, _state, ancestors) => this.visitMember(node as unknown as AnyNode, ancestors as unknown as AnyNode[]),
@@ -187,6 +214,8 @@ export class ScriptTranslator {
       },
     });
     this.replacements.push(...commented);
-    return { script: this.slice(0, this.source.length).replace(/^\n+|\n+$/g, ''), unmapped: [...unmapped] };
+    const script = this.slice(0, this.source.length).replace(/^\n+|\n+$/g, '');
+    // A top-level `var response` would be the sandbox's own (read-only) global: in a function it is the script's.
+    return { script: this.shadowed.size > 0 ? `(function () {\n${script}\n})();` : script, unmapped: [...unmapped] };
   }
 }
