@@ -2,11 +2,11 @@
  * What real Postman exports hold and Postman sends differently from what is written: an item
  * with no name, a GET's body (pruned unless `disableBodyPruning`), empty bodies (`formdata: []`
  * on every GET of a v2.0 export: no body, no Content-Type), `protocolProfileBehavior`
- * inherited from a folder, and a collection without `info`. Each is imported and run against a
+ * inherited from a folder, a collection without `info`, an environment in UTF-16. Each is imported and run against a
  * recording server, and the bytes it receives are checked.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
@@ -75,6 +75,13 @@ describe('Postman: what Postman itself would send', () => {
       const before = server.received.length;
       expect((await runImported(join(staged.dir, 'out', 'no-info.http'), join(staged.dir, 'out'), ['--env', 'dev'])).code).toBe(0);
       expect(server.received[before]?.url).toBe('/echo?say=hello');
+
+      // An environment saved as UTF-16 with its mark (PowerShell's Out-File; newman reads it) is read.
+      const environment = JSON.stringify({ name: 'Windows', values: [{ key: 'greeting', value: 'grüße', enabled: true }] });
+      writeFileSync(join(staged.dir, 'windows.postman_environment.json'), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(environment, 'utf16le')]));
+      const utf16 = await runImport(['postman', staged.source, '--environment', 'windows.postman_environment.json', '-o', 'win'], staged.dir);
+      expect(utf16.code).toBe(0);
+      expect(JSON.parse(readFileSync(join(staged.dir, 'win', 'http-client.env.json'), 'utf8'))).toEqual({ windows: { greeting: 'grüße' } });
     } finally {
       staged.cleanup();
     }
