@@ -28,7 +28,7 @@ describe('Postman: what Postman itself would send', () => {
       const imported = await runImport(['postman', staged.source, '-o', 'out'], staged.dir);
       expect(imported.code).toBe(0);
       expect(imported.stderr).toContain('Postman request "no redirect": Postman\'s protocolProfileBehavior followOriginalHttpMethod has no equivalent in reqflow: not imported');
-      expect(imported.stderr).toContain('Postman follows redirects for 6 requests: run them with reqflow run -L');
+      expect(imported.stderr).toContain('Postman follows redirects for 8 requests: run them with reqflow run -L');
       const out = join(staged.dir, 'out');
       const main = readFileSync(join(out, 'behaviors.http'), 'utf8');
       // The unnamed item is named as Postman shows it: its method and URL.
@@ -53,6 +53,12 @@ describe('Postman: what Postman itself would send', () => {
         expect(empty.body.length).toBe(0);
         expect(empty.headers['content-type']).toBeUndefined();
       }
+
+      // A line break in a query value goes percent-encoded, as Postman sends it; a nested variable is named.
+      expect(imported.stderr).toContain('Postman request "nested variable": a variable inside a variable\'s name ({{path.{{one}}}}), which reqflow does not resolve');
+      before = server.received.length;
+      expect((await runImported(join(out, 'urls.http'), out, ['--env', 'dev', '-n', 'newline-in-a-query-value'])).code).toBe(0);
+      expect(server.received[before]?.url).toBe('/nl?foo=%0Abar%0A');
 
       // disableBodyPruning on the folder: its GET's body goes; followRedirects: false holds even with -L.
       before = server.received.length;

@@ -129,7 +129,12 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const where = `Postman request ${JSON.stringify(label)}`;
   const { variables, warn } = context;
   const request = item.request;
-  let url = request.url.toString().replace(/#.*$/s, '');
+  // Control characters (a line break in a query value) go percent-encoded, as Postman sends them (WHATWG URL).
+  let url = request.url
+    .toString()
+    .replace(/#.*$/s, '')
+    // eslint-disable-next-line no-control-regex -- these are the characters meant
+    .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => encodeURIComponent(c));
   if (url === '') {
     warn(`${where} has no URL: not imported`);
     return undefined;
@@ -154,6 +159,9 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const pre = script(item, 'prerequest', warn, where);
   const post = script(item, 'test', warn, where);
   const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
+  // Postman resolves `{{host.{{one}}}}` inside out; reqflow resolves one level, and would leave `{{host.1}}` as text.
+  const nested = [url, ...headers.flat(), text?.kind === 'text' ? text.text : ''].find((part) => /\{\{[^{}]*\{\{/.test(part));
+  if (nested !== undefined) warn(`${where}: a variable inside a variable's name (${/\{\{[^{}]*\{\{[^]*?\}\}[^{}]*\}\}/.exec(nested)?.[0] ?? nested}), which reqflow does not resolve: set the whole name with -e, or rewrite it`);
   return {
     name,
     ...(name !== label ? { title: label } : {}),
