@@ -15,6 +15,7 @@ let server: Recorder;
 beforeAll(async () => {
   server = await startRecorder((req, res) => {
     if (req.url === '/redirect') return void res.writeHead(302, { Location: '/landed' }).end();
+    if (req.url === '/legacy') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":7}');
     if (req.url === '/shadow') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"id":7}');
     res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
   });
@@ -107,4 +108,27 @@ describe('Postman: what Postman itself would send', () => {
       staged.cleanup();
     }
   });
+
+  test('the legacy script API (tests[…] =, responseBody, responseCode, postman.setEnvironmentVariable, environment.x) runs; a value set is read back as Postman reads it', async () => {
+    const staged = stageFixture('postman/legacy-scripts.postman_collection.json', { 'https://behaviors.example.com': server.url });
+    try {
+      const imported = await runImport(['postman', staged.source, '-o', 'out'], staged.dir);
+      expect(imported.code).toBe(0);
+      // What has no equivalent is still named, and kept as a comment.
+      expect(imported.stderr).toContain('Postman request "Read": pre-request script uses pm.request.headers.add');
+      const out = join(staged.dir, 'out');
+      const before = server.received.length;
+      const run = await runImported(join(out, 'legacy-scripts.http'), out, ['--env', 'dev', '-o', 'json']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('"Status code is 200"');
+      expect(run.stdout).not.toContain('"passed":false');
+      const [, read] = server.received.slice(before);
+      expect(read?.url).toBe('/notes/7');
+      expect(read?.headers['x-trace']).toBe('7-acme-7');
+      expect(read?.headers['x-unused']).toBeUndefined();
+    } finally {
+      staged.cleanup();
+    }
+  });
 });
+
