@@ -130,5 +130,21 @@ describe('Postman: what Postman itself would send', () => {
       staged.cleanup();
     }
   });
+
+  test('a folder named as the collection gets a file of its own: the collection\'s requests are not written over', async () => {
+    const staged = stageFixture('postman/inbox.postman_collection.json', { 'https://behaviors.example.com': server.url });
+    try {
+      const imported = await runImport(['postman', staged.source, '-o', 'out'], staged.dir);
+      expect(imported.code).toBe(0);
+      expect(imported.stdout).toContain('wrote out/inbox.http (1 request)');
+      expect(imported.stdout).toContain('wrote out/inbox-2.http (1 request)');
+      const out = join(staged.dir, 'out');
+      const before = server.received.length;
+      for (const file of ['inbox.http', 'inbox-2.http']) expect((await runImported(join(out, file), out, ['--env', 'dev'])).code).toBe(0);
+      expect(server.received.slice(before).map((r) => r.url)).toEqual(['/health', '/messages']);
+    } finally {
+      staged.cleanup();
+    }
+  });
 });
 

@@ -96,6 +96,10 @@ export async function importPostman(source: string, options: ImportOptions): Pro
     }
     if (file.requests.length > 0) files.unshift(file);
   };
+  // A folder named as the collection would be written over the collection's own requests' file.
+  const root = new UniqueNames();
+  if ((collection.items as unknown as { all(): unknown[] }).all().some((child) => Item.isItem(child))) root.take(stem);
+  folderNames.set('', root);
   walk(collection as unknown as ItemGroup, `${stem}.http`, '', [collection.name ?? stem, `Imported by reqflow import postman from ${basename(source)}.`]);
   if (files.length === 0) options.warn(`${source} has no requests: only the environment is written`);
   // Postman follows redirects unless told not to; a request file cannot say "follow" (only @no-redirect).
