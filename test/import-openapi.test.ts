@@ -97,3 +97,23 @@ describe('OpenAPI 3.1 (notes)', () => {
     expect(find('GET', '/admin/export').headers.authorization).toBe('Bearer t-1');
   });
 });
+
+describe('OpenAPI 3.0 servers of a path item or an operation', () => {
+  test('replace the spec\'s: each request goes to the server its operation names, its variables\' defaults written in', async () => {
+    const spec = readFileSync(join(IMPORT_FIXTURES, 'openapi', 'servers-3.0.yaml'), 'utf8');
+    const source = tmp.write('servers.yaml', spec.replaceAll('https://files.example.com', `${server.url}/files-host`).replaceAll('https://auth.example.com', `${server.url}/auth-host`));
+    const out = join(tmp.dir, 'servers-out');
+    const imported = await runImport(['openapi', source, '-o', out], tmp.dir);
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain(`operation listFiles lists 2 servers of its own: it is sent to the first, ${server.url}/files-host/uploads`);
+    expect(readFileSync(join(out, 'auth.http'), 'utf8')).toContain(`POST ${server.url}/auth-host/oauth/token`);
+    const before = server.received.length;
+    for (const file of ['auth.http', 'files.http', 'pets.http']) {
+      const run = await runImported(join(out, file), out, ['--env', 'dev', '-e', `baseUrl=${server.url}/api`]);
+      expect({ file, code: run.code }).toEqual({ file, code: 0 });
+    }
+    expect(server.received.slice(before).map((r) => `${r.method} ${r.url}`)).toEqual(['POST /auth-host/oauth/token', 'GET /files-host/uploads/files', 'GET /api/pets']);
+    expect(server.received[before]?.body.toString()).toBe('grant_type=client_credentials');
+  });
+});
+

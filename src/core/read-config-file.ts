@@ -36,7 +36,7 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): s
  * UTF-8, or UTF-16 with a byte-order mark (Windows' editors and PowerShell write it), the mark
  * dropped. Other bytes (and NULs) are refused: decoded anyway, `café` in Latin-1 would be sent as `caf�`.
  */
-function decode(bytes: Buffer, path: string): string {
+export function decode(bytes: Buffer, path: string): string {
   const encoding = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : 'utf-8';
   // ASCII in UTF-16 without its mark is valid UTF-8 full of NULs; no text file holds one.
   if (encoding === 'utf-8' && bytes.includes(0)) throw new UsageError(`cannot read ${path}: not text: it holds NUL bytes (UTF-16 without a byte-order mark?)`, { hint: 'save it as UTF-8' });

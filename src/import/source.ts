@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { parseJsonText } from '../core/json-text.js';
 import { notAFile } from '../core/not-a-file.js';
+import { decode } from '../core/read-config-file.js';
 
 /**
  * Standard input as text: a terminal (typed, then Ctrl-D), a pipe, a socket (what a parent
@@ -16,17 +17,22 @@ export function readStdin(): string {
   return readFileSync(0, 'utf8');
 }
 
-/** The text of `source` (`-`: standard input), with the BOM removed. */
+/**
+ * The text of `source` (`-`: standard input), with the BOM removed: UTF-8, or UTF-16 with its
+ * mark (Windows' PowerShell writes it; newman reads it), decoded as an environment file is.
+ */
 export function readSource(source: string, stdin: () => string): string {
   if (source === '-') return stdin();
   const kind = notAFile(source);
   if (kind) throw new UsageError(`cannot read ${source}: it is ${kind}, not a file`);
+  let bytes: Buffer;
   try {
-    return readFileSync(source, 'utf8').replace(/^\uFEFF/, '');
+    bytes = readFileSync(source);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `no such file: ${source}` : `cannot read ${source}: ${code ?? String(error)}`);
   }
+  return decode(bytes, source).replace(/^\uFEFF/, '');
 }
 
 /** A JSON document of a published format (`what`: "a Postman collection"), as a value to check. */

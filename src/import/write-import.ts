@@ -35,6 +35,13 @@ function plan(imported: Imported, outDir: string): Planned[] {
     planned.push({ path: PRIVATE_ENV_FILE, content: `${JSON.stringify({ [imported.envName]: secret }, null, 2)}\n`, secret: true, note: `environment "${imported.envName}": ${count(Object.keys(secret).length, 'secret')} (${Object.keys(secret).join(', ')})` });
   }
   for (const extra of imported.extraFiles) planned.push({ path: extra.path, content: extra.text, secret: false, note: 'a profiles file' });
+  // Two files of one import at one path: the second would replace the first's requests unseen.
+  const paths = new Set<string>();
+  for (const file of planned) {
+    const key = file.path.toLowerCase();
+    if (paths.has(key)) throw new Error(`the import would write ${file.path} twice`);
+    paths.add(key);
+  }
   return planned;
 }
 

@@ -12,6 +12,20 @@ import { loadSpec, type SpecVersion } from './load-spec.js';
 import { operationsOf, type Operation } from './operations.js';
 import { SecurityMapper } from './security.js';
 
+/** A server's URL with each `{name}` replaced by `replace(name, its default)`. */
+function serverUrl(server: Record<string, unknown> | undefined, replace: (name: string, value: string) => string): string {
+  let url = typeof server?.url === 'string' ? server.url : '';
+  for (const [name, spec] of Object.entries(asRecord(server?.variables) ?? {})) url = url.replaceAll(`{${name}}`, replace(name, valueText(asRecord(spec)?.default)));
+  return url;
+}
+
+/** A relative server URL (`/api/v3`) on http://localhost, said in a warning. */
+function absolute(url: string, where: string, warn: (m: string) => void): string {
+  if (/^https?:\/\//i.test(url) || url.startsWith('{{')) return url.replace(/\/+$/, '');
+  warn(`${where} names no absolute server URL${url ? ` ("${url}")` : ''}: it is http://localhost${url} — correct it in the request file or http-client.env.json`);
+  return `http://localhost${url.startsWith('/') || url === '' ? url : `/${url}`}`.replace(/\/+$/, '');
+}
+
 /** `https://{region}.example.com/v1` → `https://{{region}}.example.com/v1`, its variables' defaults defined. */
 function baseUrlOf(document: Record<string, unknown>, version: SpecVersion, variables: ImportVariables, warn: (m: string) => void): string {
   let url: string;
@@ -20,18 +34,23 @@ function baseUrlOf(document: Record<string, unknown>, version: SpecVersion, vari
     url = typeof document.host === 'string' ? `${scheme}://${document.host}${typeof document.basePath === 'string' ? document.basePath : ''}` : String(document.basePath ?? '');
   } else {
     const server = asRecord(Array.isArray(document.servers) ? document.servers[0] : undefined);
-    url = typeof server?.url === 'string' ? server.url : '';
-    for (const [name, spec] of Object.entries(asRecord(server?.variables) ?? {})) {
-      url = url.replaceAll(`{${name}}`, `{{${variables.parameter(name, valueText(asRecord(spec)?.default))}}}`);
-    }
+    url = serverUrl(server, (name, value) => `{{${variables.parameter(name, value)}}}`);
     const others = (Array.isArray(document.servers) ? document.servers.slice(1) : []).map((s) => asRecord(s)?.url).filter((u): u is string => typeof u === 'string');
     if (others.length > 0) warn(`the spec lists ${others.length + 1} servers; baseUrl is the first — the others: ${others.join(', ')}`);
   }
-  if (!/^https?:\/\//i.test(url) && !url.startsWith('{{')) {
-    warn(`the spec names no absolute server URL${url ? ` ("${url}")` : ''}: baseUrl is http://localhost${url} — set it in http-client.env.json`);
-    url = `http://localhost${url.startsWith('/') || url === '' ? url : `/${url}`}`;
-  }
-  return variables.parameter('baseUrl', url.replace(/\/+$/, ''));
+  return variables.parameter('baseUrl', absolute(url, 'the spec', warn));
+}
+
+/**
+ * The server of an operation that names its own (or whose path item does): they replace the
+ * spec's, so its requests go there and not to baseUrl. Its variables' defaults are written in
+ * place: two operations' servers may give one variable name two different defaults.
+ */
+function operationServer(operation: Operation, name: string, warn: (m: string) => void): string | undefined {
+  if (!operation.servers) return undefined;
+  const url = absolute(serverUrl(asRecord(operation.servers[0]), (_, value) => value), `operation ${name}`, warn);
+  if (operation.servers.length > 1) warn(`operation ${name} lists ${operation.servers.length} servers of its own: it is sent to the first, ${url}`);
+  return url;
 }
 
 interface Context {
@@ -39,6 +58,7 @@ interface Context {
   sampler: Sampler;
   security: SecurityMapper;
   baseUrl: string;
+  warn(message: string): void;
 }
 
 function requestOf(operation: Operation, name: string, context: Context): ImportedRequest {
@@ -65,7 +85,7 @@ function requestOf(operation: Operation, name: string, context: Context): Import
     comments,
     annotations: [],
     method: operation.method,
-    url: `{{${context.baseUrl}}}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
+    url: `${operationServer(operation, name, context.warn) ?? `{{${context.baseUrl}}}`}${path}${query.length > 0 ? `?${query.join('&')}` : ''}`,
     headers,
   };
   if (operation.body) {
@@ -88,6 +108,7 @@ export async function importOpenApi(source: string, options: ImportOptions): Pro
     sampler: new Sampler(document, options.warn),
     security: new SecurityMapper(schemes, variables, options.warn, profilesFile),
     baseUrl: baseUrlOf(document, version, variables, options.warn),
+    warn: options.warn,
   };
   const info = asRecord(document.info);
   const title = typeof info?.title === 'string' ? info.title : stem;

@@ -35,6 +35,8 @@ export interface Operation {
   body?: RequestBody;
   /** The operation's own, else the spec's; `undefined`: none declared. */
   security?: SecurityRequirement[];
+  /** 3.x: the operation's own `servers`, else its path item's; they replace the spec's. */
+  servers?: unknown[];
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -122,6 +124,7 @@ export function operationsOf(document: Record<string, unknown>, version: SpecVer
       const raw = mergedParameters(pathItem.parameters, operation.parameters);
       const body = version === '2.0' ? bodyV2(operation, raw, document.consumes) : bodyV3(operation);
       const security = Array.isArray(operation.security) ? (operation.security as SecurityRequirement[]) : topSecurity;
+      const servers = version === '2.0' ? undefined : [operation.servers, pathItem.servers].find((s): s is unknown[] => Array.isArray(s) && s.length > 0);
       operations.push({
         method: method.toUpperCase(),
         path,
@@ -131,6 +134,7 @@ export function operationsOf(document: Record<string, unknown>, version: SpecVer
         parameters: raw.map((p) => parameterOf(p, version)).filter((p): p is Parameter => p !== undefined),
         ...(body ? { body } : {}),
         ...(security ? { security } : {}),
+        ...(servers ? { servers } : {}),
       });
     }
   }

@@ -12,7 +12,7 @@ import type { ImportedFile, Imported, ImportOptions } from '../model.js';
 import { slug, UniqueNames } from '../names.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
-import { entries, requestOf, type PostmanContext } from './request.js';
+import { entries, itemLabel, requestOf, type PostmanContext } from './request.js';
 
 // A CommonJS package whose exports Node cannot list for `import { … }`: its module object is the default.
 const { Collection, Item, ItemGroup } = (sdk as unknown as { default?: typeof sdk }).default ?? sdk;
@@ -30,7 +30,8 @@ async function readCollection(source: string, stdin: () => string): Promise<Reco
   const document = asRecord(await readJsonSource(source, 'a Postman collection', stdin));
   const info = asRecord(document?.info);
   const schema = String(info?.schema ?? '');
-  if (!document || !info || !Array.isArray(document.item)) {
+  // `info` is optional to Postman and newman: a collection is its `item` list.
+  if (!document || !Array.isArray(document.item)) {
     const v1 = document && Array.isArray(document.requests);
     throw new UsageError(`${source}: not a Postman collection v2.0 or v2.1${v1 ? ' (this is the v1 format)' : ''}`, { hint: 'in Postman: Export → Collection v2.1' });
   }
@@ -61,10 +62,12 @@ export async function importPostman(source: string, options: ImportOptions): Pro
   const stem = slug(basename(source, extname(source)).replace(/\.postman_collection$/, ''), 'postman');
   const profilesFile = `${stem}.profiles.json`;
   const profiles: Array<{ name: string; oauth: Record<string, string> }> = [];
+  let following = 0;
   const context: PostmanContext = {
     variables,
     baseDir: dirname(resolve(options.cwd, source)),
     warn: options.warn,
+    followsRedirects: () => void following++,
     oauthProfile: (oauth) => {
       const same = profiles.find((p) => JSON.stringify(p.oauth) === JSON.stringify(oauth));
       const name = same?.name ?? `oauth${profiles.length === 0 ? '' : profiles.length + 1}`;
@@ -83,18 +86,24 @@ export async function importPostman(source: string, options: ImportOptions): Pro
     for (const child of (group.items as unknown as { all(): unknown[] }).all()) {
       if (ItemGroup.isItemGroup(child)) {
         const sub = child as ItemGroup;
-        const name = folders.take(slug(sub.name, 'folder'));
-        walk(sub, posix.join(folder, `${name}.http`), posix.join(folder, name), [sub.name, `Imported by reqflow import postman from ${basename(source)}.`]);
+        const name = folders.take(slug(sub.name ?? '', 'folder'));
+        walk(sub, posix.join(folder, `${name}.http`), posix.join(folder, name), [sub.name ?? name, `Imported by reqflow import postman from ${basename(source)}.`]);
       } else if (Item.isItem(child)) {
         const item = child as Item;
-        const request = requestOf(item, names.take(slug(item.name, 'request')), context);
+        const request = requestOf(item, names.take(slug(itemLabel(item), 'request')), context);
         if (request) file.requests.push(request);
       }
     }
     if (file.requests.length > 0) files.unshift(file);
   };
-  walk(collection as unknown as ItemGroup, `${stem}.http`, '', [collection.name, `Imported by reqflow import postman from ${basename(source)}.`]);
+  // A folder named as the collection would be written over the collection's own requests' file.
+  const root = new UniqueNames();
+  if ((collection.items as unknown as { all(): unknown[] }).all().some((child) => Item.isItem(child))) root.take(stem);
+  folderNames.set('', root);
+  walk(collection as unknown as ItemGroup, `${stem}.http`, '', [collection.name ?? stem, `Imported by reqflow import postman from ${basename(source)}.`]);
   if (files.length === 0) options.warn(`${source} has no requests: only the environment is written`);
+  // Postman follows redirects unless told not to; a request file cannot say "follow" (only @no-redirect).
+  if (following > 0) options.warn(`${source}: Postman follows redirects for ${following} ${following === 1 ? 'request' : 'requests'}: run ${following === 1 ? 'it' : 'them'} with reqflow run -L to do the same`);
   return {
     files: files.reverse(),
     variables,

@@ -12,6 +12,7 @@ import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import type { ImportVariables } from '../variables.js';
 import { authOf } from './auth.js';
+import { behaviorOf } from './behavior.js';
 import { ScriptTranslator } from './scripts.js';
 
 export interface PostmanContext {
@@ -19,6 +20,8 @@ export interface PostmanContext {
   /** The collection file's folder: relative `src` paths of file bodies start there. */
   baseDir: string;
   warn(message: string): void;
+  /** Called for each request that Postman would send following its redirects. */
+  followsRedirects(): void;
   /** Records an oauth2 block's profile; returns the command that logs in with it. */
   oauthProfile(oauth: Record<string, string>): string;
 }
@@ -77,6 +80,8 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
     }
     case 'urlencoded': {
       const pairs = entries(body.urlencoded).filter((p) => !p.disabled).map((p): [string, string] => [p.key ?? '', String(p.value ?? '')]);
+      // Every field disabled: Postman sends no body, and no Content-Type.
+      if (pairs.length === 0) return {};
       return { body: { kind: 'text', text: formBody(pairs, true), exact: false }, contentType: 'application/x-www-form-urlencoded' };
     }
     case 'formdata': {
@@ -89,6 +94,7 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
           }
           return { name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } };
         });
+      if (parts.length === 0) return {};
       return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
     }
     case 'file':
@@ -113,15 +119,29 @@ function script(item: Item, listen: 'prerequest' | 'test', warn: (message: strin
   return translated;
 }
 
+/** Postman names an item without a name by its method and URL, as its app shows it. */
+export function itemLabel(item: Item): string {
+  return typeof item.name === 'string' && item.name !== '' ? item.name : `${item.request.method.toUpperCase()} ${item.request.url.toString()}`;
+}
+
 export function requestOf(item: Item, name: string, context: PostmanContext): ImportedRequest | undefined {
-  const where = `Postman request ${JSON.stringify(item.name)}`;
+  const label = itemLabel(item);
+  const where = `Postman request ${JSON.stringify(label)}`;
   const { variables, warn } = context;
   const request = item.request;
-  let url = request.url.toString().replace(/#.*$/s, '');
+  // Control characters (a line break in a query value) go percent-encoded, as Postman sends them (WHATWG URL).
+  let url = request.url
+    .toString()
+    .replace(/#.*$/s, '')
+    // eslint-disable-next-line no-control-regex -- these are the characters meant
+    .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => encodeURIComponent(c));
   if (url === '') {
     warn(`${where} has no URL: not imported`);
     return undefined;
   }
+  const method = request.method.toUpperCase();
+  const behavior = behaviorOf(item, method, where, warn);
+  if (behavior.followsRedirects) context.followsRedirects();
   const auth = authOf(item.getAuth(), variables, warn, where);
   const comments = [...auth.comments];
   if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
@@ -131,18 +151,24 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
     .map((h): [string, string] => [h.key, dynamicVariables(String(h.value ?? ''), where, warn)]);
   const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
   for (const [n, v] of auth.headers) if (!has(n)) headers.push([n, v]);
-  const body = request.body && !request.body.disabled ? bodyOf(request.body, context.baseDir, warn, where) : {};
+  // An empty body is none (no Content-Type either), and a GET's is left out as Postman prunes it.
+  const hasBody = request.body !== undefined && !request.body.disabled && !request.body.isEmpty();
+  if (hasBody && behavior.pruneBody) comments.push(`Postman does not send the body of a ${method} request (its protocolProfileBehavior has no disableBodyPruning): left out`);
+  const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where) : {};
   if (body.contentType && !has('content-type')) headers.push(['Content-Type', body.contentType]);
   const pre = script(item, 'prerequest', warn, where);
   const post = script(item, 'test', warn, where);
   const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
+  // Postman resolves `{{host.{{one}}}}` inside out; reqflow resolves one level, and would leave `{{host.1}}` as text.
+  const nested = [url, ...headers.flat(), text?.kind === 'text' ? text.text : ''].find((part) => /\{\{[^{}]*\{\{/.test(part));
+  if (nested !== undefined) warn(`${where}: a variable inside a variable's name (${/\{\{[^{}]*\{\{[^]*?\}\}[^{}]*\}\}/.exec(nested)?.[0] ?? nested}), which reqflow does not resolve: set the whole name with -e, or rewrite it`);
   return {
     name,
-    ...(name !== item.name ? { title: item.name } : {}),
+    ...(name !== label ? { title: label } : {}),
     comments,
-    annotations: [],
+    annotations: behavior.annotations,
     // JetBrains' GRAPHQL request: the query, then its variables; the GraphQL plugin sends the JSON.
-    method: body.graphql !== undefined ? 'GRAPHQL' : request.method.toUpperCase(),
+    method: body.graphql !== undefined ? 'GRAPHQL' : method,
     url: dynamicVariables(url, where, warn),
     headers: body.graphql !== undefined ? headers.filter(([n]) => n.toLowerCase() !== 'content-type') : headers,
     ...(body.graphql !== undefined ? { body: { kind: 'text' as const, text: body.graphql, exact: false } } : text ? { body: text } : {}),
