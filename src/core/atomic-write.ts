@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join } from 'node:path';
 import { lazyBuiltin } from './lazy-builtin.js';
 
@@ -7,7 +7,48 @@ import { lazyBuiltin } from './lazy-builtin.js';
  * write a temp file in the same folder, fsync, rename over the target. Synchronous fs on
  * purpose: the files are small, and `fs/promises` alone costs ms of every start-up.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { mode?: number; dirMode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  const temp = writeTemp(path, data, options);
+  try {
+    renameSync(temp, path);
+  } catch (error) {
+    removeQuietly(temp);
+    throw error;
+  }
+  removeStaleTemps(dirname(path), basename(path));
+}
+
+/**
+ * Creates `path` as {@link writeFileAtomic} writes it, but never over a file that is there:
+ * written aside, then hard-linked into place (a link never replaces, so a file another program
+ * creates meanwhile is kept). False when `path` exists. Where the file system has no hard links
+ * (FAT, some network mounts) the check and the rename are two steps.
+ */
+export async function createFileAtomic(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<boolean> {
+  const temp = writeTemp(path, data, options);
+  try {
+    linkSync(temp, path);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    if (existsSync(path)) return false;
+    renameSync(temp, path);
+    return true;
+  } finally {
+    removeQuietly(temp);
+    removeStaleTemps(dirname(path), basename(path));
+  }
+}
+
+interface WriteOptions {
+  mode?: number;
+  dirMode?: number;
+}
+
+/** The data in a new temp file beside `path` (its folder made if missing), synced: its name. */
+function writeTemp(path: string, data: string | Uint8Array, options: WriteOptions): string {
   const dir = dirname(path);
   mkdirSync(dir, { recursive: true, mode: options.dirMode ?? 0o700 });
   const temp = join(dir, `.${basename(path)}.${process.pid}.${lazyBuiltin<typeof import('node:crypto')>('node:crypto').randomBytes(4).toString('hex')}.tmp`);
@@ -16,20 +57,21 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     for (let offset = 0; offset < bytes.length; ) offset += writeSync(fd, bytes, offset);
     fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(temp, path);
   } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // already gone
-    }
+    closeSync(fd);
+    removeQuietly(temp);
     throw error;
   }
-  removeStaleTemps(dir, basename(path));
+  closeSync(fd);
+  return temp;
+}
+
+function removeQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone (renamed into place, or removed by another writer)
+  }
 }
 
 /**

@@ -6,9 +6,9 @@
  * by a `{{variable}}` whose value is written nowhere. Files are numbered and never overwrite one
  * that exists.
  */
-import { existsSync, linkSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { createFileAtomic } from '../core/atomic-write.js';
 import { fieldLines } from '../core/headers.js';
 import { maskSecretFields } from '../core/mask-fields.js';
 import { HISTORY_BODY_LIMIT, type RecordedExchange } from '../history/entry.js';
@@ -73,21 +73,6 @@ function capturedRequest(exchange: RecordedExchange, variables: ImportVariables,
   return binary ? { request, binary } : { request };
 }
 
-/** Creates `path` with `content` unless a file is there: written aside, then linked in place (link never replaces). */
-async function createNew(path: string, content: string): Promise<boolean> {
-  const temp = `${path}.${process.pid}.tmp`;
-  await writeFileAtomic(temp, content, { mode: 0o644, dirMode: 0o755 });
-  try {
-    linkSync(temp, path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  } finally {
-    unlinkSync(temp);
-  }
-}
-
 /**
  * Writes the exchange's request under `dir` as `NNNN-method-host-path.http` (the next free
  * number from `counter`); returns the file's path.
@@ -108,6 +93,6 @@ export async function saveExchange(dir: string, exchange: RecordedExchange, coun
     if (binary || bodies.length > 0) mkdirSync(join(dir, `${stem}.bodies`), { recursive: true });
     if (binary) writeFileSync(join(dir, `${stem}.bodies`, 'body.bin'), binary, { flag: 'wx' });
     for (const body of bodies) writeFileSync(join(dir, body.path), body.content, { flag: 'wx' });
-    if (http && (await createNew(join(dir, http.path), http.content))) return join(dir, http.path);
+    if (http && (await createFileAtomic(join(dir, http.path), http.content, { mode: 0o644, dirMode: 0o755 }))) return join(dir, http.path);
   }
 }

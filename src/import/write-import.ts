@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { createFileAtomic, writeFileAtomic } from '../core/atomic-write.js';
 import { UsageError } from '../core/errors/index.js';
 import type { Imported } from './model.js';
 import { renderHttpFile, type RenderedFile } from './render-http.js';
@@ -53,10 +53,18 @@ export async function writeImport(imported: Imported, outDir: string, options: {
     const fromCwd = relative(options.cwd, join(outDir, path));
     return fromCwd.startsWith('..') ? join(outDir, path) : fromCwd;
   };
+  const exists = (path: string): UsageError => new UsageError(`${shown(path)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o DIR to import into another folder' });
+  // All checked first, so that a refused import writes nothing…
   if (!options.force) {
     const existing = planned.find((file) => existsSync(join(outDir, file.path)));
-    if (existing) throw new UsageError(`${shown(existing.path)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o DIR to import into another folder' });
+    if (existing) throw exists(existing.path);
   }
-  for (const file of planned) await writeFileAtomic(join(outDir, file.path), file.content, { mode: file.secret ? 0o600 : 0o644, dirMode: 0o755 });
+  for (const file of planned) {
+    const target = join(outDir, file.path);
+    const mode = { mode: file.secret ? 0o600 : 0o644, dirMode: 0o755 };
+    if (options.force) await writeFileAtomic(target, file.content, mode);
+    // …and each created only where no file is, even one made since the check.
+    else if (!(await createFileAtomic(target, file.content, mode))) throw exists(file.path);
+  }
   return planned.map((file) => `wrote ${shown(file.path)} (${file.note})`);
 }

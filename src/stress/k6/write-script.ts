@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-write.js';
+import { createFileAtomic, writeFileAtomic } from '../../core/atomic-write.js';
 import { ExitCode, UsageError } from '../../core/errors/index.js';
 import type { RequestSpec } from '../../core/model.js';
 import { shownPath } from '../../core/resolve-path.js';
@@ -47,7 +47,9 @@ export async function writeK6Script(job: K6Export): Promise<number> {
   const { plan, services, io } = job;
   const target = plan.k6?.scriptPath !== undefined ? resolve(io.cwd, plan.k6.scriptPath) : undefined;
   // Refused before anything is built: an existing script may be the user's own edit of the last one.
-  if (target && existsSync(target) && plan.k6?.force !== true) throw new UsageError(`${shownPath(target, io.cwd)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o another file' });
+  const exists = (path: string): UsageError => new UsageError(`${shownPath(path, io.cwd)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o another file' });
+  const force = plan.k6?.force === true;
+  if (target && existsSync(target) && !force) throw exists(target);
   const outcome = await job.run();
   if (outcome.error) throw outcome.error;
   const sent = outcome.sent ?? job.spec;
@@ -78,7 +80,9 @@ export async function writeK6Script(job: K6Export): Promise<number> {
     io.stdout.write(safe);
     return ExitCode.ok;
   }
-  await writeFileAtomic(target, safe, { mode: 0o644, dirMode: 0o755 });
+  // Created only where no file is, even one made while the request ran.
+  if (force) await writeFileAtomic(target, safe, { mode: 0o644, dirMode: 0o755 });
+  else if (!(await createFileAtomic(target, safe, { mode: 0o644, dirMode: 0o755 }))) throw exists(target);
   io.stderr.write(`reqflow: wrote ${shownPath(target, io.cwd)} — run it with: k6 run ${secrets.map((s) => `-e ${s.name}=… `).join('')}${shownPath(target, io.cwd)}\n`);
   return ExitCode.ok;
 }
