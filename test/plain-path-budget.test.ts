@@ -79,7 +79,7 @@ core/mask.js core/not-a-file.js core/profiles.js core/project.js core/read-body.
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js
-core/variables.js core/version.js core/int32-list.js core/input-limits.js
+core/variables.js core/template-nesting.js core/version.js core/int32-list.js core/input-limits.js
 pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js pipeline/request-file.js pipeline/name-table.js
 plugins/format-http/blocks.js plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
 plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js

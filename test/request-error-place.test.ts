@@ -51,3 +51,12 @@ test('reqflow send: the command line is the request, so no place; a value past L
   const broken = await cli(['send', `${server.url}/x`, '-H', 'X-A: a\rb']);
   expect(reqflowLines(broken.stderr)).toEqual(['reqflow: -H X-A: the value holds a line break']);
 });
+
+test('a template inside a template ({{host.{{env}}}}, as Postman writes it) is exit 2 naming it and its line: never sent with its outer braces as text', async () => {
+  tmp.write('nested.http', `### ok\nGET ${server.url}/ok?v={{{v}}}&w={{v}}{{v}}\n\n### nested\nGET ${server.url}/x?h={{host.{{v}}}}\n`);
+  const before = server.received.length;
+  const result = await cli(['run', 'nested.http', '-e', 'v=1', '-e', 'host.1=h', '--no-history']);
+  expect([result.code, reqflowLines(result.stderr)]).toEqual([2, ['reqflow: nested.http:5: a template inside a template ({{host.{{v}}}}) is not supported in request "nested"']]);
+  // Triple braces and templates side by side are no nesting: sent as before.
+  expect(server.received.slice(before).map((r) => r.url)).toEqual(['/ok?v={1}&w=11']);
+});

@@ -7,6 +7,7 @@ import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
+import { enclosingTemplate, nestedTemplateError } from './template-nesting.js';
 
 /**
  * `{{ expr }}`: a name, `env.NAME`, `$dynamic`, `helper arg` (urlencode, base64), or httpyac's
@@ -188,6 +189,8 @@ export class TemplateResolver implements VariableResolver {
     let last = 0;
     const longest = text.length + MAX_EXPANSION_MIB * 1024 * 1024;
     for (const match of text.matchAll(TEMPLATE)) {
+      const outer = enclosingTemplate(text, match);
+      if (outer !== undefined) throw nestedTemplateError(outer, this.where());
       result += text.slice(last, match.index);
       const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
