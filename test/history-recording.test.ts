@@ -204,6 +204,14 @@ describe('turning it off', () => {
     expect(historyLines(historyFileFor(stateDir, dir)).entries).toHaveLength(1);
   });
 
+  test("a request marked # @no-log (JetBrains: kept out of the history) is not recorded; the others of its file are", async () => {
+    const dir = project('no-log', { 'login.http': `### login\n# @no-log\nPOST ${server.url}/login\n\n### after\nGET ${server.url}/after\n` });
+    const before = server.received.length;
+    expect((await runCli(['run', 'login.http'], { env, cwd: dir })).code).toBe(0);
+    expect(server.received.slice(before).map((r) => r.url)).toEqual(['/login', '/after']);
+    expect(historyLines(historyFileFor(stateDir, dir)).entries.map((entry) => entry.name)).toEqual(['after']);
+  });
+
   test('"history" must be true or false', async () => {
     const dir = project('bad-setting', { 'a.http': `GET ${server.url}/a\n` }, JSON.stringify([{ name: 'default', history: 'no' }]));
     const result = await runCli(['run', 'a.http'], { env, cwd: dir });

@@ -19,6 +19,8 @@ export const historyPlugin: Plugin = {
     persist: (ctx) => {
       if (!ctx.history || !ctx.timing) return; // never sent: nothing to keep
       const { spec, response } = ctx;
+      // JetBrains' `# @no-log`: the request is kept out of the history.
+      if (spec.annotations['no-log'] !== undefined) return;
       const exchange: RecordedExchange = {
         startedAt: ctx.timing.startedAt,
         durationMs: ctx.timing.durationMs,
