@@ -1,0 +1,119 @@
+/**
+ * `reqflow mock` and `reqflow proxy` attacked by their clients, over raw sockets on 127.0.0.1:
+ * connections that never send a byte, request heads dripped a byte at a time (slowloris), many
+ * clients sending large bodies at once, absolute-form targets. Each server must drop the
+ * holders in bounded time, keep answering a well-behaved client meanwhile, keep its peak RSS
+ * (VmHWM from /proc) bounded and never print a stack trace. Bounds are counts and generous
+ * limits, never a measured time.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { join } from 'node:path';
+import { tempDir } from '../helpers/cli.js';
+import { startCli, stopAllClis, type LiveCli } from '../helpers/cli-live.js';
+
+const files = tempDir('reqflow-hostile-clients-');
+let mock: LiveCli;
+let mockPort = 0;
+let proxy: LiveCli;
+let proxyPort = 0;
+
+beforeAll(async () => {
+  files.write('api.mock.yaml', ['logging: true', 'routes:', '  - {method: GET, path: /users, body: {users: [1, 2]}}', '  - {method: POST, path: /echo, body: "got {{request.body}}"}', ''].join('\n'));
+  mock = startCli(['mock', 'api.mock.yaml', '--port', '0'], { cwd: files.dir, timeoutMs: 240_000 });
+  proxy = startCli(['proxy', '--port', '0', '--no-history'], { cwd: files.dir, env: { REQFLOW_STATE_DIR: join(files.dir, 'state') }, timeoutMs: 240_000 });
+  mockPort = Number((await mock.waitForStdout(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+  proxyPort = Number((await proxy.waitForStdout(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
+});
+
+afterAll(async () => {
+  stopAllClis();
+  await Promise.allSettled([mock.done, proxy.done]);
+  files.cleanup();
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A raw connection that keeps what it received and knows when it was closed. */
+function rawClient(port: number): { socket: Socket; received: () => string; closed: () => boolean; opened: Promise<void> } {
+  const socket = connect(port, '127.0.0.1');
+  let text = '';
+  let closed = false;
+  socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+  socket.on('error', () => undefined);
+  socket.on('close', () => (closed = true));
+  return { socket, received: () => text, closed: () => closed, opened: new Promise((resolve) => socket.once('connect', () => resolve())) };
+}
+
+/** One well-behaved request on a connection of its own: the status line's code. */
+async function statusOf(port: number, head: string): Promise<string> {
+  const client = rawClient(port);
+  client.socket.write(head);
+  for (let i = 0; i < 200 && !client.closed(); i++) await sleep(50);
+  return client.received().slice(9, 12);
+}
+
+const GET_USERS = 'GET /users HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n';
+
+/** The peak resident memory of a process, in MB, from /proc. */
+function peakRssMb(pid: number): number {
+  return Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024;
+}
+
+describe.each([
+  ['mock', () => mockPort, GET_USERS, '200'],
+  ['proxy', () => proxyPort, GET_USERS, '400'], // origin-form to the proxy: its usage page
+])('%s: clients that hold a connection', (name, port, wellBehaved, expected) => {
+  test(`a client that never sends and one that drips its head a byte at a time are both dropped, others served meanwhile (${name})`, async () => {
+    const idle = Array.from({ length: 20 }, () => rawClient(port()));
+    const drip = rawClient(port());
+    await Promise.all([...idle, drip].map((client) => client.opened));
+    const head = `GET /users HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(2000)}`;
+    // Node's own defaults would hold both for a minute and more: 120 drips of 250 ms are 30 s at least.
+    let served = 0;
+    for (let i = 0; i < 120 && !(drip.closed() && idle.every((client) => client.closed())); i++) {
+      if (!drip.closed()) drip.socket.write(head[i] as string);
+      if (i % 20 === 0 && (await statusOf(port(), wellBehaved)) === expected) served++;
+      await sleep(250);
+    }
+    expect(drip.closed()).toBe(true);
+    expect(drip.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(idle.filter((client) => !client.closed())).toHaveLength(0);
+    expect(served).toBeGreaterThan(0);
+    expect(await statusOf(port(), wellBehaved)).toBe(expected);
+  }, 60_000);
+});
+
+describe('mock', () => {
+  test('many clients sending 15 MiB bodies at once: refused past a total, the peak RSS stays bounded, the mock keeps answering', async () => {
+    const clients = 24;
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const statuses = await Promise.all(
+      Array.from({ length: clients }, async () => {
+        const client = rawClient(mockPort);
+        client.socket.write(`POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${15 * chunk.length}\r\nConnection: close\r\n\r\n`);
+        for (let sent = 0; sent < 15 && !client.closed(); sent++) {
+          if (!client.socket.write(chunk)) await new Promise((resolve) => client.socket.once('drain', resolve).once('close', resolve));
+        }
+        for (let i = 0; i < 1200 && !client.closed(); i++) await sleep(50);
+        return client.received().slice(9, 12);
+      }),
+    );
+    // Each answered body is held and templated; held all at once they would take gigabytes.
+    expect(peakRssMb(mock.child.pid as number)).toBeLessThan(512);
+    expect(statuses.filter((status) => status === '200').length).toBeGreaterThan(0);
+    expect(statuses.filter((status) => status === '503').length).toBeGreaterThan(0);
+    expect(statuses.every((status) => ['200', '503', ''].includes(status))).toBe(true); // '': closed before the refusal was read
+    expect(await statusOf(mockPort, GET_USERS)).toBe('200');
+    expect(mock.stderr()).not.toMatch(/\n\s+at /);
+  }, 120_000);
+
+  test('an absolute-form target is matched by its path', async () => {
+    const client = rawClient(mockPort);
+    client.socket.write('GET http://127.0.0.1/users?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    for (let i = 0; i < 200 && !client.closed(); i++) await sleep(50);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 200 /);
+    expect(client.received()).toContain('{"users":[1,2]}');
+  });
+});
