@@ -7,7 +7,8 @@
 import { request as httpRequest, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { ExitCode } from '../core/errors/index.js';
+import { ExitCode, NetworkError } from '../core/errors/index.js';
+import { codedError, MAX_INTERIM_RESPONSES } from '../core/http/hop-failures.js';
 import { toRequestError } from '../core/http/network-errors.js';
 import { HISTORY_BODY_LIMIT, PROXY_SOURCE, type RecordedExchange } from '../history/entry.js';
 import { BodyHead } from './body-head.js';
@@ -20,6 +21,8 @@ export interface ForwardContext {
   /** The proxy's address, for the page that explains how to use it. */
   address: string;
   agents: { http: Agent; https: Agent };
+  /** How long a server may stay silent (connecting, before its answer, within its body) before the exchange fails. */
+  timeoutMs: number;
   /** The folder the proxy runs in: the recorded exchanges' "file" is `(proxy)` there. */
   cwd: string;
   /** Once per forwarded exchange, when it has ended. */
@@ -90,12 +93,30 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   let failure: string | undefined;
   const fail = (error: unknown): void => {
     if (failure !== undefined) return;
-    failure = toRequestError(error, { method, url }, 0).message;
+    failure = toRequestError(error, { method, url }, context.timeoutMs).message;
     if (!res.headersSent) sendText(res, 502, `reqflow proxy: ${failure}\n`, context.via);
     else res.destroy(); // the answer was under way: the client must not take a cut body for a whole one
   };
   upstream.on('error', fail);
+  // A server that never answers, or stops half-way, must not hold the client (and a socket) for ever.
+  upstream.setTimeout(context.timeoutMs, () => upstream.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
+  // Interim responses are not passed on, and each resets the silence: an endless stream of them must end.
+  let interim = 0;
+  upstream.on('information', () => {
+    if (++interim > MAX_INTERIM_RESPONSES) upstream.destroy(codedError(`more than ${MAX_INTERIM_RESPONSES} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD'));
+  });
+  // The proxy drops `Upgrade`: a 101 was asked for by nobody (without a listener Node would leave the exchange hanging).
+  upstream.on('upgrade', (answer, socket) => {
+    socket.destroy();
+    fail(new NetworkError(`${method} ${url.origin}${url.pathname}: the server switched protocols (${answer.statusCode ?? 101}) without being asked`));
+  });
   upstream.on('response', (answer) => {
+    // `099` or `000` is no status; Node would throw writing it on (and the proxy would stop).
+    if ((answer.statusCode ?? 0) < 100) {
+      fail(codedError(String(answer.statusCode ?? 0), 'REQFLOW_BAD_STATUS'));
+      upstream.destroy();
+      return;
+    }
     const headers = forwardedHeaders(answer.rawHeaders, context.via);
     exchange.response = { status: answer.statusCode ?? 0, statusText: answer.statusMessage ?? '', headers: headerMap(headers.slice(0, -1)), size: 0 };
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, flat(headers));
