@@ -85,6 +85,40 @@ describe.each([
   }, 60_000);
 });
 
+/** Requests no well-behaved client sends: each gets an answer or a closed connection, never a crash. */
+const ODD_REQUESTS: Array<[string, string]> = [
+  ['CONNECT to a target that is no host', 'CONNECT %zz:80 HTTP/1.1\r\nHost: %zz:80\r\n\r\n'],
+  ['CONNECT to a bracketed address that is none', 'CONNECT [1:2:3]:80 HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['Content-Length with Transfer-Encoding', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n'],
+  ['two Content-Lengths', 'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd'],
+  ['a chunk size that is not hex', 'POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n'],
+  ['an invalid method', 'FR\u00f6B /users HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['HTTP/1.0 without Host', 'GET /users HTTP/1.0\r\n\r\n'],
+  ['the asterisk form', 'OPTIONS * HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['Expect: 100-continue', 'POST /echo HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\nhi'],
+  ['pipelined requests', GET_USERS.replace('close', 'keep-alive').repeat(50)],
+  ['a 1 MB request line', `GET /${'a'.repeat(1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+  ['10,000 headers', `GET /users HTTP/1.1\r\nHost: x\r\n${'X-A: b\r\n'.repeat(10_000)}\r\n`],
+  ['a NUL and a traversal in the path', 'GET /../../etc/passwd%00 HTTP/1.1\r\nHost: x\r\n\r\n'],
+];
+
+describe.each([
+  ['mock', () => mockPort],
+  ['proxy', () => proxyPort],
+])('%s: odd requests', (name, port) => {
+  test.each(ODD_REQUESTS)(`%s: answered or closed, and the ${name} goes on`, async (_what, request) => {
+    const client = rawClient(port());
+    client.socket.write(Buffer.from(request, 'latin1'));
+    for (let i = 0; i < 200 && !client.closed() && !/\r\n\r\n/.test(client.received()); i++) await sleep(50);
+    client.socket.destroy();
+    expect(client.received()).not.toMatch(/root:/);
+    expect(await statusOf(port(), GET_USERS)).toBe(name === 'mock' ? '200' : '400');
+    const server = name === 'mock' ? mock : proxy;
+    expect(server.child.exitCode).toBeNull();
+    expect(server.stderr()).not.toMatch(/\n\s+at |TypeError|RangeError/);
+  });
+});
+
 describe('mock', () => {
   test('many clients sending 15 MiB bodies at once: refused past a total, the peak RSS stays bounded, the mock keeps answering', async () => {
     const clients = 24;
