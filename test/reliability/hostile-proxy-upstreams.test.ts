@@ -94,11 +94,25 @@ test.each([
   expect(proxy.stderr()).not.toMatch(/\n\s+at |RangeError|ERR_HTTP/);
 });
 
-test('a large body passes through whole while the proxy's memory stays bounded', async () => {
+test('a large body passes through whole while the proxy holds bounded memory', async () => {
   const answer = await viaProxy('/big');
   expect(answer.status).toBe('200');
   expect(answer.size).toBeGreaterThan(BIG);
   const peak = Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proxy.child.pid as number}/status`, 'utf8'))?.[1]) / 1024;
   expect(peak).toBeLessThan(256);
   await proxy.waitForStdout(/GET http:\/\/127\.0\.0\.1:\d+\/big {2}200 .*128\.0 MB/);
+});
+
+test('a password in the URL is masked in the live line and never written to the saved request', async () => {
+  const secret = 'pw-7c1e0a9b55';
+  const socket = connect(proxyPort, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.write(`GET http://user:${secret}@${upstream.url.slice('http://'.length)}/url-password HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  const [, saved] = await proxy.waitForStdout(/saved (captured\/\d+-get-127\.0\.0\.1-\d+-url-password\.http)/);
+  socket.destroy();
+  const text = readFileSync(join(files.dir, saved as string), 'utf8');
+  expect(text).toContain('GET http://user:{{password}}@127.0.0.1:');
+  expect(text).toContain('-e password=…');
+  expect(text).not.toContain(secret);
+  expect(proxy.stdout()).not.toContain(secret);
 });
