@@ -99,6 +99,8 @@ const ODD_REQUESTS: Array<[string, string]> = [
   ['pipelined requests', GET_USERS.replace('close', 'keep-alive').repeat(50)],
   ['a 1 MB request line', `GET /${'a'.repeat(1024 * 1024)} HTTP/1.1\r\nHost: x\r\n\r\n`],
   ['10,000 headers', `GET /users HTTP/1.1\r\nHost: x\r\n${'X-A: b\r\n'.repeat(10_000)}\r\n`],
+  ['escape sequences in the target', 'GET /\u001b]0;owned\u0007\u009b2J HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['escape sequences in an absolute-form target', 'GET http://127.0.0.1:1/\u001b[8m HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['a NUL and a traversal in the path', 'GET /../../etc/passwd%00 HTTP/1.1\r\nHost: x\r\n\r\n'],
 ];
 
@@ -116,6 +118,7 @@ describe.each([
     const server = name === 'mock' ? mock : proxy;
     expect(server.child.exitCode).toBeNull();
     expect(server.stderr()).not.toMatch(/\n\s+at |TypeError|RangeError/);
+    expect(server.stdout() + server.stderr()).not.toMatch(/[\u0007\u001b\u009b]/);
   });
 });
 
