@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 
 /** How long a client has to send a whole request head, counted from its first byte or its connection. */
-export const CLIENT_HEAD_TIMEOUT_MS = 10_000;
+const CLIENT_HEAD_TIMEOUT_MS = 10_000;
 
 export function createGuardedServer(): Server {
   // Node's defaults are 60 s, checked every 30 s: a minute and a half per dripping client.

@@ -116,3 +116,38 @@ test('a password in the URL is masked in the live line and never written to the 
   expect(text).not.toContain(secret);
   expect(proxy.stdout()).not.toContain(secret);
 });
+
+test('a server that resets a kept-alive connection as the next request goes out: a GET goes once more on a new connection, a POST never twice', async () => {
+  // Answers the first request of each connection (kept alive), resets the connection on the next.
+  const arrived: string[] = [];
+  const closing = await startRawServer((socket) => {
+    socket.on('error', () => undefined);
+    let answered = false;
+    socket.on('data', (data) => {
+      arrived.push(data.toString('latin1').split(' ').slice(0, 2).join(' '));
+      if (answered) return void socket.resetAndDestroy();
+      answered = true;
+      socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
+    });
+  });
+  const through = async (method: string, path: string): Promise<string> => {
+    const socket = connect(proxyPort, '127.0.0.1');
+    let text = '';
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => (closed = true));
+    socket.write(`${method} ${closing.url}${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+    for (let i = 0; i < 200 && !closed; i++) await sleep(50);
+    return text.slice(9, 12);
+  };
+  try {
+    expect(await through('GET', '/first')).toBe('200');
+    expect(await through('GET', '/again')).toBe('200');
+    expect(arrived.filter((line) => line === `GET ${'/again'}`)).toHaveLength(2);
+    expect(await through('POST', '/once')).toBe('502');
+    expect(arrived.filter((line) => line === 'POST /once')).toHaveLength(1);
+  } finally {
+    await closing.close();
+  }
+});
