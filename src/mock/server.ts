@@ -3,13 +3,12 @@
  * the route's response — templated (template.ts), from a file, or an event stream (sse.ts) —
  * or a 404 listing the routes. The routes can be swapped while it runs (a reload).
  */
-import { readFile } from 'node:fs/promises';
 import { STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
 import { stringifyJsonValue } from '../core/json-exact.js';
+import { sendBodyFile } from './body-file.js';
 import type { MockConfig, MockRoute } from './config.js';
 import { matchRoute } from './match.js';
 import { sendEvents } from './sse.js';
@@ -31,7 +30,6 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 const MAX_HELD_BYTES = 32 * 1024 * 1024;
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json';
-const FILE_TYPES: Record<string, string> = { '.json': JSON_TYPE, '.txt': TEXT, '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.csv': 'text/csv; charset=utf-8', '.yaml': 'application/yaml', '.yml': 'application/yaml' };
 
 /** A request the mock will not hold: its status and one-line reason. */
 class BodyRefused extends Error {
@@ -91,9 +89,8 @@ function staticBody(route: MockRoute): { bytes: string; type: string } | null {
   return cached;
 }
 
-/** The bytes and default Content-Type of a non-stream route's response. */
-async function responseBody(route: MockRoute, request: MockRequest): Promise<{ bytes: string | Buffer; type: string }> {
-  if (route.bodyFile !== undefined) return { bytes: await readFile(route.bodyFile), type: FILE_TYPES[extname(route.bodyFile).toLowerCase()] ?? 'application/octet-stream' };
+/** The bytes and default Content-Type of a route's body (not a stream, not a file). */
+async function responseBody(route: MockRoute, request: MockRequest): Promise<{ bytes: string; type: string }> {
   const fixed = staticBody(route);
   if (fixed) return fixed;
   if (typeof route.body === 'string') return { bytes: await renderText(route.body, request), type: TEXT };
@@ -141,9 +138,12 @@ async function answer(config: MockConfig, req: IncomingMessage, res: ServerRespo
     await sendEvents(res, route.sse, (data) => (typeof data === 'string' ? renderText(data, request) : renderValue(data, request)), closed);
     return;
   }
-  const { bytes, type } = await responseBody(route, request);
   // Content-Length, not chunked: what a plain server sends, and what a client reads fastest.
-  res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': Buffer.byteLength(bytes) }), ...headers });
+  const writeHead = (type: string, length: number): void =>
+    void res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': length }), ...headers });
+  if (route.bodyFile !== undefined) return sendBodyFile(res, route.bodyFile, config.folder, method === 'HEAD', ({ type, length }) => writeHead(type, length));
+  const { bytes, type } = await responseBody(route, request);
+  writeHead(type, Buffer.byteLength(bytes));
   res.end(bytes);
 }
 

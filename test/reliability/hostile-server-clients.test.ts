@@ -7,21 +7,27 @@
  * limits, never a measured time.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { startCli, stopAllClis, type LiveCli } from '../helpers/cli-live.js';
 
 const files = tempDir('reqflow-hostile-clients-');
+const SECRET = 'outside-the-mock-folder-4e1a';
+const BIG_FILE = 32 * 1024 * 1024;
 let mock: LiveCli;
 let mockPort = 0;
 let proxy: LiveCli;
 let proxyPort = 0;
 
 beforeAll(async () => {
-  files.write('api.mock.yaml', ['logging: true', 'routes:', '  - {method: GET, path: /users, body: {users: [1, 2]}}', '  - {method: POST, path: /echo, body: "got {{request.body}}"}', ''].join('\n'));
-  mock = startCli(['mock', 'api.mock.yaml', '--port', '0'], { cwd: files.dir, timeoutMs: 240_000 });
+  files.write('outside.txt', SECRET);
+  files.write('mock/big.bin', Buffer.alloc(BIG_FILE, 0x7a));
+  files.write('mock/swapped.json', '{"fine":true}');
+  const routes = ['logging: true', 'routes:', '  - {method: GET, path: /users, body: {users: [1, 2]}}', '  - {method: POST, path: /echo, body: "got {{request.body}}"}'];
+  files.write('mock/api.mock.yaml', [...routes, '  - {method: GET, path: /big, bodyFile: big.bin}', '  - {method: GET, path: /swapped, bodyFile: swapped.json}', ''].join('\n'));
+  mock = startCli(['mock', 'api.mock.yaml', '--port', '0'], { cwd: join(files.dir, 'mock'), timeoutMs: 240_000 });
   proxy = startCli(['proxy', '--port', '0', '--no-history'], { cwd: files.dir, env: { REQFLOW_STATE_DIR: join(files.dir, 'state') }, timeoutMs: 240_000 });
   mockPort = Number((await mock.waitForStdout(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
   proxyPort = Number((await proxy.waitForStdout(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
@@ -145,6 +151,50 @@ describe('mock', () => {
     expect(await statusOf(mockPort, GET_USERS)).toBe('200');
     expect(mock.stderr()).not.toMatch(/\n\s+at /);
   }, 120_000);
+
+  test('many clients asking for a 32 MiB bodyFile and not reading: the file is streamed, the peak RSS stays bounded', async () => {
+    const clients = Array.from({ length: 30 }, () => rawClient(mockPort));
+    await Promise.all(clients.map((client) => client.opened));
+    for (const client of clients) {
+      client.socket.pause(); // reads nothing: what was sent waits in buffers
+      client.socket.write('GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    }
+    // Until every answer has begun (a read file whole would be in memory by then, 30 times).
+    for (let i = 0; i < 400 && clients.some((client) => client.socket.readableLength === 0); i++) await sleep(50);
+    expect(clients.every((client) => client.socket.readableLength > 0)).toBe(true);
+    expect(peakRssMb(mock.child.pid as number)).toBeLessThan(512);
+    clients.forEach((client) => client.socket.destroy());
+    expect(await statusOf(mockPort, GET_USERS)).toBe('200');
+  }, 60_000);
+
+  test('a bodyFile that becomes a link to a file outside the mock folder is not served', async () => {
+    const swapped = join(files.dir, 'mock', 'swapped.json');
+    const client = rawClient(mockPort);
+    client.socket.write('GET /swapped HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    for (let i = 0; i < 200 && !client.closed(); i++) await sleep(50);
+    expect(client.received()).toContain('{"fine":true}');
+    rmSync(swapped);
+    symlinkSync(join(files.dir, 'outside.txt'), swapped);
+    const again = rawClient(mockPort);
+    again.socket.write('GET /swapped HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    for (let i = 0; i < 200 && !again.closed(); i++) await sleep(50);
+    expect(again.received()).toMatch(/^HTTP\/1\.1 500 /);
+    expect(again.received()).toContain("leads outside the mock file's folder");
+    expect(again.received()).not.toContain(SECRET);
+  });
+
+  test('a mock file whose bodyFile leads outside its folder is refused at load (exit 2 naming the field)', async () => {
+    const dir = join(files.dir, 'other');
+    mkdirSync(dir, { recursive: true });
+    symlinkSync(join(files.dir, 'outside.txt'), join(dir, 'link.txt'));
+    for (const bodyFile of ['../outside.txt', join(files.dir, 'outside.txt'), 'link.txt']) {
+      writeFileSync(join(dir, 'api.mock.yaml'), `routes:\n  - {method: GET, path: /x, bodyFile: '${bodyFile}'}\n`);
+      const result = await runCli(['mock', 'api.mock.yaml', '--port', '0'], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain("api.mock.yaml: routes[0].bodyFile leads outside the mock file's folder");
+      expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
 
   test('an absolute-form target is matched by its path', async () => {
     const client = rawClient(mockPort);
