@@ -12,6 +12,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from '../helpers/cli.js';
 import { startCli, stopAllClis, type LiveCli } from '../helpers/cli-live.js';
+import { startRawServer } from '../helpers/fault-server.js';
 
 const files = tempDir('reqflow-hostile-clients-');
 const SECRET = 'outside-the-mock-folder-4e1a';
@@ -193,6 +194,30 @@ describe('mock', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toContain("api.mock.yaml: routes[0].bodyFile leads outside the mock file's folder");
       expect(result.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  test('--from-openapi: a $ref to a file outside the spec\'s folder or to a URL is neither read nor fetched (exit 2 naming it)', async () => {
+    let fetched = 0;
+    const remote = await startRawServer((socket) => {
+      fetched++;
+      socket.end('HTTP/1.1 200 OK\r\nContent-Type: application/yaml\r\nContent-Length: 22\r\n\r\nsecret: "remote-value"');
+    });
+    const dir = join(files.dir, 'spec');
+    mkdirSync(dir, { recursive: true });
+    files.write('outside.yaml', `secret: "${SECRET}"\n`);
+    try {
+      for (const ref of ['../outside.yaml', `${remote.url}/x.yaml`]) {
+        const example = `              example:\n                $ref: '${ref}'\n`;
+        writeFileSync(join(dir, 'openapi.yaml'), `openapi: 3.0.0\ninfo: {title: t, version: "1"}\npaths:\n  /leak:\n    get:\n      responses:\n        "200":\n          description: ok\n          content:\n            application/json:\n${example}`);
+        const result = await runCli(['mock', '--from-openapi', 'openapi.yaml', '--port', '0'], { cwd: dir, timeoutMs: 20_000 });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toContain('openapi.yaml: not a readable OpenAPI document');
+        expect(result.stdout + result.stderr).not.toContain(SECRET);
+      }
+      expect(fetched).toBe(0);
+    } finally {
+      await remote.close();
     }
   });
 
