@@ -129,6 +129,27 @@ describe.each([
   });
 });
 
+describe.each([
+  ['mock', () => mockPort, '200'],
+  ['proxy', () => proxyPort, '400'],
+])('%s: a crowd', (name, port, expected) => {
+  test(`500 clients at once, a third of them resetting mid-answer: the ${name} answers the rest and goes on`, async () => {
+    const clients = Array.from({ length: 500 }, (_, i) => {
+      const client = rawClient(port());
+      client.socket.write(GET_USERS);
+      if (i % 3 === 0) client.socket.once('data', () => client.socket.resetAndDestroy());
+      return client;
+    });
+    for (let i = 0; i < 600 && !clients.every((client) => client.closed()); i++) await sleep(50);
+    const answered = clients.filter((client, i) => i % 3 !== 0 && client.received().slice(9, 12) === expected);
+    expect(answered.length).toBe(clients.filter((_, i) => i % 3 !== 0).length);
+    expect(await statusOf(port(), GET_USERS)).toBe(expected);
+    const server = name === 'mock' ? mock : proxy;
+    expect(server.child.exitCode).toBeNull();
+    expect(server.stderr()).not.toMatch(/\n\s+at /);
+  }, 60_000);
+});
+
 describe('mock', () => {
   test('many clients sending 15 MiB bodies at once: refused past a total, the peak RSS stays bounded, the mock keeps answering', async () => {
     const clients = 24;
