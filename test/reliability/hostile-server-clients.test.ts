@@ -242,6 +242,22 @@ describe('mock', () => {
     }
   });
 
+  test('an endless chunked body: 413 past 16 MiB, and the connection is closed rather than read for ever', async () => {
+    const client = rawClient(mockPort);
+    client.socket.write('POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n');
+    const chunk = Buffer.from(`10000\r\n${'a'.repeat(0x10000)}\r\n`);
+    let sent = 0;
+    // 256 MiB at most: the mock stops reading long before.
+    while (!client.closed() && sent < 256 * 1024 * 1024) {
+      sent += chunk.length;
+      if (!client.socket.write(chunk)) await new Promise((resolve) => client.socket.once('drain', resolve).once('close', resolve));
+    }
+    for (let i = 0; i < 100 && !client.closed(); i++) await sleep(50);
+    expect(client.closed()).toBe(true);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 413 /);
+    expect(await statusOf(mockPort, GET_USERS)).toBe('200');
+  }, 60_000);
+
   test('an absolute-form target is matched by its path', async () => {
     const client = rawClient(mockPort);
     client.socket.write('GET http://127.0.0.1/users?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
