@@ -118,7 +118,9 @@ function routeList(config: MockConfig): Array<Record<string, string>> {
 
 async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal, budget: BodyBudget): Promise<void> {
   // The absolute form (`GET http://host/path`) names the same resource as its path (RFC 9112 §3.2.2).
-  const target = (req.url ?? '/').replace(/^https?:\/\/[^/?#]*/i, '') || '/';
+  const sent = req.url ?? '/';
+  const authority = /^https?:\/\/[^/?#]*/i.exec(sent)?.[0];
+  const target = authority === undefined ? sent : `/${sent.slice(authority.length).replace(/^\//, '')}`;
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const method = (req.method ?? 'GET').toUpperCase();
