@@ -8,12 +8,15 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { startCli, stopAllClis, type LiveCli } from '../helpers/cli-live.js';
 import { startRawServer } from '../helpers/fault-server.js';
 
 const BIG = 128 * 1024 * 1024;
+/** 256 MiB of zeros as about 256 KB of gzip. */
+const BOMB = gzipSync(Buffer.alloc(256 * 1024 * 1024));
 const files = tempDir('reqflow-hostile-upstreams-');
 let upstream: Awaited<ReturnType<typeof startRawServer>>;
 let proxy: LiveCli;
@@ -41,6 +44,10 @@ beforeAll(async () => {
       if (path === '/switch') return void socket.end('HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: other\r\n\r\n');
       if (path === '/interim') return void pour(socket, 'HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n'.repeat(50));
       if (path === '/silent') return; // reads the request, never answers
+      if (path === '/garbage') return void socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n');
+      if (path === '/reset') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\nhalf'), setTimeout(() => socket.resetAndDestroy(), 50));
+      if (path === '/escapes') return void socket.end('HTTP/1.1 200 O\x9b2JK\r\nX-Title: \x9b]0;owned\r\nContent-Type: text/plain\r\nContent-Length: 14\r\n\r\n\x1b]0;owned\x07ok', 'latin1');
+      if (path === '/bomb') return void (socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${BOMB.length}\r\n\r\n`), socket.end(BOMB));
       if (path === '/big') {
         socket.write(`HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: ${BIG}\r\n\r\n`);
         return void pour(socket, Buffer.alloc(1024 * 1024, 0x62), BIG / (1024 * 1024));
@@ -58,6 +65,9 @@ afterAll(async () => {
   await upstream.close();
   files.cleanup();
 });
+
+/** The proxy's peak resident memory so far, in MB, from /proc. */
+const peakRssMb = (): number => Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proxy.child.pid as number}/status`, 'utf8'))?.[1]) / 1024;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -84,6 +94,7 @@ test.each([
   ['/switch', /switched protocols \(101\) without being asked/],
   ['/interim', /more than 100 interim \(1xx\) responses and no final one/],
   ['/silent', /timed out after 1000 ms/],
+  ['/garbage', /did not answer with valid HTTP/],
 ])('%s: the client gets a 502 saying why, the proxy goes on', async (path, reason) => {
   const answer = await viaProxy(path);
   expect(answer.status).toBe('502');
@@ -94,12 +105,35 @@ test.each([
   expect(proxy.stderr()).not.toMatch(/\n\s+at |RangeError|ERR_HTTP/);
 });
 
+test('a server that resets half-way through its body: the client\'s connection is closed (a cut body is not taken for a whole one), the line says why', async () => {
+  const answer = await viaProxy('/reset');
+  expect(answer.status).toBe('200');
+  expect(answer.size).toBeLessThan(100_000);
+  await proxy.waitForStdout(/GET http:\/\/127\.0\.0\.1:\d+\/reset {2}200 .*\(connection to 127\.0\.0\.1:\d+ was reset\)/);
+});
+
+test('escape sequences in a server\'s status, headers and body are passed on as sent, and never reach the proxy\'s lines', async () => {
+  const answer = await viaProxy('/escapes');
+  expect(answer.status).toBe('200');
+  expect(answer.head).toContain('X-Title: \x9b]0;owned');
+  await proxy.waitForStdout(/\/escapes {2}200 /);
+  expect(proxy.stdout() + proxy.stderr()).not.toMatch(/[\u0007\u001b\u009b]/);
+});
+
+test('a gzip bomb passes through unopened: the client gets the compressed bytes, the proxy\'s memory stays bounded', async () => {
+  const answer = await viaProxy('/bomb');
+  expect(answer.status).toBe('200');
+  expect(answer.size).toBeGreaterThan(BOMB.length);
+  expect(answer.size).toBeLessThan(BOMB.length + 2000);
+  await proxy.waitForStdout(/\/bomb {2}200 /);
+  expect(peakRssMb()).toBeLessThan(256);
+});
+
 test('a large body passes through whole while the proxy holds bounded memory', async () => {
   const answer = await viaProxy('/big');
   expect(answer.status).toBe('200');
   expect(answer.size).toBeGreaterThan(BIG);
-  const peak = Number(/^VmHWM:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${proxy.child.pid as number}/status`, 'utf8'))?.[1]) / 1024;
-  expect(peak).toBeLessThan(256);
+  expect(peakRssMb()).toBeLessThan(256);
   await proxy.waitForStdout(/GET http:\/\/127\.0\.0\.1:\d+\/big {2}200 .*128\.0 MB/);
 });
 

@@ -108,6 +108,10 @@ const ODD_REQUESTS: Array<[string, string]> = [
   ['10,000 headers', `GET /users HTTP/1.1\r\nHost: x\r\n${'X-A: b\r\n'.repeat(10_000)}\r\n`],
   ['escape sequences in the target', 'GET /\u001b]0;owned\u0007\u009b2J HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['escape sequences in an absolute-form target', 'GET http://127.0.0.1:1/\u001b[8m HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['a percent-encoded traversal', 'GET /%2e%2e%2f%2e%2e%2fetc%2fpasswd HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['a backslash traversal', 'GET /..%5c..%5cetc%5cpasswd HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['an overlong UTF-8 traversal', 'GET /%c0%ae%c0%ae/%c0%ae%c0%ae/etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'],
+  ['an absolute path as the target', 'GET //etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'],
   ['a NUL and a traversal in the path', 'GET /../../etc/passwd%00 HTTP/1.1\r\nHost: x\r\n\r\n'],
 ];
 
