@@ -4,15 +4,19 @@
  * HISTORY_BODY_LIMIT bytes kept for the record), and the exchange handed over when it ends —
  * answered, failed (502 with a one-line reason) or left by the client.
  */
-import { request as httpRequest, type Agent, type IncomingMessage, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ExitCode } from '../core/errors/index.js';
+import { isIdempotent } from '../core/http/idempotent.js';
 import { toRequestError } from '../core/http/network-errors.js';
 import { HISTORY_BODY_LIMIT, PROXY_SOURCE, type RecordedExchange } from '../history/entry.js';
 import { BodyHead } from './body-head.js';
 import { flat, forwardedHeaders, headerMap } from './headers.js';
+import { openUpstream } from './upstream.js';
 import { notProxyRequestPage } from './usage-page.js';
+
+/** What a server closing a kept-alive connection under a request looks like. */
+const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface ForwardContext {
   /** The proxy's `Via` line (`1.1 127.0.0.1:8888 (reqflow)`). */
@@ -20,6 +24,8 @@ export interface ForwardContext {
   /** The proxy's address, for the page that explains how to use it. */
   address: string;
   agents: { http: Agent; https: Agent };
+  /** How long a server may stay silent (connecting, before its answer, within its body) before the exchange fails. */
+  timeoutMs: number;
   /** The folder the proxy runs in: the recorded exchanges' "file" is `(proxy)` there. */
   cwd: string;
   /** Once per forwarded exchange, when it has ended. */
@@ -50,7 +56,7 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   const url = targetOf(req);
   if (!url) {
     sendText(res, 400, notProxyRequestPage(method, req.url ?? '', context.address), context.via);
-    context.refused(`${method} ${req.url ?? ''}: 400, not a proxy request (an absolute http:// URL)`);
+    context.refused(`${method} ${(req.url ?? '').slice(0, 200)}: 400, not a proxy request (an absolute http:// URL)`); // a 16 KiB target is not a line to read
     req.resume();
     return;
   }
@@ -77,33 +83,37 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   };
   const requestBody = new BodyHead(HISTORY_BODY_LIMIT);
   const responseBody = new BodyHead(HISTORY_BODY_LIMIT);
-  const https = url.protocol === 'https:';
-  const upstream = (https ? httpsRequest : httpRequest)({
-    host: url.hostname.replace(/^\[|\]$/g, ''),
-    port: url.port === '' ? (https ? 443 : 80) : Number(url.port),
-    path: `${url.pathname}${url.search}`,
-    method,
-    headers: flat(sent),
-    setHost: false,
-    agent: https ? context.agents.https : context.agents.http,
-  });
   let failure: string | undefined;
   const fail = (error: unknown): void => {
     if (failure !== undefined) return;
-    failure = toRequestError(error, { method, url }, 0).message;
+    failure = toRequestError(error, { method, url }, context.timeoutMs).message;
     if (!res.headersSent) sendText(res, 502, `reqflow proxy: ${failure}\n`, context.via);
     else res.destroy(); // the answer was under way: the client must not take a cut body for a whole one
   };
-  upstream.on('error', fail);
-  upstream.on('response', (answer) => {
+  const target = { url, method, headers: flat(sent), agents: context.agents, timeoutMs: context.timeoutMs };
+  let retried = false;
+  const failed = (error: unknown, request: ClientRequest): void => {
+    // A kept-alive connection the server closed as this request went out (RFC 9112 §9.3.1): a
+    // request without a body that is safe to repeat goes once more on a new connection, as reqflow send does.
+    const stale = STALE_CONNECTION.has((error as NodeJS.ErrnoException).code ?? '') && request.reusedSocket;
+    if (!retried && stale && !exchange.response && isIdempotent(method) && req.readableEnded && requestBody.size === 0) {
+      retried = true;
+      upstream = openUpstream(target, answered, failed);
+      upstream.end();
+      return;
+    }
+    fail(error);
+  };
+  const answered = (answer: IncomingMessage): void => {
     const headers = forwardedHeaders(answer.rawHeaders, context.via);
     exchange.response = { status: answer.statusCode ?? 0, statusText: answer.statusMessage ?? '', headers: headerMap(headers.slice(0, -1)), size: 0 };
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, flat(headers));
     answer.on('data', (chunk: Buffer) => responseBody.add(chunk));
     answer.on('error', fail);
     answer.pipe(res);
-  });
+  };
   req.on('data', (chunk: Buffer) => requestBody.add(chunk));
+  let upstream = openUpstream(target, answered, failed);
   req.on('error', (error) => upstream.destroy(error));
   req.pipe(upstream);
   res.on('close', () => {

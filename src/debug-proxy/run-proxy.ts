@@ -26,6 +26,7 @@ export interface ProxyFlags {
   profile?: string;
   profiles?: string;
   history?: boolean;
+  timeout?: number;
   debug?: boolean;
 }
 
@@ -37,6 +38,8 @@ interface Io {
 }
 
 export const DEFAULT_PROXY_PORT = 8888;
+/** What `reqflow send --timeout` waits for a silent server. */
+export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
 
 /** Every credential the exchange carries, so that it is masked wherever its value appears (URL, bodies, other headers). */
 function learnSecrets(exchange: RecordedExchange, secrets: SecretRegistry): void {
@@ -84,6 +87,7 @@ export function proxyCommand(flags: ProxyFlags, io: Io): Promise<number> {
         port: flags.port ?? DEFAULT_PROXY_PORT,
         host,
         cwd: io.cwd,
+        timeoutMs: flags.timeout ?? DEFAULT_PROXY_TIMEOUT_MS,
         exchange: (exchange) => {
           counts.exchanges++;
           learnSecrets(exchange, secrets);

@@ -29,6 +29,14 @@ function withoutValues(text: string, taken: ReadonlyMap<string, string>): string
   return result;
 }
 
+/** `http://user:pass@host/` with the password as a variable: a password in the URL is a credential like any other. */
+function withoutUrlPassword(url: string, secret: (base: string, value: string) => string): string {
+  const { protocol, username, password } = new URL(url);
+  const written = `${protocol}//${username}:${password}@`;
+  if (password === '' || !url.startsWith(written)) return url;
+  return `${protocol}//${username}:{{${secret('password', password)}}}@${url.slice(written.length)}`;
+}
+
 /** The request of one exchange, credentials as variables (`taken`: value → variable, filled here). */
 function capturedRequest(exchange: RecordedExchange, variables: ImportVariables, bodyFile: string): { request: ImportedRequest; binary?: Buffer } {
   const taken = new Map<string, string>();
@@ -43,7 +51,7 @@ function capturedRequest(exchange: RecordedExchange, variables: ImportVariables,
     if (LEFT_OUT.has(name.toLowerCase())) continue;
     for (const line of fieldLines(value)) headers.push([name, headerValue(name, line, tracking)]);
   }
-  const url = urlWithoutSecrets(exchange.url, tracking);
+  const url = urlWithoutSecrets(withoutUrlPassword(exchange.url, secret), tracking);
   const comments = [`captured by reqflow proxy ${new Date(exchange.startedAt).toISOString()}${exchange.response ? `: ${exchange.response.status} ${exchange.response.statusText}` : ''}`];
   let body: ImportedBody | undefined;
   let binary: Buffer | undefined;

@@ -2,9 +2,10 @@
  * The proxy's server: absolute-form requests are forwarded (forward.ts), CONNECT opens a tunnel
  * (tunnel.ts). Stopping it closes the listener, every client connection and every tunnel.
  */
-import { Agent as HttpAgent, createServer } from 'node:http';
+import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
 import type { Duplex } from 'node:stream';
+import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
 import type { RecordedExchange } from '../history/entry.js';
 import { forwardRequest } from './forward.js';
@@ -21,6 +22,8 @@ export interface ProxyOptions {
   port: number;
   host: string;
   cwd: string;
+  /** How long a server may stay silent before its exchange fails (502). */
+  timeoutMs: number;
   exchange(exchange: RecordedExchange): void;
   tunnel(report: TunnelReport): void;
   refused(line: string): void;
@@ -30,9 +33,9 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   // Keep-alive to the servers behind: a client's burst of requests does not open a socket each.
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const tunnels = new Set<Duplex>();
-  const server = createServer();
+  const server = createGuardedServer();
   const context = { via: '', address: '' };
-  server.on('request', (req, res) => forwardRequest(req, res, { ...context, agents, cwd: options.cwd, done: options.exchange, refused: options.refused }));
+  server.on('request', (req, res) => forwardRequest(req, res, { ...context, agents, cwd: options.cwd, timeoutMs: options.timeoutMs, done: options.exchange, refused: options.refused }));
   server.on('connect', (req, socket: Duplex, head: Buffer) => openTunnel(req, socket, head, { via: context.via, open: tunnels, done: options.tunnel }));
   const port = await listenOn(server, options.port, options.host);
   context.address = httpAddress(options.host, port);

@@ -21,11 +21,13 @@ export interface TunnelReport {
 }
 
 /** `host:port` (IPv6 in brackets), or undefined when the CONNECT target is not one. */
-function authorityOf(target: string): { host: string; port: number } | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:/\s[\]]+):(\d{1,5})$/.exec(target);
+function authorityOf(target: string): { host: string; port: number; url: URL } | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})$/.exec(target);
   const port = Number(match?.[2]);
   if (!match || port < 1 || port > 65535) return undefined;
-  return { host: (match[1] as string).replace(/^\[|\]$/g, ''), port };
+  // What an error names; a host the URL parser refuses (`[1:2:3]`) is no host to connect to.
+  if (!URL.canParse(`https://${target}`)) return undefined;
+  return { host: (match[1] as string).replace(/^\[|\]$/g, ''), port, url: new URL(`https://${target}`) };
 }
 
 function answer(client: Duplex, status: string, via: string, text?: string): void {
@@ -65,7 +67,7 @@ export function openTunnel(req: IncomingMessage, client: Duplex, head: Buffer, c
       client.destroy(); // a reset mid-tunnel ends the tunnel
       return;
     }
-    error = toRequestError(cause, { method: 'CONNECT', url: new URL(`https://${target}`) }, 0).message;
+    error = toRequestError(cause, { method: 'CONNECT', url: where.url }, 0).message;
     answer(client, '502 Bad Gateway', context.via, `reqflow proxy: ${error}`);
     client.end();
   });

@@ -9,6 +9,8 @@ import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { UsageError } from '../core/errors/index.js';
 import { notAFile } from '../core/not-a-file.js';
+import { real } from '../core/project.js';
+import { bodyFileInside } from './body-file.js';
 
 export type PathType = 'exact' | 'prefix' | 'regex';
 const PATH_TYPES: readonly PathType[] = ['exact', 'prefix', 'regex'];
@@ -48,6 +50,8 @@ export interface MockRoute {
 export interface MockConfig {
   /** The file the routes came from (as given), for messages. */
   file: string;
+  /** Its folder, links resolved: every `bodyFile` must be there or below. */
+  folder: string;
   port: number;
   host: string;
   logging: boolean;
@@ -128,7 +132,7 @@ function sseSpec(value: unknown, field: string, check: Checker): SseSpec {
   return { events, intervalMs: value.interval === undefined ? 1000 : check.duration(value.interval, `${field}.interval`), repeat };
 }
 
-function route(value: unknown, index: number, baseDir: string, check: Checker): MockRoute {
+function route(value: unknown, index: number, baseDir: string, folder: string, check: Checker): MockRoute {
   const field = `routes[${index}]`;
   if (!isObject(value)) check.fail(field, 'must be a map (method, path, status, …)');
   const unknown = Object.keys(value).find((key) => !ROUTE_KEYS.has(key));
@@ -154,6 +158,8 @@ function route(value: unknown, index: number, baseDir: string, check: Checker): 
     if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
     const kind = notAFile(bodyFile);
     if (kind) check.fail(`${field}.bodyFile`, `names ${kind}, not a file: ${bodyFile}`);
+    // A mock file from a repository must not serve what lies beside it (`../../.ssh/id_rsa`).
+    if (bodyFileInside(folder, bodyFile) === undefined) check.fail(`${field}.bodyFile`, `leads outside the mock file's folder (${folder}): ${bodyFile}`);
   }
   const name = check.optionalString(value.name, `${field}.name`);
   return {
@@ -177,12 +183,14 @@ export function toMockConfig(document: unknown, file: string): MockConfig {
   if (!isObject(document)) check.fail('the file', 'must be a YAML or JSON map with routes');
   if (!Array.isArray(document.routes)) check.fail('routes', 'must be a list of routes');
   const baseDir = dirname(resolve(file));
+  const folder = real(baseDir);
   return {
     file,
+    folder,
     port: document.port === undefined ? DEFAULT_PORT : check.integer(document.port, 'port', 0, 65535),
     host: document.host === undefined ? DEFAULT_HOST : check.string(document.host, 'host'),
     logging: document.logging === undefined ? false : check.boolean(document.logging, 'logging'),
-    routes: document.routes.map((value: unknown, index) => route(value, index, baseDir, check)),
+    routes: document.routes.map((value: unknown, index) => route(value, index, baseDir, folder, check)),
   };
 }
 

@@ -4,6 +4,7 @@
  * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here.
  */
 import { UsageError } from '../core/errors/index.js';
+import { confinedRefs } from '../import/openapi/load-spec.js';
 import { toMockConfig, type MockConfig } from './config.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -59,11 +60,13 @@ function exampleOf(response: Obj, sample: Sample, api: object): { type?: string;
 export async function loadOpenApiMock(spec: string): Promise<MockConfig> {
   const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
   const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
+  // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example.
+  const refs = confinedRefs(spec);
   let api: Obj;
   try {
-    api = (await dereference(spec)) as unknown as Obj;
+    api = (await dereference(spec, refs.options)) as unknown as Obj;
   } catch (error) {
-    throw new UsageError(`${spec}: not a readable OpenAPI document: ${(error as Error).message.split('\n')[0]}`);
+    throw new UsageError(`${spec}: not a readable OpenAPI document: ${refs.refused() ?? (error as Error).message.split('\n')[0]}`);
   }
   const routes: Obj[] = [];
   for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {

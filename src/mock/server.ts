@@ -3,12 +3,12 @@
  * the route's response — templated (template.ts), from a file, or an event stream (sse.ts) —
  * or a 404 listing the routes. The routes can be swapped while it runs (a reload).
  */
-import { readFile } from 'node:fs/promises';
-import { createServer, STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
-import { extname } from 'node:path';
+import { STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
 import { stringifyJsonValue } from '../core/json-exact.js';
+import { sendBodyFile } from './body-file.js';
 import type { MockConfig, MockRoute } from './config.js';
 import { matchRoute } from './match.js';
 import { sendEvents } from './sse.js';
@@ -26,26 +26,48 @@ export interface MockServer {
 
 /** A request body larger than this is refused (413): the mock keeps bodies in memory to template them. */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** All the bodies held at once, every connection together: past it a request is refused (503), so 40 clients sending 15 MiB each do not take gigabytes. */
+const MAX_HELD_BYTES = 32 * 1024 * 1024;
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json';
-const FILE_TYPES: Record<string, string> = { '.json': JSON_TYPE, '.txt': TEXT, '.html': 'text/html; charset=utf-8', '.xml': 'application/xml', '.csv': 'text/csv; charset=utf-8', '.yaml': 'application/yaml', '.yml': 'application/yaml' };
 
-class BodyTooLarge extends Error {}
+/** A request the mock will not hold: its status and one-line reason. */
+class BodyRefused extends Error {
+  constructor(
+    readonly status: 413 | 503,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
-function readRequestBody(req: IncomingMessage): Promise<string> {
+/** The body bytes the server holds (`held`), and this request's share of them (given back when its answer is done). */
+interface BodyBudget {
+  held: { bytes: number };
+  mine: { bytes: number };
+}
+
+function readRequestBody(req: IncomingMessage, budget: BodyBudget): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let size = 0;
+    let refused = false;
     req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge());
-        req.resume(); // drain, so the 413 can be read
+      if (refused) return;
+      budget.mine.bytes += chunk.length;
+      budget.held.bytes += chunk.length;
+      if (budget.mine.bytes > MAX_BODY_BYTES || budget.held.bytes > MAX_HELD_BYTES) {
+        refused = true;
+        chunks.length = 0;
+        reject(budget.mine.bytes > MAX_BODY_BYTES ? new BodyRefused(413, `request body over ${MAX_BODY_BYTES} bytes`) : new BodyRefused(503, `the mock holds ${MAX_HELD_BYTES} bytes of request bodies at most, all clients together: try again`));
         return;
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      chunks.length = 0; // this listener lives as long as the request: it must not keep the bytes too
+      resolve(text);
+    });
     req.on('error', reject);
   });
 }
@@ -67,9 +89,8 @@ function staticBody(route: MockRoute): { bytes: string; type: string } | null {
   return cached;
 }
 
-/** The bytes and default Content-Type of a non-stream route's response. */
-async function responseBody(route: MockRoute, request: MockRequest): Promise<{ bytes: string | Buffer; type: string }> {
-  if (route.bodyFile !== undefined) return { bytes: await readFile(route.bodyFile), type: FILE_TYPES[extname(route.bodyFile).toLowerCase()] ?? 'application/octet-stream' };
+/** The bytes and default Content-Type of a route's body (not a stream, not a file). */
+async function responseBody(route: MockRoute, request: MockRequest): Promise<{ bytes: string; type: string }> {
   const fixed = staticBody(route);
   if (fixed) return fixed;
   if (typeof route.body === 'string') return { bytes: await renderText(route.body, request), type: TEXT };
@@ -84,9 +105,9 @@ async function renderHeaders(route: MockRoute, request: MockRequest): Promise<Re
   return Object.fromEntries(entries);
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
+function sendJson(res: ServerResponse, status: number, value: unknown, extra: Record<string, string> = {}): void {
   // Its own reason phrase: a route that failed after choosing its status (a templated header with a line break) set "OK".
-  res.writeHead(status, STATUS_CODES[status], { 'Content-Type': JSON_TYPE });
+  res.writeHead(status, STATUS_CODES[status], { 'Content-Type': JSON_TYPE, ...extra });
   res.end(JSON.stringify(value));
 }
 
@@ -95,12 +116,15 @@ function routeList(config: MockConfig): Array<Record<string, string>> {
   return config.routes.map((r) => ({ method: r.method, path: r.path, pathType: r.pathType, ...(r.name !== undefined ? { name: r.name } : {}) }));
 }
 
-async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal): Promise<void> {
-  const target = req.url ?? '/';
+async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal, budget: BodyBudget): Promise<void> {
+  // The absolute form (`GET http://host/path`) names the same resource as its path (RFC 9112 §3.2.2).
+  const sent = req.url ?? '/';
+  const authority = /^https?:\/\/[^/?#]*/i.exec(sent)?.[0];
+  const target = authority === undefined ? sent : `/${sent.slice(authority.length).replace(/^\//, '')}`;
   const q = target.indexOf('?');
   const path = q < 0 ? target : target.slice(0, q);
   const method = (req.method ?? 'GET').toUpperCase();
-  const body = await readRequestBody(req);
+  const body = await readRequestBody(req, budget);
   const found = matchRoute(config.routes, method, path);
   if (!found) {
     sendJson(res, 404, { error: `no route matches ${method} ${path}`, routes: routeList(config) });
@@ -116,26 +140,34 @@ async function answer(config: MockConfig, req: IncomingMessage, res: ServerRespo
     await sendEvents(res, route.sse, (data) => (typeof data === 'string' ? renderText(data, request) : renderValue(data, request)), closed);
     return;
   }
-  const { bytes, type } = await responseBody(route, request);
   // Content-Length, not chunked: what a plain server sends, and what a client reads fastest.
-  res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': Buffer.byteLength(bytes) }), ...headers });
+  const writeHead = (type: string, length: number): void =>
+    void res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': length }), ...headers });
+  if (route.bodyFile !== undefined) return sendBodyFile(res, route.bodyFile, config.folder, method === 'HEAD', ({ type, length }) => writeHead(type, length));
+  const { bytes, type } = await responseBody(route, request);
+  writeHead(type, Buffer.byteLength(bytes));
   res.end(bytes);
 }
 
 /** Listens on `host:port` (loopback unless asked otherwise); a taken port is exit 2 naming it. */
 export async function startMockServer(initial: MockConfig, options: { port: number; host: string; log: (line: string) => void }): Promise<MockServer> {
   let config = initial;
-  const server = createServer((req, res) => {
+  const held = { bytes: 0 };
+  const server = createGuardedServer();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const closed = new AbortController();
+    const budget = { held, mine: { bytes: 0 } };
     res.on('close', () => {
+      held.bytes -= budget.mine.bytes;
       // Only a client that left stops a delay or a stream (aborting builds an error: not per answer).
       if (!res.writableFinished) closed.abort();
       if (config.logging) options.log(`${req.method ?? '?'} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     });
-    answer(config, req, res, closed.signal).catch((error: unknown) => {
+    answer(config, req, res, closed.signal, budget).catch((error: unknown) => {
       if (closed.signal.aborted) return; // the client left during a delay or a stream
-      if (error instanceof BodyTooLarge) return sendJson(res, 413, { error: `request body over ${MAX_BODY_BYTES} bytes` });
+      // Closed after the answer: the rest of an endless body is not read for ever.
+      if (error instanceof BodyRefused) return sendJson(res, error.status, { error: error.message }, { Connection: 'close' });
       const message = error instanceof Error ? error.message : String(error);
       options.log(`mock: ${req.method ?? '?'} ${req.url ?? '/'}: ${message}`);
       if (res.headersSent) res.destroy();

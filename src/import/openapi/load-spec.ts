@@ -71,6 +71,12 @@ function optionsFor(file: FileResolver): never {
   } as never;
 }
 
+/** The parser's options that read only the spec and its project's JSON/YAML files (no remote `$ref`), and why a `$ref` was refused. */
+export function confinedRefs(spec: string): { options: never; refused: () => string | undefined } {
+  const files = projectFiles(spec);
+  return { options: optionsFor(files), refused: () => files.refused };
+}
+
 export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
   const kind = notAFile(path);
   if (kind) throw new UsageError(`cannot read ${path}: it is ${kind}, not a file`);
