@@ -82,7 +82,7 @@ const DOCUMENTS: Record<string, string> = {
   'index keys and duplicates together': '{"x":1,"1":2,"x":3,"0":4,"1":5}',
   'proto key': '{"__proto__":{"polluted":true},"constructor":1,"toString":2}',
   'shape changes between siblings': '[{"a":1,"b":2},{"a":1,"b":2},{"b":1,"a":2},{"a":1},{"a":1,"b":2,"c":3},{"1":1,"a":2},{"a":2,"1":1},{"a":1,"a":2}]',
-  'deep nesting': `${'['.repeat(500)}${'{"k":'.repeat(300)}1${'}'.repeat(300)}${']'.repeat(500)}`,
+  'deep nesting': `${'['.repeat(200)}${'{"k":'.repeat(100)}1${'}'.repeat(100)}${']'.repeat(200)}`,
 };
 
 describe('JsonPrettyPrinter: output equals JSON.stringify(JSON.parse(x), null, 2)', () => {
