@@ -17,9 +17,10 @@ const JSON_UNSAFE: ReadonlyArray<readonly [number, number]> = [
   [0x202a, 0x202e],
   [0x2066, 0x2069],
 ];
-const ranges = JSON_UNSAFE.map(([from, to]) => `\\u${hex4(from)}-\\u${hex4(to)}`).join('');
-const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${ranges}]`, 'g');
-const UNSAFE_IN_JSON = new RegExp(`[${ranges}]`, 'g');
+/** {@link JSON_UNSAFE} as the inside of a RegExp character class (the TUI's pager draws them as U+FFFD). */
+export const TERMINAL_ACTING_RANGES = JSON_UNSAFE.map(([from, to]) => `\\u${hex4(from)}-\\u${hex4(to)}`).join('');
+const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${TERMINAL_ACTING_RANGES}]`, 'g');
+const UNSAFE_IN_JSON = new RegExp(`[${TERMINAL_ACTING_RANGES}]`, 'g');
 
 export function visible(text: string): string {
   return text.replace(UNSAFE, (char) => {

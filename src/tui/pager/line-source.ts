@@ -1,3 +1,4 @@
+import { TERMINAL_ACTING_RANGES } from '../../report/render/visible.js';
 import type { ByteLines } from './byte-lines.js';
 
 const SGR = /\u001b\[[\d;]*m/g;
@@ -5,8 +6,8 @@ const SGR = /\u001b\[[\d;]*m/g;
  * Control characters move the terminal's cursor, C1 ones too (U+009B is CSI to a UTF-8 xterm),
  * and bidirectional overrides reorder what follows: each is shown as U+FFFD (tabs as spaces).
  */
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-const CONTROL_BUT_ESC = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+const CONTROL = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${TERMINAL_ACTING_RANGES}]`, 'g');
+const CONTROL_BUT_ESC = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001a\\u001c-\\u001f${TERMINAL_ACTING_RANGES}]`, 'g');
 /** An escape that does not start an SGR colour (a colour is `ESC [ digits ; m`). */
 const LONE_ESC = /\u001b(?!\[[\d;]*m)/g;
 
