@@ -7,7 +7,7 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NetworkError } from '../core/errors/index.js';
-import { codedError, MAX_INTERIM_RESPONSES } from '../core/http/hop-failures.js';
+import { codedError, interimFlood, MAX_INTERIM_RESPONSES } from '../core/http/hop-failures.js';
 
 export interface UpstreamRequest {
   url: URL;
@@ -36,7 +36,7 @@ export function openUpstream(target: UpstreamRequest, answered: (answer: Incomin
   // Interim responses are not passed on, and each resets the silence: an endless stream of them must end.
   let interim = 0;
   upstream.on('information', () => {
-    if (++interim > MAX_INTERIM_RESPONSES) upstream.destroy(codedError(`more than ${MAX_INTERIM_RESPONSES} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD'));
+    if (++interim > MAX_INTERIM_RESPONSES) upstream.destroy(interimFlood());
   });
   // Without a listener Node would leave the exchange hanging.
   upstream.on('upgrade', (answer, socket) => {

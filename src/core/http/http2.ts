@@ -11,6 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
+import { interimFlood } from './hop-failures.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
@@ -213,7 +214,7 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     // Interim (1xx) heads arrive as 'headers'; an endless stream of them must still end.
     let interim = 0;
     stream.on('headers', () => {
-      if (++interim > send.maxInterim) stream.destroy(Object.assign(new Error(`more than ${send.maxInterim} interim (1xx) responses and no final one`), { code: 'REQFLOW_INTERIM_FLOOD' }));
+      if (++interim > send.maxInterim) stream.destroy(interimFlood(send.maxInterim));
     });
     stream.once('response', (head: Http2Headers) => {
       stream.removeListener('error', reject);

@@ -10,7 +10,7 @@ import { maskUrl } from '../mask.js';
 import type { AgentPool } from './agents.js';
 import { isIdempotent } from './idempotent.js';
 import { checkHeaderFields, headersToSend } from './header-fields.js';
-import { codedError, errorTarget, MAX_INTERIM_RESPONSES, requestError } from './hop-failures.js';
+import { codedError, errorTarget, interimFlood, MAX_INTERIM_RESPONSES, requestError } from './hop-failures.js';
 import type { Target } from './network-errors.js';
 import type { ConnectionPhases, OutgoingRequest } from './outgoing-request.js';
 import { fromIncomingMessage, type RawResponse } from './raw-response.js';
@@ -111,7 +111,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
     // Interim (1xx) responses reset the idle time-out: an endless stream of them must still end.
     let interim = 0;
     req.on('information', () => {
-      if (++interim > MAX_INTERIM_RESPONSES) req.destroy(codedError(`more than ${MAX_INTERIM_RESPONSES} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD'));
+      if (++interim > MAX_INTERIM_RESPONSES) req.destroy(interimFlood());
     });
     req.on('upgrade', (res, socket) => {
       socket.destroy();

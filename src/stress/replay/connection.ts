@@ -8,7 +8,7 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { HTTPParser } from 'http-parser-js';
 import { lazyBuiltin } from '../../core/lazy-builtin.js';
-import { codedError, MAX_INTERIM_RESPONSES } from '../../core/http/hop-failures.js';
+import { codedError, interimFlood, MAX_INTERIM_RESPONSES } from '../../core/http/hop-failures.js';
 import { CAPTURE_LIMIT, wantsExtraction } from '../../core/token-extraction.js';
 import type { ReplayTarget } from './prepare.js';
 
@@ -138,7 +138,7 @@ export class ReplayConnection {
     if (!pending || this.socket !== socket) return;
     if (pending.status >= 100 && pending.status < 200) {
       // 100 Continue, 103 Early Hints: the answer is still to come.
-      if (++pending.interim > MAX_INTERIM_RESPONSES) this.fail(socket, codedError(`more than ${MAX_INTERIM_RESPONSES} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD'));
+      if (++pending.interim > MAX_INTERIM_RESPONSES) this.fail(socket, interimFlood());
       return;
     }
     this.pending = undefined;
