@@ -73,7 +73,7 @@ core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-k
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
-core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/response-body.js core/secret-forms.js core/http/idempotent.js
+core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/interim-flood.js core/http/response-body.js core/secret-forms.js core/http/idempotent.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
 core/mask.js core/not-a-file.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js

@@ -7,7 +7,8 @@
 import { request as httpRequest, type Agent, type ClientRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { NetworkError } from '../core/errors/index.js';
-import { codedError, interimFlood, MAX_INTERIM_RESPONSES } from '../core/http/hop-failures.js';
+import { codedError } from '../core/http/hop-failures.js';
+import { interimFlood, MAX_INTERIM_RESPONSES } from '../core/http/interim-flood.js';
 
 export interface UpstreamRequest {
   url: URL;

@@ -27,10 +27,4 @@ export function errorTarget(request: OutgoingRequest, url: URL): Target {
   return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}), ...(proxy ? { proxy } : {}) };
 }
 
-/** A server may send a few `100 Continue` / `103 Early Hints` before its answer; not thousands. */
-export const MAX_INTERIM_RESPONSES = 100;
 
-/** The error that ends an exchange past `limit` interim (1xx) responses (HTTP/1.1, HTTP/2, the stress replay, the proxy). */
-export function interimFlood(limit = MAX_INTERIM_RESPONSES): NodeJS.ErrnoException {
-  return codedError(`more than ${limit} interim (1xx) responses and no final one`, 'REQFLOW_INTERIM_FLOOD');
-}

@@ -11,7 +11,7 @@ import type { TLSSocket } from 'node:tls';
 import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
-import { interimFlood } from './hop-failures.js';
+import { interimFlood } from './interim-flood.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';

@@ -8,7 +8,8 @@
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { HTTPParser } from 'http-parser-js';
 import { lazyBuiltin } from '../../core/lazy-builtin.js';
-import { codedError, interimFlood, MAX_INTERIM_RESPONSES } from '../../core/http/hop-failures.js';
+import { codedError } from '../../core/http/hop-failures.js';
+import { interimFlood, MAX_INTERIM_RESPONSES } from '../../core/http/interim-flood.js';
 import { CAPTURE_LIMIT, wantsExtraction } from '../../core/token-extraction.js';
 import type { ReplayTarget } from './prepare.js';
 
