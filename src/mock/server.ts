@@ -7,6 +7,7 @@ import { STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerRes
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
+import { answerAndLinger } from '../core/lingering-close.js';
 import { stringifyJsonValue } from '../core/json-exact.js';
 import { sendBodyFile } from './body-file.js';
 import type { MockConfig, MockRoute } from './config.js';
@@ -58,7 +59,11 @@ function readRequestBody(req: IncomingMessage, budget: BodyBudget): Promise<stri
       if (budget.mine.bytes > MAX_BODY_BYTES || budget.held.bytes > MAX_HELD_BYTES) {
         refused = true;
         chunks.length = 0;
-        reject(budget.mine.bytes > MAX_BODY_BYTES ? new BodyRefused(413, `request body over ${MAX_BODY_BYTES} bytes`) : new BodyRefused(503, `the mock holds ${MAX_HELD_BYTES} bytes of request bodies at most, all clients together: try again`));
+        const tooLarge = budget.mine.bytes > MAX_BODY_BYTES;
+        // Dropped now, so given back now: the refused client may take a while to stop sending.
+        budget.held.bytes -= budget.mine.bytes;
+        budget.mine.bytes = 0;
+        reject(tooLarge ? new BodyRefused(413, `request body over ${MAX_BODY_BYTES} bytes`) : new BodyRefused(503, `the mock holds ${MAX_HELD_BYTES} bytes of request bodies at most, all clients together: try again`));
         return;
       }
       chunks.push(chunk);
@@ -155,6 +160,8 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
   const held = { bytes: 0 };
   const server = createGuardedServer();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // A request pipelined behind a refused one is not answered: that connection is ending.
+    if (!req.socket.writable) return;
     const started = performance.now();
     const closed = new AbortController();
     const budget = { held, mine: { bytes: 0 } };
@@ -167,7 +174,7 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
     answer(config, req, res, closed.signal, budget).catch((error: unknown) => {
       if (closed.signal.aborted) return; // the client left during a delay or a stream
       // Closed after the answer: the rest of an endless body is not read for ever.
-      if (error instanceof BodyRefused) return sendJson(res, error.status, { error: error.message }, { Connection: 'close' });
+      if (error instanceof BodyRefused) return answerAndLinger(req, res, error.status, { error: error.message });
       const message = error instanceof Error ? error.message : String(error);
       options.log(`mock: ${req.method ?? '?'} ${req.url ?? '/'}: ${message}`);
       if (res.headersSent) res.destroy();
