@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Plain runs (`reqflow run FILE`, `reqflow FILE`, `--version`) skip oclif entirely: it costs
+// Plain runs (`reqflow run FILE`, `reqflow FILE`, `send`, `test`, `--version`) skip oclif entirely: it costs
 // more start-up time than the request. Everything else goes through oclif.
 // CommonJS, not ESM: an ES-module entry point starts Node's module loader (~4 ms of a ~45 ms run).
 'use strict';

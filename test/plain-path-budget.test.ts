@@ -58,8 +58,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * a status below 100, two Locations (+1.4 kB, their wording loads on an error only); knowing
  * when a file of several requests needs no chaining state (+0.7 kB, which keeps extras.cjs,
  * 215 kB, off such a run). Issue 23's 200 kB goal stays met with room.
+ * 26 November, day: `reqflow test` served without oclif (its start-up took 0.44 s of CPU, now
+ * 0.13 s): its runner is in extras.cjs, and the plain-path modules it uses need entries in the
+ * table extras reach them through (+2 kB): 155.8 kB, so the budget moved to 157 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 155_000;
+const FAST_RUN_BUDGET_BYTES = 157_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

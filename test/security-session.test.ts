@@ -142,47 +142,54 @@ describe('a crash mid-write', () => {
     }
   `;
 
+  /** Writers on one state folder, one after another, each killed at a seeded random moment; the kills' counters. */
+  async function killedWriters(stateDir: string, rounds: number, random: () => number): Promise<number[]> {
+    const seen: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.once('data', () => resolve());
+        child.once('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
+      });
+      await new Promise((r) => setTimeout(r, 5 + Math.floor(random() * 120)));
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+      expect(stderr).toBe('');
+      const path = sessionPath('crash', '/crash', { REQFLOW_STATE_DIR: stateDir });
+      const text = readFileSync(path, 'utf8');
+      expect(text.length).toBeGreaterThan(0);
+      const parsed = JSON.parse(text) as { version: number; variables: { token: string }; data: { oauth: { n: number } } };
+      expect(parsed.version).toBe(1);
+      const n = parsed.data.oauth.n;
+      expect(parsed.variables.token).toBe(`v${n}:${'x'.repeat(1 + ((n * 7919) % 400000))}`);
+      seen.push(n);
+      const warnings: string[] = [];
+      await loadSession('crash', { env: { REQFLOW_STATE_DIR: stateDir }, project: '/crash', warn: (m) => warnings.push(m) });
+      expect(warnings).toEqual([]);
+      expect(mode(path)).toBe(0o600);
+    }
+    return seen;
+  }
+
   test('never leaves a corrupt or empty session (SIGKILL at random moments)', async () => {
-    const q = project();
-    const random = seededRandom(20260609);
-    const seen = new Set<number>();
+    // A kill inside a save (most of the writer's time) leaves its lock, stale only after 2 s
+    // (proper-lockfile's least): each round costs about that, so 4 state folders take 3 each at once.
+    const projects = Array.from({ length: 4 }, () => project());
     try {
-      // A kill inside a save (most of the writer's time) leaves its lock, stale only after 2 s
-      // (proper-lockfile's least): each round costs about that.
-      for (let round = 0; round < 10; round++) {
-        const child = spawn(process.execPath, ['--input-type=module', '-e', WRITER, q.stateDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-        let stderr = '';
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        await new Promise<void>((resolve, reject) => {
-          child.stdout.once('data', () => resolve());
-          child.once('exit', (code) => reject(new Error(`writer exited early (${code}): ${stderr}`)));
-        });
-        await new Promise((r) => setTimeout(r, 5 + Math.floor(random() * 120)));
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGKILL');
-        await exited;
-        expect(stderr).toBe('');
-        const path = sessionPath('crash', '/crash', { REQFLOW_STATE_DIR: q.stateDir });
-        const text = readFileSync(path, 'utf8');
-        expect(text.length).toBeGreaterThan(0);
-        const parsed = JSON.parse(text) as { version: number; variables: { token: string }; data: { oauth: { n: number } } };
-        expect(parsed.version).toBe(1);
-        const n = parsed.data.oauth.n;
-        expect(parsed.variables.token).toBe(`v${n}:${'x'.repeat(1 + ((n * 7919) % 400000))}`);
-        seen.add(n);
-        const warnings: string[] = [];
-        await loadSession('crash', { env: { REQFLOW_STATE_DIR: q.stateDir }, project: '/crash', warn: (m) => warnings.push(m) });
-        expect(warnings).toEqual([]);
-        expect(mode(path)).toBe(0o600);
-      }
+      const seen = (await Promise.all(projects.map((q, i) => killedWriters(q.stateDir, 3, seededRandom(20260609 + i))))).flat();
       // The kills landed at different points of the loop, not always before the first save.
-      expect(seen.size).toBeGreaterThan(3);
-      // Temp files of killed writers do not pile up: at most the one of the last kill remains.
-      const leftovers = readdirSync(join(q.stateDir, 'sessions', '%2Fcrash')).filter((name) => name.endsWith('.tmp'));
-      expect(leftovers.length).toBeLessThanOrEqual(1);
-      expect(existsSync(join(q.stateDir, 'sessions', '%2Fcrash', 'crash.json'))).toBe(true);
+      expect(new Set(seen).size).toBeGreaterThan(3);
+      for (const q of projects) {
+        // Temp files of killed writers do not pile up: at most the one of the last kill remains.
+        const leftovers = readdirSync(join(q.stateDir, 'sessions', '%2Fcrash')).filter((name) => name.endsWith('.tmp'));
+        expect(leftovers.length).toBeLessThanOrEqual(1);
+        expect(existsSync(join(q.stateDir, 'sessions', '%2Fcrash', 'crash.json'))).toBe(true);
+      }
     } finally {
-      q.cleanup();
+      for (const q of projects) q.cleanup();
     }
   }, 60_000);
 });

@@ -10,7 +10,6 @@ import { runCli, tempDir } from '../helpers/cli.js';
 import { startRawServer } from '../helpers/fault-server.js';
 
 const tmp = tempDir('reqflow-stress-hostile-');
-const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 let server: Awaited<ReturnType<typeof startRawServer>>;
 let base = '';
 
@@ -32,11 +31,18 @@ afterAll(async () => {
 });
 
 // The bound is the child's time-out (far above duration + grace, far below the drip's 10,000 s): no timing assertion.
-test.each(['drip', 'silent'])('a --duration run against a target that %s ends, the requests in flight cancelled and said', async (path) => {
-  const file = tmp.write(`${path}.http`, `GET ${base}/${path}\n`);
-  const result = await runCli(['stress', file, '-c', '2', '-d', '1s', '--timeout', '120000'], { env, timeoutMs: 60_000 });
-  expect(result.signal).toBeNull();
-  expect(result.code).toBe(0);
-  expect(result.stderr).toMatch(/^reqflow: warning: requests still in flight 5 s after the end of the run were cancelled and are left out of the figures$/m);
-  expect(result.stdout).not.toMatch(/stopped early/);
+// Both targets at once: each run waits out its 5 s of grace.
+test('a --duration run against a target that drips and one that is silent ends, the requests in flight cancelled and said', async () => {
+  const results = await Promise.all(
+    ['drip', 'silent'].map((path) => {
+      const file = tmp.write(`${path}.http`, `GET ${base}/${path}\n`);
+      return runCli(['stress', file, '-c', '2', '-d', '1s', '--timeout', '120000'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, `state-${path}`) }, timeoutMs: 60_000 });
+    }),
+  );
+  for (const result of results) {
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/^reqflow: warning: requests still in flight 5 s after the end of the run were cancelled and are left out of the figures$/m);
+    expect(result.stdout).not.toMatch(/stopped early/);
+  }
 });
