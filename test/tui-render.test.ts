@@ -44,7 +44,7 @@ async function terminalAndFresh(h: Harness): Promise<{ terminal: string[]; fresh
   return result;
 }
 
-function open(extra: NodeJS.ProcessEnv = {}, size: { columns?: number; rows?: number } = {}): Promise<Harness> {
+function open(extra: NodeJS.ProcessEnv = {}, size: { columns?: number; rows?: number; terminal?: string } = {}): Promise<Harness> {
   return startHarness({ dir: workspace.dir, env: { ...isolatedEnv(workspace.dir), ...extra }, variables: [`baseUrl=${api.url}`], ...size });
 }
 
@@ -110,8 +110,12 @@ describe('colours and focus', () => {
     term.dispose();
   });
 
-  it('NO_COLOR draws no colour at all, and the focus stays visible', async () => {
-    const h = await open({ NO_COLOR: '1' });
+  it.each([
+    ['NO_COLOR', { NO_COLOR: '1' }, undefined],
+    ['a terminal without colours (xterm-mono)', {}, 'xterm-mono'],
+    ['a terminal without colours (vt100)', {}, 'vt100'],
+  ])('%s: no colour at all, and the focus stays visible', async (_, extra: NodeJS.ProcessEnv, terminal: string | undefined) => {
+    const h = await open(extra, terminal === undefined ? {} : { terminal });
     await selectRequest(h, 'emoji');
     await h.press('enter');
     await h.waitFor('done');

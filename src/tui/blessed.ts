@@ -72,6 +72,8 @@ export interface Screen {
   readonly lines: Array<Array<[number, string]>>;
   readonly destroyed?: boolean;
   program: { output: NodeJS.WritableStream; flush(): void; _write?(text: string): void };
+  /** The terminal's terminfo: `colors` is how many it draws (-1 when it names none). */
+  readonly tput: { readonly colors: number };
   render(): void;
   destroy(): void;
   /** Runs a program on the terminal (an editor): the screen is suspended until it exits. */

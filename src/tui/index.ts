@@ -47,7 +47,7 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
     title: 'reqflow',
     resizeTimeout: terminal.resizeTimeout ?? 100,
   });
-  if (!colorWanted(true, options.env)) dropColours(screen);
+  if (!colorWanted(true, options.env, screen.tput.colors)) dropColours(screen);
   let closed = false;
   const close = (): void => {
     if (closed) return;

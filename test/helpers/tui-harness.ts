@@ -71,7 +71,7 @@ export interface Harness {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv; variables?: string[]; profile?: string; profilesPath?: string; columns?: number; rows?: number }, hooks?: AppHooks): Promise<Harness> {
+export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv; variables?: string[]; profile?: string; profilesPath?: string; columns?: number; rows?: number; terminal?: string }, hooks?: AppHooks): Promise<Harness> {
   const input = new FakeInput();
   const output = new FakeOutput(config.columns ?? 80, config.rows ?? 24);
   const options: WorkspaceOptions = {
@@ -82,7 +82,7 @@ export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv
     ...(config.profile ? { profile: config.profile } : {}),
     ...(config.profilesPath ? { profilesPath: config.profilesPath } : {}),
   };
-  const tui = await openTui(options, { input, output, terminal: 'xterm-256color', resizeTimeout: 1 }, hooks);
+  const tui = await openTui(options, { input, output, terminal: config.terminal ?? 'xterm-256color', resizeTimeout: 1 }, hooks);
   const text = (): string => screenText(tui.screen);
   const harness: Harness = {
     tui,

@@ -51,9 +51,13 @@ export function isPlain(colors: Palette): boolean {
   return colors === plain;
 }
 
-/** Colour on a terminal unless NO_COLOR is set; FORCE_COLOR forces it. */
-export function colorWanted(isTerminal: boolean, env: NodeJS.ProcessEnv = process.env): boolean {
+/**
+ * Colour on a terminal unless NO_COLOR is set; FORCE_COLOR forces it. `terminalColours`: what
+ * the terminal's terminfo says it draws, where known (the UI's): fewer than 8 (xterm-mono,
+ * vt100) is none.
+ */
+export function colorWanted(isTerminal: boolean, env: NodeJS.ProcessEnv = process.env, terminalColours?: number): boolean {
   if (env.FORCE_COLOR && env.FORCE_COLOR !== '0') return true;
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return isTerminal && env.TERM !== 'dumb';
+  return isTerminal && env.TERM !== 'dumb' && (terminalColours === undefined || terminalColours >= 8);
 }
