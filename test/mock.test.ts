@@ -196,6 +196,15 @@ describe('errors and stopping', () => {
     const result = await runCli(['mock', 'bad.mock.yaml', '--port', '0'], { cwd: files.dir });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/^reqflow: bad\.mock\.yaml: routes\[1\]\.path is not a valid regex/);
+    // RE2's syntax, as restcli's (Go): lookaround and backreferences are not in it.
+    files.write('perl.mock.yaml', 'routes:\n  - {method: GET, path: "/(?=a)a", pathType: regex}\n');
+    const perl = await runCli(['mock', 'perl.mock.yaml', '--port', '0'], { cwd: files.dir });
+    expect(perl.code).toBe(2);
+    expect(perl.stderr).toMatch(/^reqflow: perl\.mock\.yaml: routes\[0\]\.path is not a valid regex \(RE2 syntax, as restcli's\): error parsing regexp: invalid or unsupported Perl syntax: `\(\?=`\n/);
+    files.write('backref.mock.yaml', 'routes:\n  - {method: GET, path: "/(a)\\\\1", pathType: regex}\n');
+    const backref = await runCli(['mock', 'backref.mock.yaml', '--port', '0'], { cwd: files.dir });
+    expect(backref.code).toBe(2);
+    expect(backref.stderr).toMatch(/^reqflow: backref\.mock\.yaml: routes\[0\]\.path is not a valid regex \(RE2 syntax, as restcli's\): error parsing regexp: invalid escape sequence: `\\1`\n/);
     files.write('delay.mock.yaml', 'routes:\n  - {method: GET, path: /a, delay: soon}\n');
     const delay = await runCli(['mock', 'delay.mock.yaml', '--port', '0'], { cwd: files.dir });
     expect(delay.stderr).toContain('reqflow: delay.mock.yaml: routes[0].delay must be milliseconds or a duration such as "250ms", "1s", got "soon"');

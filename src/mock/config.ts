@@ -11,6 +11,7 @@ import { UsageError } from '../core/errors/index.js';
 import { notAFile } from '../core/not-a-file.js';
 import { real } from '../core/project.js';
 import { bodyFileInside } from './body-file.js';
+import { compileRoutePattern, type RoutePattern } from './route-pattern.js';
 
 export type PathType = 'exact' | 'prefix' | 'regex';
 const PATH_TYPES: readonly PathType[] = ['exact', 'prefix', 'regex'];
@@ -36,7 +37,7 @@ export interface MockRoute {
   path: string;
   pathType: PathType;
   /** The regex of a `regex` route, anchored to the whole path (compiled here, so a bad one is a load error). */
-  pattern?: RegExp;
+  pattern?: RoutePattern;
   status: number;
   headers: Record<string, string>;
   /** A string is sent as text; any other YAML value as JSON. */
@@ -142,12 +143,12 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
   const path = check.string(value.path, `${field}.path`);
   const pathType = (value.pathType ?? 'exact') as PathType;
   if (!PATH_TYPES.includes(pathType)) check.fail(`${field}.pathType`, `must be exact, prefix or regex, got ${JSON.stringify(value.pathType)}`);
-  let pattern: RegExp | undefined;
+  let pattern: RoutePattern | undefined;
   if (pathType === 'regex') {
     try {
-      pattern = new RegExp(`^(?:${path})$`); // the whole path: `/items/[0-9]+` must not match `/items/1/x`
+      pattern = compileRoutePattern(path); // the whole path: `/items/[0-9]+` must not match `/items/1/x`
     } catch (error) {
-      check.fail(`${field}.path`, `is not a valid regex: ${(error as Error).message}`);
+      check.fail(`${field}.path`, `is not a valid regex (RE2 syntax, as restcli's): ${(error as Error).message}`);
     }
   } else if (!path.startsWith('/')) check.fail(`${field}.path`, `must start with / (got ${JSON.stringify(path)})`);
   if (value.body !== undefined && value.bodyFile !== undefined) check.fail(field, 'has both body and bodyFile: keep one');

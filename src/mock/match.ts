@@ -18,14 +18,8 @@ function pathParams(route: MockRoute, path: string): Record<string, string> | un
       return route.path === path ? {} : undefined;
     case 'prefix':
       return path.startsWith(route.path) ? {} : undefined;
-    case 'regex': {
-      const found = route.pattern?.exec(path);
-      if (!found) return undefined;
-      const params: Record<string, string> = {};
-      found.slice(1).forEach((value, i) => (params[String(i + 1)] = value ?? ''));
-      for (const [name, value] of Object.entries(found.groups ?? {})) params[name] = value ?? '';
-      return params;
-    }
+    case 'regex':
+      return route.pattern?.match(path);
   }
 }
 

@@ -22,8 +22,8 @@ function routePath(path: string): { path: string; pathType: 'exact' | 'regex' } 
     .map((part) => {
       const name = /^\{([^}]*)\}$/.exec(part)?.[1];
       if (name === undefined) return part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      // A name a JS group cannot carry (`{pet-id}`), or said twice, is still captured: as a number.
-      const usable = /^[A-Za-z_$][\w$]*$/.test(name) && !seen.has(name);
+      // A name an RE2 group cannot carry (`{pet-id}`, `{a$b}`), or said twice, is still captured: as a number.
+      const usable = /^[A-Za-z_]\w*$/.test(name) && !seen.has(name);
       seen.add(name);
       return usable ? `(?<${name}>[^/]+)` : '([^/]+)';
     })

@@ -27,7 +27,9 @@ beforeAll(async () => {
   files.write('mock/big.bin', Buffer.alloc(BIG_FILE, 0x7a));
   files.write('mock/swapped.json', '{"fine":true}');
   const routes = ['logging: true', 'routes:', '  - {method: GET, path: /users, body: {users: [1, 2]}}', '  - {method: POST, path: /echo, body: "got {{request.body}}"}'];
-  files.write('mock/api.mock.yaml', [...routes, '  - {method: GET, path: /big, bodyFile: big.bin}', '  - {method: GET, path: /swapped, bodyFile: swapped.json}', ''].join('\n'));
+  // The last route backtracks without end in V8's engine on `/aaaa…c` (2^n tries for n a's).
+  const backtracking = '  - {method: GET, path: "/(a+)+b", pathType: regex, body: "matched {{params.1}}"}';
+  files.write('mock/api.mock.yaml', [...routes, '  - {method: GET, path: /big, bodyFile: big.bin}', '  - {method: GET, path: /swapped, bodyFile: swapped.json}', backtracking, ''].join('\n'));
   mock = startCli(['mock', 'api.mock.yaml', '--port', '0'], { cwd: join(files.dir, 'mock'), timeoutMs: 240_000 });
   proxy = startCli(['proxy', '--port', '0', '--no-history'], { cwd: files.dir, env: { REQFLOW_STATE_DIR: join(files.dir, 'state') }, timeoutMs: 240_000 });
   mockPort = Number((await mock.waitForStdout(/listening on http:\/\/127\.0\.0\.1:(\d+)/))[1]);
@@ -290,6 +292,19 @@ describe('mock', () => {
     expect(client.received()).toContain('request body over 16777216 bytes');
     expect(await statusOf(mockPort, GET_USERS)).toBe('200');
   }, 60_000);
+
+  test('a path made to backtrack against a regex route (`/(a+)+b` and 5,000 a\'s then c) is answered 404 at once, and the mock goes on', async () => {
+    const client = rawClient(mockPort);
+    client.socket.write(`GET /${'a'.repeat(5000)}c HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    // V8's engine would take longer than the universe has existed; the bound is the loop's 10 s.
+    for (let i = 0; i < 200 && !client.closed(); i++) await sleep(50);
+    expect(client.received()).toMatch(/^HTTP\/1\.1 404 /);
+    const matching = rawClient(mockPort);
+    matching.socket.write('GET /aaab HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n');
+    for (let i = 0; i < 200 && !matching.closed(); i++) await sleep(50);
+    expect(matching.received()).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\r\nmatched aaa$/);
+    expect(await statusOf(mockPort, GET_USERS)).toBe('200');
+  });
 
   test('an absolute-form target is matched by its path', async () => {
     const client = rawClient(mockPort);
