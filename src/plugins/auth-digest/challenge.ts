@@ -12,7 +12,9 @@ export interface DigestChallenge {
 /** `key=token` and `key="quoted \" string"` pairs, as RFC 7235 writes auth-params. */
 function authParams(text: string): Map<string, string> {
   const params = new Map<string, string>();
-  const pattern = /([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;
+  // A name starts where a token does (the lookbehind): else a long token without `=` (a
+  // server's) is tried again from each of its characters, quadratic in the header's length.
+  const pattern = /(?<![A-Za-z0-9!#$%&'*+.^_`|~-])([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]*))/g;
   for (const match of text.matchAll(pattern)) params.set((match[1] as string).toLowerCase(), match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : (match[3] ?? ''));
   return params;
 }
@@ -25,8 +27,10 @@ export function digestChallenges(header: string | string[] | undefined): DigestC
   const values = Array.isArray(header) ? header : header === undefined ? [] : [header];
   const challenges: DigestChallenge[] = [];
   for (const value of values) {
-    // One header may hold several challenges: split before each scheme name.
-    for (const part of value.split(/,?\s*(?=\b(?:Digest|Basic|Bearer|Negotiate|NTLM)\s)/i)) {
+    // One header may hold several challenges: split before each scheme name, the commas and
+    // spaces before it dropped. A split starts where a run of them does (the lookbehind), so a
+    // long run is scanned once, not once from each of its characters.
+    for (const part of value.split(/(?<![\s,])[\s,]*(?=\b(?:Digest|Basic|Bearer|Negotiate|NTLM)\s)/i)) {
       const scheme = /^\s*Digest\s+/i.exec(part);
       if (!scheme) continue;
       const params = authParams(part.slice(scheme[0].length));

@@ -8,7 +8,13 @@ export function prettyJson(value: unknown, colors: Palette): string {
   return colorizeJson(text, colors);
 }
 
-const TOKEN = /("(?:[^"\\]|\\.)*")(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g;
+/**
+ * A JSON token. A string's closing quote is optional: JSON's strings always close, but a text
+ * body that only starts like JSON (a server's) may hold a quote that never does, and a string
+ * that had to close was tried again from every later quote, each time to the text's end
+ * (quadratic: 120 kB of `\"` took 4 s, 16 MiB would take hours, with the terminal frozen).
+ */
+const TOKEN = /("(?:[^"\\]|\\.)*"?)(\s*:)?|(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|\b(true|false|null)\b/g;
 
 /** Colours already-formatted JSON text (keys, strings, numbers, literals). */
 export function colorizeJson(text: string, colors: Palette): string {
