@@ -9,9 +9,12 @@ const MAYBE_SECRET = /token|secret|passw|passphrase|key|signature|credential|aut
 
 /**
  * Every JSON string token, in order (so a quote inside a string never starts a "key"), with the
- * `: value` after it when it is a key of a primitive value (string, number, true, false).
+ * `: value` after it when it is a key of a primitive value (string, number, true, false). A
+ * string's closing quote is optional: a body cut short ends inside one (its value is masked
+ * still), and a string that had to close was tried again from every later quote of the line, to
+ * its end (a server's line of `\"` made each response's masking quadratic: seconds at 64 KiB).
  */
-const JSON_STRING = /"((?:[^"\\\n]|\\.)*)"(?:(\s*:\s*)("(?:[^"\\\n]|\\.)*"|-?\d[\d.eE+-]*|true|false))?/g;
+const JSON_STRING = /"((?:[^"\\\n]|\\.)*)"?(?:(\s*:\s*)("(?:[^"\\\n]|\\.)*"?|-?\d[\d.eE+-]*|true|false))?/g;
 
 const FORM = /^[^\s=&]+=[^\s&]*(&[^\s=&]+=[^\s&]*)*$/;
 
@@ -24,6 +27,8 @@ function decoded(text: string, decode: (text: string) => string): string {
 }
 
 const jsonKey = (raw: string): string => JSON.parse(`"${raw}"`) as string;
+/** A JSON string token's text between its quotes (a cut one has no closing quote). */
+const stringContent = (token: string): string => (/^"(?:[^"\\]|\\.)*"$/.test(token) ? token.slice(1, -1) : token.slice(1));
 const formName = (raw: string): string => decodeURIComponent(raw.replace(/\+/g, ' '));
 
 /**
@@ -40,7 +45,7 @@ export function maskSecretFields(text: string, replace: (name: string, value: st
     return text.replace(JSON_STRING, (all, key: string, colon: string | undefined, value: string | undefined) => {
       if (colon === undefined || value === undefined) return all;
       const name = decoded(key, jsonKey);
-      return isSecretName(name) ? `"${key}"${colon}"${replace(name, value.startsWith('"') ? decoded(value.slice(1, -1), jsonKey) : value)}"` : all;
+      return isSecretName(name) ? `"${key}"${colon}"${replace(name, value.startsWith('"') ? decoded(stringContent(value), jsonKey) : value)}"` : all;
     });
   }
   if (FORM.test(trimmed)) {

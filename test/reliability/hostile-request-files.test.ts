@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { tempDir } from '../helpers/cli.js';
+import { runCli, tempDir } from '../helpers/cli.js';
 import { runMeasured } from '../helpers/run-measured.js';
 
 const LIMIT_MB = 256;
@@ -22,6 +22,23 @@ beforeAll(async () => {
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   tmp.cleanup();
+});
+
+/**
+ * Lines made to make a pattern backtrack: each was read in time quadratic in its length (a lazy
+ * value before trailing spaces, a `{{` searched for its `}}` again from every later `{{`), so
+ * 200 kB took minutes. The bound is runCli's kill at 20 s; linear, they take milliseconds.
+ */
+test.each([
+  ['an annotation whose value ends in a long run of spaces', (n: number) => `# @note=${'\t'.repeat(n)}\t#@A\nGET ${base}/\n`],
+  ['a file variable whose value ends in a long run of spaces', (n: number) => `@a=a${'\t'.repeat(n)}=\nGET ${base}/\n`],
+  ['a request line of `{{` never closed', (n: number) => `GET ${base}/${'}{{'.repeat(n / 3)}}\t x\n`],
+])('%s (400 kB): read in linear time, the request built', async (_what, text) => {
+  const file = tmp.write('backtrack.http', text(400_000));
+  const result = await runCli(['run', file, '--dry-run'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+  expect(result.signal).toBeNull();
+  expect(result.code).toBe(0);
+  expect(result.stdout).toContain(`GET ${base}/`);
 });
 
 /** Eleven levels of nine aliases: 9^11 strings once expanded, from a file of 1 KiB. */

@@ -64,9 +64,12 @@ function clip(text: string): string {
  */
 function splitRequestLine(text: string): Array<{ text: string; at: number }> {
   const parts: Array<{ text: string; at: number }> = [];
+  // No template closes past the last `}}`: a `{{` after it is not searched for one (from every
+  // `{{` of a line that never closes them, that search was quadratic).
+  const lastClose = text.lastIndexOf('}}');
   let start = -1;
   for (let i = 0; i < text.length; ) {
-    if (text.startsWith('{{', i)) {
+    if (i + 2 <= lastClose && text.startsWith('{{', i)) {
       const end = text.indexOf('}}', i + 2);
       if (end >= 0) {
         if (start < 0) start = i;
@@ -93,7 +96,17 @@ function splitRequestLine(text: string): Array<{ text: string; at: number }> {
 function targetOf(text: string): string {
   const target = text.trim();
   // Only whitespace changes: a target without any is itself (no replace, no callback, per request).
-  return /\s/.test(target) ? target.replace(/\{\{.*?\}\}|\s/g, (match) => (match.length > 1 ? match : match === ' ' ? '%20' : encodeURIComponent(match))) : target;
+  if (!/\s/.test(target)) return target;
+  // No template closes past the last `}}`: only the part up to it is read for `{{…}}`, so that a
+  // `{{` never closed is not searched to the line's end again from every later `{{` (quadratic).
+  const last = target.lastIndexOf('}}');
+  const templated = last < 0 ? 0 : last + 2;
+  return target.slice(0, templated).replace(/\{\{.*?\}\}|\s/g, encodeSpace) + target.slice(templated).replace(/\s/g, encodeSpace);
+}
+
+/** A whitespace character of a target percent-encoded; a `{{…}}` kept as written. */
+function encodeSpace(match: string): string {
+  return match.length > 1 ? match : match === ' ' ? '%20' : encodeURIComponent(match);
 }
 
 /** Parses one request line (continuation lines already joined by the caller). */
