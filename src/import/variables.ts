@@ -2,7 +2,7 @@ import { isSecretName } from '../core/mask.js';
 
 /** A name a `{{…}}` can hold: letters, digits, `_` and `-` (a space would make it a helper call). */
 function variableName(text: string): string {
-  const name = text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '');
+  const name = text.replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|(?<!_)_+$/g, '');
   return name === '' ? 'value' : name;
 }
 

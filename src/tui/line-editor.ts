@@ -55,7 +55,7 @@ export class LineEditor {
         break;
       case 'C-w': {
         const before = chars.slice(0, this.cursor).join('');
-        const kept = before.replace(/\S+\s*$/, '');
+        const kept = withoutLastWord(before);
         chars.splice(0, this.cursor, ...kept);
         this.cursor = [...kept].length;
         break;
@@ -86,4 +86,11 @@ export class LineEditor {
     const under = visible[at] ?? ' ';
     return `${visible.slice(0, at).join('')}\u001b[7m${under}\u001b[27m${visible.slice(at + 1).join('')}`;
   }
+}
+
+/** Ctrl-W: the text without its last word and the spaces after it (a scan: `\S+\s*$` tried a long word from each of its characters). */
+function withoutLastWord(text: string): string {
+  let end = text.trimEnd().length;
+  while (end > 0 && !/\s/.test(text[end - 1] as string)) end--;
+  return text.slice(0, end);
 }

@@ -161,7 +161,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
   // Postman resolves `{{host.{{one}}}}` inside out; reqflow resolves one level, and would leave `{{host.1}}` as text.
   const nested = [url, ...headers.flat(), text?.kind === 'text' ? text.text : ''].find((part) => /\{\{[^{}]*\{\{/.test(part));
-  if (nested !== undefined) warn(`${where}: a variable inside a variable's name (${/\{\{[^{}]*\{\{[^]*?\}\}[^{}]*\}\}/.exec(nested)?.[0] ?? nested}), which reqflow does not resolve: set the whole name with -e, or rewrite it`);
+  if (nested !== undefined) warn(`${where}: a variable inside a variable's name (${/\{\{[^{}]*\{\{[^]*?\}\}[^{}]*\}\}/.exec(nested.slice(0, 500))?.[0] ?? nested.slice(0, 500)}), which reqflow does not resolve: set the whole name with -e, or rewrite it`);
   return {
     name,
     ...(name !== label ? { title: label } : {}),

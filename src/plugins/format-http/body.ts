@@ -180,7 +180,13 @@ export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, fi
 function spacedForm(lines: readonly Line[], file: string): string {
   const bad = lines.find(({ text }, i) => i > 0 && !/&\s*$/.test((lines[i - 1] as Line).text) && !/^\s*&/.test(text));
   if (bad) throw new ParseError(file, bad.lineNo, 1, 'form body line does not follow an "&": is the line break part of a value?', { hint: 'end every line of a form written over lines with &' });
-  return lines.map(({ text }) => text).join('\n').split('&').map((pair) => pair.trim().replace(/\s*=\s*/, '=')).join('&');
+  return lines.map(({ text }) => text).join('\n').split('&').map((pair) => trimmedAroundEquals(pair.trim())).join('&');
+}
+
+/** `key = value` → `key=value` at its first `=` (without a pattern: `\s*=` tried a long run of spaces from each of its characters). */
+function trimmedAroundEquals(pair: string): string {
+  const at = pair.indexOf('=');
+  return at < 0 ? pair : `${pair.slice(0, at).trimEnd()}=${pair.slice(at + 1).trimStart()}`;
 }
 
 function bodyOf(lines: Line[], headers: Readonly<RequestHeaders>, file: string): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {

@@ -326,12 +326,37 @@ function markGraphql(spec: RequestSpec, graphqlMethod: boolean): void {
   if (marked) deleteHeader(spec.headers, 'x-request-type');
   spec.annotations.protocol ??= 'graphql';
   if (body === undefined || spec.annotations.variables !== undefined) return;
-  // The variables: a last paragraph that is a JSON object (templates allowed inside).
-  // kulala: also right below the query, a line starting `{"` or `{}` (no selection set starts so).
-  const split = /\n(?:[ \t]*\n\s*|(?=\{\s*["}]))(\{[\s\S]*\})\s*$/.exec(body);
-  if (!split || split.index === undefined) return;
-  spec.body = body.slice(0, split.index);
-  spec.annotations.variables = split[1] as string;
+  const split = graphqlVariables(body);
+  if (!split) return;
+  spec.body = body.slice(0, split.queryEnd);
+  spec.annotations.variables = body.slice(split.start, split.end);
+}
+
+/**
+ * The variables of a GraphQL body: a last paragraph that is a JSON object (templates allowed
+ * inside) — the first `{` after a blank line, or (kulala) right after a line break when it opens
+ * `{"` or `{}` (no selection set starts so), the body ending with its `}`. The query ends at the
+ * line break before it. A scan, each character visited a bounded number of times: a pattern
+ * tried every line break of a long run of blank lines against the rest of the body (quadratic).
+ */
+function graphqlVariables(body: string): { queryEnd: number; start: number; end: number } | undefined {
+  const end = body.trimEnd().length;
+  if (body[end - 1] !== '}') return undefined;
+  const opensObject = /\{\s*["}]/y;
+  for (let brace = body.indexOf('{'); brace >= 0 && brace < end - 1; brace = body.indexOf('{', brace + 1)) {
+    let run = brace; // where the spaces before this `{` start
+    while (run > 0 && /\s/.test(body[run - 1] as string)) run--;
+    // A blank line among them: the query ends at the first of its two line breaks.
+    let lineBreak = -1;
+    for (let i = run; i < brace; i++) {
+      if (body[i] !== '\n') continue;
+      if (lineBreak >= 0 && /^[ \t]*$/.test(body.slice(lineBreak + 1, i))) return { queryEnd: lineBreak, start: brace, end };
+      lineBreak = i;
+    }
+    opensObject.lastIndex = brace;
+    if (body[brace - 1] === '\n' && opensObject.test(body)) return { queryEnd: brace - 1, start: brace, end };
+  }
+  return undefined;
 }
 
 /** httpyac's `# @loop`: `for N` and `for NAME of VALUES` (run by src/pipeline/loop-passes.ts); any other form is refused, never sent once. */

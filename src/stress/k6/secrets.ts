@@ -16,7 +16,7 @@ export interface EnvSecret {
 
 /** `api-key` → `API_KEY`. */
 const envName = (text: string): string => {
-  const name = text.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase();
+  const name = text.replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|(?<!_)_+$/g, '').toUpperCase();
   return /^[A-Z_]/.test(name) ? name : `SECRET_${name}`;
 };
 

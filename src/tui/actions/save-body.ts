@@ -9,7 +9,7 @@ import type { AppHost } from './host.js';
 
 /** A file name from the request's name (letters, digits, dots, dashes) and the body's type. */
 function suggestedName(name: string, capture: ResponseCapture): string {
-  const base = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'response';
+  const base = name.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|(?<!-)-+$/g, '') || 'response';
   const type = capture.meta ? contentType(capture.meta) : '';
   const extension = /json/.test(type) ? 'json' : /xml/.test(type) ? 'xml' : /html/.test(type) ? 'html' : type.startsWith('text/') ? 'txt' : 'bin';
   return `${base}.${extension}`;
