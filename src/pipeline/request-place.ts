@@ -6,6 +6,15 @@ import { shownPath } from '../core/resolve-path.js';
 const PLACED = /^(?:[^\s:]+(?::\d+)+|[^\s:]*[/\\<][^\s:]*): /;
 
 /**
+ * PLACED, read up to the message's first space (a place holds none and ends there): the rest of
+ * a message may be a long value, which the pattern would try in quadratic time.
+ */
+function startsWithPlace(message: string): boolean {
+  const space = message.search(/\s/);
+  return space > 0 && PLACED.test(message.slice(0, space + 1));
+}
+
+/**
  * An error about what a request says that names no place (`atRequest`: a URL that is not one, a
  * header value HTTP does not allow) gets where the request is written in front, as a parse error
  * or an unknown variable has it: among fifty requests, "not a valid URL" alone does not say
@@ -16,7 +25,7 @@ export function placedError(error: ReqflowError, spec: RequestSpec): ReqflowErro
   const { file, line, locatedBy } = spec.source;
   if (error.atRequest !== true || locatedBy === 'nothing') return error;
   const shown = shownPath(file);
-  if (PLACED.test(error.message) || error.message.includes(`${shown}:`)) return error;
+  if (startsWithPlace(error.message) || error.message.includes(`${shown}:`)) return error;
   const named = error.message.includes(`"${spec.name}"`);
   const place = locatedBy === 'name' ? (named ? shown : `${shown}: request "${spec.name}"`) : `${shown}:${line}`;
   const message = `${place}: ${error.message}`;

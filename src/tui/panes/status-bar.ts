@@ -37,7 +37,7 @@ export function problemsMessage(workspace: Pick<Workspace, 'catalog' | 'profileP
 /** A message for the one-line status bar: paths under the folder shown relative to it, line breaks folded. */
 export function oneLine(text: string, root: string): string {
   const prefix = `${root}/`;
-  return (prefix.length > 1 ? text.split(prefix).join('') : text).replace(/\s*\n\s*/g, ' ');
+  return (prefix.length > 1 ? text.split(prefix).join('') : text).replace(/(?<!\s)\s*\n\s*/g, ' '); // a run of spaces tried from its start only, not from each of its characters
 }
 
 /** What runs, for the status bar: one request by name, else how many. */
