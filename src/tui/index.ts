@@ -110,7 +110,14 @@ export async function runTui(options: WorkspaceOptions, terminal: TuiTerminal): 
       if (!end.lost) throw error; // restoring a terminal that is gone fails: nothing is left to restore
     }
     for (const [emitter, event, listener] of listeners) emitter.removeListener(event, listener);
+    // A lost terminal hangs up more than once (the terminal emulator, then the kernel for the
+    // whole process group): one arriving while the process ends would kill it by the signal
+    // instead of the exit 129 decided here.
+    if (end.lost && process.listenerCount('SIGHUP') === 0) process.on('SIGHUP', ignoreSignal);
   }
   if (end.error !== undefined) throw end.error;
   return end.code;
 }
+
+/** A signal the process has already answered. */
+function ignoreSignal(): void {}
