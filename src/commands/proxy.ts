@@ -1,5 +1,5 @@
 import { Command, Flags } from '@oclif/core';
-import { DEFAULT_PROXY_PORT, DEFAULT_PROXY_TIMEOUT_MS, proxyCommand, type ProxyFlags } from '../debug-proxy/run-proxy.js';
+import { DEFAULT_PROXY_PORT, DEFAULT_PROXY_TIMEOUT_MS, DEFAULT_TUNNEL_IDLE_MS, proxyCommand, type ProxyFlags } from '../debug-proxy/run-proxy.js';
 
 export default class Proxy extends Command {
   static override summary = 'A local debug proxy: forwards HTTP, tunnels https, prints and records each exchange.';
@@ -16,7 +16,8 @@ export default class Proxy extends Command {
     profile: Flags.string({ char: 'p', helpValue: 'NAME', description: 'Record into this profile\'s history (default: $REQFLOW_PROFILE, else "default").' }),
     profiles: Flags.string({ helpValue: 'PATH', description: 'The profiles file (default: found from the current folder), which also fixes the project.' }),
     history: Flags.boolean({ default: true, allowNo: true, description: 'Record the exchanges in the history (--no-history: only print them).' }),
-    timeout: Flags.integer({ helpValue: 'MS', min: 1, max: 2 ** 31 - 1, description: `Give up on a server silent this long — connecting, before its answer or within its body — and answer 502 (default ${DEFAULT_PROXY_TIMEOUT_MS}).` }),
+    timeout: Flags.integer({ helpValue: 'MS', min: 1, max: 2 ** 31 - 1, description: `Give up on a server silent this long — connecting, before its answer or within its body — and answer 502 (default ${DEFAULT_PROXY_TIMEOUT_MS}); a CONNECT whose server does not accept within it gets 502 too.` }),
+    'tunnel-idle': Flags.integer({ helpValue: 'MS', min: 1, max: 2 ** 31 - 1, description: `Close a CONNECT tunnel through which nothing has passed either way for this long (default ${DEFAULT_TUNNEL_IDLE_MS}: ten minutes).` }),
     debug: Flags.boolean({ description: 'Print stack traces with errors.' }),
   };
   static override strict = true;

@@ -31,5 +31,6 @@ export function tunnelLine(tunnel: TunnelReport): string {
   const parts = [clock(tunnel.startedAt), `CONNECT ${tunnel.target}`];
   if (tunnel.error !== undefined) parts.push('502', shownDuration(tunnel.durationMs), `(${tunnel.error})`);
   else parts.push('tunnel', `↑ ${formatSize(tunnel.up)}`, `↓ ${formatSize(tunnel.down)}`, shownDuration(tunnel.durationMs));
+  if (tunnel.idleClosedMs !== undefined) parts.push(`(closed: nothing passed for ${tunnel.idleClosedMs} ms)`);
   return visible(parts.join('  '));
 }

@@ -27,6 +27,7 @@ export interface ProxyFlags {
   profiles?: string;
   history?: boolean;
   timeout?: number;
+  'tunnel-idle'?: number;
   debug?: boolean;
 }
 
@@ -40,6 +41,8 @@ interface Io {
 export const DEFAULT_PROXY_PORT = 8888;
 /** What `reqflow send --timeout` waits for a silent server. */
 export const DEFAULT_PROXY_TIMEOUT_MS = 30_000;
+/** How long a CONNECT tunnel may carry nothing before it is closed: ten minutes (squid's is fifteen). */
+export const DEFAULT_TUNNEL_IDLE_MS = 600_000;
 
 /** Every credential the exchange carries, so that it is masked wherever its value appears (URL, bodies, other headers). */
 function learnSecrets(exchange: RecordedExchange, secrets: SecretRegistry): void {
@@ -88,6 +91,7 @@ export function proxyCommand(flags: ProxyFlags, io: Io): Promise<number> {
         host,
         cwd: io.cwd,
         timeoutMs: flags.timeout ?? DEFAULT_PROXY_TIMEOUT_MS,
+        tunnelIdleMs: flags['tunnel-idle'] ?? DEFAULT_TUNNEL_IDLE_MS,
         exchange: (exchange) => {
           counts.exchanges++;
           learnSecrets(exchange, secrets);

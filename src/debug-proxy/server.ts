@@ -4,6 +4,7 @@
  */
 import { Agent as HttpAgent } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
@@ -22,8 +23,10 @@ export interface ProxyOptions {
   port: number;
   host: string;
   cwd: string;
-  /** How long a server may stay silent before its exchange fails (502). */
+  /** How long a server may stay silent before its exchange fails (502), or take to accept a tunnel. */
   timeoutMs: number;
+  /** How long a tunnel may carry nothing either way before it is closed. */
+  tunnelIdleMs: number;
   exchange(exchange: RecordedExchange): void;
   tunnel(report: TunnelReport): void;
   refused(line: string): void;
@@ -36,7 +39,8 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   const server = createGuardedServer();
   const context = { via: '', address: '' };
   server.on('request', (req, res) => forwardRequest(req, res, { ...context, agents, cwd: options.cwd, timeoutMs: options.timeoutMs, done: options.exchange, refused: options.refused }));
-  server.on('connect', (req, socket: Duplex, head: Buffer) => openTunnel(req, socket, head, { via: context.via, open: tunnels, done: options.tunnel }));
+  // Node's 'connect' hands over the client's net.Socket (typed as a Duplex).
+  server.on('connect', (req, socket: Socket, head: Buffer) => openTunnel(req, socket, head, { via: context.via, timeoutMs: options.timeoutMs, idleMs: options.tunnelIdleMs, open: tunnels, done: options.tunnel }));
   const port = await listenOn(server, options.port, options.host);
   context.address = httpAddress(options.host, port);
   // RFC 9110 §7.6.3: received-protocol, then this proxy (its address tells two reqflow proxies apart).

@@ -1,11 +1,14 @@
 /**
  * `CONNECT host:port`: a pass-through tunnel (https through the proxy). The bytes go both ways
  * as they are — nothing is decrypted or recorded — and the tunnel is reported when it closes:
- * where to, how many bytes each way, how long.
+ * where to, how many bytes each way, how long. A server that does not take the connection
+ * within the proxy's `--timeout` gets the client a `502`; a tunnel through which nothing passes
+ * either way for `--tunnel-idle` is closed, so idle clients cannot hold sockets for ever.
  */
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { codedError } from '../core/http/hop-failures.js';
 import { toRequestError } from '../core/http/network-errors.js';
 
 export interface TunnelReport {
@@ -18,6 +21,18 @@ export interface TunnelReport {
   durationMs: number;
   /** Why it could not open (the client got a 502 saying so). */
   error?: string;
+  /** Set when the proxy closed it because nothing passed either way for this many ms. */
+  idleClosedMs?: number;
+}
+
+export interface TunnelContext {
+  via: string;
+  /** How long the server may take to accept the connection (the proxy's `--timeout`). */
+  timeoutMs: number;
+  /** How long an open tunnel may carry nothing either way before it is closed (`--tunnel-idle`). */
+  idleMs: number;
+  open: Set<Duplex>;
+  done(report: TunnelReport): void;
 }
 
 /** `host:port` (IPv6 in brackets), or undefined when the CONNECT target is not one. */
@@ -40,7 +55,7 @@ function answer(client: Duplex, status: string, via: string, text?: string): voi
  * Opens the tunnel; `open` tracks it (so stopping the proxy closes it), `done` hears of it once
  * it has closed.
  */
-export function openTunnel(req: IncomingMessage, client: Duplex, head: Buffer, context: { via: string; open: Set<Duplex>; done(report: TunnelReport): void }): void {
+export function openTunnel(req: IncomingMessage, client: Socket, head: Buffer, context: TunnelContext): void {
   const target = req.url ?? '';
   const startedAt = Date.now();
   const started = performance.now();
@@ -51,23 +66,33 @@ export function openTunnel(req: IncomingMessage, client: Duplex, head: Buffer, c
     client.end();
     return;
   }
-  const server: Socket = connect(where.port, where.host);
+  const server: Socket = connect({ port: where.port, host: where.host, timeout: context.timeoutMs });
   context.open.add(client).add(server);
   let opened = false;
   let error: string | undefined;
+  let idleClosedMs: number | undefined;
+  // Not connected within --timeout (a host that drops the SYN): a 502, as a silent server's exchange gets.
+  server.once('timeout', () => void (opened || server.destroy(codedError('timed out', 'REQFLOW_TIMEOUT'))));
   server.once('connect', () => {
     opened = true;
+    server.setTimeout(0);
     answer(client, '200 Connection established', context.via);
     if (head.length > 0) server.write(head);
     server.pipe(client);
     client.pipe(server);
+    // Every byte either way is read or written on the client's socket: its inactivity is the tunnel's.
+    client.setTimeout(context.idleMs, () => {
+      idleClosedMs = context.idleMs;
+      client.destroy();
+      server.destroy();
+    });
   });
   server.on('error', (cause) => {
     if (opened) {
       client.destroy(); // a reset mid-tunnel ends the tunnel
       return;
     }
-    error = toRequestError(cause, { method: 'CONNECT', url: where.url }, 0).message;
+    error = toRequestError(cause, { method: 'CONNECT', url: where.url }, context.timeoutMs).message;
     answer(client, '502 Bad Gateway', context.via, `reqflow proxy: ${error}`);
     client.end();
   });
@@ -79,7 +104,7 @@ export function openTunnel(req: IncomingMessage, client: Duplex, head: Buffer, c
     if (++closed !== 2) return;
     context.open.delete(client);
     context.open.delete(server);
-    context.done({ startedAt, target, up: server.bytesWritten, down: server.bytesRead, durationMs: performance.now() - started, ...(error !== undefined ? { error } : {}) });
+    context.done({ startedAt, target, up: server.bytesWritten, down: server.bytesRead, durationMs: performance.now() - started, ...(error !== undefined ? { error } : {}), ...(idleClosedMs !== undefined ? { idleClosedMs } : {}) });
   };
   server.once('close', close);
   client.once('close', close);
