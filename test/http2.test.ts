@@ -54,6 +54,25 @@ function handler(req: AnyRequest, res: AnyResponse): void {
       return void res.on('close', () => clearTimeout(timer));
     }
     if (path === '/reset' && 'stream' in res) return void res.stream.close(constants.NGHTTP2_INTERNAL_ERROR);
+    // Reset before any answer, with a code that is no error (NO_ERROR, CANCEL): Node raises no error for these.
+    if (path === '/reset-no-error' && 'stream' in res) return void res.stream.close(constants.NGHTTP2_NO_ERROR);
+    if (path === '/reset-cancel' && 'stream' in res) return void res.stream.close(constants.NGHTTP2_CANCEL);
+    // The connection closed before any answer.
+    if (path === '/drop' && 'stream' in res) return void res.stream.session?.destroy();
+    // Half a body, then the connection closes: no END_STREAM ever comes.
+    if (path === '/cut' && 'stream' in res) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      (res as { write(chunk: string): boolean }).write('partial');
+      const timer = setTimeout(() => res.stream.session?.destroy(), 100);
+      return void res.on('close', () => clearTimeout(timer));
+    }
+    // Half a body, then RST_STREAM NO_ERROR with no END_STREAM: allowed only after a whole answer (RFC 9113 §8.1).
+    if (path === '/cut-reset' && 'stream' in res) {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      (res as { write(chunk: string): boolean }).write('partial');
+      const timer = setTimeout(() => res.stream.destroy(), 100);
+      return void res.on('close', () => clearTimeout(timer));
+    }
     if (path === '/interim-flood' && 'stream' in res) {
       for (let i = 0; i < 150; i++) res.stream.additionalHeaders({ ':status': 103, link: '</app.css>; rel=preload' });
       return; // and never a final response
@@ -267,6 +286,22 @@ describe('the same behaviour as over HTTP/1.1', () => {
     const result = await run('GET H2/reset HTTP/2\n');
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/^reqflow: 127\.0\.0\.1:\d+ reset the HTTP\/2 stream of GET https:\/\/127\.0\.0\.1:\d+\/reset: NGHTTP2_INTERNAL_ERROR\n/);
+  });
+
+  test.each(['/reset-no-error', '/reset-cancel', '/drop'])('no answer at all (%s): exit 4 and the error, and the run goes on to the next request', async (path) => {
+    // Before, the run ended there with exit 0 and nothing printed: the rest of the file was never sent.
+    const result = await run(`GET H2C${path} HTTP/2\n\n###\nGET H1/after\n`, '-o', 'json');
+    expect(result.code).toBe(4);
+    const records = parseRecords(result.stdout);
+    expect(records.map((record) => record.type)).toEqual(['error', 'response']);
+    expect((records[0]?.error as { message: string }).message).toMatch(/^connection to 127\.0\.0\.1:\d+ was reset$/);
+    expect((records[1]?.body as { path: string }).path).toBe('/after');
+  });
+
+  test.each(['/cut', '/cut-reset'])('a body cut short (%s: the connection closed, a reset with no error before the last frame): exit 4, not a complete 200', async (path) => {
+    const result = await run(`GET H2C${path} HTTP/2\n`, '-o', 'raw');
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/^reqflow: connection to 127\.0\.0\.1:\d+ was reset\nhint: the server closed the connection before the response was complete\n/);
   });
 
   test('a flood of 1xx interim heads: exit 4 at once, not an endless wait', async () => {

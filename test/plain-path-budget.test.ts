@@ -63,8 +63,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * table extras reach them through (+2 kB): 155.8 kB, so the budget moved to 157 kB. Reading a
  * request file's lines in linear time whatever they hold (a GraphQL body's variables by a scan,
  * a request line's unclosed `{{`): +0.6 kB, 156.4 kB.
+ * 26 November, evening: what a file says is what is sent, or it is refused naming the line — a
+ * `#` a value puts in a URL, a comment after the URL, HTTP/1.0, a written Content-Length the body
+ * contradicts, a JSON key written twice, a field beside `requests:`, headers in two spellings
+ * (+1.4 kB, checks every request passes through): 157.8 kB, so the budget moved to 158.5 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 157_000;
+const FAST_RUN_BUDGET_BYTES = 158_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

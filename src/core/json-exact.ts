@@ -65,6 +65,39 @@ export function parseJsonExact(text: string): ExactJson {
   }
 }
 
+/** A key written twice in one object of a JSON text: where, and which. */
+export class DuplicateJsonKey extends Error {
+  constructor(
+    readonly key: string,
+    readonly offset: number,
+  ) {
+    super(`duplicate key ${JSON.stringify(key)}`);
+  }
+}
+
+/**
+ * A JSON text (valid: `JSON.parse` took it) read as a request file must be: a key written twice
+ * in one object is {@link DuplicateJsonKey} (`JSON.parse` would keep the last and drop the other
+ * silently; lossless-json refuses it), and numbers a double cannot hold come back as text, as
+ * {@link parseJsonExact} gives them.
+ */
+export function parseJsonStrict(text: string): ExactJson {
+  const lib = losslessJson();
+  let lossless = false;
+  try {
+    const value = lib.parse(text, null, (token) => {
+      if (isExact(token)) return Number(token);
+      lossless = true;
+      return new lib.LosslessNumber(token);
+    });
+    return { value, lossless };
+  } catch (error) {
+    const duplicate = /^Duplicate key '(.*)' encountered at position (\d+)$/s.exec((error as Error).message);
+    if (duplicate) throw new DuplicateJsonKey(duplicate[1] as string, Number(duplicate[2]));
+    throw error;
+  }
+}
+
 /** A number lossless-json kept as its text (`String(value)` is the text). */
 export function isLosslessNumber(value: unknown): value is object {
   return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;

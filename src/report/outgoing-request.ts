@@ -65,7 +65,7 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
     if (cookie !== undefined) headers.Cookie = cookie;
   }
   // What the send stage would refuse is refused here too, as it would be: printed, a value with a line break would read as two headers.
-  if (url) checkHeaderFields(spec.method, url, headers);
+  if (url) checkHeaderFields(spec.method, url, headers, spec.body);
   const withDefaults = withDefaultHeaders(headers);
   const added: RequestHeaders = {};
   for (const [name, value] of Object.entries(withDefaults)) if (!hasHeader(headers, name)) added[name] = value;

@@ -11,8 +11,12 @@ import { fieldLines, hasHeader, type HeaderValue, NOT_IN_HEADER_VALUE, type Requ
 import { maskUrl } from '../mask.js';
 import type { OutgoingRequest } from './outgoing-request.js';
 
-/** Exit 2 naming the request and the header (not its value, which may be a secret). */
-export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>): void {
+/**
+ * Exit 2 naming the request and the header (not its value, which may be a secret). A written
+ * `Content-Length` must be the length of the body that goes out: another would make the server
+ * read part of the body as the next request, or wait for bytes that never come.
+ */
+export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>, body?: string | Uint8Array): void {
   for (const name in headers) {
     try {
       validateHeaderName(name);
@@ -23,6 +27,17 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
     // One line (nearly every header) checked as it is: no array of its lines per header, per request.
     if (typeof value === 'string') checkValue(method, url, name, value);
     else for (const line of fieldLines(value)) checkValue(method, url, name, line);
+    if (name.length === 14 && name.toLowerCase() === 'content-length') checkLength(method, url, name, value, body);
+  }
+}
+
+/** A written `Content-Length`, each of its lines, against the body's length in bytes. */
+function checkLength(method: string, url: URL, name: string, value: HeaderValue, body: string | Uint8Array | undefined): void {
+  const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+  for (const line of fieldLines(value)) {
+    if (line.trim() === String(length)) continue;
+    const written = /^\s*\d+\s*$/.test(line) ? `says ${line.trim()} bytes, and the body is ${length}` : 'is not a number of bytes';
+    throw new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: it ${written}`, { hint: 'remove the Content-Length line: reqflow writes the body\'s length itself', atRequest: true });
   }
 }
 

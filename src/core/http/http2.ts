@@ -6,7 +6,7 @@
  * caller's {@link Http2Mode}.
  */
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders as Http2Headers, OutgoingHttpHeaders } from 'node:http2';
-import type { Duplex } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
@@ -211,6 +211,10 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     };
     stream.on('timeout', onTimeout);
     stream.once('error', reject);
+    // Reset (RST_STREAM, even NO_ERROR) or its connection closed before any answer: no error
+    // event comes, and the run would end as if nothing had been asked (exit 0, no output).
+    const unanswered = (): void => reject(resetError(stream));
+    stream.once('close', unanswered);
     // Interim (1xx) heads arrive as 'headers'; an endless stream of them must still end.
     let interim = 0;
     stream.on('headers', () => {
@@ -218,6 +222,7 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     });
     stream.once('response', (head: Http2Headers) => {
       stream.removeListener('error', reject);
+      stream.removeListener('close', unanswered);
       stream.removeListener('timeout', onTimeout);
       if (send.streaming) stream.setTimeout(0);
       const status = Number(head[':status'] ?? 0);
@@ -228,7 +233,7 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
         statusMessage: lazyBuiltin<typeof import('node:http')>('node:http').STATUS_CODES[status] ?? '',
         httpVersion: '2',
         headers: plain,
-        body: stream,
+        body: checkedBody(stream),
         watchIdle(onIdle) {
           stream.on('timeout', onIdle);
           return () => stream.removeListener('timeout', onIdle);
@@ -244,6 +249,47 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
       if (!stream.destroyed) stream.destroy(error);
     },
   };
+}
+
+/** What a stream reset or cut short by its server fails with: read as a reset connection (exit 4). */
+function resetError(stream: ClientHttp2Stream): NodeJS.ErrnoException {
+  const code = stream.rstCode;
+  return Object.assign(new Error(code === undefined ? 'the connection closed' : `the stream was reset (HTTP/2 error code ${code})`), { code: 'ECONNRESET' });
+}
+
+/**
+ * The response body as a stream that fails when the server cuts it short. Node ends an HTTP/2
+ * stream the server reset before its last frame (RST_STREAM, even NO_ERROR) as if it were
+ * complete, and one whose connection closed may just close: read as they are, half a body would
+ * pass for a whole one, as HTTP/1.1's short Content-Length never does (curl: "stream was not
+ * closed cleanly"). Only a body that ended with its last frame (END_STREAM) is whole.
+ */
+function checkedBody(stream: ClientHttp2Stream): Readable {
+  const body = new (lazyBuiltin<typeof import('node:stream')>('node:stream').PassThrough)();
+  // How the readable side ended: END_STREAM ends it while the stream is open; a reset, from the
+  // stream's close (Node marks the stream closed, then ends the readable side). Node gives no
+  // other sign of the difference, so the first end is looked at as it is pushed.
+  let cutShort: boolean | undefined;
+  const push = stream.push;
+  stream.push = function pushed(this: ClientHttp2Stream, chunk: unknown, encoding?: BufferEncoding): boolean {
+    if (chunk === null) cutShort ??= stream.closed;
+    return push.call(this, chunk, encoding);
+  };
+  stream.on('data', (chunk: Buffer) => {
+    if (!body.write(chunk)) stream.pause();
+  });
+  body.on('drain', () => stream.resume());
+  stream.once('end', () => {
+    if (cutShort === true) body.destroy(resetError(stream));
+    else body.end();
+  });
+  stream.once('error', (error) => body.destroy(error));
+  stream.once('close', () => {
+    if (!stream.readableEnded && !body.destroyed) body.destroy(resetError(stream));
+  });
+  // The reader gave up on the body (a cancel, --max-size, a closed output): the stream goes too.
+  body.once('close', () => void (stream.destroyed || stream.readableEnded || stream.destroy()));
+  return body;
 }
 
 /** Open streams per session: a session holds the process open only while one is open. */

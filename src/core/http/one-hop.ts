@@ -151,7 +151,7 @@ export function once(request: OutgoingRequest, url: URL, agents: AgentPool): Pro
     if (request.http2 === 'require' && request.socketPath !== undefined) {
       throw new UsageError(`${request.method} ${maskUrl(url.href)} says HTTP/2, which reqflow does not speak over --unix-socket`, { hint: 'remove HTTP/2 from the request line' });
     }
-    checkHeaderFields(request.method, url, request.headers);
+    checkHeaderFields(request.method, url, request.headers, request.body);
   } catch (error) {
     return Promise.reject(error);
   }

@@ -11,7 +11,7 @@ import { templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
 
 /** What made a resolved URL unsendable (see substitute.ts). */
-export type UrlProblem = { port: string } | { twice: true } | { bad: string } | { moved: string };
+export type UrlProblem = { port: string } | { twice: true } | { bad: string } | { moved: string } | { fragment: true };
 
 const templatesOf = (written: string): string[] => templateExpressions(written).map((expression) => `{{${expression}}}`);
 
@@ -42,6 +42,9 @@ export function urlError(ctx: RequestContext, written: string, problem: UrlProbl
   const where = `${line}: the URL of request "${ctx.spec.name}" would`;
   if ('moved' in problem) {
     return new VariableError(`${where} go to host ${problem.moved}, not the one the file writes${from}`, { hint: 'a value written after the host may lengthen it or add a path (/…), never put user info (…@) before it: nothing was sent' });
+  }
+  if ('fragment' in problem) {
+    return new VariableError(`${where} be cut at a # from a value${from}: what follows it would not be sent`, { hint: 'send the value encoded with {{%name}} (# as %23), or write the fragment in the file: nothing was sent' });
   }
   if ('twice' in problem) return new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
   return new VariableError(`${where} contain a control character (${codePointName(problem.bad)})${from}`, {

@@ -52,6 +52,15 @@ function urlProblem(url: string): UrlProblem | undefined {
 }
 
 /**
+ * A `#` a value put in a URL whose file writes none: the URL parser would take the rest — the
+ * value's end and what the file writes after it (`/{{seg}}/tail?n=1` with seg = `p#q`) — as a
+ * fragment, which is never sent. Exit 3 rather than a shorter request.
+ */
+function fragmentFromValue(written: string, url: string): UrlProblem | undefined {
+  return url.includes('#') && !outsideTemplates(written).includes('#') ? { fragment: true } : undefined;
+}
+
+/**
  * The host a value moved: `http://10.0.0.1:9{{path}}` with path = `@evil.example/x` would go to
  * evil.example (the written host as its user name). Where the file writes the host's start and a
  * template follows it, a value may lengthen the host, never put user info before it.
@@ -139,7 +148,7 @@ async function substitute(ctx: RequestContext): Promise<void> {
   const written = spec.url;
   spec.url = withDefaultScheme(await variables.expand(written));
   const moved = movedHost(written, spec.url);
-  const problem = moved === undefined ? urlProblem(spec.url) : { moved };
+  const problem = moved === undefined ? (urlProblem(spec.url) ?? fragmentFromValue(written, spec.url)) : { moved };
   if (problem) throw (await wording()).urlError(ctx, written, problem);
   if (spec.bodyParts) {
     const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);

@@ -122,7 +122,8 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     version = VERSION.exec(last.text)?.[1];
     end = last.at;
   }
-  if (version !== undefined && !/^1(\.[01])?$/.test(version) && !/^2(\.0)?$/.test(version)) {
+  // HTTP/1.0 too: Node's client speaks HTTP/1.1, and a request sent as another version is not the one written.
+  if (version !== undefined && !/^1(\.1)?$/.test(version) && !/^2(\.0)?$/.test(version)) {
     throw new ParseError(file, lineNo, indent + (last?.at ?? 0) + 1, `HTTP/${version} is not supported: reqflow speaks HTTP/1.1 and HTTP/2 and will not send this request as another version`, {
       hint: 'write HTTP/2 or HTTP/1.1, or remove the version',
     });
@@ -136,12 +137,22 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
     throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
   }
-  const written = trimmed.slice(first.length, end).trim();
+  let written = trimmed.slice(first.length, end).trim();
+  let words = written.length > 0 && /\s/.test(written) ? splitRequestLine(written) : [];
+  // `GET /r?a=1 # note`: a `#` after whitespace starts the fragment (never sent) or a comment,
+  // so the whitespace before it is no part of the URL (it would go out as `?a=1%20`).
+  const hash = words.findIndex((word, index) => index > 0 && word.text.startsWith('#'));
+  if (hash > 0) {
+    written = written.slice(0, words[hash]?.at).trimEnd();
+    words = words.slice(0, hash);
+  }
+  // `GET /r // note`: a comment goes on a line of its own; read as the URL it would be sent (`%20//%20note`).
+  const comment = words.find((word, index) => index > 0 && word.text.startsWith('//'));
+  if (comment) throw new ParseError(file, lineNo, wordColumn(trimmed, first, indent, comment.at), `a comment after the URL: ${clip(written.slice(comment.at))}`, { hint: 'put the comment on a line of its own (# or //); encode a space in the URL as %20' });
   const target = targetOf(written);
   // Spaces are encoded only inside what starts as a URL: `this is not a request` stays an error.
-  const words = written.length > 0 && /\s/.test(written) ? splitRequestLine(written) : [];
   if (words.length > 1 && !startsLikeUrl(words[0]?.text ?? '')) {
-    throw new ParseError(file, lineNo, indent + first.length + 1 + (words[1]?.at ?? 0) + (trimmed.length - trimmed.slice(first.length).trimStart().length - first.length), `unexpected text after the URL: ${clip(written.slice(words[1]?.at ?? 0))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1]; encode spaces in the URL as %20' });
+    throw new ParseError(file, lineNo, wordColumn(trimmed, first, indent, words[1]?.at ?? 0), `unexpected text after the URL: ${clip(written.slice(words[1]?.at ?? 0))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1]; encode spaces in the URL as %20' });
   }
   const upper = first.toUpperCase();
   // The asterisk-form (RFC 9112 §3.2.4) is OPTIONS's alone.
@@ -156,6 +167,11 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
 function versioned(line: RequestLine, httpVersion: RequestLine['httpVersion']): RequestLine {
   if (httpVersion) line.httpVersion = httpVersion;
   return line;
+}
+
+/** The column of a word of the target (`at` within it) on the request line. */
+function wordColumn(trimmed: string, method: string, indent: number, at: number): number {
+  return indent + method.length + 1 + at + (trimmed.length - trimmed.slice(method.length).trimStart().length - method.length);
 }
 
 function startsLikeUrl(text: string): boolean {

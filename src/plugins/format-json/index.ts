@@ -2,13 +2,19 @@ import { ParseError, UsageError } from '../../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { jsonSyntaxError, lineColumn } from '../../core/json-error.js';
+import { DuplicateJsonKey, parseJsonStrict } from '../../core/json-exact.js';
 import { specsFromData } from './structured.js';
 
-/** Parses JSON, turning V8's "at position N" into the line and column of the file. */
-function parseJsonText(text: string, file: string): unknown {
+/**
+ * Parses JSON, turning V8's "at position N" into the line and column of the file. A key written
+ * twice in one object is refused there too (`JSON.parse` would drop the first silently); the
+ * exact reading keeps the numbers a double cannot hold, for the bodies (`specsFromData`).
+ */
+function parseJsonText(text: string, file: string): { data: unknown; exact: unknown } {
   const clean = text.replace(/^\uFEFF/, '');
+  let data: unknown;
   try {
-    return JSON.parse(clean);
+    data = JSON.parse(clean);
   } catch (error) {
     // Said without the file's text: V8 quotes it, and it may hold a secret.
     const { message, offset } = jsonSyntaxError(clean, error);
@@ -16,16 +22,25 @@ function parseJsonText(text: string, file: string): unknown {
     const what = clean.trim() === '' ? 'empty file' : `invalid JSON: ${message}`;
     throw new ParseError(file, line, column, what);
   }
+  // Bodies and variables are written out again as JSON, which recurses, and so does the exact
+  // reading below (YAML: js-yaml refuses such depth itself).
+  if (nestedDeeperThan(data, MAX_JSON_DEPTH)) throw new UsageError(`${file}: nested more than ${MAX_JSON_DEPTH} levels deep`);
+  try {
+    const { value, lossless } = parseJsonStrict(clean);
+    return { data, exact: lossless ? value : data };
+  } catch (error) {
+    if (!(error instanceof DuplicateJsonKey)) throw error;
+    const { line, column } = lineColumn(clean, error.offset);
+    throw new ParseError(file, line, column, `${error.message} in one object (only the last would be read)`, { hint: 'write each key once; a header sent on several lines is a list: "X-A": ["1", "2"]' });
+  }
 }
 
 const plugin: Plugin = {
   name: 'format-json',
   stages: {
     parse: (ctx) => {
-      const data = parseJsonText(ctx.text, ctx.file);
-      // Bodies and variables are written out again as JSON, which recurses (YAML: js-yaml refuses such depth itself).
-      if (nestedDeeperThan(data, MAX_JSON_DEPTH)) throw new UsageError(`${ctx.file}: nested more than ${MAX_JSON_DEPTH} levels deep`);
-      ctx.requests.push(...specsFromData(data, ctx.file));
+      const { data, exact } = parseJsonText(ctx.text, ctx.file);
+      ctx.requests.push(...specsFromData(data, ctx.file, exact));
     },
   },
 };

@@ -1,7 +1,8 @@
 import { UsageError } from '../../core/errors/index.js';
-import { setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
+import { appendHeader, setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
+import { stringifyJsonValue } from '../../core/json-exact.js';
 import { validateTls } from '../../core/profiles.js';
 import { isObject, requestItems } from './shape.js';
 
@@ -17,13 +18,25 @@ const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls'
  * Turns parsed YAML/JSON into request specs: one request, an array, or `{ "requests": [...] }`.
  * Each error names the file and the field.
  */
-export function specsFromData(data: unknown, file: string): RequestSpec[] {
+export function specsFromData(data: unknown, file: string, exact: unknown = data, definesAnchor?: (key: string) => boolean): RequestSpec[] {
   const list = requestItems(data);
+  // The same document with numbers a double cannot hold kept as written (JSON files): for bodies.
+  const exactList = exact === data ? list : requestItems(exact);
   if (!list) throw new UsageError(`${file}: expected a request object, an array of requests or {"requests": [...]}`);
-  return list.map((item, index) => specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1));
+  // Beside `requests`, a field (`headers`, `baseUrl`) would apply to nothing: refused, not ignored.
+  // A YAML field that defines an anchor (`common: &common`) is there to be used by the requests.
+  if (isObject(data) && Array.isArray(data.requests)) {
+    const other = Object.keys(data).find((key) => key !== 'requests' && key !== '$schema' && definesAnchor?.(key) !== true);
+    if (other !== undefined) throw new UsageError(`${file}: ${other}: unknown field beside "requests"`, { hint: 'the top level holds only requests: [...]; give each request its own headers, or put shared values in a profile or an environment file' });
+  }
+  return list.map((item, index) => {
+    const exactItem = exactList?.[index];
+    const exactBody = exactItem !== item && isObject(exactItem) ? exactItem.body : undefined;
+    return specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1, exactBody);
+  });
 }
 
-function specFromObject(item: unknown, file: string, path: string, index: number): RequestSpec {
+function specFromObject(item: unknown, file: string, path: string, index: number, exactBody?: unknown): RequestSpec {
   const where = (field?: string): string => `${file}: ${[path, field].filter(Boolean).join('.') || 'request'}`;
   if (!isObject(item)) throw new UsageError(`${where()}: expected an object`);
   for (const key of Object.keys(item)) {
@@ -44,12 +57,10 @@ function specFromObject(item: unknown, file: string, path: string, index: number
       const once = (Array.isArray(value) && value.length > 1) || hasHeader(headers, name) ? singleFieldRule(name) : undefined;
       if (once !== undefined) throw new UsageError(`${where(`headers.${name}`)}: more than one value: ${once}`);
       // A list: the header sent on several lines, in order (as two lines of a .http file).
-      if (Array.isArray(value) && value.length > 0 && value.every(scalar)) {
-        headers[name] = value.map(String);
-        continue;
-      }
-      if (!scalar(value)) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
-      headers[name] = String(value);
+      const lines = Array.isArray(value) && value.length > 0 && value.every(scalar) ? value.map(String) : scalar(value) ? [String(value)] : undefined;
+      if (!lines) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
+      // `X-A` and `x-a`: one header, every line of both sent (as a .http file sends them), none dropped.
+      for (const line of lines) appendHeader(headers, name, line);
     }
   }
   const annotations: Record<string, string> = {};
@@ -77,7 +88,8 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   if (item.body !== undefined && item.body !== null) {
     if (typeof item.body === 'string') spec.body = item.parseEscapes === true ? parseEscapes(item.body) : item.body;
     else {
-      spec.body = JSON.stringify(item.body, null, 2);
+      // Its numbers as written: 12345678901234567890 is not sent as 12345678901234567000.
+      spec.body = exactBody !== undefined ? (stringifyJsonValue(exactBody, 2) as string) : JSON.stringify(item.body, null, 2);
       if (!hasHeader(headers, 'content-type') && annotations.protocol !== 'graphql') setHeader(headers, 'Content-Type', 'application/json');
     }
   }

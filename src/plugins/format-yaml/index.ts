@@ -8,6 +8,12 @@ interface YamlMark {
   column: number;
 }
 
+/** Whether the top-level field `key` holds an anchor (`common: &common`, `"common": &c`), for the requests to use. */
+function definesAnchor(text: string, key: string): boolean {
+  const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^(?:${name}|"${name}"|'${name}')[ \\t]*:[ \\t]*&`, 'm').test(text);
+}
+
 const plugin: Plugin = {
   name: 'format-yaml',
   stages: {
@@ -26,7 +32,7 @@ const plugin: Plugin = {
       if (expandedSize(data) === undefined) {
         throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
-      ctx.requests.push(...specsFromData(data, ctx.file));
+      ctx.requests.push(...specsFromData(data, ctx.file, data, (key) => definesAnchor(ctx.text, key)));
     },
   },
 };

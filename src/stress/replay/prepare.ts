@@ -55,7 +55,7 @@ export async function prepareReplay(ctx: RequestContext, services: RunServices):
   // The jar's cookies would go out with it (send.ts): a request that carries some is not replayed.
   const cookies = services.cookies && spec.annotations['no-cookie-jar'] === undefined && getHeader(headers, 'cookie') === undefined ? services.cookies : undefined;
   if (cookies && (await cookies.header(url.href)) !== undefined) return { reason: 'it carries cookies from the cookie jar' };
-  checkHeaderFields(spec.method, url, headers);
+  checkHeaderFields(spec.method, url, headers, spec.body);
   const tlsOptions = ctx.tlsOptions;
   const bytes = await wireBytes({
     method: spec.method,

@@ -1,0 +1,129 @@
+/**
+ * What a request file says is what arrives, or the file is refused naming its line or field —
+ * never a shorter, merged or re-versioned request. Each case here once went out otherwise (a
+ * review by a recording server): a `#` from a value cut the rest of the URL, a YAML/JSON
+ * header written twice in two spellings lost one, fields beside `requests:` did nothing, a
+ * JSON key written twice kept the last, a big number in a JSON body was rounded, a written
+ * Content-Length that the body contradicts desynchronised the connection, a comment after the
+ * URL was sent as part of it, and HTTP/1.0 went out as HTTP/1.1. A real server on 127.0.0.1.
+ */
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { join } from 'node:path';
+import { runCli, tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+
+const tmp = tempDir('reqflow-sent-as-written-');
+let server: Recorder;
+
+beforeAll(async () => {
+  server = await startRecorder();
+});
+afterAll(async () => {
+  await server.close();
+  tmp.cleanup();
+});
+
+let files = 0;
+async function run(name: string, text: string, ...args: string[]) {
+  server.received.length = 0;
+  const file = tmp.write(`${(files += 1)}-${name}`, text.replaceAll('BASE', server.url));
+  const result = await runCli(['run', file, '-o', 'raw', ...args], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+  return { ...result, file, received: [...server.received] };
+}
+
+describe('a # that a value puts in the URL', () => {
+  test('cuts nothing: exit 3 naming the line and the variable, nothing sent', async () => {
+    const result = await run('cut.http', '@seg = p#q\n\nGET BASE/x/{{seg}}/tail?n=1\n');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/cut\.http:3: the URL of request "request-1" would be cut at a # from a value, from \{\{seg\}\}: what follows it would not be sent\n/);
+    expect(result.received).toEqual([]);
+  });
+
+  test('{{%name}} sends it encoded, whole', async () => {
+    const result = await run('encoded.http', '@seg = p#q\n\nGET BASE/x/{{%seg}}/tail?n=1\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => r.url)).toEqual(['/x/p%23q/tail?n=1']);
+  });
+});
+
+describe('the request line', () => {
+  test('whitespace before a # is no part of the URL (the fragment is never sent)', async () => {
+    const result = await run('hash.http', 'GET BASE/r?a=1 #frag\n\n###\nGET BASE/s # a note\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => r.url)).toEqual(['/r?a=1', '/s']);
+  });
+
+  test('a // comment after the URL: exit 2 naming the line and column, nothing sent', async () => {
+    const result = await run('slashes.http', 'GET BASE/r?a=1 // note\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/slashes\.http:1:\d+: a comment after the URL: \/\/ note\n/);
+    expect(result.received).toEqual([]);
+  });
+
+  test('HTTP/1.0 is refused naming the line: it would go out as HTTP/1.1', async () => {
+    const result = await run('v10.http', 'GET BASE/r HTTP/1.0\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/v10\.http:1:\d+: HTTP\/1\.0 is not supported: reqflow speaks HTTP\/1\.1 and HTTP\/2/);
+    expect(result.received).toEqual([]);
+    const written = await run('v11.http', 'GET BASE/r HTTP/1.1\n');
+    expect(written.received.map((r) => r.url)).toEqual(['/r']);
+  });
+});
+
+describe('a written Content-Length', () => {
+  test('that the body contradicts: exit 2 naming the line, nothing sent', async () => {
+    const result = await run('length.http', 'POST BASE/d\nContent-Length: 3\n\nabcdef\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/length\.http:1: POST http:\/\/127\.0\.0\.1:\d+\/d: header "Content-Length" cannot be sent: it says 3 bytes, and the body is 6\n/);
+    expect(result.received).toEqual([]);
+  });
+
+  test('on a request without a body, or not a number: refused too', async () => {
+    const none = await run('none.http', 'GET BASE/d\nContent-Length: 5\n');
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/it says 5 bytes, and the body is 0/);
+    const word = await run('word.http', 'POST BASE/d\nContent-Length: six\n\nabcdef\n');
+    expect(word.code).toBe(2);
+    expect(word.stderr).toMatch(/it is not a number of bytes/);
+    expect([...none.received, ...word.received]).toEqual([]);
+  });
+
+  test('that matches: sent as written', async () => {
+    const result = await run('right.http', 'POST BASE/d\nContent-Length: 6\n\nabcdef\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => [r.headers['content-length'], r.body.toString()])).toEqual([['6', 'abcdef']]);
+  });
+});
+
+describe('YAML and JSON request files', () => {
+  test('a header in two spellings: every line of both is sent', async () => {
+    const yaml = await run('two.yaml', 'url: BASE/y\nheaders:\n  X-L: [a, b]\n  x-l: c\n');
+    const json = await run('two.json', JSON.stringify({ url: 'BASE/j', headers: { 'X-L': 'a', 'x-l': 'c' } }));
+    expect([yaml.code, json.code]).toEqual([0, 0]);
+    expect(yaml.received.map((r) => r.headers['x-l'])).toEqual(['a, b, c']);
+    expect(json.received.map((r) => r.headers['x-l'])).toEqual(['a, c']);
+  });
+
+  test('a JSON key written twice in one object: exit 2 naming the line and column, nothing sent', async () => {
+    const result = await run('twice.json', '{\n  "url": "BASE/first",\n  "url": "BASE/second"\n}\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/twice\.json:3:\d+: duplicate key "url" in one object \(only the last would be read\)\n/);
+    expect(result.received).toEqual([]);
+  });
+
+  test.each([
+    ['beside.json', JSON.stringify({ requests: [{ url: 'BASE/a' }], headrs: { 'X-A': '1' } }), 'headrs'],
+    ['beside.yaml', 'requests:\n  - url: BASE/a\nheaders:\n  X-Global: "1"\n', 'headers'],
+  ])('a field beside "requests" (%s) is refused, not ignored', async (name, text, field) => {
+    const result = await run(name, text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${name}: ${field}: unknown field beside "requests"\n`);
+    expect(result.received).toEqual([]);
+  });
+
+  test('numbers of a JSON body are sent as written, beyond what a double holds', async () => {
+    const result = await run('big.json', '{"method": "POST", "url": "BASE/big", "body": {"id": 12345678901234567890, "huge": 1e400, "n": 1.5}}');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => r.body.toString())).toEqual(['{\n  "id": 12345678901234567890,\n  "huge": 1e400,\n  "n": 1.5\n}']);
+  });
+});
