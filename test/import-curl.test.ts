@@ -38,7 +38,8 @@ describe('curl commands from API docs', () => {
       expect(charge?.headers['content-type']).toBe('application/x-www-form-urlencoded');
       expect(charge?.body.toString()).toBe('amount=2000&currency=usd&description=Charge for ada@example.com');
       expect(list?.method).toBe('GET');
-      expect(list?.url).toBe(`/v1/charges?query=${encodeURIComponent("amount>999 AND status:'succeeded'").replace(/'/g, '%27')}&limit=3`);
+      // curl's form encoding: a space is `+` (curl 7.88 sends `amount%3E999+AND+…`).
+      expect(list?.url).toBe(`/v1/charges?query=${encodeURIComponent("amount>999 AND status:'succeeded'").replace(/'/g, '%27').replace(/%20/g, '+')}&limit=3`);
       expect(user?.headers['content-type']).toBe('application/json');
       expect(user?.headers.accept).toBe('application/json');
       expect(user?.headers.authorization).toBe('Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a');
@@ -138,6 +139,44 @@ describe('options', () => {
     const result = await runImport(['curl', "curl 'https://x.example/a", '-o', join(tmp.dir, 'quote')], tmp.dir);
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toMatch(/^reqflow: the curl command: not a shell command line/);
+  });
+});
+
+describe('the bytes curl sends', () => {
+  const tmp = tempDir('reqflow-import-curl-bytes-');
+  afterAll(() => tmp.cleanup());
+  /** Imports `command` (with URL as the recorder) and runs it: what the server received. */
+  async function sent(name: string, command: string) {
+    const dir = join(tmp.dir, name);
+    const imported = await runImport(['curl', '-', '-o', dir], tmp.dir, command.replaceAll('URL', `${server.url}/${name}`));
+    if (imported.code !== 0) return { imported, received: [] };
+    const before = server.received.length;
+    const [file] = (await import('node:fs')).readdirSync(dir).filter((entry) => entry.endsWith('.http'));
+    const run = await runImported(join(dir, file as string), tmp.dir, ['--env', 'dev']);
+    expect(run.code).toBe(0);
+    return { imported, received: server.received.slice(before) };
+  }
+
+  test('--data-urlencode: a space as +, and name@file encodes the file\'s own bytes, UTF-8 or not', async () => {
+    tmp.write('latin1.dat', Buffer.from([0x61, 0xff, 0x62, 0x0d, 0x0a, 0x63, 0xe9]));
+    const { received } = await sent('urlencode', "curl URL --data-urlencode 'name=a b&c' --data-urlencode 'f@latin1.dat'");
+    // What curl 7.88 sends for the same command.
+    expect(received.map((r) => r.body.toString('latin1'))).toEqual(['name=a+b%26c&f=a%FFb%0D%0Ac%E9']);
+  });
+
+  test('-d @file: line breaks dropped and the bytes up to a NUL, as curl; a file that is not UTF-8 is exit 2 naming it', async () => {
+    tmp.write('lines.dat', Buffer.from('a=1\r\n&b=2\n\u0000&c=3'));
+    const { received } = await sent('data-file', 'curl URL -d @lines.dat');
+    expect(received.map((r) => r.body.toString('latin1'))).toEqual(['a=1&b=2']);
+    const refused = await sent('data-latin1', 'curl URL -d @latin1.dat');
+    expect(refused.imported.code).toBe(2);
+    expect(refused.imported.stderr).toMatch(/^reqflow: curl -d @latin1\.dat: the file is not UTF-8 text, which a request file cannot hold as written \(its bytes would change\)\n/);
+  });
+
+  test('-F: a quoted ; belongs to the file name, and the part\'s type follows the name it is sent with', async () => {
+    tmp.write('page.html', '<p>hi</p>\n');
+    const { received } = await sent('form-name', `curl URL -F 'i=@page.html;filename="a;b.txt"'`);
+    expect(received[0]?.body.toString()).toContain('Content-Disposition: form-data; name="i"; filename="a;b.txt"\r\nContent-Type: text/plain\r\n\r\n<p>hi</p>\n\r\n');
   });
 });
 

@@ -67,8 +67,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * `#` a value puts in a URL, a comment after the URL, HTTP/1.0, a written Content-Length the body
  * contradicts, a JSON key written twice, a field beside `requests:`, headers in two spellings
  * (+1.4 kB, checks every request passes through): 157.8 kB, so the budget moved to 158.5 kB.
+ * Then a credential written in the request itself (`?api_key=`, `"password":`, a URL's password)
+ * registered as a secret as it is sent, so its echoes are masked everywhere (request-secrets.js
+ * with mask-fields.js, +1.5 kB): 159.6 kB, so the budget moved to 160 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 158_500;
+const FAST_RUN_BUDGET_BYTES = 160_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -77,7 +80,7 @@ const FAST_RUN_BUDGET_BYTES = 158_500;
  */
 const PLAIN_PATH_MODULES = `
 chain/needs-chain.js chain/chain-annotations.js core/http/proxy-env.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js history/line-buffer.js core/state-dir.js core/mask-fields.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js history/line-buffer.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-keys.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js

@@ -98,6 +98,23 @@ export function parseJsonStrict(text: string): ExactJson {
   }
 }
 
+/**
+ * A JSON number token as a value: a plain number when a double gives it back as written, else
+ * kept as its text (a lossless-json `LosslessNumber`, written back as it came by
+ * {@link stringifyJsonValue}). For readers other than JSON's (YAML) that see the number's text.
+ */
+export function numberAsWritten(token: string): unknown {
+  return isExact(token) ? Number(token) : new (losslessJson().LosslessNumber)(token);
+}
+
+/** Whether a parsed value holds a number a double did not keep: past 2^53, or out of range (YAML's reading). */
+export function holdsInexactNumbers(value: unknown, depth = 0): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value));
+  if (typeof value !== 'object' || value === null || depth > 1_000) return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (holdsInexactNumbers(item, depth + 1)) return true;
+  return false;
+}
+
 /** A number lossless-json kept as its text (`String(value)` is the text). */
 export function isLosslessNumber(value: unknown): value is object {
   return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;

@@ -9,8 +9,8 @@ import { exitCodeOf } from '../cli/report-error.js';
 import { untilStopped } from '../cli/until-stopped.js';
 import { UsageError } from '../core/errors/index.js';
 import { isLoopbackHost } from '../core/listen.js';
-import { isSecretName, MASK, SecretRegistry } from '../core/mask.js';
-import { maskSecretFields } from '../core/mask-fields.js';
+import { SecretRegistry } from '../core/mask.js';
+import { learnRequestSecrets } from '../core/request-secrets.js';
 import { selectProfile } from '../core/profiles.js';
 import type { RecordedExchange } from '../history/entry.js';
 import { openHistory, type HistoryLog } from '../history/log.js';
@@ -47,9 +47,8 @@ export const DEFAULT_TUNNEL_IDLE_MS = 600_000;
 /** Every credential the exchange carries, so that it is masked wherever its value appears (URL, bodies, other headers). */
 function learnSecrets(exchange: RecordedExchange, secrets: SecretRegistry): void {
   for (const [name, value] of Object.entries(exchange.requestHeaders)) for (const line of Array.isArray(value) ? value : [value]) secrets.addHeaderValue(name, line);
-  for (const [name, value] of new URL(exchange.url).searchParams) if (isSecretName(name)) secrets.add(value);
-  // A password in a JSON or form body: the server may echo it back in its answer.
-  if (exchange.requestBody !== undefined) maskSecretFields(exchange.requestBody.toString(), (_name, value) => (secrets.add(value), MASK));
+  // A key in the query, a password in a JSON or form body: the server may echo it back in its answer.
+  learnRequestSecrets(secrets, exchange.url, exchange.requestBody);
 }
 
 /** `--save DIR`, absolute; a path that is there and is not a folder is refused before listening. */

@@ -9,13 +9,27 @@ export const MULTIPART_BOUNDARY = 'reqflow-import-boundary';
 
 const TEMPLATE = /(\{\{[^{}]*\}\})/;
 
+/** A byte curl's escaping keeps as it is: `A-Za-z0-9-._~`. */
+const unreserved = (byte: number): boolean => (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e;
+
 /**
- * Percent-encodes a form name or value as curl does (all but `A-Za-z0-9-._~`). With
+ * Bytes percent-encoded as curl's `--data-urlencode` sends them: every byte but `A-Za-z0-9-._~`
+ * as `%XX` — the file's own bytes, UTF-8 or not — and a space as `+` (`spaceAsPlus`, curl's form
+ * encoding) or `%20`.
+ */
+export function percentEncodeBytes(bytes: Uint8Array, spaceAsPlus: boolean): string {
+  let out = '';
+  for (const byte of bytes) out += unreserved(byte) ? String.fromCharCode(byte) : byte === 0x20 && spaceAsPlus ? '+' : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  return out;
+}
+
+/**
+ * Percent-encodes a form name or value (all but `A-Za-z0-9-._~`, the text as UTF-8). With
  * `templates`, a `{{name}}` stays a template and becomes `{{%name}}`: its value is encoded when
  * it is substituted, as Postman encodes after substituting.
  */
-export function formEncode(text: string, templates: boolean): string {
-  const encode = (part: string): string => encodeURIComponent(part).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+function formEncode(text: string, templates: boolean): string {
+  const encode = (part: string): string => percentEncodeBytes(Buffer.from(part, 'utf8'), false);
   if (!templates) return encode(text);
   return text
     .split(TEMPLATE)

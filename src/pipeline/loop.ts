@@ -15,6 +15,7 @@ import type { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
+import { learnRequestSecrets } from '../core/request-secrets.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
@@ -79,6 +80,8 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     run.secrets.addHeaders(ctx.spec.headers);
     step = runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (step) await step;
+    // So is a value the request writes under a secret-looking name (`?api_key=`, `"password":`): masked wherever it turns up again.
+    if (ctx.spec.body !== undefined || ctx.spec.url.includes('?') || ctx.spec.url.includes('@')) learnRequestSecrets(run.secrets, ctx.spec.url, ctx.spec.body);
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.
       const { dryRunText } = await import('../report/dry-run.js'); // only a dry run prints requests

@@ -4,11 +4,12 @@
  * variables. An option that changes what is sent in a way a request file cannot say is exit 2
  * naming it; options about the connection or curl's output are named in a warning.
  */
+import { isUtf8 } from 'node:buffer';
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
-import { formEncode, MULTIPART_BOUNDARY } from '../form.js';
+import { MULTIPART_BOUNDARY, percentEncodeBytes } from '../form.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
 import type { ImportVariables } from '../variables.js';
@@ -39,20 +40,36 @@ const FILE_TYPES: Record<string, string> = {
   '.html': 'text/html', '.htm': 'text/html', '.json': 'application/json', '.xml': 'application/xml', '.pdf': 'application/pdf',
 };
 
-/** The `@file` of `written` (`-d`, `-F`…): its text, or (`check`) only whether it can be read — a file to include is not read whole here. */
-function readData(cwd: string, path: string, written: string, check = false): string {
+/** The `@file` of `written` as text: UTF-8 (a request file's body is text), else exit 2 naming it. */
+function readText(cwd: string, path: string, written: string): string {
+  const bytes = readData(cwd, path, written);
+  if (!isUtf8(bytes)) throw new UsageError(`curl ${written} @${path}: the file is not UTF-8 text, which a request file cannot hold as written (its bytes would change)`, { hint: 'send a binary file alone with --data-binary @FILE (included byte for byte), or as a part with -F name=@FILE' });
+  return bytes.toString('utf8');
+}
+
+/** The `@file` of `written` (`-d`, `-F`…): its bytes, or (`check`) only whether it can be read — a file to include is not read whole here. */
+function readData(cwd: string, path: string, written: string, check = false): Buffer {
   if (path === '-') throw new UsageError(`curl ${written} @-: the data comes from standard input, which a request file cannot hold`, { hint: 'save the data to a file and use @FILE' });
   const full = resolve(cwd, path);
   const kind = notAFile(full);
   if (kind) throw new UsageError(`curl ${written} @${path}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the data to a file' });
   try {
-    if (!check) return readFileSync(full, 'utf8');
+    if (!check) return readFileSync(full);
     accessSync(full, constants.R_OK);
     if (statSync(full).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
-    return '';
+    return Buffer.alloc(0);
   } catch (error) {
     throw new UsageError(`curl ${written} @${path}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: '@FILE paths are relative to the folder reqflow import runs in' });
   }
+}
+
+/** `-d @file` as curl sends it: the bytes up to the first NUL, without CR and LF, as UTF-8 text. */
+function curlDataFile(cwd: string, path: string, written: string): string {
+  const bytes = readData(cwd, path, written);
+  const nul = bytes.indexOf(0);
+  const kept = Buffer.from((nul < 0 ? bytes : bytes.subarray(0, nul)).filter((byte) => byte !== 0x0d && byte !== 0x0a));
+  if (!isUtf8(kept)) throw new UsageError(`curl ${written} @${path}: the file is not UTF-8 text, which a request file cannot hold as written (its bytes would change)`, { hint: 'send a binary file alone with --data-binary @FILE (included byte for byte), or as a part with -F name=@FILE' });
+  return kept.toString('utf8');
 }
 
 /** `--data-urlencode` and `--url-query`: `content`, `=content`, `name=content`, `@file`, `name@file`. */
@@ -60,13 +77,16 @@ function urlencoded(cwd: string, option: CurlOption, text: string): string {
   const eq = text.indexOf('=');
   const at = text.indexOf('@');
   if (at >= 0 && (eq < 0 || at < eq)) {
+    // The file's bytes, UTF-8 or not, each encoded as curl does.
     const name = text.slice(0, at);
-    const content = formEncode(readData(cwd, text.slice(at + 1), option.written), false);
+    const content = percentEncodeBytes(readData(cwd, text.slice(at + 1), option.written), true);
     return name === '' ? content : `${name}=${content}`;
   }
-  if (eq < 0) return formEncode(text, false);
+  // curl's form encoding: a space is `+` (curl 7.88 sends `a+b`), everything else as formEncode.
+  const encode = (value: string): string => percentEncodeBytes(Buffer.from(value, 'utf8'), true);
+  if (eq < 0) return encode(text);
   const name = text.slice(0, eq);
-  return name === '' ? formEncode(text.slice(1), false) : `${name}=${formEncode(text.slice(eq + 1), false)}`;
+  return name === '' ? encode(text.slice(1)) : `${name}=${encode(text.slice(eq + 1))}`;
 }
 
 /** `-F name=value`, `name=@file;type=x;filename=y`, `name=<file`: curl's own little syntax. */
@@ -80,12 +100,12 @@ function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartP
   const params: Record<string, string> = {};
   const kind = content.startsWith('@') ? 'file' : content.startsWith('<') ? 'content' : 'text';
   if (kind !== 'text' || !content.startsWith('"')) {
-    // `;type=…` and `;filename=…` end the value (a quoted value keeps its `;`).
-    const [value = '', ...rest] = content.split(';');
+    // `;type=…` and `;filename=…` end the value; a quoted parameter keeps its `;` (`filename="a;b.txt"`).
+    const [value = '', ...rest] = splitOutsideQuotes(content);
     content = value;
     for (const param of rest) {
       const [key = '', ...values] = param.split('=');
-      params[key.trim()] = values.join('=').replace(/^"(.*)"$/, '$1');
+      params[key.trim()] = values.join('=').replace(/^"(.*)"$/s, '$1').replace(/\\(["\\])/g, '$1');
     }
   } else content = content.replace(/^"(.*)"$/s, '$1');
   if (params.headers !== undefined) throw new UsageError(`curl ${option.written} ${name}=…;headers=…: part headers cannot be written in a request file`);
@@ -94,7 +114,27 @@ function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartP
   const file = resolve(cwd, content.slice(1));
   readData(cwd, content.slice(1), option.written, true); // exists and readable, or exit 2 naming it
   if (kind === 'content') return { name, ...type, value: { file } };
-  return { name, filename: params.filename ?? basename(file), contentType: params.type ?? FILE_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream', value: { file } };
+  // curl guesses the type from the name the part is sent with (`filename=` when given).
+  const filename = params.filename ?? basename(file);
+  return { name, filename, contentType: params.type ?? FILE_TYPES[extname(filename).toLowerCase()] ?? 'application/octet-stream', value: { file } };
+}
+
+/** `a;b="c;d";e` → `a`, `b="c;d"`, `e`: curl's `-F` parameters, split where no double quote is open. */
+function splitOutsideQuotes(text: string): string[] {
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\' && quoted) i++;
+    else if (char === '"') quoted = !quoted;
+    else if (char === ';' && !quoted) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }
 
 /** `Name: value` of `-H` (`Name;` is an empty value; `Name:` removes a header curl would add). */
@@ -164,8 +204,8 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       case 'url': urls.push(value); break;
       case 'header': headers.push(headerOf(option)); break;
       case 'data': case 'data-ascii':
-        // curl reads `@file` for these and drops its line breaks.
-        data.push({ text: value.startsWith('@') ? readData(cwd, value.slice(1), option.written).replace(/[\r\n]/g, '') : value });
+        // curl reads `@file` for these, drops its line breaks and stops at a NUL byte (a C string).
+        data.push({ text: value.startsWith('@') ? curlDataFile(cwd, value.slice(1), option.written) : value });
         break;
       case 'data-binary':
         if (!value.startsWith('@')) data.push({ text: value });
@@ -178,7 +218,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       case 'data-urlencode': data.push({ text: urlencoded(cwd, option, value) }); break;
       case 'json':
         json = true;
-        data.push({ text: value.startsWith('@') ? readData(cwd, value.slice(1), option.written) : value });
+        data.push({ text: value.startsWith('@') ? readText(cwd, value.slice(1), option.written) : value });
         break;
       case 'form': form.push(formPart(cwd, option, false)); break;
       case 'form-string': form.push(formPart(cwd, option, true)); break;
@@ -252,7 +292,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
   if (compressed) add('Accept-Encoding', 'gzip, deflate, br');
 
   let body: ImportedBody | undefined;
-  const joined = (): string => data.map((piece) => ('text' in piece ? piece.text : readFileSync(piece.file, 'utf8'))).join(json ? '' : '&');
+  const joined = (): string => data.map((piece) => ('text' in piece ? piece.text : readText(cwd, piece.file, '--data-binary'))).join(json ? '' : '&');
   if (get || head) {
     if (data.length > 0) query.push(joined());
   } else if (form.length > 0) {

@@ -2,6 +2,7 @@ import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { specsFromData } from '../format-json/structured.js';
 import { expandedSize, MAX_EXPANDED_VALUES } from './alias-expansion.js';
+import { holdsInexactNumbers } from '../../core/json-exact.js';
 
 interface YamlMark {
   line: number;
@@ -32,7 +33,13 @@ const plugin: Plugin = {
       if (expandedSize(data) === undefined) {
         throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
-      ctx.requests.push(...specsFromData(data, ctx.file, data, (key) => definesAnchor(ctx.text, key)));
+      // A number a double did not keep (past 2^53, 1e400): the file is read again for the bodies, keeping its text.
+      let exact: unknown = data;
+      if (holdsInexactNumbers(data)) {
+        const { exactNumbersSchema } = await import('./exact-numbers.js');
+        exact = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file, schema: exactNumbersSchema(await import('js-yaml')) });
+      }
+      ctx.requests.push(...specsFromData(data, ctx.file, exact, (key) => definesAnchor(ctx.text, key)));
     },
   },
 };

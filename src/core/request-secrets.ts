@@ -1,0 +1,43 @@
+/**
+ * Values a request writes under secret-looking names — a URL's password, `?api_key=…` in its URL,
+ * `"password": …` or `client_secret=…` in its body — registered as secrets, as a secret
+ * variable's value is: wherever they turn up again (a server echoing them in its answer, a
+ * check's message, `-v`, `--as curl`, the history, a report) they are masked, not only where
+ * they were written. Secret-named headers are registered by the pipeline (`addHeaders`).
+ */
+import { MASK, isSecretName, type SecretRegistry } from './mask.js';
+import { maskSecretFields } from './mask-fields.js';
+
+/** A body past this is not scanned (the history keeps 64 KiB of it; uploads are not forms of credentials). */
+const MAX_SCANNED_BODY = 1024 * 1024;
+
+/** A query's or form's piece decoded (`+` a space), or as written when it is no valid encoding. */
+function formDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+}
+
+export function learnRequestSecrets(secrets: SecretRegistry, url: string, body: string | Uint8Array | undefined): void {
+  // `https://user:password@host/`: the password (the URL is shown masked; a k6 export or an echo would not be).
+  const userinfo = /^[a-z][a-z0-9+.-]*:\/\/([^/?#@]*)@/i.exec(url)?.[1];
+  const colon = userinfo?.indexOf(':') ?? -1;
+  if (userinfo !== undefined && colon >= 0) secrets.add(formDecoded(userinfo.slice(colon + 1)));
+  const query = url.indexOf('?');
+  if (query >= 0) {
+    const end = url.indexOf('#', query);
+    for (const pair of url.slice(query + 1, end < 0 ? undefined : end).split('&')) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0 || !isSecretName(formDecoded(pair.slice(0, eq)))) continue;
+      secrets.add(formDecoded(pair.slice(eq + 1)));
+    }
+  }
+  if (body === undefined || body.length === 0 || body.length > MAX_SCANNED_BODY) return;
+  const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  maskSecretFields(text, (_name, value) => {
+    secrets.add(value);
+    return MASK;
+  });
+}
