@@ -117,3 +117,48 @@ describe('OpenAPI 3.0 servers of a path item or an operation', () => {
   });
 });
 
+
+describe('parameters as OpenAPI serializes them', () => {
+  test('a query array exploded (form), a deepObject, Swagger 2.0 collectionFormat, and path values encoded as one segment', async () => {
+    const spec = tmp.write('serialize/spec.yaml', `openapi: 3.0.3
+info: { title: S, version: "1" }
+servers: [{ url: http://127.0.0.1:1 }]
+paths:
+  /items/{id}:
+    parameters:
+      - { name: id, in: path, required: true, schema: { type: string }, example: "a/b c" }
+    get:
+      operationId: find
+      parameters:
+        - { name: tags, in: query, required: true, schema: { type: array, items: { type: string } }, example: [x, y] }
+        - { name: ids, in: query, required: true, explode: false, schema: { type: array, items: { type: integer } }, example: [1, 2] }
+        - { name: filter, in: query, required: true, style: deepObject, schema: { type: object }, example: { a: 1 } }
+        - { name: q, in: query, required: true, schema: { type: string }, example: "a&b c" }
+      responses: { "200": { description: ok } }
+`);
+    const swagger = tmp.write('serialize/swagger.yaml', `swagger: "2.0"
+info: { title: W, version: "1" }
+host: 127.0.0.1:1
+paths:
+  /list:
+    get:
+      operationId: list
+      parameters:
+        - { name: tags, in: query, required: true, type: array, items: { type: string }, collectionFormat: multi, x-example: [x, y] }
+        - { name: ids, in: query, required: true, type: array, items: { type: string }, collectionFormat: pipes, x-example: [p, q] }
+      responses: { "200": { description: ok } }
+`);
+    const received: string[] = [];
+    for (const source of [spec, swagger]) {
+      const out = join(tmp.dir, 'serialize', `out-${received.length}`);
+      expect((await runImport(['openapi', source, '-o', out], tmp.dir)).code).toBe(0);
+      const before = server.received.length;
+      for (const file of readdirSync(out).filter((name) => name.endsWith('.http'))) {
+        expect((await runImported(join(out, file), out, ['--env', 'dev', '-e', `baseUrl=${server.url}`])).code).toBe(0);
+      }
+      received.push(...server.received.slice(before).map((r) => r.url));
+    }
+    // What an OpenAPI client (style form, explode true by default) sends for these examples.
+    expect(received).toEqual(['/items/a%2Fb%20c?tags=x&tags=y&ids=1%2C2&filter[a]=1&q=a%26b%20c', '/list?tags=x&tags=y&ids=p%7Cq']);
+  });
+});

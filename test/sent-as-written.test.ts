@@ -121,6 +121,12 @@ describe('YAML and JSON request files', () => {
     expect(result.received).toEqual([]);
   });
 
+  test('numbers of a YAML body too: past 2^53 (decimal, hex) they keep their digits', async () => {
+    const result = await run('big.yaml', 'method: POST\nurl: BASE/bigy\nheaders:\n  X-N: 7\nbody:\n  id: 12345678901234567890\n  hex: 0x1fffffffffffffffff\n  n: 1.5\n  small: 42\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => [r.headers['x-n'], r.body.toString()])).toEqual([['7', '{\n  "id": 12345678901234567890,\n  "hex": 590295810358705651711,\n  "n": 1.5,\n  "small": 42\n}']]);
+  });
+
   test('numbers of a JSON body are sent as written, beyond what a double holds', async () => {
     const result = await run('big.json', '{"method": "POST", "url": "BASE/big", "body": {"id": 12345678901234567890, "huge": 1e400, "n": 1.5}}');
     expect(result.code).toBe(0);

@@ -9,7 +9,7 @@ import { asRecord } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { bodyOf, Sampler, valueText } from './examples.js';
 import { loadSpec, type SpecVersion } from './load-spec.js';
-import { operationsOf, type Operation } from './operations.js';
+import { operationsOf, type Operation, type Parameter } from './operations.js';
 import { SecurityMapper } from './security.js';
 
 /** A server's URL with each `{name}` replaced by `replace(name, its default)`. */
@@ -61,19 +61,45 @@ interface Context {
   warn(message: string): void;
 }
 
+/**
+ * A query parameter as OpenAPI serializes it (style `form` and `explode` by default): an array
+ * `tags=x&tags=y` (exploded) or `tags=x,y`, `x y`, `x|y`; an object `a=1&b=2` (exploded form),
+ * `filter[a]=1` (deepObject) or `filter=a,1`. Each value is a variable of its own.
+ */
+function queryPairs(p: Parameter, value: unknown, encoded: (name: string, text: string) => string): string[] {
+  const style = p.style ?? 'form';
+  const explode = p.explode ?? style === 'form';
+  const numbered = (index: number): string => (index === 0 ? p.name : `${p.name}${index + 1}`);
+  if (Array.isArray(value) && value.length > 0) {
+    if (explode && style === 'form') return value.map((item, index) => `${p.name}=${encoded(numbered(index), valueText(item))}`);
+    const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
+    return [`${p.name}=${encoded(p.name, value.map(valueText).join(separator))}`];
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+    const entries = Object.entries(value);
+    if (style === 'deepObject') return entries.map(([key, item]) => `${p.name}[${key}]=${encoded(`${p.name}_${key}`, valueText(item))}`);
+    if (explode && style === 'form') return entries.map(([key, item]) => `${key}=${encoded(key, valueText(item))}`);
+    return [`${p.name}=${encoded(p.name, entries.flatMap(([key, item]) => [key, valueText(item)]).join(','))}`];
+  }
+  return [`${p.name}=${encoded(p.name, valueText(value))}`];
+}
+
 function requestOf(operation: Operation, name: string, context: Context): ImportedRequest {
   const { variables } = context;
-  const value = (p: Operation['parameters'][number]): string => `{{${variables.parameter(p.name, valueText(p.example ?? context.sampler.make(p.schema, `parameter ${p.name}`)))}}}`;
+  const example = (p: Parameter): unknown => p.example ?? context.sampler.make(p.schema, `parameter ${p.name}`);
+  const value = (p: Parameter): string => `{{${variables.parameter(p.name, valueText(example(p)))}}}`;
+  // In the path and the query a value is sent percent-encoded (`{{%name}}`): `a/b c` is one segment, `a%2Fb%20c`.
+  const encoded = (name: string, text: string): string => `{{%${variables.parameter(name, text)}}}`;
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, param: string) => {
     const declared = operation.parameters.find((p) => p.in === 'path' && p.name === param);
-    return declared ? value(declared) : `{{${variables.parameter(param, '')}}}`;
+    return declared ? encoded(declared.name, valueText(example(declared))) : encoded(param, '');
   });
   const comments: string[] = [];
   const credentials = context.security.credentials(operation.security);
   // Optional query parameters without an example would send `name=`: they are listed instead.
   const optional = operation.parameters.filter((p) => p.in === 'query' && !p.required && p.example === undefined);
   if (optional.length > 0) comments.push(`optional query parameters: ${optional.map((p) => p.name).join(', ')}`);
-  const query = [...operation.parameters.filter((p) => p.in === 'query' && !optional.includes(p)).map((p) => `${p.name}=${value(p)}`), ...credentials.query.map(([n, v]) => `${n}=${v}`)];
+  const query = [...operation.parameters.filter((p) => p.in === 'query' && !optional.includes(p)).flatMap((p) => queryPairs(p, example(p), encoded)), ...credentials.query.map(([n, v]) => `${n}=${v}`)];
   const headers: Array<[string, string]> = operation.parameters.filter((p) => p.in === 'header' && !/^(accept|content-type|authorization)$/i.test(p.name)).map((p) => [p.name, value(p)]);
   const cookies = [...operation.parameters.filter((p) => p.in === 'cookie').map((p) => `${p.name}=${value(p)}`), ...credentials.cookies];
   headers.push(...credentials.headers);

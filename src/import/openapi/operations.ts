@@ -15,7 +15,19 @@ export interface Parameter {
   /** The example written in the spec (parameter, its examples, its schema), if any. */
   example?: unknown;
   schema?: Schema;
+  /** How an array or object goes on the wire: OpenAPI 3's `style`, or Swagger 2.0's `collectionFormat` read as one. */
+  style?: 'form' | 'simple' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject' | 'label' | 'matrix';
+  /** OpenAPI 3's `explode` (default: true for the form style, else false); Swagger 2.0's `multi`. */
+  explode?: boolean;
 }
+
+/** Swagger 2.0's `collectionFormat` as OpenAPI 3's style and explode. */
+const COLLECTION_FORMATS: Record<string, Pick<Parameter, 'style' | 'explode'>> = {
+  csv: { style: 'form', explode: false },
+  ssv: { style: 'spaceDelimited', explode: false },
+  pipes: { style: 'pipeDelimited', explode: false },
+  multi: { style: 'form', explode: true },
+};
 
 export interface RequestBody {
   contentType: string;
@@ -67,7 +79,8 @@ function parameterOf(raw: unknown, version: SpecVersion): Parameter | undefined 
   // Swagger 2.0: type, format, items and enum sit on the parameter itself.
   const schema = version === '2.0' ? record : asRecord(record.schema);
   const example = exampleOf(record, schema);
-  return { name: record.name, in: where, required: record.required === true || where === 'path', ...(example !== undefined ? { example } : {}), ...(schema ? { schema } : {}) };
+  const serialized = version === '2.0' ? (COLLECTION_FORMATS[String(record.collectionFormat ?? 'csv')] ?? {}) : { ...(typeof record.style === 'string' ? { style: record.style as Parameter['style'] } : {}), ...(typeof record.explode === 'boolean' ? { explode: record.explode } : {}) };
+  return { name: record.name, in: where, required: record.required === true || where === 'path', ...(example !== undefined ? { example } : {}), ...(schema ? { schema } : {}), ...serialized };
 }
 
 /** Path-level parameters, overridden by the operation's of the same name and place. */
