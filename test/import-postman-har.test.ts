@@ -102,6 +102,42 @@ describe('HAR (Chromium)', () => {
   });
 });
 
+describe('bodies a HAR or a collection holds in other shapes', () => {
+  const tmp = tempDir('reqflow-import-shapes-');
+  afterAll(() => tmp.cleanup());
+
+  test('a HAR body saved in base64 is sent as its bytes; a file field, whose content a HAR does not keep, is a warning', async () => {
+    const har = { log: { entries: [
+      { request: { method: 'PUT', url: `${server.url}/bytes`, headers: [], postData: { mimeType: 'application/octet-stream', text: Buffer.from([0, 0xff, 0xfe, 1]).toString('base64'), encoding: 'base64' } } },
+      { request: { method: 'POST', url: `${server.url}/form`, headers: [], postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'f', value: 'zz', fileName: 'a.txt' }] } } },
+    ] } };
+    tmp.write('shapes/s.har', JSON.stringify(har));
+    const imported = await runImport(['har', 's.har', '-o', 'out'], join(tmp.dir, 'shapes'));
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('the form field "f" was the file "a.txt", whose content a HAR does not keep');
+    const before = server.received.length;
+    expect((await runImported(join('out', 's.http'), join(tmp.dir, 'shapes'), ['--env', 'dev'])).code).toBe(0);
+    expect(server.received.slice(before).map((r) => [r.url, r.body.toString('hex')])).toEqual([['/bytes', '00fffe01'], ['/form', Buffer.from('f=zz').toString('hex')]]);
+  });
+
+  test('Postman form-data under a Content-Type the request sets: the boundary is the body\'s', async () => {
+    const collection = { info: { name: 'c', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, item: [
+      { name: 'no-boundary', request: { method: 'POST', url: `${server.url}/m1`, header: [{ key: 'Content-Type', value: 'multipart/form-data' }], body: { mode: 'formdata', formdata: [{ key: 'a', value: '1', type: 'text' }] } } },
+      { name: 'own-boundary', request: { method: 'POST', url: `${server.url}/m2`, header: [{ key: 'Content-Type', value: 'multipart/form-data; boundary=XyZ' }], body: { mode: 'formdata', formdata: [{ key: 'b', value: '2', type: 'text' }] } } },
+    ] };
+    tmp.write('pm/c.json', JSON.stringify(collection));
+    const imported = await runImport(['postman', 'c.json', '-o', 'out'], join(tmp.dir, 'pm'));
+    expect(imported.code).toBe(0);
+    const before = server.received.length;
+    expect((await runImported(join('out', 'c.http'), join(tmp.dir, 'pm'), ['--env', 'dev'])).code).toBe(0);
+    const [m1, m2] = server.received.slice(before);
+    expect(m1?.headers['content-type']).toBe('multipart/form-data; boundary=reqflow-import-boundary');
+    expect(m1?.body.toString()).toBe('--reqflow-import-boundary\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--reqflow-import-boundary--');
+    expect(m2?.headers['content-type']).toBe('multipart/form-data; boundary=XyZ');
+    expect(m2?.body.toString()).toBe('--XyZ\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--XyZ--');
+  });
+});
+
 describe('writing the files', () => {
   const tmp = tempDir('reqflow-import-write-');
   afterAll(() => tmp.cleanup());

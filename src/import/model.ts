@@ -19,6 +19,8 @@ export type ImportedBody =
   | { kind: 'text'; text: string; exact: boolean }
   /** A file sent as its bytes: `< ./path` (absolute here; written relative to the request file). */
   | { kind: 'file'; path: string }
+  /** Bytes that are no text (a HAR body in base64): written to a file beside, sent with `< ./file`. */
+  | { kind: 'bytes'; bytes: Buffer }
   | { kind: 'multipart'; boundary: string; parts: MultipartPart[] };
 
 export interface ImportedRequest {

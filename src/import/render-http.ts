@@ -14,7 +14,8 @@ import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from 
 export interface RenderedFile {
   /** Relative to the output folder. */
   path: string;
-  content: string;
+  /** Text, or the bytes of a body that is no text. */
+  content: string | Buffer;
 }
 
 /**
@@ -94,14 +95,20 @@ class FileRenderer {
 
   private bodyLines(request: ImportedRequest, body: ImportedBody): string[] {
     if (body.kind === 'file') return [`< ${includePath(this.absolute, body.path)}`];
+    if (body.kind === 'bytes') return [`< ${includePath(this.absolute, join(this.outDir, this.besideFile(request, body.bytes)))}`];
     if (body.kind === 'multipart') return multipartLines(this.absolute, body.boundary, body.parts, (text, what) => oneLine(text, this.file, request, what));
     // A GraphQL query is the request's text, not bytes: it stays below the request line.
     if (request.method === 'GRAPHQL' || inlineable(request, body.text, body.exact)) return body.text.split('\n');
+    // `<@` resolves {{…}} in the file as in the source; `<` sends its bytes as they are.
+    return [`${body.exact ? '<' : '<@'} ${includePath(this.absolute, join(this.outDir, this.besideFile(request, body.text)))}`];
+  }
+
+  /** A body written to `FILE.bodies/NAME.ext` beside the request file; its path in the output folder. */
+  private besideFile(request: ImportedRequest, content: string | Buffer): string {
     const stem = basename(this.file.path, '.http');
     const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${request.name}.${extensionOf(request)}`);
-    this.extra.push({ path, content: body.text });
-    // `<@` resolves {{…}} in the file as in the source; `<` sends its bytes as they are.
-    return [`${body.exact ? '<' : '<@'} ${includePath(this.absolute, join(this.outDir, path))}`];
+    this.extra.push({ path, content });
+    return path;
   }
 
   /** A script block's code: `%}` anywhere in it would end the block there (script-block.ts). */

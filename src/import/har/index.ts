@@ -4,9 +4,11 @@
  * HTTP/2 pseudo-headers, `Content-Length`, `Host`, hop-by-hop headers — is not written: reqflow
  * adds what the request needs. Cookies only with `--cookies`, as secrets.
  */
+import { isUtf8 } from 'node:buffer';
 import { basename, extname } from 'node:path';
 import type { Entry, Header, Har } from 'har-format';
 import { UsageError } from '../../core/errors/index.js';
+import { maskUrl } from '../../core/mask.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, Imported, ImportOptions } from '../model.js';
 import { slug, UniqueNames } from '../names.js';
@@ -34,11 +36,18 @@ function requestName(method: string, url: URL): string {
   return slug(`${method} ${url.pathname.split('/').filter(Boolean).at(-1) ?? url.hostname}`, method.toLowerCase());
 }
 
-function bodyOf(entry: Entry, headers: Array<[string, string]>): ImportedBody | undefined {
+function bodyOf(entry: Entry, headers: Array<[string, string]>, warn: (message: string) => void): ImportedBody | undefined {
   const post = entry.request.postData;
   if (!post) return undefined;
-  if (typeof post.text === 'string') return { kind: 'text', text: post.text, exact: true };
+  if (typeof post.text === 'string') {
+    // Some tools save a binary body base64-encoded, saying so in `encoding` (as HAR does for responses).
+    if ((post as { encoding?: unknown }).encoding !== 'base64') return { kind: 'text', text: post.text, exact: true };
+    const bytes = Buffer.from(post.text, 'base64');
+    return isUtf8(bytes) ? { kind: 'text', text: bytes.toString('utf8'), exact: true } : { kind: 'bytes', bytes };
+  }
   const params = post.params ?? [];
+  // A HAR keeps a file field's name, never its content: what is sent is the value it holds.
+  for (const param of params) if (param.fileName !== undefined) warn(`${entry.request.method} ${maskUrl(entry.request.url.slice(0, 200))}: the form field "${param.name}" was the file "${param.fileName}", whose content a HAR does not keep: it is sent with the value the HAR holds`);
   if (/multipart\/form-data/i.test(post.mimeType)) {
     const type = headers.find(([n]) => n.toLowerCase() === 'content-type');
     if (type) type[1] = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
@@ -77,7 +86,7 @@ export async function importHar(source: string, options: ImportOptions): Promise
     }
     const post = entry.request.postData;
     if (post?.mimeType && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', post.mimeType]);
-    const body = bodyOf(entry, headers);
+    const body = bodyOf(entry, headers, options.warn);
     const path = options.perHost ? `${slug(url.host, 'host')}.http` : `${stem}.http`;
     let file = files.get(path);
     if (!file) {

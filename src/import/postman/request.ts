@@ -110,6 +110,23 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
   }
 }
 
+/**
+ * A form-data body under a `Content-Type` the request sets itself: `multipart/form-data` without a
+ * boundary gets the body's (else no server could split the parts), one with a boundary makes it
+ * the body's, and any other type is sent as written, with a warning.
+ */
+function multipartType(headers: Array<[string, string]>, body: Extract<ImportedBody, { kind: 'multipart' }>, warn: (message: string) => void): void {
+  const type = headers.find(([name]) => name.toLowerCase() === 'content-type');
+  if (!type) return;
+  if (!/^\s*multipart\//i.test(type[1])) {
+    warn(`its form-data body goes with the Content-Type it sets, ${type[1].slice(0, 100)}: a server reads the parts only under multipart/form-data`);
+    return;
+  }
+  const boundary = /boundary="?([^";]+)"?/i.exec(type[1])?.[1];
+  if (boundary === undefined) type[1] = `${type[1]}; boundary=${body.boundary}`;
+  else body.boundary = boundary;
+}
+
 /** The scripts of one phase — the collection's, its folders', the item's (the SDK lists them in that order) — as one JetBrains script. */
 function script(item: Item, listen: 'prerequest' | 'test', warn: (message: string) => void, where: string): string | undefined {
   const lines = item.events.listeners(listen).flatMap((event) => (event.disabled ? [] : ((event.script?.exec as string[] | undefined) ?? [])));
@@ -156,6 +173,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   if (hasBody && behavior.pruneBody) comments.push(`Postman does not send the body of a ${method} request (its protocolProfileBehavior has no disableBodyPruning): left out`);
   const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where) : {};
   if (body.contentType && !has('content-type')) headers.push(['Content-Type', body.contentType]);
+  if (body.body?.kind === 'multipart') multipartType(headers, body.body, (message) => warn(`${where}: ${message}`));
   const pre = script(item, 'prerequest', warn, where);
   const post = script(item, 'test', warn, where);
   const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
