@@ -31,7 +31,7 @@ const inNumber = (code: number): boolean => (code >= 0x30 && code <= 0x39) || co
  * number), and only number tokens become strings — a regular expression's matches allocated
  * for every token of every body.
  */
-function hasInexactNumbers(text: string): boolean {
+export function hasInexactNumbers(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) {

@@ -2,7 +2,7 @@ import { ParseError, UsageError } from '../../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { jsonSyntaxError, lineColumn } from '../../core/json-error.js';
-import { DuplicateJsonKey, parseJsonStrict } from '../../core/json-exact.js';
+import { DuplicateJsonKey, hasInexactNumbers, parseJsonStrict } from '../../core/json-exact.js';
 import { specsFromData } from './structured.js';
 
 /**
@@ -25,6 +25,9 @@ function parseJsonText(text: string, file: string): { data: unknown; exact: unkn
   // Bodies and variables are written out again as JSON, which recurses, and so does the exact
   // reading below (YAML: js-yaml refuses such depth itself).
   if (nestedDeeperThan(data, MAX_JSON_DEPTH)) throw new UsageError(`${file}: nested more than ${MAX_JSON_DEPTH} levels deep`);
+  // Nearly every file has neither a key written twice nor a number a double cannot hold: it is
+  // not read again (lossless-json's loading is most of a small file's cost).
+  if (keysWritten(clean) === keysRead(data) && !hasInexactNumbers(clean)) return { data, exact: data };
   try {
     const { value, lossless } = parseJsonStrict(clean);
     return { data, exact: lossless ? value : data };
@@ -33,6 +36,28 @@ function parseJsonText(text: string, file: string): { data: unknown; exact: unkn
     const { line, column } = lineColumn(clean, error.offset);
     throw new ParseError(file, line, column, `${error.message} in one object (only the last would be read)`, { hint: 'write each key once; a header sent on several lines is a list: "X-A": ["1", "2"]' });
   }
+}
+
+/** How many keys the text writes: strings followed by `:` (a scan; strings skipped whole). */
+function keysWritten(text: string): number {
+  let keys = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) !== 0x22) continue;
+    for (i++; i < text.length && text.charCodeAt(i) !== 0x22; i++) if (text.charCodeAt(i) === 0x5c) i++;
+    let j = i + 1;
+    while (j < text.length && /\s/.test(text[j] as string)) j++;
+    if (text[j] === ':') keys++;
+  }
+  return keys;
+}
+
+/** How many keys the parsed value holds: fewer than written when one was written twice in an object. */
+function keysRead(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  let keys = 0;
+  if (Array.isArray(value)) for (const item of value) keys += keysRead(item);
+  else for (const key in value) keys += 1 + keysRead((value as Record<string, unknown>)[key]);
+  return keys;
 }
 
 const plugin: Plugin = {
