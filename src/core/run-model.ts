@@ -165,7 +165,11 @@ export interface Session {
    * Use your plugin's name as the key.
    */
   getData<T = unknown>(key: string): T | undefined;
-  setData(key: string, value: unknown): void;
+  /**
+   * `merge`: how the entry merges with what another run saved meanwhile (three-way, see
+   * `mergeData` in core/session.ts, the default: field by field, lists as sets).
+   */
+  setData(key: string, value: unknown, merge?: (before: unknown, mine: unknown, theirs: unknown) => unknown): void;
   /** Names of plain session variables. */
   names(): string[];
   /** Writes the session file atomically (0600) if anything changed. The core calls it after each request. */

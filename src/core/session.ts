@@ -135,6 +135,47 @@ function readSessionFile(path: string): SessionFile | undefined {
 }
 
 /**
+ * How a session data entry this process changed merges with what the file holds when it saves:
+ * `before` is the entry as this process found it, `mine` as it is now, `theirs` as another run
+ * may have saved it meanwhile. Undefined: the entry is removed.
+ */
+export type DataMerge = (before: unknown, mine: unknown, theirs: unknown) => unknown;
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+const isPlainRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The default three-way merge of a data entry: what only another run changed is kept, what this
+ * one changed wins; an object merges field by field (script globals name by name), a list as a
+ * set (items this run added or removed, on top of theirs).
+ */
+function mergeData(before: unknown, mine: unknown, theirs: unknown): unknown {
+  if (sameJson(theirs, before)) return mine;
+  if (sameJson(mine, before)) return theirs;
+  if (isPlainRecord(mine) && isPlainRecord(theirs)) {
+    const base = isPlainRecord(before) ? before : {};
+    const out: Record<string, unknown> = { ...theirs };
+    for (const key of new Set([...Object.keys(base), ...Object.keys(mine)])) {
+      if (sameJson(mine[key], base[key])) continue;
+      const value = mergeData(base[key], mine[key], theirs[key]);
+      if (value === undefined) delete out[key];
+      else out[key] = value;
+    }
+    return out;
+  }
+  if (Array.isArray(mine) && Array.isArray(theirs)) {
+    const key = (item: unknown): string => JSON.stringify(item);
+    const base = new Set((Array.isArray(before) ? before : []).map(key));
+    const own = new Set(mine.map(key));
+    const removed = new Set([...base].filter((item) => !own.has(item)));
+    const kept = theirs.filter((item) => !removed.has(key(item)));
+    const present = new Set(kept.map(key));
+    return [...kept, ...mine.filter((item) => !base.has(key(item)) && !present.has(key(item)))];
+  }
+  return mine;
+}
+
+/**
  * A profile's session, saved under a lock and merged: `save` re-reads the file and writes back
  * only what this process changed (variable by variable, data key by data key), so two runs, or
  * a login and a refresh, at the same time never lose each other's values.
@@ -142,6 +183,8 @@ function readSessionFile(path: string): SessionFile | undefined {
 export class FileSession implements Session {
   private readonly changedVariables = new Set<string>();
   private readonly changedData = new Set<string>();
+  /** Each changed data entry as it was before this process changed it, and how it merges. */
+  private readonly dataBefore = new Map<string, { value: unknown; merge: DataMerge }>();
   constructor(
     readonly profile: string,
     readonly path: string,
@@ -169,7 +212,8 @@ export class FileSession implements Session {
   getData<T = unknown>(key: string): T | undefined {
     return this.content.data[key] as T | undefined;
   }
-  setData(key: string, value: unknown): void {
+  setData(key: string, value: unknown, merge: DataMerge = mergeData): void {
+    if (!this.dataBefore.has(key)) this.dataBefore.set(key, { value: structuredClone(this.content.data[key]), merge });
     if (value === undefined) delete this.content.data[key];
     else this.content.data[key] = value;
     this.changedData.add(key);
@@ -202,7 +246,10 @@ export class FileSession implements Session {
           else delete merged.variables[name];
         }
         for (const key of this.changedData) {
-          if (Object.hasOwn(this.content.data, key)) merged.data[key] = this.content.data[key];
+          // Entry by entry against what this process started from: another run's cookies and globals stay.
+          const before = this.dataBefore.get(key);
+          const value = before ? before.merge(before.value, this.content.data[key], merged.data[key]) : this.content.data[key];
+          if (value !== undefined) merged.data[key] = value;
           else delete merged.data[key];
         }
         const { writeFileAtomic } = await import('./atomic-write.js'); // only a run that changed the session writes it
@@ -216,6 +263,7 @@ export class FileSession implements Session {
     }
     this.changedVariables.clear();
     this.changedData.clear();
+    this.dataBefore.clear();
   }
 }
 

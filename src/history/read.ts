@@ -9,6 +9,7 @@
  */
 import { createReadStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { UsageError } from '../core/errors/index.js';
 import { LINE_END, type HistoryEntry, type HistorySummary } from './entry.js';
 import { HISTORY_EXTENSION, ROTATED_SUFFIX, historyFolder } from './paths.js';
 
@@ -16,10 +17,26 @@ const NEWLINE = 0x0a;
 /** Where an entry's summary ends: no string in it can hold these bytes (its quotes would be escaped). */
 const EXCHANGE_KEY = Buffer.from(',"request":{');
 
+/** A line longer than this is no entry reqflow wrote (its URL, headers and bodies are capped far below): skipped unread. */
+const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/** Every field of a summary of the type it has: a line edited by hand (`"url": {}`) is skipped, not shown as `[object Object]` or a crash. */
 function isSummary(value: unknown): value is HistorySummary {
   if (typeof value !== 'object' || value === null) return false;
   const entry = value as Partial<HistorySummary>;
-  return entry.v === 1 && typeof entry.id === 'string' && typeof entry.time === 'string' && typeof entry.file === 'string' && typeof entry.name === 'string' && typeof entry.durationMs === 'number';
+  const optional = (field: unknown, type: 'number' | 'string'): boolean => field === undefined || typeof field === type;
+  const error = entry.error as { message?: unknown; exitCode?: unknown } | undefined;
+  return (
+    entry.v === 1 && typeof entry.id === 'string' && typeof entry.time === 'string' && typeof entry.file === 'string' && typeof entry.name === 'string' && typeof entry.durationMs === 'number' &&
+    typeof entry.method === 'string' && typeof entry.url === 'string' && optional(entry.project, 'string') && optional(entry.profile, 'string') && optional(entry.line, 'number') &&
+    optional(entry.status, 'number') && optional(entry.size, 'number') && (error === undefined || (typeof error === 'object' && error !== null && typeof error.message === 'string' && optional(error.exitCode, 'number')))
+  );
+}
+
+/** The request and response parts of a whole entry, of the shapes `history show` and `replay` read. */
+function isExchange(entry: Partial<HistoryEntry>): boolean {
+  const part = (value: unknown): boolean => typeof value === 'object' && value !== null && typeof (value as { headers?: unknown }).headers === 'object' && (value as { headers?: unknown }).headers !== null;
+  return part(entry.request) && (entry.response === undefined || part(entry.response));
 }
 
 function parsed(text: string): unknown {
@@ -32,22 +49,44 @@ function parsed(text: string): unknown {
 
 /** Calls `line` with each whole line of a file (bytes `start` to `end` of `buffer`); nothing when there is no file. */
 async function forEachLine(path: string, line: (buffer: Buffer, start: number, end: number) => void): Promise<void> {
-  let rest: Buffer = Buffer.alloc(0);
+  // The start of a line that goes on in the next chunks: joined once, when its end comes (joining
+  // at every chunk copied a long line over and over); past MAX_LINE_BYTES it is dropped.
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
-      const buffer = rest.length > 0 ? Buffer.concat([rest, chunk]) : chunk;
       let start = 0;
-      for (let end = buffer.indexOf(NEWLINE); end >= 0; end = buffer.indexOf(NEWLINE, start)) {
-        if (end > start) line(buffer, start, end);
+      for (let end = chunk.indexOf(NEWLINE); end >= 0; end = chunk.indexOf(NEWLINE, start)) {
+        if (skipping) skipping = false;
+        else if (pendingBytes > 0) {
+          const whole = Buffer.concat([...pending, chunk.subarray(0, end)]);
+          line(whole, 0, whole.length);
+        } else if (end > start) line(chunk, start, end);
+        pending = [];
+        pendingBytes = 0;
         start = end + 1;
       }
-      rest = buffer.subarray(start);
+      if (start < chunk.length && !skipping) {
+        pending.push(chunk.subarray(start));
+        pendingBytes += chunk.length - start;
+        if (pendingBytes > MAX_LINE_BYTES) {
+          pending = [];
+          pendingBytes = 0;
+          skipping = true;
+        }
+      }
     }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return;
+    if (code === 'EISDIR') throw new UsageError(`${path}: it is a folder, not a history file`, { hint: 'move it away: reqflow writes the history there' });
     throw error;
   }
-  if (rest.length > 0) line(rest, 0, rest.length); // no newline after it: whole if it parses, torn if not
+  if (pendingBytes > 0) {
+    const rest = Buffer.concat(pending);
+    line(rest, 0, rest.length); // no newline after it: whole if it parses, torn if not
+  }
 }
 
 /** Each line's summary, and the whole entry on demand. */
@@ -62,7 +101,7 @@ async function scan(files: readonly string[], visit: (summary: HistorySummary, w
       if (!isSummary(summary)) return;
       visit(summary, () => {
         const entry = parsed(text(end));
-        return isSummary(entry) && typeof (entry as Partial<HistoryEntry>).request === 'object' ? (entry as HistoryEntry) : undefined;
+        return isSummary(entry) && isExchange(entry as Partial<HistoryEntry>) ? (entry as HistoryEntry) : undefined;
       });
     });
   }

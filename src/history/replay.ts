@@ -38,8 +38,13 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
   const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
   const specs = await parseRequestFile(entry.file, new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn)), warn);
-  if (!specs.some((spec) => spec.name === entry.name)) {
+  const named = specs.filter((spec) => spec.name === entry.name);
+  if (named.length === 0) {
     throw new UsageError(`cannot replay ${entry.id}: ${file} has no request named "${entry.name}" any more (renamed or removed since it was sent)`, { hint: `requests in the file: ${specs.map((spec) => spec.name).join(', ')}` });
+  }
+  // Two of that name now: the first may be another request altogether (a DELETE added above the POST that was sent).
+  if (named.length > 1) {
+    throw new UsageError(`cannot replay ${entry.id}: ${file} now has ${named.length} requests named "${entry.name}" (lines ${named.map((spec) => spec.source.line).join(', ')}); the one sent was ${entry.method} at line ${entry.line}`, { hint: 'give each request a name of its own, then replay; nothing was sent' });
   }
   return entry;
 }

@@ -17,15 +17,24 @@ import { LineBuffer } from './line-buffer.js';
 import { ROTATED_SUFFIX } from './paths.js';
 
 function openForAppend(path: string): number {
-  // Read too: the last byte says whether a killed writer left a torn line.
-  const open = (): number => openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT, 0o600);
+  // Read too: the last byte says whether a killed writer left a torn line. Never through a
+  // symbolic link: one put in the history's place would have the entries appended to its target.
+  const open = (): number => openSync(path, constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o600);
+  let fd: number;
   try {
-    return open();
+    fd = open();
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw Object.assign(new Error('it is a symbolic link, which the history is never written through'), { code: 'a symbolic link, not written through' });
+    if (code !== 'ENOENT') throw error;
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 }); // the first entry of the project
-    return open();
+    fd = open();
   }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw Object.assign(new Error('not a file'), { code: 'not a file' });
+  }
+  return fd;
 }
 
 function writeAll(fd: number, bytes: Buffer): void {

@@ -66,6 +66,47 @@ function savedValues(saved: unknown): string[] {
   return Array.isArray(cookies) ? cookies.flatMap((cookie: { value?: unknown }) => (typeof cookie?.value === 'string' && cookie.value !== '' ? [cookie.value] : [])) : [];
 }
 
+type SavedCookie = Record<string, unknown>;
+
+/** A saved date tough-cookie can read back: an ISO date, or `Infinity` (a session cookie's expiry). */
+const validDate = (value: unknown): boolean => value === undefined || value === null || value === 'Infinity' || (typeof value === 'string' && Number.isFinite(Date.parse(value)));
+
+/**
+ * The saved jar without the cookies whose dates are none (`"expires": "notadate"`): tough-cookie
+ * reads them, then throws on every later use — every command that loads cookies, `cookies clear`
+ * included, would fail for good.
+ */
+function withValidDates(saved: unknown, dropped: (count: number) => void): unknown {
+  const cookies = savedCookies(saved);
+  const valid = cookies.filter((cookie) => validDate(cookie.expires) && validDate(cookie.creation) && validDate(cookie.lastAccessed));
+  if (valid.length === cookies.length) return saved;
+  dropped(cookies.length - valid.length);
+  return { ...(saved as object), cookies: valid };
+}
+const savedCookies = (jar: unknown): SavedCookie[] => {
+  const cookies = typeof jar === 'object' && jar !== null ? (jar as { cookies?: unknown }).cookies : undefined;
+  return Array.isArray(cookies) ? cookies.filter((cookie): cookie is SavedCookie => typeof cookie === 'object' && cookie !== null) : [];
+};
+const cookieId = (cookie: SavedCookie): string => `${String(cookie.domain)}\t${String(cookie.path)}\t${String(cookie.key)}`;
+/** What a cookie is, its last use aside (sending a cookie is no change to it). */
+const cookieContent = (cookie: SavedCookie): string => JSON.stringify({ ...cookie, lastAccessed: undefined });
+
+/**
+ * Two runs' cookie jars merged cookie by cookie (domain, path, name), three-way (the session's
+ * `DataMerge`): a cookie this run set, changed or removed is as this run left it; any other is
+ * as the other run saved it. Whole jars would lose one run's login to the other's.
+ */
+function mergeCookieJars(before: unknown, mine: unknown, theirs: unknown): unknown {
+  const base = new Map(savedCookies(before).map((cookie) => [cookieId(cookie), cookieContent(cookie)]));
+  const own = new Map(savedCookies(mine).map((cookie) => [cookieId(cookie), cookie]));
+  const merged = new Map(savedCookies(theirs).map((cookie) => [cookieId(cookie), cookie]));
+  for (const id of base.keys()) if (!own.has(id)) merged.delete(id);
+  for (const [id, cookie] of own) if (base.get(id) !== cookieContent(cookie)) merged.set(id, cookie);
+  if (merged.size === 0 && mine === undefined) return undefined;
+  const shell = typeof mine === 'object' && mine !== null ? mine : typeof theirs === 'object' && theirs !== null ? theirs : {};
+  return { ...shell, cookies: [...merged.values()] };
+}
+
 /** `name=value` of a `Set-Cookie` header: what the size limit counts (the attributes do not). */
 function cookiePair(header: string): string {
   const end = header.indexOf(';');
@@ -115,7 +156,7 @@ export class SessionCookieJar implements CookieStore {
       let jar = new CookieJar();
       if (saved !== undefined) {
         try {
-          jar = await CookieJar.deserialize(saved as never);
+          jar = await CookieJar.deserialize(withValidDates(saved, (count) => this.warn(`${count} ${count === 1 ? 'cookie' : 'cookies'} saved for profile "${this.session.profile}" had a date that is none (an edited or damaged session file): left out`)) as never);
         } catch {
           this.warn(`the cookies saved for profile "${this.session.profile}" could not be read; starting with none`);
         }
@@ -147,7 +188,7 @@ export class SessionCookieJar implements CookieStore {
       if (cookie) this.onValue(cookie.value);
     }
     await evictBeyondLimits(jar);
-    this.session.setData(SESSION_KEY, jar.serializeSync());
+    this.session.setData(SESSION_KEY, jar.serializeSync(), mergeCookieJars);
   }
 
   /** Every cookie kept (values left out), for `reqflow cookies list`. */
@@ -171,11 +212,11 @@ export class SessionCookieJar implements CookieStore {
   async clear(domain?: string): Promise<number> {
     const before = await this.list();
     const gone = domain === undefined ? before : before.filter((cookie) => cookie.domain === domain || cookie.domain.endsWith(`.${domain}`));
-    if (domain === undefined) this.session.setData(SESSION_KEY, undefined);
+    if (domain === undefined) this.session.setData(SESSION_KEY, undefined, mergeCookieJars);
     else {
       const jar = await this.load();
       for (const cookie of gone) await jar.store.removeCookie(cookie.domain, cookie.path, cookie.name);
-      this.session.setData(SESSION_KEY, jar.serializeSync());
+      this.session.setData(SESSION_KEY, jar.serializeSync(), mergeCookieJars);
     }
     this.jar = undefined;
     return gone.length;
