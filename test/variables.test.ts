@@ -128,3 +128,13 @@ describe('variables', () => {
     expect(Number(await r.expand('{{$timestamp}}'))).toBeGreaterThan(1_700_000_000);
   });
 });
+
+describe('secret forms', () => {
+  test('a secret echoed by a JSON encoder that escapes + < > & \' and non-ASCII as \\u002B (.NET\'s default) is masked', () => {
+    const secrets = new SecretRegistry();
+    secrets.add('Ab9+/zQ<key>&é');
+    expect(secrets.scrub('{"echo":"Ab9\\u002B/zQ\\u003Ckey\\u003E\\u0026\\u00E9"}')).toBe('{"echo":"•••"}');
+    // The forms already read: plain JSON, and Python's (non-ASCII escaped, lower-case hex).
+    expect(secrets.scrub('{"echo":"Ab9+/zQ<key>&\\u00e9"}')).toBe('{"echo":"•••"}');
+  });
+});

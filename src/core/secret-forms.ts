@@ -25,7 +25,10 @@ function jsonForms(secret: string): string[] {
   const json = JSON.stringify(secret).slice(1, -1);
   // Python's json.dumps escapes every non-ASCII character; PHP's json_encode escapes `/` too.
   const ascii = json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return [json, ascii, json.replace(/\//g, '\\/'), ascii.replace(/\//g, '\\/')];
+  // .NET's System.Text.Json (its default encoder) escapes `+ < > & '` and every non-ASCII
+  // character as `\u002B`: a base64 key echoed by an ASP.NET API.
+  const htmlSafe = json.replace(/[+<>&'\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+  return [json, ascii, json.replace(/\//g, '\\/'), ascii.replace(/\//g, '\\/'), htmlSafe];
 }
 
 function base64Forms(secret: string): string[] {
