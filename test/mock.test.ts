@@ -4,7 +4,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
 
@@ -69,6 +69,18 @@ afterEach(async () => {
 });
 
 /** Starts `reqflow mock` on a free port; resolves once it says where it listens. */
+/** The head of the answer to `GET path`, as the bytes came (node:net: a client that parses nothing away). */
+function rawHead(url: string, path: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    socket.on('end', () => resolve(text.split('\r\n\r\n')[0] ?? ''));
+    socket.on('error', reject);
+  });
+}
+
 async function startMock(args: string[]): Promise<{ cli: LiveCli; url: string }> {
   const cli = startCli(['mock', ...args, '--port', '0'], { cwd: files.dir, timeoutMs: 60_000 });
   started.push(cli);
@@ -209,6 +221,29 @@ describe('errors and stopping', () => {
     const delay = await runCli(['mock', 'delay.mock.yaml', '--port', '0'], { cwd: files.dir });
     expect(delay.stderr).toContain('reqflow: delay.mock.yaml: routes[0].delay must be milliseconds or a duration such as "250ms", "1s", got "soon"');
     expect(delay.code).toBe(2);
+  });
+
+  test.each([
+    ['a body on a 204', 'routes:\n  - {method: GET, path: /a, status: 204, body: "never sent"}\n', 'routes[0] has status 204, which has no body: remove body'],
+    ['a header value with a line break', 'routes:\n  - method: GET\n    path: /a\n    headers: {X-A: "a\\r\\nInjected: 1"}\n', 'routes[0].headers.X-A holds a character a header cannot carry (U+000D)'],
+    ['a bodyFile that is a folder', 'routes:\n  - {method: GET, path: /a, bodyFile: .}\n', 'routes[0].bodyFile names a folder, not a file'],
+    ['a misspelt top-level field', 'prot: 9000\nroutes:\n  - {method: GET, path: /a}\n', 'prot is not a mock file field (known: port, host, logging, routes, name, description)'],
+    ['aliases inside aliases (a billion laughs)', `a: &a [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`).join('\n')}\nroutes:\n  - {method: GET, path: /a, body: *i}\n`, 'its aliases (*name) expand to more than 1,000,000 values'],
+  ])('refused at load, not at each request: %s (exit 2 naming the field)', async (_label, text, message) => {
+    files.write('refused.mock.yaml', text);
+    const result = await runCli(['mock', 'refused.mock.yaml', '--port', '0'], { cwd: files.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toContain(`reqflow: refused.mock.yaml: ${message}`);
+  });
+
+  test('a 204 or 304 route sends no Content-Length (a client would wait for a body)', async () => {
+    files.write('empty.mock.yaml', 'routes:\n  - {method: GET, path: /none, status: 204}\n  - {method: GET, path: /same, status: 304}\n');
+    const { url } = await startMock(['empty.mock.yaml']);
+    for (const path of ['/none', '/same']) {
+      const head = await rawHead(url, path);
+      expect(head).toMatch(/^HTTP\/1\.1 (204|304) /);
+      expect(head.toLowerCase()).not.toContain('content-length');
+    }
   });
 
   test('a port in use: exit 2 naming the port', async () => {

@@ -69,9 +69,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * (+1.4 kB, checks every request passes through): 157.8 kB, so the budget moved to 158.5 kB.
  * Then a credential written in the request itself (`?api_key=`, `"password":`, a URL's password)
  * registered as a secret as it is sent, so its echoes are masked everywhere (request-secrets.js
- * with mask-fields.js, +1.5 kB): 159.6 kB, so the budget moved to 160 kB.
+ * with mask-fields.js, +1.5 kB): 159.6 kB, so the budget moved to 160 kB. Then runs at the same
+ * time merging the session three-way, cookie by cookie and global by name (8 concurrent runs kept
+ * 1 of 8 cookies), a saved cookie whose date is none left out, and .NET's JSON escapes of a
+ * secret (+2 kB, in session.ts and cookie-jar.ts, which every run that saves a session loads):
+ * 161.8 kB, so the budget moved to 162 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 160_000;
+const FAST_RUN_BUDGET_BYTES = 162_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -201,6 +201,8 @@ describe('stress replay: responses', () => {
     ['a body that ends with the connection', () => 'HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nuntil the end'],
     ['an interim 103 before the answer', () => `HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n${ok()}`],
     ['204 and 304 without a body', (request: Received) => (request.n % 2 === 0 ? 'HTTP/1.1 204 No Content\r\n\r\n' : 'HTTP/1.1 304 Not Modified\r\nETag: "x"\r\n\r\n')],
+    // No body follows a 204 or 304 whatever Content-Length says (RFC 9112 §6.3): each once waited for one, and timed out.
+    ['204 and 304 with a Content-Length', (request: Received) => (request.n % 2 === 0 ? 'HTTP/1.1 204 No Content\r\nContent-Length: 5\r\n\r\n' : 'HTTP/1.1 304 Not Modified\r\nContent-Length: 5000\r\n\r\n')],
   ])('%s: every response is read to its end and counted', async (_name, reply) => {
     answer = reply;
     files.write('api.http', `GET ${base}/item\n`);

@@ -3,13 +3,16 @@
  * validated once, where it enters: everything after this works on {@link MockConfig}, and every
  * error names the file and the field (`routes[3].pathType`).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../core/duration.js';
+import { codePointName } from '../core/code-point.js';
 import { UsageError } from '../core/errors/index.js';
+import { NOT_IN_HEADER_VALUE } from '../core/headers.js';
 import { notAFile } from '../core/not-a-file.js';
 import { real } from '../core/project.js';
+import { expandedSize, MAX_EXPANDED_VALUES } from '../plugins/format-yaml/alias-expansion.js';
 import { bodyFileInside } from './body-file.js';
 import { compileRoutePattern, type RoutePattern } from './route-pattern.js';
 
@@ -65,6 +68,7 @@ const DEFAULT_PORT = 8080;
 /** Node's timers hold at most 2^31 - 1 ms. */
 const MAX_MS = 2 ** 31 - 1;
 const MAX_SSE_SENDS = 100_000;
+const TOP_KEYS = new Set(['port', 'host', 'logging', 'routes', 'name', 'description']);
 const ROUTE_KEYS = new Set(['name', 'description', 'method', 'path', 'pathType', 'status', 'headers', 'body', 'bodyFile', 'delay', 'sse']);
 
 type Obj = Record<string, unknown>;
@@ -112,6 +116,9 @@ class Checker {
     for (const [name, v] of Object.entries(value)) {
       if (!/^[!#$%&'*+.^`|~\w-]+$/.test(name)) this.fail(`${field}.${name}`, 'is not a valid header name');
       if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') this.fail(`${field}.${name}`, 'must be a string, number or boolean');
+      // A line break would end the header (every answer of the route a 500): refused here, at load.
+      const bad = NOT_IN_HEADER_VALUE.exec(String(v))?.[0];
+      if (bad !== undefined) this.fail(`${field}.${name}`, `holds a character a header cannot carry (${codePointName(bad)})`);
       headers[name] = String(v);
     }
     return headers;
@@ -152,12 +159,14 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
     }
   } else if (!path.startsWith('/')) check.fail(`${field}.path`, `must start with / (got ${JSON.stringify(path)})`);
   if (value.body !== undefined && value.bodyFile !== undefined) check.fail(field, 'has both body and bodyFile: keep one');
+  // A 204 or 304 has no body (RFC 9110): one written would never be sent.
+  if ((value.status === 204 || value.status === 304) && (value.body !== undefined || value.bodyFile !== undefined || value.sse !== undefined)) check.fail(field, `has status ${value.status}, which has no body: remove ${value.body !== undefined ? 'body' : value.bodyFile !== undefined ? 'bodyFile' : 'sse'}`);
   if ((value.body !== undefined || value.bodyFile !== undefined) && value.sse !== undefined) check.fail(`${field}.sse`, 'cannot go with body or bodyFile');
   let bodyFile: string | undefined;
   if (value.bodyFile !== undefined) {
     bodyFile = resolve(baseDir, check.string(value.bodyFile, `${field}.bodyFile`));
     if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
-    const kind = notAFile(bodyFile);
+    const kind = notAFile(bodyFile) ?? (statSync(bodyFile).isDirectory() ? 'a folder' : undefined);
     if (kind) check.fail(`${field}.bodyFile`, `names ${kind}, not a file: ${bodyFile}`);
     // A mock file from a repository must not serve what lies beside it (`../../.ssh/id_rsa`).
     if (bodyFileInside(folder, bodyFile) === undefined) check.fail(`${field}.bodyFile`, `leads outside the mock file's folder (${folder}): ${bodyFile}`);
@@ -182,6 +191,9 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
 export function toMockConfig(document: unknown, file: string): MockConfig {
   const check: Checker = new Checker(file); // annotated, so its `never` checks narrow
   if (!isObject(document)) check.fail('the file', 'must be a YAML or JSON map with routes');
+  // A misspelt `port` or `logging` must not go unnoticed, as a misspelt route field does not.
+  const unknown = Object.keys(document).find((key) => !TOP_KEYS.has(key));
+  if (unknown !== undefined) check.fail(unknown, `is not a mock file field (known: ${[...TOP_KEYS].join(', ')})`);
   if (!Array.isArray(document.routes)) check.fail('routes', 'must be a list of routes');
   const baseDir = dirname(resolve(file));
   const folder = real(baseDir);
@@ -212,5 +224,7 @@ export async function loadMockConfig(file: string): Promise<MockConfig> {
   } catch (error) {
     throw new UsageError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
+  // Aliases inside aliases grow exponentially (the "billion laughs"): a few hundred bytes rendered for a minute, blocking every client.
+  if (expandedSize(document) === undefined) throw new UsageError(`${file}: its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially: write the values out' });
   return toMockConfig(document, file);
 }

@@ -145,9 +145,11 @@ async function answer(config: MockConfig, req: IncomingMessage, res: ServerRespo
     await sendEvents(res, route.sse, (data) => (typeof data === 'string' ? renderText(data, request) : renderValue(data, request)), closed);
     return;
   }
-  // Content-Length, not chunked: what a plain server sends, and what a client reads fastest.
+  // Content-Length, not chunked: what a plain server sends, and what a client reads fastest. None
+  // on a 204 or 304, which have no body (RFC 9110 §8.6): a client could wait for one.
+  const bodiless = route.status === 204 || route.status === 304;
   const writeHead = (type: string, length: number): void =>
-    void res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') ? {} : { 'Content-Length': length }), ...headers });
+    void res.writeHead(route.status, { ...(hasHeader(headers, 'content-type') || bodiless ? {} : { 'Content-Type': type }), ...(hasHeader(headers, 'content-length') || bodiless ? {} : { 'Content-Length': length }), ...headers });
   if (route.bodyFile !== undefined) return sendBodyFile(res, route.bodyFile, config.folder, method === 'HEAD', ({ type, length }) => writeHead(type, length));
   const { bytes, type } = await responseBody(route, request);
   writeHead(type, Buffer.byteLength(bytes));

@@ -70,7 +70,7 @@ export function tempDir(prefix = 'reqflow-test-'): { dir: string; write(name: st
       return path;
     },
     // Retried: a child ending as the test ends (a terminal killed under it) may still write its files.
-    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }),
+    cleanup: () => rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 }),
   };
 }
 

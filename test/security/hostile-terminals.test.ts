@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 afterEach(async () => {
   let pid: number | undefined;
-  if (session) pid = await Promise.race([session.pid(), sleep(100).then(() => undefined)]);
+  // A busy machine may take a while to answer: without the pid, the folder could go while reqflow still writes.
+  if (session) pid = await Promise.race([session.pid(), sleep(2000).then(() => undefined)]);
   session?.kill();
   session = undefined;
   for (const other of [pid, editorPid]) if (other !== undefined && alive(other)) process.kill(other, 'SIGKILL');

@@ -107,7 +107,8 @@ export class ReplayConnection {
       pending.body = extracting && wantsExtraction({ status: info.statusCode, headers: headerRecord(info.headers) }) ? [] : undefined;
       pending.size = 0;
       if (info.upgrade) this.fail(socket, codedError(`the server switched protocols (${info.statusCode}) without being asked`, 'REQFLOW_UNEXPECTED_UPGRADE'));
-      return this.target.head ? 1 : 0;
+      // No body follows a HEAD's answer, a 204 or a 304, whatever Content-Length says (RFC 9112 §6.3), as Node's client reads them.
+      return this.target.head || info.statusCode === 204 || info.statusCode === 304 ? 1 : 0;
     };
     parser[HTTPParser.kOnBody] = (chunk, offset, length) => {
       const pending = this.pending;
