@@ -7,7 +7,7 @@
  * cookies — `cookies clear` included — fail with tough-cookie's stack trace.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
@@ -74,5 +74,33 @@ describe('a saved cookie whose date is none', () => {
     expect((await run('run', 'plain.http', '-o', 'raw')).code).toBe(0);
     expect(server.received.slice(before).map((r) => r.headers.cookie)).toEqual(['good=fine']);
     expect((await run('cookies', 'clear')).code).toBe(0);
+  });
+});
+
+describe('a session file of another shape', () => {
+  const sessionFile = (): string => {
+    const sessions = join(tmp.dir, 'state', 'sessions');
+    return join(sessions, readdirSync(sessions)[0] as string, 'default.json');
+  };
+
+  test.each([['a list', '[]'], ['a string', '"x"'], ['data as a list', '{"version":1,"variables":{},"data":[]}']])('%s is moved aside with a warning, never read as an empty session and written over', async (_label, text) => {
+    const file = sessionFile();
+    writeFileSync(file, text);
+    const result = await run('run', 'plain.http', '-o', 'raw');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: session file of profile "default" was corrupt; moved it to .*default\.json\.corrupt-\d+ and started a new session/);
+    const aside = readdirSync(join(file, '..')).filter((name) => name.startsWith('default.json.corrupt-'));
+    expect(aside.length).toBeGreaterThan(0);
+  });
+
+  test('one written by a later reqflow (version 2) is neither read nor written over: exit 2 naming it', async () => {
+    const file = sessionFile();
+    const later = '{"version":2,"variables":{"token":"t"},"data":{},"future":{"kept":true}}';
+    writeFileSync(file, later);
+    const result = await run('run', 'plain.http', '-o', 'raw');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^reqflow: .*default\.json: the session of profile "default" was written by a later reqflow \(version 2\): not read, not written over\n/);
+    expect(readFileSync(file, 'utf8')).toBe(later);
+    expect((await run('run', 'plain.http', '-o', 'raw', '--no-session')).code).toBe(0);
   });
 });

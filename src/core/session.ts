@@ -85,21 +85,28 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile(), options.project);
     throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
   }
+  let parsed: Partial<SessionFile> | undefined;
   try {
-    const parsed = JSON.parse(text) as Partial<SessionFile>;
-    if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object') throw new Error('unexpected shape');
-    return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, options.project);
+    parsed = JSON.parse(text) as Partial<SessionFile>;
+    // `[]`, `"x"`: no session file either, moved aside as any other.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) || !isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object' || Array.isArray(parsed.data)) parsed = undefined;
   } catch {
-    const aside = `${path}.corrupt-${Date.now()}`;
-    try {
-      renameSync(path, aside);
-      chmodSync(aside, 0o600); // it may hold tokens
-    } catch (error) {
-      throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
-    }
-    options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
-    return new FileSession(profile, path, emptyFile(), options.project);
+    parsed = undefined;
   }
+  // A later reqflow's file: its fields are not known here, so it is neither read nor written over.
+  if (parsed !== undefined && parsed.version !== undefined && parsed.version !== 1) {
+    throw new UsageError(`${path}: the session of profile "${profile}" was written by a later reqflow (version ${JSON.stringify(parsed.version).slice(0, 20)}): not read, not written over`, { hint: 'use that reqflow, or --no-session for this run' });
+  }
+  if (parsed !== undefined) return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, options.project);
+  const aside = `${path}.corrupt-${Date.now()}`;
+  try {
+    renameSync(path, aside);
+    chmodSync(aside, 0o600); // it may hold tokens
+  } catch (error) {
+    throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
+  }
+  options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
+  return new FileSession(profile, path, emptyFile(), options.project);
 }
 
 /**
