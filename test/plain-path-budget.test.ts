@@ -71,11 +71,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * registered as a secret as it is sent, so its echoes are masked everywhere (request-secrets.js
  * with mask-fields.js, +1.5 kB): 159.6 kB, so the budget moved to 160 kB. Then runs at the same
  * time merging the session three-way, cookie by cookie and global by name (8 concurrent runs kept
- * 1 of 8 cookies), a saved cookie whose date is none left out, and .NET's JSON escapes of a
- * secret (+2 kB, in session.ts and cookie-jar.ts, which every run that saves a session loads):
- * 161.8 kB, so the budget moved to 162 kB. Issue 23's 200 kB goal stays met.
+ * 1 of 8 cookies), a saved cookie whose date is none left out, a later reqflow's session file
+ * left alone, and .NET's JSON escapes of a secret (+2.3 kB, in session.ts and cookie-jar.ts,
+ * which every run that saves a session loads): 162.1 kB, so the budget moved to 162.5 kB.
+ * Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 162_000;
+const FAST_RUN_BUDGET_BYTES = 162_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
