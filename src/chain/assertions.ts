@@ -10,30 +10,56 @@ import { createHash } from 'node:crypto';
 import { isReqflowError } from '../core/errors/index.js';
 import type { TestResult } from '../core/model.js';
 import { getHeader } from '../core/headers.js';
+import { isLosslessNumber, numberAsWritten, parseJsonExact } from '../core/json-exact.js';
 import { type Exchange, isJsonType, responseText } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
 type Predicate = (value: unknown, expected: unknown) => boolean;
 
-const text = (value: unknown): string => (value === undefined || value === null ? '' : asText(value));
-const numeric = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+/** A number as its text: a body's number as the server wrote it (`12345678901234567890`, `1.10`: json-exact.ts). */
+const numberText = (value: unknown): string | undefined => (typeof value === 'number' ? String(value) : isLosslessNumber(value) ? String(value) : undefined);
+const text = (value: unknown): string => (value === undefined || value === null ? '' : (numberText(value) ?? asText(value)));
+const INTEGER = /^-?\d+$/;
+
+/**
+ * Two numbers compared exactly: integers as big integers (a double rounds 12345678901234567891 to
+ * the same value as …890, and a check would pass on it), others as doubles. NaN when either is
+ * no number.
+ */
+function compareNumbers(value: unknown, expected: unknown): number {
+  const a = numberText(value) ?? (typeof value === 'string' ? value.trim() : undefined);
+  const b = numberText(expected) ?? (typeof expected === 'string' ? expected.trim() : undefined);
+  if (a === undefined || b === undefined || a === '' || b === '') return Number.NaN;
+  if (a === b) return 0; // `1e400` is itself, though a double makes both Infinity
+  if (INTEGER.test(a) && INTEGER.test(b)) {
+    const [x, y] = [BigInt(a), BigInt(b)];
+    return x === y ? 0 : x < y ? -1 : 1;
+  }
+  return Number(a) - Number(b);
+}
+
+/** `==`: a number exactly; a quoted expectation as text (a body's `1.10` against `"1.10"`); else as values. */
+function equal(value: unknown, expected: unknown): boolean {
+  if (numberText(value) !== undefined) return numberText(expected) === undefined ? numberText(value) === expected : compareNumbers(value, expected) === 0;
+  return typeof value === 'object' && value !== null ? JSON.stringify(value) === JSON.stringify(expected) : value === expected;
+}
 const digest = (algorithm: string) => (value: unknown, expected: unknown) => createHash(algorithm).update(text(value)).digest('base64') === text(expected) || createHash(algorithm).update(text(value)).digest('hex') === text(expected);
 
 /** httpyac's operators; the first name of each is the one shown in messages. */
 const PREDICATES: ReadonlyArray<{ ids: string[]; match: Predicate; noExpected?: boolean; raw?: boolean }> = [
-  { ids: ['==', '===', 'equals'], match: (v, e) => (typeof v === 'object' && v !== null ? JSON.stringify(v) === JSON.stringify(e) : v === e) },
-  { ids: ['!=', '!=='], match: (v, e) => (typeof v === 'object' && v !== null ? JSON.stringify(v) !== JSON.stringify(e) : v !== e) },
-  { ids: ['>='], match: (v, e) => numeric(v) >= numeric(e) },
-  { ids: ['<='], match: (v, e) => numeric(v) <= numeric(e) },
-  { ids: ['>'], match: (v, e) => numeric(v) > numeric(e) },
-  { ids: ['<'], match: (v, e) => numeric(v) < numeric(e) },
+  { ids: ['==', '===', 'equals'], match: equal },
+  { ids: ['!=', '!=='], match: (v, e) => !equal(v, e) },
+  { ids: ['>='], match: (v, e) => compareNumbers(v, e) >= 0 },
+  { ids: ['<='], match: (v, e) => compareNumbers(v, e) <= 0 },
+  { ids: ['>'], match: (v, e) => compareNumbers(v, e) > 0 },
+  { ids: ['<'], match: (v, e) => compareNumbers(v, e) < 0 },
   { ids: ['startsWith'], match: (v, e) => text(v).startsWith(text(e)) },
   { ids: ['endsWith'], match: (v, e) => text(v).endsWith(text(e)) },
   { ids: ['includes', 'contains'], match: (v, e) => (Array.isArray(v) ? v.some((item) => JSON.stringify(item) === JSON.stringify(e) || item === e) : text(e) !== '' && text(v).includes(text(e))) },
   { ids: ['matches'], raw: true, match: (v, e) => new RegExp(text(e), 'u').test(text(v)) },
   { ids: ['exists', 'isTrue'], noExpected: true, match: (v) => Boolean(v) },
   { ids: ['isFalse'], noExpected: true, match: (v) => !v },
-  { ids: ['isNumber'], noExpected: true, match: (v) => typeof v === 'number' },
+  { ids: ['isNumber'], noExpected: true, match: (v) => typeof v === 'number' || isLosslessNumber(v) },
   { ids: ['isBoolean'], noExpected: true, match: (v) => typeof v === 'boolean' },
   { ids: ['isString'], noExpected: true, match: (v) => typeof v === 'string' },
   { ids: ['isArray'], noExpected: true, match: (v) => Array.isArray(v) },
@@ -48,7 +74,8 @@ const OPERATOR = new RegExp(`\\s(${PREDICATES.flatMap((p) => p.ids).map((id) => 
 function convert(actual: unknown, expected: string): unknown {
   const unquoted = /^"(.*)"$/s.exec(expected)?.[1] ?? /^'(.*)'$/s.exec(expected)?.[1];
   if (unquoted !== undefined) return unquoted;
-  if (typeof actual === 'number') return Number(expected);
+  // A number keeps its text: compared exactly (compareNumbers), not as a double.
+  if (typeof actual === 'number' || isLosslessNumber(actual)) return /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/.test(expected) ? numberAsWritten(expected) : expected;
   if (typeof actual === 'boolean') return expected === 'true';
   if (actual === null && expected === 'null') return null;
   if (typeof actual === 'object' && actual !== null) {
@@ -61,16 +88,14 @@ function convert(actual: unknown, expected: string): unknown {
   return expected;
 }
 
+/** The body as JSON, numbers as written (a 64-bit id, `1.10`); a body that is not JSON is an error, not a value to compare. */
 function parsedBody(exchange: Exchange): unknown {
   const body = responseText(exchange.response);
-  if (!isJsonType(exchange.response.headers)) {
-    try {
-      return JSON.parse(body) as unknown;
-    } catch {
-      return body;
-    }
+  try {
+    return parseJsonExact(body).value;
+  } catch (error) {
+    throw new Error(`the body is not JSON${isJsonType(exchange.response.headers) ? '' : ` (${getHeader(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`}: ${(error as Error).message}`);
   }
-  return JSON.parse(body) as unknown;
 }
 
 /** The actual value a `??` subject names. `js` expressions go to the script sandbox (`evaluate`). */
@@ -114,10 +139,22 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   } catch (error) {
     return result(false, isReqflowError(error) || error instanceof Error ? error.message : String(error), true);
   }
+  // What cannot be read — a header the response lacks, a path the body does not hold — fails
+  // every comparison, `!=` too (it is no value that differs); `exists` and `isFalse` say so.
+  if (actual === undefined && !predicate.noExpected) return result(false, `expected ${left} ${predicate.ids[0]} ${expectedText}, got nothing: ${left} is not in the response`);
   const expected = predicate.noExpected ? undefined : predicate.raw ? expectedText : convert(actual, expectedText);
-  if (predicate.match(actual, expected)) return result(true);
-  const shown = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value));
-  return result(false, predicate.noExpected ? `expected ${left} ${predicate.ids[0]}, got ${shown(actual)}` : `expected ${left} ${predicate.ids[0]} ${shown(expected)}, got ${shown(actual)}`);
+  let matched: boolean;
+  try {
+    matched = predicate.match(actual, expected);
+  } catch (error) {
+    // A `matches` pattern that is no regular expression: a failed check naming it, not the run's error.
+    return result(false, `${predicate.ids[0]} ${expectedText}: ${(error as Error).message}`, true);
+  }
+  if (matched) return result(true);
+  const shown = (value: unknown): string => (value === undefined ? 'nothing' : (numberText(value) ?? JSON.stringify(value) ?? String(value)));
+  // A number's expectation is shown as written (`200`), not as the text it is compared as.
+  const shownExpected = numberText(actual) !== undefined && (numberText(expected) !== undefined || expected === expectedText) ? expectedText : shown(expected);
+  return result(false, predicate.noExpected ? `expected ${left} ${predicate.ids[0]}, got ${shown(actual)}` : `expected ${left} ${predicate.ids[0]} ${shownExpected}, got ${shown(actual)}`);
 }
 
 /** restcli: `expectedStatusCodes` (`200,201,2xx`), `expectedBody` (contained), `expectedBodyExact`, `expectedBodyPattern` (regex), `expectedBodyField` (`PATH VALUE`). */

@@ -155,7 +155,10 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
   }
   for (const assertion of spec?.assertions ?? []) {
-    tests.push(await evaluateAssertion(assertion.text, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), hostOf())));
+    // `?? status == {{code}}`: the line's variables and references are resolved first (an unknown one is exit 3, as anywhere).
+    const line = assertion.text.includes('{{') ? await ctx.variables.expand(assertion.text) : assertion.text;
+    const test = await evaluateAssertion(line, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), hostOf()));
+    tests.push(line === assertion.text ? test : { ...test, name: assertion.text });
   }
   tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line))));
 }
