@@ -198,6 +198,10 @@ describe('exit codes and refusals', () => {
       [['POST'], /missing URL after POST/],
       [['GET', server.url, 'extra'], /unexpected argument "extra"/],
       [['G@T', server.url], /invalid method "G@T"/],
+      // httpie's items, or the method after the URL: named as what they are, not as a method.
+      [[server.url, 'X-Token:abc'], /unexpected argument "X-Token:abc" after the URL\nhint: the method goes before the URL, headers and data go in curl's flags/],
+      [[server.url, 'a=1'], /unexpected argument "a=1" after the URL/],
+      [[server.url, '-H', 'Transfer-Encoding: chunked', '-H', 'Content-Length: 3', '-d', 'abc'], /Content-Length and Transfer-Encoding cannot both be sent/],
       [[server.url, '-H', 'X-Token abc'], /-H expects "Name: value", got "X-Token abc"/],
       [[server.url, '-H', 'X-A: 1\r\nX-Injected: 2'], /-H X-A: the value holds a line break/],
       [[server.url, '-d', 'a=1', '--json', '{}'], /-d and --json both give the body: a request has one/],

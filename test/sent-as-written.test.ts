@@ -88,6 +88,19 @@ describe('a written Content-Length', () => {
     expect([...none.received, ...word.received]).toEqual([]);
   });
 
+  test('beside Transfer-Encoding: refused (two framings, a smuggling shape); Transfer-Encoding: chunked alone sends the body in chunks, no length', async () => {
+    const both = await run('both.http', 'POST BASE/d\nTransfer-Encoding: chunked\nContent-Length: 3\n\nabc\n');
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/both\.http:1: POST http:\/\/127\.0\.0\.1:\d+\/d: Content-Length and Transfer-Encoding cannot both be sent/);
+    expect(both.received).toEqual([]);
+    const chunked = await run('chunked.http', 'POST BASE/d\nTransfer-Encoding: chunked\n\nabc\n');
+    expect(chunked.code).toBe(0);
+    expect(chunked.received.map((r) => [r.headers['transfer-encoding'], r.headers['content-length'], r.body.toString()])).toEqual([['chunked', undefined, 'abc']]);
+    const gzip = await run('te-gzip.http', 'POST BASE/d\nTransfer-Encoding: gzip\n\nabc\n');
+    expect(gzip.code).toBe(2);
+    expect(gzip.stderr).toContain("a request's last transfer coding must be chunked");
+  });
+
   test('that matches: sent as written', async () => {
     const result = await run('right.http', 'POST BASE/d\nContent-Length: 6\n\nabcdef\n');
     expect(result.code).toBe(0);

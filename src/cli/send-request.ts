@@ -33,6 +33,10 @@ function methodAndUrl(args: readonly string[]): { method?: string; url: string }
     if (isStandardMethod(first)) throw new UsageError(`missing URL after ${first}`, { hint: USAGE });
     return { url: first };
   }
+  // `send URL Header:value`, `send URL a=1` (httpie's items), `send URL POST`: the URL came first.
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(first) || first.startsWith('{{')) {
+    throw new UsageError(`unexpected argument "${second.slice(0, 60)}" after the URL`, { hint: `the method goes before the URL, headers and data go in curl's flags (-H "Name: value", -d "a=1", --json '{"a": 1}'): ${USAGE}` });
+  }
   if (!METHOD_TOKEN.test(first)) throw new UsageError(`invalid method ${JSON.stringify(first.slice(0, 40))}`, { hint: USAGE });
   return { method: methodToSend(first), url: second };
 }

@@ -17,6 +17,7 @@ import type { OutgoingRequest } from './outgoing-request.js';
  * read part of the body as the next request, or wait for bytes that never come.
  */
 export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>, body?: string | Uint8Array): void {
+  let framing = 0; // 1: Content-Length written, 2: Transfer-Encoding written
   for (const name in headers) {
     try {
       validateHeaderName(name);
@@ -27,8 +28,17 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
     // One line (nearly every header) checked as it is: no array of its lines per header, per request.
     if (typeof value === 'string') checkValue(method, url, name, value);
     else for (const line of fieldLines(value)) checkValue(method, url, name, line);
-    if (name.length === 14 && name.toLowerCase() === 'content-length') checkLength(method, url, name, value, body);
+    if (name.length === 14 && name.toLowerCase() === 'content-length') {
+      checkLength(method, url, name, value, body);
+      framing |= 1;
+    } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
+      // The body is sent chunked (Node encodes it): a coding after chunked, or none, would leave its end unknown.
+      if (!/(^|,)\s*chunked\s*$/i.test(fieldLines(value).join(','))) throw refusal(method, url, name, 'a request\'s last transfer coding must be chunked (RFC 9112 §6.1)');
+      framing |= 2;
+    }
   }
+  // Both would be a request two servers can read two ways (request smuggling): refused, not sent.
+  if (framing === 3) throw new UsageError(`${method} ${maskUrl(url.href)}: Content-Length and Transfer-Encoding cannot both be sent (RFC 9112 §6.2)`, { hint: 'remove one: with Transfer-Encoding: chunked the body is sent in chunks, without it reqflow writes the length', atRequest: true });
 }
 
 /** A written `Content-Length`, each of its lines, against the body's length in bytes. */
@@ -58,6 +68,7 @@ function refusal(method: string, url: URL, name: string, what: string): UsageErr
 
 /** The request's headers with `Content-Length` for a body (unless written). */
 export function headersToSend(request: OutgoingRequest): RequestHeaders {
-  if (request.body === undefined || hasHeader(request.headers, 'content-length')) return request.headers; // Node copies them: no copy of ours
+  // A written Transfer-Encoding: chunked frames the body itself (Node chunk-encodes it), with no length beside it.
+  if (request.body === undefined || hasHeader(request.headers, 'content-length') || hasHeader(request.headers, 'transfer-encoding')) return request.headers; // Node copies them: no copy of ours
   return { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) };
 }
