@@ -86,6 +86,17 @@ describe('the curl command sends what reqflow sends', () => {
     expect(command).toContain(`'X-Note: it'\\''s here'`);
   });
 
+  test.each([
+    ['dot segments, as written', '/./x/%2e%2E/y', '--path-as-is'],
+    ['brackets and braces, not globs', '/q?b=[1]&c={x}', '-g'],
+    ['quotes, a bad escape and ..', `/p%zz/{a}/a/../c?d="<>'`, '-g'],
+  ])('a target curl would rewrite (%s): the command keeps it as reqflow sends it', async (_label, target, flag) => {
+    const { command, sent, curled } = await roundTrip(['send', `${server.url}${target}`]);
+    expect(sent.url).toBe(target);
+    expect(curled).toEqual(sent);
+    expect(command).toContain(`  ${flag}`);
+  });
+
   test('a multipart body with a binary file, and a body of a file (named, never copied)', async () => {
     writeFileSync(join(tmp.dir, 'logo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x25, 0x5c, 0x27, 0x0d, 0x0a]));
     writeFileSync(join(tmp.dir, 'upload.http'), `POST ${server.url}/upload\nContent-Type: multipart/form-data; boundary=XyZ\n\n--XyZ\nContent-Disposition: form-data; name="title"\n\n100% it's\n--XyZ\nContent-Disposition: form-data; name="logo"; filename="logo.png"\nContent-Type: image/png\n\n< ./logo.png\n--XyZ--\n`);

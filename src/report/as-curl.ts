@@ -6,6 +6,7 @@
  * through printf's octal escapes, and included files are named, never copied.
  */
 import { getHeader, hasHeader } from '../core/headers.js';
+import { requestTarget } from '../core/http/request-target.js';
 import { parseRequestUrl } from '../core/http/send.js';
 import type { BodyPiece } from '../core/model.js';
 import { shellQuote } from '../core/shell.js';
@@ -117,6 +118,13 @@ export function asCurl(request: OutgoingRequest, shown: Shown): string {
     if (length > CURL_EXPECT_THRESHOLD && !hasHeader(request.headers, 'expect')) options.push(`-H ${shellQuote('Expect:')}`);
     options.push(body.argument);
   } else if (!NO_BODY_LENGTH.has(method) && !hasHeader(request.headers, 'content-length')) options.push(`-H ${shellQuote('Content-Length: 0')}`);
-  const command = [`${body?.prefix ? `${body.prefix} | ` : ''}curl ${shellQuote(shown.url(url.href))}`, ...options.map((option) => `  ${option}`)];
+  // The target as reqflow sends it (dot segments, `%2e`, quotes kept: request-target.ts), which curl
+  // sends as given only with --path-as-is, and with brackets and braces only with -g (no globbing).
+  const target = requestTarget(request.url, url);
+  const tail = `${url.pathname}${url.search}${url.hash}`;
+  const printed = `${url.href.slice(0, url.href.length - tail.length)}${target}`;
+  if (/(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(target.split('?')[0] as string)) options.unshift('--path-as-is');
+  if (/[[\]{}]/.test(printed)) options.unshift('-g');
+  const command = [`${body?.prefix ? `${body.prefix} | ` : ''}curl ${shellQuote(shown.url(printed))}`, ...options.map((option) => `  ${option}`)];
   return `# ${visible(request.name)}\n${command.join(' \\\n')}\n\n`;
 }
