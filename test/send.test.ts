@@ -208,6 +208,9 @@ describe('exit codes and refusals', () => {
       [[server.url, '--json', '{}', '--json', '[]'], /--json is given twice/],
       [[server.url, '--form', 'a=1', '-H', 'Content-Type: text/plain'], /--form writes Content-Type itself/],
       [[server.url, '--form', 'novalue'], /--form expects NAME=VALUE or NAME=@FILE/],
+      // curl's syntax that a text value would hide: refused, not sent as text.
+      [[server.url, '--form', 'x=<t.txt'], /--form x=<t\.txt: curl's <FILE \(a file's text as the value\) is not taken by reqflow send/],
+      [[server.url, '--form', 'y=a;type=text/html'], /--form y=a;type=text\/html: curl's ;type= on a text part is not taken by reqflow send/],
       [[server.url, '-d', '@-'], /reqflow send takes a body from text or a file, not from stdin/],
       [[server.url, '-u', 'alice'], /-u expects USER:PASSWORD/],
       [[server.url, '-u', 'alice:pw', '--auth', 'bearer'], /-u is basic auth, and --auth bearer asks for another method/],

@@ -84,6 +84,10 @@ function formField(text: string): FormField {
   if (eq <= 0) throw new UsageError(`--form expects NAME=VALUE or NAME=@FILE, got ${JSON.stringify(text.slice(0, 60))}`);
   const name = text.slice(0, eq);
   const value = text.slice(eq + 1);
+  // curl reads these as a file's text and as a part's type: sent as a text value they would be another request.
+  if (value.startsWith('<') || (/;\s*(type|filename|headers|encoder)=/.test(value) && !value.startsWith('@'))) {
+    throw new UsageError(`--form ${name}=${value.slice(0, 60)}: curl's ${value.startsWith('<') ? '<FILE (a file\'s text as the value)' : ';type= on a text part'} is not taken by reqflow send`, { hint: 'a file part is NAME=@FILE[;type=TYPE]; a text value is NAME=VALUE (write the request in a .http file for other part headers)' });
+  }
   if (!value.startsWith('@')) return { name, value };
   const typed = /^(.*);type=([^;]+)$/.exec(value.slice(1));
   const file = typed?.[1] ?? value.slice(1);
