@@ -108,6 +108,12 @@ describe('# @loop for NAME of VALUES', () => {
     expect(got.map((r) => r.body.toString())).toEqual(['{"id":7,"name":"ann"}', '{"id":9,"name":"bob"}']);
   });
 
+  test("over a list an earlier response holds, which only the # @loop line names (the chain once missed it: 'has no response')", async () => {
+    const result = await reqflow('loop-over-response.http', `# @name tree\nGET ${recorder.url}/tree/1\n\n###\n# @name each\n# @loop for folder of {{tree.response.body.$.FoldersList}}\nGET ${recorder.url}/folders/{{folder.Id}}\n`, ['-o', 'raw']);
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/tree/1', '/folders/2', '/folders/3']);
+  });
+
   test("over what an httpyac script exported (exports.ids), and over {{name}} and a JSON array written out", async () => {
     const text = `{{\n  exports.ids = ['a', 'b'];\n}}\n\n###\n# @loop for id of ids\nGET ${recorder.url}/ids/{{id}}\n\n###\n# @loop for id of {{ids}}\nGET ${recorder.url}/braced/{{id}}\n\n###\n# @loop for n of [3, 4]\nGET ${recorder.url}/literal/{{n}}\n`;
     const result = await reqflow('exported.http', text);

@@ -73,10 +73,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * time merging the session three-way, cookie by cookie and global by name (8 concurrent runs kept
  * 1 of 8 cookies), a saved cookie whose date is none left out, a later reqflow's session file
  * left alone, and .NET's JSON escapes of a secret (+2.3 kB, in session.ts and cookie-jar.ts,
- * which every run that saves a session loads): 162.1 kB, so the budget moved to 162.5 kB.
+ * which every run that saves a session loads): 162.1 kB, so the budget moved to 162.5 kB. Then
+ * a written Transfer-Encoding checked against Content-Length (both went out) and a `# @loop`
+ * over a response known to the chain (+0.6 kB): 162.7 kB, so the budget is 163 kB.
  * Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 162_500;
+const FAST_RUN_BUDGET_BYTES = 163_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

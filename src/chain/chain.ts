@@ -63,6 +63,8 @@ function templatesOf(spec: RequestSpec): string[] {
   if (typeof spec.body === 'string') texts.push(spec.body);
   for (const part of spec.bodyParts ?? []) if (part.kind === 'text') texts.push(part.text);
   for (const assertion of spec.chain?.assertions ?? []) texts.push(assertion.text);
+  if (spec.loop?.values !== undefined) texts.push(spec.loop.values);
+  if (spec.loop?.count !== undefined) texts.push(spec.loop.count);
   const variables = spec.fileVariables ?? {};
   const used = new Set<string>();
   for (let i = 0; i < texts.length; i++) {

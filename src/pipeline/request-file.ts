@@ -32,6 +32,8 @@ const HEAD = /\{\{\s*[\w-]+\./;
  */
 export function mayRefer(spec: RequestSpec): boolean {
   if (spec.chain !== undefined || HEAD.test(spec.url) || (spec.body !== undefined && HEAD.test(String(spec.body)))) return true;
+  // `# @loop for item of {{list.response.body.$.items}}`: the loop's values read a request too.
+  if (spec.loop !== undefined && (HEAD.test(spec.loop.values ?? '') || HEAD.test(spec.loop.count ?? ''))) return true;
   for (const name in spec.headers) {
     const value = spec.headers[name] as string | readonly string[];
     if (typeof value === 'string' ? HEAD.test(value) : value.some((line) => HEAD.test(line))) return true;
