@@ -74,7 +74,7 @@ describe('what cannot be read', () => {
   test('a path in a text body and a missing header fail every comparison, != too', async () => {
     const text = await checks('/text', ['body $.x == 1', 'body $.x != 1', 'body a.b != 2']);
     expect(text.results.map(([, passed]) => passed)).toEqual([false, false, false]);
-    expect(text.stdout).toContain('the body is not JSON (text/plain)');
+    expect(text.stdout).toContain("got nothing: the body is not JSON (text/plain)");
     const header = await checks('/json', ['header x-nope != abc', 'header x-nope == abc', 'header content-type == application/json']);
     expect(header.results.map(([, passed]) => passed)).toEqual([false, false, true]);
     expect(header.stdout).toContain('got nothing: header x-nope is not in the response');

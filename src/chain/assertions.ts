@@ -88,13 +88,16 @@ function convert(actual: unknown, expected: string): unknown {
   return expected;
 }
 
-/** The body as JSON, numbers as written (a 64-bit id, `1.10`); a body that is not JSON is an error, not a value to compare. */
+/** A path asked of a body that holds no JSON document: nothing is found there, and this says why. */
+class NoDocument extends Error {}
+
+/** The body as JSON, numbers as written (a 64-bit id, `1.10`); one that is not JSON holds nothing a path can find. */
 function parsedBody(exchange: Exchange): unknown {
   const body = responseText(exchange.response);
   try {
     return parseJsonExact(body).value;
-  } catch (error) {
-    throw new Error(`the body is not JSON${isJsonType(exchange.response.headers) ? '' : ` (${getHeader(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`}: ${(error as Error).message}`);
+  } catch {
+    throw new NoDocument(`the body is not JSON${isJsonType(exchange.response.headers) ? '' : ` (${getHeader(exchange.response.headers, 'content-type') ?? 'no Content-Type'})`}`);
   }
 }
 
@@ -134,14 +137,19 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   if (!predicate) return result(false, `unknown operator ${operator[1]}`, true);
   const expectedText = (operator[2] ?? '').trim();
   let actual: unknown;
+  let missing: string | undefined;
   try {
     actual = await subject(kind, argument, exchange, evaluate);
   } catch (error) {
-    return result(false, isReqflowError(error) || error instanceof Error ? error.message : String(error), true);
+    if (!(error instanceof NoDocument)) return result(false, isReqflowError(error) || error instanceof Error ? error.message : String(error), true);
+    missing = error.message;
   }
-  // What cannot be read — a header the response lacks, a path the body does not hold — fails
-  // every comparison, `!=` too (it is no value that differs); `exists` and `isFalse` say so.
-  if (actual === undefined && !predicate.noExpected) return result(false, `expected ${left} ${predicate.ids[0]} ${expectedText}, got nothing: ${left} is not in the response`);
+  // What cannot be read — a header the response lacks, a path the body does not hold, a body
+  // that is no JSON — fails every comparison, `!=` too (it is no value that differs).
+  if (actual === undefined && !predicate.noExpected) {
+    const expected = predicate.raw ? expectedText : JSON.stringify(convert(undefined, expectedText));
+    return result(false, `expected ${left} ${predicate.ids[0]} ${expected}, got nothing: ${missing ?? `${left} is not in the response`}`);
+  }
   const expected = predicate.noExpected ? undefined : predicate.raw ? expectedText : convert(actual, expectedText);
   let matched: boolean;
   try {
