@@ -12,6 +12,7 @@ import { connect, createServer, type AddressInfo, type Server, type Socket } fro
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
+import { connectAnswer } from './helpers/proxy-connect.js';
 
 const IDLE_MS = 1_500;
 const TIMEOUT_MS = 1_000;
@@ -132,16 +133,7 @@ describe('reqflow proxy: a tunnel whose server does not take the connection', ()
     expect(probed).toBe('silent');
 
     const started = performance.now();
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(proxyPort, '127.0.0.1', () => socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
-      let text = '';
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      socket.on('end', () => {
-        socket.end();
-        resolve(text);
-      });
-      socket.on('error', reject);
-    });
+    const answer = await connectAnswer(proxyPort, `127.0.0.1:${port}`);
     expect(performance.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
     expect(answer).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
     expect(answer).toContain(`reqflow proxy: CONNECT https://127.0.0.1:${port}/ timed out after ${TIMEOUT_MS} ms\n`);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
+import { connectAnswer } from './helpers/proxy-connect.js';
 import { historyFileFor, historyLines } from './helpers/history-file.js';
 import { needs } from './helpers/system-programs.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
@@ -60,16 +61,7 @@ describe('reqflow proxy: CONNECT', () => {
     await new Promise<void>((resolve) => spare.listen(0, '127.0.0.1', () => resolve()));
     const port = (spare.address() as AddressInfo).port;
     await new Promise((resolve) => spare.close(resolve));
-    const answer = await new Promise<string>((resolve, reject) => {
-      const socket = connect(Number(new URL(proxyUrl).port), '127.0.0.1', () => socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`));
-      let text = '';
-      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      socket.on('end', () => {
-        socket.end();
-        resolve(text);
-      });
-      socket.on('error', reject);
-    });
+    const answer = await connectAnswer(Number(new URL(proxyUrl).port), `127.0.0.1:${port}`);
     expect(answer).toMatch(/^HTTP\/1\.1 502 Bad Gateway\r\n/);
     expect(answer).toContain(`reqflow proxy: connection refused by 127.0.0.1:${port}\n`);
     await proxy.waitForStdout(new RegExp(`CONNECT 127\\.0\\.0\\.1:${port} {2}502 `));
