@@ -101,3 +101,12 @@ describe('variables in a check', () => {
     expect(unknown.stdout + unknown.results.join()).toContain('nosuch');
   });
 });
+
+describe('a reference that finds nothing', () => {
+  test('its error names the file and the line of the request that asked, as an unknown variable\'s does', async () => {
+    const file = tmp.write('refs.http', `### big\nGET ${server.url}/json\n\n### use\nGET ${server.url}/echo?v={{big.response.body.$.nothing}}\n`);
+    const result = await runCli(['run', file], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/^reqflow: refs\.http:5: \{\{big\.response\.body\.\$\.nothing\}\}: \$\.nothing matches nothing\n/m);
+  });
+});

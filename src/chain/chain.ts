@@ -256,7 +256,7 @@ export class RunChain {
       await this.ensure(reference.name, false);
       const exchange = this.exchanges.get(reference.name);
       if (!exchange && this.host.dryRun === true) return `{{${expression}}}`;
-      if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`, { hint: 'it failed before its response came, or nothing was sent (--dry-run)' });
+      if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`, { hint: 'it failed before its response came, or nothing was sent (--dry-run)', atRequest: true });
       return resolveReference(reference, exchange);
     })();
   }
@@ -296,7 +296,7 @@ export class RunChain {
     if (!target) throw new UsageError(`${at === undefined ? '' : `${at}: `}# @ref ${name}: no request is named "${name}"`, { hint: `requests: ${this.knownNames().join(', ')}` });
     const running = this.runningNow();
     if (running.includes(name)) {
-      throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others' });
+      throw new UsageError(`request cycle: ${[...running.slice(running.indexOf(name)), name].join(' → ')}`, { hint: 'a request cannot depend on itself, directly or through others', atRequest: true });
     }
     if (!force && this.ran(target.spec)) return;
     const outcome = await this.run(target.spec, target.file);

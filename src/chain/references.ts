@@ -29,7 +29,7 @@ export function parseReference(expression: string, isRequest: (name: string) => 
 
 /** The response body as text in its charset (`responseText`); one over the recording limit is an error naming the reference. */
 function keptResponseText(exchange: Exchange, what: string): string {
-  if (exchange.response.body === undefined) throw new VariableError(`${what}: the body was not kept (over 16 MiB)`);
+  if (exchange.response.body === undefined) throw new VariableError(`${what}: the body was not kept (over 16 MiB)`, { atRequest: true });
   return responseText(exchange.response);
 }
 
@@ -37,7 +37,7 @@ function parseJson(text: string, what: string): unknown {
   try {
     return parseJsonExact(text).value; // a 64-bit id goes on exactly as received
   } catch {
-    throw new VariableError(`${what}: the body is not JSON`, { hint: 'a JSONPath ($.…) needs a JSON body; use .body.* for the whole text' });
+    throw new VariableError(`${what}: the body is not JSON`, { hint: 'a JSONPath ($.…) needs a JSON body; use .body.* for the whole text', atRequest: true });
   }
 }
 
@@ -46,12 +46,12 @@ async function selectBody(text: string, selector: string, xml: boolean, what: st
   if (selector === '' || selector === '*') return text;
   if (selector.startsWith('$')) {
     const value = await jsonPath(parseJson(text, what), selector);
-    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`);
+    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`, { atRequest: true });
     return asText(value);
   }
   if (selector.startsWith('/') || xml) {
     const value = await xPath(text, selector);
-    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`);
+    if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`, { atRequest: true });
     return String(value);
   }
   // `data.id`, `items[0].id`: a path from the root, as VS Code (jsonpath-plus reads it so) and
@@ -72,7 +72,7 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
   if (!match) {
     // httpyac: a property path into the parsed JSON response body.
     const value = propertyPath(parseJson(keptResponseText(exchange, what), what), reference.path);
-    if (value === undefined) throw new VariableError(`${what}: the response of "${reference.name}" has no ${reference.path}`);
+    if (value === undefined) throw new VariableError(`${what}: the response of "${reference.name}" has no ${reference.path}`, { atRequest: true });
     return asText(value);
   }
   const [, side, part, rest = ''] = match;
@@ -87,7 +87,7 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
     case 'headers': {
       const name = headerName(rest);
       const value = getHeader(headers, name);
-      if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${name}`);
+      if (value === undefined) throw new VariableError(`${what}: the ${side} of "${reference.name}" has no header ${name}`, { atRequest: true });
       return value;
     }
     default: {
