@@ -23,6 +23,7 @@ beforeAll(async () => {
     const tree: Record<string, number[]> = { '1': [2, 3], '2': [4], '3': [5] };
     const folder = /^\/tree\/(\d+)/.exec(req.url ?? '')?.[1];
     if (folder !== undefined) return void res.end(JSON.stringify({ FoldersList: (tree[folder] ?? []).map((Id) => ({ Id, Title: `f${Id}` })) }));
+    if (req.url === '/bigarr') return void res.end('[{"id": 12345678901234567890, "f": 1.10}, {"id": 2, "f": 0.5}]');
     res.end(JSON.stringify({ url: req.url }));
   });
   tmp.write('package.json', '{}');
@@ -112,6 +113,12 @@ describe('# @loop for NAME of VALUES', () => {
     const result = await reqflow('loop-over-response.http', `# @name tree\nGET ${recorder.url}/tree/1\n\n###\n# @name each\n# @loop for folder of {{tree.response.body.$.FoldersList}}\nGET ${recorder.url}/folders/{{folder.Id}}\n`, ['-o', 'raw']);
     expect(result.code).toBe(0);
     expect(result.got).toEqual(['/tree/1', '/folders/2', '/folders/3']);
+  });
+
+  test('items keep their numbers as the server wrote them (a 64-bit id, 1.10)', async () => {
+    const result = await reqflow('loop-exact.http', `# @name b\nGET ${recorder.url}/bigarr\n\n###\n# @loop for item of {{b.response.body}}\nGET ${recorder.url}/echo?id={{item.id}}&f={{item.f}}\n`, ['-o', 'raw']);
+    expect(result.code).toBe(0);
+    expect(result.got).toEqual(['/bigarr', '/echo?id=12345678901234567890&f=1.10', '/echo?id=2&f=0.5']);
   });
 
   test("over what an httpyac script exported (exports.ids), and over {{name}} and a JSON array written out", async () => {

@@ -5,6 +5,7 @@
  * also by its dotted names, `{{NAME.id}}`). Loaded only for a request with `# @loop`.
  */
 import { ExitCode, UsageError, isReqflowError, internalError } from '../core/errors/index.js';
+import { parseJsonExact } from '../core/json-exact.js';
 import { emptyValues, flattenValue } from '../core/environment-values.js';
 import { isSecretName } from '../core/mask.js';
 import type { RequestSpec, ScriptSpec } from '../core/model.js';
@@ -41,7 +42,7 @@ async function arrayOf(values: string, where: string, spec: RequestSpec, file: s
   const text = await ctx.variables.expand(/^[[{]/.test(values) ? values : `{{${values}}}`);
   let array: unknown;
   try {
-    array = JSON.parse(text);
+    array = parseJsonExact(text).value; // a 64-bit id or `1.10` in an item goes on as written
   } catch {
     array = undefined;
   }
