@@ -63,6 +63,16 @@ describe('the request as written', () => {
     expect(last().headers['x-who']).toBe('ada');
   });
 
+  test("curl's empty headers: 'Name;' sends it empty, 'Name:' sends none (and is refused for the headers reqflow always sends)", async () => {
+    const result = await send(['{{baseUrl}}/h', '-H', 'X-Empty;', '-H', 'X-Gone:', '-o', 'raw']);
+    expect(result.code).toBe(0);
+    expect(last().headers['x-empty']).toBe('');
+    expect(last().headers).not.toHaveProperty('x-gone');
+    const refused = await send(['{{baseUrl}}/h', '-H', 'User-Agent:']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^reqflow: -H "User-Agent:" would remove User-Agent \(curl's meaning\), which reqflow always sends\n/);
+  });
+
   test('-d: a POST of the text, form-encoded as with curl; several -d are joined with &', async () => {
     expect((await send([`${server.url}/form`, '-d', 'name={{who}}', '-d', 'lang=en', '-e', 'who=ada'])).code).toBe(0);
     expect(last().method).toBe('POST');

@@ -53,13 +53,23 @@ function checkedUrl(url: string): string {
 }
 
 /** `-H "Name: value"`, each a line of the request's headers. */
+/** Headers reqflow always sends (core/headers.ts adds them): curl's `-H 'Name:'` would remove them. */
+const ALWAYS_SENT = new Set(['host', 'user-agent', 'accept']);
+
 function headersOf(lines: readonly string[]): RequestHeaders {
   const headers: RequestHeaders = {};
   for (const line of lines) {
-    const colon = line.indexOf(':');
-    const name = colon < 0 ? line.trim() : line.slice(0, colon).trim();
-    if (colon < 0 || !TOKEN.test(name)) throw new UsageError(`-H expects "Name: value", got ${JSON.stringify(line.slice(0, 60))}`, { hint: 'for example: -H "Accept: application/json"' });
-    const value = line.slice(colon + 1).trim();
+    // curl's `-H 'Name;'`: the header sent with no value.
+    const empty = /^\s*([^:;\s]+)\s*;\s*$/.exec(line)?.[1];
+    const colon = empty !== undefined ? -1 : line.indexOf(':');
+    const name = empty ?? (colon < 0 ? line.trim() : line.slice(0, colon).trim());
+    if ((colon < 0 && empty === undefined) || !TOKEN.test(name)) throw new UsageError(`-H expects "Name: value", got ${JSON.stringify(line.slice(0, 60))}`, { hint: 'for example: -H "Accept: application/json" ("Name;" for an empty value)' });
+    const value = empty !== undefined ? '' : line.slice(colon + 1).trim();
+    // curl's `-H 'Name:'` sends no such header: one reqflow adds would go out all the same, so it is refused.
+    if (empty === undefined && value === '') {
+      if (ALWAYS_SENT.has(name.toLowerCase())) throw new UsageError(`-H "${name}:" would remove ${name} (curl's meaning), which reqflow always sends`, { hint: `give it a value, or "${name};" to send it empty` });
+      continue;
+    }
     // A line break would make it two headers, or a body: never sent as something else.
     const bad = NOT_IN_HEADER_VALUE.exec(outsideTemplates(value))?.[0];
     if (bad !== undefined) throw new UsageError(`-H ${name}: the value holds ${/[\r\n]/.test(bad) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`}`, { hint: 'a header value is one line of visible characters (Latin-1)' });
