@@ -21,7 +21,7 @@ beforeAll(async () => {
       return;
     }
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end('{"id": 12345678901234567890, "f": 1.10, "e": 1e400, "u": "hello"}');
+    res.end('{"id": 12345678901234567890, "f": 1.10, "e": 1e400, "u": "hello", "item": {"price": 10.50, "qty": 2}, "prices": [10.50, 3], "zero": 0.0}');
   });
 });
 afterAll(async () => {
@@ -51,6 +51,9 @@ describe('numbers as the server wrote them', () => {
       'body $.f == "1.10"',
       'body $.f == "1.1"',
       'body $.e == 1e400',
+      'body $.item == {"price": 10.5, "qty": 2}',
+      'body $.prices includes 10.5',
+      'body $.zero isFalse',
     ];
     const { results, stdout } = await checks('/json', lines);
     expect(results).toEqual([
@@ -65,6 +68,10 @@ describe('numbers as the server wrote them', () => {
       ['body $.f == "1.10"', true],
       ['body $.f == "1.1"', false],
       ['body $.e == 1e400', true],
+      // Numbers inside objects and lists compare by value, and 0.0 is false, as before they were kept as written.
+      ['body $.item == {"price": 10.5, "qty": 2}', true],
+      ['body $.prices includes 10.5', true],
+      ['body $.zero isFalse', true],
     ]);
     expect(stdout).toContain('expected body $.id == 12345678901234567891, got 12345678901234567890');
   });

@@ -90,6 +90,7 @@ describe('the curl command sends what reqflow sends', () => {
     ['dot segments, as written', '/./x/%2e%2E/y', '--path-as-is'],
     ['brackets and braces, not globs', '/q?b=[1]&c={x}', '-g'],
     ['quotes, a bad escape and ..', `/p%zz/{a}/a/../c?d="<>'`, '-g'],
+    ['an empty query', '/a?', '-H'],
   ])('a target curl would rewrite (%s): the command keeps it as reqflow sends it', async (_label, target, flag) => {
     const { command, sent, curled } = await roundTrip(['send', `${server.url}${target}`]);
     expect(sent.url).toBe(target);

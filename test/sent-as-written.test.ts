@@ -101,6 +101,24 @@ describe('a written Content-Length', () => {
     expect(gzip.stderr).toContain("a request's last transfer coding must be chunked");
   });
 
+  test('a 303 after a chunked POST: the GET that follows carries no Transfer-Encoding (nor any body)', async () => {
+    const redirecting = await startRecorder((req, res) => {
+      if (req.url === '/post') res.writeHead(303, { location: '/done' }).end();
+      else res.end('ok');
+    });
+    try {
+      const file = tmp.write('redirect.http', `POST ${redirecting.url}/post\nTransfer-Encoding: chunked\n\nabc\n`);
+      const result = await runCli(['run', file, '-L', '-o', 'raw'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      expect(result.code).toBe(0);
+      expect(redirecting.received.map((r) => [r.method, r.url, r.headers['transfer-encoding'], r.body.length])).toEqual([
+        ['POST', '/post', 'chunked', 3],
+        ['GET', '/done', undefined, 0],
+      ]);
+    } finally {
+      await redirecting.close();
+    }
+  });
+
   test('that matches: sent as written', async () => {
     const result = await run('right.http', 'POST BASE/d\nContent-Length: 6\n\nabcdef\n');
     expect(result.code).toBe(0);

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadSession } from '../src/core/session.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -102,5 +103,21 @@ describe('a session file of another shape', () => {
     expect(result.stderr).toMatch(/^reqflow: .*default\.json: the session of profile "default" was written by a later reqflow \(version 2\): not read, not written over\n/);
     expect(readFileSync(file, 'utf8')).toBe(later);
     expect((await run('run', 'plain.http', '-o', 'raw', '--no-session')).code).toBe(0);
+  });
+});
+
+describe('the merge over several saves of one run', () => {
+  test('what another run saved between this run\'s first and second save stays (the second save once took it for removed)', async () => {
+    const options = { project: join(tmp.dir, 'merge-project'), env };
+    const a = await loadSession('default', options);
+    const b = await loadSession('default', options);
+    b.setData('reqflow.globals', { gb: 'from b' });
+    await b.save();
+    a.setData('reqflow.globals', { ga: 'first' });
+    await a.save();
+    a.setData('reqflow.globals', { ga: 'first', ga2: 'second' });
+    await a.save();
+    const after = await loadSession('default', options);
+    expect(after.getData('reqflow.globals')).toEqual({ gb: 'from b', ga: 'first', ga2: 'second' });
   });
 });

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { isReqflowError } from '../core/errors/index.js';
 import type { TestResult } from '../core/model.js';
 import { getHeader } from '../core/headers.js';
-import { isLosslessNumber, numberAsWritten, parseJsonExact } from '../core/json-exact.js';
+import { isLosslessNumber, numberAsWritten, parseJsonExact, plainNumbers, stringifyJsonValue } from '../core/json-exact.js';
 import { type Exchange, isJsonType, responseText } from './exchange.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
@@ -38,11 +38,17 @@ function compareNumbers(value: unknown, expected: unknown): number {
   return Number(a) - Number(b);
 }
 
+/** An object or array with its numbers as plain numbers (`10.50` is `10.5`), to compare with a JSON the check writes. */
+const plain = (value: unknown): unknown => (typeof value === 'object' && value !== null ? (plainNumbers(value)?.value ?? value) : value);
+
 /** `==`: a number exactly; a quoted expectation as text (a body's `1.10` against `"1.10"`); else as values. */
 function equal(value: unknown, expected: unknown): boolean {
   if (numberText(value) !== undefined) return numberText(expected) === undefined ? numberText(value) === expected : compareNumbers(value, expected) === 0;
-  return typeof value === 'object' && value !== null ? JSON.stringify(value) === JSON.stringify(expected) : value === expected;
+  return typeof value === 'object' && value !== null ? JSON.stringify(plain(value)) === JSON.stringify(expected) : value === expected;
 }
+
+/** Truthiness, a number by its value (`0.0` is false, though kept as its text). */
+const truthy = (value: unknown): boolean => (isLosslessNumber(value) ? Number(String(value)) !== 0 : Boolean(value));
 const digest = (algorithm: string) => (value: unknown, expected: unknown) => createHash(algorithm).update(text(value)).digest('base64') === text(expected) || createHash(algorithm).update(text(value)).digest('hex') === text(expected);
 
 /** httpyac's operators; the first name of each is the one shown in messages. */
@@ -55,10 +61,10 @@ const PREDICATES: ReadonlyArray<{ ids: string[]; match: Predicate; noExpected?: 
   { ids: ['<'], match: (v, e) => compareNumbers(v, e) < 0 },
   { ids: ['startsWith'], match: (v, e) => text(v).startsWith(text(e)) },
   { ids: ['endsWith'], match: (v, e) => text(v).endsWith(text(e)) },
-  { ids: ['includes', 'contains'], match: (v, e) => (Array.isArray(v) ? v.some((item) => JSON.stringify(item) === JSON.stringify(e) || item === e) : text(e) !== '' && text(v).includes(text(e))) },
+  { ids: ['includes', 'contains'], match: (v, e) => (Array.isArray(v) ? v.some((item) => (numberText(item) !== undefined && numberText(e) !== undefined ? compareNumbers(item, e) === 0 : JSON.stringify(plain(item)) === JSON.stringify(plain(e)) || item === e)) : text(e) !== '' && text(v).includes(text(e))) },
   { ids: ['matches'], raw: true, match: (v, e) => new RegExp(text(e), 'u').test(text(v)) },
-  { ids: ['exists', 'isTrue'], noExpected: true, match: (v) => Boolean(v) },
-  { ids: ['isFalse'], noExpected: true, match: (v) => !v },
+  { ids: ['exists', 'isTrue'], noExpected: true, match: truthy },
+  { ids: ['isFalse'], noExpected: true, match: (v) => !truthy(v) },
   { ids: ['isNumber'], noExpected: true, match: (v) => typeof v === 'number' || isLosslessNumber(v) },
   { ids: ['isBoolean'], noExpected: true, match: (v) => typeof v === 'boolean' },
   { ids: ['isString'], noExpected: true, match: (v) => typeof v === 'string' },
@@ -159,7 +165,7 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
     return result(false, `${predicate.ids[0]} ${expectedText}: ${(error as Error).message}`, true);
   }
   if (matched) return result(true);
-  const shown = (value: unknown): string => (value === undefined ? 'nothing' : (numberText(value) ?? JSON.stringify(value) ?? String(value)));
+  const shown = (value: unknown): string => (value === undefined ? 'nothing' : (numberText(value) ?? stringifyJsonValue(value) ?? String(value)));
   // A number's expectation is shown as written (`200`), not as the text it is compared as.
   const shownExpected = numberText(actual) !== undefined && (numberText(expected) !== undefined || expected === expectedText) ? expectedText : shown(expected);
   return result(false, predicate.noExpected ? `expected ${left} ${predicate.ids[0]}, got ${shown(actual)}` : `expected ${left} ${predicate.ids[0]} ${shownExpected}, got ${shown(actual)}`);

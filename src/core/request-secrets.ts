@@ -5,11 +5,29 @@
  * check's message, `-v`, `--as curl`, the history, a report) they are masked, not only where
  * they were written. Secret-named headers are registered by the pipeline (`addHeaders`).
  */
-import { MASK, isSecretName, type SecretRegistry } from './mask.js';
+import { MASK, type SecretRegistry } from './mask.js';
 import { maskSecretFields } from './mask-fields.js';
 
 /** A body past this is not scanned (the history keeps 64 KiB of it; uploads are not forms of credentials). */
 const MAX_SCANNED_BODY = 1024 * 1024;
+
+/**
+ * A name that holds a credential, read word by word (`api_key`, `apiKey`, `client_secret`,
+ * `accessToken`): `isSecretName` masks a field in place by any name containing `key` or `auth`,
+ * but a value learnt is masked everywhere, so `keyword`, `author` or `isAuthenticated` must not
+ * make `apple` or `John Smith` a secret.
+ */
+function holdsCredential(name: string): boolean {
+  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
+  return words.some((word) => /(token|secret|password|passwd|passphrase|apikey|signature|credentials?)$/.test(word) || word === 'key' || word === 'auth' || word === 'authorization' || word === 'pwd');
+}
+
+/** A value worth masking wherever it appears: not `true`, `null` or a number, and long enough not to hit ordinary words. */
+const credentialValue = (value: string): boolean => value.length >= 6 && !/^(true|false|null|-?\d+(\.\d+)?([eE][+-]?\d+)?)$/.test(value);
+
+const learn = (secrets: SecretRegistry, name: string, value: string): void => {
+  if (holdsCredential(name) && credentialValue(value)) secrets.add(value);
+};
 
 /** A query's or form's piece decoded (`+` a space), or as written when it is no valid encoding. */
 function formDecoded(text: string): string {
@@ -30,14 +48,13 @@ export function learnRequestSecrets(secrets: SecretRegistry, url: string, body: 
     const end = url.indexOf('#', query);
     for (const pair of url.slice(query + 1, end < 0 ? undefined : end).split('&')) {
       const eq = pair.indexOf('=');
-      if (eq <= 0 || !isSecretName(formDecoded(pair.slice(0, eq)))) continue;
-      secrets.add(formDecoded(pair.slice(eq + 1)));
+      if (eq > 0) learn(secrets, formDecoded(pair.slice(0, eq)), formDecoded(pair.slice(eq + 1)));
     }
   }
   if (body === undefined || body.length === 0 || body.length > MAX_SCANNED_BODY) return;
   const text = typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  maskSecretFields(text, (_name, value) => {
-    secrets.add(value);
+  maskSecretFields(text, (name, value) => {
+    learn(secrets, name, value);
     return MASK;
   });
 }

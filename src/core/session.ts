@@ -261,7 +261,11 @@ export class FileSession implements Session {
         }
         const { writeFileAtomic } = await import('./atomic-write.js'); // only a run that changed the session writes it
         await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, { mode: 0o600 });
-        this.content = merged; // what other runs saved meanwhile is visible from now on
+        // Variables other runs saved meanwhile are visible from now on. The data entries stay as
+        // this process holds them: their keepers (the cookie jar, the script globals) read them
+        // once, so the next merge must start from what they hold, or it would take another run's
+        // cookie, missing from this jar, for one this run removed.
+        this.content = { version: 1, variables: merged.variables, data: this.content.data };
       } finally {
         await release();
       }

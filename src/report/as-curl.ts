@@ -121,8 +121,8 @@ export function asCurl(request: OutgoingRequest, shown: Shown): string {
   // The target as reqflow sends it (dot segments, `%2e`, quotes kept: request-target.ts), which curl
   // sends as given only with --path-as-is, and with brackets and braces only with -g (no globbing).
   const target = requestTarget(request.url, url);
-  const tail = `${url.pathname}${url.search}${url.hash}`;
-  const printed = `${url.href.slice(0, url.href.length - tail.length)}${target}`;
+  const userinfo = url.username === '' && url.password === '' ? '' : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
+  const printed = `${url.protocol}//${userinfo}${url.host}${target}`;
   if (/(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(target.split('?')[0] as string)) options.unshift('--path-as-is');
   if (/[[\]{}]/.test(printed)) options.unshift('-g');
   const command = [`${body?.prefix ? `${body.prefix} | ` : ''}curl ${shellQuote(shown.url(printed))}`, ...options.map((option) => `  ${option}`)];

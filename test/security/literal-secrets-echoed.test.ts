@@ -37,6 +37,12 @@ Content-Type: application/json
 ### userinfo
 GET http://ada:URLPASS31415@HOSTPORT/echo
 
+### ordinary
+POST BASE/echo
+Content-Type: application/json
+
+{"keyword": "applepie", "author": "John Smith", "isAuthenticated": true}
+
 ### check
 POST BASE/echo
 Content-Type: application/x-www-form-urlencoded
@@ -76,6 +82,14 @@ describe('credentials written in the file', () => {
     expect(history).toContain('grant_type=client_credentials'); // the rest is kept
     const sent = server.received.map((r) => `${r.url} ${r.headers.authorization ?? ''} ${r.body.toString()}`).join('\n');
     expect(leaked(sent).length).toBe(5); // the URL's password went as Basic credentials
+  });
+
+  test('ordinary values under names that merely hold "key" or "auth" (keyword, author) are not made secrets', async () => {
+    expect((await run('run', file, '-n', 'ordinary', '-o', 'raw')).code).toBe(0);
+    const history = readFileSync(historyFileFor(stateDir, tmp.dir), 'utf8');
+    // The echo is text, not JSON: only a value made a secret would be masked in it.
+    expect(history).toContain('applepie');
+    expect(history).toContain('John Smith');
   });
 
   test('--as curl and --dry-run show none of them', async () => {

@@ -134,7 +134,8 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       if (response.statusCode === 303 || ((response.statusCode === 301 || response.statusCode === 302) && method === 'POST')) {
         method = 'GET';
         body = undefined;
-        for (const name of Object.keys(headers)) if (/^content-(length|type)$/i.test(name)) delete headers[name];
+        // The body's framing goes with it: a written Transfer-Encoding would send a GET an empty chunked body.
+        for (const name of Object.keys(headers)) if (/^(content-(length|type)|transfer-encoding)$/i.test(name)) delete headers[name];
       }
       // Never carry credentials to another origin (scheme, host or port): nothing is signed again
       // either, and none the Location names (`http://user:pass@other/`) are sent, as curl does.
