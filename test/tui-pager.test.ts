@@ -8,6 +8,7 @@ import { HexLines, JoinedLines, StoredLines, TextLines, stripSgr } from '../src/
 import { Pager } from '../src/tui/pager/pager.js';
 import { findMatches } from '../src/tui/pager/search.js';
 import { wrapLine } from '../src/tui/pager/wrap-line.js';
+import { layoutWidth } from '../src/tui/wide-chars.js';
 
 const numbered = (count: number): string => Array.from({ length: count }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 
@@ -134,8 +135,13 @@ describe('the window', () => {
     expect(wrapLine('Select a request and press Enter', 10).map(stripSgr)).toEqual(['Select a ', 'request ', 'and press ', 'Enter']);
     expect(wrapLine('\u001b[2mhello world foo\u001b[0m', 12).map(stripSgr)).toEqual(['hello world ', 'foo']);
     expect(wrapLine('abcdefghijklmnop', 5).map(stripSgr)).toEqual(['abcde', 'fghij', 'klmno', 'p']);
-    // A wide character takes two columns: it moves to the next row rather than overflow this one.
-    expect(wrapLine('ab😀cd漢字', 3).map(stripSgr)).toEqual(['ab', '😀c', 'd漢', '字']);
+    // A wide character moves to the next row rather than overflow this one, counted as neo-blessed
+    // lays it out (an emoji 3 for its 2 columns, a CJK character 2): blessed never wraps a row again.
+    expect(wrapLine('ab😀cd漢字', 3).map(stripSgr)).toEqual(['ab', '😀', 'cd', '漢', '字']);
+    // A line of emoji (31 × 🎉) in a pane 84 wide: rows blessed takes as they are, so the rows the
+    // pager counts are the rows drawn, and G shows the body's last line.
+    const rows = wrapLine('🎉'.repeat(31), 84);
+    expect(rows.map((row) => layoutWidth(stripSgr(row)))).toEqual([84, 9]);
   });
 
   it('keeps colours per row and shows control characters of a raw body as U+FFFD', () => {

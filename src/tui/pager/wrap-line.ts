@@ -1,4 +1,4 @@
-import { displayWidth } from '../wide-chars.js';
+import { layoutWidth } from '../wide-chars.js';
 
 /** A part of a line to highlight, in offsets of the line without colours. */
 export interface Mark {
@@ -48,8 +48,10 @@ export function wrapLine(line: string, width: number, marks: readonly Mark[] = [
     }
     const codePoint = line.codePointAt(at) as number;
     const char = String.fromCodePoint(codePoint);
-    // Wide characters (CJK, emoji) take two columns, as the terminal draws them (wide-chars.ts).
-    const columnsOf = codePoint >= 0x1100 ? displayWidth(char) : 1;
+    // A row is cut where neo-blessed's layout counts it full (wide-chars.ts, layoutWidth: an emoji
+    // counts 3 for its 2 columns): cut by columns only, blessed wrapped a row of emoji again, and
+    // the rows it added pushed the body's last lines off the pane.
+    const columnsOf = codePoint >= 0x1100 ? layoutWidth(char) : 1;
     if (columns > 0 && columns + columnsOf > width) {
       if (space && line[at] !== ' ' && space.column > width - WORD_BREAK_COLUMNS) {
         rows.push(row.slice(0, space.rowLength));
