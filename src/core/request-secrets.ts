@@ -19,7 +19,7 @@ const MAX_SCANNED_BODY = 1024 * 1024;
  */
 function holdsCredential(name: string): boolean {
   const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/);
-  return words.some((word) => /(token|secret|password|passwd|passphrase|apikey|signature|credentials?)$/.test(word) || word === 'key' || word === 'auth' || word === 'authorization' || word === 'pwd');
+  return words.some((word) => /(token|secret|passw(or)?d|passphrase|apikey|signature|credentials?)$|^(key|auth|authorization|pwd)$/.test(word));
 }
 
 /** A value worth masking wherever it appears: not `true`, `null` or a number, and long enough not to hit ordinary words. */

@@ -95,7 +95,7 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   }
   // A later reqflow's file: its fields are not known here, so it is neither read nor written over.
   if (parsed !== undefined && parsed.version !== undefined && parsed.version !== 1) {
-    throw new UsageError(`${path}: the session of profile "${profile}" was written by a later reqflow (version ${JSON.stringify(parsed.version).slice(0, 20)}): not read, not written over`, { hint: 'use that reqflow, or --no-session for this run' });
+    throw new UsageError(`${path}: the session of profile "${profile}" was written by a later reqflow (version ${JSON.stringify(parsed.version).slice(0, 20)}): not read, not written over`, { hint: 'or run with --no-session' });
   }
   if (parsed !== undefined) return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, options.project);
   const aside = `${path}.corrupt-${Date.now()}`;

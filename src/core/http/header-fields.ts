@@ -38,7 +38,7 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
     }
   }
   // Both would be a request two servers can read two ways (request smuggling): refused, not sent.
-  if (framing === 3) throw new UsageError(`${method} ${maskUrl(url.href)}: Content-Length and Transfer-Encoding cannot both be sent (RFC 9112 §6.2)`, { hint: 'remove one: with Transfer-Encoding: chunked the body is sent in chunks, without it reqflow writes the length', atRequest: true });
+  if (framing === 3) throw new UsageError(`${method} ${maskUrl(url.href)}: Content-Length and Transfer-Encoding cannot both be sent (RFC 9112 §6.2)`, { hint: 'remove one (without both, reqflow frames the body itself)', atRequest: true });
 }
 
 /** A written `Content-Length`, each of its lines, against the body's length in bytes. */
@@ -47,7 +47,7 @@ function checkLength(method: string, url: URL, name: string, value: HeaderValue,
   for (const line of fieldLines(value)) {
     if (line.trim() === String(length)) continue;
     const written = /^\s*\d+\s*$/.test(line) ? `says ${line.trim()} bytes, and the body is ${length}` : 'is not a number of bytes';
-    throw new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: it ${written}`, { hint: 'remove the Content-Length line: reqflow writes the body\'s length itself', atRequest: true });
+    throw new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: it ${written}`, { hint: 'remove it: reqflow writes the length', atRequest: true });
   }
 }
 

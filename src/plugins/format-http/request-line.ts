@@ -148,7 +148,7 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   }
   // `GET /r // note`: a comment goes on a line of its own; read as the URL it would be sent (`%20//%20note`).
   const comment = words.find((word, index) => index > 0 && word.text.startsWith('//'));
-  if (comment) throw new ParseError(file, lineNo, wordColumn(trimmed, first, indent, comment.at), `a comment after the URL: ${clip(written.slice(comment.at))}`, { hint: 'put the comment on a line of its own (# or //); encode a space in the URL as %20' });
+  if (comment) throw new ParseError(file, lineNo, wordColumn(trimmed, first, indent, comment.at), `a comment after the URL: ${clip(written.slice(comment.at))}`, { hint: 'put it on a line of its own' });
   const target = targetOf(written);
   // Spaces are encoded only inside what starts as a URL: `this is not a request` stays an error.
   if (words.length > 1 && !startsLikeUrl(words[0]?.text ?? '')) {
