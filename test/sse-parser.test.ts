@@ -52,7 +52,7 @@ describe('EventStreamParser (WHATWG event-stream rules)', () => {
 });
 
 describe('linear time', () => {
-  test('20 MB of events, and one 10 MB line fed in small chunks, parse in well under a second each', () => {
+  test('20 MB of events, and one 10 MB line fed in small chunks, parse in linear time (well under a second each on a quiet machine)', () => {
     const event = `event: tick\nid: 1\ndata: ${'y'.repeat(80)}\n\n`;
     const chunk = Buffer.from(event.repeat(1000));
     let parser = new EventStreamParser();
@@ -60,13 +60,13 @@ describe('linear time', () => {
     let count = 0;
     for (let total = 0; total < 20_000_000; total += chunk.length) count += parser.push(chunk).length;
     expect(count).toBeGreaterThan(180_000);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // a guard against quadratic time (that takes minutes), not a benchmark
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(20_000); // a guard against quadratic time (that takes minutes), not a benchmark: a busy 2-core machine took 2.2 s
     parser = new EventStreamParser();
     const piece = Buffer.from('z'.repeat(4096));
     parser.push('data: ');
     started = process.hrtime.bigint();
     for (let total = 0; total < 10_000_000; total += piece.length) parser.push(piece);
     expect(parser.push('\n\n')).toHaveLength(1);
-    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000); // a guard against quadratic time (that takes minutes), not a benchmark
-  });
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(20_000); // a guard against quadratic time (that takes minutes), not a benchmark: a busy 2-core machine took 2.2 s
+  }, 60_000);
 });
