@@ -59,7 +59,7 @@ export function parseJsonExact(text: string): ExactJson {
   if (!hasInexactNumbers(text)) return { value, lossless: false };
   const lib = losslessJson();
   try {
-    return { value: lib.parse(text, null, (token) => (isExact(token) ? Number(token) : new lib.LosslessNumber(token))), lossless: true };
+    return { value: lib.parse(text, null, numberAsWritten), lossless: true };
   } catch {
     return { value, lossless: false }; // duplicate keys, which lossless-json refuses: as JSON.parse reads them
   }
@@ -86,9 +86,9 @@ export function parseJsonStrict(text: string): ExactJson {
   let lossless = false;
   try {
     const value = lib.parse(text, null, (token) => {
-      if (isExact(token)) return Number(token);
-      lossless = true;
-      return new lib.LosslessNumber(token);
+      const number = numberAsWritten(token);
+      lossless ||= typeof number !== 'number';
+      return number;
     });
     return { value, lossless };
   } catch (error) {

@@ -31,6 +31,9 @@ const jsonKey = (raw: string): string => JSON.parse(`"${raw}"`) as string;
 const stringContent = (token: string): string => (/^"(?:[^"\\]|\\.)*"$/.test(token) ? token.slice(1, -1) : token.slice(1));
 const formName = (raw: string): string => decodeURIComponent(raw.replace(/\+/g, ' '));
 
+/** A form's or a query's piece decoded (`+` a space), or as written when it is no valid encoding. */
+export const formDecoded = (raw: string): string => decoded(raw, formName);
+
 /**
  * Values under secret-looking names in a JSON or form body, masked in place — or, given
  * `replace`, replaced by what it returns for the field's name and value (`reqflow proxy --save`
@@ -50,7 +53,7 @@ export function maskSecretFields(text: string, replace: (name: string, value: st
   }
   if (FORM.test(trimmed)) {
     return text.replace(/(^|&)([^=&]+)=([^&]*)/g, (all, lead: string, name: string, value: string) => {
-      const field = decoded(name, formName);
+      const field = formDecoded(name);
       return isSecretName(field) ? `${lead}${name}=${replace(field, value)}` : all;
     });
   }

@@ -6,7 +6,7 @@
  * they were written. Secret-named headers are registered by the pipeline (`addHeaders`).
  */
 import { MASK, type SecretRegistry } from './mask.js';
-import { maskSecretFields } from './mask-fields.js';
+import { formDecoded, maskSecretFields } from './mask-fields.js';
 
 /** A body past this is not scanned (the history keeps 64 KiB of it; uploads are not forms of credentials). */
 const MAX_SCANNED_BODY = 1024 * 1024;
@@ -29,14 +29,6 @@ const learn = (secrets: SecretRegistry, name: string, value: string): void => {
   if (holdsCredential(name) && credentialValue(value)) secrets.add(value);
 };
 
-/** A query's or form's piece decoded (`+` a space), or as written when it is no valid encoding. */
-function formDecoded(text: string): string {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '));
-  } catch {
-    return text;
-  }
-}
 
 export function learnRequestSecrets(secrets: SecretRegistry, url: string, body: string | Uint8Array | undefined): void {
   // `https://user:password@host/`: the password (the URL is shown masked; a k6 export or an echo would not be).

@@ -68,6 +68,12 @@ function savedValues(saved: unknown): string[] {
 
 type SavedCookie = Record<string, unknown>;
 
+/** The cookies of a saved jar (tough-cookie's JSON), whatever else the entry holds. */
+const savedCookies = (jar: unknown): SavedCookie[] => {
+  const cookies = typeof jar === 'object' && jar !== null ? (jar as { cookies?: unknown }).cookies : undefined;
+  return Array.isArray(cookies) ? cookies.filter((cookie): cookie is SavedCookie => typeof cookie === 'object' && cookie !== null) : [];
+};
+
 /** A saved date tough-cookie can read back: an ISO date, or `Infinity` (a session cookie's expiry). */
 const validDate = (value: unknown): boolean => value === undefined || value === null || value === 'Infinity' || (typeof value === 'string' && Number.isFinite(Date.parse(value)));
 
@@ -83,10 +89,6 @@ function withValidDates(saved: unknown, dropped: (count: number) => void): unkno
   dropped(cookies.length - valid.length);
   return { ...(saved as object), cookies: valid };
 }
-const savedCookies = (jar: unknown): SavedCookie[] => {
-  const cookies = typeof jar === 'object' && jar !== null ? (jar as { cookies?: unknown }).cookies : undefined;
-  return Array.isArray(cookies) ? cookies.filter((cookie): cookie is SavedCookie => typeof cookie === 'object' && cookie !== null) : [];
-};
 const cookieId = (cookie: SavedCookie): string => `${String(cookie.domain)}\t${String(cookie.path)}\t${String(cookie.key)}`;
 /** What a cookie is, its last use aside (sending a cookie is no change to it). */
 const cookieContent = (cookie: SavedCookie): string => JSON.stringify({ ...cookie, lastAccessed: undefined });
