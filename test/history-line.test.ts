@@ -1,7 +1,7 @@
 /**
- * A history line is written key by key into a reused buffer (src/history/entry-line.ts), not
- * made by JSON.stringify of an entry object: held here to the bytes JSON.stringify gives of the
- * entry it stands for — key order, escapes, masking — for awkward exchanges, written to a real file.
+ * A history line is JSON.stringify of the masked entry (src/history/entry-line.ts), its keys in
+ * the order readers rely on: held here to the bytes JSON.stringify gives of the entry it stands for
+ * — key order, escapes, masking — for awkward exchanges, written to a real file.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';

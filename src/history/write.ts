@@ -12,8 +12,7 @@ import { dirname, resolve } from 'node:path';
 import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
 import { cutEnd } from './cut-end.js';
-import { type LineContext, writeEntry } from './entry-line.js';
-import { LineBuffer } from './line-buffer.js';
+import { entryLine, type LineContext } from './entry-line.js';
 import { ROTATED_SUFFIX } from './paths.js';
 
 function openForAppend(path: string): number {
@@ -62,29 +61,39 @@ export function appendHistory(target: HistoryTarget, batch: readonly RecordedExc
   let fd = openForAppend(target.path);
   try {
     let size = fstatSync(fd).size;
-    const out = new LineBuffer(WRITE_BYTES, (lines) => {
-      writeAll(fd, lines);
-      size += lines.length;
-    });
+    // Whole lines waiting to be written, and their bytes.
+    let waiting: string[] = [];
+    let waitingBytes = 0;
+    const flush = (): void => {
+      if (waiting.length === 0) return;
+      const bytes = Buffer.from(waiting.join(''));
+      waiting = [];
+      waitingBytes = 0;
+      writeAll(fd, bytes);
+      size += bytes.length;
+    };
     // A writer killed mid-line left a torn line: end it, so that ours start on a line of their own.
     if (!endsInNewline(fd, size)) {
-      out.raw('\n');
-      out.closeLine();
+      waiting.push('\n');
+      waitingBytes = 1;
     }
     for (const exchange of batch) {
       let file = files.get(exchange.file);
       if (file === undefined) files.set(exchange.file, (file = resolve(exchange.file)));
-      writeEntry(out, exchange, file, context);
-      if (size + out.waiting + out.open > target.maxBytes && size + out.waiting > 0) {
-        out.flush();
+      const line = `${entryLine(exchange, file, context)}\n`;
+      const bytes = Buffer.byteLength(line);
+      if (size + waitingBytes + bytes > target.maxBytes && size + waitingBytes > 0) {
+        flush();
         closeSync(fd);
         renameSync(target.path, `${target.path}${ROTATED_SUFFIX}`);
         fd = openForAppend(target.path);
         size = fstatSync(fd).size; // another run may have started the new file already
       }
-      out.closeLine();
+      waiting.push(line);
+      waitingBytes += bytes;
+      if (waitingBytes >= WRITE_BYTES) flush();
     }
-    out.flush();
+    flush();
   } finally {
     closeSync(fd);
   }
