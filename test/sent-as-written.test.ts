@@ -60,6 +60,37 @@ describe('the request line', () => {
     expect(result.received).toEqual([]);
   });
 
+  test("JetBrains' and kulala's run and import lines are refused naming the line, before anything is sent (they went out as a method RUN)", async () => {
+    for (const line of ['run ./other.http', 'run #Login (@host=example.com)', 'import ./other.http']) {
+      const result = await run('directive.http', `GET BASE/first\n\n###\n${line}\n`);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`directive\\.http:4:1: "${line.split(' ')[0]}" .* is not supported: it is not sent as a request`));
+      expect(result.received).toEqual([]);
+    }
+  });
+
+  test('a URL written whole that is not an http(s) URL stops the run before its first request, in every format', async () => {
+    for (const [name, text] of [
+      ['relative.http', 'GET BASE/first\n\n###\nGET ./q1.http\n'],
+      ['scheme.http', 'GET BASE/first\n\n###\nGET mailto:x@example.com\n'],
+      ['list.yaml', 'requests:\n  - url: BASE/first\n  - url: "#Req1"\n'],
+      ['list.json', '{"requests": [{"url": "BASE/first"}, {"url": "ftp://example.com/x"}]}'],
+    ] as const) {
+      const result = await run(name, text);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`${name.replace('.', '\\.')}(:4|: request "request-2"): (not a valid URL|unsupported URL scheme)`));
+      expect(result.received).toEqual([]);
+    }
+    // -n picks a request: the file is still checked whole, as for a syntax error.
+    const picked = await run('picked.http', 'GET BASE/first\n\n###\nGET ./q1.http\n', '-n', '1');
+    expect(picked.code).toBe(2);
+    expect(picked.received).toEqual([]);
+    // A URL from a variable is checked when it is resolved, as before; a written one that is fine is sent.
+    const fine = await run('fine.http', '@base = BASE\n\nGET {{base}}/a\n\n###\nGET BASE/b\n');
+    expect(fine.code).toBe(0);
+    expect(fine.received.map((r) => r.url)).toEqual(['/a', '/b']);
+  });
+
   test('HTTP/1.0 is refused naming the line: it would go out as HTTP/1.1', async () => {
     const result = await run('v10.http', 'GET BASE/r HTTP/1.0\n');
     expect(result.code).toBe(2);

@@ -6,7 +6,7 @@
  * docs/record.schema.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { validateXML } from 'xmllint-wasm';
@@ -215,6 +215,30 @@ user=alice&client_secret=form-literal-77
     expect(readFileSync(join(tmp.dir, 'pages/report.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*plain\.rest/);
     expect(readdirSync(join(tmp.dir, 'pages/plain'))).toEqual(['index.html']);
     expect(readdirSync(join(tmp.dir, 'pages/site.v2'))).toEqual(['index.html']);
+  });
+
+  test('a report path that is a link or a device is written through, never replaced; one that is a request file of the run is refused', async () => {
+    // Through a link: the link stays, its target (made if missing) holds the report.
+    mkdirSync(join(tmp.dir, 'linked'), { recursive: true });
+    symlinkSync('real.xml', join(tmp.dir, 'linked/junit.xml'));
+    const linked = await reqflowTest('suite/plain.rest', '--report', 'junit=linked/junit.xml', '--report', 'json=linked/run.ndjson');
+    expect(linked.code).toBe(0);
+    expect(lstatSync(join(tmp.dir, 'linked/junit.xml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(tmp.dir, 'linked/real.xml'), 'utf8')).toMatch(/^<\?xml[\s\S]*plain\.rest/);
+    // A device: written into (a link to /dev/null here, so that a regression replaces the link, not the device).
+    symlinkSync('/dev/null', join(tmp.dir, 'linked/null'));
+    for (const format of ['junit', 'tap', 'json', 'html']) {
+      const result = await reqflowTest('suite/plain.rest', '--report', `${format}=linked/null`);
+      expect(result.code).toBe(0);
+      expect(lstatSync(join(tmp.dir, 'linked/null')).isSymbolicLink()).toBe(true);
+    }
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    // The request file itself: exit 2 before anything is sent, the file as it was.
+    const before = readFileSync(join(tmp.dir, 'suite/plain.rest'), 'utf8');
+    const onto = await reqflowTest('suite/plain.rest', '--report', 'junit=suite/plain.rest');
+    expect(onto.code).toBe(2);
+    expect(onto.stderr).toMatch(/--report junit=.*plain\.rest: that is a request file of this run, which the report would replace/);
+    expect(readFileSync(join(tmp.dir, 'suite/plain.rest'), 'utf8')).toBe(before);
   });
 
   test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {

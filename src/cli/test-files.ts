@@ -18,7 +18,7 @@ import type { RequestFile } from '../pipeline/request-file.js';
 import { collectFiles } from '../test-run/collect-files.js';
 import { shownPath } from '../core/resolve-path.js';
 import { Progress } from '../test-run/progress.js';
-import { jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
+import { checkReportPaths, jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
 import type { FileResult, RunResult } from '../report/test-results.js';
 import { runTestFiles } from '../test-run/run-tests.js';
 import { watchFiles } from '../test-run/watch.js';
@@ -79,6 +79,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
       if (stdin && flags.watch === true) throw new UsageError('--watch cannot watch stdin (-)', { hint: 'write the requests to a file and watch that' });
       const named = paths.filter((path) => path !== '-');
       const files = [...(stdin ? [stdin.path] : []), ...(named.length > 0 || !stdin ? await collectFiles(named, io.cwd) : [])];
+      checkReportPaths(reports, files);
       const registry = new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn));
       // Read before Ctrl-C is ours: a pipe or a terminal that never ends is left with Ctrl-C, as with cat.
       const fromStdin = stdin ? await stdin.load({ registry, warn, secrets }) : undefined;

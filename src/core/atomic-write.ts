@@ -1,5 +1,5 @@
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, basename, join, resolve } from 'node:path';
 import { lazyBuiltin } from './lazy-builtin.js';
 
 /**
@@ -40,6 +40,44 @@ export async function createFileAtomic(path: string, data: string | Uint8Array, 
     removeQuietly(temp);
     removeStaleTemps(dirname(path), basename(path));
   }
+}
+
+/**
+ * Where an output the user names (`--report junit=PATH`, a saved body) goes: the file a symbolic
+ * link points to, made if missing; `direct` when that is no regular file (`/dev/null`,
+ * `/dev/stdout`, a named pipe), which is written into as it is — replacing it with a file of ours
+ * would break it (a device, for every user of the machine).
+ */
+export function outputDestination(path: string): { path: string; direct: boolean } {
+  let target = path;
+  try {
+    target = realpathSync(path);
+  } catch {
+    // A link to a file not made yet: its target, however many links lead there (40, as the kernel allows).
+    for (let hops = 0; hops < 40 && isLink(target); hops++) target = resolve(dirname(target), readlinkSync(target));
+  }
+  let stat;
+  try {
+    stat = statSync(target, { throwIfNoEntry: false });
+  } catch {
+    // Not reachable (a file where a folder should be): the write says why.
+  }
+  return { path: target, direct: stat !== undefined && !stat.isFile() && !stat.isDirectory() };
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** An output the user names ({@link outputDestination}): into a device or pipe as it is, else atomically. */
+export async function writeOutputFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
+  const destination = outputDestination(path);
+  if (destination.direct) writeFileSync(destination.path, data);
+  else await writeFileAtomic(destination.path, data, options);
 }
 
 interface WriteOptions {

@@ -6,7 +6,7 @@
  * request and the response. Built as a tree with hastscript and serialised by
  * hast-util-to-html, which escapes all text: nothing from a response can become markup.
  */
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { writeOutputFile } from '../core/atomic-write.js';
 import type { TestResult } from '../core/model.js';
 import { type FileResult, type RequestResult, type RunResult, type Timings, totalsOf } from './test-results.js';
 
@@ -143,5 +143,5 @@ export async function writeHtmlReport(run: RunResult, path: string): Promise<voi
       ]),
     ]),
   ]);
-  await writeFileAtomic(path, toHtml(tree), { mode: 0o644, dirMode: 0o755 });
+  await writeOutputFile(path, toHtml(tree), { mode: 0o644, dirMode: 0o755 });
 }

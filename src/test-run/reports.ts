@@ -6,7 +6,7 @@
 import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { outputDestination, writeOutputFile } from '../core/atomic-write.js';
 import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
 import type { OutputSink } from '../core/model.js';
 import type { RunResult } from '../report/test-results.js';
@@ -34,11 +34,14 @@ export function parseReports(values: readonly string[], cwd: string): ReportTarg
 
 /**
  * The page `--report html=PATH` writes: PATH itself when it names a file (it has an extension:
- * `report.html`), else `PATH/index.html` — a folder, as is a PATH ending in `/` or an existing folder.
+ * `report.html`, or something is there that is no folder), else `PATH/index.html` — a folder, as is a
+ * PATH ending in `/` or an existing folder.
  */
 function htmlPage(path: string, cwd: string): string {
   const absolute = resolve(cwd, path);
-  const folder = /[/\\]$/.test(path) || extname(absolute) === '' || statSync(absolute, { throwIfNoEntry: false })?.isDirectory() === true;
+  const existing = statSync(absolute, { throwIfNoEntry: false });
+  // Something there that is no folder (a file, a link to /dev/null) is the page, whatever its name.
+  const folder = /[/\\]$/.test(path) || existing?.isDirectory() === true || (existing === undefined && extname(absolute) === '');
   return folder ? join(absolute, 'index.html') : absolute;
 }
 
@@ -46,12 +49,16 @@ function reportError(path: string, error: unknown): ReqflowError {
   return new ReqflowError(`cannot write the report ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { exitCode: ExitCode.output });
 }
 
-/** The NDJSON report: an output sink for the JSON reporter, and `finish` to put the file in place. */
+/**
+ * The NDJSON report: an output sink for the JSON reporter, and `finish` to put the file in place
+ * (a device or a pipe the path names is written as the run goes: `json=/dev/stdout`).
+ */
 export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; finish(keep: boolean): Promise<void> }> {
   await mkdir(dirname(path), { recursive: true, mode: 0o755 }).catch((error: unknown) => {
     throw reportError(path, error);
   });
-  const temporary = `${path}.${process.pid}.tmp`;
+  const destination = outputDestination(path);
+  const temporary = destination.direct ? destination.path : `${destination.path}.${process.pid}.tmp`;
   const stream: WriteStream = createWriteStream(temporary, { mode: 0o644 });
   let failed: unknown;
   stream.on('error', (error) => (failed ??= error));
@@ -59,21 +66,38 @@ export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; 
     sink: { out: (chunk) => void stream.write(chunk), err: () => undefined, stream },
     finish: async (keep) => {
       await new Promise<void>((done) => stream.end(done));
+      if (destination.direct) {
+        if (failed) throw reportError(path, failed);
+        return;
+      }
       if (failed || !keep) await rm(temporary, { force: true });
       if (failed) throw reportError(path, failed);
-      if (keep) await rename(temporary, path);
+      if (keep) await rename(temporary, destination.path);
     },
   };
+}
+
+/**
+ * A report that would be written over one of the request files it reports on (`--report
+ * junit=api.http`): exit 2 before anything is sent, the file kept.
+ */
+export function checkReportPaths(targets: readonly ReportTarget[], files: readonly string[]): void {
+  const sources = new Set(files.map((file) => outputDestination(resolve(file)).path));
+  for (const target of targets) {
+    if (target.path !== undefined && sources.has(outputDestination(target.path).path)) {
+      throw new UsageError(`--report ${target.format}=${target.path}: that is a request file of this run, which the report would replace`, { hint: 'write the report to another path' });
+    }
+  }
 }
 
 /** JUnit, TAP and HTML, from the finished run. */
 export async function writeReports(targets: readonly ReportTarget[], run: RunResult, stdout: (text: string) => void): Promise<void> {
   for (const target of targets) {
     try {
-      if (target.format === 'junit') await writeFileAtomic(target.path as string, await (await import('../report/junit.js')).junitXml(run), { mode: 0o644, dirMode: 0o755 });
+      if (target.format === 'junit') await writeOutputFile(target.path as string, await (await import('../report/junit.js')).junitXml(run), { mode: 0o644, dirMode: 0o755 });
       if (target.format === 'tap') {
         const text = await (await import('../report/tap.js')).tapText(run);
-        if (target.path) await writeFileAtomic(target.path, text, { mode: 0o644, dirMode: 0o755 });
+        if (target.path) await writeOutputFile(target.path, text, { mode: 0o644, dirMode: 0o755 });
         else stdout(text);
       }
       if (target.format === 'html') await (await import('../report/html-report.js')).writeHtmlReport(run, target.path as string);

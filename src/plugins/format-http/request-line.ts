@@ -137,6 +137,12 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
     const bad = first.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
     throw new ParseError(file, lineNo, indent + Math.max(bad, 0) + 1, `invalid method ${JSON.stringify(clip(first))}`, { hint: 'the request line is: METHOD URL [HTTP/1.1], e.g. GET https://example.com' });
   }
+  // JetBrains' and kulala's `run ./other.http`, `run #Name` and `import ./other.http` are directives, not a method `RUN`.
+  if (first === 'run' || first === 'import') {
+    throw new ParseError(file, lineNo, indent + 1, `"${first}" ${first === 'run' ? "(running another file's or request's requests from this one)" : "(another file's requests for `run`)"} is not supported: it is not sent as a request`, {
+      hint: "run the other file with its own `reqflow run`, or refer to a request of it with httpyac's `# @import ./other.http` and `# @ref name`",
+    });
+  }
   let written = trimmed.slice(first.length, end).trim();
   let words = written.length > 0 && /\s/.test(written) ? splitRequestLine(written) : [];
   // `GET /r?a=1 # note`: a `#` after whitespace starts the fragment (never sent) or a comment,

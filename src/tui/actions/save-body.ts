@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
-import { writeFileAtomic } from '../../core/atomic-write.js';
+import { writeOutputFile } from '../../core/atomic-write.js';
 import { contentType } from '../../core/content-type.js';
 import type { ResponseCapture } from '../response-capture.js';
 import { LinePromptOverlay } from '../views/line-prompt.js';
@@ -32,7 +32,7 @@ export function saveBody(app: AppHost, capture: ResponseCapture | undefined, nam
       const target = isAbsolute(path) ? path : resolve(cwd, path);
       const write = (): void => {
         app.background(
-          writeFileAtomic(target, bytes, { mode: 0o644, dirMode: 0o755 }).then(() => app.say(`saved ${bytes.length} bytes to ${relative(cwd, target) || target}`, 'ok')),
+          writeOutputFile(target, bytes, { mode: 0o644, dirMode: 0o755 }).then(() => app.say(`saved ${bytes.length} bytes to ${relative(cwd, target) || target}`, 'ok')),
         );
       };
       if (!existsSync(target)) return write();
