@@ -6,6 +6,7 @@ import { withOAuthClient } from './client.js';
 import { revokeTokens } from './flows/index.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, loadSettings, runGrant } from './login.js';
 import { formatStatus, logout, oauthStatus } from './status.js';
+import { clientSecretForms } from './settings.js';
 import { TOKEN_VARIABLE, describeExpiry, formatDuration, readStored } from './token-store.js';
 
 export interface LoginFlags {
@@ -31,7 +32,7 @@ function showEvent(ctx: OAuthCommandContext, event: FlowEvent): void {
 
 export async function loginAction(ctx: OAuthCommandContext, flags: LoginFlags): Promise<number> {
   const settings = await loadSettings({ profile: ctx.profile, session: ctx.session, expand: ctx.expand, env: ctx.env });
-  ctx.secrets.add(settings.clientSecret);
+  for (const secret of clientSecretForms(settings)) ctx.secrets.add(secret);
   const grant = flags.device ? 'device_code' : settings.grant;
   const result = await runGrant(settings, grant, {
     session: ctx.session,
@@ -82,7 +83,7 @@ async function revokeAtServer(ctx: OAuthCommandContext, tokens: { accessToken?: 
   const name = ctx.profile.name;
   try {
     const settings = await loadSettings({ profile: ctx.profile, session: ctx.session, expand: ctx.expand, env: ctx.env });
-    ctx.secrets.add(settings.clientSecret);
+    for (const secret of clientSecretForms(settings)) ctx.secrets.add(secret);
     if (!settings.revocationUrl && !settings.issuer) {
       ctx.err(`note: profile "${name}" names no revocation endpoint (oauth.revocationUrl, or oauth.issuer for discovery): its tokens stay valid at the server until they expire`);
       return false;

@@ -4,7 +4,7 @@ import { proxyRules, type ProxyRules } from '../../core/http/proxy.js';
 import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';
-import { readOAuthSettings, type OAuthSettings } from './settings.js';
+import { clientSecretForms, readOAuthSettings, type OAuthSettings } from './settings.js';
 import { TOKEN_VARIABLE, describeExpiry, msUntilExpiry, storeTokens, type StoredOAuth } from './token-store.js';
 
 function loginHint(profile: string): string {
@@ -25,7 +25,7 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
   const { session, profile } = ctx;
   const settings = await readOAuthSettings(profile, (text) => ctx.variables.expand(text));
   // A token endpoint may echo what it was sent (an error quoting the refresh token or the client secret).
-  for (const secret of [settings.clientSecret, stored?.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
+  for (const secret of [...clientSecretForms(settings), stored?.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
   if (settings.grant === 'client_credentials') {
     const result = await runGrant(settings, 'client_credentials', { session, signal: ctx.signal, requestTimeoutMs: ctx.options.timeoutMs, openBrowser: false, proxy: proxyOf(ctx) });
     note(ctx, `fetched a client credentials token for profile "${profile.name}" (${describeExpiry(result.stored)})`);

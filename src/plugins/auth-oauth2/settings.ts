@@ -119,3 +119,19 @@ export function parseRedirectUrl(settings: OAuthSettings): URL {
 export function fieldName(settings: OAuthSettings, endpoint: Endpoint): string {
   return field(settings.profile, ENDPOINT_FIELD[endpoint]);
 }
+
+/** RFC 6749 Appendix B's form encoding of a client's id or secret: stricter than encodeURIComponent (`-` as `%2D`), a space as `+`. */
+function formEncoded(text: string): string {
+  return encodeURIComponent(text).replace(/[-_.!~*'()]|%20/g, (char) => (char === '%20' ? '+' : `%${char.charCodeAt(0).toString(16).toUpperCase()}`));
+}
+
+/**
+ * The client secret, and the forms in which HTTP Basic client authentication (the default) sends
+ * it: form-encoded, then base64 of `id:secret` (RFC 6749 §2.3.1). All are registered as secrets: a
+ * token endpoint quoting the header it was sent is masked too, whatever the secret's characters.
+ */
+export function clientSecretForms(settings: Pick<OAuthSettings, 'clientId' | 'clientSecret'>): string[] {
+  const { clientId, clientSecret } = settings;
+  if (clientSecret === undefined || clientSecret === '') return [];
+  return [clientSecret, formEncoded(clientSecret), Buffer.from(`${formEncoded(clientId)}:${formEncoded(clientSecret)}`).toString('base64')];
+}

@@ -1,6 +1,7 @@
 import { updateFromForm, type OAuthForm } from '../oauth-fields.js';
 import { saveOAuthSettings } from '../profiles-writer.js';
 import { formatDuration } from '../../plugins/auth-oauth2/token-store.js';
+import { clientSecretForms } from '../../plugins/auth-oauth2/settings.js';
 import type { OAuthLogin } from '../oauth-login.js';
 import { colors } from '../views/format.js';
 import { visible } from '../../report/render/visible.js';
@@ -34,7 +35,8 @@ export async function runOAuthLogin(app: AppHost): Promise<void> {
   if (!login) return app.say('OAuth login is not available in this build', 'error');
   const controller = new AbortController();
   app.oauthCancel = controller;
-  if (typeof profile.oauth.clientSecret === 'string') workspace.secrets.add(profile.oauth.clientSecret);
+  const { clientId, clientSecret } = profile.oauth;
+  if (typeof clientSecret === 'string') for (const secret of clientSecretForms({ clientId: typeof clientId === 'string' ? clientId : '', clientSecret })) workspace.secrets.add(secret);
   const grant = profile.oauth.grant ?? 'authorization_code';
   let copyable = '';
   const warnings: string[] = [];

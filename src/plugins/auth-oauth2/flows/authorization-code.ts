@@ -1,7 +1,7 @@
 import { SecretRegistry } from '../../../core/mask.js';
 import { startCallbackServer } from '../callback-server.js';
 import { toOAuthError } from '../errors.js';
-import { parseRedirectUrl } from '../settings.js';
+import { clientSecretForms, parseRedirectUrl } from '../settings.js';
 import type { GrantFlow } from './flow.js';
 
 /**
@@ -43,7 +43,7 @@ export const authorizationCodeFlow: GrantFlow = {
         const problem = toOAuthError(error, client.site('token'));
         // The browser's page says why, without the code, the verifier or the client secret.
         const secrets = new SecretRegistry();
-        for (const value of [settings.clientSecret, callback.searchParams.get('code') ?? undefined, verifier]) secrets.add(value);
+        for (const value of [...clientSecretForms(settings), callback.searchParams.get('code') ?? undefined, verifier]) secrets.add(value);
         server.done({ ok: false, reason: secrets.scrub(problem.message) });
         throw problem;
       }
