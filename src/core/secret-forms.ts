@@ -18,7 +18,17 @@ function percentForms(secret: string): string[] {
   }
   // Form encoding (`+` for a space, `!'()~` escaped too), and the lower-case hex some encoders write.
   const form = new URLSearchParams([['', secret]]).toString().slice(1);
-  return [encoded, encoded.replace(/%20/g, '+'), form, encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase())];
+  return [encoded, encoded.replace(/%20/g, '+'), form, encoded.replace(/%[0-9A-F]{2}/g, (hex) => hex.toLowerCase()), ...urlForms(secret)];
+}
+
+/**
+ * The secret inside a URL, encoded only where a URL must be: as reqflow sends a target written
+ * with it (a space and what is past ASCII: `request-target.ts`), and as a WHATWG URL's path and
+ * query encode it (`"`, `<`, `>`, … too) — `/p/{{pw}}` with `sesame/open 42` goes as `sesame/open%2042`.
+ */
+function urlForms(secret: string): string[] {
+  const encode = (pattern: RegExp): string => secret.replace(pattern, (char) => (char === ' ' ? '%20' : encodeURIComponent(char).replace(/^[^%].*$/, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)));
+  return [encode(/[^\x21-\x7e]/gu), encode(/[^\x21-\x7e]|["#<>?`{}]/gu), encode(/[^\x21-\x7e]|["#<>']/gu)];
 }
 
 function jsonForms(secret: string): string[] {
@@ -46,7 +56,8 @@ function base64Forms(secret: string): string[] {
 
 /** `secret` and every derived form of it that differs, longest first (so a longer form is masked whole). */
 export function formsOf(secret: string): string[] {
-  const forms = new Set([secret, ...percentForms(secret), ...jsonForms(secret), ...base64Forms(secret)]);
+  // Lower-cased too: a secret that is a host name comes back lower-cased by the URL parser (`cannot resolve host "internalhost"`).
+  const forms = new Set([secret, secret.toLowerCase(), ...percentForms(secret), ...jsonForms(secret), ...base64Forms(secret)]);
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
