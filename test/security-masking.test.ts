@@ -52,8 +52,10 @@ GET {{apiToken}}
 ### shell-fails
 GET {{baseUrl}}/ok
 X-Leak: {{leakyPassword}}
+`;
 
-### literal-key-in-url
+/** A URL written whole that cannot be sent is refused before the run sends anything: its own file. */
+const LITERAL = `### literal-key-in-url
 GET ftp://files.example.test/report.csv?api_key=${SECRETS.literalKey}
 `;
 
@@ -62,6 +64,7 @@ beforeAll(async () => {
   refused = `http://127.0.0.1:${await refusedPort()}`;
   p = project();
   p.write('api.http', REQUESTS);
+  p.write('literal.http', LITERAL);
   p.profiles([
     {
       name: 'dev',
@@ -116,8 +119,14 @@ describe('secrets are masked in every output channel', () => {
     expect(result.stderr).toMatch(/connection refused/);
     expect(result.stderr).toMatch(/not a valid URL: "•••"/);
     expect(result.stderr).toMatch(/shell value of "leakyPassword" failed with exit code 1: bad password •••/);
-    expect(result.stderr).toMatch(/unsupported URL scheme "ftp" in ftp:\/\/files\.example\.test\/report\.csv\?api_key=•••/);
     // ...and no secret, raw or encoded, appears on stdout or stderr.
+    expectNoSecrets(result, ALL);
+  });
+
+  test('a URL written whole that cannot be sent: exit 2 before anything is sent, its key masked in the error', async () => {
+    const result = await p.run(['run', 'literal.http', '-o', 'json'], {});
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/literal\.http:2: unsupported URL scheme "ftp" in ftp:\/\/files\.example\.test\/report\.csv\?api_key=•••/);
     expectNoSecrets(result, ALL);
   });
 
@@ -135,7 +144,7 @@ describe('secrets are masked in every output channel', () => {
   test('-o json request echoes mask the URL and headers, error records too', async () => {
     const result = await run(['-o', 'json']);
     const records = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as { name: string; url: string; request: { headers: Record<string, string> }; error?: { message: string } });
-    expect(records.map((r) => r.name)).toEqual(['call', 'refused', 'bad-url', 'shell-fails', 'literal-key-in-url']);
+    expect(records.map((r) => r.name)).toEqual(['call', 'refused', 'bad-url', 'shell-fails']);
     const [call, failed] = records;
     expect(call?.url).toMatch(/\/echo-nothing\/•••\?access_key=•••&plain=1&sig=•••$/);
     expect(call?.request.headers).toMatchObject({ Authorization: '•••', 'Proxy-Authorization': '•••', Cookie: '•••', 'X-API-Key': '•••', 'X-Client-Secret': '•••', 'X-Db-Password': '•••', 'X-Signature': '•••', 'X-Harmless-Name': '•••' });

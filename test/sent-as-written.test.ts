@@ -81,10 +81,17 @@ describe('the request line', () => {
       expect(result.stderr).toMatch(new RegExp(`${name.replace('.', '\\.')}(:4|: request "request-2"): (not a valid URL|unsupported URL scheme)`));
       expect(result.received).toEqual([]);
     }
-    // -n picks a request: the file is still checked whole, as for a syntax error.
-    const picked = await run('picked.http', 'GET BASE/first\n\n###\nGET ./q1.http\n', '-n', '1');
+    // -n picks the requests the run sends: the others' URLs are theirs to mend.
+    const other = await run('picked.http', 'GET BASE/first\n\n###\nGET ./q1.http\n', '-n', 'request-1');
+    expect(other.code).toBe(0);
+    expect(other.received.map((r) => r.url)).toEqual(['/first']);
+    const picked = await run('picked.http', 'GET BASE/first\n\n###\nGET ./q1.http\n\n###\nGET BASE/third\n', '-n', 'request-3', '-n', 'request-2');
     expect(picked.code).toBe(2);
     expect(picked.received).toEqual([]);
+    const tested = await runCli(['test', tmp.write('t.http', `GET ${server.url}/first\n\n###\nGET ./q1.http\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(tested.code).toBe(2);
+    expect(tested.stdout + tested.stderr).toMatch(/t\.http:4: not a valid URL/);
+    expect(server.received.filter((r) => r.url === '/first')).toEqual([]);
     // A URL from a variable is checked when it is resolved, as before; a written one that is fine is sent.
     const fine = await run('fine.http', '@base = BASE\n\nGET {{base}}/a\n\n###\nGET BASE/b\n');
     expect(fine.code).toBe(0);

@@ -7,6 +7,7 @@ import type { OutputSink, RunOptions } from '../core/model.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { runRequests } from '../pipeline/loop.js';
 import { requestsOf } from '../pipeline/request-file.js';
+import { refuseUnsendable } from '../pipeline/unsendable-urls.js';
 import type { Reporter, RequestOutcome } from '../report/reporter.js';
 import { exitCodeOf, formatError } from './report-error.js';
 import type { RawRunFlags } from './run-flags.js';
@@ -158,6 +159,7 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         selected = pick.selectRequests(requests, names);
         await pick.validateFilters(requests, selected, options);
       }
+      await refuseUnsendable(requests, selected);
       const services = await runServices({
         path,
         requests,

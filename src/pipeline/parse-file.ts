@@ -1,7 +1,5 @@
 import { extname, resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
-import { withDefaultScheme } from '../core/default-scheme.js';
-import { parseRequestUrl } from '../core/http/send.js';
 import type { ChainSpec, RequestSpec } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
@@ -9,6 +7,7 @@ import { callHandler } from './call-handler.js';
 import { readRequestFile } from './read-request-source.js';
 import { carriesFilter, mayRefer, requestsOf, type RequestFile } from './request-file.js';
 import { NameTable } from './name-table.js';
+import { unsendableUrl } from './unsendable-urls.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
@@ -71,10 +70,7 @@ export async function loadRequestBytes(bytes: Buffer, source: RequestText, regis
   return readRequests(bytes, source, registry, warn, new Set(), bytes.length <= KEEP_PARSED_BYTES, true);
 }
 
-/**
- * `sending`: the file is read to be run (`run`, `test`): a URL it writes whole that cannot be sent
- * is its error too, before any request goes out. The UI opens such a file, to be mended there.
- */
+/** `sending`: the file is read to be run (`run`, `test`): the requests whose URL, written whole, cannot be sent are noted (`unsendable`). */
 async function readRequests(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn: ((message: string) => void) | undefined, importing: ReadonlySet<string>, keep: boolean, sending = false): Promise<RequestFile> {
   const { file, path } = source;
   const text = await decodeRequestFile(bytes, file);
@@ -87,7 +83,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const imports = new Map<number, NonNullable<ChainSpec['imports']>>();
   const unknown = new Map<string, RequestSpec>();
   const badValues = new Map<string, RequestSpec>();
-  let badUrl: RequestSpec | undefined;
+  const unsendable: number[] = [];
   const checkedValues = Object.keys(ANNOTATION_VALUES).filter((name) => !registry.entries.some((entry) => !entry.builtin && entry.annotations?.includes(name) === true));
   const visit = (spec: RequestSpec): void => {
     spec.source.index = names.count;
@@ -96,7 +92,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     if (spec.chain?.imports) imports.set(names.count, spec.chain.imports);
     names.add(spec.name);
     for (const name of checkedValues) if (!badValues.has(name) && !allowedValue(name, spec.annotations[name])) badValues.set(name, spec);
-    if (sending && badUrl === undefined && unsendableUrl(spec) !== undefined) badUrl = spec;
+    if (sending && unsendableUrl(spec) !== undefined) unsendable.push(spec.source.index as number);
     if (warn) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   };
   const ctx: ParseContext = { file, text, extension, requests: [], ...(keep ? {} : { visit }) };
@@ -117,7 +113,6 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     if (bad) throw (await import('./annotation-checks.js')).badValueError(name, bad, ANNOTATION_VALUES[name] as readonly string[]);
   }
   if (warn && unknown.size > 0) (await import('./annotation-checks.js')).warnUnknownAnnotations(unknown, registry, warn);
-  if (badUrl) throw (await import('./request-place.js')).placedError(unsendableUrl(badUrl) as UsageError, badUrl);
   const build = (index: number): RequestSpec => {
     if (kept.length > 0) return kept[index] as RequestSpec;
     const spec = (ctx.reparse as (index: number) => RequestSpec)(index);
@@ -131,22 +126,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     return spec;
   };
   kept.forEach(withImports);
-  return { count: names.count, name: (index) => names.get(index), indexOf: (name) => names.indexOf(name), spec: build, filtered, linked };
-}
-
-/**
- * What is wrong with a URL the request writes whole (no template), as sending it would say: the
- * scheme added where the request's line leaves it out, as sending adds it. WebSocket URLs are their
- * plugin's to check.
- */
-function unsendableUrl(spec: RequestSpec): UsageError | undefined {
-  if (spec.url.includes('{{') || spec.webSocket !== undefined) return undefined;
-  try {
-    parseRequestUrl(withDefaultScheme(spec.url));
-    return undefined;
-  } catch (error) {
-    return error as UsageError;
-  }
+  return { count: names.count, name: (index) => names.get(index), indexOf: (name) => names.indexOf(name), spec: build, filtered, linked, unsendable };
 }
 
 /** The values reqflow's own annotations take: anything else would be ignored, and the request sent as something it is not. */

@@ -20,6 +20,8 @@ export interface RequestFile {
   readonly filtered: readonly number[];
   /** The positions of the requests that may take part in chaining (`mayRefer`); absent: any may. */
   readonly linked?: readonly number[];
+  /** The positions of the requests whose URL, written whole (no template), cannot be sent (`unsendable-urls.ts`). */
+  readonly unsendable?: readonly number[];
 }
 
 const HEAD = /\{\{\s*[\w-]+\./;

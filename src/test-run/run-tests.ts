@@ -6,6 +6,7 @@
 import { isReqflowError, internalError } from '../core/errors/index.js';
 import { runRequests } from '../pipeline/loop.js';
 import { requestsOf, type RequestFile } from '../pipeline/request-file.js';
+import { refuseUnsendable } from '../pipeline/unsendable-urls.js';
 import type { RunServices } from '../pipeline/create-context.js';
 import type { Reporter } from '../report/reporter.js';
 import { testCollector } from './collector.js';
@@ -51,6 +52,7 @@ async function runFile(file: string, options: TestFilesOptions, stopped: () => b
     const requests = await options.parse(file);
     const { grep } = options;
     const selected = grep ? Array.from({ length: requests.count }, (_, index) => index).filter((index) => grep.test(requests.name(index))) : undefined;
+    await refuseUnsendable(requests, selected);
     const collector = testCollector(file, options.shown, (request) => {
       result.requests.push(request);
       options.onRequest(result.file, request);
