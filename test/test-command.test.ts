@@ -241,6 +241,23 @@ user=alice&client_secret=form-literal-77
     expect(readFileSync(join(tmp.dir, 'suite/plain.rest'), 'utf8')).toBe(before);
   });
 
+  test('names and messages holding escape sequences reach TAP, HTML and --list made visible', async () => {
+    const name = 'x\u001b]0;PWNED\u0007\u001b[2J\u202e\u009b';
+    tmp.write('hostile/h.http', `### ${name}\nGET {{baseUrl}}/health\n\n?? status == 599\n`);
+    const acting = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+    const tap = await reqflowTest('hostile', '--report', 'tap', '--report', 'html=hostile.html');
+    expect(tap.code).toBe(1);
+    expect(tap.stdout).toMatch(/^not ok 1 - hostile\/h\.http › x␛\]0;PWNED␇␛\[2J<U\+202E><U\+009B>/m);
+    expect(tap.stdout).not.toMatch(acting);
+    const page = readFileSync(join(tmp.dir, 'hostile.html'), 'utf8');
+    expect(page).toContain('x␛]0;PWNED␇␛[2J&lt;U+202E&gt;&lt;U+009B&gt;');
+    expect(page).not.toMatch(acting);
+    const list = await runCli(['run', 'hostile/h.http', '--list'], { cwd: tmp.dir, env });
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^x␛\]0;PWNED␇␛\[2J<U\+202E><U\+009B>\tGET\t/);
+    expect(list.stdout).not.toMatch(acting);
+  });
+
   test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {
     tmp.write('slow-script/a.http', 'GET {{baseUrl}}/health\n\n> {%\n  var until = Date.now() + 400;\n  while (Date.now() < until) {}\n%}\n');
     const result = await reqflowTest('slow-script', '--report', 'html=slow-script.html');

@@ -15,6 +15,11 @@ import { toRunOptions } from './run-options.js';
 import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices, profileFlagsOf } from './run-services.js';
+import { visible } from '../report/render/visible.js';
+
+
+/** A name or URL as a cell of `--list`: what a terminal acts on made visible, and no tab or line break of its own to split the row. */
+const listCell = (text: string): string => visible(text).replace(/\t/g, '\u2409').replace(/\n/g, '\u2424');
 
 /** What bin/run.cjs provides when it loads this code from a bundle (absent under `REQFLOW_NO_BUNDLE=1`). */
 interface CodeCacheHook {
@@ -144,7 +149,7 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         // Writes of 64 kB: a write per line is slow, and one for 100,000 lines holds them all.
         let list = '';
         for (const spec of requestsOf(requests)) {
-          list += `${spec.name}\t${spec.method}\t${displayUrl(spec.url, (text) => secrets.scrub(text))}\n`;
+          list += `${listCell(spec.name)}\t${spec.method}\t${listCell(displayUrl(spec.url, (text) => secrets.scrub(text)))}\n`;
           if (list.length < 65_536) continue;
           output.out(list);
           list = '';

@@ -9,6 +9,7 @@
 import { writeOutputFile } from '../core/atomic-write.js';
 import type { TestResult } from '../core/model.js';
 import { type FileResult, type RequestResult, type RunResult, type Timings, totalsOf } from './test-results.js';
+import { TERMINAL_ACTING_RANGES, visible } from './render/visible.js';
 
 type H = typeof import('hastscript').h;
 type Element = ReturnType<H>;
@@ -119,6 +120,14 @@ function legendPhases(run: RunResult): string[] {
   return [...PHASES, 'total'].filter((phase) => shown.has(phase));
 }
 
+/** Controls (NUL and ESC, C1) and bidirectional overrides: never in the page's own markup, so they can only be a request's or a server's text. */
+const ACTING = new RegExp(`[\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${TERMINAL_ACTING_RANGES}]`, 'g');
+
+/** The page with {@link ACTING} characters made visible (`␀`, `&lt;U+202E&gt;`): a NUL is a parse error, an override reorders what the page says. */
+function visibleInHtml(html: string): string {
+  return html.replace(ACTING, (char) => visible(char).replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+}
+
 /** Writes the page to `path` (atomically; missing folders are made). */
 export async function writeHtmlReport(run: RunResult, path: string): Promise<void> {
   const [{ h }, { toHtml }] = await Promise.all([import('hastscript'), import('hast-util-to-html')]);
@@ -143,5 +152,5 @@ export async function writeHtmlReport(run: RunResult, path: string): Promise<voi
       ]),
     ]),
   ]);
-  await writeOutputFile(path, toHtml(tree), { mode: 0o644, dirMode: 0o755 });
+  await writeOutputFile(path, visibleInHtml(toHtml(tree)), { mode: 0o644, dirMode: 0o755 });
 }

@@ -3,6 +3,7 @@
  * checks), a YAML diagnostic block (js-yaml) with the message, file and line of each failure.
  */
 import type { FileResult, RequestResult, RunResult } from './test-results.js';
+import { visible } from './render/visible.js';
 
 interface Point {
   ok: boolean;
@@ -10,13 +11,16 @@ interface Point {
   diagnostic?: Record<string, unknown>;
 }
 
-/** `#` starts a directive in a description, and a line break would end the line: both escaped. */
-const describe = (text: string): string => text.replace(/\\/g, '\\\\').replace(/#/g, '\\#').replace(/[\r\n]+/g, ' ');
+/**
+ * `#` starts a directive in a description, and a line break would end the line: both escaped. What
+ * a terminal acts on (a name or a server's text holding ESC) is made visible: TAP is read there.
+ */
+const describe = (text: string): string => visible(text.replace(/\\/g, '\\\\').replace(/#/g, '\\#').replace(/[\r\n]+/g, ' '));
 
 function pointsOf(file: FileResult, request: RequestResult): Point[] {
   const own = request.file ?? file.file;
   const prefix = `${file.file} › ${request.name}`;
-  if (request.error) return [{ ok: false, description: prefix, diagnostic: { message: request.error.message, severity: 'error', exitCode: request.error.exitCode, at: `${own}:${request.line}` } }];
+  if (request.error) return [{ ok: false, description: prefix, diagnostic: { message: visible(request.error.message), severity: 'error', exitCode: request.error.exitCode, at: `${own}:${request.line}` } }];
   if (request.tests.length === 0) {
     const ok = request.exitCode === 0;
     return [{ ok, description: `${prefix} ${request.method} ${request.status ?? ''}`.trim(), ...(ok ? {} : { diagnostic: { message: `status ${request.status ?? '?'}`, at: `${own}:${request.line}` } }) }];
@@ -24,7 +28,7 @@ function pointsOf(file: FileResult, request: RequestResult): Point[] {
   return request.tests.map((test) => ({
     ok: test.passed,
     description: `${prefix} › ${test.name}`,
-    ...(test.passed ? {} : { diagnostic: { message: test.message ?? 'failed', ...(test.error ? { severity: 'error' } : {}), at: `${test.file}:${test.line}` } }),
+    ...(test.passed ? {} : { diagnostic: { message: visible(test.message ?? 'failed'), ...(test.error ? { severity: 'error' } : {}), at: `${test.file}:${test.line}` } }),
   }));
 }
 
@@ -32,7 +36,7 @@ export async function tapText(run: RunResult): Promise<string> {
   const { dump } = (await import('js-yaml')).default;
   const points = run.files.flatMap((file) => [
     ...file.requests.flatMap((request) => pointsOf(file, request)),
-    ...(file.error ? [{ ok: false, description: file.file, diagnostic: { message: file.error.message, severity: 'error', exitCode: file.error.exitCode } }] : []),
+    ...(file.error ? [{ ok: false, description: file.file, diagnostic: { message: visible(file.error.message), severity: 'error', exitCode: file.error.exitCode } }] : []),
   ]);
   const lines = ['TAP version 14', `1..${points.length}`];
   points.forEach((point, index) => {
