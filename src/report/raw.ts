@@ -17,7 +17,8 @@ function jqRaw(value: unknown, indent?: number): string {
  */
 async function writeToTerminal(ctx: ResponseView): Promise<void> {
   const body = await ctx.readBody();
-  if (body.length > 0 && !isTextual(ctx.response, body)) {
+  // A NUL in the first 8,000 bytes is binary whatever Content-Type says (a server may label anything text/plain).
+  if (body.length > 0 && (!isTextual(ctx.response, body) || body.subarray(0, 8000).includes(0))) {
     throw new UsageError(`the body of "${ctx.spec.name}" is binary (${body.length} bytes): reqflow does not write it to the terminal`, { hint: 'redirect it to a file (-o raw > file), or pass --force' });
   }
   ctx.output.out(body);

@@ -40,6 +40,8 @@ beforeAll(async () => {
       return void res.end(`event: tick${ESC}[2J\nid: 1${ESC}]0;x\u0007\ndata: plain ${ESC}]52;c;eA==\u0007 text\n\n`);
     }
     if (path === '/binary') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a, 0xff]));
+    // Binary under a text label: the bytes decide, not the label.
+    if (path === '/binary-as-text') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(Buffer.from([0x61, 0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a]));
     if (path === '/json-broken') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(`{"a": "${HOSTILE}"}`);
     if (path === '/json-late') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(`[${'"xxxxxxxxxxxxxx",'.repeat(150_000)}oops ${HOSTILE}\r\nline two\n`);
     if (path === '/json-c1') return void res.writeHead(200, { 'Content-Type': 'application/json' }).end(C1_JSON);
@@ -156,6 +158,10 @@ needs(['script'], 'the run on a terminal').test('-o raw of a binary body to a te
   expect(refused).toMatch(/reqflow: the body of "request-1" is binary \(8 bytes\): reqflow does not write it to the terminal/);
   expect(refused).toContain('exit=2');
   expect(refused).not.toContain(`${ESC}[2J`);
+  const labelled = await onTerminal(['run', tmp.write('binary-as-text.http', `GET ${url}/binary-as-text\n`), '-o', 'raw']);
+  expect(labelled).toMatch(/reqflow: the body of "request-1" is binary \(8 bytes\)/);
+  expect(labelled).toContain('exit=2');
+  expect(labelled).not.toContain(`${ESC}[2J`);
   const forced = await onTerminal(['run', file, '-o', 'raw', '--force']);
   expect(forced).toContain('exit=0');
   const piped = await runCli(['run', file, '-o', 'raw'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
