@@ -98,6 +98,17 @@ describe('the request line', () => {
     expect(fine.received.map((r) => r.url)).toEqual(['/a', '/b']);
   });
 
+  test('a control character written in the URL is the file\'s error (exit 2), not a variable\'s (exit 3)', async () => {
+    const written = await run('control.http', 'GET BASE/a\u0001b\n');
+    expect(written.code).toBe(2);
+    expect(written.stderr).toMatch(/control\.http:1: the URL of request "request-1" contains a control character \(U\+0001\)/);
+    expect(written.stderr).not.toMatch(/from \{\{/);
+    const fromValue = await run('control-value.http', 'GET BASE/a{{v}}\n', '-e', 'v=x\u0001y');
+    expect(fromValue.code).toBe(3);
+    expect(fromValue.stderr).toMatch(/from \{\{v\}\}/);
+    expect([...written.received, ...fromValue.received]).toEqual([]);
+  });
+
   test('HTTP/1.0 is refused naming the line: it would go out as HTTP/1.1', async () => {
     const result = await run('v10.http', 'GET BASE/r HTTP/1.0\n');
     expect(result.code).toBe(2);

@@ -7,7 +7,7 @@
 import { isReqflowError, ReqflowError, UsageError, VariableError } from '../errors/index.js';
 import { codePointName } from '../code-point.js';
 import { displayUrl } from '../mask.js';
-import { templateExpressions } from '../variables.js';
+import { outsideTemplates, templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
 
 /** What made a resolved URL unsendable (see substitute.ts). */
@@ -47,6 +47,10 @@ export function urlError(ctx: RequestContext, written: string, problem: UrlProbl
     return new VariableError(`${where} be cut at a # from a value${from}: what follows it would not be sent`, { hint: 'send the value encoded with {{%name}} (# as %23), or write the fragment in the file: nothing was sent' });
   }
   if ('twice' in problem) return new VariableError(`${where} start with two schemes${from}`, { hint: 'the variable holds a whole origin (https://…): put it first on the request line, e.g. GET {{origin}}/path' });
+  // Written in the file itself (not from a value): the file's error, exit 2, blaming no variable.
+  if (outsideTemplates(written).includes(problem.bad)) {
+    return new UsageError(`${line}: the URL of request "${ctx.spec.name}" contains a control character (${codePointName(problem.bad)})`, { hint: 'encode it in the URL (%09 for a tab), or remove it' });
+  }
   return new VariableError(`${where} contain a control character (${codePointName(problem.bad)})${from}`, {
     hint: 'encode it in the value (%09 for a tab), or check where the variable comes from (a file read with its trailing newline?)',
   });
