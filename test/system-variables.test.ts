@@ -40,6 +40,26 @@ describe('system variables', () => {
     expect(await value('$random.email')).toMatch(/^[a-z]+@[a-z]+\.com$/);
   });
 
+  test('bounds a generator cannot take are exit 3 naming the template, at once: never NaN, Invalid Date, an internal error or gigabytes', async () => {
+    const refused: Array<[string, string]> = [
+      ['$randomInt 1 100000000000000000000', 'the bounds are whole numbers within ±2^53, less than 2^48 apart'],
+      ['$random.integer(0,99999999999999999999)', 'the bounds are whole numbers within ±2^53, less than 2^48 apart'],
+      ['$random.integer(-9007199254740993,0)', 'the bounds are whole numbers within ±2^53, less than 2^48 apart'],
+      ['$random.float(1,1)', 'needs from < to'],
+      ['$random.alphabetic(-1)', 'the length is a whole number from 0 to 1048576'],
+      ['$random.hexadecimal(1000000000)', 'the length is a whole number from 0 to 1048576'],
+      ['$timestamp 99999999999 y', 'the offset goes past the dates a timestamp can hold'],
+      ['$datetime iso8601 99999999999 y', 'the offset goes past the dates a timestamp can hold'],
+      ['$datetime rfc1123 300000 y', 'the offset goes past the dates a timestamp can hold'],
+      ['$localDatetime iso8601 999999999999999999999 d', 'the offset goes past the dates a timestamp can hold'],
+    ];
+    for (const [expression, message] of refused) {
+      const error = await value(expression).then(() => undefined, (caught: unknown) => caught as { message: string; exitCode: number });
+      expect({ expression, message: error?.message.includes(message), exitCode: error?.exitCode }).toEqual({ expression, message: true, exitCode: 3 });
+    }
+    expect(await value('$random.alphabetic(0)')).toBe('');
+  });
+
   test('time: $timestamp with offsets, $isoTimestamp, $datetime rfc1123 / iso8601 / custom formats', async () => {
     expect(await value('$timestamp')).toBe(String(Math.floor(NOW / 1000)));
     expect(await value('$timestamp -1 d')).toBe(String(Math.floor((NOW - 86_400_000) / 1000)));

@@ -34,6 +34,8 @@ function shifted(now: number, offset: string | undefined, unit: string | undefin
   else if (unit === 'M') date.setUTCMonth(date.getUTCMonth() + amount);
   else if (UNIT_MS[unit] !== undefined) date.setTime(date.getTime() + amount * (UNIT_MS[unit] as number));
   else throw new VariableError(`{{${expression}}}: unknown unit "${unit}" (y, M, w, d, h, m, s, ms)${where}`);
+  // Past ±275,760 years a Date is invalid: `NaN` and `Invalid Date` would be sent.
+  if (Number.isNaN(date.getTime())) throw new VariableError(`{{${expression}}}: the offset goes past the dates a timestamp can hold (±270,000 years)${where}`);
   return date;
 }
 
@@ -98,10 +100,23 @@ function datetime(args: string, expression: string, local: boolean, ctx: SystemC
 
 const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
-function randomText(alphabet: string, length: number): string {
+/** The longest `$random.alphabetic(n)` and the like: a MiB of text (a request line or header holds far less). */
+const MAX_RANDOM_TEXT = 1024 * 1024;
+
+function randomText(alphabet: string, length: number, expression: string, where: string): string {
+  if (!Number.isInteger(length) || length < 0 || length > MAX_RANDOM_TEXT) throw new VariableError(`{{${expression}}}: the length is a whole number from 0 to ${MAX_RANDOM_TEXT}${where}`);
   let out = '';
   for (let i = 0; i < length; i++) out += alphabet[crypto().randomInt(alphabet.length)];
   return out;
+}
+
+/** crypto.randomInt's bounds: safe integers, less than 2^48 apart. */
+const MAX_RANGE = 2 ** 48;
+
+/** A random whole number in [min, max), or exit 3 for bounds crypto.randomInt cannot take (it threw a RangeError: exit 70). */
+function randomInteger(min: number, max: number, expression: string, where: string): string {
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max - min > MAX_RANGE) throw new VariableError(`{{${expression}}}: the bounds are whole numbers within ±2^53, less than 2^48 apart${where}`);
+  return String(crypto().randomInt(min, max));
 }
 
 /** `(8)`, `(1, 10)`: the numbers of a JetBrains `$random.*(…)` call. */
@@ -131,20 +146,22 @@ function jetbrainsRandom(name: string, args: string | undefined, expression: str
     case 'integer': {
       const [from, to] = range(args, expression, where);
       if (Math.floor(to) <= Math.ceil(from)) throw new VariableError(`{{${expression}}} needs from < to${where}`);
-      return String(crypto().randomInt(Math.ceil(from), Math.floor(to)));
+      return randomInteger(Math.ceil(from), Math.floor(to), expression, where);
     }
     case 'float': {
       const [from, to] = range(args, expression, where);
+      // [from, to), as documented: empty when to ≤ from.
+      if (!(to > from) || !Number.isFinite(to - from)) throw new VariableError(`{{${expression}}} needs from < to${where}`);
       return String(from + Math.random() * (to - from));
     }
     case 'alphabetic':
-      return randomText(ALPHA, numbers(args, 1, expression, where)[0] as number);
+      return randomText(ALPHA, numbers(args, 1, expression, where)[0] as number, expression, where);
     case 'alphanumeric':
-      return randomText(`${ALPHA}0123456789_`, numbers(args, 1, expression, where)[0] as number);
+      return randomText(`${ALPHA}0123456789_`, numbers(args, 1, expression, where)[0] as number, expression, where);
     case 'hexadecimal':
-      return randomText('0123456789abcdef', numbers(args, 1, expression, where)[0] as number);
+      return randomText('0123456789abcdef', numbers(args, 1, expression, where)[0] as number, expression, where);
     case 'email':
-      return `${randomText(ALPHA.slice(0, 26), 8)}@${randomText(ALPHA.slice(0, 26), 6)}.com`;
+      return `${randomText(ALPHA.slice(0, 26), 8, expression, where)}@${randomText(ALPHA.slice(0, 26), 6, expression, where)}.com`;
     default:
       throw unknown(`$random.${name}`, where);
   }
@@ -201,7 +218,7 @@ export async function systemVariable(expression: string, ctx: SystemContext, loo
       if (args === '') return String(crypto().randomInt(0, 1000));
       const [min, max] = words(args).map(Number);
       if (!Number.isInteger(min) || !Number.isInteger(max) || (max as number) <= (min as number)) throw new VariableError(`{{${expression}}} expects two whole numbers, min < max${ctx.where}`);
-      return String(crypto().randomInt(min as number, max as number)); // [min, max), as VS Code
+      return randomInteger(min as number, max as number, expression, ctx.where); // [min, max), as VS Code
     }
     case '$timestamp': {
       const [offset, unit] = words(args);
