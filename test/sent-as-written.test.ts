@@ -109,6 +109,13 @@ describe('the request line', () => {
     expect([...written.received, ...fromValue.received]).toEqual([]);
   });
 
+  test('a header line whose name is a template is refused naming the line, never sent as the body', async () => {
+    const result = await run('templated-name.http', 'GET BASE/hn\nX-A: 1\n{{hn}}: v\n', '-e', 'hn=X-B');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/templated-name\.http:3:1: invalid header name "\{\{hn\}\}"/);
+    expect(result.received).toEqual([]);
+  });
+
   test('HTTP/1.0 is refused naming the line: it would go out as HTTP/1.1', async () => {
     const result = await run('v10.http', 'GET BASE/r HTTP/1.0\n');
     expect(result.code).toBe(2);

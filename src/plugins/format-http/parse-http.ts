@@ -115,6 +115,8 @@ const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
  * is not one): JSON, XML, an included file or a GraphQL operation (`query Me {`) — never a header.
  */
 const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s]|(?:query|mutation|subscription|fragment)[\s\w]*[{(])/;
+/** `{{name}}: value`, `{{prefix}}-Id: 1`: a header line whose name holds a template (refused below: a header name is written as it is sent). */
+const TEMPLATED_HEADER = /^\{\{[^{}]*\}\}[A-Za-z0-9!#$%&'*+.^_`|~-]*\s*:/;
 
 /**
  * What a line among the headers that is not `Name: value` should be: the header it nearly is
@@ -219,7 +221,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   for (; i < block.lines.length; i++) {
     const line = block.lines[i] as string;
     if (line.trim() === '') break;
-    if (CHECKS_START.test(line) || BODY_START.test(line)) {
+    // `{{name}}: value` among the headers is a header whose name is a template (VS Code and httpyac send it so), not a body starting with `{`.
+    if (CHECKS_START.test(line) || (BODY_START.test(line) && !TEMPLATED_HEADER.test(line))) {
       // No blank line: the checks follow the headers directly, or (httpyac) the body does.
       bodyStart = i;
       break;
