@@ -56,6 +56,17 @@ describe('profiles', () => {
     }
   });
 
+  test('a folder named .profiles.json on the way up is exit 2 naming it, never skipped for another file (or none)', async () => {
+    const tmp = tempDir();
+    try {
+      tmp.write('.profiles.json', '[{"name": "outer"}]');
+      mkdirSync(join(tmp.dir, 'project/.profiles.json'), { recursive: true });
+      await expect(resolveProfile({ requestDir: join(tmp.dir, 'project'), env: {}, cwd: tmp.dir })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/cannot read profiles file .*project\/\.profiles\.json: it is a folder, not a file/) });
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   test('--profiles overrides discovery; a missing file is exit 2', async () => {
     const tmp = tempDir();
     try {

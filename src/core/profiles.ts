@@ -15,12 +15,20 @@ export interface ProfilesDocument {
   profiles: Profile[];
 }
 
+/**
+ * Whether a profiles file is at `path`; something else of that name (a folder) is exit 2, as a
+ * request file's would be: skipping it would run with another profiles file, or none, and say
+ * nothing.
+ */
 async function isFile(path: string): Promise<boolean> {
+  let stat;
   try {
-    return statSync(path).isFile(); // sync: a handful of stats at start-up
+    stat = statSync(path); // sync: a handful of stats at start-up
   } catch {
     return false;
   }
+  if (stat.isFile()) return true;
+  throw new UsageError(`cannot read profiles file ${path}: it is ${stat.isDirectory() ? 'a folder' : (notAFile(path) ?? 'not a regular file')}, not a file`, { hint: `rename it, or name the profiles file to use with --profiles FILE` });
 }
 
 /** `.profiles.json` in the request file's folder or its parents, else in the current folder. */
