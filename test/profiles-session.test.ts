@@ -5,7 +5,7 @@ import { findProfilesFile, parseProfiles, resolveProfile, selectProfile } from '
 import { loadSession, sessionPath } from '../src/core/session.js';
 import { extractToken } from '../src/core/token-extraction.js';
 import { thrownBy } from './helpers/expect-error.js';
-import { tempDir } from './helpers/cli.js';
+import { runCli, tempDir } from './helpers/cli.js';
 
 
 describe('profiles', () => {
@@ -62,6 +62,22 @@ describe('profiles', () => {
       tmp.write('.profiles.json', '[{"name": "outer"}]');
       mkdirSync(join(tmp.dir, 'project/.profiles.json'), { recursive: true });
       await expect(resolveProfile({ requestDir: join(tmp.dir, 'project'), env: {}, cwd: tmp.dir })).rejects.toMatchObject({ exitCode: 2, message: expect.stringMatching(/cannot read profiles file .*project\/\.profiles\.json: it is a folder, not a file/) });
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  test('fields no reader knows (a typo: varaibles, oauth.grantType) are kept but said, with the name meant when one is near', async () => {
+    const tmp = tempDir();
+    try {
+      const path = tmp.write('.profiles.json', JSON.stringify([{ name: 'dev', $schema: 'x', varaibles: { a: '1' }, oauth: { clientId: 'c', grantType: 'client_credentials' } }, { name: 'clean', variables: {} }]));
+      const { document } = await resolveProfile({ requestDir: tmp.dir, env: {}, cwd: tmp.dir });
+      expect(document.unknownFields?.get('dev')).toEqual([`${path}: profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)`, `${path}: profiles[0].oauth.grantType: unknown field, ignored`]);
+      expect(document.unknownFields?.has('clean')).toBe(false);
+      const run = await runCli(['run', tmp.write('a.http', 'GET http://127.0.0.1:9/x\n'), '--dry-run'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toContain('reqflow: warning: ');
+      expect(run.stderr).toContain('profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)');
     } finally {
       tmp.cleanup();
     }

@@ -62,6 +62,7 @@ function lazyPrompter(interactive: boolean, io: RunSetup['io']): Prompter {
 export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
   const { profile: own, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
+  for (const field of document.unknownFields?.get(own.name) ?? []) warn(field);
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
   const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path), file: config }, warn);
   const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });

@@ -4,6 +4,7 @@ import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
 import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
+import { closestName } from './suggest.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
 
@@ -13,6 +14,8 @@ export interface ProfilesDocument {
   /** Absolute path of the file the profiles came from, or undefined when none was found. */
   path?: string;
   profiles: Profile[];
+  /** By profile name, the fields of it no reader knows, as warnings (a typo: `varaibles`): said by a run that uses the profile. */
+  unknownFields?: Map<string, string[]>;
 }
 
 /**
@@ -63,14 +66,14 @@ export async function loadProfiles(path: string): Promise<ProfilesDocument> {
   } catch (error) {
     // Comments and trailing commas (JSONC) are allowed: their parser loads only for such a file.
     const value = await (await import('./json-text.js')).jsoncValue(clean);
-    if (value !== undefined) return { path, profiles: profilesFrom(value, path) };
+    if (value !== undefined) return withUnknownFields({ path, profiles: profilesFrom(value, path) }, value);
     // Where it breaks, said without the file's text: V8 quotes it, and a profiles file holds tokens.
     const { jsonSyntaxError, lineColumn } = await import('./json-error.js');
     const { message, offset } = jsonSyntaxError(clean, error);
     const where = offset === undefined ? '' : `:${Object.values(lineColumn(clean, offset)).join(':')}`;
     throw new UsageError(`${path}${where}: not valid JSON (${message})`, { hint: PROFILES_SHAPE });
   }
-  return { path, profiles: profilesFrom(raw, path) };
+  return withUnknownFields({ path, profiles: profilesFrom(raw, path) }, raw);
 }
 
 const PROFILES_SHAPE = 'the profiles file is a JSON array of profiles, or {"profiles": [...]}';
@@ -187,9 +190,7 @@ export function validateTls(value: unknown, where: string): TlsSettings | undefi
 function validateOAuth(value: unknown, where: string): OAuthSettings | undefined {
   if (value === undefined) return undefined;
   if (!isObject(value)) fail(where, 'an object');
-  for (const key of ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'revocationUrl', 'issuer', 'grant']) {
-    optionalString(value[key], `${where}.${key}`);
-  }
+  for (const key of OAUTH_FIELDS) optionalString(value[key], `${where}.${key}`);
   const grant = value.grant;
   if (grant !== undefined && !['authorization_code', 'client_credentials', 'device_code'].includes(grant as string)) {
     fail(`${where}.grant`, '"authorization_code", "client_credentials" or "device_code"');
@@ -203,6 +204,33 @@ function validateAuth(value: unknown, where: string): AuthSettings | undefined {
   if (typeof value === 'string') return { type: value };
   if (!isObject(value) || typeof value.type !== 'string') fail(where, 'an object with a "type" string');
   return value as AuthSettings;
+}
+
+/** A profile's fields; `$schema` is an editor's. Others are kept (the UI's writer leaves them be) but said: `varaibles` is a typo. */
+const PROFILE_FIELDS = ['name', 'variables', 'headers', 'oauth', 'tls', 'auth', 'proxy', 'noProxy', 'http2', 'history', '$schema'];
+const OAUTH_FIELDS = ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'revocationUrl', 'issuer', 'grant', 'clientAuth'];
+
+/** The fields of `value` that are not `known`, each as a warning (`profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)`). */
+function unknownFields(value: Record<string, unknown>, known: readonly string[], where: string): string[] {
+  return Object.keys(value)
+    .filter((key) => !known.includes(key))
+    .map((key) => {
+      const near = closestName(key, known);
+      return `${where}.${key}: unknown field, ignored${near === undefined ? '' : ` (did you mean "${near}"?)`}`;
+    });
+}
+
+/** The document with the fields no reader knows of each profile (and its `oauth`), if any. */
+function withUnknownFields(document: ProfilesDocument & { path: string }, raw: unknown): ProfilesDocument {
+  const list = (Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.profiles) ? raw.profiles : []) as unknown[];
+  const found = new Map<string, string[]>();
+  list.forEach((entry, index) => {
+    if (!isObject(entry) || typeof entry.name !== 'string') return;
+    const where = `${document.path}: profiles[${index}]`;
+    const fields = [...unknownFields(entry, PROFILE_FIELDS, where), ...(isObject(entry.oauth) ? unknownFields(entry.oauth, OAUTH_FIELDS, `${where}.oauth`) : [])];
+    if (fields.length > 0) found.set(entry.name, fields);
+  });
+  return found.size > 0 ? { ...document, unknownFields: found } : document;
 }
 
 function validateProfile(entry: unknown, where: string, baseDir: string): Profile {
