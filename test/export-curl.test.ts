@@ -237,6 +237,16 @@ describe('--as http and --dry-run', () => {
     expect(server.received).toEqual([]);
   });
 
+  test('into a pipe, a body\'s control characters are written as they are, so the saved block sends the same bytes (made visible only on a terminal)', async () => {
+    writeFileSync(join(tmp.dir, 'controls.http'), `POST ${server.url}/c\nContent-Type: text/plain\n\nclear \u001b[2J and \u009b here\n`);
+    const printed = await reqflow(['run', 'controls.http', '--as', 'http']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('clear \u001b[2J and \u009b here');
+    const replayed = await reqflow(['run', '-'], { input: printed.stdout });
+    expect(replayed.code).toBe(0);
+    expect(server.received.at(-1)?.body.toString('utf8')).toBe('clear \u001b[2J and \u009b here');
+  });
+
   test('--show-secrets alone is refused: it only prints', async () => {
     const result = await reqflow(['send', `${server.url}/x`, '--show-secrets']);
     expect(result.code).toBe(2);
