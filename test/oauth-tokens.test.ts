@@ -29,6 +29,7 @@ beforeEach(() => {
     { name: 'html', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/html` } },
     { name: 'text', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/text` } },
     { name: 'broken-json', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/broken-json` } },
+    { name: 'huge', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/huge` } },
     { name: 'no-device-url', oauth: { clientId: provider.clients.public.clientId, tokenUrl: `${provider.issuer}/token` } },
     { name: 'revocable', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `${provider.issuer}/token/revocation` } },
     { name: 'revocation-down', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `http://127.0.0.1:${downPort}/revoke` } },
@@ -249,6 +250,18 @@ describe('endpoints that are down or not OAuth', () => {
     const broken = await ws.run(['oauth', 'login', '-p', 'broken-json']);
     expect(broken.code).toBe(6);
     expect(broken.stderr).toBe(`reqflow: token endpoint ${provider.issuer}/not-oauth/broken-json answered with malformed JSON\nhint: check profile "broken-json": oauth.tokenUrl\n`);
+    // Past a token response's size: reached (not a network fault), and no flag of `oauth login` to raise.
+    const huge = await ws.run(['oauth', 'login', '-p', 'huge']);
+    expect(huge.code).toBe(6);
+    expect(huge.stderr).toContain(`the OAuth endpoint ${provider.issuer}/not-oauth/huge answered with more than 1 MiB: not a token response`);
+    expect(huge.stderr).not.toMatch(/--max-size|cannot reach/);
+  });
+
+  test('an endpoint that never answers: the hint names the profile\'s endpoint, not a flag oauth login does not have', async () => {
+    const silent = await ws.run(['oauth', 'login', '-p', 'down']);
+    expect(silent.code).toBe(4);
+    expect(silent.stderr).not.toMatch(/--timeout|--max-size/);
+    expect(silent.stderr).toMatch(/hint: (is the server|check the profile's oauth\.tokenUrl)/);
   });
 });
 

@@ -41,6 +41,8 @@ const NOT_OAUTH = {
   '/not-oauth/html': ['text/html; charset=utf-8', '<!DOCTYPE html><html><body><h1>Welcome, please sign in</h1></body></html>'],
   '/not-oauth/text': ['text/plain', 'hello from a plain web server'],
   '/not-oauth/broken-json': ['application/json', '{"access_token": "abc", '],
+  // Two MiB of JSON: past what a token response may be.
+  '/not-oauth/huge': ['application/json', `{"access_token": "${'a'.repeat(2 * 1024 * 1024)}"}`],
 };
 
 /**

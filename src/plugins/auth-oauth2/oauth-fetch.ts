@@ -37,6 +37,8 @@ function bodyOf(body: unknown): string | Buffer | undefined {
  * The HTTP layer under openid-client: reqflow's own node:http client (the same error wording,
  * time-out and keep-alive agents as every request) instead of the global fetch.
  */
+const OAUTH_ENDPOINT_HINT = "check the profile's oauth.tokenUrl (or oauth.issuer), and that the server there answers";
+
 export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetch; close(): void } {
   const agents = new AgentPool();
   const fetch: OAuthFetch = async (url, init) => {
@@ -62,11 +64,17 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
       bytes = await readWholeBody(response, MAX_OAUTH_RESPONSE);
     } catch (error) {
       const endpoint = new URL(url);
+      const where = `${endpoint.origin}${endpoint.pathname}`;
       const known = isReqflowError(error) ? error : undefined;
-      // Keep the exit code (4 network, 5 TLS); name the OAuth endpoint that failed.
-      throw new ReqflowError(`cannot reach the OAuth endpoint ${endpoint.origin}${endpoint.pathname}: ${known?.message ?? String(error)}`, {
+      // Reached, but the answer is no token response: not a network fault, and no --max-size raises the limit.
+      if (response && known?.message.startsWith('response is larger than') === true) {
+        throw new ReqflowError(`the OAuth endpoint ${where} answered with more than ${MAX_OAUTH_RESPONSE / 1024 / 1024} MiB: not a token response`, { exitCode: ExitCode.auth, hint: OAUTH_ENDPOINT_HINT, cause: error });
+      }
+      // Keep the exit code (4 network, 5 TLS); name the OAuth endpoint that failed. A hint naming a
+      // request's flag (--timeout) would not help `reqflow oauth login`, which has none.
+      throw new ReqflowError(`cannot reach the OAuth endpoint ${where}: ${known?.message ?? String(error)}`, {
         exitCode: known?.exitCode ?? ExitCode.network,
-        ...(known?.hint ? { hint: known.hint } : {}),
+        hint: known?.hint !== undefined && !/--[a-z]/.test(known.hint) ? known.hint : OAUTH_ENDPOINT_HINT,
         cause: error,
       });
     }
