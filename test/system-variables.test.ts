@@ -117,7 +117,7 @@ describe('end to end', () => {
     const before = recorder.received.length;
     const result = await runCli(['run', tmp.write('bad.http', `GET ${url}/?x={{$nope}}\n`)], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(result.code).toBe(3);
-    expect(result.stderr).toMatch(/^reqflow: unknown system variable \{\{\$nope\}\} in request "request-1"$/m);
+    expect(result.stderr).toMatch(/^reqflow: \S*bad\.http:1: unknown system variable \{\{\$nope\}\} in request "request-1"$/m);
     expect(recorder.received.length).toBe(before);
   });
 });

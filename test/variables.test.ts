@@ -53,7 +53,7 @@ describe('variables', () => {
   test('a cycle is exit 3 showing the chain', async () => {
     const error = await failure(() => resolver({ profileVars: { a: '{{b}}', b: 'x{{a}}' } }).expand('{{a}}'));
     expect(error.exitCode).toBe(3);
-    expect(error.message).toBe('variable cycle: a → b → a');
+    expect(error.message).toBe('variable cycle: a → b → a in request "req"');
   });
 
   test('shell values run once per request, trimmed, in dependency order', async () => {

@@ -247,7 +247,9 @@ export class TemplateResolver implements VariableResolver {
       const { systemVariable } = await import('./system-variables.js');
       // `%name` (VS Code: `{{$dotenv %name}}`): the selected environment's value of name, else name itself
       // (`resolveSettingsEnvironmentVariable`), never a file variable: `@X = {{$dotenv %X}}` is VS Code's idiom, no cycle.
-      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, async (name) => (this.inEnvironment(name) ? this.environmentValue(name) : name));
+      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, async (name) => (this.inEnvironment(name) ? this.environmentValue(name) : name)).catch(async (error: unknown) => {
+        throw await this.placed(error, written);
+      });
       if (isSecretName(expression)) this.options.secrets?.add(value);
       return value;
     }
@@ -304,7 +306,8 @@ export class TemplateResolver implements VariableResolver {
 
   private resolveName(name: string, stack: string[], written?: string): Promise<string> {
     if (stack.includes(name)) {
-      return Promise.reject(new VariableError(`variable cycle: ${[...stack, name].join(' → ')}`, { hint: 'a variable cannot refer to itself, directly or through others' }));
+      const cycle = new VariableError(`variable cycle: ${[...stack, name].join(' → ')}${this.where()}`, { hint: 'a variable cannot refer to itself, directly or through others' });
+      return this.placed(cycle, stack[0] ?? name).then((error) => Promise.reject(error));
     }
     const cached = this.cache.get(name);
     if (cached) return cached;
@@ -392,6 +395,16 @@ export class TemplateResolver implements VariableResolver {
     const answer = await this.options.prompter({ name, defaultValue, secret: variable.secret === true || isSecretName(name) });
     this.options.promptCache.set(name, answer);
     return answer;
+  }
+
+  /**
+   * A variable error (a cycle, a system variable's) with where its template is written in front
+   * (`api.http:7: …`), as an unknown variable's; others, and one placed already, as they are.
+   */
+  private async placed(error: unknown, written: string): Promise<unknown> {
+    if (!(error instanceof VariableError) || /^[^\s:]+:\d+: /.test(error.message)) return error;
+    const at = (await this.options.writtenAt?.(written)) ?? this.options.requestLine;
+    return at === undefined ? error : new VariableError(`${at}: ${error.message}`, { ...(error.hint === undefined ? {} : { hint: error.hint }) });
   }
 
   private where(): string {

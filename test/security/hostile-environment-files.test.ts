@@ -129,7 +129,7 @@ test("$shared values naming each other twice over forty levels (a billion laughs
 
 test('a cycle through the environment ({{a}} → {{b}} → {{a}}) is exit 3 naming it', async () => {
   const file = project('cycle', { 'http-client.env.json': JSON.stringify({ dev: { host: recorder.url, a: '{{b}}', b: 'x{{a}}' } }) }, 'GET {{host}}/x?q={{a}}\n');
-  clean(await runCli(['run', file, '--env', 'dev'], bounded), 3, /^reqflow: variable cycle: a → b → a$/m);
+  clean(await runCli(["run", file, "--env", "dev"], bounded), 3, /^reqflow: \S*a\.http:1: variable cycle: a → b → a in request "request-1"$/m);
 });
 
 test('a .env that is a link to /dev/zero, or a named pipe, read by {{$dotenv A}} or for a name nothing else defines: exit 2 naming it at once', async () => {
