@@ -107,6 +107,7 @@ const FILES: Case[] = [
   { name: 'request file that is a folder', files: () => ({ 'sub/.keep': '' }), args: () => ['sub'], code: 2, message: /cannot read request file .*sub: it is a folder/, hint: /to run every request file in it: reqflow test \/.*\/sub$/ },
   { name: 'a URL instead of a request file', files: () => ({}), args: () => ['http://127.0.0.1:1/x?a=1&b=2'], code: 2, message: /reqflow runs request files, not URLs: http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2$/, hint: /to send one request: reqflow send 'http:\/\/127\.0\.0\.1:1\/x\?a=1&b=2'$/ },
   { name: 'a method and a URL instead of a request file', files: () => ({}), args: () => ['POST', 'http://127.0.0.1:1/x'], code: 2, message: /reqflow runs request files, not URLs: POST http:\/\/127\.0\.0\.1:1\/x$/, hint: /to send one request: reqflow send POST http:\/\/127\.0\.0\.1:1\/x$/ },
+  { name: 'a flag whose value starts with a dash', files: () => ({ 'req.http': 'GET http://127.0.0.1:1/\n' }), args: (_f, file) => [file, '--timeout', '-5'], code: 2, message: /--timeout takes a value, and the next argument starts with a dash$/, hint: /write --timeout=VALUE/ },
   { name: 'request name that does not exist', files: () => ({ 'req.http': '### one\nGET http://127.0.0.1/\n\n### two\nGET http://127.0.0.1/\n' }), args: (_f, file) => [file, '-n', 'three'], code: 2, message: /no request named "three"/, hint: /requests in this file: one, two/ },
 ];
 

@@ -39,6 +39,15 @@ async function importAndRunAll(spec: string, extra: string[] = []) {
 }
 
 describe('Swagger 2.0 (petstore)', () => {
+  test('a spec that is missing or a folder: one line saying so, exit 2 (not "not valid YAML or JSON")', async () => {
+    const missing = await runImport(['openapi', join(tmp.dir, 'missing.yaml')], tmp.dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^reqflow: no such file: .*missing\.yaml\n$/);
+    const folder = await runImport(['openapi', tmp.dir], tmp.dir);
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toMatch(/^reqflow: cannot read .*: it is a folder, not a file\n$/);
+  });
+
   test('one file per tag, every operation; body params, formData (urlencoded and multipart), apiKey and oauth2 implicit', async () => {
     const { out, imported, received, find } = await importAndRunAll('petstore-swagger2.json', ['-e', 'token=tok', '-e', 'apiKey=k-1']);
     expect(readdirSync(out).filter((f) => f !== '.state').sort()).toEqual(['http-client.env.json', 'http-client.private.env.json', 'pet.http', 'store.http', 'user.http']);

@@ -50,7 +50,10 @@ function parseWithTable(argv: string[], table: FlagTable, command: string): { po
     const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '');
     const unknown = /^Unknown option '([^']+)'/.exec(message)?.[1];
     if (unknown !== undefined) throw unknownFlagError(unknown, flagNames(table), command);
-    throw new UsageError(message, { hint: `see reqflow ${command} --help` });
+    // `--timeout -5`: Node says it in three lines; one, with the form that works.
+    const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message)?.[1];
+    if (ambiguous !== undefined) throw new UsageError(`${ambiguous.split(',').pop()?.trim() ?? ambiguous} takes a value, and the next argument starts with a dash`, { hint: `for a value that starts with a dash, write ${ambiguous.split(',').pop()?.trim() ?? ambiguous}=VALUE` });
+    throw new UsageError(message.split('\n')[0] ?? message, { hint: `see reqflow ${command} --help` });
   }
   const values = parsed.values as Record<string, unknown>;
   for (const [name, spec] of Object.entries(table)) {

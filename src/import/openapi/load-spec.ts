@@ -7,6 +7,7 @@
  * imported, with a warning: real specs often have small mistakes that do not stop a request.
  */
 import { readFile } from 'node:fs/promises';
+import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dereference, parse, validate } from '@readme/openapi-parser';
@@ -80,6 +81,15 @@ export function confinedRefs(spec: string): { options: never; refused: () => str
 export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
   const kind = notAFile(path);
   if (kind) throw new UsageError(`cannot read ${path}: it is ${kind}, not a file`);
+  // Said before the parser is asked: it words a missing or unreadable file as a parse error.
+  try {
+    accessSync(path, constants.R_OK);
+    if (statSync(path).isDirectory()) throw new UsageError(`cannot read ${path}: it is a folder, not a file`);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(error)}`);
+  }
   const files = projectFiles(path);
   const OPTIONS = optionsFor(files);
   let raw: unknown;
