@@ -152,6 +152,22 @@ describe('GraphQL subscriptions: transport details', () => {
     expect(result.stderr).toMatch(/reqflow: the server refused the WebSocket upgrade at ws:\/\/127\.0\.0\.1:\d+\/elsewhere: HTTP \d{3}/);
   });
 
+  test('WebSocket: a server that never acknowledges the connection is exit 4 at --timeout, and the run ends', async () => {
+    const { WebSocketServer } = await import('ws');
+    const silent = new WebSocketServer({ host: '127.0.0.1', port: 0, handleProtocols: (protocols: Set<string>) => [...protocols][0] ?? false });
+    await new Promise<void>((resolve) => silent.once('listening', () => resolve()));
+    try {
+      const { port } = silent.address() as { port: number };
+      const file = tmp.write('ws-no-ack.http', `# @protocol graphql\n# @transport ws\nPOST http://127.0.0.1:${port}/graphql\n\nsubscription { a }\n`);
+      const result = await runCli(['run', file, '--timeout', '1000'], { ...opts, timeoutMs: 20_000 });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toMatch(/GraphQL WebSocket to 127\.0\.0\.1:\d+ timed out after 1000 ms/);
+    } finally {
+      for (const client of silent.clients) client.terminate();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
+  });
+
   test('an unknown # @transport is exit 2', async () => {
     const file = subscription('transport-bad.http', 'subscription { countdown(from: 1) }', 'sse', ['# @transport carrier-pigeon']);
     const result = await runCli(['run', file], opts);

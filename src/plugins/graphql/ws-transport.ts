@@ -103,6 +103,7 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
     webSocketImpl: HandshakeWebSocket,
     lazy: true,
     retryAttempts: 0,
+    connectionAckWaitTimeout: timeoutMs,
     ...(params ? { connectionParams: params } : {}),
     on: {
       connected: () => connected(),
@@ -126,13 +127,17 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   });
   const close = (): void => {
     unsubscribe();
-    void client.dispose();
+    // Its rejection (a socket ended before the acknowledgement) is the run's error already.
+    void Promise.resolve(client.dispose()).catch(() => undefined);
     queue.end();
   };
   try {
     await whenReady(ready, ctx, url);
   } catch (error) {
     close();
+    // graphql-ws closes its socket only once the server acknowledged it: one that never does
+    // (no connection_ack) would keep the process alive forever. Ended here, at once.
+    socket?.terminate();
     throw error;
   }
   const responseHeaders: Record<string, string | string[]> = {};
