@@ -9,9 +9,9 @@ import { parseRequestUrl } from '../core/http/send.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestFile } from './request-file.js';
 
-/** Why the request's URL, written whole, cannot be sent (as sending would say it); undefined when it can, or holds a template. WebSocket URLs are their plugin's. */
+/** Why the request's URL, written whole, cannot be sent (as sending would say it); undefined when it can, or holds a template. WebSocket URLs (`WEBSOCKET`, GraphQL over `ws://`) are their plugins'. */
 export function unsendableUrl(spec: RequestSpec): ReqflowError | undefined {
-  if (spec.url.includes('{{') || spec.webSocket !== undefined) return undefined;
+  if (spec.url.includes('{{') || spec.webSocket !== undefined || /^wss?:\/\//i.test(spec.url)) return undefined;
   try {
     parseRequestUrl(withDefaultScheme(spec.url));
     return undefined;
