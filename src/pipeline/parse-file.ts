@@ -84,6 +84,8 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const unknown = new Map<string, RequestSpec>();
   const badValues = new Map<string, RequestSpec>();
   const unsendable: number[] = [];
+  // An installed plugin that sends may speak other schemes (`mqtt://`): its requests are its to check.
+  const checkUrls = sending && !registry.entries.some((entry) => !entry.builtin && entry.stages.includes('send'));
   const checkedValues = Object.keys(ANNOTATION_VALUES).filter((name) => !registry.entries.some((entry) => !entry.builtin && entry.annotations?.includes(name) === true));
   const visit = (spec: RequestSpec): void => {
     spec.source.index = names.count;
@@ -92,7 +94,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     if (spec.chain?.imports) imports.set(names.count, spec.chain.imports);
     names.add(spec.name);
     for (const name of checkedValues) if (!badValues.has(name) && !allowedValue(name, spec.annotations[name])) badValues.set(name, spec);
-    if (sending && unsendableUrl(spec) !== undefined) unsendable.push(spec.source.index as number);
+    if (checkUrls && unsendableUrl(spec) !== undefined) unsendable.push(spec.source.index as number);
     if (warn) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   };
   const ctx: ParseContext = { file, text, extension, requests: [], ...(keep ? {} : { visit }) };
