@@ -115,6 +115,13 @@ export function holdsInexactNumbers(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/** A copy of a JSON value that keeps numbers kept as text as they are (structuredClone would make them plain objects). */
+export function cloneJson<T>(value: T): T {
+  if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;
+  if (typeof value !== 'object' || value === null || isLosslessNumber(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cloneJson(item)])) as T;
+}
+
 /** A number lossless-json kept as its text (`String(value)` is the text). */
 export function isLosslessNumber(value: unknown): value is object {
   return typeof value === 'object' && value !== null && (value as { isLosslessNumber?: unknown }).isLosslessNumber === true;

@@ -1,3 +1,4 @@
+import { cloneJson } from '../core/json-exact.js';
 import { dirname, resolve } from 'node:path';
 import type { RunChain } from '../chain/chain.js';
 import type { AbortHooks } from '../core/abort-hooks.js';
@@ -87,7 +88,7 @@ function helpersOf(services: RunServices): RunHelpers {
 function ownCopy(spec: RequestSpec): RequestSpec {
   const copy: RequestSpec = { ...spec, headers: { ...spec.headers }, annotations: { ...spec.annotations }, source: { ...spec.source } };
   if (spec.tls) copy.tls = { ...spec.tls };
-  if (spec.graphqlVariables) copy.graphqlVariables = structuredClone(spec.graphqlVariables);
+  if (spec.graphqlVariables) copy.graphqlVariables = cloneJson(spec.graphqlVariables);
   return copy;
 }
 

@@ -31,12 +31,14 @@ export function specsFromData(data: unknown, file: string, exact: unknown = data
   }
   return list.map((item, index) => {
     const exactItem = exactList?.[index];
-    const exactBody = exactItem !== item && isObject(exactItem) ? exactItem.body : undefined;
-    return specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1, exactBody);
+    const exact = exactItem !== item && isObject(exactItem) ? exactItem : undefined;
+    return specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1, exact);
   });
 }
 
-function specFromObject(item: unknown, file: string, path: string, index: number, exactBody?: unknown): RequestSpec {
+/** `exact`: the same request with numbers a double cannot hold kept as written (a JSON file's), for its body and GraphQL variables. */
+function specFromObject(item: unknown, file: string, path: string, index: number, exact?: Record<string, unknown>): RequestSpec {
+  const exactBody = exact?.body;
   const where = (field?: string): string => `${file}: ${[path, field].filter(Boolean).join('.') || 'request'}`;
   if (!isObject(item)) throw new UsageError(`${where()}: expected an object`);
   for (const key of Object.keys(item)) {
@@ -95,7 +97,8 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   }
   if (item.variables !== undefined) {
     if (!isObject(item.variables)) throw new UsageError(`${where('variables')}: expected an object of GraphQL variables`);
-    spec.graphqlVariables = item.variables;
+    // Their numbers as written too: `"id": 12345678901234567890` is not sent as …000.
+    spec.graphqlVariables = isObject(exact?.variables) ? exact.variables : item.variables;
   }
   const tls = validateTls(item.tls, where('tls'));
   if (tls) spec.tls = tls;

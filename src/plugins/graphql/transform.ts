@@ -1,5 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { getHeader, setHeader } from '../../core/headers.js';
+import { holdsLosslessNumbers, stringifyJsonValue } from '../../core/json-exact.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import { checkRequiredVariables, selectOperation, warnUndeclaredVariables, type SelectedOperation } from './document.js';
 import { graphqlVariables } from './variables.js';
@@ -56,7 +57,11 @@ export async function transformGraphql(ctx: RequestContext): Promise<RequestCont
   const payload: GraphqlState['payload'] = { query, ...(operation.operationName ? { operationName: operation.operationName } : {}), ...(variables ? { variables } : {}) };
   const state: GraphqlState = { operation, transport, payload };
   ctx.state.graphql = state;
-  if (transport === 'ws') return ctx; // no HTTP request: the payload travels in a subscribe message
+  if (transport === 'ws') {
+    // graphql-ws writes the message with JSON.stringify, which cannot write a number as received: refused rather than rounded.
+    if (variables && holdsLosslessNumbers(variables)) throw new UsageError(`GraphQL request "${spec.name}" (${spec.source.file}:${spec.source.line}) has a variable whose number a double cannot hold (past 2^53, or like 1e400): it cannot go over the WebSocket transport as written`, { hint: 'send it as a string, or use the SSE transport (remove # @transport ws)' });
+    return ctx; // no HTTP request: the payload travels in a subscribe message
+  }
   if (spec.method !== 'POST') {
     if (ctx.spec.methodWritten !== false) ctx.warn(`GraphQL requests are sent as POST; request "${spec.name}" says ${spec.method}`);
     spec.method = 'POST';
@@ -65,6 +70,6 @@ export async function transformGraphql(ctx: RequestContext): Promise<RequestCont
   if (type !== undefined && !/json/i.test(type)) ctx.warn(`GraphQL requests send JSON: Content-Type "${type}" of request "${spec.name}" is replaced by application/json`);
   if (type === undefined || !/json/i.test(type)) setHeader(spec.headers, 'Content-Type', 'application/json');
   if (getHeader(spec.headers, 'accept') === undefined) setHeader(spec.headers, 'Accept', ACCEPT[transport]);
-  spec.body = JSON.stringify(payload);
+  spec.body = stringifyJsonValue(payload) as string; // numbers of the variables as written
   return ctx;
 }

@@ -1,12 +1,13 @@
 import { UsageError } from '../../core/errors/index.js';
+import { isLosslessNumber, parseJsonExact } from '../../core/json-exact.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { VariableResolver } from '../../core/model.js';
 
-/** `{{var}}` in every string of a YAML/JSON `variables` object (numbers and booleans stay typed). */
+/** `{{var}}` in every string of a YAML/JSON `variables` object (numbers and booleans stay typed, a number kept as written too). */
 async function expandStrings(value: unknown, variables: VariableResolver): Promise<unknown> {
   if (typeof value === 'string') return variables.expand(value);
   if (Array.isArray(value)) return Promise.all(value.map((item) => expandStrings(item, variables)));
-  if (typeof value === 'object' && value !== null) {
+  if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) out[key] = await expandStrings(item, variables);
     return out;
@@ -27,7 +28,8 @@ export async function graphqlVariables(ctx: RequestContext): Promise<Record<stri
     const text = await ctx.variables.expand(annotation);
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      // Numbers as written: 12345678901234567890 and 1e400 go out as they are (not rounded, not null).
+      parsed = parseJsonExact(text).value;
     } catch (error) {
       throw new UsageError(`# @variables of request "${spec.name}" (${spec.source.file}:${spec.source.line}) is not valid JSON: ${(error as Error).message}`, {
         hint: `write a JSON object on one line, e.g. # @variables {"id": "1", "withEmail": true}; after substitution it read: ${text.length > 100 ? `${text.slice(0, 97)}...` : text}`,
