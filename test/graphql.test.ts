@@ -330,6 +330,11 @@ describe('GraphQL mode: responses', () => {
     const json = await runCli(['run', gql('filter-errors.http', '{ hello flaky }'), '-o', 'json', '--filter', 'errors[].message'], opts);
     expect(json.code).toBe(1);
     expect(parseRecords(json.stdout)[0]?.body).toEqual(['flaky is unavailable right now']);
+    // -o raw with a filter: stdout is the filter's result, and the errors that make it exit 1 are said on stderr.
+    const rawErrors = await runCli(['run', gql('filter-raw-errors.http', '{ hello flaky }'), '-o', 'raw', '--filter', 'data.hello'], opts);
+    expect(rawErrors.code).toBe(1);
+    expect(rawErrors.stdout).toBe('Hello, world!\n');
+    expect(rawErrors.stderr).toMatch(/error: flaky is unavailable right now\n {2}at 1:9\n {2}path: flaky/);
   });
 
   test('a non-JSON error response is shown with its status and body, never a stack trace', async () => {

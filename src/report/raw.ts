@@ -4,7 +4,8 @@ import { isTextual } from './render/body.js';
 import { pipeTo } from './render/pipe.js';
 import { palette } from './render/colors.js';
 import { testLines } from './render/test-lines.js';
-import type { Reporter, RequestOutcome, ResponseView } from './reporter.js';
+import type { GraphqlResultShape, Reporter, RequestOutcome, ResponseView } from './reporter.js';
+import { formatGraphqlErrors } from './render/graphql-errors.js';
 
 /** A filter's result like `jq -r`: strings unquoted, anything else as JSON. */
 function jqRaw(value: unknown, indent?: number): string {
@@ -22,6 +23,11 @@ async function writeToTerminal(ctx: ResponseView): Promise<void> {
     throw new UsageError(`the body of "${ctx.spec.name}" is binary (${body.length} bytes): reqflow does not write it to the terminal`, { hint: 'redirect it to a file (-o raw > file), or pass --force' });
   }
   ctx.output.out(body);
+}
+
+/** The errors of a GraphQL result whose filtered value stdout shows instead, on stderr. */
+function filteredErrors(ctx: ResponseView, result: GraphqlResultShape): void {
+  if (Array.isArray(result.errors) && result.errors.length > 0) ctx.output.err(formatGraphqlErrors(result.errors, palette(ctx.options.color)).replace(/\n$/, ''));
 }
 
 /**
@@ -42,12 +48,15 @@ export function rawReporter(printError: (outcome: RequestOutcome) => void): Repo
         case 'value':
           return void ctx.output.out(`${jqRaw(body.value, 2)}\n`);
         case 'graphql':
+          // A filter's result leaves the errors out of stdout: they are said on stderr, as they make the exit code 1.
+          if (body.filtered) filteredErrors(ctx, body.result);
           return void ctx.output.out(body.filtered ? `${jqRaw(body.value)}\n` : body.bytes);
         case 'text':
           return void ctx.output.out(body.bytes);
       }
     },
     event: (ctx, event) => {
+      if (event.graphql && event.filtered) filteredErrors(ctx, event.graphql);
       const text = event.filtered || event.graphql ? jqRaw(event.value) : event.raw;
       ctx.output.out(`${text}\n`);
     },
