@@ -57,9 +57,12 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
     // Bytes that break HTTP's framing after the headers (a bad chunk size): the request hears the
     // parser's error before the body hears the socket close, and the body's failure names it.
     let framingError: Error | undefined;
+    // Any other failure of the connection once the headers are in (a reset): a body that ends with the connection was cut, not complete.
+    let socketError: Error | undefined;
     const fail = (error: unknown): void => {
       if (settled) {
         if ((error as NodeJS.ErrnoException).code?.startsWith('HPE_') === true) framingError ??= error as Error;
+        else socketError ??= error as Error;
         return;
       }
       settled = true;
@@ -135,7 +138,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
         // The same time-out bounds each silence while the body arrives.
         res.socket?.setTimeout(request.timeoutMs);
       }
-      resolvePromise(fromIncomingMessage(res, () => framingError));
+      resolvePromise(fromIncomingMessage(res, () => framingError, () => socketError));
     });
     if (request.body !== undefined) req.end(request.body);
     else req.end();

@@ -20,6 +20,11 @@ export interface RawResponse {
   idleTimeoutMs(): number;
   /** Why the body was cut off, when the server's bytes broke HTTP's framing (a bad chunk size) rather than the connection closing. */
   framingError?(): Error | undefined;
+  /**
+   * A body that ends with the connection (no length, not chunked) ends the same whether the server
+   * closed it or the connection was reset: the socket's error, if one came, says it was cut off.
+   */
+  resetBeforeEnd?(): Error | undefined;
 }
 
 /**
@@ -59,10 +64,15 @@ function headersOf(res: IncomingMessage): IncomingHttpHeaders {
   return headers;
 }
 
-/** An HTTP/1.x response as a {@link RawResponse}; `framingError` is the parser's failure after the headers, if any. */
-export function fromIncomingMessage(res: IncomingMessage, framingError: () => Error | undefined): RawResponse {
+/**
+ * An HTTP/1.x response as a {@link RawResponse}; `framingError` is the parser's failure after the
+ * headers, if any, and `socketError` the connection's (a reset) once the headers were in.
+ */
+export function fromIncomingMessage(res: IncomingMessage, framingError: () => Error | undefined, socketError: () => Error | undefined): RawResponse {
   const socket = res.socket;
+  const closeDelimited = res.headers['content-length'] === undefined && res.headers['transfer-encoding'] === undefined && ![204, 304].includes(res.statusCode ?? 0);
   return {
+    ...(closeDelimited ? { resetBeforeEnd: socketError } : {}),
     statusCode: res.statusCode ?? 0,
     statusMessage: res.statusMessage ?? '',
     httpVersion: res.httpVersion,

@@ -62,12 +62,15 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
     record?.(chunk);
     if (!stream.push(chunk)) source.pause();
   };
+  // The first failure ends the body: no more of it flows while its words load.
+  let failed = false;
   const onEnd = (): void => {
+    // A reset that ended a body without a length is no end: the body was cut (curl: error 56).
+    const reset = res.resetBeforeEnd?.();
+    if (reset) return fail(reset);
     record?.(null);
     stream.push(null);
   };
-  // The first failure ends the body: no more of it flows while its words load.
-  let failed = false;
   const fail = (error: unknown, timeoutMs = 0): void => {
     if (stream.destroyed || failed) return;
     failed = true;
