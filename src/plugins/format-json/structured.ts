@@ -23,6 +23,8 @@ export function specsFromData(data: unknown, file: string, exact: unknown = data
   // The same document with numbers a double cannot hold kept as written (JSON files): for bodies.
   const exactList = exact === data ? list : requestItems(exact);
   if (!list) throw new UsageError(`${file}: expected a request object, an array of requests or {"requests": [...]}`);
+  // `requests: 5`: the list is what is wrong, not a field of a request.
+  if (isObject(data) && 'requests' in data && !Array.isArray(data.requests)) throw new UsageError(`${file}: requests: expected a list of requests, got ${data.requests === null ? 'null' : typeof data.requests}`, { hint: 'requests: [ {url: …}, … ] — or write a single request at the top level' });
   // Beside `requests`, a field (`headers`, `baseUrl`) would apply to nothing: refused, not ignored.
   // A YAML field that defines an anchor (`common: &common`) is there to be used by the requests.
   if (isObject(data) && Array.isArray(data.requests)) {
