@@ -76,9 +76,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * which every run that saves a session loads): 162.1 kB, so the budget moved to 162.5 kB. Then
  * a written Transfer-Encoding checked against Content-Length (both went out) and a `# @loop`
  * over a response known to the chain, and the review's fixes (+0.8 kB): 162.9 kB, so the budget is 163 kB.
- * Issue 23's 200 kB goal stays met.
+ * 26 November, afternoon: the fixes of five more independent reviews on every run's path — a URL
+ * written whole that cannot be sent refused before the first request (unsendable-urls.js), a
+ * profile's unknown fields said, a secret's URL and lower-case forms masked, a reset that ends a
+ * body without a length read as a cut, a cycle's and a system variable's place named, `--list`
+ * made visible (+3.5 kB): 166.4 kB, so the budget moved to 167 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 163_000;
+const FAST_RUN_BUDGET_BYTES = 167_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
