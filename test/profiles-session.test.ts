@@ -67,12 +67,12 @@ describe('profiles', () => {
     }
   });
 
-  test('fields no reader knows (a typo: varaibles, oauth.grantType) are kept but said, with the name meant when one is near', async () => {
+  test('fields that look like a mistyped one (varaibles, oauth.grantType) are said with the name meant; others (restcli\'s editor, x-team) kept quietly', async () => {
     const tmp = tempDir();
     try {
-      const path = tmp.write('.profiles.json', JSON.stringify([{ name: 'dev', $schema: 'x', varaibles: { a: '1' }, oauth: { clientId: 'c', grantType: 'client_credentials' } }, { name: 'clean', variables: {} }]));
+      const path = tmp.write('.profiles.json', JSON.stringify([{ name: 'dev', $schema: 'x', editor: 'vim', 'x-team': {}, varaibles: { a: '1' }, oauth: { clientId: 'c', grantType: 'client_credentials' } }, { name: 'clean', variables: {}, editor: 'vim' }]));
       const { document } = await resolveProfile({ requestDir: tmp.dir, env: {}, cwd: tmp.dir });
-      expect(document.unknownFields?.get('dev')).toEqual([`${path}: profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)`, `${path}: profiles[0].oauth.grantType: unknown field, ignored`]);
+      expect(document.unknownFields?.get('dev')).toEqual([`${path}: profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)`, `${path}: profiles[0].oauth.grantType: unknown field, ignored (did you mean "grant"?)`]);
       expect(document.unknownFields?.has('clean')).toBe(false);
       const run = await runCli(['run', tmp.write('a.http', 'GET http://127.0.0.1:9/x\n'), '--dry-run'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
       expect(run.code).toBe(0);

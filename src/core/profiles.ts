@@ -14,7 +14,7 @@ export interface ProfilesDocument {
   /** Absolute path of the file the profiles came from, or undefined when none was found. */
   path?: string;
   profiles: Profile[];
-  /** By profile name, the fields of it no reader knows, as warnings (a typo: `varaibles`): said by a run that uses the profile. */
+  /** By profile name, its fields that look mistyped, as warnings (`varaibles`): said by a run that uses the profile. */
   unknownFields?: Map<string, string[]>;
 }
 
@@ -206,28 +206,34 @@ function validateAuth(value: unknown, where: string): AuthSettings | undefined {
   return value as AuthSettings;
 }
 
-/** A profile's fields; `$schema` is an editor's. Others are kept (the UI's writer leaves them be) but said: `varaibles` is a typo. */
+/**
+ * A profile's fields (`$schema` is an editor's). Others are kept as they are — restcli's own
+ * (`editor`), a team's (`x-team`) — and said only when they look like one of these mistyped
+ * (`varaibles`, `grantType`): a typo would be ignored without a word.
+ */
 const PROFILE_FIELDS = ['name', 'variables', 'headers', 'oauth', 'tls', 'auth', 'proxy', 'noProxy', 'http2', 'history', '$schema'];
 const OAUTH_FIELDS = ['authUrl', 'tokenUrl', 'clientId', 'clientSecret', 'scope', 'redirectUrl', 'deviceUrl', 'revocationUrl', 'issuer', 'grant', 'clientAuth'];
 
-/** The fields of `value` that are not `known`, each as a warning (`profiles[0].varaibles: unknown field, ignored (did you mean "variables"?)`). */
-function unknownFields(value: Record<string, unknown>, known: readonly string[], where: string): string[] {
-  return Object.keys(value)
-    .filter((key) => !known.includes(key))
-    .map((key) => {
-      const near = closestName(key, known);
-      return `${where}.${key}: unknown field, ignored${near === undefined ? '' : ` (did you mean "${near}"?)`}`;
-    });
+/** The fields of `value` that look like a mistyped `known` one, each as a warning naming the one meant. */
+function mistypedFields(value: Record<string, unknown>, known: readonly string[], where: string): string[] {
+  const found: string[] = [];
+  for (const key of Object.keys(value)) {
+    if (known.includes(key)) continue;
+    const lower = key.toLowerCase();
+    const meant = closestName(key, known) ?? known.find((name) => name.length >= 4 && lower.includes(name.toLowerCase()));
+    if (meant !== undefined) found.push(`${where}.${key}: unknown field, ignored (did you mean "${meant}"?)`);
+  }
+  return found;
 }
 
-/** The document with the fields no reader knows of each profile (and its `oauth`), if any. */
+/** The document with the mistyped-looking fields of each profile (and its `oauth`), if any. */
 function withUnknownFields(document: ProfilesDocument & { path: string }, raw: unknown): ProfilesDocument {
   const list = (Array.isArray(raw) ? raw : isObject(raw) && Array.isArray(raw.profiles) ? raw.profiles : []) as unknown[];
   const found = new Map<string, string[]>();
   list.forEach((entry, index) => {
     if (!isObject(entry) || typeof entry.name !== 'string') return;
     const where = `${document.path}: profiles[${index}]`;
-    const fields = [...unknownFields(entry, PROFILE_FIELDS, where), ...(isObject(entry.oauth) ? unknownFields(entry.oauth, OAUTH_FIELDS, `${where}.oauth`) : [])];
+    const fields = [...mistypedFields(entry, PROFILE_FIELDS, where), ...(isObject(entry.oauth) ? mistypedFields(entry.oauth, OAUTH_FIELDS, `${where}.oauth`) : [])];
     if (fields.length > 0) found.set(entry.name, fields);
   });
   return found.size > 0 ? { ...document, unknownFields: found } : document;
