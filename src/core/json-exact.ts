@@ -25,6 +25,9 @@ function isExact(token: string): boolean {
 /** A character of a JSON number token after its first: digits, `.`, `e`, `E`, `+`, `-`. */
 const inNumber = (code: number): boolean => (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d;
 
+/** What only a number `JSON.parse` may not give back as written can hold: 16 digits in a row, a digit before `.`, `e` or `E`, or `-0`. */
+const MAY_BE_INEXACT = /\d{16}|\d[.eE]|-0/;
+
 /**
  * True when some number of `text` (valid JSON) would not survive `JSON.parse` + `JSON.stringify`
  * as written. A scan by character codes: strings are skipped (a number inside one is not a
@@ -32,6 +35,9 @@ const inNumber = (code: number): boolean => (code >= 0x30 && code <= 0x39) || co
  * for every token of every body.
  */
 export function hasInexactNumbers(text: string): boolean {
+  // Every number of the text a short plain integer (no run of 16 digits, no fraction or exponent,
+  // no -0): each is exact. One native test settles nearly every body; a match (in a string too) is scanned.
+  if (!MAY_BE_INEXACT.test(text)) return false;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) {
