@@ -6,7 +6,8 @@
  * docs/record.schema.json.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, createReadStream, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Parser } from 'tap-parser';
 import { validateXML } from 'xmllint-wasm';
@@ -217,14 +218,16 @@ user=alice&client_secret=form-literal-77
     expect(readdirSync(join(tmp.dir, 'pages/site.v2'))).toEqual(['index.html']);
   });
 
-  test('a report path that is a link or a device is written through, never replaced; one that is a request file of the run is refused', async () => {
-    // Through a link: the link stays, its target (made if missing) holds the report.
+  test('a report path that is a device is written into, never replaced; a link to a file is replaced, not followed; a request file of the run is refused', async () => {
+    // A link to a file (a repository could ship report.xml → ~/.bashrc): the link is replaced, its target untouched.
     mkdirSync(join(tmp.dir, 'linked'), { recursive: true });
-    symlinkSync('real.xml', join(tmp.dir, 'linked/junit.xml'));
+    writeFileSync(join(tmp.dir, 'linked/precious.txt'), 'keep me');
+    symlinkSync('precious.txt', join(tmp.dir, 'linked/junit.xml'));
     const linked = await reqflowTest('suite/plain.rest', '--report', 'junit=linked/junit.xml', '--report', 'json=linked/run.ndjson');
     expect(linked.code).toBe(0);
-    expect(lstatSync(join(tmp.dir, 'linked/junit.xml')).isSymbolicLink()).toBe(true);
-    expect(readFileSync(join(tmp.dir, 'linked/real.xml'), 'utf8')).toMatch(/^<\?xml[\s\S]*plain\.rest/);
+    expect(lstatSync(join(tmp.dir, 'linked/junit.xml')).isFile()).toBe(true);
+    expect(readFileSync(join(tmp.dir, 'linked/junit.xml'), 'utf8')).toMatch(/^<\?xml[\s\S]*plain\.rest/);
+    expect(readFileSync(join(tmp.dir, 'linked/precious.txt'), 'utf8')).toBe('keep me');
     // A device: written into (a link to /dev/null here, so that a regression replaces the link, not the device).
     symlinkSync('/dev/null', join(tmp.dir, 'linked/null'));
     for (const format of ['junit', 'tap', 'json', 'html']) {
@@ -233,6 +236,17 @@ user=alice&client_secret=form-literal-77
       expect(lstatSync(join(tmp.dir, 'linked/null')).isSymbolicLink()).toBe(true);
     }
     expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    // A named pipe (`mkfifo`): the report goes through it to its reader, and it stays a pipe.
+    const fifo = join(tmp.dir, 'linked/report.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const read = new Promise<string>((resolve, reject) => {
+      let text = '';
+      createReadStream(fifo, 'utf8').on('data', (chunk) => (text += chunk)).on('end', () => resolve(text)).on('error', reject);
+    });
+    const piped = await reqflowTest('suite/plain.rest', '--report', `junit=${fifo}`);
+    expect(piped.code).toBe(0);
+    expect(await read).toMatch(/^<\?xml[\s\S]*plain\.rest/);
+    expect(statSync(fifo).isFIFO()).toBe(true);
     // The request file itself: exit 2 before anything is sent, the file as it was.
     const before = readFileSync(join(tmp.dir, 'suite/plain.rest'), 'utf8');
     const onto = await reqflowTest('suite/plain.rest', '--report', 'junit=suite/plain.rest');

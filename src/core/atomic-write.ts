@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { lazyBuiltin } from './lazy-builtin.js';
 
@@ -43,41 +43,28 @@ export async function createFileAtomic(path: string, data: string | Uint8Array, 
 }
 
 /**
- * Where an output the user names (`--report junit=PATH`, a saved body) goes: the file a symbolic
- * link points to, made if missing; `direct` when that is no regular file (`/dev/null`,
- * `/dev/stdout`, a named pipe), which is written into as it is — replacing it with a file of ours
- * would break it (a device, for every user of the machine).
+ * Whether an output the user names (`--report junit=PATH`, a saved body) is written into as it is:
+ * a device, a pipe or a socket (`/dev/null`, `/dev/stdout`, `>(…)`, a FIFO), followed through links,
+ * and anything under /dev or /proc (`/dev/stdout` redirected to a file is that file: replacing it
+ * would lose what is there). Replacing those with a file of ours would break them — a device, for
+ * every user of the machine. Anything else is written atomically at the path itself: a symbolic
+ * link put there is replaced, never followed into a file elsewhere (a repository could ship
+ * `report.xml` → `~/.bashrc`).
  */
-export function outputDestination(path: string): { path: string; direct: boolean } {
-  let target = path;
+export function writesInPlace(path: string): boolean {
+  if (/^\/(dev|proc)\//.test(resolve(path))) return true;
   try {
-    target = realpathSync(path);
+    const stat = statSync(path); // follows links, and /proc's magic ones: a pipe is a FIFO
+    return !stat.isFile() && !stat.isDirectory();
   } catch {
-    // A link to a file not made yet: its target, however many links lead there (40, as the kernel allows).
-    for (let hops = 0; hops < 40 && isLink(target); hops++) target = resolve(dirname(target), readlinkSync(target));
-  }
-  let stat;
-  try {
-    stat = statSync(target, { throwIfNoEntry: false });
-  } catch {
-    // Not reachable (a file where a folder should be): the write says why.
-  }
-  return { path: target, direct: stat !== undefined && !stat.isFile() && !stat.isDirectory() };
-}
-
-function isLink(path: string): boolean {
-  try {
-    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
-  } catch {
-    return false;
+    return false; // missing (made atomically), or unreachable (the write says why)
   }
 }
 
-/** An output the user names ({@link outputDestination}): into a device or pipe as it is, else atomically. */
+/** An output the user names ({@link writesInPlace}): appended into a device or pipe as it is — without blocking the run on a FIFO nobody reads —, else atomically. */
 export async function writeOutputFile(path: string, data: string | Uint8Array, options: WriteOptions = {}): Promise<void> {
-  const destination = outputDestination(path);
-  if (destination.direct) writeFileSync(destination.path, data);
-  else await writeFileAtomic(destination.path, data, options);
+  if (writesInPlace(path)) await lazyBuiltin<typeof import('node:fs/promises')>('node:fs/promises').writeFile(path, data, { flag: 'a' });
+  else await writeFileAtomic(path, data, options);
 }
 
 interface WriteOptions {

@@ -3,10 +3,10 @@
  * written from the results at the end, atomically (a report is complete or absent); the JSON
  * report is written while the run goes (NDJSON), into a temporary file renamed at the end.
  */
-import { createWriteStream, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, realpathSync, statSync, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
-import { outputDestination, writeOutputFile } from '../core/atomic-write.js';
+import { writeOutputFile, writesInPlace } from '../core/atomic-write.js';
 import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
 import type { OutputSink } from '../core/model.js';
 import type { RunResult } from '../report/test-results.js';
@@ -51,30 +51,39 @@ function reportError(path: string, error: unknown): ReqflowError {
 
 /**
  * The NDJSON report: an output sink for the JSON reporter, and `finish` to put the file in place
- * (a device or a pipe the path names is written as the run goes: `json=/dev/stdout`).
+ * (a device or a pipe the path names is written into as the run goes: `json=/dev/stdout`).
  */
 export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; finish(keep: boolean): Promise<void> }> {
   await mkdir(dirname(path), { recursive: true, mode: 0o755 }).catch((error: unknown) => {
     throw reportError(path, error);
   });
-  const destination = outputDestination(path);
-  const temporary = destination.direct ? destination.path : `${destination.path}.${process.pid}.tmp`;
-  const stream: WriteStream = createWriteStream(temporary, { mode: 0o644 });
+  const direct = writesInPlace(path);
+  const temporary = direct ? path : `${path}.${process.pid}.tmp`;
+  const stream: WriteStream = createWriteStream(temporary, { mode: 0o644, ...(direct ? { flags: 'a' } : {}) });
   let failed: unknown;
   stream.on('error', (error) => (failed ??= error));
   return {
     sink: { out: (chunk) => void stream.write(chunk), err: () => undefined, stream },
     finish: async (keep) => {
       await new Promise<void>((done) => stream.end(done));
-      if (destination.direct) {
+      if (direct) {
         if (failed) throw reportError(path, failed);
         return;
       }
       if (failed || !keep) await rm(temporary, { force: true });
       if (failed) throw reportError(path, failed);
-      if (keep) await rename(temporary, destination.path);
+      if (keep) await rename(temporary, path);
     },
   };
+}
+
+/** The file a path names, links followed; the path itself when there is none yet. */
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /**
@@ -82,9 +91,9 @@ export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; 
  * junit=api.http`): exit 2 before anything is sent, the file kept.
  */
 export function checkReportPaths(targets: readonly ReportTarget[], files: readonly string[]): void {
-  const sources = new Set(files.map((file) => outputDestination(resolve(file)).path));
+  const sources = new Set(files.map((file) => realPath(resolve(file))));
   for (const target of targets) {
-    if (target.path !== undefined && sources.has(outputDestination(target.path).path)) {
+    if (target.path !== undefined && sources.has(realPath(target.path))) {
       throw new UsageError(`--report ${target.format}=${target.path}: that is a request file of this run, which the report would replace`, { hint: 'write the report to another path' });
     }
   }
