@@ -47,7 +47,7 @@ describe('GraphQL variables are sent with their numbers as written', () => {
     const before = server.received.length;
     const result = await run(tmp.write('ws.http', `# @protocol graphql\n# @transport ws\n# @variables {"n": 12345678901234567890}\nPOST ${server.url}/graphql\n\nsubscription S($n: ID) { a(n: $n) }\n`));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/a variable whose number a double cannot hold .* cannot go over the WebSocket transport as written/);
+    expect(result.stderr).toMatch(/has the variable number 12345678901234567890, which a double cannot hold: it cannot go over the WebSocket transport as written/);
     expect(server.received.length).toBe(before);
   });
 });

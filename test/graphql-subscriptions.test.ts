@@ -66,6 +66,10 @@ describe.each(TRANSPORTS)('GraphQL subscriptions over %s', (transport) => {
     expect(result.code).toBe(0);
     expect(results(result.stdout)).toEqual([{ data: { countdown: 2 } }, { data: { countdown: 1 } }, { data: { countdown: 0 } }]);
     expect(lastReceived().params.variables).toEqual({ from: 2 });
+    // A number written with a fraction (2.0): the same value on either transport (over WebSocket, the double graphql-ws writes).
+    const decimal = await runCli(['run', file, '-o', 'json', '-e', 'start=2.0'], opts);
+    expect(decimal.code).toBe(0);
+    expect(lastReceived().params.variables).toEqual({ from: 2 });
   });
 
   test('a filter applies to each event; -o raw prints one result per line', async () => {

@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { getHeader, setHeader } from '../../core/headers.js';
-import { holdsLosslessNumbers, stringifyJsonValue } from '../../core/json-exact.js';
+import { holdsLosslessNumbers, isLosslessNumber, stringifyJsonValue } from '../../core/json-exact.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import { checkRequiredVariables, selectOperation, warnUndeclaredVariables, type SelectedOperation } from './document.js';
 import { graphqlVariables } from './variables.js';
@@ -40,6 +40,26 @@ function chooseTransport(ctx: RequestContext, operation: SelectedOperation): Tra
 
 
 /**
+ * A variables value with its numbers kept as written made plain numbers, for a transport that
+ * writes JSON itself; exit 2 naming the request for one a double cannot hold (past 2^53 as an
+ * integer, or out of range like 1e400), which would go out as another number.
+ */
+function asDoubles(value: unknown, ctx: RequestContext): unknown {
+  if (isLosslessNumber(value)) {
+    const text = String(value);
+    const number = Number(text);
+    if (!Number.isFinite(number) || (/^-?\d+$/.test(text) && !Number.isSafeInteger(number))) {
+      const { spec } = ctx;
+      throw new UsageError(`GraphQL request "${spec.name}" (${spec.source.file}:${spec.source.line}) has the variable number ${text.slice(0, 40)}, which a double cannot hold: it cannot go over the WebSocket transport as written`, { hint: 'send it as a string, or use the SSE transport (remove # @transport ws)' });
+    }
+    return number;
+  }
+  if (Array.isArray(value)) return value.map((item) => asDoubles(item, ctx));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, asDoubles(item, ctx)]));
+  return value;
+}
+
+/**
  * GraphQL mode's transform stage: parses the body locally, picks the operation, gathers the
  * variables, and shapes the request as `POST` with `{"query", "operationName", "variables"}`.
  */
@@ -58,8 +78,9 @@ export async function transformGraphql(ctx: RequestContext): Promise<RequestCont
   const state: GraphqlState = { operation, transport, payload };
   ctx.state.graphql = state;
   if (transport === 'ws') {
-    // graphql-ws writes the message with JSON.stringify, which cannot write a number as received: refused rather than rounded.
-    if (variables && holdsLosslessNumbers(variables)) throw new UsageError(`GraphQL request "${spec.name}" (${spec.source.file}:${spec.source.line}) has a variable whose number a double cannot hold (past 2^53, or like 1e400): it cannot go over the WebSocket transport as written`, { hint: 'send it as a string, or use the SSE transport (remove # @transport ws)' });
+    // graphql-ws writes the message with JSON.stringify: a number kept as written goes as the
+    // double it is (`1.10` as 1.1, the same value), one a double cannot hold is refused, not rounded.
+    if (variables && holdsLosslessNumbers(variables)) state.payload = { ...payload, variables: asDoubles(variables, ctx) as Record<string, unknown> };
     return ctx; // no HTTP request: the payload travels in a subscribe message
   }
   if (spec.method !== 'POST') {
