@@ -88,6 +88,13 @@ describe('the request line', () => {
     const picked = await run('picked.http', 'GET BASE/first\n\n###\nGET ./q1.http\n\n###\nGET BASE/third\n', '-n', 'request-3', '-n', 'request-2');
     expect(picked.code).toBe(2);
     expect(picked.received).toEqual([]);
+    // A dry run sends nothing: it prints the request as written, as before.
+    const dry = await run('dry.http', 'GET ./q1.http\n', '--dry-run');
+    expect({ code: dry.code, stdout: dry.stdout }).toEqual({ code: 0, stdout: '### request-1\nGET ./q1.http\n\n' });
+    // An httpyac request hook may set the URL before it goes out: checked then, not before.
+    const hooked = await run('hooked.http', `{{@request\n  request.url = '${server.url}/hooked';\n}}\n\n###\nGET about:blank\n`);
+    expect(hooked.code).toBe(0);
+    expect(hooked.received.map((r) => r.url)).toEqual(['/hooked']);
     const tested = await runCli(['test', tmp.write('t.http', `GET ${server.url}/first\n\n###\nGET ./q1.http\n`)], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
     expect(tested.code).toBe(2);
     expect(tested.stdout + tested.stderr).toMatch(/t\.http:4: not a valid URL/);

@@ -164,7 +164,7 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
         selected = pick.selectRequests(requests, names);
         await pick.validateFilters(requests, selected, options);
       }
-      await refuseUnsendable(requests, selected);
+      await refuseUnsendable(requests, selected, options.dryRun === true);
       const services = await runServices({
         path,
         requests,

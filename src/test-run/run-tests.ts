@@ -52,13 +52,13 @@ async function runFile(file: string, options: TestFilesOptions, stopped: () => b
     const requests = await options.parse(file);
     const { grep } = options;
     const selected = grep ? Array.from({ length: requests.count }, (_, index) => index).filter((index) => grep.test(requests.name(index))) : undefined;
-    await refuseUnsendable(requests, selected);
     const collector = testCollector(file, options.shown, (request) => {
       result.requests.push(request);
       options.onRequest(result.file, request);
       if (options.bail && request.exitCode !== 0) stop();
     });
     const services = await options.services(file, requests, both(collector, options.extraReporter));
+    await refuseUnsendable(requests, selected, services.options.dryRun === true);
     await runRequests(requestsOf(requests, selected), file, services, { failFast: options.bail, stop: stopped });
   } catch (caught) {
     const error = isReqflowError(caught) ? caught : internalError(caught);
