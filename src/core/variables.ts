@@ -402,9 +402,12 @@ export class TemplateResolver implements VariableResolver {
    * (`api.http:7: …`), as an unknown variable's; others, and one placed already, as they are.
    */
   private async placed(error: unknown, written: string): Promise<unknown> {
-    if (!(error instanceof VariableError) || /^[^\s:]+:\d+: /.test(error.message)) return error;
-    const at = (await this.options.writtenAt?.(written)) ?? this.options.requestLine;
-    return at === undefined ? error : new VariableError(`${at}: ${error.message}`, { ...(error.hint === undefined ? {} : { hint: error.hint }) });
+    if (!(error instanceof VariableError)) return error;
+    const { requestLine } = this.options;
+    const at = (await this.options.writtenAt?.(written)) ?? requestLine;
+    // Placed already (an environment's value names the request's line itself): as it is.
+    if (at === undefined || [at, requestLine].some((place) => place !== undefined && error.message.startsWith(`${place}: `))) return error;
+    return new VariableError(`${at}: ${error.message}`, { ...(error.hint === undefined ? {} : { hint: error.hint }) });
   }
 
   private where(): string {

@@ -70,7 +70,8 @@ function headersOf(res: IncomingMessage): IncomingHttpHeaders {
  */
 export function fromIncomingMessage(res: IncomingMessage, framingError: () => Error | undefined, socketError: () => Error | undefined): RawResponse {
   const socket = res.socket;
-  const closeDelimited = res.headers['content-length'] === undefined && res.headers['transfer-encoding'] === undefined && ![204, 304].includes(res.statusCode ?? 0);
+  // A HEAD's answer and a 204 or 304 have no body at all: nothing for a reset to cut.
+  const closeDelimited = res.headers['content-length'] === undefined && res.headers['transfer-encoding'] === undefined && ![204, 304].includes(res.statusCode ?? 0) && (res as IncomingMessage & { req?: { method?: string } }).req?.method !== 'HEAD';
   return {
     ...(closeDelimited ? { resetBeforeEnd: socketError } : {}),
     statusCode: res.statusCode ?? 0,
