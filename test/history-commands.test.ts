@@ -203,4 +203,25 @@ describe('history replay', () => {
     expect(gone.stderr).toContain('its request file is gone: gone.http');
     expect(server.received.length).toBe(sent);
   });
+
+  test('an unnamed request whose place now holds another method, or a request read from stdin: exit 2, nothing sent', async () => {
+    const dir = project('replay-shifted', { 'd.http': `GET ${server.url}/items/1\n` });
+    expect((await runCli(['run', 'd.http'], { env, cwd: dir })).code).toBe(0);
+    const [entry] = historyLines(historyFileFor(env.REQFLOW_STATE_DIR, dir)).entries;
+    writeFileSync(join(dir, 'd.http'), `DELETE ${server.url}/items/1\n\n###\nGET ${server.url}/items/1\n`);
+    const sent = server.received.length;
+    const shifted = await runCli(['history', 'replay', entry?.id ?? ''], { env, cwd: dir });
+    expect(shifted.code).toBe(2);
+    expect(shifted.stderr).toContain('"request-1" of d.http is now a DELETE (line 1); the one sent was a GET at line 1');
+    const piped = await runCli(['run', '-'], { env, cwd: dir, input: `GET ${server.url}/stdin\n` });
+    expect(piped.code).toBe(0);
+    const stdinEntry = historyLines(historyFileFor(env.REQFLOW_STATE_DIR, dir)).entries.at(-1);
+    writeFileSync(join(dir, '<stdin>'), `DELETE ${server.url}/items/1\n`);
+    const before = server.received.length;
+    const fromStdin = await runCli(['history', 'replay', stdinEntry?.id ?? ''], { env, cwd: dir });
+    expect(fromStdin.code).toBe(2);
+    expect(fromStdin.stderr).toContain('it was read from standard input, so no request file holds it');
+    expect(server.received.length).toBe(before);
+    expect(server.received.slice(sent).filter((r) => r.method === 'DELETE')).toEqual([]);
+  });
 });

@@ -34,6 +34,9 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   const entry = await findEntry(id, project, io.env);
   const file = shownPath(entry.file, io.cwd);
   if (basename(entry.file) === PROXY_SOURCE) throw new UsageError(`cannot replay ${entry.id}: it was recorded by reqflow proxy from another client, so no request file holds it`, { hint: 'reqflow proxy --save DIR keeps each captured request as a runnable .http file; reqflow history show shows this one' });
+  // Sent from standard input or by `reqflow send`: no file holds it (a file of that name in the folder is another one).
+  const unfiled = NO_FILE[basename(entry.file)];
+  if (unfiled !== undefined) throw new UsageError(`cannot replay ${entry.id}: it was ${unfiled}, so no request file holds it`, { hint: `reqflow history show ${entry.id} shows what was sent` });
   if (entry.cut) throw new UsageError(`cannot replay ${entry.id}: the history kept only the beginning of ${cutFields(entry.cut)}, so it does not know what was sent`, { hint: `reqflow history show ${entry.id} shows what is kept; reqflow run ${file} -n "${entry.name}" sends the request from its file` });
   if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
   const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
@@ -46,8 +49,17 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   if (named.length > 1) {
     throw new UsageError(`cannot replay ${entry.id}: ${file} now has ${named.length} requests named "${entry.name}" (lines ${named.map((spec) => spec.source.line).join(', ')}); the one sent was ${entry.method} at line ${entry.line}`, { hint: 'give each request a name of its own, then replay; nothing was sent' });
   }
+  // The request of that name now: another one altogether when its method changed (an unnamed
+  // `request-2` is the second request, whichever that is now: a DELETE added above the GET sent).
+  const [spec] = named;
+  if (spec && spec.method !== entry.method) {
+    throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} is now a ${spec.method} (line ${spec.source.line}); the one sent was a ${entry.method} at line ${entry.line}`, { hint: 'the file changed since; give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
+  }
   return entry;
 }
+
+/** The request "files" of requests no file holds: how each was sent. */
+const NO_FILE: Record<string, string> = { '<stdin>': 'read from standard input', '<send>': 'sent by reqflow send' };
 
 export async function historyReplayCommand(id: string, flags: ReplayFlags, io: CliIo, loadThirdParty: LoadThirdParty): Promise<number> {
   let plugins: Promise<PluginEntry[]> | undefined;
