@@ -123,6 +123,13 @@ describe('the request line', () => {
     expect(result.received).toEqual([]);
   });
 
+  test('CONNECT is refused naming the line: it opens a tunnel, and its answer ended the run silently with exit 0', async () => {
+    const result = await run('connect.http', 'CONNECT BASE/x\n');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/connect\.http:1: CONNECT .*: reqflow sends requests, and CONNECT opens a tunnel/);
+    expect(result.received).toEqual([]);
+  });
+
   test('HTTP/1.0 is refused naming the line: it would go out as HTTP/1.1', async () => {
     const result = await run('v10.http', 'GET BASE/r HTTP/1.0\n');
     expect(result.code).toBe(2);

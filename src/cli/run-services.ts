@@ -69,6 +69,9 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const profile = withToolDefaultHeaders(own, environment);
   const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });
+  // The session's login token is a secret wherever it turns up again (a response echoing it, a URL).
+  const token = session.get('token');
+  if (token !== undefined) secrets.add(token);
   const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,

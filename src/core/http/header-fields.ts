@@ -17,6 +17,8 @@ import type { OutgoingRequest } from './outgoing-request.js';
  * read part of the body as the next request, or wait for bytes that never come.
  */
 export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>, body?: string | Uint8Array): void {
+  // CONNECT asks for a tunnel, answered outside HTTP's request–response: it would end the run as if nothing were asked.
+  if (method === 'CONNECT') throw new UsageError(`CONNECT ${maskUrl(url.href)}: reqflow sends requests, and CONNECT opens a tunnel`, { hint: 'to go through a proxy, give it with --proxy (or the profile\'s "proxy"); reqflow proxy records one', atRequest: true });
   let framing = 0; // 1: Content-Length written, 2: Transfer-Encoding written
   for (const name in headers) {
     try {

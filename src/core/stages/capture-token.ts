@@ -12,7 +12,8 @@ export const captureTokenPlugin: Plugin = {
     capture: (ctx) => {
       const body = ctx.capturedBody();
       // Over the limit in every output mode alike (a chained request captures more, a token no more).
-      if (body !== undefined && body.length <= CAPTURE_LIMIT) extractToken(body, ctx.session);
+      // The token taken is a secret from now on: the same response may quote it elsewhere (a note, its URL), the history included.
+      if (body !== undefined && body.length <= CAPTURE_LIMIT && extractToken(body, ctx.session) !== undefined) ctx.addSecret?.(ctx.session.get('token') ?? '');
       else if (tokenTooLarge(ctx.response)) ctx.warn(`the response is over ${CAPTURE_LIMIT / 1024 / 1024} MiB: its token was not stored in the session`);
     },
   },
