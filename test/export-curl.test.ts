@@ -247,6 +247,19 @@ describe('--as http and --dry-run', () => {
     expect(server.received.at(-1)?.body.toString('utf8')).toBe('clear \u001b[2J and \u009b here');
   });
 
+  test('a body a .http block cannot hold as text (###, < file, {{…}} lines) is refused by --as http, never saved to send something else', async () => {
+    for (const body of ['a\n\n### x\nPOST http://127.0.0.1:1/INJECT\n\nzzz', '< /etc/hostname']) {
+      const result = await reqflow(['send', 'POST', `${server.url}/h`, '-d', body, '--as', 'http']);
+      expect({ body, code: result.code }).toEqual({ body, code: 2 });
+      expect(result.stderr).toMatch(/--as http: the body of "[^"]+" holds a line a \.http file reads as syntax, not text/);
+      expect(result.stdout).toBe('');
+    }
+    // --as curl holds it byte for byte.
+    const curl = await reqflow(['send', 'POST', `${server.url}/h`, '-d', '< /etc/hostname', '--as', 'curl']);
+    expect(curl.code).toBe(0);
+    expect(server.received).toEqual([]);
+  });
+
   test('--show-secrets alone is refused: it only prints', async () => {
     const result = await reqflow(['send', `${server.url}/x`, '--show-secrets']);
     expect(result.code).toBe(2);

@@ -7,6 +7,7 @@ import type { BodyPiece } from '../core/model.js';
 import { utf8Text, type OutgoingRequest } from './outgoing-request.js';
 import { visible, visibleText } from './render/visible.js';
 import type { Shown } from './secrets-shown.js';
+import { UsageError } from '../core/errors/index.js';
 
 /** How text reaches the output: made visible on a terminal, as it is into a file or a pipe (a saved block must send the same bytes). */
 interface Show {
@@ -50,9 +51,33 @@ function bodyText(request: OutgoingRequest, shown: Shown, show: Show): string | 
   return decoded === undefined ? `[binary body, ${body.length} bytes]` : show.text(shown.text(decoded));
 }
 
-/** `terminal`: the output is one, and what it would act on (ESC, C1) is made visible; else the block holds the bytes that would be sent. */
-export function asHttp(request: OutgoingRequest, shown: Shown, terminal: boolean): string {
-  const show = terminal ? ON_TERMINAL : AS_IS;
+/**
+ * A body line a `.http` file reads as syntax, not as body text: a separator, a file include (the
+ * saved block would send a local file), a response handler or check, a template. Undefined when none.
+ */
+function syntaxLine(body: string): string | undefined {
+  return body.split('\n').find((line) => /^\s*(###|<@?\s|>>?\s|\?\?\s)/.test(line) || line.includes('{{'));
+}
+
+/**
+ * `terminal`: the output is one, and what it would act on (ESC, C1) is made visible; else the
+ * block holds the bytes that would be sent. `exporting` (`--as http`): a body the block cannot
+ * hold as text — one with a line a `.http` file reads as syntax — is refused rather than saved as
+ * a block that sends something else (`--as curl` holds any body).
+ */
+export function asHttp(request: OutgoingRequest, shown: Shown, terminal: boolean, exporting = false): string {
+  const plain = terminal ? ON_TERMINAL : AS_IS;
+  // The body's own text is checked; the `< file` lines written for its binary files are the block's.
+  const show: Show = !exporting
+    ? plain
+    : {
+        line: plain.line,
+        text: (text) => {
+          const syntax = syntaxLine(text);
+          if (syntax !== undefined) throw new UsageError(`--as http: the body of "${request.name}" holds a line a .http file reads as syntax, not text: ${JSON.stringify(visible(syntax.slice(0, 80)))}`, { hint: 'the saved block would send something else; --as curl prints a command that sends the same bytes' });
+          return plain.text(text);
+        },
+      };
   const version = request.http2 === 'require' ? ' HTTP/2' : request.http2 === 'never' ? ' HTTP/1.1' : '';
   const lines = [`### ${show.line(request.name)}`, `${request.method} ${shown.url(request.url)}${version}`];
   for (const [name, value] of shown.headerLines(request.headers)) lines.push(`${name}: ${value}`);

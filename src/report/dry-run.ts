@@ -19,5 +19,5 @@ export async function dryRunText(ctx: RequestContext, run: OutgoingServices & { 
   const shown = shownSecrets(ctx.options.showSecrets === true, ctx.redact);
   const stream = run.output.stream as { isTTY?: boolean } | undefined;
   const terminal = ctx.options.isTerminal || stream === undefined || stream.isTTY === true;
-  return ctx.options.dryRunAs === 'curl' ? asCurl(request, shown) : asHttp(request, shown, terminal);
+  return ctx.options.dryRunAs === 'curl' ? asCurl(request, shown) : asHttp(request, shown, terminal, ctx.options.dryRunAs === 'http');
 }
