@@ -50,6 +50,13 @@ function billionLaughs(): string {
   return `${lines.join('\n')}\nrequests:\n  - method: POST\n    url: http://127.0.0.1:9/\n    body: *a11\n`;
 }
 
+test('a YAML file with an alias inside its own anchor: exit 2 at once (its expansion never ends)', async () => {
+  const result = await runMeasured(['run', tmp.write('cycle.yaml', 'requests: &r\n  - method: POST\n    url: http://127.0.0.1:9/\n    body: *r\n')], tmp.dir);
+  expect(result.code).toBe(2);
+  expect(result.stderr).toMatch(/^reqflow: \S*cycle\.yaml:1:1: its aliases \(\*name\) expand to more than 1,000,000 values\n/);
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+});
+
 test('a YAML file whose aliases expand exponentially: exit 2 naming the file, nothing sent, bounded memory and time', async () => {
   const result = await runMeasured(['run', tmp.write('laughs.yaml', billionLaughs())], tmp.dir);
   expect(result.code).toBe(2);

@@ -9,9 +9,11 @@
 /** Far above any real request file (a 10,000-request file is ~100,000 values). */
 export const MAX_EXPANDED_VALUES = 1_000_000;
 
-/** The number of values `data` has once every alias is expanded, or undefined past `limit`. */
+/** The number of values `data` has once every alias is expanded, or undefined past `limit` — or endless: an alias inside its own anchor (`a: &r [*r]`). */
 export function expandedSize(data: unknown, limit = MAX_EXPANDED_VALUES): number | undefined {
   const sizes = new Map<object, number>();
+  /** The nodes being counted: one met again below itself is a cycle, whose expansion never ends. */
+  const open = new Set<object>();
   // Iterative post-order: a deep (if legal) document must not overflow the stack here.
   const stack: Array<{ node: object; visited: boolean }> = [];
   const childrenOf = (node: object): unknown[] => (Array.isArray(node) ? node : Object.values(node));
@@ -26,10 +28,16 @@ export function expandedSize(data: unknown, limit = MAX_EXPANDED_VALUES): number
     }
     if (!top.visited) {
       top.visited = true;
-      for (const child of childrenOf(top.node)) if (typeof child === 'object' && child !== null && !sizes.has(child)) stack.push({ node: child, visited: false });
+      open.add(top.node);
+      for (const child of childrenOf(top.node)) {
+        if (typeof child !== 'object' || child === null || sizes.has(child)) continue;
+        if (open.has(child)) return undefined;
+        stack.push({ node: child, visited: false });
+      }
       continue;
     }
     stack.pop();
+    open.delete(top.node);
     let size = 1;
     for (const child of childrenOf(top.node)) size += sizeOf(child);
     if (size > limit) return undefined;
