@@ -3,7 +3,9 @@
  * Node's fetch talk to it. Every server is a child process, stopped at the end of its test.
  */
 import { afterEach, beforeEach, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:net';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
@@ -92,6 +94,26 @@ async function mockFile(text = MOCK): Promise<{ cli: LiveCli; url: string }> {
   files.write('api.mock.yaml', text);
   return startMock(['api.mock.yaml']);
 }
+
+describe('a bodyFile that is a named pipe', () => {
+  test('refused at load; one put in a file\'s place is a 500 at once, and every other route still answers', async () => {
+    execFileSync('mkfifo', [join(files.dir, 'pipe.txt')]);
+    files.write('fifo.mock.yaml', 'routes:\n  - {method: GET, path: /p, bodyFile: pipe.txt}\n');
+    const refused = await runCli(['mock', 'fifo.mock.yaml', '--port', '0'], { cwd: files.dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('routes[0].bodyFile names a named pipe, not a file');
+    files.write('swap.txt', 'plain');
+    files.write('other.txt', 'other');
+    files.write('swap.mock.yaml', 'routes:\n  - {method: GET, path: /s, bodyFile: swap.txt}\n  - {method: GET, path: /o, bodyFile: other.txt}\n');
+    const { url } = await startMock(['swap.mock.yaml', '--no-watch']);
+    rmSync(join(files.dir, 'swap.txt'));
+    execFileSync('mkfifo', [join(files.dir, 'swap.txt')]);
+    const swapped = await Promise.all(Array.from({ length: 6 }, () => fetch(`${url}/s`, { signal: AbortSignal.timeout(5000) })));
+    expect(swapped.map((response) => response.status)).toEqual([500, 500, 500, 500, 500, 500]);
+    const other = await fetch(`${url}/o`, { signal: AbortSignal.timeout(5000) });
+    expect([other.status, await other.text()]).toEqual([200, 'other']);
+  });
+});
 
 describe('matching and responses', () => {
   test('exact, prefix and regex routes, captures in headers and body, the first match wins', async () => {

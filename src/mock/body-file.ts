@@ -4,6 +4,7 @@
  * socket buffers, not 5 GB — and only while it is still a file inside the mock file's folder
  * (it may have become a link to `/etc/passwd`, or a device, since it was loaded).
  */
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
@@ -25,7 +26,9 @@ export function bodyFileInside(folder: string, file: string): string | undefined
 export async function sendBodyFile(res: ServerResponse, file: string, folder: string, head: boolean, writeHead: (defaults: { type: string; length: number }) => void): Promise<void> {
   const path = bodyFileInside(folder, file);
   if (path === undefined) throw new Error(`bodyFile ${file} now leads outside the mock file's folder (${folder})`);
-  const handle = await open(path, 'r');
+  // Non-blocking: opening a named pipe put in its place would wait for a writer, holding one of
+  // the few threads every file read of the mock shares. Anything but a file is refused below.
+  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new Error(`bodyFile ${file} is no longer a file`);

@@ -166,7 +166,8 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
   if (value.bodyFile !== undefined) {
     bodyFile = resolve(baseDir, check.string(value.bodyFile, `${field}.bodyFile`));
     if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
-    const kind = notAFile(bodyFile) ?? (statSync(bodyFile).isDirectory() ? 'a folder' : undefined);
+    const stat = statSync(bodyFile);
+    const kind = notAFile(bodyFile) ?? (stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a named pipe' : undefined);
     if (kind) check.fail(`${field}.bodyFile`, `names ${kind}, not a file: ${bodyFile}`);
     // A mock file from a repository must not serve what lies beside it (`../../.ssh/id_rsa`).
     if (bodyFileInside(folder, bodyFile) === undefined) check.fail(`${field}.bodyFile`, `leads outside the mock file's folder (${folder}): ${bodyFile}`);
