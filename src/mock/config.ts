@@ -105,7 +105,7 @@ class Checker {
   duration(value: unknown, field: string): number {
     const ms = typeof value === 'number' ? Math.round(value) : typeof value === 'string' ? parseDuration(value) : undefined;
     if (ms === undefined) this.fail(field, `must be milliseconds or a duration such as "250ms", "1s", got ${JSON.stringify(value)}`);
-    if (!(ms >= 0 && ms <= MAX_MS)) this.fail(field, `must be at most ${MAX_MS} ms`);
+    if (!(ms >= 0 && ms <= MAX_MS)) this.fail(field, `must be from 0 to ${MAX_MS} ms`);
     return ms;
   }
 
