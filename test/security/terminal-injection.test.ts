@@ -123,6 +123,12 @@ test('C1 and bidi controls inside JSON strings (values and keys, raw or escaped)
   expect(raw.stdout).toBe(C1_JSON);
 });
 
+test('-v shows a URL\'s C1 and bidi controls made visible, as --dry-run and errors do', async () => {
+  const result = await runCli(['send', `${url}/\u009bx\u202ey`, '-v'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+  expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/<U\+009B>x<U\+202E>y$/m);
+  expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+});
+
 test('-o raw stays byte-exact', async () => {
   const result = await run('raw.http', `GET ${url}/text\n`, ['-o', 'raw']);
   expect(result.stdout).toBe(`before ${HOSTILE} after\r\nline two\n`);
