@@ -1,6 +1,8 @@
 import { describe, expect, test } from '@jest/globals';
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { configDir } from '../src/core/config-dir.js';
 import { findProfilesFile, parseProfiles, resolveProfile, selectProfile } from '../src/core/profiles.js';
 import { loadSession, sessionPath } from '../src/core/session.js';
 import { extractToken } from '../src/core/token-extraction.js';
@@ -124,6 +126,9 @@ describe('sessions', () => {
 
   test('XDG_STATE_HOME is used when REQFLOW_STATE_DIR is not set', () => {
     expect(sessionPath('default', '/p', { XDG_STATE_HOME: '/x/state' })).toBe('/x/state/reqflow/sessions/%2Fp/default.json');
+    // A relative one is invalid (the XDG spec) and ignored: it would put the session in whatever folder the run is in.
+    expect(sessionPath('default', '/p', { XDG_STATE_HOME: 'relxdg' })).toBe(join(homedir(), '.local/state/reqflow/sessions/%2Fp/default.json'));
+    expect(configDir({ XDG_CONFIG_HOME: 'cfg', HOME: '/home/u' })).toBe('/home/u/.config/reqflow');
   });
 
   test('a corrupt session file is reported and set aside, not overwritten', async () => {
