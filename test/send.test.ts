@@ -71,6 +71,15 @@ describe('the request as written', () => {
     const refused = await send(['{{baseUrl}}/h', '-H', 'User-Agent:']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/^reqflow: -H "User-Agent:" would remove User-Agent \(curl's meaning\), which reqflow always sends\n/);
+    // 'Content-Type:' with a body flag: the flag's type is not added (curl sends none either).
+    for (const body of [['-d', 'x=1'], ['--json', '{"a":1}']]) {
+      expect((await send(['{{baseUrl}}/h', '-H', 'Content-Type:', ...body, '-o', 'raw'])).code).toBe(0);
+      expect(last().headers).not.toHaveProperty('content-type');
+    }
+    // Node's keep-alive sends Connection itself: removing it is refused, never silently ignored.
+    const connection = await send(['{{baseUrl}}/h', '-H', 'Connection:']);
+    expect(connection.code).toBe(2);
+    expect(connection.stderr).toMatch(/-H "Connection:" would remove Connection/);
   });
 
   test('-d: a POST of the text, form-encoded as with curl; several -d are joined with &', async () => {

@@ -53,11 +53,13 @@ function checkedUrl(url: string): string {
 }
 
 /** `-H "Name: value"`, each a line of the request's headers. */
-/** Headers reqflow always sends (core/headers.ts adds them): curl's `-H 'Name:'` would remove them. */
-const ALWAYS_SENT = new Set(['host', 'user-agent', 'accept']);
+/** Headers reqflow always sends (core/headers.ts adds them; Node's keep-alive its Connection): curl's `-H 'Name:'` would remove them. */
+const ALWAYS_SENT = new Set(['host', 'user-agent', 'accept', 'connection']);
 
-function headersOf(lines: readonly string[]): RequestHeaders {
+/** The headers, and the names `-H 'Name:'` removes (lower case): a body flag's default (`Content-Type`) is not added for them. */
+function headersOf(lines: readonly string[]): { headers: RequestHeaders; removed: Set<string> } {
   const headers: RequestHeaders = {};
+  const removed = new Set<string>();
   for (const line of lines) {
     // curl's `-H 'Name;'`: the header sent with no value.
     const empty = /^\s*([^:;\s]+)\s*;\s*$/.exec(line)?.[1];
@@ -68,6 +70,7 @@ function headersOf(lines: readonly string[]): RequestHeaders {
     // curl's `-H 'Name:'` sends no such header: one reqflow adds would go out all the same, so it is refused.
     if (empty === undefined && value === '') {
       if (ALWAYS_SENT.has(name.toLowerCase())) throw new UsageError(`-H "${name}:" would remove ${name} (curl's meaning), which reqflow always sends`, { hint: `give it a value, or "${name};" to send it empty` });
+      removed.add(name.toLowerCase());
       continue;
     }
     // A line break would make it two headers, or a body: never sent as something else.
@@ -77,7 +80,7 @@ function headersOf(lines: readonly string[]): RequestHeaders {
     if (rule !== undefined && hasHeader(headers, name)) throw new UsageError(`-H ${name} is given twice: ${rule}`);
     appendHeader(headers, name, value);
   }
-  return headers;
+  return { headers, removed };
 }
 
 /** `text` or `@file` (bytes as they are, relative to the current folder). */
@@ -111,13 +114,13 @@ function body(parts: readonly BodyPart[]): Pick<RequestSpec, 'body' | 'bodyParts
 }
 
 /** The body and the headers it implies, from the one body flag given (-d, --json or --form). */
-function bodyOf(flags: RawSendFlags, headers: RequestHeaders): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
+function bodyOf(flags: RawSendFlags, headers: RequestHeaders, removed: ReadonlySet<string>): Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> {
   const given = (['data', 'json', 'form'] as const).filter((name) => (flags[name]?.length ?? 0) > 0);
   if (given.length === 0) return {};
   const shown = given.map((name) => (name === 'data' ? '-d' : `--${name}`));
   if (given.length > 1) throw new UsageError(`${shown.join(' and ')} both give the body: a request has one`, { hint: 'pick one: -d for text or a file, --json for JSON, --form for a multipart form' });
   const setDefault = (name: string, value: string): void => {
-    if (!hasHeader(headers, name)) setHeader(headers, name, value);
+    if (!hasHeader(headers, name) && !removed.has(name.toLowerCase())) setHeader(headers, name, value);
   };
   if (flags.data) {
     // Several -d are one form, joined with & (curl's way).
@@ -156,9 +159,9 @@ export function sendSource(args: readonly string[], flags: RawSendFlags, io: { c
     load: ({ secrets }) => {
       const { method, url } = methodAndUrl(args);
       if (flags.auth !== undefined && flags.auth.trim() === '') throw new UsageError('--auth expects a method: bearer, apikey, basic, digest, custom, oauth2, none, or a plugin\'s');
-      const headers = headersOf(flags.header ?? []);
+      const { headers, removed } = headersOf(flags.header ?? []);
       if (flags.user !== undefined) secrets.add(basicAuth(flags.user, flags, headers));
-      const content = bodyOf(flags, headers);
+      const content = bodyOf(flags, headers, removed);
       const spec: RequestSpec = {
         name: 'request-1',
         // A body with no method is a POST, as with curl -d.
