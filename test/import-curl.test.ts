@@ -44,11 +44,12 @@ describe('curl commands from API docs', () => {
       expect(user?.headers.accept).toBe('application/json');
       expect(user?.headers.authorization).toBe('Bearer ghp_16C7e42F292c6912E7710c838347Ae178B4a');
       expect(user?.body.toString()).toBe('{"name": "Ada", "roles": ["admin"]}');
-      expect(upload?.headers['content-type']).toBe('multipart/form-data; boundary=reqflow-import-boundary');
+      expect(upload?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=reqflow-import-[0-9a-f]{24}$/);
+      const boundary = /boundary=(\S+)/.exec(upload?.headers['content-type'] ?? '')?.[1] ?? '';
       expect(upload?.headers['accept-encoding']).toBe('gzip, deflate, br');
       expect(upload?.body.toString()).toBe(
-        '--reqflow-import-boundary\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n' +
-          '--reqflow-import-boundary\r\nContent-Disposition: form-data; name="file"; filename="receipt.txt"\r\nContent-Type: text/plain\r\n\r\ntotal: 12.50 EUR\n\r\n--reqflow-import-boundary--',
+        `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\ndispute_evidence\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="receipt.txt"\r\nContent-Type: text/plain\r\n\r\ntotal: 12.50 EUR\n\r\n--${boundary}--`,
       );
       const http = readFileSync(join(staged.dir, 'out', 'api-docs.http'), 'utf8');
       // Credentials are variables; their values are in the private file only, and never printed.

@@ -131,10 +131,31 @@ describe('bodies a HAR or a collection holds in other shapes', () => {
     const before = server.received.length;
     expect((await runImported(join('out', 'c.http'), join(tmp.dir, 'pm'), ['--env', 'dev'])).code).toBe(0);
     const [m1, m2] = server.received.slice(before);
-    expect(m1?.headers['content-type']).toBe('multipart/form-data; boundary=reqflow-import-boundary');
-    expect(m1?.body.toString()).toBe('--reqflow-import-boundary\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--reqflow-import-boundary--');
+    expect(m1?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=reqflow-import-[0-9a-f]{24}$/);
+    const boundary = /boundary=(\S+)/.exec(m1?.headers['content-type'] ?? '')?.[1] ?? '';
+    expect(m1?.body.toString()).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${boundary}--`);
     expect(m2?.headers['content-type']).toBe('multipart/form-data; boundary=XyZ');
     expect(m2?.body.toString()).toBe('--XyZ\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--XyZ--');
+  });
+
+  test('Postman: the auth\'s header wins over the request\'s own, several files of a field are each sent, a header with no name is left out', async () => {
+    tmp.write('pm2/in.txt', 'one');
+    tmp.write('pm2/in2.txt', 'two');
+    const collection = { info: { name: 'c', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, auth: { type: 'bearer', bearer: [{ key: 'token', value: 'coltoken-123456' }] }, item: [
+      { name: 'own-auth', request: { method: 'GET', url: `${server.url}/auth`, header: [{ key: 'Authorization', value: 'Basic manual==' }, { key: '', value: 'noname' }] } },
+      { name: 'files', request: { method: 'POST', url: `${server.url}/files`, auth: { type: 'noauth' }, body: { mode: 'formdata', formdata: [{ key: 'f', type: 'file', src: ['in.txt', 'in2.txt'] }] } } },
+    ] };
+    tmp.write('pm2/c.json', JSON.stringify(collection));
+    const imported = await runImport(['postman', 'c.json', '-o', 'out'], join(tmp.dir, 'pm2'));
+    expect(imported.code).toBe(0);
+    expect(imported.stderr).toContain('a header with no name, left out as Postman leaves it out');
+    expect(imported.stderr).toContain('its own Authorization header is replaced by the auth it uses, as Postman sends it');
+    const before = server.received.length;
+    expect((await runImported(join('out', 'c.http'), join(tmp.dir, 'pm2'), ['--env', 'dev'])).code).toBe(0);
+    const [auth, files] = server.received.slice(before);
+    expect(auth?.headers.authorization).toBe('Bearer coltoken-123456');
+    const boundary = /boundary=(\S+)/.exec(files?.headers['content-type'] ?? '')?.[1] ?? '';
+    expect(files?.body.toString()).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="in.txt"\r\nContent-Type: application/octet-stream\r\n\r\none\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="in2.txt"\r\nContent-Type: application/octet-stream\r\n\r\ntwo\r\n--${boundary}--`);
   });
 });
 

@@ -3,9 +3,14 @@
  * encoder for curl's `--data-urlencode`, Postman's `urlencoded` bodies and OpenAPI's form
  * examples, one boundary for every multipart body written.
  */
+import { randomBytes } from 'node:crypto';
 
-/** The boundary of every multipart body an import writes (reqflow sends the one the header names). */
-export const MULTIPART_BOUNDARY = 'reqflow-import-boundary';
+/**
+ * The boundary of every multipart body an import writes (reqflow sends the one the header names):
+ * drawn afresh by each import, so that no file — not even one an earlier import wrote, uploaded as
+ * a part — can hold it and cut the body short.
+ */
+export const MULTIPART_BOUNDARY = `reqflow-import-${randomBytes(12).toString('hex')}`;
 
 const TEMPLATE = /(\{\{[^{}]*\}\})/;
 

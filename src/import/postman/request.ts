@@ -61,7 +61,7 @@ function dynamicVariables(text: string, where: string, warn: (message: string) =
  * that does not exist here stays, and fails by name when run.
  */
 function filePath(src: unknown, baseDir: string, where: string): string {
-  const path = Array.isArray(src) ? String(src[0] ?? '') : String(src ?? '');
+  const path = String(src ?? '');
   const full = isAbsolute(path) ? path : resolve(baseDir, path);
   // Real paths: a link inside the folder to a file outside it (an unpacked archive may hold one) is outside.
   const target = existsSync(full) ? real(full) : undefined;
@@ -87,12 +87,15 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
     case 'formdata': {
       const parts: MultipartPart[] = entries(body.formdata)
         .filter((p) => !p.disabled)
-        .map((p) => {
+        .flatMap((p): MultipartPart[] => {
           if (p.type === 'file') {
-            const file = filePath(p.src, baseDir, where);
-            return { name: p.key, filename: file.split(/[/\\]/).at(-1) ?? 'file', contentType: p.contentType ?? 'application/octet-stream', value: { file } };
+            // Several files under one field (`"src": ["a.txt", "b.txt"]`): a part each, as Postman sends them.
+            return (Array.isArray(p.src) ? p.src : [p.src]).map((src) => {
+              const file = filePath(src, baseDir, where);
+              return { name: p.key, filename: file.split(/[/\\]/).at(-1) ?? 'file', contentType: p.contentType ?? 'application/octet-stream', value: { file } };
+            });
           }
-          return { name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } };
+          return [{ name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } }];
         });
       if (parts.length === 0) return {};
       return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
@@ -163,11 +166,19 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const comments = [...auth.comments];
   if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
   if (auth.query.length > 0) url += `${url.includes('?') ? '&' : '?'}${auth.query.map(([n, v]) => `${n}=${v}`).join('&')}`;
-  const headers: Array<[string, string]> = entries(request.headers)
-    .filter((h) => !h.disabled)
-    .map((h): [string, string] => [h.key, dynamicVariables(String(h.value ?? ''), where, warn)]);
+  const enabled = entries(request.headers).filter((h) => !h.disabled);
+  // A header with no name cannot be sent (Postman drops it): written, it would make the whole file fail to parse.
+  if (enabled.some((h) => (h.key ?? '').trim() === '')) warn(`${where}: a header with no name, left out as Postman leaves it out`);
+  let headers: Array<[string, string]> = enabled.filter((h) => (h.key ?? '').trim() !== '').map((h): [string, string] => [h.key, dynamicVariables(String(h.value ?? ''), where, warn)]);
   const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
-  for (const [n, v] of auth.headers) if (!has(n)) headers.push([n, v]);
+  // The auth's own header wins over one of that name the request writes: Postman's runtime removes the request's and adds the auth's.
+  for (const [n, v] of auth.headers) {
+    if (has(n)) {
+      warn(`${where}: its own ${n} header is replaced by the auth it uses, as Postman sends it`);
+      headers = headers.filter(([other]) => other.toLowerCase() !== n.toLowerCase());
+    }
+    headers.push([n, v]);
+  }
   // An empty body is none (no Content-Type either), and a GET's is left out as Postman prunes it.
   const hasBody = request.body !== undefined && !request.body.disabled && !request.body.isEmpty();
   if (hasBody && behavior.pruneBody) comments.push(`Postman does not send the body of a ${method} request (its protocolProfileBehavior has no disableBodyPruning): left out`);
