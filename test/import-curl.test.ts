@@ -3,7 +3,7 @@
  * become .http files that send the same request — checked on the wire by a recording server.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
 import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
@@ -111,6 +111,19 @@ describe('options', () => {
     expect(result.stderr).toContain('run it with reqflow run -L');
     const http = readFileSync(join(dir, 'get-status.http'), 'utf8');
     expect(http).toContain('# @tls.insecureSkipVerify true\n# @timeout 30\n# @retry 2\n# @tls.certFile ../client.pem\n# @tls.passphrase {{certPassphrase}}\n# @tls.keyFile ../client.key\n# @tls.caFile ../ca.pem\nGET https://internal.example/status');
+  });
+
+  test('dot segments of the path are resolved as curl resolves them before sending, unless --path-as-is', async () => {
+    for (const [command, line] of [
+      ['curl http://127.0.0.1:1/a/b/../c/./d?x=../y', 'GET http://127.0.0.1:1/a/c/d?x=../y'],
+      ['curl http://127.0.0.1:1/a/b/..', 'GET http://127.0.0.1:1/a/'],
+      ['curl --path-as-is http://127.0.0.1:1/a/../b', 'GET http://127.0.0.1:1/a/../b'],
+    ] as const) {
+      const dir = join(tmp.dir, `dots-${line.length}-${command.length}`);
+      expect((await runImport(['curl', command, '-o', dir], tmp.dir)).code).toBe(0);
+      const written = readdirSync(dir).filter((file) => file.endsWith('.http')).map((file) => readFileSync(join(dir, file), 'utf8')).join('');
+      expect(written.split('\n')).toContain(line);
+    }
   });
 
   test('an unknown option is a warning naming it; an option a request file cannot say is exit 2 naming it', async () => {

@@ -154,6 +154,25 @@ function withScheme(url: string, scheme: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `${scheme}://${url}`;
 }
 
+/** The URL with `.` and `..` segments of its path resolved, as curl sends it (`/a/b/../c/./d` → `/a/c/d`); the query as it is. */
+function withoutDotSegments(url: string): string {
+  const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(url)?.[0] ?? '';
+  const rest = url.slice(origin.length);
+  const queryAt = rest.indexOf('?');
+  const path = queryAt < 0 ? rest : rest.slice(0, queryAt);
+  if (!/(^|\/)\.\.?(\/|$)/.test(path)) return url;
+  const out: string[] = [];
+  const segments = path.split('/').slice(1);
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1;
+    if (segment === '.' || segment === '..') {
+      if (segment === '..') out.pop();
+      if (last) out.push(''); // `/a/b/..` is `/a/`
+    } else out.push(segment);
+  });
+  return `${origin}/${out.join('/')}${queryAt < 0 ? '' : rest.slice(queryAt)}`;
+}
+
 /** `{a,b}` or `[1-3]` after the host: curl's URL globbing. */
 function globbed(url: string): boolean {
   return /[{}[\]]/.test(url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, ''));
@@ -321,6 +340,8 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
   return urls.map((raw) => {
     // The fragment is never sent; a `-T file` to a URL ending in `/` names the file there (as curl does).
     let url = appendQuery(withScheme(raw, scheme).replace(/#.*$/s, ''), query.join('&'));
+    // curl resolves `.` and `..` in the path before sending (RFC 3986 §5.2.4), unless --path-as-is.
+    if (!command.options.some((o) => o.name === 'path-as-is')) url = withoutDotSegments(url);
     if (upload !== undefined && url.endsWith('/')) url += encodeURIComponent(basename(upload));
     if (globbed(url) && !command.options.some((o) => o.name === 'globoff')) {
       warn(`curl would expand {…} and […] in ${JSON.stringify(raw)} into several URLs (unless -g): imported as written`);
