@@ -168,6 +168,6 @@ paths:
       received.push(...server.received.slice(before).map((r) => r.url));
     }
     // What an OpenAPI client (style form, explode true by default) sends for these examples.
-    expect(received).toEqual(['/items/a%2Fb%20c?tags=x&tags=y&ids=1%2C2&filter[a]=1&q=a%26b%20c', '/list?tags=x&tags=y&ids=p%7Cq']);
+    expect(received).toEqual(['/items/a%2Fb%20c?tags=x&tags=y&ids=1,2&filter[a]=1&q=a%26b%20c', '/list?tags=x&tags=y&ids=p|q']);
   });
 });

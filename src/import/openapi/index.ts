@@ -72,14 +72,15 @@ function queryPairs(p: Parameter, value: unknown, encoded: (name: string, text: 
   const numbered = (index: number): string => (index === 0 ? p.name : `${p.name}${index + 1}`);
   if (Array.isArray(value) && value.length > 0) {
     if (explode && style === 'form') return value.map((item, index) => `${p.name}=${encoded(numbered(index), valueText(item))}`);
-    const separator = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
-    return [`${p.name}=${encoded(p.name, value.map(valueText).join(separator))}`];
+    // The delimiter as the spec writes it (`ids=1,2`, `x|y`; a space is %20), each value a variable of its own.
+    const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
+    return [`${p.name}=${value.map((item, index) => encoded(numbered(index), valueText(item))).join(separator)}`];
   }
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
     const entries = Object.entries(value);
     if (style === 'deepObject') return entries.map(([key, item]) => `${p.name}[${key}]=${encoded(`${p.name}_${key}`, valueText(item))}`);
     if (explode && style === 'form') return entries.map(([key, item]) => `${key}=${encoded(key, valueText(item))}`);
-    return [`${p.name}=${encoded(p.name, entries.flatMap(([key, item]) => [key, valueText(item)]).join(','))}`];
+    return [`${p.name}=${entries.map(([key, item]) => `${encodeURIComponent(key)},${encoded(`${p.name}_${key}`, valueText(item))}`).join(',')}`];
   }
   return [`${p.name}=${encoded(p.name, valueText(value))}`];
 }
