@@ -41,6 +41,8 @@ beforeAll(async () => {
       return res.end();
     }
     if (req.url === '/private') return sid && sessions.has(sid) ? json(200, { user: 'alice' }) : json(401, { error: 'no session' });
+    // RFC 6265's way to delete cookies: Max-Age=0, or an Expires in the past.
+    if (req.url === '/logout') return json(200, { ok: true }, { 'Set-Cookie': ['sid=; Path=/; Max-Age=0', 'theme=x; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'] } as never);
     return json(200, { cookie: req.headers.cookie ?? null });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -97,6 +99,15 @@ describe('the cookie jar', () => {
     expect(cleared.stdout).toBe('removed 2 cookies of profile "default"\n');
     expect((await run('GET BASE/private\n')).code).toBe(1); // 401: the session cookie is gone
     expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
+  });
+
+  test('cookies a server deletes (Max-Age=0, an Expires in the past) are gone: not listed, not kept in the session file, not sent', async () => {
+    const { run, cookies, env } = cli('deleted');
+    expect((await run('POST BASE/login\n')).code).toBe(0);
+    expect((await run('POST BASE/logout\n')).code).toBe(0);
+    expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
+    expect(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, tmp.dir), 'utf8')).not.toMatch(/"key": "(sid|theme)"/);
+    expect((await run('GET BASE/private\n')).code).toBe(1);
   });
 
   test('a cookie set on a redirect hop is sent on the next hop', async () => {

@@ -122,6 +122,14 @@ function lastUsed(cookie: { lastAccessed: Date | 'Infinity' | null; creation: Da
 }
 
 /** Removes the least recently used cookies of a domain past its limit, then of the jar past the total. */
+/**
+ * Cookies a server expired (`Max-Age=0`, an `Expires` in the past: RFC 6265's way to delete one)
+ * are removed, not kept: tough-cookie keeps them and only leaves them out when it is asked for them.
+ */
+async function dropExpired(jar: CookieJar): Promise<void> {
+  for (const cookie of await jar.store.getAllCookies()) if (cookie.TTL() <= 0) await jar.store.removeCookie(cookie.domain ?? '', cookie.path ?? '/', cookie.key);
+}
+
 async function evictBeyondLimits(jar: CookieJar): Promise<void> {
   const all = await jar.store.getAllCookies();
   if (all.length <= COOKIE_LIMITS.perDomain) return; // nothing can be over either limit
@@ -190,13 +198,14 @@ export class SessionCookieJar implements CookieStore {
       if (cookie) this.onValue(cookie.value);
     }
     await evictBeyondLimits(jar);
+    await dropExpired(jar);
     this.session.setData(SESSION_KEY, jar.serializeSync(), mergeCookieJars);
   }
 
   /** Every cookie kept (values left out), for `reqflow cookies list`. */
   async list(): Promise<CookieInfo[]> {
     if (this.session.getData(SESSION_KEY) === undefined) return [];
-    const cookies = await (await this.load()).store.getAllCookies();
+    const cookies = (await (await this.load()).store.getAllCookies()).filter((cookie) => cookie.TTL() > 0);
     return cookies.map((cookie) => {
       const expiry = cookie.expiryTime();
       return {
