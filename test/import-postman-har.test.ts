@@ -144,6 +144,7 @@ describe('bodies a HAR or a collection holds in other shapes', () => {
     const collection = { info: { name: 'c', schema: 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json' }, auth: { type: 'bearer', bearer: [{ key: 'token', value: 'coltoken-123456' }] }, item: [
       { name: 'own-auth', request: { method: 'GET', url: `${server.url}/auth`, header: [{ key: 'Authorization', value: 'Basic manual==' }, { key: '', value: 'noname' }] } },
       { name: 'files', request: { method: 'POST', url: `${server.url}/files`, auth: { type: 'noauth' }, body: { mode: 'formdata', formdata: [{ key: 'f', type: 'file', src: ['in.txt', 'in2.txt'] }] } } },
+      { name: 'literal', request: { method: 'GET', url: `${server.url}/lit?password=hunter2secret&x=1`, auth: { type: 'noauth' }, header: [{ key: 'Cookie', value: 'sid=abc123secret' }] } },
     ] };
     tmp.write('pm2/c.json', JSON.stringify(collection));
     const imported = await runImport(['postman', 'c.json', '-o', 'out'], join(tmp.dir, 'pm2'));
@@ -152,8 +153,13 @@ describe('bodies a HAR or a collection holds in other shapes', () => {
     expect(imported.stderr).toContain('its own Authorization header is replaced by the auth it uses, as Postman sends it');
     const before = server.received.length;
     expect((await runImported(join('out', 'c.http'), join(tmp.dir, 'pm2'), ['--env', 'dev'])).code).toBe(0);
-    const [auth, files] = server.received.slice(before);
+    const [auth, files, literal] = server.received.slice(before);
     expect(auth?.headers.authorization).toBe('Bearer coltoken-123456');
+    // Literal credentials in a header or the URL: in the private file, as curl's and a HAR's; sent as written.
+    const http = readFileSync(join(tmp.dir, 'pm2/out/c.http'), 'utf8');
+    expect(http).not.toMatch(/abc123secret|hunter2secret|coltoken-123456/);
+    expect(readFileSync(join(tmp.dir, 'pm2/out/http-client.private.env.json'), 'utf8')).toMatch(/abc123secret[\s\S]*hunter2secret|hunter2secret[\s\S]*abc123secret/);
+    expect([literal?.url, literal?.headers.cookie]).toEqual(['/lit?password=hunter2secret&x=1', 'sid=abc123secret']);
     const boundary = /boundary=(\S+)/.exec(files?.headers['content-type'] ?? '')?.[1] ?? '';
     expect(files?.body.toString()).toBe(`--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="in.txt"\r\nContent-Type: application/octet-stream\r\n\r\none\r\n--${boundary}\r\nContent-Disposition: form-data; name="f"; filename="in2.txt"\r\nContent-Type: application/octet-stream\r\n\r\ntwo\r\n--${boundary}--`);
   });

@@ -9,6 +9,7 @@ import type { Item, RequestBody } from 'postman-collection';
 import { UsageError } from '../../core/errors/index.js';
 import { isInside, real } from '../../core/project.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
+import { headerValue, urlWithoutSecrets } from '../secrets.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import type { ImportVariables } from '../variables.js';
 import { authOf } from './auth.js';
@@ -165,11 +166,13 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const auth = authOf(item.getAuth(), variables, warn, where);
   const comments = [...auth.comments];
   if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
+  url = urlWithoutSecrets(url, variables); // `?api_key=…` written in the URL: a variable, its value in the private file
   if (auth.query.length > 0) url += `${url.includes('?') ? '&' : '?'}${auth.query.map(([n, v]) => `${n}=${v}`).join('&')}`;
   const enabled = entries(request.headers).filter((h) => !h.disabled);
   // A header with no name cannot be sent (Postman drops it): written, it would make the whole file fail to parse.
   if (enabled.some((h) => (h.key ?? '').trim() === '')) warn(`${where}: a header with no name, left out as Postman leaves it out`);
-  let headers: Array<[string, string]> = enabled.filter((h) => (h.key ?? '').trim() !== '').map((h): [string, string] => [h.key, dynamicVariables(String(h.value ?? ''), where, warn)]);
+  // A credential written in a header (Authorization, Cookie, a secret-looking name) moves to the private file, as curl's and a HAR's do.
+  let headers: Array<[string, string]> = enabled.filter((h) => (h.key ?? '').trim() !== '').map((h): [string, string] => [h.key, headerValue(h.key, dynamicVariables(String(h.value ?? ''), where, warn), variables)]);
   const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
   // The auth's own header wins over one of that name the request writes: Postman's runtime removes the request's and adds the auth's.
   for (const [n, v] of auth.headers) {
