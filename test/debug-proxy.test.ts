@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
@@ -265,6 +265,25 @@ describe('reqflow proxy', () => {
       open.kill('SIGINT');
       expect((await open.done).code).toBe(0);
     }
+  });
+
+  test('a POST with no body and no framing header goes on with none (Content-Length 0), never as an empty chunked body', async () => {
+    const socket = connect(proxyPort, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const answered = new Promise<string>((resolve) => {
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString('latin1');
+        if (text.includes('\r\n\r\n')) resolve(text);
+      });
+    });
+    socket.write(`POST ${upstreamUrl}/nobody HTTP/1.1\r\nHost: ${new URL(upstreamUrl).host}\r\n\r\n`);
+    expect(await answered).toMatch(/^HTTP\/1\.1 \d{3}/);
+    socket.destroy();
+    const got = received.at(-1) as Received;
+    expect([got.method, got.url]).toEqual(['POST', '/nobody']);
+    expect(got.headers['transfer-encoding']).toBeUndefined();
+    expect(got.headers['content-length']).toBe('0');
   });
 
   test('stops on Ctrl-C, saying how much it saw', async () => {

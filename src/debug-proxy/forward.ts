@@ -16,6 +16,8 @@ import { openUpstream } from './upstream.js';
 import { notProxyRequestPage } from './usage-page.js';
 
 /** What a server closing a kept-alive connection under a request looks like. */
+/** Methods Node sends without a body framing header of its own when none is given. */
+const NO_BODY_BY_DEFAULT = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface ForwardContext {
@@ -70,6 +72,9 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   const startedAt = Date.now();
   const started = performance.now();
   const sent = [['Host', url.host] as [string, string], ...forwardedHeaders(req.rawHeaders, context.via, ['host'])];
+  // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): Node would
+  // frame a POST's piped body as chunked (an empty chunked body the client never sent); its length, 0, says the same as the client.
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined && !NO_BODY_BY_DEFAULT.has(method)) sent.push(['Content-Length', '0']);
   const exchange: RecordedExchange = {
     startedAt,
     durationMs: 0,
