@@ -80,9 +80,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * written whole that cannot be sent refused before the first request (unsendable-urls.js), a
  * profile's unknown fields said, a secret's URL and lower-case forms masked, a reset that ends a
  * body without a length read as a cut, a cycle's and a system variable's place named, `--list`
- * made visible (+3.5 kB): 166.4 kB, so the budget moved to 167 kB. Issue 23's 200 kB goal stays met.
+ * made visible (+3.5 kB): 166.4 kB, so the budget moved to 167 kB. Then the second round's: a
+ * login token taken made a secret, a server's deleted cookies removed from the jar, CONNECT
+ * refused (+0.8 kB): 167.2 kB, so the budget is 168 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 167_000;
+const FAST_RUN_BUDGET_BYTES = 168_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
