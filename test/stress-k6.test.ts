@@ -4,8 +4,9 @@
  * JavaScript (parsed as an ES module with acorn); an existing file kept unless --force.
  */
 import { afterEach, beforeEach, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { sessionFileFor } from './helpers/session-file.js';
 import { parse } from 'acorn';
 import { runCli, tempDir } from './helpers/cli.js';
 
@@ -97,4 +98,19 @@ test('--requests without --rate: shared iterations over the workers', async () =
   expect(result.stdout).toContain('"executor": "shared-iterations"');
   expect(result.stdout).toContain('"iterations": 1000');
   expect(result.stdout).toContain('"vus": 4');
+});
+
+test('a secret the run knows but the request does not hold (the session\'s token) is not asked of k6', async () => {
+  files.write('.profiles.json', '[]');
+  files.write('login.http', `### login\nPOST http://127.0.0.1:9/login\nContent-Type: application/json\n\n{"password": "{{password}}"}\n`);
+  const session = sessionFileFor(env().REQFLOW_STATE_DIR as string, files.dir);
+  mkdirSync(dirname(session), { recursive: true });
+  writeFileSync(session, JSON.stringify({ version: 1, variables: { token: TOKEN }, data: {} }), { mode: 0o600 });
+  const result = await runCli(['stress', 'login.http', '--as', 'k6', '-o', 'login.js', '-e', `password=${PASSWORD}`], { cwd: files.dir, env: env() });
+  expect(result.code).toBe(0);
+  expect(result.stderr).toContain('run it with: k6 run -e PASSWORD=… login.js');
+  const script = readFileSync(join(files.dir, 'login.js'), 'utf8');
+  expect(script).not.toContain('TOKEN');
+  expect(script).not.toContain(TOKEN);
+  expect(script).toContain('__ENV.PASSWORD');
 });

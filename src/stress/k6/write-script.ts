@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createFileAtomic, writeFileAtomic } from '../../core/atomic-write.js';
 import { ExitCode, UsageError } from '../../core/errors/index.js';
+import { fieldLines } from '../../core/headers.js';
 import type { RequestSpec } from '../../core/model.js';
 import { shownPath } from '../../core/resolve-path.js';
 import type { CliIo } from '../../cli/run-file.js';
@@ -54,7 +55,9 @@ export async function writeK6Script(job: K6Export): Promise<number> {
   if (outcome.error) throw outcome.error;
   const sent = outcome.sent ?? job.spec;
   const tls = { ...services.profile.tls, ...sent.tls };
-  const secrets = envSecrets(services.secrets, sent, namedValues(services, sent));
+  // Only those the request holds: the run knows others (the session's token), which the script neither reads nor needs.
+  const texts = [sent.url, ...Object.values(sent.headers).flatMap((value) => fieldLines(value)), typeof sent.body === 'string' ? sent.body : (sent.body?.toString('utf8') ?? '')];
+  const secrets = envSecrets(services.secrets, sent, namedValues(services, sent)).filter((secret) => texts.some((text) => text.includes(secret.value) || text.includes(encodeURIComponent(secret.value))));
   if (Buffer.isBuffer(sent.body) && secrets.some((secret) => (sent.body as Buffer).includes(secret.value))) {
     throw new UsageError(`request "${job.spec.name}": its body is binary and holds a secret, which a k6 script cannot take from the environment`, { hint: 'write the body as text, or export without the secret' });
   }
