@@ -15,6 +15,8 @@ import { parseRequestFile } from '../pipeline/parse-file.js';
 import { visible } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { runFileCommand, type CliIo } from '../cli/run-file.js';
+import { STDIN_NAME } from '../cli/request-source.js';
+import { SEND_NAME } from '../cli/send-request.js';
 import type { RawRunFlags } from '../cli/run-flags.js';
 import { PROXY_SOURCE, type HistoryEntry } from './entry.js';
 import { findEntry } from './find-entry.js';
@@ -51,15 +53,17 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   }
   // The request of that name now: another one altogether when its method changed (an unnamed
   // `request-2` is the second request, whichever that is now: a DELETE added above the GET sent).
+  // Only where the method sent is the one the file writes: GraphQL sends a POST, and an httpyac hook may change it.
   const [spec] = named;
-  if (spec && spec.method !== entry.method) {
+  const asWritten = spec !== undefined && spec.methodWritten !== false && spec.annotations.protocol === undefined && spec.chain?.scripts?.some((script) => script.phase === 'request') !== true;
+  if (spec && asWritten && spec.method !== entry.method) {
     throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} is now a ${spec.method} (line ${spec.source.line}); the one sent was a ${entry.method} at line ${entry.line}`, { hint: 'the file changed since; give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
   }
   return entry;
 }
 
 /** The request "files" of requests no file holds: how each was sent. */
-const NO_FILE: Record<string, string> = { '<stdin>': 'read from standard input', '<send>': 'sent by reqflow send' };
+const NO_FILE: Record<string, string> = { [STDIN_NAME]: 'read from standard input', [SEND_NAME]: 'sent by reqflow send' };
 
 export async function historyReplayCommand(id: string, flags: ReplayFlags, io: CliIo, loadThirdParty: LoadThirdParty): Promise<number> {
   let plugins: Promise<PluginEntry[]> | undefined;

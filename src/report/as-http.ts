@@ -8,6 +8,9 @@ import { utf8Text, type OutgoingRequest } from './outgoing-request.js';
 import { visible, visibleText } from './render/visible.js';
 import type { Shown } from './secrets-shown.js';
 import { UsageError } from '../core/errors/index.js';
+import { SEPARATOR, UNSEPARATED_REQUEST } from '../plugins/format-http/blocks.js';
+import { HANDLER, INCLUDE, PASTED_RESPONSE } from '../plugins/format-http/body.js';
+import { COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START } from '../plugins/format-http/line-forms.js';
 
 /** How text reaches the output: made visible on a terminal, as it is into a file or a pipe (a saved block must send the same bytes). */
 interface Show {
@@ -52,11 +55,14 @@ function bodyText(request: OutgoingRequest, shown: Shown, show: Show): string | 
 }
 
 /**
- * A body line a `.http` file reads as syntax, not as body text: a separator, a file include (the
- * saved block would send a local file), a response handler or check, a template. Undefined when none.
+ * A body line a `.http` file reads as syntax, not as body text: a separator or a request line, a
+ * file include (the saved block would send a local file), a response handler, check or pasted
+ * response, a comment or file variable (dropped), a script, a template. Undefined when none.
  */
 function syntaxLine(body: string): string | undefined {
-  return body.split('\n').find((line) => /^\s*(###|<@?\s|>>?\s|\?\?\s)/.test(line) || line.includes('{{'));
+  // The request-file reader's own patterns: what it takes out of a body, or starts a request with.
+  const syntax = [SEPARATOR, UNSEPARATED_REQUEST, INCLUDE, HANDLER, PASTED_RESPONSE, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START, /^\?\?\s/];
+  return body.split('\n').find((line) => line.includes('{{') || syntax.some((pattern) => pattern.test(line)));
 }
 
 /**

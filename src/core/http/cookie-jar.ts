@@ -121,15 +121,16 @@ function lastUsed(cookie: { lastAccessed: Date | 'Infinity' | null; creation: Da
   return at instanceof Date ? at.getTime() : 0;
 }
 
-/** Removes the least recently used cookies of a domain past its limit, then of the jar past the total. */
 /**
  * Cookies a server expired (`Max-Age=0`, an `Expires` in the past: RFC 6265's way to delete one)
  * are removed, not kept: tough-cookie keeps them and only leaves them out when it is asked for them.
  */
 async function dropExpired(jar: CookieJar): Promise<void> {
-  for (const cookie of await jar.store.getAllCookies()) if (cookie.TTL() <= 0) await jar.store.removeCookie(cookie.domain ?? '', cookie.path ?? '/', cookie.key);
+  const now = Date.now();
+  for (const cookie of await jar.store.getAllCookies()) if ((cookie.expiryTime() ?? Infinity) <= now) await jar.store.removeCookie(cookie.domain ?? '', cookie.path ?? '/', cookie.key);
 }
 
+/** Removes the least recently used cookies of a domain past its limit, then of the jar past the total. */
 async function evictBeyondLimits(jar: CookieJar): Promise<void> {
   const all = await jar.store.getAllCookies();
   if (all.length <= COOKIE_LIMITS.perDomain) return; // nothing can be over either limit
@@ -197,15 +198,15 @@ export class SessionCookieJar implements CookieStore {
       const cookie = await jar.setCookie(header, url, { ignoreError: true });
       if (cookie) this.onValue(cookie.value);
     }
+    await dropExpired(jar); // before the limits: a deleted cookie must not push out a live one
     await evictBeyondLimits(jar);
-    await dropExpired(jar);
     this.session.setData(SESSION_KEY, jar.serializeSync(), mergeCookieJars);
   }
 
   /** Every cookie kept (values left out), for `reqflow cookies list`. */
   async list(): Promise<CookieInfo[]> {
     if (this.session.getData(SESSION_KEY) === undefined) return [];
-    const cookies = (await (await this.load()).store.getAllCookies()).filter((cookie) => cookie.TTL() > 0);
+    const cookies = (await (await this.load()).store.getAllCookies()).filter((cookie) => (cookie.expiryTime() ?? Infinity) > Date.now());
     return cookies.map((cookie) => {
       const expiry = cookie.expiryTime();
       return {

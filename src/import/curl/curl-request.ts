@@ -160,13 +160,15 @@ function withoutDotSegments(url: string): string {
   const rest = url.slice(origin.length);
   const queryAt = rest.indexOf('?');
   const path = queryAt < 0 ? rest : rest.slice(0, queryAt);
-  if (!/(^|\/)\.\.?(\/|$)/.test(path)) return url;
+  // `%2e` is a dot to curl too.
+  const dots = (segment: string): string => segment.replace(/%2e/gi, '.');
+  if (!/(^|\/)(\.|%2e){1,2}(\/|$)/i.test(path)) return url;
   const out: string[] = [];
   const segments = path.split('/').slice(1);
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
-    if (segment === '.' || segment === '..') {
-      if (segment === '..') out.pop();
+    if (dots(segment) === '.' || dots(segment) === '..') {
+      if (dots(segment) === '..') out.pop();
       if (last) out.push(''); // `/a/b/..` is `/a/`
     } else out.push(segment);
   });

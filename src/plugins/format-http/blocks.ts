@@ -3,12 +3,12 @@ import { COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opens
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it. Indented too, as httpyac
 // (`RegionSeparator`) and resterm (a trimmed line) read it; VS Code would take it for a comment and send
 // the next request as this one's body (docs/http-dialect.md).
-const SEPARATOR = /^([ \t]*)###(.*)$/s;
+export const SEPARATOR = /^([ \t]*)###(.*)$/s;
 /**
  * A request line with a standard method and a URL, after a blank line: a new request even
  * without `###` before it (httpyac; VS Code and JetBrains would send it as body text).
  */
-const UNSEPARATED_REQUEST = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
+export const UNSEPARATED_REQUEST = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
 /** `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content. */
 const LINE_BREAK = /\r*\n/;
 

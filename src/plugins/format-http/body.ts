@@ -23,10 +23,10 @@ import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/mo
 import { readScriptBlock } from './script-block.js';
 import { blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
 
-const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
+export const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
-const PASTED_RESPONSE = /^HTTP\/\d(?:\.\d)?\s+\d{3}\b/;
-const HANDLER = /^>\s*(\{%|\S)/;
+export const PASTED_RESPONSE = /^HTTP\/\d(?:\.\d)?\s+\d{3}\b/;
+export const HANDLER = /^>\s*(\{%|\S)/;
 const SAVE_RESPONSE = /^>>/;
 const ASSERTION = /^\?\?\s+(\S.*?)\s*$/;
 
