@@ -93,7 +93,7 @@ const FAST_RUN_BUDGET_BYTES = 168_000;
  */
 const PLAIN_PATH_MODULES = `
 chain/needs-chain.js chain/chain-annotations.js core/http/proxy-env.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-keys.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js

@@ -29,7 +29,7 @@ export interface SourceServices {
 }
 
 /** How stdin is named in messages and reports. */
-const STDIN_NAME = '<stdin>';
+export const STDIN_NAME = '<stdin>';
 
 /** The stdin a source may read, and whether it is a terminal. */
 export interface SourceIo {

@@ -20,7 +20,8 @@ import type { RequestSource } from './request-source.js';
 import type { RawSendFlags } from './send-flags.js';
 
 /** How `reqflow send`'s request is named in messages (a file that no folder holds). */
-const SEND_NAME = '<send>';
+/** The request "file" of a request `reqflow send` makes: no file holds it (history replay says so). */
+export const SEND_NAME = '<send>';
 const USAGE = 'usage: reqflow send [METHOD] URL [-H "Name: value"] [-d BODY | --json JSON | --form NAME=VALUE] (see reqflow send --help)';
 const TOKEN = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { xdgDir } from './xdg-dir.js';
 
 /**
  * Where the user's own settings for reqflow live (the TUI's `keybinds.json`):
@@ -8,7 +9,5 @@ import { isAbsolute, join } from 'node:path';
  */
 export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REQFLOW_CONFIG_DIR) return env.REQFLOW_CONFIG_DIR;
-  // The XDG spec: a relative path is invalid and ignored (a project's folder could otherwise hold the trust store).
-  const xdg = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(env.HOME || homedir(), '.config');
-  return join(xdg, 'reqflow');
+  return join(xdgDir(env.XDG_CONFIG_HOME, join(env.HOME || homedir(), '.config')), 'reqflow');
 }

@@ -14,3 +14,9 @@ export function isStandardMethod(word: string): boolean {
 export function methodToSend(word: string): string {
   return isStandardMethod(word) ? word.toUpperCase() : word;
 }
+
+/**
+ * Methods Node's client sends without a framing header of its own when they carry no body; any
+ * other gets `Content-Length: 0` (or a chunked body when one is piped).
+ */
+export const NO_BODY_FRAMING = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
+import { xdgDir } from './xdg-dir.js';
 
 /**
  * Where reqflow keeps what outlives a run (sessions, history): `$REQFLOW_STATE_DIR`, else
@@ -7,7 +8,5 @@ import { isAbsolute, join } from 'node:path';
  */
 export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REQFLOW_STATE_DIR) return env.REQFLOW_STATE_DIR;
-  // The XDG spec: a relative path is invalid and ignored (it would put tokens in whatever folder the run is in).
-  const xdg = env.XDG_STATE_HOME && isAbsolute(env.XDG_STATE_HOME) ? env.XDG_STATE_HOME : join(homedir(), '.local', 'state');
-  return join(xdg, 'reqflow');
+  return join(xdgDir(env.XDG_STATE_HOME, join(homedir(), '.local', 'state')), 'reqflow');
 }

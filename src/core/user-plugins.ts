@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { xdgDir } from './xdg-dir.js';
 
 /**
  * oclif's data folder for reqflow, where `reqflow plugins install|link` records user plugins.
@@ -9,7 +10,7 @@ import { join } from 'node:path';
  */
 function oclifDataDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.REQFLOW_DATA_DIR) return env.REQFLOW_DATA_DIR;
-  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'reqflow');
+  return join(xdgDir(env.XDG_DATA_HOME, join(env.HOME || homedir(), '.local', 'share')), 'reqflow');
 }
 
 /**

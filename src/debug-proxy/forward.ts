@@ -4,6 +4,7 @@
  * HISTORY_BODY_LIMIT bytes kept for the record), and the exchange handed over when it ends —
  * answered, failed (502 with a one-line reason) or left by the client.
  */
+import { NO_BODY_FRAMING } from '../core/methods.js';
 import type { Agent, ClientRequest, IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { ExitCode } from '../core/errors/index.js';
@@ -16,8 +17,6 @@ import { openUpstream } from './upstream.js';
 import { notProxyRequestPage } from './usage-page.js';
 
 /** What a server closing a kept-alive connection under a request looks like. */
-/** Methods Node sends without a body framing header of its own when none is given. */
-const NO_BODY_BY_DEFAULT = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 const STALE_CONNECTION = new Set(['ECONNRESET', 'EPIPE']);
 
 export interface ForwardContext {
@@ -74,7 +73,7 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   const sent = [['Host', url.host] as [string, string], ...forwardedHeaders(req.rawHeaders, context.via, ['host'])];
   // A request without Content-Length or Transfer-Encoding has no body (RFC 9112 §6.3): Node would
   // frame a POST's piped body as chunked (an empty chunked body the client never sent); its length, 0, says the same as the client.
-  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined && !NO_BODY_BY_DEFAULT.has(method)) sent.push(['Content-Length', '0']);
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined && !NO_BODY_FRAMING.has(method)) sent.push(['Content-Length', '0']);
   const exchange: RecordedExchange = {
     startedAt,
     durationMs: 0,

@@ -5,6 +5,7 @@
  * Arguments are single-quoted (`'` written `'\''`); a body that is not plain text is piped in
  * through printf's octal escapes, and included files are named, never copied.
  */
+import { NO_BODY_FRAMING } from '../core/methods.js';
 import { getHeader, hasHeader } from '../core/headers.js';
 import { requestTarget } from '../core/http/request-target.js';
 import { parseRequestUrl } from '../core/http/send.js';
@@ -16,8 +17,6 @@ import type { Shown } from './secrets-shown.js';
 
 /** reqflow follows at most 10 redirects (src/core/http/send.ts). */
 const MAX_REDIRECTS = 10;
-/** Methods for which Node sends `Content-Length: 0` when there is no body, and curl nothing. */
-const NO_BODY_LENGTH = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE', 'CONNECT']);
 /** Older curl sends `Expect: 100-continue` for bodies past 1 KiB (newer ones past 1 MiB). */
 const CURL_EXPECT_THRESHOLD = 1024;
 
@@ -117,7 +116,7 @@ export function asCurl(request: OutgoingRequest, shown: Shown): string {
     const length = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
     if (length > CURL_EXPECT_THRESHOLD && !hasHeader(request.headers, 'expect')) options.push(`-H ${shellQuote('Expect:')}`);
     options.push(body.argument);
-  } else if (!NO_BODY_LENGTH.has(method) && !hasHeader(request.headers, 'content-length')) options.push(`-H ${shellQuote('Content-Length: 0')}`);
+  } else if (!NO_BODY_FRAMING.has(method) && !hasHeader(request.headers, 'content-length')) options.push(`-H ${shellQuote('Content-Length: 0')}`);
   // The target as reqflow sends it (dot segments, `%2e`, quotes kept: request-target.ts), which curl
   // sends as given only with --path-as-is, and with brackets and braces only with -g (no globbing).
   const target = requestTarget(request.url, url);

@@ -3,10 +3,11 @@
  * written from the results at the end, atomically (a report is complete or absent); the JSON
  * report is written while the run goes (NDJSON), into a temporary file renamed at the end.
  */
-import { createWriteStream, realpathSync, statSync, type WriteStream } from 'node:fs';
+import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, extname, join, resolve } from 'node:path';
 import { writeOutputFile, writesInPlace } from '../core/atomic-write.js';
+import { real } from '../core/project.js';
 import { ReqflowError, UsageError, ExitCode } from '../core/errors/index.js';
 import type { OutputSink } from '../core/model.js';
 import type { RunResult } from '../report/test-results.js';
@@ -77,23 +78,14 @@ export async function jsonReportSink(path: string): Promise<{ sink: OutputSink; 
   };
 }
 
-/** The file a path names, links followed; the path itself when there is none yet. */
-function realPath(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
-
 /**
  * A report that would be written over one of the request files it reports on (`--report
  * junit=api.http`): exit 2 before anything is sent, the file kept.
  */
 export function checkReportPaths(targets: readonly ReportTarget[], files: readonly string[]): void {
-  const sources = new Set(files.map((file) => realPath(resolve(file))));
+  const sources = new Set(files.map((file) => real(resolve(file))));
   for (const target of targets) {
-    if (target.path !== undefined && sources.has(realPath(target.path))) {
+    if (target.path !== undefined && sources.has(real(target.path))) {
       throw new UsageError(`--report ${target.format}=${target.path}: that is a request file of this run, which the report would replace`, { hint: 'write the report to another path' });
     }
   }
