@@ -82,9 +82,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * body without a length read as a cut, a cycle's and a system variable's place named, `--list`
  * made visible (+3.5 kB): 166.4 kB, so the budget moved to 167 kB. Then the second round's: a
  * login token taken made a secret, a server's deleted cookies removed from the jar, CONNECT
- * refused (+0.8 kB): 167.2 kB, so the budget is 168 kB. Issue 23's 200 kB goal stays met.
+ * refused (+0.8 kB): 167.2 kB, so the budget moved to 168 kB. 26 November, night: Node handed
+ * a request's host and port as options rather than the URL to take apart again, and no promise
+ * of ours around a hop no server can refuse by ALPN (+0.2 kB, ~11 µs of CPU a request in a batch):
+ * 168.1 kB, so the budget is 168.5 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 168_000;
+const FAST_RUN_BUDGET_BYTES = 168_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -54,3 +54,47 @@ describe('a request without templates', () => {
     expect(result.stdout + result.stderr).toMatch(/expected status == 201, got 200/);
   });
 });
+
+/**
+ * Node is handed a request's host, port and path as options of reqflow's own (one-hop.ts), not
+ * the URL to take apart again: the host each form of URL names still goes out as it is written.
+ */
+describe('where a request goes', () => {
+  test('a name, a port, user info and a Host header of the file go out as written', async () => {
+    const port = new URL(server.url).port;
+    tmp.write('hosts.http', [`GET http://localhost:${port}/name`, `GET http://user:pa%40ss@127.0.0.1:${port}/userinfo?x=1`, `GET http://127.0.0.1:${port}\nHost: other.example:99`].join('\n\n###\n'));
+    const before = server.received.length;
+    const result = await runCli(['run', 'hosts.http', '-o', 'raw'], { cwd: tmp.dir, env });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [name, userinfo, host] = server.received.slice(before);
+    expect([name?.url, name?.headers.host]).toEqual(['/name', `localhost:${port}`]);
+    expect([userinfo?.url, userinfo?.headers.host, userinfo?.headers.authorization]).toEqual(['/userinfo?x=1', `127.0.0.1:${port}`, `Basic ${Buffer.from('user:pa@ss').toString('base64')}`]);
+    expect([host?.url, host?.headers.host]).toEqual(['/', 'other.example:99']);
+  });
+
+  test('an IPv6 literal goes to that address, its Host in brackets', async () => {
+    const { createServer } = await import('node:http');
+    const hosts: string[] = [];
+    const v6 = createServer((req, res) => {
+      hosts.push(`${req.socket.localAddress ?? ''} ${req.headers.host ?? ''}`);
+      res.end('ok');
+    });
+    const listening = await new Promise<boolean>((resolve) => {
+      v6.once('error', () => resolve(false));
+      v6.listen(0, '::1', () => resolve(true));
+    });
+    if (!listening) {
+      console.log('skipped: this machine has no IPv6 loopback (::1)');
+      return;
+    }
+    try {
+      const { port } = v6.address() as { port: number };
+      tmp.write('v6.http', `GET http://[::1]:${port}/six\n`);
+      const result = await runCli(['run', 'v6.http', '-o', 'raw'], { cwd: tmp.dir, env });
+      expect(result).toMatchObject({ code: 0, stdout: 'ok', stderr: '' });
+      expect(hosts).toEqual([`::1 [::1]:${port}`]);
+    } finally {
+      await new Promise((resolve) => v6.close(resolve));
+    }
+  });
+});

@@ -20,6 +20,17 @@ import { tunnelledTlsOptions } from './tls-connect.js';
 
 const noop = (): void => undefined;
 
+/**
+ * Where a request goes, as Node would take it from `url` (`urlToHttpOptions`), for a URL without
+ * user info: the options alone spare Node reading every part of the URL again, per request.
+ */
+function hostOptions(url: URL): RequestOptions {
+  const { hostname, port } = url;
+  const options: RequestOptions = { protocol: url.protocol, hostname: hostname.startsWith('[') ? hostname.slice(1, -1) : hostname };
+  if (port !== '') options.port = Number(port);
+  return options;
+}
+
 function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent = false): Promise<RawResponse> {
   return new Promise((resolvePromise, reject) => {
     const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
@@ -47,7 +58,7 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
       if (proxy && url.protocol === 'https:') Object.assign(options, tunnelledTlsOptions(request.tls, url));
       // The agents key their connections by socket path too, so keep-alive still holds.
       if (request.socketPath !== undefined) options.socketPath = request.socketPath;
-      req = send(url, options);
+      req = url.username === '' && url.password === '' ? send(Object.assign(hostOptions(url), options)) : send(url, options);
     } catch (error) {
       // Unusable TLS material (a key that is not PEM, a bad passphrase) throws right here.
       void requestError(error, target(), request.timeoutMs).then(reject);
@@ -167,10 +178,12 @@ export function once(request: OutgoingRequest, url: URL, agents: AgentPool): Pro
 
 /** An HTTP/1.1 hop, spoken again in HTTP/2 when an https:// server refuses HTTP/1.1 by ALPN. */
 function onceHttp1Hop(request: OutgoingRequest, url: URL, agents: AgentPool): Promise<RawResponse> {
+  // Only an https:// hop can be refused by ALPN: any other is the plain hop, with no promise of ours around it.
+  if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined) return onceHttp1(request, url, agents);
   return onceHttp1(request, url, agents).catch((error: unknown) => {
     // An HTTP/2-only gateway refuses HTTP/1.1 by ALPN before any request byte was sent: it is
     // then spoken to in HTTP/2, as curl does, and remembered for the rest of the run.
-    if (request.http2 !== undefined || url.protocol !== 'https:' || request.socketPath !== undefined || !refusedHttp1(error)) throw error;
+    if (!refusedHttp1(error)) throw error;
     agents.rememberOnlyHttp2(url);
     request.onProtocol?.(url, '2');
     return once(request, url, agents);
