@@ -76,6 +76,33 @@ describe('two unrelated folders, no profiles file (both profile "default")', () 
     expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
     expect(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, join(tmp.dir, 'gamma')), 'utf8')).toContain('tok-project-a');
   });
+
+  test("another repository's file run from a project with profiles is that repository's, not the current folder's", async () => {
+    // Project A: a profiles file in the current folder, and a login. Project B: its own repository, no profiles.
+    tmp.write('delta/.profiles.json', JSON.stringify([{ name: 'default', variables: { x: '1' } }]));
+    mkdirSync(join(tmp.dir, 'epsilon', '.git'), { recursive: true });
+    const login = tmp.write('delta/login.http', `POST ${a.url}/login
+`);
+    const other = tmp.write('epsilon/me.http', `GET ${b.url}/me
+Authorization: Bearer {{token}}
+`);
+    const cwd = join(tmp.dir, 'delta');
+    expect((await runCli(['run', login], { env, cwd })).code).toBe(0);
+    const before = b.received.length;
+    for (const target of [other, '../epsilon/me.http']) {
+      const result = await runCli(['run', target], { env, cwd });
+      expect(result.code).toBe(3);
+      expect(result.stderr).toMatch(/unknown variable "token"/);
+    }
+    expect(b.received.length).toBe(before);
+    // Project A's own files still use its profiles from any of its folders; a loose file (no project of its own) does too.
+    const loose = tmp.write('zeta-loose/me.http', `GET ${a.url}/me
+Authorization: Bearer {{token}}
+`);
+    const fromA = await runCli(['run', loose], { env, cwd });
+    expect(fromA.code).toBe(0);
+    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+  });
 });
 
 describe('sessions kept before they belonged to a project', () => {

@@ -172,6 +172,11 @@ describe('reqflow test', () => {
     expect(records.filter((r) => r.type === 'response')).toHaveLength(5);
     expect(records.filter((r) => r.type === 'test').map((r) => r.test?.passed)).toEqual([true, true, true, true, true, false]);
     expect(existsSync(`${out}.${process.pid}.tmp`)).toBe(false);
+    // A file CI keeps: the login tokens in the responses are masked, as in the other reports and the history.
+    const logins = records.filter((r) => r.type === 'response' && (r as { name?: string }).name === 'login') as Array<{ body?: { token?: string } }>;
+    expect(logins.length).toBe(2);
+    for (const login of logins) expect(login.body?.token).toBe('•••');
+    expect(readFileSync(out, 'utf8')).not.toMatch(/tok_[0-9a-f]{24}/);
   });
 
   test('--jobs 2 runs the files at once and reports them in the order given; --repeat summarises per request', async () => {

@@ -19,6 +19,7 @@ import { collectFiles } from '../test-run/collect-files.js';
 import { shownPath } from '../core/resolve-path.js';
 import { Progress } from '../test-run/progress.js';
 import { checkReportPaths, jsonReportSink, parseReports, writeReports } from '../test-run/reports.js';
+import { maskedSink } from '../test-run/masked-report-line.js';
 import type { FileResult, RunResult } from '../report/test-results.js';
 import { runTestFiles } from '../test-run/run-tests.js';
 import { watchFiles } from '../test-run/watch.js';
@@ -92,7 +93,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
         let totalRequests = 0;
         const jsonTarget = reports.find((report) => report.format === 'json');
         const json = jsonTarget?.path ? await jsonReportSink(jsonTarget.path) : undefined;
-        const extraReporter: Reporter | undefined = json ? redirected(jsonReporter(() => undefined), json.sink) : undefined;
+        const extraReporter: Reporter | undefined = json ? redirected(jsonReporter(() => undefined), maskedSink(json.sink, (text) => secrets.scrub(text))) : undefined;
         const started = new Date();
         const startedAt = performance.now();
         const results: FileResult[] = [];

@@ -4,6 +4,7 @@ import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE } from './headers.js';
 import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
+import { isInside, markedProject, real } from './project.js';
 import { closestName } from './suggest.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
@@ -34,7 +35,12 @@ async function isFile(path: string): Promise<boolean> {
   throw new UsageError(`cannot read profiles file ${path}: it is ${stat.isDirectory() ? 'a folder' : (notAFile(path) ?? 'not a regular file')}, not a file`, { hint: `rename it, or name the profiles file to use with --profiles FILE` });
 }
 
-/** `.profiles.json` in the request file's folder or its parents, else in the current folder. */
+/**
+ * `.profiles.json` in the request file's folder or its parents, else in the current folder —
+ * unless the request file is in a project of its own (a repository) that the current folder is
+ * not in: the current folder's profiles would make it that folder's project, and send that
+ * project's session (a login token) to the other project's servers.
+ */
 export async function findProfilesFile(startDir: string, cwd: string = process.cwd()): Promise<string | undefined> {
   let dir = resolve(startDir);
   for (;;) {
@@ -45,7 +51,9 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
     dir = parent;
   }
   const fallback = join(resolve(cwd), PROFILES_FILE);
-  return (await isFile(fallback)) ? fallback : undefined;
+  if (!(await isFile(fallback))) return undefined;
+  const own = markedProject(startDir);
+  return own === undefined || isInside(own, real(resolve(cwd))) ? fallback : undefined;
 }
 
 export async function loadProfiles(path: string): Promise<ProfilesDocument> {

@@ -8,7 +8,7 @@ import { lazyBuiltin } from './lazy-builtin.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Files and folders that mark a project's root folder (version control, the `.http` tools' environments, a package). */
-const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
+export const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
 
 /**
  * The project root: the folder of the profiles file when there is one; else the nearest folder
@@ -18,7 +18,12 @@ const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.pri
 export function projectRoot(requestDir: string, profilesPath?: string): string {
   if (profilesPath !== undefined) return real(dirname(resolve(profilesPath)));
   const start = real(resolve(requestDir));
-  return nearestWith(start, PROJECT_MARKERS, real(homedir())) ?? start;
+  return markedProject(start) ?? start;
+}
+
+/** The nearest folder at or above `dir` with a project marker (never the home folder or `/` themselves), if any. */
+export function markedProject(dir: string): string | undefined {
+  return nearestWith(real(resolve(dir)), PROJECT_MARKERS, real(homedir()));
 }
 
 /**
