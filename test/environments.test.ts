@@ -212,6 +212,19 @@ describe('httpyac dotenv environments', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/^hint: environments found: staging \(staging\.env, sub\/\.env\.staging\)$/m);
   });
+
+  test("with --env NAME too, a project's .env never changes a value the profile defines; NAME.env's own values do", async () => {
+    tmp.write('yacprof/package.json', '{}');
+    tmp.write('yacprof/.profiles.json', JSON.stringify([{ name: 'default', variables: { prof: 'from-profile', both: 'from-profile' } }]));
+    tmp.write('yacprof/.env', `base=${recorder.url}\nprof=from-dotenv\nboth=from-dotenv\n`);
+    tmp.write('yacprof/staging.env', 'both=from-staging\n');
+    tmp.write('yacprof/req.http', 'GET {{base}}/yacprof?prof={{prof}}&both={{both}}\n');
+    for (const args of [['--env', 'staging'], []]) {
+      const { code, got } = await send('yacprof/req.http', args);
+      expect(code).toBe(0);
+      expect(got[0]?.url).toBe(`/yacprof?prof=from-profile&both=${args.length > 0 ? 'from-staging' : 'from-profile'}`);
+    }
+  });
 });
 
 describe('precedence: -e > file variables > session > environment > profile', () => {

@@ -178,19 +178,20 @@ function projectFolders(folders: string[]): string[] {
   return folders.filter((folder) => isInside(project, real(folder)));
 }
 
-/** httpyac: `.env` (the base), then `NAME.env`, then `.env.NAME`, in every folder of the search. */
-function dotenvFiles(folders: string[], name: string): { base: EnvFile[]; own: EnvFile[] } {
-  const base: EnvFile[] = [];
+/**
+ * httpyac: `NAME.env`, then `.env.NAME`, in every folder of the search. A plain `.env` is not
+ * read here: its values are the lowest source of all, with or without `--env` (variables.ts), so
+ * an application's `.env` never changes a value the profile or another file defines.
+ */
+function dotenvFiles(folders: string[], name: string): EnvFile[] {
   const own: EnvFile[] = [];
   for (const folder of folders) {
-    const plain = join(folder, '.env');
-    if (isFile(plain)) base.push({ path: plain, kind: 'dotenv', table: { [SHARED]: parseDotenv(read(plain)) } });
     for (const file of [`${name}.env`, `.env.${name}`]) {
       const path = join(folder, file);
       if (isFile(path)) own.push({ path, kind: 'dotenv', table: { [name]: parseDotenv(read(path)) } });
     }
   }
-  return { base, own };
+  return own;
 }
 
 /** Environment names of the dotenv files in the search (`dev.env`, `.env.dev` → `dev`), for messages. */
@@ -334,19 +335,18 @@ export async function loadFoundEnvironment(dir: string, root: string, folders: s
   const json = await jsonFiles(folders, js);
   const tool = await toolDefaultHeaders(folders, js);
   const toolHeaders = tool && { defaultHeaders: tool.headers, defaultHeaderOrigins: tool.origins };
-  const dotenv = name !== undefined ? dotenvFiles(folders, name) : { base: [], own: [] };
+  const dotenv = name !== undefined ? dotenvFiles(folders, name) : [];
   // No --env: httpyac's `$default` values, where a file has them.
   const own = name ?? DEFAULT;
   const defines = (file: EnvFile): boolean => Object.hasOwn(file.table, own);
-  if (name !== undefined && !json.some(defines) && dotenv.own.length === 0) {
+  if (name !== undefined && !json.some(defines) && dotenv.length === 0) {
     if (options.withoutFiles && json.length === 0 && dotenvNames(folders).size === 0) {
       options.withoutFiles(dir);
       return undefined;
     }
     throw unknownEnvironment(name, dir, root, json, folders);
   }
-  // The `.env` files are the base of an httpyac environment; alone, they are read only for a name nothing else defines (variables.ts).
-  const files = [...json, ...(dotenv.own.length > 0 ? dotenv.base : []), ...dotenv.own];
+  const files = [...json, ...dotenv];
   const sharedFiles = files.filter((file) => Object.hasOwn(file.table, SHARED));
   const ownFiles = files.filter(defines);
   if (sharedFiles.length === 0 && ownFiles.length === 0) return toolHeaders ? { variables: {}, unusable: {}, secrets: [], ...toolHeaders } : undefined;

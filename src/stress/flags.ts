@@ -8,10 +8,12 @@ import { type FlagSpec, type RawRunFlags, RUN_FLAGS } from '../cli/run-flags.js'
 import type { Schedule } from './schedule.js';
 import { parseThreshold, type Threshold } from './thresholds.js';
 
-const SHARED = ['variable', 'profile', 'profiles', 'env', 'name', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'http2', 'unix-socket', 'proxy', 'noproxy', 'cookies', 'script-timeout', 'max-size', 'format', 'color', 'debug'] as const;
+const SHARED = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'http2', 'unix-socket', 'proxy', 'noproxy', 'cookies', 'script-timeout', 'max-size', 'format', 'color', 'debug'] as const;
 
 export const STRESS_FLAGS = {
   ...Object.fromEntries(SHARED.map((name) => [name, RUN_FLAGS[name]])),
+  // Run's -n, described for one request: stress sends one (run-stress.ts refuses a second -n).
+  name: { ...RUN_FLAGS.name, description: 'The request to send (by name), when the file has several.' },
   workers: { type: 'string', char: 'c', helpValue: 'N', default: '10', description: 'Concurrent workers (connections), each sending the request again as soon as its last one ended.' },
   'ramp-up': { type: 'string', helpValue: 'DURATION', description: 'Start the workers one after another over this time (500ms, 10s, 1m) instead of all at once.' },
   duration: { type: 'string', char: 'd', helpValue: 'DURATION', description: 'Send for this long, ramp-up included (default: 10s unless --requests is given).' },
