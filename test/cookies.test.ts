@@ -75,6 +75,12 @@ describe('the cookie jar', () => {
     // Values are credentials: never printed (-v shows the Set-Cookie header masked).
     const sid = /sid=(sid-[0-9a-f]+)/.exec(sent)?.[1] as string;
     expect(result.stdout + result.stderr).not.toContain(sid);
+    // What was sent includes the jar's Cookie: -v and -o json show it, masked.
+    expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/private\nCookie: •••$/m);
+    const json = await run('POST BASE/login\n\n###\nGET BASE/private\n', '-o', 'json');
+    const records = json.stdout.trim().split('\n').map((line) => JSON.parse(line) as { url: string; request: { headers: Record<string, string> } });
+    // The jar kept the first run's cookies: both requests sent them this time.
+    expect(records.map((record) => record.request.headers.Cookie)).toEqual(['•••', '•••']);
   });
 
   test('kept across runs in the session file (0600); reqflow cookies list shows names, never values; clear forgets them', async () => {

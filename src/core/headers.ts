@@ -31,10 +31,11 @@ export function fieldLines(value: HeaderValue): readonly string[] {
  * The headers as they go on the wire: over HTTP/1.1 several `Cookie` lines are one, joined by
  * `; ` (Node does it, as RFC 6265 §5.4 asks); over HTTP/2 each line is its own field.
  */
-export function headersAsSent(headers: Readonly<RequestHeaders>, httpVersion: string | undefined): RequestHeaders {
-  if (httpVersion === '2') return { ...headers };
+export function headersAsSent(headers: Readonly<RequestHeaders>, httpVersion: string | undefined, cookieSent?: string): RequestHeaders {
   const sent: RequestHeaders = {};
-  for (const [name, value] of Object.entries(headers)) sent[name] = name.toLowerCase() === 'cookie' ? fieldValue(name, value) : value;
+  for (const [name, value] of Object.entries(headers)) sent[name] = httpVersion !== '2' && name.toLowerCase() === 'cookie' ? fieldValue(name, value) : value;
+  // The jar's cookies went too (the file wrote no Cookie of its own).
+  if (cookieSent !== undefined) sent.Cookie = cookieSent;
   return sent;
 }
 

@@ -99,6 +99,8 @@ export interface ResponseInfo {
   retries?: number;
   /** Body bytes received so far. */
   size: number;
+  /** The `Cookie` header the cookie jar added to the request (the file wrote none): shown with what was sent (`-v`, `-o json`). */
+  cookieSent?: string;
 }
 
 /** What a plugin passes to `ctx.http.send`. */

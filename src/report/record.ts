@@ -75,7 +75,7 @@ export function responseRecord(ctx: Source & Pick<RequestView, 'response'>, body
     body,
     durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
     size: res?.body?.length ?? res?.size ?? 0,
-    request: { headers: displayHeaders(ctx.spec.headers, ctx.redact) },
+    request: { headers: displayHeaders(res?.cookieSent === undefined ? ctx.spec.headers : { ...ctx.spec.headers, Cookie: res.cookieSent }, ctx.redact) },
     ...(res?.retries ? { retries: res.retries } : {}),
   };
 }

@@ -163,6 +163,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
     const onDeadline = deadline ? (): Error => maxTimeError(request) : undefined;
     const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url, recordLimit: hopRequest.recordLimit, recordHead: hopRequest.recordHead }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
     if (deadline) info.stream?.once('close', deadline.clear);
+    if (cookie) info.cookieSent = cookie;
     return info;
   }
 }
