@@ -78,6 +78,15 @@ describe('request files: new, duplicate, rename, delete', () => {
       await h.press('enter');
       await h.waitFor(() => status().includes('keep.http exists'));
       expect(readFileSync(join(dir.dir, 'keep.http'), 'utf8')).toContain('### keep me');
+      // A name the tree would not show (hidden, or in a folder it skips) is refused: the file would vanish from it.
+      for (const hidden of ['.hidden.http', 'node_modules/x.http']) {
+        await h.press('R', 'C-u');
+        await h.type(hidden);
+        await h.press('enter');
+        await h.waitFor(() => status().includes(`${hidden}: the tree hides it`));
+        expect(existsSync(join(dir.dir, 'made', hidden))).toBe(false);
+        expect(existsSync(join(dir.dir, 'made/fresh-copy.http'))).toBe(true);
+      }
       await h.press('R', 'C-u');
       await h.type('renamed.http');
       await h.press('enter');

@@ -9,6 +9,7 @@ import type { Exchange } from '../src/tui/exchange.js';
 import { checksText } from '../src/tui/panes/checks-view.js';
 import { elapsed } from '../src/tui/panes/response-pane.js';
 import { RequestStates, requestId } from '../src/tui/request-states.js';
+import { requestMoves, sameAsWritten } from '../src/tui/request-moves.js';
 import { ResponseCapture } from '../src/tui/response-capture.js';
 import { stripAnsi } from '../src/tui/response-capture.js';
 import { Ticker } from '../src/tui/ticker.js';
@@ -108,5 +109,46 @@ describe('the checks list', () => {
     );
     expect(text.split('\n')).toEqual(['checks: 2 of 3 failed', '✓ status == 200  api.http:4', '✗ body $.id == 5  sub/b.http:9', '    expected 5, got 7 (•••)', '✗ the script  api.http:12', '    could not check: boom']);
     expect(stripAnsi(checksText([{ name: 'ok', passed: true, file: '/w/a.http', line: 1 }], '/w', (t) => t)).split('\n')[0]).toBe('checks: all 1 passed');
+  });
+});
+
+describe('requestMoves (a request file read again)', () => {
+  const catalog = (specs: RequestSpec[]) => ({ root: '/w', truncated: false, files: [{ path: '/w/api.http', label: 'api.http', specs }] });
+  it('follows named requests to their new places, unnamed ones by method and URL, the k-th of a name to the k-th', () => {
+    const unnamed = (index: number, url: string): RequestSpec => ({ ...spec(`request-${index + 1}`, index), url }) as RequestSpec;
+    const before = [spec('a', 0), spec('dup', 1), spec('dup', 2), unnamed(3, 'http://x/u')];
+    const after = [spec('new', 0), spec('a', 1), spec('dup', 2), spec('dup', 3), unnamed(4, 'http://x/u')];
+    const moves = requestMoves(catalog(before), catalog(after));
+    expect([...moves].map(([from, to]) => [from.slice(-2), to.slice(-2)])).toEqual([['#0', '#1'], ['#1', '#2'], ['#2', '#3'], ['#3', '#4']]);
+    // A renamed request, or an unnamed one whose URL changed, carries nothing over.
+    expect(requestMoves(catalog([spec('a', 0), unnamed(1, 'http://x/u')]), catalog([spec('b', 0), unnamed(1, 'http://x/v')])).size).toBe(0);
+  });
+
+  it('RequestStates.remap moves each state; a running send whose request is gone stays reachable', () => {
+    const states = new RequestStates();
+    const a = spec('a', 0);
+    const b = spec('b', 1);
+    const done = exchange(a, 200);
+    states.begin(done);
+    states.finish(done);
+    const running = exchange(b);
+    states.begin(running);
+    const movedA = spec('a', 1);
+    states.remap(new Map([[requestId(a), requestId(movedA)]]));
+    expect(states.get(movedA).shown).toBe(done);
+    expect(states.get(a).shown).toBeUndefined();
+    expect(states.running().length).toBe(1);
+    expect(states.running()[0]).toBe(running);
+    // b is gone and a is at its old place now: b's send ends without becoming a's response.
+    states.finish(running);
+    expect(states.running().length).toBe(0);
+    expect(states.get(movedA).shown).toBe(done);
+  });
+
+  it('sameAsWritten: a send is shown as sent only while its request reads the same', () => {
+    const a = spec('a', 0);
+    expect(sameAsWritten(a, { ...a, source: { ...a.source, line: 9 } } as RequestSpec)).toBe(true);
+    expect(sameAsWritten(a, { ...a, url: 'http://x/other' } as RequestSpec)).toBe(false);
+    expect(sameAsWritten(a, { ...a, headers: { 'X-A': '1' } } as RequestSpec)).toBe(false);
   });
 });

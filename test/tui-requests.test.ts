@@ -128,3 +128,50 @@ describe('checks in view', () => {
     expect(screen).toMatch(/expected body \$\.who == "wrong-name", got[\s│]+"alpha-body"/);
   });
 });
+
+describe('a request file changed on disk', () => {
+  it('keeps each response and the selection with its request when a request is added above it; an edited request is shown as it now reads', async () => {
+    const folder = tempDir('reqflow-tui-moves-');
+    try {
+      const file = (top: string, second = '/second'): string => `${top}### first\nGET {{baseUrl}}/first\n\n### second\nGET {{baseUrl}}${second}\n\n### third\nDELETE {{baseUrl}}/third\n`;
+      folder.write('api.http', file(''));
+      const h = await startHarness({ dir: folder.dir, env: isolatedEnv(folder.dir), variables: [`baseUrl=${api.url}`] });
+      await selectRequest(h, 'second');
+      await h.press('enter');
+      await h.waitFor('"/second"');
+      await selectRequest(h, 'third');
+      await h.press('enter');
+      await h.waitFor('"/third"');
+      await selectRequest(h, 'second');
+      await h.waitFor('"/second"');
+
+      // Another program adds a request at the top: every request's place in the file moves.
+      folder.write('api.http', file('### zero\nPOST {{baseUrl}}/zero\n\n'));
+      await h.press('r');
+      let screen = await h.waitFor(/POST\s+zero/);
+      expect(screen).toMatch(/Request · second(?!\w)/); // the selection stayed on its request
+      expect(screen).toContain('"/second"');
+      expect(screen).not.toContain('"/third"');
+      await selectRequest(h, 'first');
+      screen = await h.waitFor('Not sent yet');
+      expect(screen).not.toMatch(/"\/(second|third)"/);
+      await selectRequest(h, 'third');
+      await h.waitFor('"/third"');
+      const sent = api.hits.get('/second') ?? 0;
+      await selectRequest(h, 'second');
+      await h.press('enter');
+      await h.waitFor(() => (api.hits.get('/second') ?? 0) === sent + 1);
+      expect(api.hits.get('/zero')).toBeUndefined();
+
+      // The request itself edited: its pane shows what it now says, not the last send as "(sent)".
+      await h.waitFor('(sent)');
+      folder.write('api.http', file('### zero\nPOST {{baseUrl}}/zero\n\n', '/second-v2'));
+      await h.press('r');
+      screen = await h.waitFor('/second-v2');
+      expect(screen).toMatch(/Request · second(?!\w)/);
+      expect(screen).not.toContain('(sent)');
+    } finally {
+      folder.cleanup();
+    }
+  });
+});

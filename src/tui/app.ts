@@ -17,7 +17,8 @@ import { oneLine, problemsMessage, runningMessage, statusBarText, type Level } f
 import { Previews } from './previews.js';
 import { mouseAction, type MouseEvent } from './mouse.js';
 import { RequestTree } from './request-tree.js';
-import { RequestStates, type RequestState } from './request-states.js';
+import { RequestStates, requestId, type RequestState } from './request-states.js';
+import { requestMoves } from './request-moves.js';
 import { Throttle, Ticker } from './ticker.js';
 import { colors, errorText } from './views/format.js';
 import { LayerStack } from './views/layer-stack.js';
@@ -375,13 +376,26 @@ export class TuiApp implements SendHost, CommandHost {
       const { profile, document } = this.workspace;
       await this.workspace.reloadProfiles(document.profiles.includes(profile) ? profile.name : undefined);
     }
+    const before = this.workspace.catalog;
     await this.workspace.reloadCatalog();
     if (this.gone) return;
-    const keep = select ?? this.tree.currentKey(); // read now: a reload that ran meanwhile may have moved it
+    // Each request's state and the selection follow the request, not the row (a request added above it moves it).
+    const moves = requestMoves(before, this.workspace.catalog);
+    this.states.remap(moves);
+    const keep = select ?? this.movedKey(moves); // read now: a reload that ran meanwhile may have moved it
     this.tree.rebuild(this.workspace.catalog, keep);
     this.watcher.follow(this.workspace.catalog);
     if (profiles) this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);
     this.refresh();
+  }
+
+  /** The selected row's key once the files are read again: a request's is where the request went. */
+  private movedKey(moves: ReadonlyMap<string, string>): string | undefined {
+    const row = this.tree.selectedRow;
+    if (row?.kind !== 'request') return this.tree.currentKey();
+    const to = moves.get(requestId(row.spec));
+    const spec = to === undefined ? undefined : this.workspace.catalog.files.find((file) => file.path === row.file.path)?.specs.find((candidate) => requestId(candidate) === to);
+    return spec ? rowKey({ ...row, spec }) : this.tree.currentKey();
   }
 
   /** Cancels what runs and leaves; the caller restores the terminal. */

@@ -28,6 +28,8 @@ export interface RequestState {
  */
 export class RequestStates {
   private readonly states = new Map<string, RequestState>();
+  /** Sends still running whose request is gone from its file (a reload): reachable by Esc and quitting, shown nowhere. */
+  private readonly orphans = new Set<Exchange>();
 
   get(spec: Pick<RequestSpec, 'source'>): RequestState {
     return this.states.get(requestId(spec)) ?? {};
@@ -41,7 +43,8 @@ export class RequestStates {
 
   /** A send ended: it becomes the request's state, unless it was cancelled before any response came. */
   finish(exchange: Exchange): void {
-    const id = requestId(exchange.spec);
+    if (this.orphans.delete(exchange)) return;
+    const id = this.idOf(exchange);
     const state = this.states.get(id) ?? {};
     const running = state.running === exchange ? undefined : state.running;
     const keepPrevious = exchange.cancelled === true && exchange.capture.meta === undefined && state.shown !== undefined;
@@ -51,6 +54,27 @@ export class RequestStates {
 
   /** The sends in progress. */
   running(): Exchange[] {
-    return [...this.states.values()].flatMap((state) => (state.running ? [state.running] : []));
+    return [...[...this.states.values()].flatMap((state) => (state.running ? [state.running] : [])), ...this.orphans];
+  }
+
+  /**
+   * The request files were read again: each state goes to its request's new id (request-moves.ts).
+   * The state of a request that is gone goes with it; a send of it still running is kept apart
+   * (Esc and quitting must still reach it).
+   */
+  remap(moves: ReadonlyMap<string, string>): void {
+    const before = [...this.states];
+    this.states.clear();
+    for (const [id, state] of before) {
+      const to = moves.get(id);
+      if (to !== undefined) this.states.set(to, state);
+      else if (state.running) this.orphans.add(state.running);
+    }
+  }
+
+  /** Where a running exchange's state is now (it may have moved since it began), else its request's id. */
+  private idOf(exchange: Exchange): string {
+    for (const [id, state] of this.states) if (state.running === exchange) return id;
+    return requestId(exchange.spec);
   }
 }

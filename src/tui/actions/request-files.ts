@@ -1,6 +1,7 @@
 import { constants, copyFileSync, existsSync, linkSync, mkdirSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { isInside } from '../../core/project.js';
+import { isSearchedFolder } from '../../pipeline/request-files.js';
 import { stateDir } from '../../core/state-dir.js';
 import { LinePromptOverlay } from '../views/line-prompt.js';
 import { PickerOverlay } from '../views/overlay.js';
@@ -28,6 +29,13 @@ function targetPath(app: AppHost, typed: string, near: string): string | undefin
   }
   if (existsSync(path)) {
     app.say(`${relative(root, path)} exists: pick another name (nothing is overwritten)`, 'error');
+    return undefined;
+  }
+  // The tree never lists a hidden file, nor one in a folder it skips: the file would vanish from it.
+  const parts = relative(root, path).split(/[\\/]/);
+  const unlisted = parts.find((part, index) => (index === parts.length - 1 ? part.startsWith('.') : !isSearchedFolder(part)));
+  if (unlisted !== undefined) {
+    app.say(`${typed}: the tree hides it (${unlisted.startsWith('.') ? 'a hidden name' : `${unlisted}/ is skipped`}): pick another name`, 'error');
     return undefined;
   }
   return path;

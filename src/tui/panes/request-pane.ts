@@ -2,6 +2,7 @@ import { rowKey, type TreeRow } from '../catalog.js';
 import type { Exchange } from '../exchange.js';
 import { colors, errorText, fit, requestText, shown } from '../views/format.js';
 import { asReqflowError } from '../workspace.js';
+import { sameAsWritten } from '../request-moves.js';
 
 export interface RequestPaneState {
   row: TreeRow | undefined;
@@ -17,7 +18,7 @@ export interface RequestPaneState {
 
 /**
  * The request pane: a file's summary, the request as sent (after a send with the current
- * profile and environment), else the request with its variables resolved (`previewKey`: the preview to compute for this row).
+ * profile and environment, while the file still says the same), else the request with its variables resolved (`previewKey`: the preview to compute for this row).
  */
 export function requestPaneView(state: RequestPaneState): { label: string; content: string; previewKey?: string } {
   const { row } = state;
@@ -33,7 +34,8 @@ export function requestPaneView(state: RequestPaneState): { label: string; conte
   }
   const label = ` Request · ${fit(shown(row.spec.name), 30)} `;
   const { exchange } = state;
-  if (exchange?.sent && exchange.context === state.context) return { label, content: requestText(exchange.sent, true) };
+  // As sent while the profile, the environment and the request's own text are what it was sent with.
+  if (exchange?.sent && exchange.context === state.context && sameAsWritten(exchange.spec, row.spec)) return { label, content: requestText(exchange.sent, true) };
   const key = rowKey(row);
   if (state.preview?.key === key) return { label, content: state.preview.text };
   return { label, content: `${colors.method(shown(row.spec.method))} ${shown(row.spec.url)}`, previewKey: key };

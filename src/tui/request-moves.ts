@@ -1,0 +1,58 @@
+/**
+ * Where each request of the tree went when its file changed on disk (a request added above it,
+ * one removed, the file edited with `E`): the UI's state of a request — its last exchange, the
+ * selection — follows the request, not the row it was on. Request ids change with a request's
+ * place in its file (request-states.ts), so a reload re-keys them by what the two parses match.
+ */
+import type { RequestSpec } from '../core/model.js';
+import type { Catalog } from './catalog.js';
+import { requestId } from './request-states.js';
+
+/** The name the readers give an unnamed request (`request-3`, its place): no identity of its own. */
+const GENERATED = /^request-\d+$/;
+
+/** What names a request in its file across edits: its name, or (unnamed) its method and URL as written. */
+function identity(spec: RequestSpec): string {
+  return GENERATED.test(spec.name) ? `${spec.method} ${spec.url}` : `name ${spec.name}`;
+}
+
+/** Each spec's identity with how many before it share it: the k-th of an identity matches the k-th. */
+function numbered(specs: readonly RequestSpec[]): string[] {
+  const seen = new Map<string, number>();
+  return specs.map((spec) => {
+    const id = identity(spec);
+    const k = seen.get(id) ?? 0;
+    seen.set(id, k + 1);
+    return `${id}\u0000${k}`;
+  });
+}
+
+/**
+ * Request ids before → after, for every file in both catalogs. A request with no match (removed,
+ * renamed, or unnamed with its URL changed) has no entry: nothing of it carries over.
+ */
+export function requestMoves(before: Catalog, after: Catalog): Map<string, string> {
+  const moves = new Map<string, string>();
+  const now = new Map(after.files.map((file) => [file.path, file.specs]));
+  for (const file of before.files) {
+    const specs = now.get(file.path);
+    if (!specs) continue;
+    const afterByKey = new Map<string, RequestSpec>();
+    numbered(specs).forEach((key, index) => afterByKey.set(key, specs[index] as RequestSpec));
+    numbered(file.specs).forEach((key, index) => {
+      const to = afterByKey.get(key);
+      if (to) moves.set(requestId(file.specs[index] as RequestSpec), requestId(to));
+    });
+  }
+  return moves;
+}
+
+/**
+ * Whether `sent` (the spec a send was made from) is still what `now` says, field by field as
+ * written: the request pane shows a send "as sent" only while the file says the same.
+ */
+export function sameAsWritten(sent: RequestSpec, now: RequestSpec): boolean {
+  if (sent === now) return true;
+  const written = (spec: RequestSpec): string => JSON.stringify([spec.method, spec.url, spec.headers, typeof spec.body === 'string' ? spec.body : (spec.body?.toString('base64') ?? null), spec.bodyParts ?? null, spec.annotations, spec.httpVersion ?? null]);
+  return written(sent) === written(now);
+}
