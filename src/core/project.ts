@@ -8,7 +8,7 @@ import { lazyBuiltin } from './lazy-builtin.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 /** Files and folders that mark a project's root folder (version control, the `.http` tools' environments, a package). */
-export const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
+const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
 
 /**
  * The project root: the folder of the profiles file when there is one; else the nearest folder
