@@ -115,6 +115,27 @@ test('the server refuses the upgrade: the refusal is shown as the HTTP response 
   expect(parseRecords(result.stdout)[0]).toMatchObject({ type: 'response', status: 401 });
 });
 
+test('a server that answers the upgrade with a 200 refused it too: shown as that response, exit 1, no message sent', async () => {
+  const { createServer } = await import('node:net');
+  const received: string[] = [];
+  const server = createServer((socket) => {
+    socket.on('data', (data) => {
+      received.push(data.toString('latin1'));
+      socket.end('HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\nok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws`;
+    const result = await run('ok200.http', `WEBSOCKET ${url}\n\n===\n{"op":"subscribe"}\n=== wait-for-server\n`, '-o', 'json');
+    expect(result.code).toBe(1);
+    expect(parseRecords(result.stdout)[0]).toMatchObject({ type: 'response', status: 200 });
+    expect(received.join('')).not.toContain('subscribe');
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
 test('nobody listening: exit 4, connection refused', async () => {
   const result = await run('down.http', 'WEBSOCKET ws://127.0.0.1:9/x\n');
   expect(result.code).toBe(4);
@@ -138,9 +159,12 @@ describe('restcli .ws files', () => {
 
   test('a # @type json message that is not JSON is exit 2 naming the file line; a bad file is a parse error', async () => {
     const bad = tmp.write('bad-json.ws', `WEBSOCKET ${wsUrl}/chat\n\n### Broken\n# @type json\n> {not json}\n<\n`);
+    const opened = log.filter((line) => line.startsWith('open')).length;
     const result = await runCli(['run', bad], { cwd: tmp.dir, env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/bad-json\.ws:5: message "Broken" is # @type json but not JSON/);
+    // Checked before the upgrade: exit 2 is "not sent", so no connection was opened either.
+    expect(log.filter((line) => line.startsWith('open')).length).toBe(opened);
     const noUrl = await runCli(['run', tmp.write('no-url.ws', 'GET http://x\n')], { cwd: tmp.dir, env });
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toMatch(/no-url\.ws:1:1: expected "WEBSOCKET url"/);

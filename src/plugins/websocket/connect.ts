@@ -43,15 +43,29 @@ export interface OpenedSocket {
 async function messageOf(ctx: RequestContext, step: Extract<Step, { send: string }>, resolve: boolean): Promise<string | Buffer> {
   if (step.parts) return (await resolveBody({ ...ctx.spec, bodyParts: step.parts }, ctx.baseDir, ctx.variables)) as Buffer;
   const text = resolve ? await ctx.variables.expand(step.send) : step.send;
-  if (step.json === true) {
-    try {
-      JSON.parse(text);
-    } catch (error) {
-      const where = `${ctx.spec.source.file}:${step.line ?? ctx.spec.source.line}`;
-      throw new UsageError(`${where}: message ${step.name ? `"${step.name}" ` : ''}is # @type json but not JSON (${(error as Error).message})`, { hint: 'fix the message, or mark it # @type text' });
-    }
-  }
+  checkJson(ctx, step, text);
   return text;
+}
+
+/** A `# @type json` message that is not JSON: exit 2 naming its line. */
+function checkJson(ctx: RequestContext, step: Extract<Step, { send: string }>, text: string): void {
+  if (step.json !== true) return;
+  try {
+    JSON.parse(text);
+  } catch (error) {
+    const where = `${ctx.spec.source.file}:${step.line ?? ctx.spec.source.line}`;
+    throw new UsageError(`${where}: message ${step.name ? `"${step.name}" ` : ''}is # @type json but not JSON (${(error as Error).message})`, { hint: 'fix the message, or mark it # @type text' });
+  }
+}
+
+/**
+ * The messages that can be checked before the upgrade goes — every one whose text is known now
+ * (`resolve`: a `.ws` file's templates are resolved as each message goes, so only those without
+ * any) — so that a message that could never be sent is exit 2 with nothing sent, not a
+ * connection opened and dropped.
+ */
+export function checkMessages(ctx: RequestContext, steps: readonly Step[], resolve: boolean): void {
+  for (const step of steps) if ('send' in step && !step.parts && !(resolve && step.send.includes('{{'))) checkJson(ctx, step, step.send);
 }
 
 export async function openWebSocket(ctx: RequestContext, steps: readonly Step[], resolveMessages: boolean, subprotocol?: string): Promise<OpenedSocket> {

@@ -1,5 +1,5 @@
 import type { Plugin } from '../../pipeline/plugin.js';
-import { openWebSocket } from './connect.js';
+import { checkMessages, openWebSocket } from './connect.js';
 import { webSocketScript } from './script.js';
 
 /**
@@ -17,9 +17,12 @@ const plugin: Plugin = {
       // restcli `.ws` files give their messages one by one (templates resolved as each goes);
       // JetBrains' are the body, resolved with it.
       const steps = webSocket?.steps ?? webSocketScript(typeof body === 'string' || body === undefined ? body : body.toString('utf8'));
+      checkMessages(ctx, steps, webSocket !== undefined);
       const { response, close } = await openWebSocket(ctx, steps, webSocket !== undefined, webSocket?.subprotocol);
       ctx.response = response;
       ctx.state.websocket = close;
+      // Any answer but 101 (a 200 too) refused the upgrade: nothing was sent or waited for (RFC 6455 §4.1).
+      if (!response.events) ctx.failed = true;
       return ctx;
     },
     render: async (ctx) => {
