@@ -97,6 +97,17 @@ describe('a synthetic history with known figures', () => {
     expect(rows[2]).toMatch(/POST\s+login\s+200\s+15 ms\s+http:\/\/api\.test\/login$/);
   });
 
+  test('a response that came but failed after its status (a body cut short: exit 4) is listed as "200 ERR", never a plain 200', async () => {
+    const cutDir = project('cut-body', {});
+    const cut = { ...entry({ name: 'download', error: { message: 'the response body was cut short', exitCode: 4 } }), project: cutDir, file: join(cutDir, 'users.http') };
+    const file = historyFileFor(env.REQFLOW_STATE_DIR, cutDir);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(cut)}\n`);
+    const result = await runCli(['history'], { env, cwd: cutDir });
+    expect(result.code).toBe(0);
+    expect(lines(result.stdout)[1]).toMatch(/\sGET\s+download\s+200 ERR\s+10 ms\s/);
+  });
+
   test('--grep, --json, an error entry, and another profile', async () => {
     const grep = await runCli(['history', '--grep', 'ERR', '--json'], { env, cwd: dir });
     expect(grep.code).toBe(0);

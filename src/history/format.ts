@@ -17,9 +17,14 @@ export function shownDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
 
-/** The status code, or `ERR` for a request that got no response (a network or TLS error). */
-export function shownStatus(entry: Pick<HistoryEntry, 'status'>): string {
-  return entry.status === undefined ? 'ERR' : String(entry.status);
+/**
+ * The status code, or `ERR` for a request that got no response (a network or TLS error); a
+ * response that came but failed after its status (a body cut short: exit 4) is `200 ERR`, never a
+ * plain success.
+ */
+export function shownStatus(entry: Pick<HistoryEntry, 'status'> & { error?: unknown }): string {
+  if (entry.status === undefined) return 'ERR';
+  return entry.error === undefined ? String(entry.status) : `${entry.status} ERR`;
 }
 
 /** Rows as aligned columns (the last one unpadded), every cell with its control characters made visible. */
