@@ -41,6 +41,8 @@ beforeAll(async () => {
       return res.end();
     }
     if (req.url === '/private') return sid && sessions.has(sid) ? json(200, { user: 'alice' }) : json(401, { error: 'no session' });
+    // Prefixed names in other cases, without the attributes their prefix demands (RFC 6265bis: matched case-insensitively).
+    if (req.url === '/prefixes') return json(200, { ok: true }, { 'Set-Cookie': ['__host-lower=1; Path=/', '__SECURE-upper=1; Path=/', '__HOST-dom=1; Secure; Path=/; Domain=127.0.0.1', 'plain=1; Path=/'] } as never);
     // RFC 6265's way to delete cookies: Max-Age=0, or an Expires in the past.
     if (req.url === '/logout') return json(200, { ok: true }, { 'Set-Cookie': ['sid=; Path=/; Max-Age=0', 'theme=x; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'] } as never);
     return json(200, { cookie: req.headers.cookie ?? null });
@@ -137,6 +139,15 @@ describe('the cookie jar', () => {
     const { run: fresh, cookies } = cli('no-cookies');
     await fresh('POST BASE/login\n', '--no-cookies');
     expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
+  });
+
+  test('a __Secure- or __Host- name in any case, without what its prefix demands, is ignored as browsers and curl do', async () => {
+    const { run, cookies } = cli('prefixes');
+    expect((await run('GET BASE/prefixes\n\n###\nGET BASE/echo\n')).code).toBe(0);
+    expect(seen.at(-1)?.cookie).toBe('plain=1');
+    const listed = await cookies('list', '--json');
+    expect(listed.stdout).not.toMatch(/__host-lower|__SECURE-upper|__HOST-dom/);
+    expect(listed.stdout).toContain('plain');
   });
 
   test('a Cookie header written in the file is sent as written, without the jar\'s', async () => {

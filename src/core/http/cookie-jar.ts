@@ -148,6 +148,19 @@ async function evictBeyondLimits(jar: CookieJar): Promise<void> {
   }
 }
 
+/**
+ * A `__Secure-` or `__Host-` cookie that breaks its prefix's rules, its name in any case: RFC
+ * 6265bis (§4.1.3) matches the prefixes case-insensitively, as browsers and curl do; tough-cookie
+ * checks the exact case only. `__Secure-` needs `Secure`; `__Host-` needs `Secure`, no `Domain`
+ * and `Path=/`.
+ */
+function breaksPrefix(cookie: { key: string; secure: boolean; domain: string | null; path: string | null }): boolean {
+  const name = cookie.key.toLowerCase();
+  if (name.startsWith('__secure-')) return !cookie.secure;
+  if (name.startsWith('__host-')) return !cookie.secure || cookie.domain !== null || cookie.path !== '/';
+  return false;
+}
+
 export class SessionCookieJar implements CookieStore {
   private jar?: Promise<CookieJar>;
   /** The saved values were handed to `onValue` without loading the jar. */
@@ -193,8 +206,11 @@ export class SessionCookieJar implements CookieStore {
 
   async store(url: string, setCookie: readonly string[]): Promise<void> {
     const jar = await this.load();
+    const { Cookie } = requireBundled<typeof import('tough-cookie')>('tough-cookie', 'tough-cookie');
     for (const header of setCookie) {
       if (Buffer.byteLength(cookiePair(header)) > COOKIE_LIMITS.bytes) continue; // ignored, as browsers do
+      const parsed = Cookie.parse(header);
+      if (parsed && breaksPrefix(parsed)) continue; // ignored, as browsers and curl do
       const cookie = await jar.setCookie(header, url, { ignoreError: true });
       if (cookie) this.onValue(cookie.value);
     }
