@@ -85,9 +85,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * refused (+0.8 kB): 167.2 kB, so the budget moved to 168 kB. 26 November, night: Node handed
  * a request's host and port as options rather than the URL to take apart again, and no promise
  * of ours around a hop no server can refuse by ALPN (+0.2 kB, ~11 µs of CPU a request in a batch):
- * 168.1 kB, so the budget is 168.5 kB. Issue 23's 200 kB goal stays met.
+ * 168.1 kB, so the budget moved to 168.5 kB. Then the fixes of six more reviews on every run's
+ * path: a current folder's profiles file kept from another repository's request file, the jar's
+ * Cookie shown with what was sent, a proxy rule's IP matched whole, cookie prefixes in any case
+ * (+0.4 kB): 168.5 kB, so the budget is 169 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 168_500;
+const FAST_RUN_BUDGET_BYTES = 169_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -107,6 +107,12 @@ describe('proxies from the environment', () => {
     await run([file('other.http', `${target.url}/other`)], { http_proxy: proxyUrl, no_proxy: '127.0.0.1:1,example.com,.internal' });
     expect(proxied.slice(before)).toEqual([`GET ${target.url}/other`]);
   });
+
+  test('an IP address matches only itself: 0.0.1 or .0.0.1 is no suffix of 127.0.0.1 (as curl reads it)', async () => {
+    const before = proxied.length;
+    await run([file('ip-suffix.http', `${target.url}/ip-suffix`)], { http_proxy: proxyUrl, no_proxy: '0.0.1,.0.0.1' });
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/ip-suffix`]);
+  });
 });
 
 describe('--proxy and --noproxy', () => {

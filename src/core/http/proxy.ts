@@ -94,9 +94,11 @@ export class ProxyRules {
     if (this.everything) return true;
     const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+    // A name's subdomains match its rule; an IP address only its own (`0.0.1` is no suffix of 127.0.0.1), as curl reads it.
+    const named = this.hosts.length > 0 && lazyBuiltin<typeof import('node:net')>('node:net').isIP(host) === 0;
     for (const rule of this.hosts) {
       if (rule.port !== undefined && rule.port !== port) continue;
-      if (host === rule.host || host.endsWith(`.${rule.host}`)) return true;
+      if (host === rule.host || (named && host.endsWith(`.${rule.host}`))) return true;
     }
     if (this.ranges) {
       const net = lazyBuiltin<typeof import('node:net')>('node:net');
