@@ -238,3 +238,19 @@ describe('OAuth calls go through the same proxy', () => {
     }
   });
 });
+
+test('a proxy that answers with what is not HTTP is named as the proxy, not the server behind it (http:// and a CONNECT for https://)', async () => {
+  const { createServer } = await import('node:net');
+  const garbage = createServer((socket) => socket.once('data', () => socket.end('\u0000\u0001GARBAGE\r\n\r\n')));
+  await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+  try {
+    const proxy = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
+    for (const [name, url, variable] of [['garbage-http.http', `${target.url}/g`, 'http_proxy'], ['garbage-https.http', 'https://127.0.0.1:9/g', 'https_proxy']] as const) {
+      const result = await run([file(name, url), '-k'], { [variable]: proxy });
+      expect(result.code).toBe(4);
+      expect(result.stderr).toContain(`reqflow: the proxy ${proxy}/ did not answer with valid HTTP\nhint: is it an HTTP proxy?`);
+    }
+  } finally {
+    await new Promise((resolve) => garbage.close(resolve));
+  }
+});

@@ -45,6 +45,10 @@ function proxyError(code: string, proxy: URL, error: NodeJS.ErrnoException): Net
   const named = (error as { hostname?: unknown }).hostname;
   if (DNS_FAILURES.has(code) && (typeof named !== 'string' || named === proxy.hostname.replace(/^\[|\]$/g, ''))) return new NetworkError(`cannot resolve the proxy host "${proxy.hostname}" (DNS lookup failed)`, { hint, cause: error });
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return new NetworkError(`the proxy ${maskUrl(proxy.href)} is unreachable`, { hint, cause: error });
+  // Bytes that are no HTTP come from the proxy we talk to (its answer to CONNECT, or what it relays): it is named, not the server behind it.
+  if ((code === 'HPE_INVALID_CONSTANT' || code === 'HPE_INVALID_VERSION') && proxy.protocol.startsWith('http')) {
+    return new NetworkError(`the proxy ${maskUrl(proxy.href)} did not answer with valid HTTP`, { hint: `is it an HTTP proxy? ${hint}`, cause: error });
+  }
   return undefined;
 }
 
