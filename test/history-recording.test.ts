@@ -252,6 +252,22 @@ test('a file is capped and rotated: one older file is kept, the newest entries r
   expect(names).toEqual([...rotated, ...current].map((e) => e.name).reverse());
 });
 
+test('runs at once that each rotate the file lose none of each other\'s entries (one rotates, the others write on in the new file)', async () => {
+  // Each entry is ~0.5 kB: 16 runs are ~8 kB, within twice the 5,000-byte cap, so all are kept.
+  for (let round = 0; round < 3; round++) {
+    const dir = project(`rotation-race-${round}`, { 'one.http': `### one
+GET ${server.url}/one/{{n}}
+` });
+    const capped = { ...env, REQFLOW_HISTORY_MAX_BYTES: '5000' };
+    const results = await Promise.all(Array.from({ length: 16 }, (_, n) => runCli(['run', 'one.http', '-o', 'raw', '-e', `n=${n}`], { env: capped, cwd: dir })));
+    expect(results.map((result) => result.code)).toEqual(results.map(() => 0));
+    const file = historyFileFor(stateDir, dir);
+    const kept = [...historyLines(file).entries, ...(existsSync(`${file}.1`) ? historyLines(`${file}.1`).entries : [])].map((e) => e.url).sort();
+    expect(kept).toEqual(Array.from({ length: 16 }, (_, n) => `${server.url}/one/${n}`).sort());
+    expect(existsSync(`${file}.lock`)).toBe(false);
+  }
+});
+
 describe('a writer killed mid-write', () => {
   test('a torn last line is skipped by readers, and the next run starts on a line of its own', async () => {
     const dir = project('torn', { 'one.http': `### one\nGET ${server.url}/one\n` });

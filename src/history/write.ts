@@ -7,7 +7,7 @@
  * O_APPEND (concurrent runs never interleave within a line), and a writer killed mid-write
  * leaves at most one torn last line, which readers skip and the next writer closes.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
@@ -45,6 +45,63 @@ function endsInNewline(fd: number, size: number): boolean {
   return size === 0 || (readSync(fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a);
 }
 
+/** Is `fd` still the file at `path`? Not once another run has rotated it (it is `<file>.1` then). */
+function stillAt(fd: number, path: string): boolean {
+  try {
+    const open = fstatSync(fd);
+    const named = statSync(path);
+    return open.ino === named.ino && open.dev === named.dev;
+  } catch {
+    return false;
+  }
+}
+
+/** How long a run waits for another's rotation, and when a lock is taken to be a killed run's. */
+const LOCK_WAIT_MS = 2_000;
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Takes the rotation lock (a folder: made or not, atomically); false when it cannot be had in
+ * time (the rotation is then checked without it). A lock older than a rotation can take was left
+ * by a run killed in one, and is taken over.
+ */
+function takeLock(lock: string): boolean {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      mkdirSync(lock, { mode: 0o700 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
+    }
+    try {
+      if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmdirSync(lock);
+    } catch {
+      // Gone meanwhile: try again.
+    }
+    if (Date.now() > deadline) return false;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a few ms: rotations are quick
+  }
+}
+
+/**
+ * Rotates the file `fd` has open, unless another run did so already, and opens the new one.
+ * Under a lock: two runs that both find the file full must not both rename — the second would
+ * rename the first's new file over the full `<file>.1`, and its entries would be lost.
+ */
+function rotate(path: string, fd: number): number {
+  const lock = `${path}.lock`;
+  const held = takeLock(lock);
+  try {
+    const mine = stillAt(fd, path);
+    closeSync(fd);
+    if (mine) renameSync(path, `${path}${ROTATED_SUFFIX}`);
+    return openForAppend(path);
+  } finally {
+    if (held) rmdirSync(lock);
+  }
+}
+
 /** Lines go out in writes of about this much: the batch's text is never held whole (less for the GC to copy). */
 const WRITE_BYTES = 256 * 1024;
 
@@ -69,8 +126,13 @@ export function appendHistory(target: HistoryTarget, batch: readonly RecordedExc
       const bytes = Buffer.from(waiting.join(''));
       waiting = [];
       waitingBytes = 0;
+      // Another run rotated the file meanwhile: ours is `<file>.1` now, and the lines go to the new one.
+      if (!stillAt(fd, target.path)) {
+        closeSync(fd);
+        fd = openForAppend(target.path);
+      }
       writeAll(fd, bytes);
-      size += bytes.length;
+      size = fstatSync(fd).size; // other runs append too
     };
     // A writer killed mid-line left a torn line: end it, so that ours start on a line of their own.
     if (!endsInNewline(fd, size)) {
@@ -84,9 +146,7 @@ export function appendHistory(target: HistoryTarget, batch: readonly RecordedExc
       const bytes = Buffer.byteLength(line);
       if (size + waitingBytes + bytes > target.maxBytes && size + waitingBytes > 0) {
         flush();
-        closeSync(fd);
-        renameSync(target.path, `${target.path}${ROTATED_SUFFIX}`);
-        fd = openForAppend(target.path);
+        fd = rotate(target.path, fd);
         size = fstatSync(fd).size; // another run may have started the new file already
       }
       waiting.push(line);
