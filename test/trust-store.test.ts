@@ -30,6 +30,18 @@ function setup(name: string): { env: NodeJS.ProcessEnv; store: string; project(d
 const stored = (store: string): string[] => (JSON.parse(readFileSync(store, 'utf8')) as { projects: string[] }).projects;
 
 describe('reqflow trust', () => {
+  test('runs at once each keep their change: every project trusted, every revoked one revoked', async () => {
+    const { env, store, project } = setup('concurrent');
+    const roots = Array.from({ length: 12 }, (_, i) => project(`p${i}`));
+    const trusted = await Promise.all(roots.map((root) => runCli(['trust', root], { env })));
+    expect(trusted.map((result) => result.code)).toEqual(roots.map(() => 0));
+    expect(stored(store).sort()).toEqual([...roots].sort());
+    // Half revoked while others are trusted again (already trusted: no change) at the same moment.
+    await Promise.all(roots.map((root, i) => runCli(i % 2 === 0 ? ['trust', '--revoke', root] : ['trust', root], { env })));
+    expect(stored(store).sort()).toEqual(roots.filter((_, i) => i % 2 === 1).sort());
+    expect(existsSync(`${store}.lock`)).toBe(false);
+  });
+
   test('trusts the project root of a subfolder, once; lists it; revokes it', async () => {
     const { env, store, project } = setup('basic');
     const root = project('api');

@@ -7,7 +7,8 @@
  * O_APPEND (concurrent runs never interleave within a line), and a writer killed mid-write
  * leaves at most one torn last line, which readers skip and the next writer closes.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, statSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { withFileLockSync } from '../core/file-lock.js';
 import { dirname, resolve } from 'node:path';
 import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
@@ -56,50 +57,18 @@ function stillAt(fd: number, path: string): boolean {
   }
 }
 
-/** How long a run waits for another's rotation, and when a lock is taken to be a killed run's. */
-const LOCK_WAIT_MS = 2_000;
-const LOCK_STALE_MS = 10_000;
-
-/**
- * Takes the rotation lock (a folder: made or not, atomically); false when it cannot be had in
- * time (the rotation is then checked without it). A lock older than a rotation can take was left
- * by a run killed in one, and is taken over.
- */
-function takeLock(lock: string): boolean {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      return true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return false;
-    }
-    try {
-      if (Date.now() - statSync(lock).mtimeMs > LOCK_STALE_MS) rmdirSync(lock);
-    } catch {
-      // Gone meanwhile: try again.
-    }
-    if (Date.now() > deadline) return false;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a few ms: rotations are quick
-  }
-}
-
 /**
  * Rotates the file `fd` has open, unless another run did so already, and opens the new one.
  * Under a lock: two runs that both find the file full must not both rename — the second would
  * rename the first's new file over the full `<file>.1`, and its entries would be lost.
  */
 function rotate(path: string, fd: number): number {
-  const lock = `${path}.lock`;
-  const held = takeLock(lock);
-  try {
+  return withFileLockSync(path, () => {
     const mine = stillAt(fd, path);
     closeSync(fd);
     if (mine) renameSync(path, `${path}${ROTATED_SUFFIX}`);
     return openForAppend(path);
-  } finally {
-    if (held) rmdirSync(lock);
-  }
+  });
 }
 
 /** Lines go out in writes of about this much: the batch's text is never held whole (less for the GC to copy). */

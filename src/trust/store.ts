@@ -5,8 +5,10 @@
  * (`projectRoot` resolves links), written atomically with mode 0600.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
+import { withFileLock } from '../core/file-lock.js';
 import { configDir } from '../core/config-dir.js';
 import { UsageError } from '../core/errors/index.js';
 
@@ -48,12 +50,20 @@ export function isTrustedProject(project: string, env: NodeJS.ProcessEnv = proce
   return trustedProjects(env).includes(project);
 }
 
-/** Adds or removes a project; true when the store changed. */
+/**
+ * Adds or removes a project; true when the store changed. Read, changed and written under the
+ * store's lock: two `reqflow trust` at once each kept only its own change (a revoked project
+ * trusted again).
+ */
 export async function setTrusted(project: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
-  const projects = trustedProjects(env);
-  const has = projects.includes(project);
-  if (has === trusted) return false;
-  const next: TrustFile = { version: 1, projects: trusted ? [...projects, project] : projects.filter((p) => p !== project) };
-  await writeFileAtomic(trustStorePath(env), `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
-  return true;
+  const path = trustStorePath(env);
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 }); // the lock is made beside the file
+  return withFileLock(path, async () => {
+    const projects = trustedProjects(env);
+    const has = projects.includes(project);
+    if (has === trusted) return false;
+    const next: TrustFile = { version: 1, projects: trusted ? [...projects, project] : projects.filter((p) => p !== project) };
+    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
+    return true;
+  });
 }
