@@ -62,11 +62,37 @@ export class PluginError extends ReqflowError {
   }
 }
 
+/** Why the file system refused a write, in words, for the codes that are the machine's state rather than a bug. */
+const REFUSALS: Readonly<Record<string, string>> = {
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is used up',
+  EROFS: 'read-only file system',
+  EIO: 'input/output error',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+};
+
+/**
+ * A full disk, a read-only one, a folder without write permission: the machine's state, said in
+ * one line naming the path (exit 74, as for the output), never "a bug in reqflow".
+ */
+function fileSystemRefusal(cause: unknown): ReqflowError | undefined {
+  const { code, path, dest, syscall } = (cause ?? {}) as NodeJS.ErrnoException & { dest?: string };
+  const why = typeof code === 'string' ? REFUSALS[code] : undefined;
+  if (why === undefined || typeof path !== 'string') return undefined;
+  const reading = syscall === 'read' || syscall === 'scandir' || syscall === 'stat' || syscall === 'lstat' || syscall === 'access';
+  // An atomic write's temporary file (`.name.PID.HEX.tmp`, core/atomic-write.ts) is named as the file it was for.
+  const shown = (dest ?? path).replace(/([/\\])\.([^/\\]+)\.\d+\.[0-9a-f]+\.tmp$/, '$1$2');
+  return new ReqflowError(`cannot ${reading ? 'read' : 'write'} ${shown}: ${why}`, { exitCode: ExitCode.output, hint: reading ? 'fix the permissions, then run it again' : 'nothing was changed there; free space or fix the permissions, then run it again', cause });
+}
+
 /**
  * Anything that escapes without being a ReqflowError is a bug in reqflow: one line naming
  * where it happened (`where` such as `in format-yaml (parse stage)`), exit 70.
  */
 export function internalError(cause: unknown, where?: string): ReqflowError {
+  const refused = fileSystemRefusal(cause);
+  if (refused) return refused;
   const message = (cause instanceof Error ? cause.message : String(cause)).split('\n')[0] ?? '';
   return new ReqflowError(`internal error${where ? ` ${where}` : ''}: ${message}`, {
     exitCode: ExitCode.internal,
