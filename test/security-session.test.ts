@@ -7,7 +7,7 @@ import { sessionFileFor } from './helpers/session-file.js';
 import { projectRoot } from '../src/core/project.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadSession, sessionPath } from '../src/core/session.js';
@@ -84,6 +84,20 @@ describe('session files', () => {
     expect(mode(aside)).toBe(0o600);
     // The new session works: the login stored a fresh token.
     expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
+  });
+
+  test("a link put in the session file's place is moved aside as it is: its target, a file of the user's, keeps its content and mode", async () => {
+    const path = sessionFileFor(p.stateDir, p.dir);
+    const victim = join(p.dir, 'notes.txt');
+    writeFileSync(victim, 'a file of the user\'s\n', { mode: 0o644 });
+    chmodSync(victim, 0o644);
+    rmSync(path, { force: true });
+    symlinkSync(victim, path);
+    const result = await p.run(['run', 'login.http', '-n', 'login']);
+    expect(result.code).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('a file of the user\'s\n');
+    expect(mode(victim)).toBe(0o644);
+    expect(lstatSync(path).isSymbolicLink()).toBe(false); // a session file of reqflow's own now
   });
 
   test.each([

@@ -1,5 +1,5 @@
 import * as nodeFs from 'node:fs';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { dirname, join } from 'node:path';
@@ -101,7 +101,8 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   const aside = `${path}.corrupt-${Date.now()}`;
   try {
     renameSync(path, aside);
-    chmodSync(aside, 0o600); // it may hold tokens
+    // It may hold tokens: 0600 — but never through a link put in its place (the mode would land on the link's target, a file of the user's).
+    if (!lstatSync(aside).isSymbolicLink()) chmodSync(aside, 0o600);
   } catch (error) {
     throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
   }
