@@ -142,3 +142,30 @@ describe('saveOAuthSettings', () => {
     expect(readFileSync(path, 'utf8')).toBe('[{"name": "a", "oauth": {"clientId": "x"}}]');
   });
 });
+
+describe('an edit saved while another program writes the file', () => {
+  it('is redone on what the other program wrote, never written over it; a file that never stops changing is left alone', async () => {
+    const { saveProfileEdit } = await import('../src/tui/profiles-writer.js');
+    const { writeFileSync } = await import('node:fs');
+    const path = dir.write('race/.profiles.json', JSON.stringify([{ name: 'dev', variables: { a: '1' } }, { name: 'prod', variables: { ext: '0' } }], null, 2));
+    let calls = 0;
+    // The "other program" writes prod's value between the UI's read and its write, on the first try only.
+    const setDevA = (text: string): string => {
+      calls += 1;
+      if (calls === 1) writeFileSync(path, text.replace('"ext": "0"', '"ext": "1"'));
+      return text.replace('"a": "1"', '"a": "2"');
+    };
+    await saveProfileEdit(path, 'dev', 'variables', setDevA);
+    expect(calls).toBe(2);
+    const saved = JSON.parse(readFileSync(path, 'utf8')) as Array<{ name: string; variables: Record<string, string> }>;
+    expect(saved.map((p) => p.variables)).toEqual([{ a: '2' }, { ext: '1' }]);
+
+    let n = 0;
+    const restless = (text: string): string => {
+      writeFileSync(path, text.replace(/"ext": "\d+"/, `"ext": "${(n += 1) + 10}"`));
+      return text.replace(/"a": "\d+"/, '"a": "3"');
+    };
+    await expect(saveProfileEdit(path, 'dev', 'variables', restless)).rejects.toThrow(/kept changing while the edit was saved: not written/);
+    expect(JSON.parse(readFileSync(path, 'utf8'))[0].variables).toEqual({ a: '2' }); // the UI's edit never went over the other program's
+  });
+});

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, basename, join, resolve } from 'node:path';
 import { lazyBuiltin } from './lazy-builtin.js';
 
@@ -16,6 +16,30 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
     throw error;
   }
   removeStaleTemps(dirname(path), basename(path));
+}
+
+/**
+ * Replaces `path` as {@link writeFileAtomic} does, but only while it still holds `expected`
+ * (undefined: while there is no file): checked just before the rename, so that an edit made by
+ * another program since `expected` was read is not written over. False, and nothing written,
+ * when it changed: read it again and redo the edit.
+ */
+export async function replaceIfUnchanged(path: string, data: string, expected: string | undefined, options: WriteOptions = {}): Promise<boolean> {
+  const temp = writeTemp(path, data, options);
+  try {
+    let now: string | undefined;
+    try {
+      now = readFileSync(path, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (now !== expected) return false;
+    renameSync(temp, path);
+    return true;
+  } finally {
+    removeQuietly(temp);
+    removeStaleTemps(dirname(path), basename(path));
+  }
 }
 
 /**

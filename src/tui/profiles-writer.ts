@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { writeFileAtomic } from '../core/atomic-write.js';
+import { replaceIfUnchanged } from '../core/atomic-write.js';
 import { UsageError } from '../core/errors/index.js';
 import { lineColumn } from '../core/json-error.js';
 import { profilesFrom } from '../core/profiles.js';
@@ -80,6 +80,9 @@ function checkOnlyKeyChanged(before: unknown, after: unknown, profileName: strin
   }
 }
 
+/** How many times an edit is redone on a file another program keeps writing. */
+const SAVE_ATTEMPTS = 5;
+
 /**
  * Edits one profile's `key` in the profiles file: `apply` turns the file's text into the new
  * text (`text` is `[]` when there is no file yet). The result is validated as the loader
@@ -89,24 +92,28 @@ function checkOnlyKeyChanged(before: unknown, after: unknown, profileName: strin
  * user keeps would never see the edit. Returns the text written.
  */
 export async function saveProfileEdit(path: string, profileName: string, key: ProfileKey, apply: (text: string) => string): Promise<string> {
-  let text: string | undefined;
-  let mode = 0o644;
-  let target = path;
-  try {
-    target = realpathSync(path);
-    text = await readFile(target, 'utf8');
-    mode = (await stat(target)).mode & 0o777;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  // Another program (an editor, git) may write the file while the edit is made: the edit is
+  // redone on what it wrote, never written over it (a few times; then the user is told).
+  for (let attempt = 1; ; attempt++) {
+    let text: string | undefined;
+    let mode = 0o644;
+    let target = path;
+    try {
+      target = realpathSync(path);
+      text = await readFile(target, 'utf8');
+      mode = (await stat(target)).mode & 0o777;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+    const original = text ?? '[]\n';
+    const before = readJson(original, path);
+    const updated = apply(original);
+    const after = readJson(updated, path);
+    profilesFrom(after, path);
+    checkOnlyKeyChanged(before, after, profileName, key, path);
+    if (await replaceIfUnchanged(target, updated, text, { mode })) return updated;
+    if (attempt === SAVE_ATTEMPTS) throw new UsageError(`${path} kept changing while the edit was saved: not written`, { hint: 'try again once the other program is done with it' });
   }
-  const original = text ?? '[]\n';
-  const before = readJson(original, path);
-  const updated = apply(original);
-  const after = readJson(updated, path);
-  profilesFrom(after, path);
-  checkOnlyKeyChanged(before, after, profileName, key, path);
-  await writeFileAtomic(target, updated, { mode });
-  return updated;
 }
 
 /**
