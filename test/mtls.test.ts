@@ -159,3 +159,38 @@ describe('server verification against a self-signed server', () => {
     expectQuietSuccess(result);
   });
 });
+
+describe('mutual TLS and redirects', () => {
+  test('-L to another origin: the client certificate is not presented there (said by -v), as no credential goes there', async () => {
+    const { createServer } = await import('node:https');
+    const seen: string[] = [];
+    // B asks for a certificate without requiring one, and notes whether it got one.
+    const other = createServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key), ca: readFileSync(certs.ca.cert), requestCert: true, rejectUnauthorized: false }, (req, res) => {
+      const peer = (req.socket as import('node:tls').TLSSocket).getPeerCertificate();
+      seen.push(peer && typeof peer.subject?.CN === 'string' ? peer.subject.CN : 'none');
+      res.end('{}');
+    });
+    // A requires the certificate, and sends the client to B (localhost: another origin).
+    const { port: otherPort } = await new Promise<import('node:net').AddressInfo>((resolve) => other.listen(0, '127.0.0.1', () => resolve(other.address() as import('node:net').AddressInfo)));
+    const first = createServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key), ca: readFileSync(certs.ca.cert), requestCert: true, rejectUnauthorized: true }, (req, res) => {
+      if (req.url === '/here') {
+        res.writeHead(302, { Location: '/there' }).end();
+        return;
+      }
+      res.writeHead(302, { Location: `https://localhost:${otherPort}/landed` }).end();
+    });
+    const { port } = await new Promise<import('node:net').AddressInfo>((resolve) => first.listen(0, '127.0.0.1', () => resolve(first.address() as import('node:net').AddressInfo)));
+    try {
+      p.profiles([{ name: 'dev', tls: { certFile: 'certs/client.pem', keyFile: 'certs/client.key', caFile: './certs/ca.pem' } }]);
+      p.write('requests/redirect.http', `GET https://127.0.0.1:${port}/here\n`);
+      const result = await p.run(['run', 'requests/redirect.http', '-L', '-v']);
+      expect(result.code).toBe(0);
+      expect(seen).toEqual(['none']);
+      expect(result.stderr).toMatch(/redirected to https:\/\/localhost:\d+\/landed; not sent there \(another origin\): the client certificate/);
+    } finally {
+      other.closeAllConnections();
+      first.closeAllConnections();
+      await Promise.all([new Promise((resolve) => other.close(resolve)), new Promise((resolve) => first.close(resolve))]);
+    }
+  });
+});

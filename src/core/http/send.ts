@@ -140,11 +140,18 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       // Never carry credentials to another origin (scheme, host or port): nothing is signed again
       // either, and none the Location names (`http://user:pass@other/`) are sent, as curl does.
       const dropped: string[] = [];
+      let tls = hopRequest.tls;
       if (next.origin !== url.origin) {
         if (next.username !== '' || next.password !== '') {
           next.username = '';
           next.password = '';
           dropped.push('the credentials in the Location');
+        }
+        // Nor is the client certificate presented there: it says who you are, as a header would.
+        if (tls.cert !== undefined || tls.key !== undefined || tls.pfx !== undefined) {
+          const { cert: _cert, key: _key, pfx: _pfx, passphrase: _passphrase, ...kept } = tls;
+          tls = kept;
+          dropped.push('the client certificate');
         }
         for (const [name, value] of Object.entries(headers)) {
           if (/^(authorization|cookie|proxy-authorization)$/i.test(name) || fieldLines(value).some((line) => request.isSecretHeader?.(name, line) === true)) {
@@ -155,7 +162,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
       }
       request.onRedirect?.(next, dropped);
       url = next;
-      hopRequest = { ...request, method, headers };
+      hopRequest = { ...request, method, headers, tls };
       if (deadline) hopRequest.abort = deadline.hooks;
       if (body === undefined) delete hopRequest.body;
       continue;
