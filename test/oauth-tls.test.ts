@@ -68,6 +68,9 @@ describe('OAuth endpoints behind a private CA', () => {
     expect(run.code).toBe(5);
     expect(run.stderr).toMatch(new RegExp(`^reqflow: cannot reach the OAuth endpoint ${provider.issuer.replace(/\./g, '\\.')}/token: .*certificate`, 'm'));
     expect(run.stderr).not.toMatch(/\n\s+at /);
+    // The hint names what helps: the CA. insecureSkipVerify applies to requests, never to OAuth endpoints.
+    expect(run.stderr).toMatch(/^hint: trust the CA .*tls\.caFile/m);
+    expect(run.stderr).not.toContain('insecureSkipVerify');
   });
 
   test('a CA file that does not exist is exit 5 naming the profile setting', async () => {

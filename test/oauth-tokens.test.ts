@@ -30,6 +30,8 @@ beforeEach(() => {
     { name: 'text', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/text` } },
     { name: 'broken-json', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/broken-json` } },
     { name: 'huge', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/huge` } },
+    { name: 'crlf-token', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/crlf-token` } },
+    { name: 'escape-scope', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/not-oauth/escape-scope` } },
     { name: 'no-device-url', oauth: { clientId: provider.clients.public.clientId, tokenUrl: `${provider.issuer}/token` } },
     { name: 'revocable', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `${provider.issuer}/token/revocation` } },
     { name: 'revocation-down', variables: { apiUrl: provider.apiUrl }, oauth: { ...machine, tokenUrl: `${provider.issuer}/token`, revocationUrl: `http://127.0.0.1:${downPort}/revoke` } },
@@ -255,6 +257,19 @@ describe('endpoints that are down or not OAuth', () => {
     expect(huge.code).toBe(6);
     expect(huge.stderr).toContain(`the OAuth endpoint ${provider.issuer}/not-oauth/huge answered with more than 1 MiB: not a token response`);
     expect(huge.stderr).not.toMatch(/--max-size|cannot reach/);
+    // A token with a line break is no token (RFC 6749: visible characters): exit 6 at login, nothing stored.
+    const crlf = await ws.run(['oauth', 'login', '-p', 'crlf-token']);
+    expect(crlf.code).toBe(6);
+    expect(crlf.stderr).toContain("the token endpoint's access_token holds U+000D, which a token cannot: not a token response");
+    expect((await ws.run(['oauth', 'status', '-p', 'crlf-token'])).stdout).not.toContain('AT');
+    // The server's scope is its text: shown with its controls made visible, never run by the terminal.
+    const scoped = await ws.run(['oauth', 'login', '-p', 'escape-scope']);
+    expect(scoped.code).toBe(0);
+    const status = await ws.run(['oauth', 'status', '-p', 'escape-scope']);
+    for (const output of [scoped.stdout, status.stdout]) {
+      expect(output).not.toContain('\u001b');
+      expect(output).toContain('␛[2Jx');
+    }
   });
 
   test('an endpoint that never answers: the hint names the profile\'s endpoint, not a flag oauth login does not have', async () => {

@@ -43,6 +43,9 @@ const NOT_OAUTH = {
   '/not-oauth/broken-json': ['application/json', '{"access_token": "abc", '],
   // Two MiB of JSON: past what a token response may be.
   '/not-oauth/huge': ['application/json', `{"access_token": "${'a'.repeat(2 * 1024 * 1024)}"}`],
+  // A token no header can carry (a line break), and a scope that would clear a terminal.
+  '/not-oauth/crlf-token': ['application/json', JSON.stringify({ access_token: 'AT\r\nX-Injected: yes', token_type: 'Bearer', expires_in: 3600 })],
+  '/not-oauth/escape-scope': ['application/json', JSON.stringify({ access_token: 'fine-token-123', token_type: 'Bearer', expires_in: 3600, scope: '\u001b[2Jx' })],
 };
 
 /**

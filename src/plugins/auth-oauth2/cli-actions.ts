@@ -1,4 +1,5 @@
 /** The bodies of `reqflow oauth login|status|logout`: what they do and print. */
+import { visible } from '../../report/render/visible.js';
 import { ExitCode } from '../../core/errors/index.js';
 import type { OAuthCommandContext } from './command.js';
 import type { FlowEvent } from './flows/index.js';
@@ -45,7 +46,7 @@ export async function loginAction(ctx: OAuthCommandContext, flags: LoginFlags): 
     proxy: ctx.proxy,
   });
   const { stored } = result;
-  const parts = [describeExpiry(stored), stored.refreshToken ? 'refresh token stored' : 'no refresh token', stored.scope ? `scopes: ${stored.scope}` : undefined].filter(Boolean);
+  const parts = [describeExpiry(stored), stored.refreshToken ? 'refresh token stored' : 'no refresh token', stored.scope ? `scopes: ${visible(stored.scope)}` : undefined].filter(Boolean);
   ctx.out(`Logged in to profile "${result.profile}" (${grant}): ${parts.join(', ')}.\n`);
   ctx.err(`Requests of this profile can now send: Authorization: Bearer {{${TOKEN_VARIABLE}}}`);
   return ExitCode.ok;

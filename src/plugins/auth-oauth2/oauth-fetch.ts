@@ -72,9 +72,11 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
       }
       // Keep the exit code (4 network, 5 TLS); name the OAuth endpoint that failed. A hint naming a
       // request's flag (--timeout) would not help `reqflow oauth login`, which has none.
+      // Nor one offering insecureSkipVerify: it applies to requests, never to OAuth endpoints (oauth.md).
+      const hint = known?.hint?.replace(/; insecureSkipVerify skips the check, for testing only$/, '');
       throw new ReqflowError(`cannot reach the OAuth endpoint ${where}: ${known?.message ?? String(error)}`, {
         exitCode: known?.exitCode ?? ExitCode.network,
-        hint: known?.hint !== undefined && !/--[a-z]/.test(known.hint) ? known.hint : OAUTH_ENDPOINT_HINT,
+        hint: hint !== undefined && !/--[a-z]/.test(hint) ? hint : OAUTH_ENDPOINT_HINT,
         cause: error,
       });
     }

@@ -1,3 +1,4 @@
+import { visible } from '../../report/render/visible.js';
 import { MASK } from '../../core/mask.js';
 import type { Session } from '../../core/model.js';
 import { TOKEN_VARIABLE, clearTokens, describeExpiry, msUntilExpiry, readStored, type StoredOAuth } from './token-store.js';
@@ -70,7 +71,7 @@ export function formatStatus(status: OAuthStatus, now = Date.now()): string {
     const expiry = describeExpiry(status, now);
     rows.push(['expires', status.expiresAt ? `${expiry} (${status.expiresAt})` : expiry]);
     rows.push(['refresh', status.refreshable ? (status.grant === 'client_credentials' ? 'automatic (client credentials)' : 'yes (refresh token stored)') : 'no']);
-    rows.push(['scopes', status.scopes.length ? status.scopes.join(' ') : '(none reported)']);
+    rows.push(['scopes', status.scopes.length ? visible(status.scopes.join(' ')) : '(none reported)']); // the server's text: its controls made visible
   }
   const width = Math.max(...rows.map(([key]) => key.length)) + 1;
   return `${rows.map(([key, value]) => `${`${key}:`.padEnd(width)} ${value}`).join('\n')}\n`;

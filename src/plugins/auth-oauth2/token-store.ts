@@ -1,3 +1,5 @@
+import { codePointName } from '../../core/code-point.js';
+import { ExitCode, ReqflowError } from '../../core/errors/index.js';
 import type { Session } from '../../core/model.js';
 import type { GrantName } from './settings.js';
 
@@ -40,6 +42,8 @@ export function readStored(session: Session): StoredOAuth | undefined {
  * scope keeps the previous ones (RFC 6749 §6).
  */
 export function storeTokens(session: Session, response: TokenResponse, meta: { grant: GrantName; clientId: string; requestedScope?: string }, previous?: StoredOAuth, now = Date.now()): StoredOAuth {
+  checkToken('access_token', response.access_token);
+  if (response.refresh_token !== undefined) checkToken('refresh_token', response.refresh_token);
   const stored: StoredOAuth = {
     grant: meta.grant,
     clientId: meta.clientId,
@@ -55,6 +59,16 @@ export function storeTokens(session: Session, response: TokenResponse, meta: { g
   session.set(TOKEN_VARIABLE, response.access_token);
   session.setData(SESSION_KEY, stored);
   return stored;
+}
+
+/** What a token may hold (RFC 6749 Appendix A: VSCHAR): a line break or an escape is no token, and could not go in a header. */
+const NOT_IN_TOKEN = /[^\x20-\x7e]/;
+
+/** A token endpoint's answer whose token holds what no token may: exit 6, nothing stored (it would fail every request after). */
+function checkToken(field: string, value: string): void {
+  const bad = NOT_IN_TOKEN.exec(value)?.[0];
+  if (bad === undefined) return;
+  throw new ReqflowError(`the token endpoint's ${field} holds ${codePointName(bad)}, which a token cannot: not a token response`, { exitCode: ExitCode.auth, hint: "check the profile's oauth.tokenUrl (or oauth.issuer): nothing was stored" });
 }
 
 /** Removes the access token and everything stored with it. True when there was something to remove. */
