@@ -9,4 +9,5 @@ export { getHeader, setHeader, hasHeader, deleteHeader } from './core/headers.js
 export { MASK, isSecretName, maskHeaders, maskUrl } from './core/mask.js';
 /** The URL of a request, validated as `send` does (exit 2 with a hint for text that is not an http(s) URL). */
 export { parseRequestUrl } from './core/http/send.js';
+export { wireTarget } from './core/http/wire-target.js';
 export { readVariable, readOptionalVariable, readSession, writeSession, fail, maskSecret, readAuthSettings, requestedAuth } from './core/plugin-helpers.js';

@@ -87,6 +87,15 @@ describe('reqflow plugins + plugins/auth-hmac', () => {
     expect(record.body).toEqual({ verified: true, target: '/orders?page=2&q=a%20b', bodyBytes: Buffer.byteLength('{"item": "book", "qty": 2}') });
   });
 
+  test('the signature covers the target as it goes on the wire: a bare ? and a quote as written (a URL object rewrites both)', async () => {
+    sandbox.write('bare.http', `# @auth hmac\nGET ${api.url}/orders?\n\n###\n# @auth hmac\nGET ${api.url}/search?q="x"\n`);
+    const result = await sandbox.cli(['run', 'bare.http', '-o', 'json']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const records = result.stdout.trim().split('\n').map((line) => (JSON.parse(line) as { body: { verified: boolean; target: string } }).body);
+    expect(records).toEqual([expect.objectContaining({ verified: true, target: '/orders?' }), expect.objectContaining({ verified: true, target: '/search?q="x"' })]);
+  });
+
   test('-v shows both headers, the signature masked, and never the secret', async () => {
     const result = await sandbox.cli(['run', 'order.http', '-v']);
     expect(result.code).toBe(0);

@@ -39,9 +39,10 @@ export function createHmacPlugin(reqflow: Reqflow): Plugin {
       transform: async (ctx) => {
         const settings = await settingsOf(ctx);
         reqflow.maskSecret(ctx, settings.secret);
-        const url = reqflow.parseRequestUrl(ctx.spec.url);
+        // The target as it goes on the wire (`/e?` keeps its `?`), not as a URL object rewrites it.
+        const target = reqflow.wireTarget(ctx.spec.url);
         const timestamp = String(Math.floor(Date.now() / 1000));
-        const signature = sign(settings.secret, settings.algorithm, { method: ctx.spec.method, target: url.pathname + url.search, timestamp, body: ctx.spec.body });
+        const signature = sign(settings.secret, settings.algorithm, { method: ctx.spec.method, target, timestamp, body: ctx.spec.body });
         reqflow.setHeader(ctx.spec.headers, settings.timestampHeader, timestamp);
         reqflow.setHeader(ctx.spec.headers, settings.header, signature);
         reqflow.maskSecret(ctx, signature);
