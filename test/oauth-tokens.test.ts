@@ -83,6 +83,17 @@ describe('refresh before the request', () => {
     expect(api.stdout + api.stderr).not.toContain(after.variables.token);
   });
 
+  test('runs at once with an expired token refresh it once: the others use the token the first one saved', async () => {
+    await ws.loginInBrowser('public');
+    expireStoredToken('public');
+    const refreshes = grants('refresh_token');
+    // The provider rotates refresh tokens: the same one sent twice is refused (invalid_grant).
+    const runs = await Promise.all(Array.from({ length: 4 }, () => ws.run(['run', 'api.http', '-p', 'public', '-o', 'json'])));
+    expect(runs.map((run) => [run.code, run.stderr])).toEqual(runs.map(() => [0, '']));
+    expect(grants('refresh_token')).toBe(refreshes + 1);
+    expect(runs.map((run) => (JSON.parse(run.stdout) as { status: number }).status)).toEqual([200, 200, 200, 200]);
+  });
+
   test('an expired token is refreshed; the old one no longer works, the new one does', async () => {
     provider.state.accessTokenTtl = 1;
     await ws.loginInBrowser('public');

@@ -229,6 +229,14 @@ export class FileSession implements Session {
   names(): string[] {
     return Object.keys(this.content.variables);
   }
+  /**
+   * What the file holds now (another run may have saved since this one read it): undefined for
+   * `--no-session` or when there is no readable file. For a step several runs must not all take
+   * (an OAuth refresh), under a lock beside the file.
+   */
+  savedNow(): { variables: Readonly<Record<string, string>>; data: Readonly<Record<string, unknown>> } | undefined {
+    return this.memory ? undefined : readSessionFile(this.path);
+  }
   changed(): boolean {
     return this.changedVariables.size > 0 || this.changedData.size > 0;
   }

@@ -5,7 +5,9 @@ import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';
 import { clientSecretForms, readOAuthSettings, type OAuthSettings } from './settings.js';
-import { TOKEN_VARIABLE, describeExpiry, msUntilExpiry, storeTokens, type StoredOAuth } from './token-store.js';
+import { OAUTH_SESSION_KEY, TOKEN_VARIABLE, describeExpiry, expiresSoon, msUntilExpiry, storeTokens, type StoredOAuth } from './token-store.js';
+import { FileSession } from '../../core/session.js';
+import { withFileLock } from '../../core/file-lock.js';
 
 function loginHint(profile: string): string {
   return `log in again: reqflow oauth login -p ${profile}`;
@@ -33,7 +35,7 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
   }
   if (stored?.refreshToken) {
     try {
-      await refresh(ctx, settings, stored, stored.refreshToken);
+      await refreshOnce(ctx, settings, stored, stored.refreshToken);
       return;
     } catch (error) {
       const left = msUntilExpiry(stored);
@@ -53,6 +55,31 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
   if (left !== undefined && left <= 0) {
     throw new AuthFlowError(`the OAuth token of profile "${profile.name}" ${describeExpiry(stored)} and there is no refresh token`, { hint: loginHint(profile.name) });
   }
+}
+
+/**
+ * A refresh that runs at once with others of the same session (runs in parallel, `test --jobs`)
+ * takes its turn: the first refreshes and saves; the others then find its token in the file and
+ * use it. A server that rotates refresh tokens refuses the old one a second time (and may revoke
+ * the grant for its reuse), so the same refresh token must never go twice.
+ */
+async function refreshOnce(ctx: RequestContext, settings: OAuthSettings, stored: StoredOAuth, refreshToken: string): Promise<void> {
+  const session = ctx.session;
+  if (!(session instanceof FileSession) || session.savedNow() === undefined) return refresh(ctx, settings, stored, refreshToken);
+  // The lock is waited for as long as a refresh may take (then the refresh goes anyway).
+  return withFileLock(`${session.path}.oauth`, async () => {
+    const onDisk = session.savedNow();
+    const theirs = onDisk?.data[OAUTH_SESSION_KEY] as StoredOAuth | undefined;
+    const theirToken = onDisk?.variables[TOKEN_VARIABLE];
+    if (theirs?.refreshToken !== undefined && theirs.refreshToken !== refreshToken && theirToken !== undefined && !expiresSoon(theirs)) {
+      session.set(TOKEN_VARIABLE, theirToken);
+      session.setData(OAUTH_SESSION_KEY, theirs);
+      for (const secret of [theirToken, theirs.refreshToken]) ctx.addSecret?.(secret);
+      note(ctx, `another run refreshed the access token of profile "${ctx.profile.name}" (${describeExpiry(theirs)})`);
+      return;
+    }
+    await refresh(ctx, settings, stored, refreshToken);
+  }, ctx.options.timeoutMs + 1_000);
 }
 
 async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: StoredOAuth, refreshToken: string): Promise<void> {

@@ -6,7 +6,7 @@ import type { GrantName } from './settings.js';
 /** The access token lives in the session variable `token`, so `{{token}}` works in any request. */
 export const TOKEN_VARIABLE = 'token';
 /** Everything else about it is session data under this key. */
-const SESSION_KEY = 'oauth';
+export const OAUTH_SESSION_KEY = 'oauth';
 /** A token that expires within this margin is renewed before the request, not after a 401. */
 const RENEW_MARGIN_MS = 30_000;
 
@@ -33,7 +33,7 @@ export interface TokenResponse {
 }
 
 export function readStored(session: Session): StoredOAuth | undefined {
-  const data = session.getData<StoredOAuth>(SESSION_KEY);
+  const data = session.getData<StoredOAuth>(OAUTH_SESSION_KEY);
   return data && typeof data === 'object' && typeof data.grant === 'string' ? data : undefined;
 }
 
@@ -57,7 +57,7 @@ export function storeTokens(session: Session, response: TokenResponse, meta: { g
   const scope = response.scope ?? previous?.scope ?? meta.requestedScope;
   if (scope) stored.scope = scope;
   session.set(TOKEN_VARIABLE, response.access_token);
-  session.setData(SESSION_KEY, stored);
+  session.setData(OAUTH_SESSION_KEY, stored);
   return stored;
 }
 
@@ -75,7 +75,7 @@ function checkToken(field: string, value: string): void {
 export function clearTokens(session: Session): boolean {
   const had = session.get(TOKEN_VARIABLE) !== undefined || readStored(session) !== undefined;
   session.delete(TOKEN_VARIABLE);
-  session.setData(SESSION_KEY, undefined);
+  session.setData(OAUTH_SESSION_KEY, undefined);
   return had;
 }
 
