@@ -88,9 +88,14 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * 168.1 kB, so the budget moved to 168.5 kB. Then the fixes of six more reviews on every run's
  * path: a current folder's profiles file kept from another repository's request file, the jar's
  * Cookie shown with what was sent, a proxy rule's IP matched whole, cookie prefixes in any case
- * (+0.4 kB): 168.5 kB, so the budget is 169 kB. Issue 23's 200 kB goal stays met.
+ * (+0.4 kB): 168.5 kB, so the budget moved to 169 kB. Then state under concurrency and full
+ * disks (+1.5 kB): a write the disk refuses said in one line (errors/kinds.js), a corrupt
+ * session's link left alone and what the session file holds now for an OAuth refresh
+ * (session.js), an edit compared before its rename (atomic-write.js), and the history's rotation
+ * lock (core/file-lock.js, evaluated by the history writer at a run's end): 170.0 kB, so the
+ * budget is 170.5 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 169_000;
+const FAST_RUN_BUDGET_BYTES = 170_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -99,7 +104,7 @@ const FAST_RUN_BUDGET_BYTES = 169_000;
  */
 const PLAIN_PATH_MODULES = `
 chain/needs-chain.js chain/chain-annotations.js core/http/proxy-env.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js core/file-lock.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-keys.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js
