@@ -286,6 +286,8 @@ await build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  // CommonJS has no import.meta: the modules here that could ask for it use `require` in a bundle (core/file-lock.ts).
+  define: { 'import.meta.url': 'undefined' },
   minifyWhitespace: true,
   minifySyntax: true,
   minifyIdentifiers: true,

@@ -14,7 +14,8 @@ describe('internalError', () => {
     const full = internalError(refusal('ENOSPC', 'write'));
     expect([full.message, full.exitCode]).toEqual(['cannot write /cfg/reqflow/trusted-projects.json: no space left on the device', 74]); // named as the file, not its temporary
     expect(full.hint).not.toMatch(/bug/);
-    expect(internalError(refusal('EROFS', 'open')).message).toBe('cannot write /cfg/reqflow/trusted-projects.json: read-only file system');
+    expect(internalError(refusal('EROFS', 'rename')).message).toBe('cannot write /cfg/reqflow/trusted-projects.json: read-only file system');
+    expect(internalError(refusal('EACCES', 'open', '/h/default.ndjson')).message).toBe('cannot open /h/default.ndjson: permission denied'); // a read, or a write
     expect(internalError(refusal('EACCES', 'scandir', '/p')).message).toBe('cannot read /p: permission denied');
   });
 

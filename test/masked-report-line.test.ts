@@ -28,6 +28,17 @@ describe('maskedReportLine', () => {
     expect(masked).not.toContain('98765432');
   });
 
+  test('a secret holding a quote or a backslash, echoed in a text body (escaped twice in the line), is masked too', async () => {
+    const { SecretRegistry } = await import('../src/core/mask.js');
+    const secrets = new SecretRegistry();
+    secrets.add('ab"cd1234');
+    secrets.add('plain\\secret99');
+    const body = JSON.stringify({ seen: 'Bearer ab"cd1234', other: 'Bearer plain\\secret99', n: 1.5 });
+    const line = `${JSON.stringify({ type: 'response', body })}\n`;
+    const masked = maskedReportLine(line, (text) => secrets.scrub(text));
+    expect(JSON.parse(masked).body).toBe(JSON.stringify({ seen: `Bearer ${MASK}`, other: `Bearer ${MASK}`, n: 1.5 }));
+  });
+
   test('a line with nothing to mask is returned as it is', () => {
     const line = '{"type":"test","name":"a","test":{"passed":true}}\n';
     expect(maskedReportLine(line, scrubbing('nothing-here'))).toBe(line);

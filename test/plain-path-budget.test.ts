@@ -93,9 +93,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * session's link left alone and what the session file holds now for an OAuth refresh
  * (session.js), an edit compared before its rename (atomic-write.js), and the history's rotation
  * lock (core/file-lock.js, evaluated by the history writer at a run's end): 170.0 kB, so the
- * budget is 170.5 kB. Issue 23's 200 kB goal stays met.
+ * budget moved to 170.5 kB. Then the review of that round: every lock through proper-lockfile (a
+ * live holder never taken over, a waiter never stepping in unlocked), a proxy named only while no
+ * TLS with the server was up (+0.6 kB): 170.6 kB, so the budget is 171 kB. Issue 23's 200 kB goal
+ * stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 170_500;
+const FAST_RUN_BUDGET_BYTES = 171_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

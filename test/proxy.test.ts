@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, expect } from '@jest/globals';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer as createSocksServer } from '@pondwader/socks5-server';
 import { createProxy } from 'proxy';
@@ -237,6 +238,21 @@ describe('OAuth calls go through the same proxy', () => {
       await new Promise((resolve) => tokens.close(resolve));
     }
   });
+});
+
+test('through a working CONNECT proxy, an https:// server that answers with what is not HTTP is named as that server, not the proxy', async () => {
+  const { createServer } = await import('node:tls');
+  const garbage = createServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key) }, (socket) => socket.once('data', () => socket.end('GARBAGE\r\n\r\n')));
+  await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (garbage.address() as AddressInfo).port;
+    const result = await run([file('tls-garbage.http', `https://127.0.0.1:${port}/g`), '-k'], { https_proxy: proxyUrl });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toContain(`reqflow: 127.0.0.1:${port} did not answer with valid HTTP`);
+    expect(result.stderr).not.toContain('the proxy');
+  } finally {
+    await new Promise((resolve) => garbage.close(resolve));
+  }
 });
 
 test('a proxy that answers with what is not HTTP is named as the proxy, not the server behind it (http:// and a CONNECT for https://)', async () => {

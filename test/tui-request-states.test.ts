@@ -118,10 +118,10 @@ describe('requestMoves (a request file read again)', () => {
     const unnamed = (index: number, url: string): RequestSpec => ({ ...spec(`request-${index + 1}`, index), url }) as RequestSpec;
     const before = [spec('a', 0), spec('dup', 1), spec('dup', 2), unnamed(3, 'http://x/u')];
     const after = [spec('new', 0), spec('a', 1), spec('dup', 2), spec('dup', 3), unnamed(4, 'http://x/u')];
-    const moves = requestMoves(catalog(before), catalog(after));
+    const { moves } = requestMoves(catalog(before), catalog(after));
     expect([...moves].map(([from, to]) => [from.slice(-2), to.slice(-2)])).toEqual([['#0', '#1'], ['#1', '#2'], ['#2', '#3'], ['#3', '#4']]);
     // A renamed request, or an unnamed one whose URL changed, carries nothing over.
-    expect(requestMoves(catalog([spec('a', 0), unnamed(1, 'http://x/u')]), catalog([spec('b', 0), unnamed(1, 'http://x/v')])).size).toBe(0);
+    expect(requestMoves(catalog([spec('a', 0), unnamed(1, 'http://x/u')]), catalog([spec('b', 0), unnamed(1, 'http://x/v')])).moves.size).toBe(0);
   });
 
   it('RequestStates.remap moves each state; a running send whose request is gone stays reachable', () => {
@@ -134,7 +134,7 @@ describe('requestMoves (a request file read again)', () => {
     const running = exchange(b);
     states.begin(running);
     const movedA = spec('a', 1);
-    states.remap(new Map([[requestId(a), requestId(movedA)]]));
+    states.remap({ moves: new Map([[requestId(a), requestId(movedA)]]), reread: new Set(['/w/api.http']) });
     expect(states.get(movedA).shown).toBe(done);
     expect(states.get(a).shown).toBeUndefined();
     expect(states.running().length).toBe(1);
@@ -145,10 +145,26 @@ describe('requestMoves (a request file read again)', () => {
     expect(states.get(movedA).shown).toBe(done);
   });
 
+  it('a file that does not parse now keeps its requests\' states (an editor\'s save half done), as does a file not in the tree', () => {
+    const states = new RequestStates();
+    const a = spec('a', 0);
+    const other = spec('dep', 0, '/elsewhere/dep.http');
+    for (const of of [a, other]) {
+      const done = exchange(of, 200);
+      states.begin(done);
+      states.finish(done);
+    }
+    const broken = { root: '/w', truncated: false, files: [{ path: '/w/api.http', label: 'api.http', specs: [], error: new Error('half written') }] };
+    states.remap(requestMoves({ root: '/w', truncated: false, files: [{ path: '/w/api.http', label: 'api.http', specs: [a] }] }, broken));
+    expect(states.get(a).shown).toBeDefined();
+    expect(states.get(other).shown).toBeDefined();
+  });
+
   it('sameAsWritten: a send is shown as sent only while its request reads the same', () => {
     const a = spec('a', 0);
     expect(sameAsWritten(a, { ...a, source: { ...a.source, line: 9 } } as RequestSpec)).toBe(true);
     expect(sameAsWritten(a, { ...a, url: 'http://x/other' } as RequestSpec)).toBe(false);
     expect(sameAsWritten(a, { ...a, headers: { 'X-A': '1' } } as RequestSpec)).toBe(false);
+    expect(sameAsWritten(a, { ...a, annotations: { script: 'edited' } } as RequestSpec)).toBe(false);
   });
 });

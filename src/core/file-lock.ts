@@ -1,74 +1,65 @@
 /**
- * A lock beside a file, for the read-modify-write steps that runs at once must take in turn
- * (the history's rotation, the trust store, an OAuth refresh). A folder, made or not atomically by `mkdir`: no
- * native module, and nothing left open. A lock older than any such step was left by a killed run,
- * and is taken over.
+ * A lock beside a file, for the read-modify-write steps that runs at once must take in turn:
+ * saving a session, the history's rotation, the trust store, an OAuth refresh. proper-lockfile
+ * (a maintained package, already the session's): a lock folder `<path>.lock` made atomically,
+ * its time refreshed while it is held, so one left by a killed run is stale after 2 s (the least
+ * it allows) and taken over — never one a live run holds, however long its step takes.
  */
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
+import { lazyBuiltin } from './lazy-builtin.js';
 
-/** How long a run waits for another's step, and when a lock is taken to be a killed run's. */
-const LOCK_WAIT_MS = 2_000;
-const LOCK_STALE_MS = 10_000;
+type Lockfile = typeof import('proper-lockfile');
 
-/** One try at the lock: true when taken, false when another holds it, undefined when it cannot be made here. */
-function tryLock(lock: string, staleMs: number): boolean | undefined {
-  try {
-    mkdirSync(lock, { mode: 0o700 });
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') return undefined;
-  }
-  try {
-    if (Date.now() - statSync(lock).mtimeMs > staleMs) rmdirSync(lock);
-  } catch {
-    // Gone meanwhile: the next try may have it.
-  }
-  return false;
+/**
+ * Its CommonJS module through require: import() would start the ES-module loader (~7 ms). In a
+ * CommonJS bundle (the history's writer) `require` is there, and `import.meta` is not.
+ */
+function lockfile(): Lockfile {
+  const load = typeof require === 'function' ? require : lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url);
+  return load('proper-lockfile') as Lockfile;
 }
 
-/** The lock, waited for by blocking (a synchronous step holds it for a moment only). */
-function takeLock(lock: string): boolean {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    const taken = tryLock(lock, LOCK_STALE_MS);
-    if (taken !== false) return taken === true;
-    if (Date.now() > deadline) return false;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5); // a few ms: the steps are quick
-  }
-}
+/** Its lock folder made 0700 whatever the umask (proper-lockfile's own mkdir uses 0777 & ~umask). */
+const privateFs = {
+  ...nodeFs,
+  mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(path, { mode: 0o700 }, callback),
+  mkdirSync: (path: string) => nodeFs.mkdirSync(path, { mode: 0o700 }),
+};
 
-/** The lock, waited for without blocking the event loop: the holder may be this process, awaiting the network. */
-async function takeLockAsync(lock: string, waitMs: number): Promise<boolean> {
-  const deadline = Date.now() + waitMs;
-  for (;;) {
-    const taken = tryLock(lock, Math.max(LOCK_STALE_MS, waitMs));
-    if (taken !== false) return taken === true;
-    if (Date.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 10));
+const STALE_MS = 2_000;
+
+/**
+ * Runs `step` holding `<path>.lock`, waiting for another run's step (about 15 s at most, or
+ * `waitMs`); past that the lock's `ELOCKED` error is thrown, and the step never runs unlocked.
+ */
+export async function withFileLock<T>(path: string, step: () => T | Promise<T>, waitMs = 15_000): Promise<T> {
+  const release = await lockfile().lock(path, { realpath: false, stale: STALE_MS, retries: { retries: Math.ceil(waitMs / 50), minTimeout: 10, maxTimeout: 50 }, fs: privateFs });
+  try {
+    return await step();
+  } finally {
+    await release().catch(() => undefined); // compromised (taken over as stale): nothing left to release
   }
 }
 
 /**
- * Runs `step` holding `<path>.lock`. When the lock cannot be had in time (a folder that refuses
- * it, a run that holds it too long) the step runs anyway: it must still check what it changes.
+ * The same for a synchronous step (the history's writer), without waiting: undefined when another
+ * run holds the lock — that run is doing the step.
  */
-export async function withFileLock<T>(path: string, step: () => T | Promise<T>, waitMs = LOCK_WAIT_MS): Promise<T> {
-  const lock = `${path}.lock`;
-  const held = await takeLockAsync(lock, waitMs);
+export function tryFileLockSync<T>(path: string, step: () => T): T | undefined {
+  let release: () => void;
   try {
-    return await step();
-  } finally {
-    if (held) rmdirSync(lock);
+    release = lockfile().lockSync(path, { realpath: false, stale: STALE_MS, fs: privateFs });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOCKED') return undefined;
+    throw error;
   }
-}
-
-/** {@link withFileLock} for a step that is synchronous (the history's writer). */
-export function withFileLockSync<T>(path: string, step: () => T): T {
-  const lock = `${path}.lock`;
-  const held = takeLock(lock);
   try {
     return step();
   } finally {
-    if (held) rmdirSync(lock);
+    try {
+      release();
+    } catch {
+      // compromised (taken over as stale): nothing left to release
+    }
   }
 }

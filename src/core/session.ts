@@ -1,6 +1,6 @@
-import * as nodeFs from 'node:fs';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError } from './errors/index.js';
+import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
@@ -248,14 +248,8 @@ export class FileSession implements Session {
       // Folders reqflow creates are 0700; one that exists (REQFLOW_STATE_DIR, a shared folder) is
       // never re-moded: the session file itself is 0600 whatever its folder.
       mkdirSync(dir, { recursive: true, mode: 0o700 });
-      // proper-lockfile: a lock folder beside the file, refreshed while held; one left by a crashed
-      // run is stale after 2 s (the least it allows), and waiting for it beats losing a value.
-      // Its CommonJS module through require: import() would start the ES-module loader (~7 ms).
-      const { lock } = lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('proper-lockfile') as typeof import('proper-lockfile');
-      // Its lock folder is made 0700 whatever the umask (proper-lockfile's own mkdir uses 0777 & ~umask).
-      const privateFs = { ...nodeFs, mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(path, { mode: 0o700 }, callback) };
-      const release = await lock(this.path, { realpath: false, stale: 2000, retries: { retries: 300, minTimeout: 10, maxTimeout: 50 }, fs: privateFs });
-      try {
+      // Under the session's lock (waiting for another run's save beats losing a value).
+      await withFileLock(this.path, async () => {
         const merged = readSessionFile(this.path) ?? emptyFile();
         for (const name of this.changedVariables) {
           if (Object.hasOwn(this.content.variables, name)) merged.variables[name] = this.content.variables[name] as string;
@@ -275,9 +269,7 @@ export class FileSession implements Session {
         // once, so the next merge must start from what they hold, or it would take another run's
         // cookie, missing from this jar, for one this run removed.
         this.content = { version: 1, variables: merged.variables, data: this.content.data };
-      } finally {
-        await release();
-      }
+      });
     } catch (error) {
       throw fileError(`cannot save the session of profile "${this.profile}"`, this.path, error);
     }

@@ -8,7 +8,7 @@
  * leaves at most one torn last line, which readers skip and the next writer closes.
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
-import { withFileLockSync } from '../core/file-lock.js';
+import { tryFileLockSync } from '../core/file-lock.js';
 import { dirname, resolve } from 'node:path';
 import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
@@ -60,15 +60,18 @@ function stillAt(fd: number, path: string): boolean {
 /**
  * Rotates the file `fd` has open, unless another run did so already, and opens the new one.
  * Under a lock: two runs that both find the file full must not both rename — the second would
- * rename the first's new file over the full `<file>.1`, and its entries would be lost.
+ * rename the first's new file over the full `<file>.1`, and its entries would be lost. Never
+ * waited for: the writer runs on the event loop (the UI's too).
  */
 function rotate(path: string, fd: number): number {
-  return withFileLockSync(path, () => {
+  const rotated = tryFileLockSync(path, () => {
     const mine = stillAt(fd, path);
     closeSync(fd);
     if (mine) renameSync(path, `${path}${ROTATED_SUFFIX}`);
     return openForAppend(path);
   });
+  // Another run holds the lock: it is rotating, and this one writes on (into whichever file is there; `flush` checks).
+  return rotated ?? fd;
 }
 
 /** Lines go out in writes of about this much: the batch's text is never held whole (less for the GC to copy). */

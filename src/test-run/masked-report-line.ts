@@ -7,6 +7,7 @@
 import { isLosslessNumber, parseJsonExact, stringifyJson } from '../core/json-exact.js';
 import { maskSecretFields } from '../core/mask-fields.js';
 import { MASK, isSecretName } from '../core/mask.js';
+import { visibleJson } from '../report/render/visible.js';
 import type { OutputSink } from '../core/model.js';
 
 /** Past this depth a value is masked whole rather than walked (the walk recurses). */
@@ -29,10 +30,34 @@ function isJson(text: string): boolean {
 export function maskedReportLine(line: string, scrub: (text: string) => string): string {
   const newline = line.endsWith('\n') ? '\n' : '';
   const text = newline === '' ? line : line.slice(0, -1);
-  const masked = maskSecretFields(scrub(text));
+  const masked = maskSecretFields(scrubEscaped(scrub(text), scrub));
   if (masked === text || isJson(masked)) return `${masked}${newline}`;
   const { value, lossless } = parseJsonExact(text);
   return `${stringifyJson(maskedValue(value, scrub, 0), lossless)}${newline}`;
+}
+
+/** Every JSON string token of a line, in order (a quote inside a string never starts one). */
+const STRING_TOKEN = /"(?:[^"\\]|\\.)*"/g;
+
+/**
+ * A secret written with a `"` or a `\` is escaped once more inside a string of the record (a text
+ * body is a JSON string there): each string with escapes is decoded, scrubbed in the form the
+ * scrub knows, and written back escaped as before (controls as visible escapes). Numbers and the
+ * rest of the line stay as written.
+ */
+function scrubEscaped(text: string, scrub: (text: string) => string): string {
+  if (!text.includes('\\')) return text;
+  return text.replace(STRING_TOKEN, (token) => {
+    if (!token.includes('\\')) return token;
+    let decoded: string;
+    try {
+      decoded = JSON.parse(token) as string;
+    } catch {
+      return token;
+    }
+    const clean = scrub(decoded);
+    return clean === decoded ? token : visibleJson(JSON.stringify(clean));
+  });
 }
 
 function maskedValue(value: unknown, scrub: (text: string) => string, depth: number): unknown {

@@ -58,12 +58,17 @@ export function isTrustedProject(project: string, env: NodeJS.ProcessEnv = proce
 export async function setTrusted(project: string, trusted: boolean, env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   const path = trustStorePath(env);
   await mkdir(dirname(path), { recursive: true, mode: 0o700 }); // the lock is made beside the file
-  return withFileLock(path, async () => {
-    const projects = trustedProjects(env);
-    const has = projects.includes(project);
-    if (has === trusted) return false;
-    const next: TrustFile = { version: 1, projects: trusted ? [...projects, project] : projects.filter((p) => p !== project) };
-    await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
-    return true;
-  });
+  try {
+    return await withFileLock(path, async () => {
+      const projects = trustedProjects(env);
+      const has = projects.includes(project);
+      if (has === trusted) return false;
+      const next: TrustFile = { version: 1, projects: trusted ? [...projects, project] : projects.filter((p) => p !== project) };
+      await writeFileAtomic(path, `${JSON.stringify(next, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
+      return true;
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    throw new UsageError(`cannot change ${path}: another reqflow kept it locked for too long`, { hint: 'run it again in a moment' });
+  }
 }

@@ -380,9 +380,9 @@ export class TuiApp implements SendHost, CommandHost {
     await this.workspace.reloadCatalog();
     if (this.gone) return;
     // Each request's state and the selection follow the request, not the row (a request added above it moves it).
-    const moves = requestMoves(before, this.workspace.catalog);
-    this.states.remap(moves);
-    const keep = select ?? this.movedKey(moves); // read now: a reload that ran meanwhile may have moved it
+    const moved = requestMoves(before, this.workspace.catalog);
+    this.states.remap(moved);
+    const keep = select ?? this.movedKey(moved.moves); // read now: a reload that ran meanwhile may have moved it
     this.tree.rebuild(this.workspace.catalog, keep);
     this.watcher.follow(this.workspace.catalog);
     if (profiles) this.say(problemsMessage(this.workspace).text, problemsMessage(this.workspace).level);

@@ -4,6 +4,7 @@
  * selection — follows the request, not the row it was on. Request ids change with a request's
  * place in its file (request-states.ts), so a reload re-keys them by what the two parses match.
  */
+import { resolve } from 'node:path';
 import type { RequestSpec } from '../core/model.js';
 import type { Catalog } from './catalog.js';
 import { requestId } from './request-states.js';
@@ -27,16 +28,26 @@ function numbered(specs: readonly RequestSpec[]): string[] {
   });
 }
 
+/** Where the requests of the files read again went; `reread`: those files, by path (request ids start with it). */
+export interface RequestMoves {
+  moves: Map<string, string>;
+  reread: Set<string>;
+}
+
 /**
- * Request ids before → after, for every file in both catalogs. A request with no match (removed,
- * renamed, or unnamed with its URL changed) has no entry: nothing of it carries over.
+ * Request ids before → after, for every file read well both times. A request with no match
+ * (removed, renamed, or unnamed with its URL changed) has no entry: nothing of it carries over.
+ * A file that does not parse now (an editor's save half done) is not in `reread`: its requests
+ * keep what they had until it parses again.
  */
-export function requestMoves(before: Catalog, after: Catalog): Map<string, string> {
+export function requestMoves(before: Catalog, after: Catalog): RequestMoves {
   const moves = new Map<string, string>();
-  const now = new Map(after.files.map((file) => [file.path, file.specs]));
+  const reread = new Set<string>();
+  const now = new Map(after.files.filter((file) => !file.error).map((file) => [file.path, file.specs]));
   for (const file of before.files) {
     const specs = now.get(file.path);
-    if (!specs) continue;
+    if (!specs || file.error) continue;
+    reread.add(resolve(file.path));
     const afterByKey = new Map<string, RequestSpec>();
     numbered(specs).forEach((key, index) => afterByKey.set(key, specs[index] as RequestSpec));
     numbered(file.specs).forEach((key, index) => {
@@ -44,7 +55,7 @@ export function requestMoves(before: Catalog, after: Catalog): Map<string, strin
       if (to) moves.set(requestId(file.specs[index] as RequestSpec), requestId(to));
     });
   }
-  return moves;
+  return { moves, reread };
 }
 
 /**
@@ -53,6 +64,7 @@ export function requestMoves(before: Catalog, after: Catalog): Map<string, strin
  */
 export function sameAsWritten(sent: RequestSpec, now: RequestSpec): boolean {
   if (sent === now) return true;
-  const written = (spec: RequestSpec): string => JSON.stringify([spec.method, spec.url, spec.headers, typeof spec.body === 'string' ? spec.body : (spec.body?.toString('base64') ?? null), spec.bodyParts ?? null, spec.annotations, spec.httpVersion ?? null]);
+  // Everything the file says of it (scripts, checks and captures too), but where it is written.
+  const written = ({ source: _source, ...said }: RequestSpec): string => JSON.stringify(said);
   return written(sent) === written(now);
 }

@@ -60,14 +60,16 @@ export class RequestStates {
   /**
    * The request files were read again: each state goes to its request's new id (request-moves.ts).
    * The state of a request that is gone goes with it; a send of it still running is kept apart
-   * (Esc and quitting must still reach it).
+   * (Esc and quitting must still reach it). States of files not read again well stay.
    */
-  remap(moves: ReadonlyMap<string, string>): void {
+  remap({ moves, reread }: { moves: ReadonlyMap<string, string>; reread: ReadonlySet<string> }): void {
     const before = [...this.states];
     this.states.clear();
     for (const [id, state] of before) {
       const to = moves.get(id);
       if (to !== undefined) this.states.set(to, state);
+      // A file not read again well (it does not parse now; a request another file's chain ran): kept as it is.
+      else if (!reread.has(id.slice(0, id.lastIndexOf('#')))) this.states.set(id, state);
       else if (state.running) this.orphans.add(state.running);
     }
   }

@@ -62,6 +62,9 @@ export class PluginError extends ReqflowError {
   }
 }
 
+/** The calls that only read: a refusal there is no failed write. */
+const READING = new Set(['read', 'scandir', 'opendir', 'readlink', 'realpath', 'stat', 'lstat', 'access']);
+
 /** Why the file system refused a write, in words, for the codes that are the machine's state rather than a bug. */
 const REFUSALS: Readonly<Record<string, string>> = {
   ENOSPC: 'no space left on the device',
@@ -80,10 +83,11 @@ function fileSystemRefusal(cause: unknown): ReqflowError | undefined {
   const { code, path, dest, syscall } = (cause ?? {}) as NodeJS.ErrnoException & { dest?: string };
   const why = typeof code === 'string' ? REFUSALS[code] : undefined;
   if (why === undefined || typeof path !== 'string') return undefined;
-  const reading = syscall === 'read' || syscall === 'scandir' || syscall === 'stat' || syscall === 'lstat' || syscall === 'access';
+  // `open` serves reading and writing alike: said as it is.
+  const verb = READING.has(syscall ?? '') ? 'read' : syscall === 'open' ? 'open' : 'write';
   // An atomic write's temporary file (`.name.PID.HEX.tmp`, core/atomic-write.ts) is named as the file it was for.
   const shown = (dest ?? path).replace(/([/\\])\.([^/\\]+)\.\d+\.[0-9a-f]+\.tmp$/, '$1$2');
-  return new ReqflowError(`cannot ${reading ? 'read' : 'write'} ${shown}: ${why}`, { exitCode: ExitCode.output, hint: reading ? 'fix the permissions, then run it again' : 'nothing was changed there; free space or fix the permissions, then run it again', cause });
+  return new ReqflowError(`cannot ${verb} ${shown}: ${why}`, { exitCode: ExitCode.output, hint: verb === 'write' ? 'nothing was changed there; free space or fix the permissions, then run it again' : 'fix the permissions (or free space), then run it again', cause });
 }
 
 /**

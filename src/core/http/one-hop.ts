@@ -92,7 +92,10 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
         return;
       }
       // A reset on a kept-alive socket says nothing about the TLS handshake (see tls-errors.ts).
-      void requestError(error, { ...target(), reusedSocket: req.reusedSocket }, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
+      const failed = { ...target(), reusedSocket: req.reusedSocket };
+      // TLS with the server was up (through the proxy's tunnel): what failed is the server's, not the proxy's.
+      if ((req.socket as { encrypted?: boolean } | null)?.encrypted === true) delete failed.proxy;
+      void requestError(error, failed, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
     };
     req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
     // A new socket must connect (TCP and TLS) in time; a kept-alive one is connected already.

@@ -66,20 +66,30 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
 async function refreshOnce(ctx: RequestContext, settings: OAuthSettings, stored: StoredOAuth, refreshToken: string): Promise<void> {
   const session = ctx.session;
   if (!(session instanceof FileSession) || session.savedNow() === undefined) return refresh(ctx, settings, stored, refreshToken);
-  // The lock is waited for as long as a refresh may take (then the refresh goes anyway).
-  return withFileLock(`${session.path}.oauth`, async () => {
-    const onDisk = session.savedNow();
-    const theirs = onDisk?.data[OAUTH_SESSION_KEY] as StoredOAuth | undefined;
-    const theirToken = onDisk?.variables[TOKEN_VARIABLE];
-    if (theirs?.refreshToken !== undefined && theirs.refreshToken !== refreshToken && theirToken !== undefined && !expiresSoon(theirs)) {
-      session.set(TOKEN_VARIABLE, theirToken);
-      session.setData(OAUTH_SESSION_KEY, theirs);
-      for (const secret of [theirToken, theirs.refreshToken]) ctx.addSecret?.(secret);
-      note(ctx, `another run refreshed the access token of profile "${ctx.profile.name}" (${describeExpiry(theirs)})`);
-      return;
-    }
-    await refresh(ctx, settings, stored, refreshToken);
-  }, ctx.options.timeoutMs + 1_000);
+  const mine = session.get(TOKEN_VARIABLE);
+  try {
+    // Waited for as long as another run's refresh may take (it is bounded by its own time-out); never refreshed unlocked.
+    await withFileLock(
+      `${session.path}.oauth`,
+      async () => {
+        const onDisk = session.savedNow();
+        const theirs = onDisk?.data[OAUTH_SESSION_KEY] as StoredOAuth | undefined;
+        const theirToken = onDisk?.variables[TOKEN_VARIABLE];
+        if (theirs !== undefined && theirToken !== undefined && theirToken !== mine && !expiresSoon(theirs)) {
+          session.set(TOKEN_VARIABLE, theirToken);
+          session.setData(OAUTH_SESSION_KEY, theirs);
+          for (const secret of [theirToken, theirs.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
+          note(ctx, `another run refreshed the access token of profile "${ctx.profile.name}" (${describeExpiry(theirs)})`);
+          return;
+        }
+        await refresh(ctx, settings, stored, refreshToken);
+      },
+      ctx.options.timeoutMs * 2 + 5_000,
+    );
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
+    throw new AuthFlowError(`another reqflow is still refreshing the OAuth token of profile "${ctx.profile.name}"`, { hint: 'run it again in a moment' });
+  }
 }
 
 async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: StoredOAuth, refreshToken: string): Promise<void> {
