@@ -8,13 +8,13 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { answerGraphqlOk, startRecorder, type Recorder } from './helpers/recorder.js';
 
 const tmp = tempDir('reqflow-graphql-exact-');
 let server: Recorder;
 
 beforeAll(async () => {
-  server = await startRecorder((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}'));
+  server = await startRecorder(answerGraphqlOk);
 });
 afterAll(async () => {
   await server.close();

@@ -6,15 +6,14 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { ROOT, runCli, tempDir } from './helpers/cli.js';
-import { startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
+import { answerGraphqlOk, startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
 
 const FIXTURES = join(ROOT, 'test', 'fixtures', 'dialect');
 const tmp = tempDir('reqflow-dialect-tb-');
 let server: Recorder;
 
 beforeAll(async () => {
-  // A GraphQL-shaped answer, so GraphQL requests report no warning.
-  server = await startRecorder((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"data":{"ok":true}}'));
+  server = await startRecorder(answerGraphqlOk);
 });
 afterAll(async () => {
   await server.close();

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
 import { emulator } from './helpers/terminal-emulator.js';
-import { harnessPerTest, isolatedEnv, type Harness, selectRequest } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness, selectRequest, sendRequest } from './helpers/tui-harness.js';
 import { startGateServer, type GateServer } from './servers/gate-server.js';
 
 let api: GateServer;
@@ -79,12 +79,8 @@ describe('no stale cells', () => {
 
   it('after an emoji body, then an error, the terminal equals a fresh redraw', async () => {
     const h = await open();
-    await selectRequest(h, 'emoji');
-    await h.press('enter');
-    await h.waitFor('done');
-    await selectRequest(h, 'refused');
-    await h.press('enter');
-    await h.waitFor('exits with 4');
+    await sendRequest(h, 'emoji', 'done');
+    await sendRequest(h, 'refused', 'exits with 4');
     const { terminal, fresh } = await terminalAndFresh(h);
     expect(terminal.join('\n')).toContain('refused');
     expect(terminal).toEqual(fresh);

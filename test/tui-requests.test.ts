@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { tempDir } from './helpers/cli.js';
-import { harnessPerTest, isolatedEnv, type Harness, selectRequest } from './helpers/tui-harness.js';
+import { harnessPerTest, isolatedEnv, type Harness, selectRequest, sendRequest } from './helpers/tui-harness.js';
 import { startGateServer, type GateServer } from './servers/gate-server.js';
 
 let api: GateServer;
@@ -136,12 +136,8 @@ describe('a request file changed on disk', () => {
       const file = (top: string, second = '/second'): string => `${top}### first\nGET {{baseUrl}}/first\n\n### second\nGET {{baseUrl}}${second}\n\n### third\nDELETE {{baseUrl}}/third\n`;
       folder.write('api.http', file(''));
       const h = await startHarness({ dir: folder.dir, env: isolatedEnv(folder.dir), variables: [`baseUrl=${api.url}`] });
-      await selectRequest(h, 'second');
-      await h.press('enter');
-      await h.waitFor('"/second"');
-      await selectRequest(h, 'third');
-      await h.press('enter');
-      await h.waitFor('"/third"');
+      await sendRequest(h, 'second', '"/second"');
+      await sendRequest(h, 'third', '"/third"');
       await selectRequest(h, 'second');
       await h.waitFor('"/second"');
 

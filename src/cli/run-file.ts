@@ -1,6 +1,6 @@
 import { isatty } from 'node:tty';
 import { BUILTIN_PLUGINS } from '../pipeline/builtins.js';
-import { ExitCode, ReqflowError, UsageError } from '../core/errors/index.js';
+import { ExitCode, ReqflowError, UsageError, fileErrorWords } from '../core/errors/index.js';
 import { AgentPool } from '../core/http/agents.js';
 import { SecretRegistry, displayUrl } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
@@ -60,7 +60,7 @@ function sinkFor(io: CliIo, outputGone: () => boolean): OutputSink {
 
 /** `reqflow run x > /dev/full`: one line naming why, exit 74 — never exit 0 with the output cut short. */
 function outputWriteError(error: NodeJS.ErrnoException): ReqflowError {
-  const why = error.code === 'ENOSPC' ? 'no space left on the device' : error.code === 'EIO' ? 'input/output error' : (error.code ?? error.message);
+  const why = fileErrorWords(error.code) ?? error.code ?? error.message;
   return new ReqflowError(`cannot write the output: ${why}`, { exitCode: ExitCode.output, hint: 'the output is incomplete; check the disk or the file it is redirected to' });
 }
 

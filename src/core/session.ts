@@ -1,5 +1,5 @@
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
-import { UsageError } from './errors/index.js';
+import { UsageError, fileErrorWords } from './errors/index.js';
 import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { dirname, join } from 'node:path';
@@ -121,7 +121,7 @@ export function loadProfileSession(profile: string, document: ProfilesDocument, 
 /** A file-system failure on a session file, as one clear line (exit 2) instead of a crash. */
 function fileError(what: string, path: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'EISDIR' ? 'it is a folder' : code === 'ENOTDIR' ? 'a parent of it is not a folder' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'ENOSPC' ? 'no space left on the device' : code === 'EROFS' ? 'read-only file system' : code === 'ELOCKED' ? 'another reqflow kept it locked for too long' : String(code ?? error);
+  const why = code === 'ELOCKED' ? 'another reqflow kept it locked for too long' : (fileErrorWords(code) ?? String(code ?? error));
   return new UsageError(`${what}: ${path}: ${why}`, { hint: 'sessions live in $REQFLOW_STATE_DIR, else $XDG_STATE_HOME/reqflow, else ~/.local/state/reqflow; fix or remove that path', cause: error });
 }
 

@@ -6,7 +6,7 @@
  */
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../core/errors/index.js';
+import { UsageError, fileErrorWords } from '../core/errors/index.js';
 import { shellWord } from '../core/shell.js';
 
 /** Larger request files are refused (10,000 requests take ~1 MiB). */
@@ -15,7 +15,7 @@ const LIMIT = `request files are at most ${MAX_REQUEST_FILE / 1024 / 1024} MiB`;
 
 function unreadable(file: string, error: unknown): UsageError {
   const code = (error as NodeJS.ErrnoException).code;
-  const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+  const why = fileErrorWords(code) ?? String(code ?? error);
   // A folder holds request files: `reqflow test` is the command that runs them.
   return new UsageError(`cannot read request file ${file}: ${why}`, code === 'EISDIR' ? { hint: `to run every request file in it: reqflow test ${shellWord(file)}` } : {});
 }

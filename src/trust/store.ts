@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../core/atomic-write.js';
 import { withFileLock } from '../core/file-lock.js';
 import { configDir } from '../core/config-dir.js';
-import { UsageError } from '../core/errors/index.js';
+import { UsageError, fileErrorWords } from '../core/errors/index.js';
 
 interface TrustFile {
   version: 1;
@@ -30,7 +30,7 @@ export function trustedProjects(env: NodeJS.ProcessEnv = process.env): string[] 
     text = readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code === 'EACCES' ? 'permission denied' : String((error as NodeJS.ErrnoException).code ?? error)}`);
+    throw new UsageError(`cannot read ${path}: ${fileErrorWords((error as NodeJS.ErrnoException).code) ?? String((error as NodeJS.ErrnoException).code ?? error)}`);
   }
   let parsed: unknown;
   try {

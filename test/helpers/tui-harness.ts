@@ -157,3 +157,10 @@ export async function selectRequest(h: Harness, name: string, tries = 30): Promi
   }
   throw new Error(`request "${name}" not found:\n${h.text()}`);
 }
+
+/** Selects the request named `name`, sends it, and waits until `shown` (its answer) is on the screen. */
+export async function sendRequest(h: Harness, name: string, shown: string): Promise<string> {
+  await selectRequest(h, name);
+  await h.press('enter');
+  return h.waitFor(shown);
+}

@@ -65,15 +65,25 @@ export class PluginError extends ReqflowError {
 /** The calls that only read: a refusal there is no failed write. */
 const READING = new Set(['read', 'scandir', 'opendir', 'readlink', 'realpath', 'stat', 'lstat', 'access']);
 
-/** Why the file system refused a write, in words, for the codes that are the machine's state rather than a bug. */
-const REFUSALS: Readonly<Record<string, string>> = {
+/** A file-system error code in words, for every message that names one (sessions, the output, the files reqflow writes). */
+const FILE_ERROR_WORDS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such file',
+  EISDIR: 'it is a folder',
+  ENOTDIR: 'a parent of it is not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
   ENOSPC: 'no space left on the device',
   EDQUOT: 'the disk quota is used up',
   EROFS: 'read-only file system',
   EIO: 'input/output error',
-  EACCES: 'permission denied',
-  EPERM: 'operation not permitted',
 };
+
+export function fileErrorWords(code: string | undefined): string | undefined {
+  return code === undefined ? undefined : FILE_ERROR_WORDS[code];
+}
+
+/** The codes that are the machine's state (a full or read-only disk, a refused permission) rather than a bug. */
+const REFUSALS = new Set(['EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
 
 /**
  * A full disk, a read-only one, a folder without write permission: the machine's state, said in
@@ -81,7 +91,7 @@ const REFUSALS: Readonly<Record<string, string>> = {
  */
 function fileSystemRefusal(cause: unknown): ReqflowError | undefined {
   const { code, path, dest, syscall } = (cause ?? {}) as NodeJS.ErrnoException & { dest?: string };
-  const why = typeof code === 'string' ? REFUSALS[code] : undefined;
+  const why = typeof code === 'string' && REFUSALS.has(code) ? fileErrorWords(code) : undefined;
   if (why === undefined || typeof path !== 'string') return undefined;
   // `open` serves reading and writing alike: said as it is.
   const verb = READING.has(syscall ?? '') ? 'read' : syscall === 'open' ? 'open' : 'write';

@@ -24,7 +24,7 @@ export async function requestError(error: unknown, target: Target, timeoutMs: nu
 /** What an error of this hop names: the request, and whether a client certificate, a Unix socket or a proxy was in play. */
 export function errorTarget(request: OutgoingRequest, url: URL): Target {
   const proxy = request.socketPath === undefined ? request.proxy?.forUrl(url) : undefined;
-  return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}), ...(proxy ? { proxy } : {}) };
+  return { method: request.method, url, clientCertificate: request.tls.cert !== undefined || request.tls.pfx !== undefined, ...(request.socketPath !== undefined ? { socketPath: request.socketPath } : {}), ...(proxy ? { proxy } : {}), ...(request.verifyAlways ? { verifyAlways: true } : {}) };
 }
 
 

@@ -13,6 +13,8 @@ export interface OutgoingRequest {
   asteriskForm?: boolean;
   headers: RequestHeaders;
   body?: string | Buffer;
+  /** TLS verification cannot be turned off for this request (an OAuth endpoint): its errors never suggest it. */
+  verifyAlways?: true;
   tls: TlsConnectionOptions;
   timeoutMs: number;
   /** Time-out for the connection alone (TCP and TLS), when shorter than `timeoutMs`. */

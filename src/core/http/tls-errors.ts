@@ -12,26 +12,31 @@ export interface TlsTarget {
   clientCertificate?: boolean;
   /** The request went out on a kept-alive socket (a reset there is not about the handshake). */
   reusedSocket?: boolean;
+  /** Verification cannot be turned off for it (an OAuth endpoint): no hint offers insecureSkipVerify. */
+  verifyAlways?: boolean;
 }
 
 interface Explanation {
   what: string;
   hint: string;
+  /** insecureSkipVerify would get past it (for testing only): said, where it can be set. */
+  skippable?: true;
 }
 
-const TRUST_HINT = 'trust the CA that issued it with tls.caFile (PEM); insecureSkipVerify skips the check, for testing only';
+const SKIP_HINT = '; insecureSkipVerify skips the check, for testing only';
+const TRUST_HINT = 'trust the CA that issued it with tls.caFile (PEM)';
 
 /** OpenSSL's verification results for the server's certificate, as Node names them. */
 const SERVER_CERTIFICATE: Record<string, Explanation> = {
-  DEPTH_ZERO_SELF_SIGNED_CERT: { what: 'the server certificate is self-signed and not trusted', hint: 'trust that certificate with tls.caFile (PEM); insecureSkipVerify skips the check, for testing only' },
-  SELF_SIGNED_CERT_IN_CHAIN: { what: 'the server certificate is not trusted (its chain ends in an unknown CA)', hint: TRUST_HINT },
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT },
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT },
-  UNABLE_TO_GET_ISSUER_CERT: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT },
-  CERT_UNTRUSTED: { what: 'the server certificate is not trusted', hint: TRUST_HINT },
+  DEPTH_ZERO_SELF_SIGNED_CERT: { what: 'the server certificate is self-signed and not trusted', hint: 'trust that certificate with tls.caFile (PEM)', skippable: true },
+  SELF_SIGNED_CERT_IN_CHAIN: { what: 'the server certificate is not trusted (its chain ends in an unknown CA)', hint: TRUST_HINT, skippable: true },
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT, skippable: true },
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT, skippable: true },
+  UNABLE_TO_GET_ISSUER_CERT: { what: 'the server certificate is not trusted (unknown issuer)', hint: TRUST_HINT, skippable: true },
+  CERT_UNTRUSTED: { what: 'the server certificate is not trusted', hint: TRUST_HINT, skippable: true },
   INVALID_CA: { what: 'the server certificate chain has an invalid CA certificate', hint: 'the server must send a proper chain; check its CA certificates' },
   CERT_SIGNATURE_FAILURE: { what: 'the server certificate signature is invalid', hint: 'the server certificate is damaged or forged; check the server' },
-  CERT_HAS_EXPIRED: { what: 'the server certificate has expired', hint: "the server must renew its certificate (or this machine's clock is wrong); insecureSkipVerify skips the check, for testing only" },
+  CERT_HAS_EXPIRED: { what: 'the server certificate has expired', hint: "the server must renew its certificate (or this machine's clock is wrong)", skippable: true },
   CERT_NOT_YET_VALID: { what: 'the server certificate is not valid yet', hint: "check this machine's clock" },
   CERT_REVOKED: { what: 'the server certificate has been revoked', hint: 'the server must get a new certificate' },
 };
@@ -98,7 +103,7 @@ export function toTlsError(error: unknown, target: TlsTarget): TlsError | undefi
   const fail = (what: string, hint: string): TlsError => new TlsError(`TLS error with ${host}: ${what}`, { hint, cause: error });
 
   const server = SERVER_CERTIFICATE[code];
-  if (server) return fail(server.what, server.hint);
+  if (server) return fail(server.what, server.skippable && target.verifyAlways !== true ? `${server.hint}${SKIP_HINT}` : server.hint);
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     return fail(`the server certificate is for ${certificateNames(err)}, not for ${target.url.hostname} (host name mismatch)`, 'use a URL with a host name the certificate lists, or have the certificate reissued with this name in subjectAltName');
   }

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors/index.js';
+import { UsageError, fileErrorWords } from '../errors/index.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { BodyPart, BodyPiece, RequestSpec, VariableResolver } from '../model.js';
 import { notAFile } from '../not-a-file.js';
@@ -24,7 +24,7 @@ async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: Request
     bytes = await lazyBuiltin<typeof import('node:fs/promises')>('node:fs/promises').readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' ? 'permission denied' : String(code ?? error);
+    const why = fileErrorWords(code) ?? String(code ?? error);
     throw new UsageError(`cannot read the body file ${part.path} ${where}: ${why}`, { hint: 'paths are relative to the request file' });
   }
   if (!part.substitute) return bytes;

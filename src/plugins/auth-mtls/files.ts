@@ -3,7 +3,7 @@
  * problem that says which setting (of the request or of the profile) named the file.
  */
 import { readFile } from 'node:fs/promises';
-import { TlsError } from '../../core/errors/index.js';
+import { TlsError, fileErrorWords } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { TlsSettings } from '../../core/model.js';
@@ -54,7 +54,7 @@ export async function readTlsFile(file: TlsFile): Promise<Buffer> {
     if (code === 'ENOENT') {
       throw new TlsError(`${file.what} not found: ${file.path} (${file.setting})`, { hint: 'relative tls paths start at the folder of the file that names them (the request file or .profiles.json); ~ is your home folder' });
     }
-    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a folder' : String(code ?? error);
+    const why = fileErrorWords(code) ?? String(code ?? error);
     throw new TlsError(`cannot read ${describeFile(file)}: ${why}`, { hint: code === 'EISDIR' ? 'name the file itself, not its folder' : 'check that the file exists and that you may read it' });
   }
 }

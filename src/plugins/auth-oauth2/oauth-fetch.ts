@@ -54,6 +54,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
           headers: init.headers,
           ...(body !== undefined ? { body } : {}),
           tls: options.ca ? { ca: options.ca } : {},
+          verifyAlways: true,
           timeoutMs: options.timeoutMs,
           followRedirects: false,
           ...(options.proxy ? { proxy: options.proxy } : {}),
@@ -72,8 +73,7 @@ export function createOAuthFetch(options: OAuthFetchOptions): { fetch: OAuthFetc
       }
       // Keep the exit code (4 network, 5 TLS); name the OAuth endpoint that failed. A hint naming a
       // request's flag (--timeout) would not help `reqflow oauth login`, which has none.
-      // Nor one offering insecureSkipVerify: it applies to requests, never to OAuth endpoints (oauth.md).
-      const hint = known?.hint?.replace(/; insecureSkipVerify skips the check, for testing only$/, '');
+      const hint = known?.hint;
       throw new ReqflowError(`cannot reach the OAuth endpoint ${where}: ${known?.message ?? String(error)}`, {
         exitCode: known?.exitCode ?? ExitCode.network,
         hint: hint !== undefined && !/--[a-z]/.test(hint) ? hint : OAUTH_ENDPOINT_HINT,
