@@ -133,11 +133,13 @@ report/render/safe-text.js report/render/test-lines.js report/render/visible.js
 
 /**
  * Node built-ins a plain GET must not load: each costs start-up time and none is needed for it
- * (docs/performance.md). `fs/promises` brings readline and the fs watchers (~1.5 ms), `module`
+ * (docs/performance.md). `fs/promises` brings readline and the fs watchers (~1.5 ms) — so does
+ * reading `fs.promises` or fs's stream classes, which a spread of node:fs does (its internal
+ * modules are listed for that: `{ ...fs }` in the lock helper cost 3–4 ms of every run), `module`
  * Node's ES-module loader, `parse_args` is `node:util`'s parseArgs (a command line without
  * flags needs none), the rest serve TLS, compression, HTTP/2, processes and threads.
  */
-const FORBIDDEN_BUILTINS = ['fs/promises', 'readline', 'module', 'internal/modules/esm/loader', 'internal/util/parse_args/parse_args', 'crypto', 'tls', 'https', 'zlib', 'http2', 'child_process', 'worker_threads'];
+const FORBIDDEN_BUILTINS = ['fs/promises', 'internal/fs/promises', 'internal/fs/streams', 'internal/fs/watchers', 'internal/readline/interface', 'readline', 'module', 'internal/modules/esm/loader', 'internal/util/parse_args/parse_args', 'crypto', 'tls', 'https', 'zlib', 'http2', 'child_process', 'worker_threads'];
 
 const FAST_RUN = join(ROOT, 'dist', 'bundle', 'fast-run.cjs');
 const EXTRAS = join(ROOT, 'dist', 'bundle', 'extras.cjs');

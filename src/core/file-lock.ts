@@ -19,11 +19,23 @@ function lockfile(): Lockfile {
   return load('proper-lockfile') as Lockfile;
 }
 
-/** Its lock folder made 0700 whatever the umask (proper-lockfile's own mkdir uses 0777 & ~umask). */
+/**
+ * The calls proper-lockfile makes (and, for a lock taken synchronously, their `Sync` forms), its
+ * lock folder made 0700 whatever the umask (its own mkdir uses 0777 & ~umask). Listed, not spread
+ * from node:fs: a spread reads fs's lazy getters (its streams, `fs.promises`), ~3 ms of every
+ * start-up, since this module is on the plain path (the session's and the history's locks).
+ */
 const privateFs = {
-  ...nodeFs,
   mkdir: (path: string, callback: (error: NodeJS.ErrnoException | null) => void) => nodeFs.mkdir(path, { mode: 0o700 }, callback),
   mkdirSync: (path: string) => nodeFs.mkdirSync(path, { mode: 0o700 }),
+  realpath: nodeFs.realpath,
+  realpathSync: nodeFs.realpathSync,
+  stat: nodeFs.stat,
+  statSync: nodeFs.statSync,
+  rmdir: nodeFs.rmdir,
+  rmdirSync: nodeFs.rmdirSync,
+  utimes: nodeFs.utimes,
+  utimesSync: nodeFs.utimesSync,
 };
 
 const STALE_MS = 2_000;
