@@ -235,4 +235,20 @@ describe('history replay', () => {
     expect(server.received.length).toBe(before);
     expect(server.received.slice(sent).filter((r) => r.method === 'DELETE')).toEqual([]);
   });
+
+  test.each([
+    ['YAML', 'r.yaml', (url: string) => `- url: "${url}/x"\n- method: POST\n  url: "${url}/y"\n  body: hello\n`, (url: string) => `- method: DELETE\n  url: "${url}/z"\n- url: "${url}/x"\n- method: POST\n  url: "${url}/y"\n  body: hello\n`],
+    ['JSON', 'r.json', (url: string) => JSON.stringify([{ url: `${url}/x` }, { method: 'POST', url: `${url}/y`, body: 'hello' }]), (url: string) => JSON.stringify([{ method: 'DELETE', url: `${url}/z` }, { url: `${url}/x` }, { method: 'POST', url: `${url}/y`, body: 'hello' }])],
+  ])('%s: a request without a method (a GET) now in the place of the POST sent is refused, nothing sent', async (_format, name, before, after) => {
+    const dir = project(`replay-no-method-${name}`, { [name]: before(server.url) });
+    expect((await runCli(['run', name, '-n', 'request-2'], { env, cwd: dir })).code).toBe(0);
+    const entry = historyLines(historyFileFor(env.REQFLOW_STATE_DIR, dir)).entries.at(-1);
+    expect(entry?.method).toBe('POST');
+    writeFileSync(join(dir, name), after(server.url));
+    const sent = server.received.length;
+    const replayed = await runCli(['history', 'replay', entry?.id ?? ''], { env, cwd: dir });
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain(`"request-2" of ${name} is now a GET`);
+    expect(server.received.length).toBe(sent);
+  });
 });

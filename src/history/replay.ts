@@ -53,9 +53,10 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   }
   // The request of that name now: another one altogether when its method changed (an unnamed
   // `request-2` is the second request, whichever that is now: a DELETE added above the GET sent).
-  // Only where the method sent is the one the file writes: GraphQL sends a POST, and an httpyac hook may change it.
+  // Only where the method sent is the one the file gives (written, or GET when none is): GraphQL
+  // sends a POST, and an httpyac hook may change it.
   const [spec] = named;
-  const asWritten = spec !== undefined && spec.methodWritten !== false && spec.annotations.protocol === undefined && spec.chain?.scripts?.some((script) => script.phase === 'request') !== true;
+  const asWritten = spec !== undefined && spec.annotations.protocol === undefined && spec.chain?.scripts?.some((script) => script.phase === 'request') !== true;
   if (spec && asWritten && spec.method !== entry.method) {
     throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} is now a ${spec.method} (line ${spec.source.line}); the one sent was a ${entry.method} at line ${entry.line}`, { hint: 'the file changed since; give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
   }
