@@ -233,4 +233,35 @@ describe('YAML and JSON request files', () => {
     expect(result.code).toBe(0);
     expect(result.received.map((r) => r.body.toString())).toEqual(['{\n  "id": 12345678901234567890,\n  "huge": 1e400,\n  "n": 1.5\n}']);
   });
+
+  test('a YAML body: 1e400 and 1.10 go out as numbers as written (js-yaml reads 1e400 as a string, 1.10 as 1.1), as in a JSON file', async () => {
+    const result = await run('floats.yaml', 'method: POST\nurl: BASE/floats\nbody:\n  e: 1e400\n  f: 1.5e300\n  v: 1.10\n  k: 1e3\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => r.body.toString())).toEqual(['{\n  "e": 1e400,\n  "f": 1.5e300,\n  "v": 1.10,\n  "k": 1e3\n}']);
+  });
+
+  test.each([
+    ['body', 'method: POST\nurl: BASE/inf\nbody:\n  a: [1, {g: .inf}]\n', 'body.a[1].g: Infinity'],
+    ['GraphQL variables', 'url: BASE/graphql\nprotocol: graphql\nbody: "query Q($n: Float) { f(n: $n) }"\nvariables:\n  n: .nan\n', 'variables.n: NaN'],
+  ])("YAML's .inf or .nan in the %s: exit 2 naming the field, nothing sent (JSON has no such number; it went out as null)", async (_where, text, named) => {
+    const result = await run('inf.yaml', text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${named} has no JSON form\n`);
+    expect(result.received).toEqual([]);
+  });
+
+  test('a header written as a number or true/false goes out as written (YAML and JSON), as in a .http file', async () => {
+    const yaml = await run('typed.yaml', 'url: BASE/typed\nheaders:\n  X-Version: 1.10\n  X-Zip: 0755\n  X-Flag: True\n  X-List: [2.0, a]\n  X-Int: 7\n');
+    const json = await run('typed.json', '{"url": "BASE/typed", "headers": {"X-Version": 1.10, "X-Big": 12345678901234567890, "X-List": [2.0, "a"], "X-Flag": true}}');
+    expect([yaml.code, json.code]).toEqual([0, 0]);
+    const picked = (r: { headers: Record<string, string | string[] | undefined> }) => ['x-version', 'x-zip', 'x-flag', 'x-list', 'x-int', 'x-big'].map((name) => r.headers[name]);
+    expect(yaml.received.map(picked)).toEqual([['1.10', '0755', 'True', '2.0, a', '7', undefined]]);
+    expect(json.received.map(picked)).toEqual([['1.10', undefined, 'true', '2.0, a', undefined, '12345678901234567890']]);
+  });
+
+  test('a YAML header from a merged anchor keeps its text too', async () => {
+    const result = await run('merged.yaml', 'common: &common\n  X-Version: 2.0\nrequests:\n  - url: BASE/merged\n    headers:\n      <<: *common\n      X-Own: 01\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => [r.headers['x-version'], r.headers['x-own']])).toEqual([['2.0', '01']]);
+  });
 });

@@ -121,6 +121,19 @@ export function holdsInexactNumbers(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/** Where a value holds a number JSON cannot write (Infinity, NaN: YAML's `.inf`, `.nan`), as `.a[2]`, and that number; undefined when none. */
+export function nonFinitePath(value: unknown, path = '', depth = 0): { path: string; value: number } | undefined {
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : { path, value };
+  if (typeof value !== 'object' || value === null || depth > 1_000) return undefined;
+  if ((value as { isLosslessNumber?: unknown }).isLosslessNumber === true) return undefined; // a number as written: finite
+  const entries: [string, unknown][] = Array.isArray(value) ? value.map((item, i) => [`[${i}]`, item]) : Object.entries(value).map(([key, item]) => [`.${key}`, item]);
+  for (const [step, item] of entries) {
+    const found = nonFinitePath(item, `${path}${step}`, depth + 1);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** A copy of a JSON value that keeps numbers kept as text as they are (structuredClone would make them plain objects). */
 export function cloneJson<T>(value: T): T {
   if (Array.isArray(value)) return value.map((item: unknown) => cloneJson(item)) as T;

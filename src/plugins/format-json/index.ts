@@ -65,7 +65,7 @@ const plugin: Plugin = {
   stages: {
     parse: (ctx) => {
       const { data, exact } = parseJsonText(ctx.text, ctx.file);
-      ctx.requests.push(...specsFromData(data, ctx.file, exact));
+      ctx.requests.push(...specsFromData(data, ctx.file, { exact }));
     },
   },
 };

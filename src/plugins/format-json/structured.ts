@@ -2,7 +2,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { appendHeader, setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
-import { stringifyJsonValue } from '../../core/json-exact.js';
+import { isLosslessNumber, nonFinitePath, stringifyJsonValue } from '../../core/json-exact.js';
 import { validateTls } from '../../core/profiles.js';
 import { isObject, requestItems } from './shape.js';
 
@@ -14,14 +14,26 @@ const RESTCLI_FIELDS = ['documentation', '$schema', 'parseEscapes', 'requiresCon
 const CHAIN_FIELDS = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
 const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', 'httpVersion', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
 
+/** Other readings of the same document, each for the fields it is right for. */
+export interface DocumentViews {
+  /** Numbers a double cannot hold kept as written (`1.10`, `12345678901234567890`, `1e400`): for bodies and GraphQL variables. */
+  exact?: unknown;
+  /** Every scalar as its text (YAML): for header values, sent as written (`X-Version: 1.10`, `X-Zip: 0755`). Else `exact`'s. */
+  written?: unknown;
+  /** Whether a top-level YAML field defines an anchor (`common: &common`) for the requests to use. */
+  definesAnchor?: (key: string) => boolean;
+}
+
 /**
  * Turns parsed YAML/JSON into request specs: one request, an array, or `{ "requests": [...] }`.
  * Each error names the file and the field.
  */
-export function specsFromData(data: unknown, file: string, exact: unknown = data, definesAnchor?: (key: string) => boolean): RequestSpec[] {
+export function specsFromData(data: unknown, file: string, views: DocumentViews = {}): RequestSpec[] {
+  const { exact = data, written = exact, definesAnchor } = views;
   const list = requestItems(data);
   // The same document with numbers a double cannot hold kept as written (JSON files): for bodies.
   const exactList = exact === data ? list : requestItems(exact);
+  const writtenList = written === data ? list : requestItems(written);
   if (!list) throw new UsageError(`${file}: expected a request object, an array of requests or {"requests": [...]}`);
   // `requests: 5`: the list is what is wrong, not a field of a request.
   if (isObject(data) && 'requests' in data && !Array.isArray(data.requests)) throw new UsageError(`${file}: requests: expected a list of requests, got ${data.requests === null ? 'null' : typeof data.requests}`, { hint: 'requests: [ {url: …}, … ] — or write a single request at the top level' });
@@ -34,12 +46,24 @@ export function specsFromData(data: unknown, file: string, exact: unknown = data
   return list.map((item, index) => {
     const exactItem = exactList?.[index];
     const exact = exactItem !== item && isObject(exactItem) ? exactItem : undefined;
-    return specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1, exact);
+    const writtenItem = writtenList?.[index];
+    const writtenHeaders = writtenItem !== item && isObject(writtenItem) && isObject(writtenItem.headers) ? writtenItem.headers : undefined;
+    return specFromObject(item, file, list.length === 1 && !Array.isArray(data) && !(isObject(data) && 'requests' in data) ? '' : `requests[${index}]`, index + 1, exact, writtenHeaders);
   });
 }
 
-/** `exact`: the same request with numbers a double cannot hold kept as written (a JSON file's), for its body and GraphQL variables. */
-function specFromObject(item: unknown, file: string, path: string, index: number, exact?: Record<string, unknown>): RequestSpec {
+/** A header's lines as written: from the document's text reading where it has the same shape (a scalar, or a list as long). */
+function headerLines(value: string | number | boolean | readonly (string | number | boolean)[], written: unknown): string[] {
+  if (!Array.isArray(value)) return [String(typeof written === 'string' || isLosslessNumber(written) ? written : value)];
+  const texts = Array.isArray(written) && written.length === value.length ? written : value;
+  return value.map((line, i) => String(typeof texts[i] === 'string' || isLosslessNumber(texts[i]) ? texts[i] : line));
+}
+
+/**
+ * `exact`: the same request with numbers a double cannot hold kept as written (a JSON file's), for
+ * its body and GraphQL variables; `writtenHeaders`: its headers' values as written.
+ */
+function specFromObject(item: unknown, file: string, path: string, index: number, exact?: Record<string, unknown>, writtenHeaders?: Record<string, unknown>): RequestSpec {
   const exactBody = exact?.body;
   const where = (field?: string): string => `${file}: ${[path, field].filter(Boolean).join('.') || 'request'}`;
   if (!isObject(item)) throw new UsageError(`${where()}: expected an object`);
@@ -55,14 +79,14 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   const headers: RequestHeaders = {};
   if (item.headers !== undefined) {
     if (!isObject(item.headers)) throw new UsageError(`${where('headers')}: expected an object of "Name": "value"`);
-    const scalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
     for (const [name, value] of Object.entries(item.headers)) {
       // Host as a list, or as Host and host: what a .http file refuses as two lines.
       const once = (Array.isArray(value) && value.length > 1) || hasHeader(headers, name) ? singleFieldRule(name) : undefined;
       if (once !== undefined) throw new UsageError(`${where(`headers.${name}`)}: more than one value: ${once}`);
       // A list: the header sent on several lines, in order (as two lines of a .http file).
-      const lines = Array.isArray(value) && value.length > 0 && value.every(scalar) ? value.map(String) : scalar(value) ? [String(value)] : undefined;
-      if (!lines) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
+      if (!((Array.isArray(value) && value.length > 0 && value.every(scalar)) || scalar(value))) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
+      // A number or true/false as written: `X-Version: 1.10` is not sent as 1.1, nor `X-Zip: 0755` as 755.
+      const lines = headerLines(value, writtenHeaders?.[name]);
       // `X-A` and `x-a`: one header, every line of both sent (as a .http file sends them), none dropped.
       for (const line of lines) appendHeader(headers, name, line);
     }
@@ -93,6 +117,8 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     if (typeof item.body === 'string') spec.body = item.parseEscapes === true ? parseEscapes(item.body) : item.body;
     else {
       // Its numbers as written: 12345678901234567890 is not sent as 12345678901234567000.
+      const sent = exactBody !== undefined ? exactBody : item.body;
+      refuseNonFinite(sent, where('body'));
       spec.body = exactBody !== undefined ? (stringifyJsonValue(exactBody, 2) as string) : JSON.stringify(item.body, null, 2);
       if (!hasHeader(headers, 'content-type') && annotations.protocol !== 'graphql') setHeader(headers, 'Content-Type', 'application/json');
     }
@@ -101,6 +127,7 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     if (!isObject(item.variables)) throw new UsageError(`${where('variables')}: expected an object of GraphQL variables`);
     // Their numbers as written too: `"id": 12345678901234567890` is not sent as …000.
     spec.graphqlVariables = isObject(exact?.variables) ? exact.variables : item.variables;
+    refuseNonFinite(spec.graphqlVariables, where('variables'));
   }
   const tls = validateTls(item.tls, where('tls'));
   if (tls) spec.tls = tls;
@@ -116,6 +143,12 @@ function specFromObject(item: unknown, file: string, path: string, index: number
 }
 
 const scalar = (value: unknown): value is string | number | boolean => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+
+/** YAML's `.inf` and `.nan` have no JSON form (JSON.stringify would send `null`): refused, naming the field. */
+function refuseNonFinite(value: unknown, where: string): void {
+  const at = nonFinitePath(value);
+  if (at !== undefined) throw new UsageError(`${where}${at.path}: ${at.value} has no JSON form`, { hint: 'write the number out (1e308) or as a string ("Infinity")' });
+}
 
 /**
  * restcli's `extract: {name: jmespath}`, `dependsOn: file | [files]` and expectations

@@ -1,6 +1,6 @@
 /**
- * A YAML request file's numbers as written, for the bodies sent as JSON: js-yaml reads every
- * number as a double, so `id: 12345678901234567890` would go out as `12345678901234567000` and
+ * A YAML request file's numbers as written, for the bodies sent as JSON (and for headers, every
+ * scalar as its text: writtenScalarsSchema): js-yaml reads every number as a double, so `id: 12345678901234567890` would go out as `12345678901234567000` and
  * `1e400` as `null`. Read again, only for a file that holds such a number, with js-yaml's own
  * schema where an integer or float a double cannot hold keeps its text (json-exact.ts).
  */
@@ -26,7 +26,8 @@ export function exactNumbersSchema(yaml: JsYaml): Schema {
   const asWritten = (base: ScalarType): Type =>
     new yaml.Type(base.tag, {
       kind: 'scalar',
-      resolve: (data: unknown) => typeof data === 'string' && base.resolve(data),
+      // js-yaml reads a float a double cannot hold (`1e400`) as a string; YAML's core schema, and JSON, a number.
+      resolve: (data: unknown) => typeof data === 'string' && (base.resolve(data) || (base === types.float && JSON_NUMBER.test(data.replace(/^\+/, '')))),
       construct: (data: string) => {
         const text = data.replace(/^\+/, '');
         if (JSON_NUMBER.test(text)) return numberAsWritten(text);
@@ -41,4 +42,14 @@ export function exactNumbersSchema(yaml: JsYaml): Schema {
     implicit: [types.null, types.bool, asWritten(types.int), asWritten(types.float), types.timestamp, types.merge],
     explicit: [types.str, types.seq, types.map, types.binary, types.omap, types.pairs, types.set],
   });
+}
+
+/**
+ * js-yaml's schema with no scalar types but strings (its failsafe schema) and `<<` merges: every
+ * value as written, for the fields sent as text — a header `X-Version: 1.10` or `X-Zip: 0755`
+ * goes out so, not as the number js-yaml reads (1.1, 755).
+ */
+export function writtenScalarsSchema(yaml: JsYaml): Schema {
+  const { types } = yaml as unknown as { types: Record<'merge', Type> };
+  return yaml.FAILSAFE_SCHEMA.extend({ implicit: [types.merge] });
 }

@@ -1,5 +1,6 @@
 import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
+import { isObject, requestItems } from '../format-json/shape.js';
 import { specsFromData } from '../format-json/structured.js';
 import { expandedSize, MAX_EXPANDED_VALUES } from './alias-expansion.js';
 import { holdsInexactNumbers } from '../../core/json-exact.js';
@@ -13,6 +14,19 @@ interface YamlMark {
 function definesAnchor(text: string, key: string): boolean {
   const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^(?:${name}|"${name}"|'${name}')[ \\t]*:[ \\t]*&`, 'm').test(text);
+}
+
+/**
+ * What js-yaml may read otherwise than written: 16 digits in a row, a digit before `.`, `e` or `E`
+ * (`1.10`, `1e3`, `1e400`), `-0`, `.inf`, `.nan`. A match anywhere (a URL's `127.0.0.1` too) only
+ * costs a second reading.
+ */
+const MAY_BE_INEXACT = /\d{16}|\d[.eE]|-0|\.(?:inf|nan)\b/i;
+
+/** Whether some request's header value is a number or true/false (js-yaml's reading of what is written). */
+function holdsTypedHeader(data: unknown): boolean {
+  const typed = (value: unknown): boolean => typeof value === 'number' || typeof value === 'boolean';
+  return (requestItems(data) ?? []).some((item) => isObject(item) && isObject(item.headers) && Object.values(item.headers).some((value) => typed(value) || (Array.isArray(value) && value.some(typed))));
 }
 
 const plugin: Plugin = {
@@ -33,13 +47,20 @@ const plugin: Plugin = {
       if (expandedSize(data) === undefined) {
         throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
-      // A number a double did not keep (past 2^53, 1e400): the file is read again for the bodies, keeping its text.
+      // A number a double did not keep (past 2^53, `1e400`, `1.10`): the file is read again for the bodies, keeping its text.
+      const text = ctx.text.replace(/^\uFEFF/, '');
       let exact: unknown = data;
-      if (holdsInexactNumbers(data)) {
+      if (holdsInexactNumbers(data) || MAY_BE_INEXACT.test(text)) {
         const { exactNumbersSchema } = await import('./exact-numbers.js');
-        exact = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file, schema: exactNumbersSchema(await import('js-yaml')) });
+        exact = load(text, { filename: ctx.file, schema: exactNumbersSchema(await import('js-yaml')) });
       }
-      ctx.requests.push(...specsFromData(data, ctx.file, exact, (key) => definesAnchor(ctx.text, key)));
+      // A header's value written as a number or true/false: read again with every scalar as its text, to send it as written.
+      let written: unknown;
+      if (holdsTypedHeader(data)) {
+        const { writtenScalarsSchema } = await import('./exact-numbers.js');
+        written = load(text, { filename: ctx.file, schema: writtenScalarsSchema(await import('js-yaml')) });
+      }
+      ctx.requests.push(...specsFromData(data, ctx.file, { exact, ...(written !== undefined ? { written } : {}), definesAnchor: (key) => definesAnchor(ctx.text, key) }));
     },
   },
 };
