@@ -260,6 +260,26 @@ describe('--as http and --dry-run', () => {
     expect(server.received).toEqual([]);
   });
 
+  test('a multipart file part whose lines end in LF alone is written as its include, so the saved block sends the same bytes; inline text with one is refused', async () => {
+    writeFileSync(join(tmp.dir, 'lf.txt'), 'hello file\nline2\n');
+    writeFileSync(join(tmp.dir, 'upload.http'), `### upload\nPOST {{baseUrl}}/upload\nContent-Type: multipart/form-data; boundary=XB\n\n--XB\nContent-Disposition: form-data; name="title"\n\nQ3\n--XB\nContent-Disposition: form-data; name="file"; filename="lf.txt"\nContent-Type: text/plain\n\n< ./lf.txt\n--XB--\n`);
+    expect((await reqflow(['run', 'upload.http'])).code).toBe(0);
+    const sent = server.received.at(-1)?.body;
+    expect(sent?.toString()).toContain('text/plain\r\n\r\nhello file\nline2\n\r\n--XB--');
+    const printed = await reqflow(['run', 'upload.http', '--as', 'http']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain(`\n< ${join(tmp.dir, 'lf.txt')}\n--XB--\n`);
+    expect((await reqflow(['run', '-'], { input: printed.stdout })).code).toBe(0);
+    expect(server.received.at(-1)?.body).toEqual(sent);
+    writeFileSync(join(tmp.dir, 'inline.yaml'), `method: POST\nurl: "{{baseUrl}}/u"\nheaders:\n  Content-Type: multipart/form-data; boundary=B\nbody: "--B\\nContent-Disposition: form-data; name=\\"a\\"\\n\\nx\\n--B--\\n"\n`);
+    const before = server.received.length;
+    const inline = await reqflow(['run', 'inline.yaml', '--as', 'http']);
+    expect(inline.code).toBe(2);
+    expect(inline.stderr).toContain('--as http: the multipart body of "request-1" has a line ending in a line feed alone, which a .http block reads back as CRLF');
+    expect(inline.stdout).toBe('');
+    expect(server.received.length).toBe(before);
+  });
+
   test('--show-secrets alone is refused: it only prints', async () => {
     const result = await reqflow(['send', `${server.url}/x`, '--show-secrets']);
     expect(result.code).toBe(2);

@@ -3,6 +3,7 @@
  * it would be sent. reqflow's own User-Agent and Accept are left out: running the block adds
  * them again. A binary file in the body is written as the file include it came from.
  */
+import { getHeader } from '../core/headers.js';
 import type { BodyPiece } from '../core/model.js';
 import { utf8Text, type OutgoingRequest } from './outgoing-request.js';
 import { visible, visibleText } from './render/visible.js';
@@ -27,30 +28,56 @@ function text(bytes: Buffer): string | undefined {
   return decoded?.includes('\u0000') === false ? decoded : undefined;
 }
 
-/** Text pieces as text, binary files as `< path` lines; undefined when a file does not stand on its own line. */
-function piecesText(pieces: readonly BodyPiece[], shown: Shown, show: Show): string | undefined {
+/** A line feed with no CR before it (`crBefore`: the text before this one ended with a CR). */
+function hasBareLf(text: string, crBefore = false): boolean {
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (i === 0 ? !crBefore : text.charCodeAt(i - 1) !== 0x0d) return true;
+  }
+  return false;
+}
+
+/**
+ * A multipart body's lines are read back with CRLF ends (the format's), so a `--as http` block
+ * sends CRLF where the body had a line feed alone: a file's text with one is written as its
+ * include (sent byte for byte), and any other such text is refused.
+ */
+function refuseBareLf(request: OutgoingRequest): never {
+  throw new UsageError(`--as http: the multipart body of "${request.name}" has a line ending in a line feed alone, which a .http block reads back as CRLF`, { hint: 'the saved block would send something else; --as curl prints a command that sends the same bytes' });
+}
+
+/**
+ * Text pieces as text, binary files as `< path` lines; undefined when a file does not stand on
+ * its own line. `multipartExport`: text with a line feed alone (see {@link refuseBareLf}).
+ */
+function piecesText(request: OutgoingRequest, pieces: readonly BodyPiece[], shown: Shown, show: Show, multipartExport: boolean): string | undefined {
   let out = '';
   for (const [i, piece] of pieces.entries()) {
     const decoded = text(piece.bytes);
-    if (decoded !== undefined) {
+    const previous = pieces[i - 1]?.bytes;
+    const bare = multipartExport && decoded !== undefined && hasBareLf(decoded, previous?.[previous.length - 1] === 0x0d);
+    if (decoded !== undefined && !bare) {
       out += show.text(shown.text(decoded));
       continue;
     }
     const next = pieces[i + 1]?.bytes;
     const ownLine = (out === '' || out.endsWith('\n')) && (next === undefined || next[0] === 0x0a || (next[0] === 0x0d && next[1] === 0x0a));
-    if (piece.file === undefined || !ownLine) return undefined;
+    if (piece.file === undefined || !ownLine) return bare ? refuseBareLf(request) : undefined;
     out += `< ${show.line(piece.file)}`;
   }
   return out;
 }
 
-function bodyText(request: OutgoingRequest, shown: Shown, show: Show): string | undefined {
+function bodyText(request: OutgoingRequest, shown: Shown, show: Show, multipartExport: boolean): string | undefined {
   const { body } = request;
   if (body === undefined || body.length === 0) return undefined;
-  if (typeof body === 'string') return show.text(shown.text(body));
-  const fromPieces = request.pieces ? piecesText(request.pieces, shown, show) : undefined;
+  if (typeof body === 'string') {
+    if (multipartExport && hasBareLf(body)) refuseBareLf(request);
+    return show.text(shown.text(body));
+  }
+  const fromPieces = request.pieces ? piecesText(request, request.pieces, shown, show, multipartExport) : undefined;
   if (fromPieces !== undefined) return fromPieces;
   const decoded = text(body);
+  if (multipartExport && decoded !== undefined && hasBareLf(decoded)) refuseBareLf(request);
   return decoded === undefined ? `[binary body, ${body.length} bytes]` : show.text(shown.text(decoded));
 }
 
@@ -87,7 +114,8 @@ export function asHttp(request: OutgoingRequest, shown: Shown, terminal: boolean
   const version = request.http2 === 'require' ? ' HTTP/2' : request.http2 === 'never' ? ' HTTP/1.1' : '';
   const lines = [`### ${show.line(request.name)}`, `${request.method} ${shown.url(request.url)}${version}`];
   for (const [name, value] of shown.headerLines(request.headers)) lines.push(`${name}: ${value}`);
-  const body = bodyText(request, shown, show);
+  const multipartExport = exporting && getHeader(request.headers, 'content-type')?.trim().toLowerCase().startsWith('multipart/') === true;
+  const body = bodyText(request, shown, show, multipartExport);
   if (body !== undefined) lines.push('', body.replace(/\n$/, ''));
   return `${lines.join('\n')}\n\n`;
 }
