@@ -31,6 +31,17 @@ async function run(name: string, text: string, ...args: string[]) {
   return { ...result, file, received: [...server.received] };
 }
 
+describe('a /* */ comment closed on its own line', () => {
+  test('between the annotations and the request line keeps them the request\'s: # @note still asks, the name holds (it split them off, and the DELETE went out unasked)', async () => {
+    const noted = await run('noted.http', '# @note careful\n/* doc */\nDELETE BASE/x\n');
+    expect(noted.code).toBe(2);
+    expect(noted.stderr).toContain('asks for confirmation before it is sent: careful; not sent');
+    expect(noted.received).toEqual([]);
+    const named = await run('named.http', '### five\n# @name fiveb\n/* doc */\nGET BASE/y\n\n/* between */\nGET BASE/z\n', '--list');
+    expect(named.stdout).toBe(`fiveb\tGET\t${server.url}/y\nrequest-2\tGET\t${server.url}/z\n`);
+  });
+});
+
 describe('a # that a value puts in the URL', () => {
   test('cuts nothing: exit 3 naming the line and the variable, nothing sent', async () => {
     const result = await run('cut.http', '@seg = p#q\n\nGET BASE/x/{{seg}}/tail?n=1\n');

@@ -23,6 +23,9 @@ export interface Block {
   end: number;
 }
 
+/** `# …`, `// …`, or a `/* … *\/` comment closed on its own line (the parser skips the whole line): never a request line. */
+const commentLine = (line: string): boolean => COMMENT.test(line) || line.trimStart().startsWith('/*');
+
 /** The name written after `###` (the separator's `rest`), if any. */
 const separatorName = (rest: string | undefined): string | undefined => (rest ?? '').replace(/^#*/, '').trim() || undefined;
 
@@ -98,7 +101,7 @@ export function splitBlocks(text: string, onBlock: (block: Block) => void): void
       if (request && !script && UNSEPARATED_REQUEST.test(line)) {
         // The comments and annotations right above it (`# @name x`) are the new request's.
         let start = current.lines.length;
-        while (start > 0 && COMMENT.test(current.lines[start - 1] as string)) start--;
+        while (start > 0 && commentLine(current.lines[start - 1] as string)) start--;
         // After a blank line, or among the headers (where it cannot be a header): a request.
         if (head || (start > 0 && (current.lines[start - 1] as string).trim() === '')) {
           const moved = current.lines.splice(start);
@@ -121,7 +124,7 @@ export function splitBlocks(text: string, onBlock: (block: Block) => void): void
         yacScript = false;
         script = !line.slice(line.indexOf('{%') + 2).includes('%}');
       } else if (HTTPYAC_SCRIPT_START.test(line)) script = yacScript = true;
-      else if (!request && line.trim() !== '' && !COMMENT.test(line) && !FILE_VARIABLE.test(line)) request = head = true;
+      else if (!request && line.trim() !== '' && !commentLine(line) && !FILE_VARIABLE.test(line)) request = head = true;
       else if (line.trim() === '') head = false;
     }
     if (next < 0) break;
