@@ -42,6 +42,27 @@ describe('a /* */ comment closed on its own line', () => {
   });
 });
 
+describe('a header named __proto__', () => {
+  test.each([
+    ['proto.http', 'GET BASE/p\n__proto__: v\nX-A: 1\n', 'proto.http:2:1: reqflow cannot send a header named __proto__'],
+    ['proto.json', '{"url": "BASE/p", "headers": {"__proto__": "v", "X-A": "1"}}', 'headers.__proto__: reqflow cannot send a header named __proto__'],
+    ['proto.yaml', 'url: BASE/p\nheaders:\n  __proto__: v\n  X-A: "1"\n', 'headers.__proto__: reqflow cannot send a header named __proto__'],
+  ])('in %s is exit 2 naming the line or field, nothing sent (a JavaScript object took it as its prototype: it was dropped silently)', async (name, text, message) => {
+    const result = await run(name, text);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(message);
+    expect(result.received).toEqual([]);
+  });
+
+  test('from reqflow send -H too', async () => {
+    server.received.length = 0;
+    const result = await runCli(['send', `${server.url}/p`, '-H', '__proto__: v'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('-H __proto__: reqflow cannot send a header named __proto__');
+    expect(server.received).toEqual([]);
+  });
+});
+
 describe('a # that a value puts in the URL', () => {
   test('cuts nothing: exit 3 naming the line and the variable, nothing sent', async () => {
     const result = await run('cut.http', '@seg = p#q\n\nGET BASE/x/{{seg}}/tail?n=1\n');

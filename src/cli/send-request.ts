@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { codePointName } from '../core/code-point.js';
 import { withDefaultScheme } from '../core/default-scheme.js';
 import { UsageError } from '../core/errors/index.js';
-import { appendHeader, hasHeader, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, type RequestHeaders } from '../core/headers.js';
+import { appendHeader, hasHeader, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../core/headers.js';
 import { parseRequestUrl } from '../core/http/send.js';
 import { isStandardMethod, METHOD_TOKEN, methodToSend } from '../core/methods.js';
 import type { BodyPart, RequestSpec } from '../core/model.js';
@@ -79,6 +79,8 @@ function headersOf(lines: readonly string[]): { headers: RequestHeaders; removed
     if (bad !== undefined) throw new UsageError(`-H ${name}: the value holds ${/[\r\n]/.test(bad) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`}`, { hint: 'a header value is one line of visible characters (Latin-1)' });
     const rule = singleFieldRule(name);
     if (rule !== undefined && hasHeader(headers, name)) throw new UsageError(`-H ${name} is given twice: ${rule}`);
+    const unheld = unheldNameRule(name);
+    if (unheld !== undefined) throw new UsageError(`-H ${name}: ${unheld}`);
     appendHeader(headers, name, value);
   }
   return { headers, removed };

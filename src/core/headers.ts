@@ -1,3 +1,5 @@
+import { UsageError } from './errors/index.js';
+
 /**
  * Request headers as the request holds them: names keep the user's spelling; a header written
  * on several lines (two `Accept:` lines) is an array of its lines, sent as separate lines.
@@ -56,6 +58,7 @@ const NO_LINES: readonly string[] = Object.freeze([]);
 
 /** Sets a header, replacing any spelling of the same name (and every line of it). */
 export function setHeader(headers: RequestHeaders, name: string, value: HeaderValue): void {
+  holdable(name);
   const key = findHeaderName(headers, name);
   if (key !== undefined && key !== name) delete headers[key];
   headers[name] = value;
@@ -63,6 +66,7 @@ export function setHeader(headers: RequestHeaders, name: string, value: HeaderVa
 
 /** Adds one more line of a header: a name written again keeps the first spelling and both lines. */
 export function appendHeader(headers: RequestHeaders, name: string, value: string): void {
+  holdable(name);
   const key = findHeaderName(headers, name);
   if (key === undefined) headers[name] = value;
   else headers[key] = [...fieldLines(headers[key]!), value];
@@ -75,6 +79,21 @@ export function appendHeader(headers: RequestHeaders, name: string, value: strin
  */
 export function singleFieldRule(name: string): string | undefined {
   return name.toLowerCase() === 'host' ? 'a request has one Host header' : undefined;
+}
+
+/**
+ * Why reqflow cannot carry a header of this name: `__proto__`, which a JavaScript object (the
+ * headers' own) takes as its prototype instead of a key, so it would be dropped silently.
+ * Undefined for every other name. Each request format words its own error around it.
+ */
+export function unheldNameRule(name: string): string | undefined {
+  return name === '__proto__' ? 'reqflow cannot send a header named __proto__' : undefined;
+}
+
+/** The backstop where no format named the line first (a plugin's or a script's header): refused, never dropped. */
+function holdable(name: string): void {
+  const rule = unheldNameRule(name);
+  if (rule !== undefined) throw new UsageError(rule);
 }
 
 export function hasHeader(headers: Readonly<RequestHeaders>, name: string): boolean {

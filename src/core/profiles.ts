@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from './errors/index.js';
-import { NOT_IN_HEADER_VALUE } from './headers.js';
+import { NOT_IN_HEADER_VALUE, unheldNameRule } from './headers.js';
 import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
 import { isInside, markedProject, real } from './project.js';
@@ -131,6 +131,7 @@ function headerRecord(value: unknown, where: string): Record<string, string> {
   const headers = stringRecord(value, where);
   for (const [name, item] of Object.entries(headers)) {
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) fail(`${where}.${JSON.stringify(name)}`, 'a header name (letters, digits and !#$%&\'*+.^_`|~-)');
+    if (unheldNameRule(name) !== undefined) fail(`${where}.${name}`, 'a header name reqflow can send (not __proto__)');
     // Outside its {{templates}} (their values are checked when resolved).
     if (NOT_IN_HEADER_VALUE.test(outsideTemplates(item))) fail(`${where}.${name}`, 'one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)');
   }

@@ -1,5 +1,5 @@
 import { ParseError } from '../../core/errors/index.js';
-import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
+import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { hasKeys } from '../../core/has-keys.js';
@@ -247,6 +247,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     }
     const once = hasHeader(headers, name) ? singleFieldRule(name) : undefined;
     if (once !== undefined) throw new ParseError(file, headerLine, 1, `${name} is written twice: ${once}`);
+    const unheld = unheldNameRule(name);
+    if (unheld !== undefined) throw new ParseError(file, headerLine, 1, unheld);
     // Written twice (two Accept lines): sent as two lines, as written.
     appendHeader(headers, name, line.slice(colon + 1).trim());
   }

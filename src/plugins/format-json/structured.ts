@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors/index.js';
-import { appendHeader, setHeader, hasHeader, singleFieldRule, type RequestHeaders } from '../../core/headers.js';
+import { appendHeader, setHeader, hasHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { isLosslessNumber, nonFinitePath, stringifyJsonValue } from '../../core/json-exact.js';
@@ -83,6 +83,8 @@ function specFromObject(item: unknown, file: string, path: string, index: number
       // Host as a list, or as Host and host: what a .http file refuses as two lines.
       const once = (Array.isArray(value) && value.length > 1) || hasHeader(headers, name) ? singleFieldRule(name) : undefined;
       if (once !== undefined) throw new UsageError(`${where(`headers.${name}`)}: more than one value: ${once}`);
+      const unheld = unheldNameRule(name);
+      if (unheld !== undefined) throw new UsageError(`${where(`headers.${name}`)}: ${unheld}`);
       // A list: the header sent on several lines, in order (as two lines of a .http file).
       if (!((Array.isArray(value) && value.length > 0 && value.every(scalar)) || scalar(value))) throw new UsageError(`${where(`headers.${name}`)}: expected a string, or a list of strings for a header sent on several lines`);
       // A number or true/false as written: `X-Version: 1.10` is not sent as 1.1, nor `X-Zip: 0755` as 755.
