@@ -95,10 +95,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * lock (core/file-lock.js, evaluated by the history writer at a run's end): 170.0 kB, so the
  * budget moved to 170.5 kB. Then the review of that round: every lock through proper-lockfile (a
  * live holder never taken over, a waiter never stepping in unlocked), a proxy named only while no
- * TLS with the server was up (+0.6 kB): 170.6 kB, so the budget is 171 kB. Issue 23's 200 kB goal
- * stays met.
+ * TLS with the server was up (+0.6 kB): 170.6 kB, so the budget moved to 171 kB. 26 November,
+ * late: three more reviews' fixes on every run's path — a one-line `/* … *\/` comment closed on its own line
+ * no longer taken for the request line, a header named `__proto__` refused rather than dropped,
+ * the lock helper's file-system calls listed rather than spread (which cost 3–4 ms of start-up)
+ * (+0.7 kB): 171.3 kB, so the budget is 172 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 171_000;
+const FAST_RUN_BUDGET_BYTES = 172_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
