@@ -1,6 +1,7 @@
 /**
  * `NAME=value` lines of a dotenv file: `#` comments, optional `export`, single or double quotes
- * (`\n` in double quotes is a line break), a ` # comment` after an unquoted value is dropped.
+ * (`\n` in double quotes is a line break), a ` # comment` after a value is dropped (a `#` inside
+ * quotes is the value's).
  * One reading for httpyac's `.env` environments and `{{$dotenv NAME}}`.
  */
 export function parseDotenv(text: string): Record<string, string> {
@@ -10,7 +11,8 @@ export function parseDotenv(text: string): Record<string, string> {
     const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
     if (!match) continue;
     const raw = match[2] ?? '';
-    const quoted = /^(["'])(.*)\1$/s.exec(raw);
+    // Quoted: up to the closing quote (a `\"` inside does not close it), then at most a `# comment`.
+    const quoted = /^(["'])((?:\\.|(?!\1)[^\\])*)\1\s*(?:#.*)?$/s.exec(raw);
     vars[match[1] as string] = quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : raw.replace(/\s+#.*$/, '');
   }
   return vars;
