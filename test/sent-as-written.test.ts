@@ -42,6 +42,18 @@ describe('a /* */ comment closed on its own line', () => {
   });
 });
 
+describe('a file with CR line ends', () => {
+  test('is exit 2 naming the line and column of the first CR, nothing sent (its headers and body went out inside the URL, exit 0)', async () => {
+    const result = await run('cr.http', 'POST BASE/a\rContent-Type: text/plain\r\rhello\r');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/cr\.http:1:\d+: the request line holds a CR that ends no line: reqflow reads lines ended by LF or CRLF\nhint: /);
+    expect(result.received).toEqual([]);
+    const crlf = await run('crlf.http', 'POST BASE/a\r\nContent-Type: text/plain\r\n\r\nhello\r\n');
+    expect(crlf.code).toBe(0);
+    expect(crlf.received.map((r) => [r.url, r.body.toString()])).toEqual([['/a', 'hello']]);
+  });
+});
+
 describe('a header named __proto__', () => {
   test.each([
     ['proto.http', 'GET BASE/p\n__proto__: v\nX-A: 1\n', 'proto.http:2:1: reqflow cannot send a header named __proto__'],

@@ -113,6 +113,15 @@ function encodeSpace(match: string): string {
 export function parseRequestLine(line: string, file: string, lineNo: number): RequestLine {
   const trimmed = line.trim();
   const indent = line.length - line.trimStart().length;
+  // Whitespace no request line holds, which the target would otherwise carry encoded (%0D): a CR
+  // that ends no line is a file with CR line ends, its headers and body read into the URL.
+  const control = /[\r\v\f]/.exec(trimmed);
+  if (control) {
+    const cr = control[0] === '\r';
+    throw new ParseError(file, lineNo, indent + control.index + 1, cr ? 'the request line holds a CR that ends no line: reqflow reads lines ended by LF or CRLF' : `the request line holds a ${control[0] === '\v' ? 'vertical tab (U+000B)' : 'form feed (U+000C)'}`, {
+      hint: cr ? 'a file with CR line ends (an old Mac editor?): convert them, e.g. tr \'\\r\' \'\\n\'' : 'remove it, or encode it in the URL (%0B, %0C)',
+    });
+  }
   const parts = splitRequestLine(trimmed);
   const first = parts[0]?.text ?? '';
   let version: string | undefined;
