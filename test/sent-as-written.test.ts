@@ -42,6 +42,14 @@ describe('a /* */ comment closed on its own line', () => {
   });
 });
 
+describe('a body line starting with "<> "', () => {
+  test('inside the body is text, sent; JetBrains\' response references after the body are not', async () => {
+    const result = await run('diamond.http', 'POST BASE/d\nContent-Type: text/plain\n\nList<String> a;\n<> operator is the diamond\nend\n\n<> 2024-01-01T000000.200.json\n<> 2024-01-02T000000.200.json\n\n###\nPOST BASE/e\nContent-Type: text/plain\n\nbody\n\n> {% client.log(1) %}\n\n<> 2024-01-03T000000.200.json\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => r.body.toString())).toEqual(['List<String> a;\n<> operator is the diamond\nend', 'body']);
+  });
+});
+
 describe('a file with CR line ends', () => {
   test('is exit 2 naming the line and column of the first CR, nothing sent (its headers and body went out inside the URL, exit 0)', async () => {
     const result = await run('cr.http', 'POST BASE/a\rContent-Type: text/plain\r\rhello\r');

@@ -21,7 +21,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
-import { blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START, readHttpyacScript, requestAnnotation } from './line-forms.js';
 
 export const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -79,12 +79,22 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
   const variables: Array<[string, string]> = [];
   const annotations: BodyAnnotation[] = [];
   let ended = false;
+  /** Lines before this index that start with `<> ` are body text (see {@link referencesEnd}). */
+  let textUntil = -1;
   for (let i = 0; i < body.lines.length; i++) {
     const line = body.lines[i] as string;
     const lineNo = body.firstLine + i;
     // A status line below the request starts a pasted response, to the next ### (httpyac's inline response).
     if (!markdown && PASTED_RESPONSE.test(line)) break;
-    if (RESPONSE_REFERENCE.test(line)) continue;
+    if (i >= textUntil && RESPONSE_REFERENCE.test(line)) {
+      const end = referencesEnd(body.lines, i);
+      if (ended || end >= 0) {
+        i = Math.max(end, i + 1) - 1;
+        continue;
+      }
+      // `<> operator …` inside the body's text: text, as are the `<>` lines next to it.
+      textUntil = nextTextLine(body.lines, i);
+    }
     const variable = FILE_VARIABLE.exec(line);
     if (variable) {
       variables.push([variable[1] as string, variable[2] ?? '']);
@@ -141,6 +151,25 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
     trimEnd(lines);
   }
   return { lines, assertions, scripts, variables, annotations };
+}
+
+/** The first line from `i` on that is neither blank nor a `<> ` line. */
+function nextTextLine(lines: readonly string[], i: number): number {
+  let j = i;
+  while (j < lines.length && (RESPONSE_REFERENCE.test(lines[j] as string) || (lines[j] as string).trim() === '')) j++;
+  return j;
+}
+
+/**
+ * JetBrains' response references (`<> 2024-01-01T120000.200.json`) follow the request: the `<> `
+ * lines from `i` are references when nothing but blank lines, comments, handlers, checks or a
+ * pasted response comes after them — then the index past them; -1 when body text goes on after
+ * them (`<> operator is the diamond` inside a body is text). A file variable after them is no text.
+ */
+function referencesEnd(lines: readonly string[], i: number): number {
+  const j = nextTextLine(lines, i);
+  const after = lines[j];
+  return after === undefined || HANDLER.test(after) || ASSERTION.test(after) || COMMENT.test(after) || FILE_VARIABLE.test(after) || PASTED_RESPONSE.test(after) || HTTPYAC_SCRIPT_START.test(after) ? j : -1;
 }
 
 /** Where the `/* … *\/` comments at the end of `lines` start (`lines.length` when it ends otherwise). */
