@@ -302,6 +302,16 @@ describe('YAML and JSON request files', () => {
     expect(result.received).toEqual([]);
   });
 
+  test('a YAML date is the text written, not a timestamp (2024-01-01 went out as 2024-01-01T00:00:00.000Z); !!binary, which has no JSON form, is exit 2 naming its line', async () => {
+    const dated = await run('dated.yaml', 'method: POST\nurl: BASE/dated\nbody:\n  d: 2024-01-01\n  t: 2024-01-01T10:00:00Z\n');
+    expect(dated.code).toBe(0);
+    expect(dated.received.map((r) => r.body.toString())).toEqual(['{\n  "d": "2024-01-01",\n  "t": "2024-01-01T10:00:00Z"\n}']);
+    const binary = await run('binary.yaml', 'method: POST\nurl: BASE/binary\nbody:\n  b: !!binary aGVsbG8=\n');
+    expect(binary.code).toBe(2);
+    expect(binary.stderr).toMatch(/binary\.yaml:4:\d+: invalid YAML: unknown tag !<tag:yaml\.org,2002:binary>/);
+    expect(binary.received).toEqual([]);
+  });
+
   test('a header written as a number or true/false goes out as written (YAML and JSON), as in a .http file', async () => {
     const yaml = await run('typed.yaml', 'url: BASE/typed\nheaders:\n  X-Version: 1.10\n  X-Zip: 0755\n  X-Flag: True\n  X-List: [2.0, a]\n  X-Int: 7\n');
     const json = await run('typed.json', '{"url": "BASE/typed", "headers": {"X-Version": 1.10, "X-Big": 12345678901234567890, "X-List": [2.0, "a"], "X-Flag": true}}');

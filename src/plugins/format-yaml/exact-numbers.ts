@@ -19,10 +19,10 @@ interface ScalarType {
   construct(data: string): unknown;
 }
 
-/** js-yaml's default schema, its integers and floats read as written where a double cannot hold them. */
+/** The request schema (request-schema.ts), its integers and floats read as written where a double cannot hold them. */
 export function exactNumbersSchema(yaml: JsYaml): Schema {
   // js-yaml exports its built-in types (`yaml.types`); @types/js-yaml does not declare them.
-  const { types } = yaml as unknown as { types: Record<'null' | 'bool' | 'timestamp' | 'merge' | 'str' | 'seq' | 'map' | 'binary' | 'omap' | 'pairs' | 'set', Type> & Record<'int' | 'float', ScalarType> };
+  const { types } = yaml as unknown as { types: Record<'null' | 'bool' | 'merge' | 'str' | 'seq' | 'map', Type> & Record<'int' | 'float', ScalarType> };
   const asWritten = (base: ScalarType): Type =>
     new yaml.Type(base.tag, {
       kind: 'scalar',
@@ -38,9 +38,10 @@ export function exactNumbersSchema(yaml: JsYaml): Schema {
         return numberAsWritten(`${radix[1] === '-' ? '-' : ''}${BigInt(radix[2] as string).toString()}`);
       },
     });
+  // The request schema's types (request-schema.ts), its numbers as written.
   return new yaml.Schema({
-    implicit: [types.null, types.bool, asWritten(types.int), asWritten(types.float), types.timestamp, types.merge],
-    explicit: [types.str, types.seq, types.map, types.binary, types.omap, types.pairs, types.set],
+    implicit: [types.null, types.bool, asWritten(types.int), asWritten(types.float), types.merge],
+    explicit: [types.str, types.seq, types.map],
   });
 }
 

@@ -2,6 +2,7 @@ import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { isObject, requestItems } from '../format-json/shape.js';
 import { specsFromData } from '../format-json/structured.js';
+import { requestSchema } from './request-schema.js';
 import { expandedSize, MAX_EXPANDED_VALUES } from './alias-expansion.js';
 import { holdsInexactNumbers } from '../../core/json-exact.js';
 
@@ -33,11 +34,12 @@ const plugin: Plugin = {
   name: 'format-yaml',
   stages: {
     parse: async (ctx) => {
-      const { load } = await import('js-yaml');
+      const yaml = await import('js-yaml');
+      const { load } = yaml;
       let data: unknown;
       try {
-        // JSON_SCHEMA-like core schema: no custom tags, nothing executable.
-        data = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file });
+        // The core schema and merges: no custom tags, nothing executable, a date the text written (request-schema.ts).
+        data = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file, schema: requestSchema(yaml) });
       } catch (error) {
         const mark = (error as { mark?: YamlMark }).mark;
         const reason = (error as { reason?: string }).reason ?? (error as Error).message;
