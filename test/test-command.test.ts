@@ -260,10 +260,14 @@ user=alice&client_secret=form-literal-77
     expect(readFileSync(join(tmp.dir, 'suite/plain.rest'), 'utf8')).toBe(before);
   });
 
+  /** A cloned repository's request file whose name clears the screen, reverses the text and moves the line back. */
+  const hostileFile = (): string => tmp.write('hostile-file/f\u001b[2J\u202e\u009b\r.http', '### a\nGET {{baseUrl}}/health\n?? status == 599\n');
+  const shownFile = 'hostile-file/f␛[2J<U+202E><U+009B>␍.http';
+  const acting = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
   test('names and messages holding escape sequences reach TAP, HTML and --list made visible', async () => {
     const name = 'x\u001b]0;PWNED\u0007\u001b[2J\u202e\u009b';
     tmp.write('hostile/h.http', `### ${name}\nGET {{baseUrl}}/health\n\n?? status == 599\n`);
-    const acting = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
     const tap = await reqflowTest('hostile', '--report', 'tap', '--report', 'html=hostile.html');
     expect(tap.code).toBe(1);
     expect(tap.stdout).toMatch(/^not ok 1 - hostile\/h\.http › x␛\]0;PWNED␇␛\[2J<U\+202E><U\+009B>/m);
@@ -275,6 +279,15 @@ user=alice&client_secret=form-literal-77
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/^x␛\]0;PWNED␇␛\[2J<U\+202E><U\+009B>\tGET\t/);
     expect(list.stdout).not.toMatch(acting);
+  });
+
+  test('a request file name holding escape sequences: the failed check\'s (file:line) shows it made visible, as the FAIL line does', async () => {
+    hostileFile();
+    const result = await reqflowTest('hostile-file');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain(`FAIL  ${shownFile} › a`);
+    expect(result.stdout).toContain(`✗ status == 599 (${shownFile}:3)`);
+    expect(result.stdout).not.toMatch(acting);
   });
 
   test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {

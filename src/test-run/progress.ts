@@ -18,7 +18,7 @@ const ms = (value: number): string => (value >= 1000 ? `${(value / 1000).toFixed
 
 /** A failed check: what, where, and expected against actual. */
 function failedCheck(test: TestResult, colors: Palette): string {
-  const where = colors.dim(`(${test.file}:${test.line})`);
+  const where = colors.dim(`(${visible(test.file)}:${test.line})`);
   return `    ${colors.error('✗')} ${visible(test.name)} ${where}\n      ${visible(test.message ?? 'failed')}`;
 }
 
