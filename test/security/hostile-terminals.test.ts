@@ -156,6 +156,18 @@ describe('what a project or a server brings is drawn as text, never as terminal 
     expect(screen).toContain('safe␛[8mHIDDEN');
   });
 
+  test('a file name with a C1 CSI, a bidi override and an SGR code: the checks list shows its place made visible, as the tree does', async () => {
+    dir = tempDir('reqflow-hostile-term-');
+    dir.write('c\u202e\u009b\u001b[7m.http', `### checked\nGET ${api.url}/users\n\n?? status == 599\n`);
+    const shownFile = 'c<U+202E><U+009B>␛[7m.http';
+    const ui = open({ name: 'checks-place' });
+    await ui.waitFor((s) => s.includes(shownFile), 'the file name made visible in the tree');
+    await ui.press('j', 'Enter');
+    const screen = await ui.waitFor((s) => s.includes('checks: 1 of 1 failed'), 'the checks list');
+    expect(screen).toContain(`✗ status == 599  ${shownFile}:4`);
+    expect(screen).not.toMatch(/[\u0080-\u009f\u202a-\u202e\u2066-\u2069]/);
+  });
+
   test('a text body with C1 controls and bidi overrides: the pager shows them as U+FFFD, the terminal never gets them', async () => {
     project();
     const server = createServer((_request, response) => response.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' }).end('before\u009b31mC1 \u202eRTL\u202c \u2066isolate\u2069 after\n'));

@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { TestResult } from '../../core/model.js';
 import { visible } from '../../report/render/visible.js';
-import { colors } from '../views/format.js';
+import { colors, shown } from '../views/format.js';
 
 /**
  * A request's checks (`??` lines, `client.test`, restcli `expected*`) as the response pane lists
@@ -13,7 +13,8 @@ export function checksText(tests: readonly TestResult[], root: string, scrub: (t
   const summary = failed === 0 ? colors.status(200, `checks: all ${tests.length} passed`) : colors.error(`checks: ${failed} of ${tests.length} failed`);
   const lines = [summary];
   for (const test of tests) {
-    const where = colors.dim(`${relative(root, test.file) || test.file}:${test.line}`);
+    // A file name a cloned project chose, drawn as the tree draws it: controls made visible.
+    const where = colors.dim(`${shown(relative(root, test.file) || test.file)}:${test.line}`);
     const mark = test.passed ? colors.status(200, '✓') : colors.error('✗');
     lines.push(`${mark} ${visible(scrub(test.name))}  ${where}`);
     // The message says what was expected against what came (or why the check could not run).
