@@ -28,6 +28,21 @@ async function junitSchemaErrors(xml: string): Promise<string[]> {
   return result.valid ? [] : result.errors.map((error) => error.rawMessage);
 }
 
+interface TapSummary {
+  ok: boolean;
+  count: number;
+  pass: number;
+  fail: number;
+  failures: Array<{ name: string; diag?: { message?: string; at?: string } }>;
+}
+/** A TAP report as tap-parser reads it back. */
+function tapSummary(tap: string): Promise<TapSummary> {
+  return new Promise((resolve) => {
+    const parser = new Parser((summary) => resolve(summary as never));
+    parser.end(tap);
+  });
+}
+
 beforeAll(async () => {
   api = await startDemoApi();
   tmp.write('suite/auth.http', `# @name login
@@ -152,10 +167,7 @@ describe('reqflow test', () => {
 
   test('TAP on stdout (progress on stderr) reads back with a TAP parser', async () => {
     const result = await reqflowTest('suite', '--report', 'tap');
-    const parsed = await new Promise<{ ok: boolean; count: number; pass: number; fail: number; failures: Array<{ name: string; diag?: { message?: string; at?: string } }> }>((resolve) => {
-      const parser = new Parser((summary) => resolve(summary as never));
-      parser.end(result.stdout);
-    });
+    const parsed = await tapSummary(result.stdout);
     expect(parsed.ok).toBe(false);
     expect(parsed.count).toBe(8);
     expect(parsed.pass).toBe(7);
@@ -288,6 +300,15 @@ user=alice&client_secret=form-literal-77
     expect(result.stdout).toContain(`FAIL  ${shownFile} › a`);
     expect(result.stdout).toContain(`✗ status == 599 (${shownFile}:3)`);
     expect(result.stdout).not.toMatch(acting);
+  });
+
+  test('TAP: a request file name holding escape sequences and bidi overrides is made visible in the diagnostic\'s at:', async () => {
+    hostileFile();
+    const result = await reqflowTest('hostile-file', '--report', 'tap');
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(acting);
+    const parsed = await tapSummary(result.stdout);
+    expect(parsed.failures[0]?.diag?.at).toBe(`${shownFile}:3`);
   });
 
   test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {

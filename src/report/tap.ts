@@ -20,7 +20,7 @@ const describe = (text: string): string => visible(text.replace(/\\/g, '\\\\').r
 function pointsOf(file: FileResult, request: RequestResult): Point[] {
   const own = request.file ?? file.file;
   const prefix = `${file.file} › ${request.name}`;
-  if (request.error) return [{ ok: false, description: prefix, diagnostic: { message: visible(request.error.message), severity: 'error', exitCode: request.error.exitCode, at: `${own}:${request.line}` } }];
+  if (request.error) return [{ ok: false, description: prefix, diagnostic: { message: request.error.message, severity: 'error', exitCode: request.error.exitCode, at: `${own}:${request.line}` } }];
   if (request.tests.length === 0) {
     const ok = request.exitCode === 0;
     return [{ ok, description: `${prefix} ${request.method} ${request.status ?? ''}`.trim(), ...(ok ? {} : { diagnostic: { message: `status ${request.status ?? '?'}`, at: `${own}:${request.line}` } }) }];
@@ -28,20 +28,29 @@ function pointsOf(file: FileResult, request: RequestResult): Point[] {
   return request.tests.map((test) => ({
     ok: test.passed,
     description: `${prefix} › ${test.name}`,
-    ...(test.passed ? {} : { diagnostic: { message: visible(test.message ?? 'failed'), ...(test.error ? { severity: 'error' } : {}), at: `${test.file}:${test.line}` } }),
+    ...(test.passed ? {} : { diagnostic: { message: test.message ?? 'failed', ...(test.error ? { severity: 'error' } : {}), at: `${test.file}:${test.line}` } }),
   }));
+}
+
+/**
+ * A diagnostic's strings with what a terminal acts on made visible, the file name of `at:`
+ * included: js-yaml escapes C0 and C1 controls (`\e`, `\x9B`) but writes bidi overrides as
+ * they are, and the TAP is read on a terminal.
+ */
+function shownDiagnostic(diagnostic: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(diagnostic).map(([key, value]) => [key, typeof value === 'string' ? visible(value) : value]));
 }
 
 export async function tapText(run: RunResult): Promise<string> {
   const { dump } = (await import('js-yaml')).default;
   const points = run.files.flatMap((file) => [
     ...file.requests.flatMap((request) => pointsOf(file, request)),
-    ...(file.error ? [{ ok: false, description: file.file, diagnostic: { message: visible(file.error.message), severity: 'error', exitCode: file.error.exitCode } }] : []),
+    ...(file.error ? [{ ok: false, description: file.file, diagnostic: { message: file.error.message, severity: 'error', exitCode: file.error.exitCode } }] : []),
   ]);
   const lines = ['TAP version 14', `1..${points.length}`];
   points.forEach((point, index) => {
     lines.push(`${point.ok ? 'ok' : 'not ok'} ${index + 1} - ${describe(point.description)}`);
-    if (point.diagnostic) lines.push('  ---', ...dump(point.diagnostic, { lineWidth: -1 }).trimEnd().split('\n').map((line) => `  ${line}`), '  ...');
+    if (point.diagnostic) lines.push('  ---', ...dump(shownDiagnostic(point.diagnostic), { lineWidth: -1 }).trimEnd().split('\n').map((line) => `  ${line}`), '  ...');
   });
   return `${lines.join('\n')}\n`;
 }
