@@ -6,10 +6,14 @@ import { palette } from './render/colors.js';
 import { testLines } from './render/test-lines.js';
 import type { GraphqlResultShape, Reporter, RequestOutcome, ResponseView } from './reporter.js';
 import { formatGraphqlErrors } from './render/graphql-errors.js';
+import { visibleJson } from './render/visible.js';
 
-/** A filter's result like `jq -r`: strings unquoted, anything else as JSON. */
+/**
+ * A filter's result like `jq -r`: strings unquoted, anything else as JSON — written by reqflow,
+ * so with C1 and bidi controls as `\u` escapes, as every JSON reqflow writes.
+ */
 function jqRaw(value: unknown, indent?: number): string {
-  return typeof value === 'string' ? value : (stringifyJsonValue(value, indent) ?? 'undefined');
+  return typeof value === 'string' ? value : visibleJson(stringifyJsonValue(value, indent) ?? 'undefined');
 }
 
 /**

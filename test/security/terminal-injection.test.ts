@@ -123,6 +123,18 @@ test('C1 and bidi controls inside JSON strings (values and keys, raw or escaped)
   expect(raw.stdout).toBe(C1_JSON);
 });
 
+test('-o raw with a filter whose result is an array or object writes C1 and bidi controls as \\u escapes, as pretty does; a string result stays as it is (jq -r)', async () => {
+  const array = await run('json-c1-raw-filter.http', `GET ${url}/json-c1\n`, ['-o', 'raw', '--filter', '[a, escaped]']);
+  expectInert(array.stdout);
+  expect(array.stdout).toContain('"x\\u202eevil\\u2066 \\u009b31m\\u007f"');
+  expect(JSON.parse(array.stdout)).toEqual([C1_DOC.a, C1_DOC.escaped]);
+  const object = await run('json-c1-raw-filter.http', `GET ${url}/json-c1\n`, ['-o', 'raw', '--filter', '@']);
+  expectInert(object.stdout);
+  expect(JSON.parse(object.stdout)).toEqual(C1_DOC);
+  const string = await run('json-c1-raw-filter.http', `GET ${url}/json-c1\n`, ['-o', 'raw', '--filter', 'a']);
+  expect(string.stdout).toBe(`${C1_DOC.a}\n`);
+});
+
 test('-v shows a URL\'s C1 and bidi controls made visible, as --dry-run and errors do', async () => {
   const result = await runCli(['send', `${url}/\u009bx\u202ey`, '-v'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
   expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/<U\+009B>x<U\+202E>y$/m);
