@@ -311,6 +311,18 @@ user=alice&client_secret=form-literal-77
     expect(parsed.failures[0]?.diag?.at).toBe(`${shownFile}:3`);
   });
 
+  test('JUnit: a request file name holding escape sequences, bidi overrides and a bare CR is made visible in attributes and text, the XML still valid', async () => {
+    hostileFile();
+    const out = join(tmp.dir, 'reports', 'hostile-file.xml');
+    expect((await reqflowTest('hostile-file', '--report', `junit=${out}`)).code).toBe(1);
+    const xml = readFileSync(out, 'utf8');
+    expect(await junitSchemaErrors(xml)).toEqual([]);
+    expect(xml).not.toMatch(acting);
+    const inXml = shownFile.replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(xml).toContain(`<testcase name="a › status == 599" classname="${inXml}.a" file="${inXml}" line="3"`);
+    expect(xml).toContain(`>${inXml}:3: status == 599\n`);
+  });
+
   test('the HTML report\'s timing bar: a response handler\'s time (the script worker\'s start-up included) is "scripts and checks", not download', async () => {
     tmp.write('slow-script/a.http', 'GET {{baseUrl}}/health\n\n> {%\n  var until = Date.now() + 400;\n  while (Date.now() < until) {}\n%}\n');
     const result = await reqflowTest('slow-script', '--report', 'html=slow-script.html');

@@ -2,14 +2,25 @@
  * `--report junit=PATH`: JUnit XML as GitLab, Jenkins and GitHub test reporters read it (valid
  * against Jenkins' junit-10.xsd). One `<testsuite>` per file, one `<testcase>` per check
  * (`??` line, `client.test`, expectation) with its file and line; a request without checks is
- * one test case of its own; a request error is an `<error>`. Written with xmlbuilder2.
+ * one test case of its own; a request error is an `<error>`. Written with xmlbuilder2, names,
+ * files, messages and texts with their controls made visible.
  */
 import { hostname } from 'node:os';
 import type { TestResult } from '../core/model.js';
 import type { FileResult, RequestResult, RunResult } from './test-results.js';
 import { totalsOf } from './test-results.js';
+import { visible, visibleText } from './render/visible.js';
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(3);
+
+/**
+ * Attribute values with what a terminal acts on made visible: XML holds C1 controls, bidi
+ * overrides and a bare CR as they are (xmlbuilder2 replaces only what XML cannot hold, ESC as
+ * U+FFFD), and CI tools print names, files and messages to a terminal or a log.
+ */
+function shown(attributes: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(attributes).map(([name, value]) => [name, visible(value)]));
+}
 
 interface Case {
   name: string;
@@ -71,7 +82,7 @@ export async function junitXml(run: RunResult): Promise<string> {
   });
   root.com(` ${totals.requests} requests: ${totals.passed} passed, ${totals.failed} failed, ${totals.errors} errors `);
   for (const { file, cases } of suites) {
-    const suite = root.ele('testsuite', {
+    const suite = root.ele('testsuite', shown({
       name: file.file,
       tests: String(cases.length),
       failures: String(count(cases, 'failure')),
@@ -81,11 +92,12 @@ export async function junitXml(run: RunResult): Promise<string> {
       timestamp: run.startedAt,
       hostname: hostname(),
       file: file.file,
-    });
+    }));
     for (const c of cases) {
-      const testcase = suite.ele('testcase', { name: c.name, classname: c.classname, file: c.file, line: String(c.line), time: seconds(c.timeMs) });
-      if (c.failure) testcase.ele('failure', { message: c.failure.message, type: c.failure.type }).txt(c.failure.text);
-      if (c.error) testcase.ele('error', { message: c.error.message, type: c.error.type }).txt(c.error.text);
+      const testcase = suite.ele('testcase', shown({ name: c.name, classname: c.classname, file: c.file, line: String(c.line), time: seconds(c.timeMs) }));
+      // Text keeps its lines (CRLF ones too, as XML reads them back), every other control made visible.
+      if (c.failure) testcase.ele('failure', shown({ message: c.failure.message, type: c.failure.type })).txt(visibleText(c.failure.text));
+      if (c.error) testcase.ele('error', shown({ message: c.error.message, type: c.error.type })).txt(visibleText(c.error.text));
     }
   }
   return root.end({ prettyPrint: true });
