@@ -16,16 +16,21 @@ function jqRaw(value: unknown, indent?: number): string {
   return typeof value === 'string' ? value : visibleJson(stringifyJsonValue(value, indent) ?? 'undefined');
 }
 
-/**
- * Raw bytes on a terminal: text as it is, but a binary body is refused (it could reprogram the
- * terminal, and nobody reads it there), as httpie does: redirect it, or pass --force.
- */
+/** A NUL in the first 8,000 bytes (characters of an event's data) is binary whatever Content-Type says (a server may label anything text/plain). */
+const holdsNul = (data: Buffer | string): boolean => (typeof data === 'string' ? data.slice(0, 8000).includes('\0') : data.subarray(0, 8000).includes(0));
+
+/** Why `what` (a body, an event's data) is not written to a terminal: it could reprogram it, and nobody reads it there. */
+function binaryRefused(what: string, bytes: number): UsageError {
+  return new UsageError(`${what} is binary (${bytes} bytes): reqflow does not write it to the terminal`, { hint: 'redirect it to a file (-o raw > file), or pass --force' });
+}
+
+/** Raw output to a terminal without --force: binary is refused there, as httpie does (redirect it, or pass --force). */
+const guarded = (ctx: ResponseView): boolean => ctx.options.isTerminal && ctx.options.force !== true;
+
+/** Raw bytes on a terminal: text as it is, but a binary body is refused. */
 async function writeToTerminal(ctx: ResponseView): Promise<void> {
   const body = await ctx.readBody();
-  // A NUL in the first 8,000 bytes is binary whatever Content-Type says (a server may label anything text/plain).
-  if (body.length > 0 && (!isTextual(ctx.response, body) || body.subarray(0, 8000).includes(0))) {
-    throw new UsageError(`the body of "${ctx.spec.name}" is binary (${body.length} bytes): reqflow does not write it to the terminal`, { hint: 'redirect it to a file (-o raw > file), or pass --force' });
-  }
+  if (body.length > 0 && (!isTextual(ctx.response, body) || holdsNul(body))) throw binaryRefused(`the body of "${ctx.spec.name}"`, body.length);
   ctx.output.out(body);
 }
 
@@ -44,7 +49,7 @@ export function rawReporter(printError: (outcome: RequestOutcome) => void): Repo
       switch (body.kind) {
         case 'stream': {
           const res = ctx.response;
-          if (ctx.options.isTerminal && ctx.options.force !== true) return writeToTerminal(ctx);
+          if (guarded(ctx)) return writeToTerminal(ctx);
           if (res.stream && ctx.output.stream && res.body === undefined) await pipeTo(res.stream, ctx.output.stream);
           else ctx.output.out(await ctx.readBody());
           return;
@@ -61,8 +66,10 @@ export function rawReporter(printError: (outcome: RequestOutcome) => void): Repo
     },
     event: (ctx, event) => {
       if (event.graphql && event.filtered) filteredErrors(ctx, event.graphql);
-      const text = event.filtered || event.graphql ? jqRaw(event.value) : event.raw;
-      ctx.output.out(`${text}\n`);
+      if (event.filtered || event.graphql) return void ctx.output.out(`${jqRaw(event.value)}\n`);
+      // The data as sent, held to a plain body's test on a terminal: the events before it stay written, the stream ends.
+      if (guarded(ctx) && holdsNul(event.raw)) throw binaryRefused(`the data of event ${event.seq} of "${ctx.spec.name}"`, Buffer.byteLength(event.raw));
+      ctx.output.out(`${event.raw}\n`);
     },
     requestEnd: (outcome, ctx) => {
       // stdout stays the body's; a failed check still says on stderr why the exit code is 1.

@@ -39,6 +39,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
       return void res.end(`event: tick${ESC}[2J\nid: 1${ESC}]0;x\u0007\ndata: plain ${ESC}]52;c;eA==\u0007 text\n\n`);
     }
+    if (path === '/events-binary') {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      return void res.end(`data: first text\n\ndata: a\u0000b ${ESC}[2J\n\ndata: never shown\n\n`);
+    }
     if (path === '/binary') return void res.writeHead(200, { 'Content-Type': 'application/octet-stream' }).end(Buffer.from([0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a, 0xff]));
     // Binary under a text label: the bytes decide, not the label.
     if (path === '/binary-as-text') return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end(Buffer.from([0x61, 0, 1, 2, 0x1b, 0x5b, 0x32, 0x4a]));
@@ -185,4 +189,17 @@ needs(['script'], 'the run on a terminal').test('-o raw of a binary body to a te
   const piped = await runCli(['run', file, '-o', 'raw'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
   expect(piped.code).toBe(0);
   expect(Buffer.from(piped.stdout, 'latin1').length).toBeGreaterThan(0);
+});
+
+needs(['script'], 'the run on a terminal').test('-o raw of a stream whose event data is binary is refused on a terminal as a body is, the events before it written; --force writes it', async () => {
+  const file = tmp.write('events-binary.http', `# @streaming true\nGET ${url}/events-binary\n`);
+  const refused = await onTerminal(['run', file, '-o', 'raw']);
+  expect(refused).toContain('first text');
+  expect(refused).toMatch(/reqflow: the data of event 2 of "request-1" is binary \(8 bytes\): reqflow does not write it to the terminal/);
+  expect(refused).toContain('exit=2');
+  expect(refused).not.toContain(`${ESC}[2J`);
+  expect(refused).not.toContain('never shown');
+  const forced = await onTerminal(['run', file, '-o', 'raw', '--force']);
+  expect(forced).toContain(`a\u0000b ${ESC}[2J`);
+  expect(forced).toContain('exit=0');
 });
