@@ -133,4 +133,13 @@ describe('the Basic shorthand', () => {
     expect(seen.slice(before).map((r) => r.authorization)).toEqual([`Basic ${Buffer.from('ada:s3cret pass').toString('base64')}`, `Basic ${Buffer.from('ada:s3cret').toString('base64')}`, 'Basic YWRhOnMzY3JldA==']);
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/s3cret|YWRhOnMzY3JldA/);
   });
+
+  test('an empty user (Basic :token) and an empty password (Basic user:) are encoded too (:token went out as written, not base64)', async () => {
+    const url = await listen((_req, res) => res.end('ok'));
+    const before = seen.length;
+    const file = tmp.write('basic-empty.http', `GET ${url}/a\nAuthorization: Basic :t0ken\n\n###\nGET ${url}/b\nAuthorization: Basic ada:\n`);
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(0);
+    expect(seen.slice(before).map((r) => r.authorization)).toEqual([`Basic ${Buffer.from(':t0ken').toString('base64')}`, `Basic ${Buffer.from('ada:').toString('base64')}`]);
+  });
 });

@@ -11,8 +11,11 @@ export interface ShorthandCredentials {
   password: string;
 }
 
-/** Two parts, where a base64 token has one: `Basic dXNlcjpwYXNz` is sent as written. */
-const BASIC = /^\s*basic\s+(\S+?)(?:\s+|:)(.*)$/is;
+/**
+ * Two parts, where a base64 token has one: `Basic dXNlcjpwYXNz` is sent as written. `user:password`
+ * (the user may be empty: `Basic :token`, base64 has no colon) or `user password`.
+ */
+const BASIC = /^\s*basic\s+(?:([^\s:]*):(.*)|(\S+)\s+(.*))$/is;
 /** A real `Digest username="…"` value has `=`. */
 const DIGEST = /^\s*digest\s+([^\s=:]+)(?:\s+|:)(.*)$/is;
 
@@ -21,7 +24,8 @@ const SHORTHANDS = { basic: BASIC, digest: DIGEST } as const;
 /** The credentials of one line of `Authorization` written as the scheme's shorthand, else undefined. */
 export function shorthandCredentials(scheme: keyof typeof SHORTHANDS, line: string): ShorthandCredentials | undefined {
   const match = SHORTHANDS[scheme].exec(line);
-  return match ? { username: match[1] ?? '', password: match[2] ?? '' } : undefined;
+  // BASIC's second form (`user password`) is in groups 3 and 4.
+  return match ? { username: match[1] ?? match[3] ?? '', password: match[1] !== undefined ? (match[2] ?? '') : (match[4] ?? '') } : undefined;
 }
 
 /** True when a line of the request's `Authorization` is the scheme's shorthand. */
