@@ -13,3 +13,10 @@ export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
  * value of 1 MB named a thousand times would otherwise grow past the longest string V8 holds.
  */
 export const MAX_EXPANSION_MIB = 64;
+
+/**
+ * How many variables deep one template may go (`a={{b}}`, `b={{c}}`, …): each level is a few
+ * frames of the resolver's recursion, which overflows the call stack near a thousand. Real
+ * files go a handful deep.
+ */
+export const MAX_VARIABLE_NESTING = 100;

@@ -7,7 +7,8 @@
  */
 import { UsageError } from './errors/index.js';
 import { emptyValues, type EnvironmentValues } from './environment-values.js';
-import { MAX_EXPANSION_MIB } from './input-limits.js';
+import { through } from './expansion-error.js';
+import { MAX_EXPANSION_MIB, MAX_VARIABLE_NESTING } from './input-limits.js';
 
 const SHARED_REFERENCE = /\{\{\s*\$shared\s+([^\s{}]+)\s*\}\}/g;
 const LIMIT = MAX_EXPANSION_MIB * 1024 * 1024;
@@ -20,6 +21,11 @@ export interface SharedLayer {
 
 /** Thrown inside the expansion only: the `$shared` names of a cycle, from the value's first reference back to itself. */
 class SharedCycle {
+  constructor(readonly names: string[]) {}
+}
+
+/** Thrown inside the expansion only: the `$shared` names of a chain past {@link MAX_VARIABLE_NESTING}, outermost first. */
+class SharedTooDeep {
   constructor(readonly names: string[]) {}
 }
 
@@ -44,6 +50,8 @@ export function expandSharedReferences(own: EnvironmentValues, shared: SharedLay
       if (stack.includes(key)) throw new SharedCycle([...stack, key]);
       let value = expanded.get(key);
       if (value === undefined) {
+        // Before the call stack runs out (thousands deep: exit 70), as the resolver's own limit.
+        if (stack.length >= MAX_VARIABLE_NESTING) throw new SharedTooDeep([...stack, key]);
         value = expand(shared.vars[key] as string, [...stack, key], `${shared.files.get(key) ?? file}: $shared.${key}`);
         kept += value.length;
         if (kept > LIMIT) throw tooLong(at);
@@ -62,6 +70,10 @@ export function expandSharedReferences(own: EnvironmentValues, shared: SharedLay
       // A `$shared` value is the first name of its own cycle; an environment's `a` is another variable than `$shared a`.
       out.vars[name] = expand(value, env === '$shared' ? [name] : [], `${fileOf(name)}: ${env}.${name}`);
     } catch (error) {
+      if (error instanceof SharedTooDeep) {
+        const chain = error.names.map((key) => `$shared ${key}`);
+        throw new UsageError(`${fileOf(name)}: ${env}.${name}: its {{$shared …}} values nest more than ${MAX_VARIABLE_NESTING} deep${through(chain)}`, { hint: `a $shared value may name another, at most ${MAX_VARIABLE_NESTING} levels down` });
+      }
       if (!(error instanceof SharedCycle)) throw error;
       const cycle = error.names.map((key) => `$shared ${key}`);
       if (env !== '$shared') cycle.unshift(`${env}.${name}`);

@@ -1,6 +1,6 @@
 import { UsageError, VariableError } from './errors/index.js';
 import { dotenvValues } from './environment-search.js';
-import { MAX_EXPANSION_MIB } from './input-limits.js';
+import { MAX_EXPANSION_MIB, MAX_VARIABLE_NESTING } from './input-limits.js';
 import type { UnusableValue } from './environment-values.js';
 import { isExtracted } from './extracted-values.js';
 import { isSecretName, type SecretRegistry } from './mask.js';
@@ -311,6 +311,12 @@ export class TemplateResolver implements VariableResolver {
     }
     const cached = this.cache.get(name);
     if (cached) return cached;
+    // Before the call stack runs out (past a thousand levels: exit 70), and before each level copies the stack.
+    if (stack.length >= MAX_VARIABLE_NESTING) {
+      return import('./expansion-error.js')
+        .then(({ nestedTooDeep }) => this.placed(nestedTooDeep([...stack, name], MAX_VARIABLE_NESTING, this.where()), stack[0] ?? name))
+        .then((error) => Promise.reject(error));
+    }
     const pending = this.compute(name, [...stack, name], written);
     this.cache.set(name, pending);
     return pending;

@@ -70,7 +70,7 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
 }
 
 interface FileScope {
-  /** File variables defined so far; replaced (never mutated) when one is added, so specs can share it. */
+  /** File variables defined so far; a block adds to a copy of its own (never to one a spec holds), so specs can share it. */
   variables: Readonly<Record<string, string>>;
   /** httpyac scripts of named blocks without a request: they run before each request below them. */
   scripts: readonly ScriptSpec[];
@@ -137,6 +137,14 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];
   let auth: string | undefined;
+  // The block's own copy of the file variables, made at its first `@name = value` (a copy per
+  // variable made 4,000 of them quadratic); it is shared once a request takes it, then copied again.
+  let ownVariables: Record<string, string> | undefined;
+  const defineVariable = (name: string, value: string): void => {
+    ownVariables ??= { ...scope.variables };
+    ownVariables[name] = value;
+    scope.variables = ownVariables;
+  };
   const annotate = (key: string, written: string, line: number): void => {
     // resterm's `# @auth` has arguments (reqflow's is one word): src/plugins/auth-resterm reads it.
     if (key === 'auth' && /\S\s+\S/.test(written)) {
@@ -163,7 +171,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     const line = block.lines[i] as string;
     const variable = FILE_VARIABLE.exec(line);
     if (variable) {
-      scope.variables = { ...scope.variables, [variable[1] as string]: variable[2] ?? '' };
+      defineVariable(variable[1] as string, variable[2] ?? '');
       continue;
     }
     const annotation = ANNOTATION.exec(line);
@@ -276,12 +284,13 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
   if (hasKeys(scope.variables)) spec.fileVariables = scope.variables;
+  ownVariables = undefined;
   if (parsed?.bodyLineEnding !== undefined) spec.bodyLineEnding = parsed.bodyLineEnding;
   if (parsed?.body !== undefined) spec.body = parsed.body;
   if (parsed?.bodyParts !== undefined) spec.bodyParts = parsed.bodyParts;
   if (prompts.length > 0) spec.prompts = prompts;
   // `@name = value` below the body: for the requests below it.
-  if (parsed?.variables) for (const [name, value] of parsed.variables) scope.variables = { ...scope.variables, [name]: value };
+  if (parsed?.variables) for (const [name, value] of parsed.variables) defineVariable(name, value);
   if (parsed?.assertions) chain.assertions = parsed.assertions;
   // httpyac's `# @ref settings` to a named block of variables above: running it defines them, which the file
   // scope already does here (its variables are visible below it). Refs to one below still fail, naming the line.

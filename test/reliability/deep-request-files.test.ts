@@ -1,0 +1,49 @@
+/**
+ * Request files nested or repeated far past what anyone writes: variables that name each other
+ * a thousand deep, a GraphQL query two thousand levels deep. Each is the documented exit code
+ * and one line naming the file, never a stack overflow (exit 70); files that are merely long
+ * (thousands of variables, continuation lines, global scripts) are read in linear time — a
+ * quadratic one outlasts runCli's 20 s kill.
+ */
+import { afterAll, expect, test } from '@jest/globals';
+import { runCli, tempDir, type CliResult } from '../helpers/cli.js';
+
+const tmp = tempDir('reqflow-deep-files-');
+afterAll(() => tmp.cleanup());
+
+const run = (name: string, text: string, args: string[] = []): Promise<CliResult> =>
+  runCli(['run', tmp.write(name, text), '--dry-run', ...args], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+
+/** `@v0 = x`, `@v1 = {{v0}}`, …, and a request naming the last one. */
+const chain = (n: number): string => `@v0 = x\n${Array.from({ length: n - 1 }, (_, i) => `@v${i + 1} = {{v${i}}}\n`).join('')}GET http://127.0.0.1:9/{{v${n - 1}}}\n`;
+
+/** The whole stderr: the one error line, its hint, nothing else (no stack, no V8 dump). */
+function expectOnly(result: CliResult, code: number, message: RegExp, hint: RegExp): void {
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code, stderr: expect.stringMatching(new RegExp(`^reqflow: ${message.source}\\nhint: ${hint.source}.*\\n$`)) });
+}
+
+test('a file variable chain 1,000 deep: exit 3 naming where it is used and the limit, not a stack overflow', async () => {
+  const result = await run('chain.http', chain(1000));
+  expectOnly(result, 3, /\S*chain\.http:1001: variable "v999" in request "request-1" nests more than 100 variables deep \(through v999 → v998 → v997 → … → v900 → v899\)/, /.*at most 100 levels/);
+});
+
+test('a file variable chain 100 deep, the limit, resolves', async () => {
+  const result = await run('chain100.http', chain(100));
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain('GET http://127.0.0.1:9/x');
+});
+
+test('20,000 file variables in one block: read in linear time (each used to copy all the ones before it)', async () => {
+  const text = `${Array.from({ length: 20_000 }, (_, i) => `@v${i} = ${i}\n`).join('')}GET http://127.0.0.1:9/{{v19999}}\n`;
+  const result = await run('many.http', text);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain('GET http://127.0.0.1:9/19999');
+});
+
+test('a $shared chain 1,000 deep in an environment file: exit 2 naming the file and the value, not a stack overflow', async () => {
+  const shared: Record<string, string> = { s0: 'x' };
+  for (let i = 1; i < 1000; i++) shared[`s${i}`] = `{{$shared s${i - 1}}}`;
+  tmp.write('shared/http-client.env.json', JSON.stringify({ $shared: shared, dev: { u: '{{$shared s999}}' } }));
+  const result = await runCli(['run', tmp.write('shared/r.http', 'GET http://127.0.0.1:9/{{u}}\n'), '--env', 'dev', '--dry-run'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+  expectOnly(result, 2, /\S*http-client\.env\.json: dev\.u: its \{\{\$shared …\}\} values nest more than 100 deep \(through \$shared s999 → .* → \$shared s899\)/, /.*at most 100 levels/);
+});
