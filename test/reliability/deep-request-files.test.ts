@@ -47,3 +47,21 @@ test('a $shared chain 1,000 deep in an environment file: exit 2 naming the file 
   const result = await runCli(['run', tmp.write('shared/r.http', 'GET http://127.0.0.1:9/{{u}}\n'), '--env', 'dev', '--dry-run'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
   expectOnly(result, 2, /\S*http-client\.env\.json: dev\.u: its \{\{\$shared …\}\} values nest more than 100 deep \(through \$shared s999 → .* → \$shared s899\)/, /.*at most 100 levels/);
 });
+
+/** `query { a { a { … b … } } }`: `levels` selection sets, the operation's own included. */
+const deepQuery = (levels: number): string => `query { ${'a { '.repeat(levels - 1)}b${' }'.repeat(levels - 1)} }\n`;
+
+test.each([
+  ['GRAPHQL request line', 'GRAPHQL http://127.0.0.1:9/g\n\n', 3],
+  ["httpyac's POST with a query body", 'POST http://127.0.0.1:9/g\nContent-Type: application/json\n\n', 4],
+])('a GraphQL query nested 2,000 levels (%s): exit 2 naming the request and where, not a stack overflow', async (_form, head, line) => {
+  const result = await run('deep-graphql.http', `${head}${deepQuery(2000)}`);
+  expectOnly(result, 2, new RegExp(`\\S*deep-graphql\\.http:${line}:4007: the GraphQL body of request "request-1" is nested more than 1000 levels deep`), /.*at most 1000 levels/);
+});
+
+test('a GraphQL query nested 1,000 levels, the limit (an argument list is one), with brackets in a string, a block string and a comment, is sent', async () => {
+  const text = `GRAPHQL http://127.0.0.1:9/g\n\n${deepQuery(999).replace('query {', 'query { # ((((\n').replace('b', 'b(x: "{[(", y: """ {{ \\""" [ """)')}`;
+  const result = await run('deep-graphql-ok.http', text);
+  expect(result.stderr).toBe('');
+  expect(result.code).toBe(0);
+});

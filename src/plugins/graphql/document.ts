@@ -1,7 +1,9 @@
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { ParseError, UsageError, VariableError } from '../../core/errors/index.js';
 import type { RequestContext } from '../../pipeline/context.js';
+import { MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { bodyPositionInFile } from './body-location.js';
+import { graphqlTooDeepAt } from './nesting.js';
 
 type OperationType = 'query' | 'mutation' | 'subscription';
 
@@ -52,6 +54,8 @@ export async function selectOperation(ctx: RequestContext, query: string): Promi
   let document = parsedDocuments.get(query);
   try {
     if (!document) {
+      const deep = graphqlTooDeepAt(query, MAX_JSON_DEPTH);
+      if (deep !== undefined) throw await tooDeep(ctx, query, deep);
       document = parse(query);
       if (parsedDocuments.size >= PARSED_DOCUMENTS_KEPT) parsedDocuments.clear();
       parsedDocuments.set(query, document);
@@ -88,6 +92,18 @@ export async function selectOperation(ctx: RequestContext, query: string): Promi
     if (definition.type.kind === 'NonNullType' && definition.defaultValue === undefined) required.push(name);
   }
   return { type: operation.operation as OperationType, ...(wanted ? { operationName: wanted } : {}), declared, required };
+}
+
+/** Exit 2 at the bracket that opens the level past {@link MAX_JSON_DEPTH}, in the request file where it can be found. */
+async function tooDeep(ctx: RequestContext, query: string, offset: number): Promise<ParseError> {
+  const before = query.slice(0, offset).split(/\r\n?|\n/);
+  const location = { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+  const { spec } = ctx;
+  const what = `the GraphQL body of request "${spec.name}" is nested more than ${MAX_JSON_DEPTH} levels deep`;
+  const hint = { hint: `a GraphQL document may nest selection sets, lists and objects at most ${MAX_JSON_DEPTH} levels deep` };
+  const position = await bodyPositionInFile(ctx.file, spec, query, location.line, location.column);
+  if (position) return new ParseError(spec.source.file, position.line, position.column, what, hint);
+  return new ParseError(spec.source.file, spec.source.line, 1, `${what} (line ${location.line}, column ${location.column} of the GraphQL body)`, hint);
 }
 
 async function syntaxError(ctx: RequestContext, query: string, message: string, location: { line: number; column: number } | undefined): Promise<UsageError> {
