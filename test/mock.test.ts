@@ -251,6 +251,7 @@ describe('errors and stopping', () => {
     ['a bodyFile that is a folder', 'routes:\n  - {method: GET, path: /a, bodyFile: .}\n', 'routes[0].bodyFile names a folder, not a file'],
     ['a misspelt top-level field', 'prot: 9000\nroutes:\n  - {method: GET, path: /a}\n', 'prot is not a mock file field (known: port, host, logging, routes, name, description)'],
     ['aliases inside aliases (a billion laughs)', `a: &a [x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 8 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(', ')}]`).join('\n')}\nroutes:\n  - {method: GET, path: /a, body: *i}\n`, 'its aliases (*name) expand to more than 1,000,000 values'],
+    ['a 100 KB string aliased 1,000 times (100 MB of text in few values)', `a: &a "${'x'.repeat(100_000)}"\nb: &b [${Array(10).fill('*a').join(', ')}]\nc: &c [${Array(10).fill('*b').join(', ')}]\nd: &d [${Array(10).fill('*c').join(', ')}]\nroutes:\n  - {method: GET, path: /a, body: *d}\n`, 'its aliases (*name) expand to more than 64 MiB of text'],
     ['an alias inside its own anchor (endless)', 'routes: &r\n  - {method: GET, path: /a, body: *r}\n', 'its aliases (*name) expand to more than 1,000,000 values'],
   ])('refused at load, not at each request: %s (exit 2 naming the field)', async (_label, text, message) => {
     files.write('refused.mock.yaml', text);

@@ -12,7 +12,7 @@ import { UsageError } from '../core/errors/index.js';
 import { NOT_IN_HEADER_VALUE } from '../core/headers.js';
 import { notAFile } from '../core/not-a-file.js';
 import { real } from '../core/project.js';
-import { expandedSize, MAX_EXPANDED_VALUES } from '../plugins/format-yaml/alias-expansion.js';
+import { expansionPastLimit } from '../plugins/format-yaml/alias-expansion.js';
 import { bodyFileInside } from './body-file.js';
 import { compileRoutePattern, type RoutePattern } from './route-pattern.js';
 
@@ -226,6 +226,7 @@ export async function loadMockConfig(file: string): Promise<MockConfig> {
     throw new UsageError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   // Aliases inside aliases grow exponentially (the "billion laughs"): a few hundred bytes rendered for a minute, blocking every client.
-  if (expandedSize(document) === undefined) throw new UsageError(`${file}: its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially: write the values out' });
+  const past = expansionPastLimit(document);
+  if (past !== undefined) throw new UsageError(`${file}: its aliases (*name) expand to more than ${past}`, { hint: 'a file that repeats anchors inside anchors grows exponentially: write the values out' });
   return toMockConfig(document, file);
 }

@@ -66,6 +66,18 @@ test('a YAML file whose aliases expand exponentially: exit 2 naming the file, no
   expect(result.ms).toBeLessThan(10_000);
 });
 
+/** A 100 KB string, ten aliases of it, ten of those, ten of those: 100 MB of text from a 100 KB file, in few values. */
+function laughsOfText(): string {
+  const tenOf = (name: string): string => `[${Array(10).fill(`*${name}`).join(', ')}]`;
+  return `a: &a "${'x'.repeat(100_000)}"\nb: &b ${tenOf('a')}\nc: &c ${tenOf('b')}\nd: &d ${tenOf('c')}\nrequests:\n  - method: POST\n    url: http://127.0.0.1:9/\n    body: *d\n`;
+}
+
+test('a YAML file whose aliases repeat a long string into 100 MB: exit 2 counting the text, not only the values, bounded memory', async () => {
+  const result = await runMeasured(['run', tmp.write('long-laughs.yaml', laughsOfText()), '--dry-run'], tmp.dir);
+  expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 2, stderr: expect.stringMatching(/^reqflow: \S*long-laughs\.yaml:1:1: its aliases \(\*name\) expand to more than 64 MiB of text\nhint: [^\n]*\n$/) });
+  expect(result.peakMb).toBeLessThan(LIMIT_MB);
+});
+
 test('anchors used as YAML intends (a shared header block) still work', async () => {
   const file = tmp.write('anchors.yaml', 'common: &common\n  Accept: application/json\nrequests:\n  - name: a\n    method: GET\n    url: http://127.0.0.1:9/a\n    headers: *common\n  - name: b\n    method: GET\n    url: http://127.0.0.1:9/b\n    headers: *common\n');
   const result = await runMeasured(['run', file, '--list'], tmp.dir);

@@ -3,7 +3,7 @@ import type { Plugin } from '../../pipeline/plugin.js';
 import { isObject, requestItems } from '../format-json/shape.js';
 import { specsFromData } from '../format-json/structured.js';
 import { requestSchema } from './request-schema.js';
-import { expandedSize, MAX_EXPANDED_VALUES } from './alias-expansion.js';
+import { expansionPastLimit } from './alias-expansion.js';
 import { holdsInexactNumbers } from '../../core/json-exact.js';
 
 interface YamlMark {
@@ -46,8 +46,9 @@ const plugin: Plugin = {
         throw new ParseError(ctx.file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1, `invalid YAML: ${reason}`);
       }
       if (data === undefined || data === null) throw new ParseError(ctx.file, 1, 1, 'empty file', { hint: 'a YAML request file holds a request, a list of requests or {requests: [...]}' });
-      if (expandedSize(data) === undefined) {
-        throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
+      const past = expansionPastLimit(data);
+      if (past !== undefined) {
+        throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${past}`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
       // A number a double did not keep (past 2^53, `1e400`, `1.10`): the file is read again for the bodies, keeping its text.
       const text = ctx.text.replace(/^\uFEFF/, '');
