@@ -65,3 +65,9 @@ test('a GraphQL query nested 1,000 levels, the limit (an argument list is one), 
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
 });
+
+test('a target over 100,000 continuation lines (`    &b=2`): joined in linear time (each line tested all the text joined before it)', async () => {
+  const result = await run('continued.http', `GET http://127.0.0.1:9/x?a=1\n${'    &b=2\n'.repeat(100_000)}`);
+  expect(result.stderr).toBe('');
+  expect(result.stdout).toContain(`GET http://127.0.0.1:9/x?a=1${'&b=2'.repeat(100_000)}\n`);
+});

@@ -5,7 +5,7 @@ import { parseEscapes } from '../../core/escapes.js';
 import { hasKeys } from '../../core/has-keys.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
-import { isTargetContinuation, originFormUrl, parseRequestLine, targetIsOpen } from './request-line.js';
+import { joinTarget, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
 import { type Block, blockLines, separatorNameAbove, splitBlocks } from './blocks.js';
@@ -219,9 +219,9 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     return undefined;
   }
   const lineNo = block.firstLine + i;
-  let requestLine = block.lines[i] as string;
   // The target may go on over lines that start with ? or & (indented or not), and over indented ones.
-  while (i + 1 < block.lines.length && isTargetContinuation(block.lines[i + 1] as string, targetIsOpen(requestLine))) requestLine += (block.lines[++i] as string).trim();
+  const { text: requestLine, last: targetEnd } = joinTarget(block.lines, i);
+  i = targetEnd;
   const { method, url, methodWritten, originForm, graphql, websocket, httpVersion, asteriskForm } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;

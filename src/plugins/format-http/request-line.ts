@@ -37,7 +37,7 @@ export interface RequestLine {
  * handler (`>`) or a variable (`@name = …`). `&name: value` is a header (a name made of token characters), and
  * `?? status == 200` a check (httpyac), wherever it stands.
  */
-export function isTargetContinuation(line: string, open = false): boolean {
+function isTargetContinuation(line: string, open = false): boolean {
   if (/^\s*\?\?(\s|$)/.test(line) || /^\s*[A-Za-z0-9!#$%&'*+.^_`|~-]+:/.test(line)) return false;
   // JetBrains spec §3.2.1.3–4: a new line with indent separates path segments (`path-separator`) and goes
   // on with the query (`new-line-with-indent query`); the line separators are not sent.
@@ -45,8 +45,26 @@ export function isTargetContinuation(line: string, open = false): boolean {
 }
 
 /** The request line (with the lines joined so far) still takes an indented continuation: no version ends it. */
-export function targetIsOpen(requestLine: string): boolean {
+function targetIsOpen(requestLine: string): boolean {
   return !/\sHTTP\/[\d.]+\s*$/i.test(requestLine);
+}
+
+/**
+ * The request line at `lines[at]` with the lines that continue its target joined to it (each
+ * trimmed), and the index of its last line. Only the line joined last, with the character before
+ * it (a version's space), is tested for a version: testing the whole text joined so far made
+ * 40,000 `&b=2` lines take 6 s.
+ */
+export function joinTarget(lines: readonly string[], at: number): { text: string; last: number } {
+  const parts = [lines[at] as string];
+  let joinedLast = parts[0] as string;
+  let last = at;
+  while (last + 1 < lines.length && isTargetContinuation(lines[last + 1] as string, targetIsOpen(joinedLast))) {
+    const part = (lines[++last] as string).trim();
+    joinedLast = `${joinedLast.slice(-1)}${part}`;
+    parts.push(part);
+  }
+  return { text: parts.join(''), last };
 }
 
 /** Whitespace as `\s` means it (a test per character of a 10 MB line must be cheap). */
