@@ -60,3 +60,12 @@ test('a template inside a template ({{host.{{env}}}}, as Postman writes it) is e
   // Triple braces and templates side by side are no nesting: sent as before.
   expect(server.received.slice(before).map((r) => r.url)).toEqual(['/ok?v={1}&w=11']);
 });
+
+test('a template opened in a body and holding templates on the lines below: one line naming where it opens, a short excerpt on one line', async () => {
+  tmp.write('nested-body.http', `POST ${server.url}/x\n{{{\nX: {{l.response.headers.a}}\nY: {{l.response.headers.bbbbbbbbbbbbbbbbbbbbbbbb}}\n`);
+  const result = await cli(['run', 'nested-body.http', '--dry-run']);
+  expect({ code: result.code, stderr: result.stderr }).toEqual({
+    code: 2,
+    stderr: 'reqflow: nested-body.http:2: a template inside a template ({{ X: {{l.response.headers.a}} Y: {{l.response.headers.bbbb…) is not supported in request "request-1"\nhint: give the inner name\'s value a variable of its own, or write the name out\n',
+  });
+});

@@ -1,21 +1,39 @@
 import { UsageError } from './errors/index.js';
 
+/** Where a template that sits inside another is: the whole outer one and its offset in the text. */
+export interface EnclosingTemplate {
+  outer: string;
+  opened: number;
+}
+
 /**
  * The whole `{{host.{{env}}}}` when the template `match` of `text` sits inside another one (Postman
  * resolves the inner name first, then the outer), else undefined. reqflow resolves the inner one
  * only, and would send the outer braces as text. `{{{name}}}` is no such thing.
  */
-export function enclosingTemplate(text: string, match: RegExpMatchArray): string | undefined {
+export function enclosingTemplate(text: string, match: RegExpMatchArray): EnclosingTemplate | undefined {
   const at = match.index ?? 0;
   const opened = at >= 2 ? text.lastIndexOf('{{', at - 2) : -1;
   if (opened < 0 || opened < text.lastIndexOf('}}', at - 1)) return undefined;
   const closed = text.indexOf('}}', at + match[0].length);
-  return closed < 0 ? undefined : text.slice(opened, closed + 2);
+  return closed < 0 ? undefined : { outer: text.slice(opened, closed + 2), opened };
 }
 
-/** Exit 2: never sent with its outer braces as text. `where` names the request (` in request "x"`). */
-export function nestedTemplateError(outer: string, where: string): UsageError {
-  return new UsageError(`a template inside a template (${outer}) is not supported${where}`, {
+/** The longest excerpt of the outer template quoted: a body's `{{` may run over many lines to a `}}` far below. */
+const EXCERPT = 60;
+
+/**
+ * Exit 2: never sent with its outer braces as text. `where` names the request (` in request "x"`);
+ * `innerAt` is `file:line` of the inner template, when it can be told: the outer one starts that
+ * many lines above as the text breaks between them. Otherwise the request's line is named.
+ */
+export function nestedTemplateError(text: string, match: RegExpMatchArray, enclosing: EnclosingTemplate, where: string, innerAt: string | undefined): UsageError {
+  const oneLine = enclosing.outer.replace(/\s+/g, ' ');
+  const excerpt = oneLine.length > EXCERPT ? `${oneLine.slice(0, EXCERPT - 1)}…` : oneLine;
+  const inner = innerAt === undefined ? undefined : /^(.*):(\d+)$/.exec(innerAt);
+  const breaks = text.slice(enclosing.opened, match.index).split('\n').length - 1;
+  const place = inner ? `${inner[1]}:${Number(inner[2]) - breaks}: ` : '';
+  return new UsageError(`${place}a template inside a template (${excerpt}) is not supported${where}`, {
     hint: 'give the inner name\'s value a variable of its own, or write the name out',
     atRequest: true,
   });

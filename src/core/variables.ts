@@ -189,8 +189,8 @@ export class TemplateResolver implements VariableResolver {
     let last = 0;
     const longest = text.length + MAX_EXPANSION_MIB * 1024 * 1024;
     for (const match of text.matchAll(TEMPLATE)) {
-      const outer = enclosingTemplate(text, match);
-      if (outer !== undefined) throw nestedTemplateError(outer, this.where());
+      const enclosing = enclosingTemplate(text, match);
+      if (enclosing !== undefined) throw nestedTemplateError(text, match, enclosing, this.where(), await this.options.writtenAt?.(match[1] ?? ''));
       result += text.slice(last, match.index);
       const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
