@@ -223,6 +223,18 @@ describe('a written Content-Length', () => {
     expect(gzip.stderr).toContain("a request's last transfer coding must be chunked");
   });
 
+  test("Transfer-Encoding: gzip from a profile: exit 2 whose hint says what to do with a transfer coding, not a header's syntax; nothing sent", async () => {
+    tmp.write('te-profile/.profiles.json', JSON.stringify({ profiles: [{ name: 'default', headers: { 'Transfer-Encoding': 'gzip' } }] }));
+    const file = tmp.write('te-profile/r.http', `POST ${server.url}/d\n\nabc\n`);
+    server.received.length = 0;
+    const result = await runCli(['run', file], { cwd: join(tmp.dir, 'te-profile'), env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect({ code: result.code, stderr: result.stderr }).toEqual({
+      code: 2,
+      stderr: `reqflow: r.http:1: POST ${server.url}/d: header "Transfer-Encoding" cannot be sent: a request's last transfer coding must be chunked (RFC 9112 §6.1)\nhint: remove it (reqflow frames the body itself) or end it with chunked ("gzip, chunked"); for a compressed body, send Content-Encoding: gzip\n`,
+    });
+    expect(server.received).toEqual([]);
+  });
+
   test('a 303 after a chunked POST: the GET that follows carries no Transfer-Encoding (nor any body)', async () => {
     const redirecting = await startRecorder((req, res) => {
       if (req.url === '/post') res.writeHead(303, { location: '/done' }).end();

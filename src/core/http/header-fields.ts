@@ -35,7 +35,9 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
       framing |= 1;
     } else if (name.length === 17 && name.toLowerCase() === 'transfer-encoding') {
       // The body is sent chunked (Node encodes it): a coding after chunked, or none, would leave its end unknown.
-      if (!/(^|,)\s*chunked\s*$/i.test(fieldLines(value).join(','))) throw refusal(method, url, name, 'a request\'s last transfer coding must be chunked (RFC 9112 §6.1)');
+      if (!/(^|,)\s*chunked\s*$/i.test(fieldLines(value).join(','))) {
+        throw refusal(method, url, name, 'a request\'s last transfer coding must be chunked (RFC 9112 §6.1)', 'remove it (reqflow frames the body itself) or end it with chunked ("gzip, chunked"); for a compressed body, send Content-Encoding: gzip');
+      }
       framing |= 2;
     }
   }
@@ -63,9 +65,12 @@ function checkValue(method: string, url: URL, name: string, line: string): void 
   }
 }
 
+/** What a header's name and value may hold: the hint of a refusal for its syntax. */
+const SYNTAX_HINT = 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs';
+
 /** Made only when a header is refused: the wording needs the method and URL, which a closure per call would carry. */
-function refusal(method: string, url: URL, name: string, what: string): UsageError {
-  return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint: 'a header name is letters, digits and !#$%&\'*+-.^_`|~; a value is visible characters, spaces and tabs', atRequest: true });
+function refusal(method: string, url: URL, name: string, what: string, hint = SYNTAX_HINT): UsageError {
+  return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint, atRequest: true });
 }
 
 /** The request's headers with `Content-Length` for a body (unless written). */
