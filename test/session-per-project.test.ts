@@ -3,7 +3,7 @@
  * name alone: a login in one folder is never sent to another project's server.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
@@ -102,6 +102,76 @@ Authorization: Bearer {{token}}
     const fromA = await runCli(['run', loose], { env, cwd });
     expect(fromA.code).toBe(0);
     expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-project-a');
+  });
+});
+
+describe('repositories nested, linked or beside a profiles folder', () => {
+  const login = (base: string): string => `### login\nPOST ${base}/login\n`;
+  const me = (base: string): string => `### me\nGET ${base}/me\nAuthorization: Bearer {{token}}\n`;
+
+  test("a repository of its own below a profiles file's folder is its own project: the outer login is not sent to it, nor its trust given", async () => {
+    tmp.write('outer/.profiles.json', JSON.stringify([{ name: 'dev', variables: {} }]));
+    mkdirSync(join(tmp.dir, 'outer', '.git'), { recursive: true });
+    tmp.write('outer/login.http', login(a.url));
+    mkdirSync(join(tmp.dir, 'outer', 'vendor', 'c', '.git'), { recursive: true });
+    tmp.write('outer/vendor/c/me.http', me(b.url));
+    tmp.write('outer/vendor/c/cmd.http', `# @auth command argv=["printf","CMD-RAN"]\nGET ${b.url}/cmd\n`);
+    const outer = join(tmp.dir, 'outer');
+    const config = { ...env, REQFLOW_CONFIG_DIR: join(tmp.dir, 'config-nested') };
+    expect((await runCli(['run', 'login.http'], { env: config, cwd: outer })).code).toBe(0);
+    expect((await runCli(['trust'], { env: config, cwd: outer })).code).toBe(0);
+    const before = b.received.length;
+    for (const cwd of [outer, join(outer, 'vendor', 'c')]) {
+      const sent = await runCli(['run', join(outer, 'vendor', 'c', 'me.http')], { env: config, cwd });
+      expect(sent.code).toBe(3);
+      expect(sent.stderr).toMatch(/unknown variable "token"/);
+      const command = await runCli(['run', join(outer, 'vendor', 'c', 'cmd.http')], { env: config, cwd });
+      expect(command.code).toBe(2);
+      expect(command.stderr).toContain('runs a program');
+    }
+    expect(b.received.length).toBe(before);
+  });
+
+  test("a file of the repository a nested one sits in, run from the nested one, is not the nested one's", async () => {
+    mkdirSync(join(tmp.dir, 'host', '.git'), { recursive: true });
+    tmp.write('host/me.http', me(b.url));
+    mkdirSync(join(tmp.dir, 'host', 'inner', '.git'), { recursive: true });
+    tmp.write('host/inner/.profiles.json', JSON.stringify([{ name: 'dev', variables: {} }]));
+    tmp.write('host/inner/login.http', login(a.url));
+    const inner = join(tmp.dir, 'host', 'inner');
+    expect((await runCli(['run', 'login.http'], { env, cwd: inner })).code).toBe(0);
+    const before = b.received.length;
+    const sent = await runCli(['run', '../me.http'], { env, cwd: inner });
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toMatch(/unknown variable "token"/);
+    expect(b.received.length).toBe(before);
+  });
+
+  test("a link inside a project to another repository runs that repository's files as its own", async () => {
+    tmp.write('linking/.profiles.json', JSON.stringify([{ name: 'dev', variables: {} }]));
+    mkdirSync(join(tmp.dir, 'linking', '.git'), { recursive: true });
+    tmp.write('linking/login.http', login(a.url));
+    mkdirSync(join(tmp.dir, 'linked-repo', '.git'), { recursive: true });
+    tmp.write('linked-repo/me.http', me(b.url));
+    symlinkSync(join(tmp.dir, 'linked-repo'), join(tmp.dir, 'linking', 'linked'));
+    const linking = join(tmp.dir, 'linking');
+    expect((await runCli(['run', 'login.http'], { env, cwd: linking })).code).toBe(0);
+    const before = b.received.length;
+    const sent = await runCli(['run', 'linked/me.http'], { env, cwd: linking });
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toMatch(/unknown variable "token"/);
+    expect(b.received.length).toBe(before);
+  });
+
+  test("a Mercurial repository's environment files do not reach a repository nested in it", async () => {
+    mkdirSync(join(tmp.dir, 'hg-outer', '.hg'), { recursive: true });
+    tmp.write('hg-outer/http-client.private.env.json', JSON.stringify({ $shared: { token: 'hg-outer-secret' } }));
+    mkdirSync(join(tmp.dir, 'hg-outer', 'child', '.hg'), { recursive: true });
+    tmp.write('hg-outer/child/me.http', me(b.url));
+    const before = b.received.length;
+    const sent = await runCli(['run', 'me.http'], { env, cwd: join(tmp.dir, 'hg-outer', 'child') });
+    expect(sent.code).toBe(3);
+    expect(b.received.length).toBe(before);
   });
 });
 

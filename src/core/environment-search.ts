@@ -16,9 +16,13 @@ export function isFile(path: string): boolean {
   }
 }
 
-/** The nearest folder at or above `dir` with `.git` or `package.json`, else the filesystem root: environment files are searched up to it. */
+/**
+ * The nearest folder at or above `dir` with `.git`, `.hg` or `package.json`, else the filesystem
+ * root: environment files are searched up to it (a repository's search never reaches the files of
+ * one it sits in).
+ */
 export function projectRoot(dir: string): string {
-  return nearestWith(dir, ['.git', 'package.json']) ?? parse(resolve(dir)).root;
+  return nearestWith(dir, ['.git', '.hg', 'package.json']) ?? parse(resolve(dir)).root;
 }
 
 /** The folders searched, farthest first: the root's `env/` folder, the root, then down to `dir`. */

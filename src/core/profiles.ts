@@ -4,7 +4,7 @@ import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE, unheldNameRule } from './headers.js';
 import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
-import { isInside, markedProject, real } from './project.js';
+import { isInside, markedProject, real, repositoryRoot } from './project.js';
 import { closestName } from './suggest.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
@@ -42,7 +42,9 @@ async function isFile(path: string): Promise<boolean> {
  * project's session (a login token) to the other project's servers.
  */
 export async function findProfilesFile(startDir: string, cwd: string = process.cwd()): Promise<string | undefined> {
-  let dir = resolve(startDir);
+  // From the folder's real place: a link inside a project to another repository is that repository's.
+  const start = real(resolve(startDir));
+  let dir = start;
   for (;;) {
     const candidate = join(dir, PROFILES_FILE);
     if (await isFile(candidate)) return candidate;
@@ -52,8 +54,11 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
   }
   const fallback = join(resolve(cwd), PROFILES_FILE);
   if (!(await isFile(fallback))) return undefined;
-  const own = markedProject(startDir);
-  return own === undefined || isInside(own, real(resolve(cwd))) ? fallback : undefined;
+  // Only for a request file in no project, or in the current folder's project and repository: not
+  // for the repository a nested one (the current folder) sits in, nor another one beside it.
+  const here = real(resolve(cwd));
+  const own = markedProject(start);
+  return own === undefined || (isInside(own, here) && repositoryRoot(here) === repositoryRoot(start)) ? fallback : undefined;
 }
 
 export async function loadProfiles(path: string): Promise<ProfilesDocument> {

@@ -10,15 +10,30 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 /** Files and folders that mark a project's root folder (version control, the `.http` tools' environments, a package). */
 const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
 
+/** Folders that mark a repository of its own: a boundary no profiles file above it moves. */
+const REPOSITORY_MARKERS = ['.git', '.hg'];
+
 /**
- * The project root: the folder of the profiles file when there is one; else the nearest folder
- * at or above the request's folder that holds a project marker — never the home folder or `/`
- * themselves, which hold unrelated projects; else the request's folder alone.
+ * The project root: the folder of the profiles file when there is one — unless the request's
+ * folder is in a repository of its own below it (a vendored or cloned repository inside a folder
+ * of profiles shared by several): that repository then; else the nearest folder at or above the
+ * request's folder that holds a project marker — never the home folder or `/` themselves, which
+ * hold unrelated projects; else the request's folder alone. Real paths: a link to a folder is
+ * that folder's project.
  */
 export function projectRoot(requestDir: string, profilesPath?: string): string {
-  if (profilesPath !== undefined) return real(dirname(resolve(profilesPath)));
   const start = real(resolve(requestDir));
+  if (profilesPath !== undefined) {
+    const shared = real(dirname(resolve(profilesPath)));
+    const repository = repositoryRoot(start);
+    return repository !== undefined && repository !== shared && isInside(shared, repository) ? repository : shared;
+  }
   return markedProject(start) ?? start;
+}
+
+/** The nearest folder at or above `dir` that is a repository's root (`.git`, `.hg`), never the home folder or `/` themselves. */
+export function repositoryRoot(dir: string): string | undefined {
+  return nearestWith(real(resolve(dir)), REPOSITORY_MARKERS, real(homedir()));
 }
 
 /** The nearest folder at or above `dir` with a project marker (never the home folder or `/` themselves), if any. */

@@ -163,6 +163,15 @@ export class Workspace {
     this.session = await this.loadSession();
   }
 
+  /**
+   * The session of `file`'s project as stored now, as `reqflow run FILE` has it: a repository of
+   * its own under the opened folder is its own project, so a login sent from one is never sent to
+   * another's server. Each send takes its own (sends run at once).
+   */
+  sessionOf(file: string): Promise<FileSession> {
+    return loadProfileSession(this.profile.name, this.document, dirname(file), { env: this.config.env, warn: () => undefined });
+  }
+
   /** The session's token in a few words: the same answer as `reqflow oauth status`. */
   tokenState(now = Date.now()): string {
     return shortStatus(oauthStatus(this.profile.name, this.session, { now }));
@@ -173,8 +182,8 @@ export class Workspace {
    * the pane reporter) writes into `capture`. Errors come back in the outcome, never thrown.
    */
   /** The cookie jar and proxy rules a send uses (the pane reporter prints a request as curl with them). */
-  outgoingServices(): OutgoingServices & { proxy: ProxyRules } {
-    const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(this.session, (value) => this.secrets.add(value));
+  outgoingServices(session: FileSession = this.session): OutgoingServices & { proxy: ProxyRules } {
+    const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(session, (value) => this.secrets.add(value));
     return { proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
   }
 
@@ -182,9 +191,11 @@ export class Workspace {
     try {
       await validateFilters(listedRequests([spec]), undefined, this.options);
       const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
-      const outgoing = this.outgoingServices();
+      const session = await this.sessionOf(file);
+      this.session = session; // the status line's: the session last used
+      const outgoing = this.outgoingServices(session);
       const run: RunIo = { output: io.output ?? io.capture, reporter: io.reporter ?? paneReporter(io.capture, outgoing), prompter: io.prompter, signal: io.signal, onPhases: (phases) => (io.capture.phases = phases) };
-      const services = await this.servicesFor(file, run, outgoing, warn);
+      const services = await this.servicesFor(file, run, session, outgoing, warn);
       try {
         return await this.withChain(services, file, (chain) => chain.run(spec, file));
       } finally {
@@ -198,20 +209,20 @@ export class Workspace {
 
   /** A stress run from the UI (`L`): `body` runs with services whose reports go to `io.reporter`, on `io.agents`; no history is kept. */
   async withRunServices<T>(file: string, io: RunIo & { agents: AgentPool }, body: (services: RunServices) => Promise<T>): Promise<T> {
-    const services = await this.servicesFor(file, io, this.outgoingServices());
+    const session = await this.sessionOf(file);
+    const services = await this.servicesFor(file, io, session, this.outgoingServices(session));
     return this.withChain(services, file, () => body(services));
   }
 
   /** The services of one run of `file` (the history's when `warn` is given: a send). */
-  private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
-    await this.refreshSession();
+  private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, session: FileSession, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
     // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
     // httpyac's JavaScript config runs in a trusted project only (docs/trust.md).
-    const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: this.session.project, file: config }, warn ?? (() => undefined));
+    const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: session.project, file: config }, warn ?? (() => undefined));
     const environment = await loadEnvironment(dirname(file), this.options.environment, undefined, { trust });
     for (const value of environment?.secrets ?? []) this.secrets.add(value);
     const history = warn
-      ? openHistory({ options: this.options, profile: this.profile, project: this.session.project, ...(this.document.path ? { profilesFile: this.document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
+      ? openHistory({ options: this.options, profile: this.profile, project: session.project, ...(this.document.path ? { profilesFile: this.document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
       : undefined;
     return {
       registry: this.registry,
@@ -219,7 +230,7 @@ export class Workspace {
       profile: withToolDefaultHeaders(this.profile, environment),
       ...(this.document.path ? { profilesPath: this.document.path } : {}),
       ...(this.config.profilesPath ? { profilesChosen: true } : {}),
-      session: this.session,
+      session,
       ...(environment ? { environment } : {}),
       output: io.output,
       report: createFeed(io.reporter),
@@ -235,7 +246,7 @@ export class Workspace {
       proxy: outgoing.proxy,
       ...(history ? { history } : {}),
       // The session was just read again: its globals as they are now (another terminal may have logged in).
-      globals: openScriptGlobals(this.session, this.session.project, this.secrets),
+      globals: openScriptGlobals(session, session.project, this.secrets),
       ...(io.onPhases ? { onPhases: io.onPhases } : {}),
     };
   }

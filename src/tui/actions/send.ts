@@ -38,6 +38,8 @@ export async function sendRequest(host: SendHost, spec: RequestSpec, file: strin
   const capture = new ResponseCapture(() => host.changed());
   const exchange: Exchange = { spec, file, capture, controller, startedAt: performance.now(), context: workspace.sendContext(), ranFirst: [] };
   const dependencies = new Map<string, Exchange>();
+  // The session of this file's project (a repository of its own is its own), as the send will use it.
+  const session = await workspace.sessionOf(file);
   const { reporter, output } = sendReporter(spec, capture, {
     start: (dep) => {
       const depCapture = new ResponseCapture(() => host.changed());
@@ -55,16 +57,16 @@ export async function sendRequest(host: SendHost, spec: RequestSpec, file: strin
       if (outcome.sent && outcome.response) depExchange.sent = sentRequest(outcome.sent, workspace.secrets);
       states.finish(depExchange);
     },
-  }, workspace.outgoingServices());
+  }, workspace.outgoingServices(session));
   states.begin(exchange);
   host.sendsChanged();
-  const tokenBefore = workspace.session.get('token');
+  const tokenBefore = session.get('token');
   const outcome = await workspace.send(spec, file, { capture, prompter: modalPrompter(host, controller.signal), signal: controller.signal, reporter, output });
   exchange.outcome = outcome;
   if (outcome.sent && outcome.response) exchange.sent = sentRequest(outcome.sent, workspace.secrets);
   states.finish(exchange);
   if (host.gone) return;
-  const said: { text: string; level: Level } | undefined = outcomeMessage(exchange, tokenBefore, workspace.session.get('token'));
+  const said: { text: string; level: Level } | undefined = outcomeMessage(exchange, tokenBefore, (await workspace.sessionOf(file)).get('token'));
   if (said) host.say(said.text, said.level);
   host.sendsChanged();
 }

@@ -1,0 +1,50 @@
+/**
+ * The UI sends each request with the session of its own file's project, as `reqflow run FILE`
+ * does: two repositories under the folder the UI opened never share a login, so a token one
+ * project's server gave is never sent to the other's (docs/tui.md, docs/profiles.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/cli.js';
+import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { harnessPerTest, isolatedEnv, selectRequest } from './helpers/tui-harness.js';
+
+let first: Recorder;
+let second: Recorder;
+const workspace = tempDir('reqflow-tui-projects-');
+const startHarness = harnessPerTest();
+
+beforeAll(async () => {
+  const loginServer = (token: string) =>
+    startRecorder((req, res) => {
+      res.setHeader('Content-Type', 'application/json');
+      res.end(req.url === '/login' ? JSON.stringify({ token }) : '{}');
+    });
+  [first, second] = await Promise.all([loginServer('tok-of-r1'), loginServer('tok-of-r2')]);
+  // The opened folder has no marker; r1 and r2 are repositories of their own.
+  for (const repo of ['r1', 'r2']) mkdirSync(join(workspace.dir, repo, '.git'), { recursive: true });
+  workspace.write('r1/api.http', `### r1login\nPOST ${first.url}/login\n\n### r1me\nGET ${first.url}/me\nAuthorization: Bearer {{token}}\n`);
+  workspace.write('r2/api.http', `### r2me\nGET ${second.url}/me\nAuthorization: Bearer {{token}}\n`);
+});
+afterAll(async () => {
+  await Promise.all([first.close(), second.close()]);
+  workspace.cleanup();
+});
+
+describe('sessions in the TUI', () => {
+  it("a login sent from one repository's file is used by its own requests and never sent to another repository's server", async () => {
+    const ui = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+    await selectRequest(ui, 'r1login');
+    await ui.press('enter');
+    await ui.waitFor('200 OK');
+    await selectRequest(ui, 'r1me');
+    await ui.press('enter');
+    await ui.waitFor(() => first.received.some((r) => r.url === '/me'));
+    expect(first.received.find((r) => r.url === '/me')?.headers.authorization).toBe('Bearer tok-of-r1');
+    await selectRequest(ui, 'r2me');
+    await ui.press('enter');
+    await ui.waitFor('unknown variable');
+    expect(second.received).toEqual([]);
+  });
+});
