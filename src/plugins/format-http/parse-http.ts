@@ -142,7 +142,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   let ownVariables: Record<string, string> | undefined;
   const defineVariable = (name: string, value: string): void => {
     ownVariables ??= { ...scope.variables };
-    ownVariables[name] = value;
+    // Defined, not assigned: `@__proto__ = x` is a variable like any other, not the object's prototype.
+    Object.defineProperty(ownVariables, name, { value, writable: true, enumerable: true, configurable: true });
     scope.variables = ownVariables;
   };
   const annotate = (key: string, written: string, line: number): void => {
