@@ -12,9 +12,11 @@ import type { TestResult } from '../core/model.js';
 import { getHeader } from '../core/headers.js';
 import { isLosslessNumber, numberAsWritten, parseJsonExact, plainNumbers, stringifyJsonValue } from '../core/json-exact.js';
 import { type Exchange, isJsonType, responseText } from './exchange.js';
+import { execFilePattern } from './file-pattern.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
-type Predicate = (value: unknown, expected: unknown) => boolean;
+/** `limitMs` bounds a pattern the file supplies (`matches`). */
+type Predicate = (value: unknown, expected: unknown, limitMs: number) => boolean;
 
 /** A number as its text: a body's number as the server wrote it (`12345678901234567890`, `1.10`: json-exact.ts). */
 const numberText = (value: unknown): string | undefined => (typeof value === 'number' ? String(value) : isLosslessNumber(value) ? String(value) : undefined);
@@ -62,7 +64,7 @@ const PREDICATES: ReadonlyArray<{ ids: string[]; match: Predicate; noExpected?: 
   { ids: ['startsWith'], match: (v, e) => text(v).startsWith(text(e)) },
   { ids: ['endsWith'], match: (v, e) => text(v).endsWith(text(e)) },
   { ids: ['includes', 'contains'], match: (v, e) => (Array.isArray(v) ? v.some((item) => (numberText(item) !== undefined && numberText(e) !== undefined ? compareNumbers(item, e) === 0 : JSON.stringify(plain(item)) === JSON.stringify(plain(e)) || item === e)) : text(e) !== '' && text(v).includes(text(e))) },
-  { ids: ['matches'], raw: true, match: (v, e) => new RegExp(text(e), 'u').test(text(v)) },
+  { ids: ['matches'], raw: true, match: (v, e, limitMs) => execFilePattern(text(e), text(v), limitMs) !== null },
   { ids: ['exists', 'isTrue'], noExpected: true, match: truthy },
   { ids: ['isFalse'], noExpected: true, match: (v) => !truthy(v) },
   { ids: ['isNumber'], noExpected: true, match: (v) => typeof v === 'number' || isLosslessNumber(v) },
@@ -108,7 +110,7 @@ function parsedBody(exchange: Exchange): unknown {
 }
 
 /** The actual value a `??` subject names. `js` expressions go to the script sandbox (`evaluate`). */
-async function subject(kind: string, argument: string, exchange: Exchange, evaluate: (expression: string) => unknown): Promise<unknown> {
+async function subject(kind: string, argument: string, exchange: Exchange, evaluate: (expression: string) => unknown, limitMs: number): Promise<unknown> {
   switch (kind) {
     case 'status':
       return exchange.response.status;
@@ -119,7 +121,7 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
     case 'body': {
       if (argument === '') return responseText(exchange.response);
       const body = parsedBody(exchange);
-      return argument.startsWith('$') ? jsonPath(body, argument) : propertyPath(body, argument);
+      return argument.startsWith('$') ? jsonPath(body, argument, limitMs) : propertyPath(body, argument);
     }
     case 'xpath':
       return xPath(responseText(exchange.response), argument);
@@ -130,8 +132,8 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
   }
 }
 
-/** One `??` line (the text after `??`). */
-export async function evaluateAssertion(line: string, exchange: Exchange, where: { file: string; line: number }, evaluate: (expression: string) => unknown): Promise<TestResult> {
+/** One `??` line (the text after `??`); a pattern or JSONPath of it may run `limitMs` (the script time limit). */
+export async function evaluateAssertion(line: string, exchange: Exchange, where: { file: string; line: number }, evaluate: (expression: string) => unknown, limitMs: number): Promise<TestResult> {
   const result = (passed: boolean, message?: string, error?: boolean): TestResult => ({ name: line, passed, ...(message ? { message } : {}), ...where, ...(error ? { error } : {}) });
   const operator = OPERATOR.exec(line);
   if (!operator) return result(false, `no operator in "?? ${line}" (known: ${PREDICATES.map((p) => p.ids[0]).join(', ')})`, true);
@@ -145,7 +147,7 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   let actual: unknown;
   let missing: string | undefined;
   try {
-    actual = await subject(kind, argument, exchange, evaluate);
+    actual = await subject(kind, argument, exchange, evaluate, limitMs);
   } catch (error) {
     if (!(error instanceof NoDocument)) return result(false, isReqflowError(error) || error instanceof Error ? error.message : String(error), true);
     missing = error.message;
@@ -159,9 +161,9 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   const expected = predicate.noExpected ? undefined : predicate.raw ? expectedText : convert(actual, expectedText);
   let matched: boolean;
   try {
-    matched = predicate.match(actual, expected);
+    matched = predicate.match(actual, expected, limitMs);
   } catch (error) {
-    // A `matches` pattern that is no regular expression: a failed check naming it, not the run's error.
+    // A `matches` pattern that is no regular expression, or runs past its limit: a failed check naming it, not the run's error (nor a hang).
     return result(false, `${predicate.ids[0]} ${expectedText}: ${(error as Error).message}`, true);
   }
   if (matched) return result(true);
@@ -172,10 +174,10 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
 }
 
 /** restcli: `expectedStatusCodes` (`200,201,2xx`), `expectedBody` (contained), `expectedBodyExact`, `expectedBodyPattern` (regex), `expectedBodyField` (`PATH VALUE`). */
-export async function evaluateExpectations(annotations: Record<string, string>, exchange: Exchange, where: { file: string; line: number }): Promise<TestResult[]> {
+export async function evaluateExpectations(annotations: Record<string, string>, exchange: Exchange, where: { file: string; line: number }, limitMs: number): Promise<TestResult[]> {
   const results: TestResult[] = [];
-  const add = (name: string, passed: boolean, message: string): void => {
-    results.push({ name, passed, ...(passed ? {} : { message }), ...where });
+  const add = (name: string, passed: boolean, message: string, error?: true): void => {
+    results.push({ name, passed, ...(passed ? {} : { message }), ...where, ...(error ? { error } : {}) });
   };
   let text: string | undefined;
   // Decoded only for an expectation that reads it (most requests have none).
@@ -190,15 +192,13 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
   if (annotations.expectedBody !== undefined) add('expectedBody', bodyText().includes(annotations.expectedBody), `expected the body to contain ${JSON.stringify(annotations.expectedBody)}, got ${JSON.stringify(bodyText().slice(0, 200))}`);
   if (annotations.expectedBodyExact !== undefined) add('expectedBodyExact', bodyText() === annotations.expectedBodyExact, `expected the body ${JSON.stringify(annotations.expectedBodyExact)}, got ${JSON.stringify(bodyText().slice(0, 200))}`);
   if (annotations.expectedBodyPattern !== undefined) {
-    let ok = false;
-    let message = '';
     try {
-      ok = new RegExp(annotations.expectedBodyPattern, 'u').test(bodyText());
-      message = `expected the body to match /${annotations.expectedBodyPattern}/, got ${JSON.stringify(bodyText().slice(0, 200))}`;
+      const ok = execFilePattern(annotations.expectedBodyPattern, bodyText(), limitMs) !== null;
+      add('expectedBodyPattern', ok, `expected the body to match /${annotations.expectedBodyPattern}/, got ${JSON.stringify(bodyText().slice(0, 200))}`);
     } catch (error) {
-      message = `invalid pattern: ${(error as Error).message}`;
+      // An invalid pattern, or one that ran past its limit: the check cannot be evaluated.
+      add('expectedBodyPattern', false, `/${annotations.expectedBodyPattern}/: ${(error as Error).message}`, true);
     }
-    add('expectedBodyPattern', ok, message);
   }
   for (const [key, spec] of Object.entries(annotations)) {
     if (key !== 'expectedBodyField' && !key.startsWith('expectedBodyField.')) continue;
@@ -211,7 +211,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
     let actual: unknown;
     try {
       const parsed = JSON.parse(bodyText()) as unknown;
-      actual = path.startsWith('$') ? await jsonPath(parsed, path) : propertyPath(parsed, path);
+      actual = path.startsWith('$') ? await jsonPath(parsed, path, limitMs) : propertyPath(parsed, path);
     } catch {
       actual = undefined;
     }

@@ -9,6 +9,7 @@ import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { getHeader } from '../core/headers.js';
 import { type Exchange, responseText } from './exchange.js';
+import { execFilePattern } from './file-pattern.js';
 import { asText, jmesPath, jsonPath, propertyPath, xPath } from './query.js';
 
 function json(exchange: Exchange, what: string): unknown {
@@ -19,8 +20,8 @@ function json(exchange: Exchange, what: string): unknown {
   }
 }
 
-/** The captured text, or an error naming the capture when the expression finds nothing. */
-export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string): Promise<string> {
+/** The captured text, or an error naming the capture when the expression finds nothing; a regex or JSONPath may run `limitMs`. */
+export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string, limitMs: number): Promise<string> {
   const body = (): string => responseText(exchange.response);
   let value: unknown;
   if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
@@ -28,16 +29,15 @@ export async function captureValue(expression: string, syntax: 'capture' | 'jmes
   else if (expression === 'body') value = body();
   else if (/^headers?:/i.test(expression)) value = getHeader(exchange.response.headers, expression.slice(expression.indexOf(':') + 1).trim());
   else if (expression.startsWith('regex:')) {
-    let pattern: RegExp;
+    let match: RegExpExecArray | null;
     try {
-      pattern = new RegExp(expression.slice(6).trim(), 'u');
+      match = execFilePattern(expression.slice(6).trim(), body(), limitMs);
     } catch (error) {
-      throw new UsageError(`${what}: invalid regex: ${(error as Error).message}`);
+      throw new UsageError(`${what}: ${error instanceof SyntaxError ? 'invalid regex: ' : `${expression}: `}${(error as Error).message}`);
     }
-    const match = pattern.exec(body());
     value = match ? (match[1] ?? match[0]) : undefined;
   } else if (expression.startsWith('jmespath:')) value = await jmesPath(json(exchange, what), expression.slice(9).trim());
-  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression);
+  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression, limitMs);
   else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await xPath(body(), expression.replace(/^xpath:/, '').trim());
   else value = propertyPath(json(exchange, what), expression);
   if (value === undefined || value === null) throw new UsageError(`${what}: ${expression} matches nothing in the response of "${exchange.name}"`);

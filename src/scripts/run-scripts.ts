@@ -21,7 +21,7 @@ import type { IsolatedSandbox, ScriptWorker } from './script-worker.js';
 const REQUIRE = /\brequire\b/;
 
 /** Default time limit of one script (the issue's 5 s; `--script-timeout` changes it). */
-export const SCRIPT_TIMEOUT_MS = 5000;
+export { SCRIPT_TIMEOUT_MS } from '../core/bounded-run.js';
 
 export interface ScriptHost {
   /** `client.global`: the run's variables. */

@@ -1,0 +1,40 @@
+/**
+ * Runs code a request or mock file steers — its regular expressions (`?? … matches`,
+ * `expectedBodyPattern`, `regex:` captures) and JSONPath filters — under a time limit, on the
+ * main thread: a pattern such as `^(a|a)*$` backtracks for hours on 40 characters, and nothing
+ * else would stop it. The call is made from inside a `node:vm` script run with `timeout`; V8's
+ * watchdog interrupts whatever runs then, a regular expression's backtracking included. One small
+ * context serves the process: no worker is started and a match costs microseconds more.
+ */
+import type * as Vm from 'node:vm';
+import { lazyBuiltin } from './lazy-builtin.js';
+
+/** The time limit of a script, and of a file's pattern alike, unless `--script-timeout` says another. */
+export const SCRIPT_TIMEOUT_MS = 5000;
+
+/** What `runBounded` throws when the work passes its limit. */
+export class RunTimedOut extends Error {
+  constructor(readonly limitMs: number) {
+    super(`ran past its time limit of ${limitMs} ms (a pattern that backtracks without end?); --script-timeout MS changes the limit`);
+    this.name = 'RunTimedOut';
+  }
+}
+
+let runner: { context: Vm.Context & { work?: () => unknown }; script: Vm.Script } | undefined;
+
+/** `work()`, stopped after `limitMs` with {@link RunTimedOut}; what it throws otherwise passes through. */
+export function runBounded<T>(work: () => T, limitMs: number): T {
+  const vm = lazyBuiltin<typeof Vm>('node:vm');
+  runner ??= { context: vm.createContext({}), script: new vm.Script('work()') };
+  const { context, script } = runner;
+  const outer = context.work;
+  context.work = work;
+  try {
+    return script.runInContext(context, { timeout: limitMs }) as T;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new RunTimedOut(limitMs);
+    throw error;
+  } finally {
+    context.work = outer;
+  }
+}
