@@ -8,6 +8,7 @@
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { LuaFactory } from 'wasmoon';
 import { type Bridge, createSandbox, type Sandbox } from './sandbox.js';
+import { cutPrinted, printedBudget } from './printed-limit.js';
 import { trustedGlobals } from './trusted-globals.js';
 import { SCRIPT_MEMORY_MB, type WorkerCall, type WorkerReply, type WorkerRequest } from './worker-protocol.js';
 
@@ -25,15 +26,19 @@ function serve({ port, flag }: Setup): void {
     const { create, factory } = await lua;
     return create(factory, bootstrap, bridgeOf(id), data, timeoutMs, SCRIPT_MEMORY_MB);
   };
-  const bridgeOf =
-    (id: number): Bridge =>
-    (op, args) => {
+  const bridgeOf = (id: number): Bridge => {
+    const printed = printedBudget();
+    return (op, written) => {
+      const args = printed(op, written);
+      if (args === undefined) return undefined; // a log line past the script's total
       Atomics.store(flag, 0, 0);
       port.postMessage({ id, op, args });
       Atomics.wait(flag, 0, 0);
       return receiveMessageOnPort(port)?.message as ReturnType<Bridge>;
     };
-  const reply = (message: WorkerReply): void => parentPort?.postMessage(message);
+  };
+  // A script's error is printed too: cut before it is posted, as its log lines are.
+  const reply = (message: WorkerReply): void => parentPort?.postMessage(message.failure ? { ...message, failure: { ...message.failure, message: cutPrinted(message.failure.message) } } : message);
   parentPort?.on('message', (request: WorkerRequest) => {
     const { seq, id } = request;
     void (async () => {
