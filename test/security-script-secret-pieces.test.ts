@@ -74,6 +74,23 @@ describe('pieces of a secret in what scripts print are masked', () => {
     expectNoPiece(output.replace(`{"session":"${TOKEN}"}`, ''));
   });
 
+  test('httpyac {{@request hooks: a refusal quoting a name the hook set, and a pre-request script\'s failure, mask the pieces as its output does', async () => {
+    const hook = (name: string, line: string) => run(name, `{{@request\n  ${line}\n}}\nGET ${recorder.url}/hook\n`, ['-e', `token=${TOKEN}`]);
+    const property = await hook('hook-property.http', 'request[token.slice(0, 12)] = 1;');
+    expect(property.code).toBe(2);
+    expect(property.output).toContain("hook-property.http:1: httpyac's {{@request hook: it sets request.•••; reqflow cannot send that as httpyac would");
+    expectNoPiece(property.output);
+    const header = await hook('hook-header.http', 'request.headers[token.slice(0, 12)] = {};');
+    expect(header.code).toBe(2);
+    expect(header.output).toContain('header "•••" is not text');
+    expectNoPiece(header.output);
+    const thrown = await hook('hook-throws.http', 'throw new Error(token.slice(2, 14));');
+    expect(thrown.code).toBe(2);
+    expect(thrown.output).toMatch(/request hook failed: .*Error: •••/);
+    expectNoPiece(thrown.output);
+    expect(recorder.received.filter((r) => r.url === '/hook')).toEqual([]);
+  });
+
   test('ordinary text beside a secret is kept: an auth scheme, short runs, words that share no 6 characters with it', async () => {
     const { output } = await run('ordinary.http', `@token = ${TOKEN}\n{{\n  console.log("Bearer tokens, http, 2024, s3cr and value");\n}}\nGET ${recorder.url}/x\nAuthorization: Bearer {{token}}\n`);
     expect(output).toContain('reqflow: log: Bearer tokens, http, 2024, s3cr and value');

@@ -33,6 +33,16 @@ function chainOf(ctx: RequestContext): RunChain {
   return ctx.chain;
 }
 
+/**
+ * The error that stops a request over its scripts — one that failed, a hook's change reqflow
+ * cannot send — where every such message is made: it quotes what a script supplied (its error, a
+ * name it set), so pieces of secrets are masked in it as in the script's output.
+ */
+export function scriptStopped(ctx: RequestContext, message: string): UsageError {
+  const redacted = ctx.redact(message);
+  return new UsageError(ctx.chain ? ctx.chain.withoutSecretPieces(redacted) : redacted, { hint: 'the request was not sent' });
+}
+
 export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
   return {
     globals: chain.variables,
@@ -120,7 +130,7 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
   if (pre.length > 0) {
     const run = await runScripts(pre, scriptData(raw, ctx.spec), scriptHost(ctx, chain));
     // A pre-request script that fails leaves its variables unset: the request is not sent.
-    if (run.failure) throw new UsageError(`pre-request script failed: ${run.failure.text}`, { hint: 'the request was not sent' });
+    if (run.failure) throw scriptStopped(ctx, `pre-request script failed: ${run.failure.text}`);
     (ctx.tests ??= []).push(...run.tests);
   }
   ctx.state[STATE] = { raw, startedAt: performance.now() } satisfies ChainState;

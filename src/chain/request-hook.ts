@@ -13,7 +13,7 @@ import { shownPath } from '../core/resolve-path.js';
 import type { RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
 import { runScripts } from '../scripts/run-scripts.js';
-import { scriptData, scriptHost } from './plugin.js';
+import { scriptData, scriptHost, scriptStopped } from './plugin.js';
 
 /** What the hook left in `request`, as the sandbox sends it back. */
 interface HookResult {
@@ -25,7 +25,7 @@ interface HookResult {
 }
 
 function refuse(ctx: RequestContext, hook: ScriptSpec, why: string): never {
-  throw new UsageError(`${shownPath(ctx.file)}:${hook.line - 1}: httpyac's {{@request hook: ${why}; reqflow cannot send that as httpyac would`, { hint: 'the request was not sent' });
+  throw scriptStopped(ctx, `${shownPath(ctx.file)}:${hook.line - 1}: httpyac's {{@request hook: ${why}; reqflow cannot send that as httpyac would`);
 }
 
 async function runHook(ctx: RequestContext, hook: ScriptSpec): Promise<void> {
@@ -35,7 +35,7 @@ async function runHook(ctx: RequestContext, hook: ScriptSpec): Promise<void> {
   const host = { ...scriptHost(ctx, chain), requestChanged: (json: string) => void (changed = JSON.parse(json) as HookResult) };
   const written = { url: ctx.spec.url, headers: { ...ctx.spec.headers }, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) };
   const run = await runScripts([hook], { ...scriptData(written, ctx.spec), hook: true }, host);
-  if (run.failure) throw new UsageError(`request hook failed: ${run.failure.text}`, { hint: 'the request was not sent' });
+  if (run.failure) throw scriptStopped(ctx, `request hook failed: ${run.failure.text}`);
   (ctx.tests ??= []).push(...run.tests);
   const result = changed as HookResult | undefined;
   if (result === undefined) return;
