@@ -99,9 +99,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * late: three more reviews' fixes on every run's path — a one-line `/* … *\/` comment closed on its own line
  * no longer taken for the request line, a header named `__proto__` refused rather than dropped,
  * the lock helper's file-system calls listed rather than spread (which cost 3–4 ms of start-up)
- * (+0.7 kB): 171.3 kB, so the budget is 172 kB. Issue 23's 200 kB goal stays met.
+ * (+0.7 kB): 171.3 kB, so the budget moved to 172 kB. Then variables nested at most 100 deep
+ * (a chain of 1,000 overflowed the stack), file variables defined in linear time, a request
+ * target's continuation lines joined in linear time, and a repository of its own nested below a
+ * profiles folder made its own project (sessions, trust), the profiles search by real paths
+ * (+2 kB): 173.4 kB, so the budget is 174 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 172_000;
+const FAST_RUN_BUDGET_BYTES = 174_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
