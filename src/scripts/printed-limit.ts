@@ -7,9 +7,9 @@
  */
 
 /** One line: far more than a log line or a message is read for. */
-export const LINE_CHARS = 16 * 1024;
+const LINE_CHARS = 16 * 1024;
 /** A sandbox's whole output (log lines, test names and messages). */
-export const TOTAL_CHARS = 1024 * 1024;
+const TOTAL_CHARS = 1024 * 1024;
 /** What a test's name or message keeps once the total is spent: the test still counts. */
 const SPENT_CHARS = 80;
 
