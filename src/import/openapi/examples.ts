@@ -4,9 +4,13 @@
  */
 import { sample } from 'openapi-sampler';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
+import { EXAMPLE_BUDGET, exampleDepth } from './example-budget.js';
 import type { ImportedBody, MultipartPart } from '../model.js';
 import { asRecord } from '../source.js';
 import type { RequestBody, Schema } from './operations.js';
+
+/** How deep the sampler goes at most (and less where the schema is broad: example-budget.ts). */
+const MAX_DEPTH = 8;
 
 export class Sampler {
   constructor(
@@ -17,8 +21,14 @@ export class Sampler {
   /** A value for the schema (`format: 'xml'`: XML text), or undefined when the sampler cannot make one. */
   make(schema: Schema | undefined, where: string, format: 'json' | 'xml' = 'json'): unknown {
     if (!schema) return undefined;
+    const depth = exampleDepth(schema, MAX_DEPTH, this.document);
+    if (depth === 0) {
+      this.warn(`no example was made for ${where}: its schema expands past ${EXAMPLE_BUDGET.toLocaleString('en')} values at any depth — write an example in the spec`);
+      return undefined;
+    }
+    if (depth < MAX_DEPTH) this.warn(`the example of ${where} stops ${depth} ${depth === 1 ? 'level' : 'levels'} deep: its schema expands past ${EXAMPLE_BUDGET.toLocaleString('en')} values below that — write an example in the spec`);
     try {
-      return sample(schema as never, { skipReadOnly: true, quiet: true, format, maxSampleDepth: 8 }, this.document);
+      return sample(schema as never, { skipReadOnly: true, quiet: true, format, maxSampleDepth: depth }, this.document);
     } catch (error) {
       this.warn(`no example could be made for ${where}: ${(error as Error).message}`);
       return undefined;

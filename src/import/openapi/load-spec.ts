@@ -14,6 +14,7 @@ import { dereference, parse, validate } from '@readme/openapi-parser';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { isInside, projectRoot, real } from '../../core/project.js';
+import { expansionPastLimit } from '../../plugins/format-yaml/alias-expansion.js';
 import { asRecord, refuseDeepNesting } from '../source.js';
 
 export type SpecVersion = '2.0' | '3.0' | '3.1';
@@ -100,6 +101,9 @@ export async function loadSpec(path: string, warn: (message: string) => void): P
     if (/ENOENT/.test(String((error as Error).message)) || code === 'ENOENT') throw new UsageError(`no such file: ${path}`);
     throw new UsageError(`${path}: not valid YAML or JSON: ${firstLine(error)}`, { hint: 'expected an OpenAPI 3.x or Swagger 2.0 description' });
   }
+  // The YAML parser hands back one shared object per anchor; validating and dereferencing walk every repetition (a 700-byte "billion laughs" took 43 s), wherever in the spec it is.
+  const past = expansionPastLimit(raw);
+  if (past !== undefined) throw new UsageError(`${path}: its YAML aliases (*name) expand to more than ${past}: not imported`, { hint: 'write the repeated parts out, or remove the aliases' });
   refuseDeepNesting(raw, path);
   const document = asRecord(raw);
   const stated = String(document?.openapi ?? document?.swagger ?? '');
