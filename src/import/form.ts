@@ -29,20 +29,21 @@ export function percentEncodeBytes(bytes: Uint8Array, spaceAsPlus: boolean): str
 }
 
 /**
- * Percent-encodes a form name or value (all but `A-Za-z0-9-._~`, the text as UTF-8). With
- * `templates`, a `{{name}}` stays a template and becomes `{{%name}}`: its value is encoded when
- * it is substituted, as Postman encodes after substituting.
+ * Percent-encodes a form name or value (all but `A-Za-z0-9-._~`, the text as UTF-8). A template
+ * `keep` says is one (Postman's `{{name}}`) stays a template and becomes `{{%name}}`: its value is
+ * encoded when it is substituted, as Postman encodes after substituting. Any other `{{` is text,
+ * encoded (`%7B%7B`): a source without templates sends its braces.
  */
-function formEncode(text: string, templates: boolean): string {
+function formEncode(text: string, keep?: (template: string) => boolean): string {
   const encode = (part: string): string => percentEncodeBytes(Buffer.from(part, 'utf8'), false);
-  if (!templates) return encode(text);
+  if (!keep) return encode(text);
   return text
     .split(TEMPLATE)
-    .map((part, i) => (i % 2 === 1 ? (/^\{\{\s*[%$]/.test(part) ? part : part.replace(/^\{\{\s*/, '{{%')) : encode(part)))
+    .map((part, i) => (i % 2 === 1 && keep(part) ? (/^\{\{\s*[%$]/.test(part) ? part : part.replace(/^\{\{\s*/, '{{%')) : encode(part)))
     .join('');
 }
 
-/** `a=1&b=2` from pairs. */
-export function formBody(pairs: ReadonlyArray<readonly [string, string]>, templates: boolean): string {
-  return pairs.map(([name, value]) => `${formEncode(name, templates)}=${formEncode(value, templates)}`).join('&');
+/** `a=1&b=2` from pairs; `keep`: which templates of the source are its variables (none: every brace is text). */
+export function formBody(pairs: ReadonlyArray<readonly [string, string]>, keep?: (template: string) => boolean): string {
+  return pairs.map(([name, value]) => `${formEncode(name, keep)}=${formEncode(value, keep)}`).join('&');
 }

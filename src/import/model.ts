@@ -21,7 +21,8 @@ export type ImportedBody =
   | { kind: 'file'; path: string }
   /** Bytes that are no text (a HAR body in base64): written to a file beside, sent with `< ./file`. */
   | { kind: 'bytes'; bytes: Buffer }
-  | { kind: 'multipart'; boundary: string; parts: MultipartPart[] };
+  /** `exact` as for text: a part's `{{` is the source's template (Postman) or bytes (curl, HAR, OpenAPI). */
+  | { kind: 'multipart'; boundary: string; parts: MultipartPart[]; exact: boolean };
 
 export interface ImportedRequest {
   /** `# @name`: unique in its file. */
@@ -35,6 +36,8 @@ export interface ImportedRequest {
   /** `GET` …, or `GRAPHQL` (JetBrains: query, then a JSON object of variables). */
   method: string;
   url: string;
+  /** A `GRAPHQL` request's query and variables (JSON text, or ''), for when its text cannot stand below the request line. */
+  graphql?: { query: string; variables: string };
   /** `HTTP/2` at the end of the request line. */
   http2?: true;
   headers: Array<[string, string]>;

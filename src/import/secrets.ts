@@ -5,6 +5,7 @@
  * is secret (`isSecretName`).
  */
 import { isSecretName } from '../core/mask.js';
+import { hasTemplate } from './http-text.js';
 import { camelName, type ImportVariables } from './variables.js';
 
 const TEMPLATE_ONLY = /^\{\{[^{}]+\}\}$/;
@@ -34,7 +35,7 @@ function authorizationValue(value: string, variables: ImportVariables): string {
 /** The value to write for a header: a variable in place of a credential. */
 export function headerValue(name: string, value: string, variables: ImportVariables): string {
   // A value with a template was written by the importer (or the source) already.
-  if (value.includes('{{') || !isSecretName(name) || value === '') return value;
+  if (hasTemplate(value) || !isSecretName(name) || value === '') return value;
   const lower = name.toLowerCase();
   if (lower === 'authorization') return authorizationValue(value, variables);
   return `{{${variables.secret(lower === 'cookie' ? 'cookie' : camelName(name), value)}}}`;

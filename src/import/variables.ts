@@ -16,6 +16,8 @@ export function camelName(text: string): string {
 /**
  * The variables of an import, for `http-client.env.json` (public) and
  * `http-client.private.env.json` (secrets: credentials, and every name that looks like one).
+ * Values are `.http` text, as an environment file's are (their `{{…}}` resolved): an importer
+ * writes a source's literal braces with `literalText` before they come here.
  */
 export class ImportVariables {
   private readonly values = new Map<string, { value: string; secret: boolean }>();
@@ -53,6 +55,11 @@ export class ImportVariables {
    */
   define(name: string, value: string, secret: boolean): void {
     this.values.set(name, { value, secret: secret || isSecretName(name) });
+  }
+
+  /** Whether the import defines a variable of that name (Postman's own). */
+  has(name: string): boolean {
+    return this.values.has(name);
   }
 
   /** The public and the private values, each `name → value`, in the order they were defined. */

@@ -10,6 +10,7 @@ import { basename, extname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { MULTIPART_BOUNDARY, percentEncodeBytes } from '../form.js';
+import { literalText } from '../http-text.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
 import type { ImportVariables } from '../variables.js';
@@ -257,12 +258,12 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
         const colon = value.lastIndexOf(':');
         const passphrase = colon > 1 && !/^[A-Za-z]:[\\/]/.test(value.slice(colon - 1)) ? value.slice(colon + 1) : undefined;
         tls.certFile = { file: resolve(cwd, passphrase === undefined ? value : value.slice(0, colon)) };
-        if (passphrase !== undefined) tls.passphrase = `{{${variables.secret('certPassphrase', passphrase)}}}`;
+        if (passphrase !== undefined) tls.passphrase = `{{${variables.secret('certPassphrase', literalText(passphrase))}}}`;
         break;
       }
       case 'key': tls.keyFile = { file: resolve(cwd, value) }; break;
       case 'cacert': tls.caFile = { file: resolve(cwd, value) }; break;
-      case 'pass': tls.passphrase = `{{${variables.secret('certPassphrase', value)}}}`; break;
+      case 'pass': tls.passphrase = `{{${variables.secret('certPassphrase', literalText(value))}}}`; break;
       case 'cert-type': tls.certType = value.toUpperCase(); break;
       case 'location': case 'location-trusted': follow = !option.off; break;
       case 'compressed': compressed = !option.off; break;
@@ -295,19 +296,20 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
 
   const removed = new Set(headers.filter((h) => h.value === undefined).map((h) => h.name.toLowerCase()));
   for (const name of removed) if (name === 'user-agent' || name === 'accept') warn(`curl -H "${name}:" removes a header; reqflow sends its own ${name} header (write one to replace it)`);
-  const written: Array<[string, string]> = headers.filter((h) => h.value !== undefined).map((h) => [h.name, h.value as string]);
+  // curl has no templates: a `{{` it was given is sent as written.
+  const written: Array<[string, string]> = headers.filter((h) => h.value !== undefined).map((h) => [h.name, literalText(h.value as string)]);
   const has = (name: string): boolean => removed.has(name.toLowerCase()) || written.some(([n]) => n.toLowerCase() === name.toLowerCase());
   const add = (name: string, value: string): void => void (has(name) ? undefined : written.push([name, value]));
-  for (const [name, value] of extra) add(name, value);
-  if (cookies.length > 0) add('Cookie', cookies.join('; '));
+  for (const [name, value] of extra) add(name, literalText(value));
+  if (cookies.length > 0) add('Cookie', literalText(cookies.join('; ')));
   if (user !== undefined && !has('Authorization')) {
     const colon = user.indexOf(':');
     const username = colon < 0 ? user : user.slice(0, colon);
     if (colon < 0) warn(`curl -u ${username} asks for the password: it is the variable "password", empty until you set it`);
-    const password = `{{${variables.secret('password', colon < 0 ? '' : user.slice(colon + 1))}}}`;
+    const password = `{{${variables.secret('password', colon < 0 ? '' : literalText(user.slice(colon + 1)))}}}`;
     // `-u KEY:` (an API key as the user name, no password) is a secret of its own.
     const userSecret = colon >= 0 && user.slice(colon + 1) === '';
-    const shownUser = userSecret ? `{{${variables.secret('username', username)}}}` : /\s/.test(username) || username === '' ? `{{${variables.parameter('username', username)}}}` : username;
+    const shownUser = userSecret ? `{{${variables.secret('username', literalText(username))}}}` : /\s/.test(username) || username === '' ? `{{${variables.parameter('username', literalText(username))}}}` : literalText(username);
     add('Authorization', `${digest ? 'Digest' : 'Basic'} ${shownUser} ${password}`);
   }
   if (compressed) add('Accept-Encoding', 'gzip, deflate, br');
@@ -322,7 +324,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
     if (type && !/boundary=/i.test(type[1])) type[1] = `${type[1]}; boundary=${MULTIPART_BOUNDARY}`;
     const boundary = /boundary="?([^";]+)"?/i.exec(type?.[1] ?? '')?.[1] ?? MULTIPART_BOUNDARY;
     add('Content-Type', `multipart/form-data; boundary=${boundary}`);
-    body = { kind: 'multipart', boundary, parts: form };
+    body = { kind: 'multipart', boundary, parts: form, exact: true };
   } else if (upload !== undefined) {
     if (upload === '-' || upload === '.') throw new UsageError(`curl -T ${upload}: the body comes from standard input, which a request file cannot hold`);
     readData(cwd, upload, '-T', true);
@@ -353,7 +355,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       comments,
       annotations: [...annotations],
       method: verb,
-      url: urlWithoutSecrets(url, variables),
+      url: urlWithoutSecrets(literalText(url), variables),
       ...(http2 ? { http2: true as const } : {}),
       headers: written.map(([n, v]): [string, string] => [n, headerValue(n, v, variables)]),
       ...(body ? { body } : {}),

@@ -12,6 +12,7 @@ import { maskUrl } from '../../core/mask.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, Imported, ImportOptions } from '../model.js';
 import { slug, UniqueNames } from '../names.js';
+import { literalText } from '../http-text.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
@@ -51,9 +52,9 @@ function bodyOf(entry: Entry, headers: Array<[string, string]>, warn: (message: 
   if (/multipart\/form-data/i.test(post.mimeType)) {
     const type = headers.find(([n]) => n.toLowerCase() === 'content-type');
     if (type) type[1] = `multipart/form-data; boundary=${MULTIPART_BOUNDARY}`;
-    return { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts: params.map((p) => ({ name: p.name, ...(p.fileName ? { filename: p.fileName } : {}), ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: p.value ?? '' } })) };
+    return { kind: 'multipart', boundary: MULTIPART_BOUNDARY, exact: true, parts: params.map((p) => ({ name: p.name, ...(p.fileName ? { filename: p.fileName } : {}), ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: p.value ?? '' } })) };
   }
-  return { kind: 'text', text: formBody(params.map((p) => [p.name, p.value ?? '']), false), exact: true };
+  return { kind: 'text', text: formBody(params.map((p) => [p.name, p.value ?? ''])), exact: true };
 }
 
 export async function importHar(source: string, options: ImportOptions): Promise<Imported> {
@@ -82,7 +83,8 @@ export async function importHar(source: string, options: ImportOptions): Promise
         cookies++;
         continue;
       }
-      headers.push([header.name, header.value]);
+      // A HAR holds the bytes sent: a `{{` in them is no template.
+      headers.push([header.name, literalText(header.value)]);
     }
     const post = entry.request.postData;
     if (post?.mimeType && !headers.some(([n]) => n.toLowerCase() === 'content-type')) headers.push(['Content-Type', post.mimeType]);
@@ -101,7 +103,7 @@ export async function importHar(source: string, options: ImportOptions): Promise
       annotations: [],
       method,
       // The fragment is never sent.
-      url: urlWithoutSecrets(entry.request.url.replace(/#.*$/s, ''), variables),
+      url: urlWithoutSecrets(literalText(entry.request.url.replace(/#.*$/s, '')), variables),
       headers: headers.map(([n, v]): [string, string] => [n, headerValue(n, v, variables)]),
       ...(body ? { body } : {}),
     };

@@ -46,7 +46,10 @@ export function valueText(value: unknown): string {
 
 const isJson = (type: string): boolean => /^application\/json$|\+json$/i.test(type);
 
-/** The body of an operation, with the `Content-Type` to send it with; `notes` say what to fill in. */
+/**
+ * The body of an operation, with the `Content-Type` to send it with; `notes` say what to fill in.
+ * A spec has no templates: its examples are bytes (`exact`), a `{{` in them sent as written.
+ */
 export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { contentType: string; body: ImportedBody; notes: string[] } {
   const { contentType, schema } = body;
   const notes: string[] = [];
@@ -54,16 +57,16 @@ export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { co
     const value = body.example !== undefined ? body.example : sampler.make(schema, where);
     // An example written as JSON text is sent as that text.
     const text = typeof value === 'string' && /^\s*[[{]/.test(value) ? value.trim() : JSON.stringify(value ?? {}, null, 2);
-    return { contentType, body: { kind: 'text', text, exact: false }, notes };
+    return { contentType, body: { kind: 'text', text, exact: true }, notes };
   }
   if (/xml/i.test(contentType)) {
     const value = typeof body.example === 'string' ? body.example : sampler.make(schema, where, 'xml');
-    return { contentType, body: { kind: 'text', text: String(value ?? '').trim(), exact: false }, notes };
+    return { contentType, body: { kind: 'text', text: String(value ?? '').trim(), exact: true }, notes };
   }
   const value = asRecord(body.example) ?? asRecord(sampler.make(schema, where)) ?? {};
   const properties = asRecord(schema?.properties) ?? {};
   if (/x-www-form-urlencoded/i.test(contentType)) {
-    return { contentType, body: { kind: 'text', text: formBody(Object.entries(value).map(([k, v]) => [k, valueText(v)]), true), exact: false }, notes };
+    return { contentType, body: { kind: 'text', text: formBody(Object.entries(value).map(([k, v]) => [k, valueText(v)])), exact: true }, notes };
   }
   if (/multipart\/form-data/i.test(contentType)) {
     const parts: MultipartPart[] = Object.entries(value).map(([name, v]) => {
@@ -73,8 +76,8 @@ export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { co
       const type = typeof property?.contentMediaType === 'string' ? property.contentMediaType : 'application/octet-stream';
       return binary ? { name, filename: `${name}.bin`, contentType: type, value: { text: '' } } : { name, value: { text: valueText(v) } };
     });
-    return { contentType: `${contentType}; boundary=${MULTIPART_BOUNDARY}`, body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, notes };
+    return { contentType: `${contentType}; boundary=${MULTIPART_BOUNDARY}`, body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts, exact: true }, notes };
   }
   const example = body.example !== undefined ? body.example : sampler.make(schema, where);
-  return { contentType, body: { kind: 'text', text: valueText(example), exact: false }, notes };
+  return { contentType, body: { kind: 'text', text: valueText(example), exact: true }, notes };
 }

@@ -5,6 +5,7 @@
 import { basename, extname } from 'node:path';
 import type { ImportedFile, ImportedRequest, Imported, ImportOptions } from '../model.js';
 import { slug, UniqueNames } from '../names.js';
+import { literalText } from '../http-text.js';
 import { asRecord } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { bodyOf, Sampler, valueText } from './examples.js';
@@ -12,10 +13,10 @@ import { loadSpec, type SpecVersion } from './load-spec.js';
 import { operationsOf, type Operation, type Parameter } from './operations.js';
 import { SecurityMapper } from './security.js';
 
-/** A server's URL with each `{name}` replaced by `replace(name, its default)`. */
+/** A server's URL with each `{name}` replaced by `replace(name, its default)`; a spec has no templates, so its `{{` are literal. */
 function serverUrl(server: Record<string, unknown> | undefined, replace: (name: string, value: string) => string): string {
-  let url = typeof server?.url === 'string' ? server.url : '';
-  for (const [name, spec] of Object.entries(asRecord(server?.variables) ?? {})) url = url.replaceAll(`{${name}}`, replace(name, valueText(asRecord(spec)?.default)));
+  let url = literalText(typeof server?.url === 'string' ? server.url : '');
+  for (const [name, spec] of Object.entries(asRecord(server?.variables) ?? {})) url = url.replaceAll(`{${name}}`, replace(name, literalText(valueText(asRecord(spec)?.default))));
   return url;
 }
 
@@ -31,7 +32,7 @@ function baseUrlOf(document: Record<string, unknown>, version: SpecVersion, vari
   let url: string;
   if (version === '2.0') {
     const scheme = Array.isArray(document.schemes) && typeof document.schemes[0] === 'string' ? document.schemes[0] : 'https';
-    url = typeof document.host === 'string' ? `${scheme}://${document.host}${typeof document.basePath === 'string' ? document.basePath : ''}` : String(document.basePath ?? '');
+    url = literalText(typeof document.host === 'string' ? `${scheme}://${document.host}${typeof document.basePath === 'string' ? document.basePath : ''}` : String(document.basePath ?? ''));
   } else {
     const server = asRecord(Array.isArray(document.servers) ? document.servers[0] : undefined);
     url = serverUrl(server, (name, value) => `{{${variables.parameter(name, value)}}}`);
@@ -88,9 +89,10 @@ function queryPairs(p: Parameter, value: unknown, encoded: (name: string, text: 
 function requestOf(operation: Operation, name: string, context: Context): ImportedRequest {
   const { variables } = context;
   const example = (p: Parameter): unknown => p.example ?? context.sampler.make(p.schema, `parameter ${p.name}`);
-  const value = (p: Parameter): string => `{{${variables.parameter(p.name, valueText(example(p)))}}}`;
+  // An example is sent as the spec writes it: its `{{` literal in the environment file too.
+  const value = (p: Parameter): string => `{{${variables.parameter(p.name, literalText(valueText(example(p))))}}}`;
   // In the path and the query a value is sent percent-encoded (`{{%name}}`): `a/b c` is one segment, `a%2Fb%20c`.
-  const encoded = (name: string, text: string): string => `{{%${variables.parameter(name, text)}}}`;
+  const encoded = (name: string, text: string): string => `{{%${variables.parameter(name, literalText(text))}}}`;
   const path = operation.path.replace(/\{([^{}]+)\}/g, (_, param: string) => {
     const declared = operation.parameters.find((p) => p.in === 'path' && p.name === param);
     return declared ? encoded(declared.name, valueText(example(declared))) : encoded(param, '');

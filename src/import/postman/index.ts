@@ -13,6 +13,7 @@ import { slug, UniqueNames } from '../names.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { entries, itemLabel, requestOf, type PostmanContext } from './request.js';
+import { postmanText } from './templates.js';
 
 // A CommonJS package whose exports Node cannot list for `import { … }`: its module object is the default.
 const { Collection, Item, ItemGroup } = (sdk as unknown as { default?: typeof sdk }).default ?? sdk;
@@ -23,7 +24,9 @@ type Item = sdk.Item;
 function defineVariable(variables: ImportVariables, key: unknown, value: unknown, secret: boolean, warn: (message: string) => void): void {
   if (typeof key !== 'string' || key === '') return;
   if (/[\s{}]/.test(key)) return warn(`Postman variable "${key}": a name with spaces or braces cannot be a reqflow variable; not imported`);
-  variables.define(key, value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value), secret);
+  const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  // A value is `.http` text too: only its references to variables stay templates.
+  variables.define(key, postmanText(text, (name) => variables.has(name) || name === key), secret);
 }
 
 async function readCollection(source: string, stdin: () => string): Promise<Record<string, unknown>> {

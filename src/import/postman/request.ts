@@ -15,6 +15,7 @@ import type { ImportVariables } from '../variables.js';
 import { authOf } from './auth.js';
 import { behaviorOf } from './behavior.js';
 import { ScriptTranslator } from './scripts.js';
+import { isPostmanReference, postmanText } from './templates.js';
 
 export interface PostmanContext {
   variables: ImportVariables;
@@ -73,17 +74,18 @@ function filePath(src: unknown, baseDir: string, where: string): string {
   return full;
 }
 
-function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string): { body?: ImportedBody; contentType?: string; graphql?: string } {
+function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string, defined: (name: string) => boolean): { body?: ImportedBody; contentType?: string; graphql?: { query: string; variables: string } } {
+  const text = (value: string): string => postmanText(value, defined);
   switch (body.mode) {
     case 'raw': {
       const language = (body.options as { raw?: { language?: string } } | undefined)?.raw?.language ?? 'text';
-      return { body: { kind: 'text', text: body.raw ?? '', exact: false }, ...(LANGUAGE_TYPES[language] ? { contentType: LANGUAGE_TYPES[language] } : {}) };
+      return { body: { kind: 'text', text: text(body.raw ?? ''), exact: false }, ...(LANGUAGE_TYPES[language] ? { contentType: LANGUAGE_TYPES[language] } : {}) };
     }
     case 'urlencoded': {
       const pairs = entries(body.urlencoded).filter((p) => !p.disabled).map((p): [string, string] => [p.key ?? '', String(p.value ?? '')]);
       // Every field disabled: Postman sends no body, and no Content-Type.
       if (pairs.length === 0) return {};
-      return { body: { kind: 'text', text: formBody(pairs, true), exact: false }, contentType: 'application/x-www-form-urlencoded' };
+      return { body: { kind: 'text', text: formBody(pairs, (template) => isPostmanReference(template, defined)), exact: false }, contentType: 'application/x-www-form-urlencoded' };
     }
     case 'formdata': {
       const parts: MultipartPart[] = entries(body.formdata)
@@ -96,17 +98,17 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
               return { name: p.key, filename: file.split(/[/\\]/).at(-1) ?? 'file', contentType: p.contentType ?? 'application/octet-stream', value: { file } };
             });
           }
-          return [{ name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: String(p.value ?? '') } }];
+          return [{ name: p.key, ...(p.contentType ? { contentType: p.contentType } : {}), value: { text: text(String(p.value ?? '')) } }];
         });
       if (parts.length === 0) return {};
-      return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
+      return { body: { kind: 'multipart', boundary: MULTIPART_BOUNDARY, parts, exact: false }, contentType: `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` };
     }
     case 'file':
       return { body: { kind: 'file', path: filePath((body.file as { src?: unknown } | undefined)?.src, baseDir, where) } };
     case 'graphql': {
       const graphql = body.graphql as { query?: string; variables?: string } | undefined;
       const variables = (graphql?.variables ?? '').trim();
-      return { graphql: `${(graphql?.query ?? '').trim()}${variables && variables !== '{}' ? `\n\n${variables}` : ''}` };
+      return { graphql: { query: text((graphql?.query ?? '').trim()), variables: variables && variables !== '{}' ? text(variables) : '' } };
     }
     default:
       if (body.mode) warn(`${where}: Postman body mode "${body.mode}" is not imported`);
@@ -151,19 +153,22 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const { variables, warn } = context;
   const request = item.request;
   // Control characters (a line break in a query value) go percent-encoded, as Postman sends them (WHATWG URL).
-  let url = request.url
+  const defined = (name: string): boolean => variables.has(name);
+  const written = request.url
     .toString()
     .replace(/#.*$/s, '')
     // eslint-disable-next-line no-control-regex -- these are the characters meant
     .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => encodeURIComponent(c));
-  if (url === '') {
+  // Only references to variables stay templates (templates.ts): before a value moves to the private file.
+  let url = postmanText(written, defined);
+  if (written === '') {
     warn(`${where} has no URL: not imported`);
     return undefined;
   }
   const method = request.method.toUpperCase();
   const behavior = behaviorOf(item, method, where, warn);
   if (behavior.followsRedirects) context.followsRedirects();
-  const auth = authOf(item.getAuth(), variables, warn, where);
+  const auth = authOf(item.getAuth(), variables, warn, where, defined);
   const comments = [...auth.comments];
   if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
   url = urlWithoutSecrets(url, variables); // `?api_key=…` written in the URL: a variable, its value in the private file
@@ -172,7 +177,8 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   // A header with no name cannot be sent (Postman drops it): written, it would make the whole file fail to parse.
   if (enabled.some((h) => (h.key ?? '').trim() === '')) warn(`${where}: a header with no name, left out as Postman leaves it out`);
   // A credential written in a header (Authorization, Cookie, a secret-looking name) moves to the private file, as curl's and a HAR's do.
-  let headers: Array<[string, string]> = enabled.filter((h) => (h.key ?? '').trim() !== '').map((h): [string, string] => [h.key, headerValue(h.key, dynamicVariables(String(h.value ?? ''), where, warn), variables)]);
+  const named = enabled.filter((h) => (h.key ?? '').trim() !== '');
+  let headers: Array<[string, string]> = named.map((h): [string, string] => [h.key, headerValue(h.key, dynamicVariables(postmanText(String(h.value ?? ''), defined), where, warn), variables)]);
   const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
   // The auth's own header wins over one of that name the request writes: Postman's runtime removes the request's and adds the auth's.
   for (const [n, v] of auth.headers) {
@@ -185,14 +191,16 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   // An empty body is none (no Content-Type either), and a GET's is left out as Postman prunes it.
   const hasBody = request.body !== undefined && !request.body.disabled && !request.body.isEmpty();
   if (hasBody && behavior.pruneBody) comments.push(`Postman does not send the body of a ${method} request (its protocolProfileBehavior has no disableBodyPruning): left out`);
-  const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where) : {};
+  const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where, defined) : {};
   if (body.contentType && !has('content-type')) headers.push(['Content-Type', body.contentType]);
   if (body.body?.kind === 'multipart') multipartType(headers, body.body, (message) => warn(`${where}: ${message}`));
   const pre = script(item, 'prerequest', warn, where);
   const post = script(item, 'test', warn, where);
   const text = body.body?.kind === 'text' ? { ...body.body, text: dynamicVariables(body.body.text, where, warn) } : body.body;
   // Postman resolves `{{host.{{one}}}}` inside out; reqflow resolves one level, and would leave `{{host.1}}` as text.
-  const nested = [url, ...headers.flat(), text?.kind === 'text' ? text.text : ''].find((part) => /\{\{[^{}]*\{\{/.test(part));
+  // Looked for in the document's own text: the literal braces written for it hide a nesting.
+  const raw = request.body?.mode === 'raw' ? (request.body.raw ?? '') : '';
+  const nested = [written, ...named.map((h) => String(h.value ?? '')), raw].find((part) => /\{\{[^{}]*\{\{/.test(part));
   if (nested !== undefined) warn(`${where}: a variable inside a variable's name (${/\{\{[^{}]*\{\{[^]*?\}\}[^{}]*\}\}/.exec(nested.slice(0, 500))?.[0] ?? nested.slice(0, 500)}), which reqflow does not resolve: set the whole name with -e, or rewrite it`);
   return {
     name,
@@ -203,7 +211,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
     method: body.graphql !== undefined ? 'GRAPHQL' : method,
     url: dynamicVariables(url, where, warn),
     headers: body.graphql !== undefined ? headers.filter(([n]) => n.toLowerCase() !== 'content-type') : headers,
-    ...(body.graphql !== undefined ? { body: { kind: 'text' as const, text: body.graphql, exact: false } } : text ? { body: text } : {}),
+    ...(body.graphql !== undefined ? { graphql: body.graphql, body: { kind: 'text' as const, text: `${body.graphql.query}${body.graphql.variables ? `\n\n${body.graphql.variables}` : ''}`, exact: false } } : text ? { body: text } : {}),
     ...(pre !== undefined ? { preScript: pre } : {}),
     ...(post !== undefined ? { postScript: post } : {}),
   };
