@@ -163,6 +163,21 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     expect(b.received.length).toBe(before);
   });
 
+  test("a request file that is a link to another repository's file is that repository's", async () => {
+    mkdirSync(join(tmp.dir, 'filelink', '.git'), { recursive: true });
+    tmp.write('filelink/login.http', login(a.url));
+    mkdirSync(join(tmp.dir, 'filelink-target', '.git'), { recursive: true });
+    tmp.write('filelink-target/me.http', me(b.url));
+    symlinkSync(join(tmp.dir, 'filelink-target', 'me.http'), join(tmp.dir, 'filelink', 'q.http'));
+    const here = join(tmp.dir, 'filelink');
+    expect((await runCli(['run', 'login.http'], { env, cwd: here })).code).toBe(0);
+    const before = b.received.length;
+    const sent = await runCli(['run', 'q.http'], { env, cwd: here });
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toMatch(/unknown variable "token"/);
+    expect(b.received.length).toBe(before);
+  });
+
   test("a Mercurial repository's environment files do not reach a repository nested in it", async () => {
     mkdirSync(join(tmp.dir, 'hg-outer', '.hg'), { recursive: true });
     tmp.write('hg-outer/http-client.private.env.json', JSON.stringify({ $shared: { token: 'hg-outer-secret' } }));

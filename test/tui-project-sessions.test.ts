@@ -25,7 +25,13 @@ beforeAll(async () => {
   // The opened folder has no marker; r1 and r2 are repositories of their own.
   for (const repo of ['r1', 'r2']) mkdirSync(join(workspace.dir, repo, '.git'), { recursive: true });
   workspace.write('r1/api.http', `### r1login\nPOST ${first.url}/login\n\n### r1me\nGET ${first.url}/me\nAuthorization: Bearer {{token}}\n`);
-  workspace.write('r2/api.http', `### r2me\nGET ${second.url}/me\nAuthorization: Bearer {{token}}\n`);
+  workspace.write('r2/api.http', `### r2me\nGET ${second.url}/me\nAuthorization: Bearer {{token}}\n\n### r2pass\nPOST ${second.url}/pass\n\n{{$password Password}}\n`);
+  workspace.write('r1/pass.http', `### r1pass\nPOST ${first.url}/pass\n\n{{$password Password}}\n`);
+  // The opened folder's profiles, and a nested repository with profiles of its own (another server, another key).
+  workspace.write('.profiles.json', JSON.stringify([{ name: 'default', variables: { base: first.url }, headers: { 'X-Api-Key': 'outer-key' } }]));
+  mkdirSync(join(workspace.dir, 'r3', '.git'), { recursive: true });
+  workspace.write('r3/.profiles.json', JSON.stringify([{ name: 'default', variables: { base: second.url }, headers: { 'X-Api-Key': 'r3-key' } }]));
+  workspace.write('r3/api.http', `### r3hard\nGET ${second.url}/r3hard\n\n### r3base\nGET {{base}}/r3base\n`);
 });
 afterAll(async () => {
   await Promise.all([first.close(), second.close()]);
@@ -46,5 +52,30 @@ describe('sessions in the TUI', () => {
     await ui.press('enter');
     await ui.waitFor('unknown variable');
     expect(second.received).toEqual([]);
+  });
+
+  it("a nested repository with profiles of its own is sent with them, never the opened folder's values or headers", async () => {
+    const ui = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+    for (const name of ['r3hard', 'r3base']) {
+      await selectRequest(ui, name);
+      await ui.press('enter');
+      await ui.waitFor(() => second.received.some((r) => r.url === `/${name}`));
+    }
+    expect(second.received.filter((r) => r.url.startsWith('/r3')).map((r) => [r.url, r.headers['x-api-key']])).toEqual([['/r3hard', 'r3-key'], ['/r3base', 'r3-key']]);
+    expect(first.received.filter((r) => r.url.startsWith('/r3'))).toEqual([]);
+  });
+
+  it("a password typed for one repository's request is asked again for another repository's", async () => {
+    const ui = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+    await selectRequest(ui, 'r1pass');
+    await ui.press('enter');
+    await ui.waitFor('Password');
+    await ui.type('first-secret');
+    await ui.press('enter');
+    await ui.waitFor(() => first.received.some((r) => r.url === '/pass'));
+    await selectRequest(ui, 'r2pass');
+    await ui.press('enter');
+    await ui.waitFor('Password');
+    expect(second.received.filter((r) => r.url === '/pass')).toEqual([]);
   });
 });

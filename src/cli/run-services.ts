@@ -12,7 +12,7 @@ import { proxyConfigured } from '../core/http/proxy-env.js';
 import { isSecretName, type SecretRegistry } from '../core/mask.js';
 import type { OutputSink, RunOptions } from '../core/model.js';
 import { resolveProfile } from '../core/profiles.js';
-import { projectRoot } from '../core/project.js';
+import { projectRoot, real } from '../core/project.js';
 import type { Prompter } from '../core/prompt.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { loadProfileSession } from '../core/session.js';
@@ -61,14 +61,16 @@ function lazyPrompter(interactive: boolean, io: RunSetup['io']): Prompter {
 
 export async function runServices(setup: RunSetup): Promise<RunServices> {
   const { path, options, io, secrets, warn } = setup;
-  const { profile: own, document } = await resolveProfile({ requestDir: dirname(path), ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
+  // The request file's real folder: a file linked in from another repository is that repository's (profiles, session, trust).
+  const requestDir = dirname(real(path));
+  const { profile: own, document } = await resolveProfile({ requestDir, ...(setup.profileFlags.profiles ? { profilesPath: setup.profileFlags.profiles } : {}), ...(setup.profileFlags.profile ? { profile: setup.profileFlags.profile } : {}), env: io.env, cwd: io.cwd });
   for (const field of document.unknownFields?.get(own.name) ?? []) warn(field);
   for (const [name, value] of Object.entries(options.cliVariables)) if (isSecretName(name)) secrets.add(value);
-  const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(dirname(path), document.path), file: config }, warn);
-  const environment = await loadEnvironment(dirname(path), options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
+  const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: options.trust === true, project: projectRoot(requestDir, document.path), file: config }, warn);
+  const environment = await loadEnvironment(requestDir, options.environment, warn, { env: io.env, trust, ...(setup.withoutEnvironmentFiles ? { withoutFiles: () => setup.withoutEnvironmentFiles?.(path) } : {}) });
   for (const value of environment?.secrets ?? []) secrets.add(value); // private env files hold secrets
   const profile = withToolDefaultHeaders(own, environment);
-  const session = await loadProfileSession(profile.name, document, dirname(path), { env: io.env, warn, memory: options.session === false });
+  const session = await loadProfileSession(profile.name, document, requestDir, { env: io.env, warn, memory: options.session === false });
   // The session's login token is a secret wherever it turns up again (a response echoing it, a URL).
   const token = session.get('token');
   if (token !== undefined) secrets.add(token);

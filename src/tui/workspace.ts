@@ -9,6 +9,7 @@ import type { OutgoingServices } from '../report/outgoing-request.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, RunOptions } from '../core/model.js';
 import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
+import { real } from '../core/project.js';
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import type { RunServices } from '../pipeline/create-context.js';
@@ -80,8 +81,8 @@ export class Workspace {
   session!: FileSession;
   /** Why the profiles file or the requested profile could not be used (the UI shows it). */
   profileProblem?: ReqflowError;
-  /** Interactive answers: asked once per profile while the UI runs. */
-  private promptCache = new Map<string, string>();
+  /** Interactive answers: asked once per project and profile while the UI runs (promptCacheOf). */
+  private promptCaches = new Map<string, Map<string, string>>();
   /**
    * Chaining state per request file, kept while the window is open: a request sent once is
    * what later `{{login.response.body.$.token}}` references read (it is not sent again).
@@ -143,7 +144,7 @@ export class Workspace {
   }
 
   async useProfile(profile: Profile): Promise<void> {
-    if (this.profile?.name !== profile.name) this.promptCache = new Map(); // answers belong to a profile
+    if (this.profile?.name !== profile.name) this.promptCaches = new Map(); // answers belong to a profile
     this.profile = profile;
     this.session = await this.loadSession();
   }
@@ -168,8 +169,36 @@ export class Workspace {
    * its own under the opened folder is its own project, so a login sent from one is never sent to
    * another's server. Each send takes its own (sends run at once).
    */
-  sessionOf(file: string): Promise<FileSession> {
-    return loadProfileSession(this.profile.name, this.document, dirname(file), { env: this.config.env, warn: () => undefined });
+  async sessionOf(file: string): Promise<FileSession> {
+    return (await this.runContextOf(file)).session;
+  }
+
+  /**
+   * The profiles, profile and session a send of `file` uses, as `reqflow run FILE` finds them from
+   * the file's real folder: a repository with a profiles file of its own under the opened folder
+   * uses that file (the profile of the chosen name, else its own default), never the opened
+   * folder's values or headers.
+   */
+  private async runContextOf(file: string): Promise<{ document: ProfilesDocument; profile: Profile; session: FileSession }> {
+    const dir = dirname(real(file));
+    const { cwd, env } = this.config;
+    const path = this.config.profilesPath ? resolve(cwd, this.config.profilesPath) : await findProfilesFile(dir, cwd);
+    let document = this.document;
+    let profile = this.profile;
+    if (path !== this.document.path) {
+      document = path ? await loadProfiles(path) : { profiles: [] };
+      profile = document.profiles.find((p) => p.name === this.profile.name) ?? selectProfile(document, undefined, env, cwd);
+    }
+    const session = await loadProfileSession(profile.name, document, dir, { env, warn: () => undefined });
+    return { document, profile, session };
+  }
+
+  /** The interactive answers of a project (and the profile in use): a password typed for one repository is never sent to another's. */
+  private promptCacheOf(project: string | undefined): Map<string, string> {
+    const key = project ?? '';
+    let cache = this.promptCaches.get(key);
+    if (!cache) this.promptCaches.set(key, (cache = new Map()));
+    return cache;
   }
 
   /** The session's token in a few words: the same answer as `reqflow oauth status`. */
@@ -182,20 +211,20 @@ export class Workspace {
    * the pane reporter) writes into `capture`. Errors come back in the outcome, never thrown.
    */
   /** The cookie jar and proxy rules a send uses (the pane reporter prints a request as curl with them). */
-  outgoingServices(session: FileSession = this.session): OutgoingServices & { proxy: ProxyRules } {
+  outgoingServices(session: FileSession = this.session, profile: Profile = this.profile): OutgoingServices & { proxy: ProxyRules } {
     const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(session, (value) => this.secrets.add(value));
-    return { proxy: proxyRules(this.options, this.config.env, this.secrets, this.profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
+    return { proxy: proxyRules(this.options, this.config.env, this.secrets, profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
   }
 
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
       await validateFilters(listedRequests([spec]), undefined, this.options);
       const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
-      const session = await this.sessionOf(file);
-      this.session = session; // the status line's: the session last used
-      const outgoing = this.outgoingServices(session);
+      const context = await this.runContextOf(file);
+      this.session = context.session; // the status line's: the session last used
+      const outgoing = this.outgoingServices(context.session, context.profile);
       const run: RunIo = { output: io.output ?? io.capture, reporter: io.reporter ?? paneReporter(io.capture, outgoing), prompter: io.prompter, signal: io.signal, onPhases: (phases) => (io.capture.phases = phases) };
-      const services = await this.servicesFor(file, run, session, outgoing, warn);
+      const services = await this.servicesFor(file, run, context, outgoing, warn);
       try {
         return await this.withChain(services, file, (chain) => chain.run(spec, file));
       } finally {
@@ -209,33 +238,34 @@ export class Workspace {
 
   /** A stress run from the UI (`L`): `body` runs with services whose reports go to `io.reporter`, on `io.agents`; no history is kept. */
   async withRunServices<T>(file: string, io: RunIo & { agents: AgentPool }, body: (services: RunServices) => Promise<T>): Promise<T> {
-    const session = await this.sessionOf(file);
-    const services = await this.servicesFor(file, io, session, this.outgoingServices(session));
+    const context = await this.runContextOf(file);
+    const services = await this.servicesFor(file, io, context, this.outgoingServices(context.session, context.profile));
     return this.withChain(services, file, () => body(services));
   }
 
   /** The services of one run of `file` (the history's when `warn` is given: a send). */
-  private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, session: FileSession, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
+  private async servicesFor(file: string, io: RunIo & { agents?: AgentPool }, context: { document: ProfilesDocument; profile: Profile; session: FileSession }, outgoing: ReturnType<Workspace['outgoingServices']>, warn?: (message: string) => void): Promise<RunServices> {
+    const { document, profile, session } = context;
     // `--env NAME`: the environment files found from this request file up (as `reqflow run` does).
     // httpyac's JavaScript config runs in a trusted project only (docs/trust.md).
     const trust = async (config: string, required: boolean): Promise<boolean> => (await import('../trust/environment-trust.js')).mayRunConfig(config, required, { flag: this.options.trust === true, project: session.project, file: config }, warn ?? (() => undefined));
-    const environment = await loadEnvironment(dirname(file), this.options.environment, undefined, { trust });
+    const environment = await loadEnvironment(dirname(real(file)), this.options.environment, undefined, { trust });
     for (const value of environment?.secrets ?? []) this.secrets.add(value);
     const history = warn
-      ? openHistory({ options: this.options, profile: this.profile, project: session.project, ...(this.document.path ? { profilesFile: this.document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
+      ? openHistory({ options: this.options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
       : undefined;
     return {
       registry: this.registry,
       options: this.options,
-      profile: withToolDefaultHeaders(this.profile, environment),
-      ...(this.document.path ? { profilesPath: this.document.path } : {}),
+      profile: withToolDefaultHeaders(profile, environment),
+      ...(document.path ? { profilesPath: document.path } : {}),
       ...(this.config.profilesPath ? { profilesChosen: true } : {}),
       session,
       ...(environment ? { environment } : {}),
       output: io.output,
       report: createFeed(io.reporter),
       prompter: io.prompter,
-      promptCache: this.promptCache,
+      promptCache: this.promptCacheOf(session.project),
       secrets: this.secrets,
       agents: io.agents ?? this.agents,
       signal: io.signal,
@@ -310,7 +340,7 @@ export class Workspace {
       const raw = typeof variable === 'string' ? variable : variable.value;
       const interactive = typeof variable !== 'string' && variable.interactive === true;
       const secret = isSecretName(name) || (typeof variable !== 'string' && variable.secret === true);
-      const answered = this.promptCache.get(name);
+      const answered = this.promptCacheOf(this.session.project).get(name);
       const value = interactive && answered !== undefined ? answered : raw;
       const note = interactive ? (answered !== undefined ? 'interactive, answered' : 'interactive, asked when sent') : isShellValue(raw) ? 'shell command, runs when sent' : undefined;
       rows.push({ name, value: secret ? MASK : redact(value, this.secrets), source: 'profile', ...(note ? { note } : {}) });
