@@ -206,11 +206,11 @@ describe('httpyac dotenv environments', () => {
 
   test('a quoted value followed by a # comment is the text between its quotes, a # inside them kept (the quotes were sent, and a value cut at the #)', async () => {
     tmp.write('quoted/package.json', '{}');
-    tmp.write('quoted/.env', `base=${url}\nQ="a b" # c\nR="x # y" # z\nS='p' # q\nT=plain # note\n`);
-    tmp.write('quoted/req.http', 'GET {{base}}/quoted\nX-Q: [{{Q}}]\nX-R: [{{R}}]\nX-S: [{{S}}]\nX-T: [{{T}}]\n');
+    tmp.write('quoted/.env', `base=${url}\nQ="a b" # c\nR="x # y" # z\nS='p' # q\nT=plain # note\nW='C:\\dir\\'\n`);
+    tmp.write('quoted/req.http', 'GET {{base}}/quoted\nX-Q: [{{Q}}]\nX-R: [{{R}}]\nX-S: [{{S}}]\nX-T: [{{T}}]\nX-W: [{{W}}]\n');
     const { code, got } = await send('quoted/req.http', []);
     expect(code).toBe(0);
-    expect(['x-q', 'x-r', 'x-s', 'x-t'].map((name) => got[0]?.headers[name])).toEqual(['[a b]', '[x # y]', '[p]', '[plain]']);
+    expect(['x-q', 'x-r', 'x-s', 'x-t', 'x-w'].map((name) => got[0]?.headers[name])).toEqual(['[a b]', '[x # y]', '[p]', '[plain]', '[C:\\dir\\]']);
   });
 
   test('.env alone is no environment, but its values are variables below every other source (kulala, rest.nvim)', async () => {

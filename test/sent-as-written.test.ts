@@ -44,9 +44,9 @@ describe('a /* */ comment closed on its own line', () => {
 
 describe('a body line starting with "<> "', () => {
   test('inside the body is text, sent; JetBrains\' response references after the body are not', async () => {
-    const result = await run('diamond.http', 'POST BASE/d\nContent-Type: text/plain\n\nList<String> a;\n<> operator is the diamond\nend\n\n<> 2024-01-01T000000.200.json\n<> 2024-01-02T000000.200.json\n\n###\nPOST BASE/e\nContent-Type: text/plain\n\nbody\n\n> {% client.log(1) %}\n\n<> 2024-01-03T000000.200.json\n');
+    const result = await run('diamond.http', 'POST BASE/d\nContent-Type: text/plain\n\nList<String> a;\n<> operator is the diamond\nend\n\n<> 2024-01-01T000000.200.json\n<> 2024-01-02T000000.200.json\n\n###\nPOST BASE/e\nContent-Type: text/plain\n\nbody\n\n> {% client.log(1) %}\n\n<> 2024-01-03T000000.200.json\n\n###\nPOST BASE/f\nContent-Type: text/plain\n\nbody2\n\n<> 2024-01-04T000000.200.json\n/* a comment */\n');
     expect(result.code).toBe(0);
-    expect(result.received.map((r) => r.body.toString())).toEqual(['List<String> a;\n<> operator is the diamond\nend', 'body']);
+    expect(result.received.map((r) => r.body.toString())).toEqual(['List<String> a;\n<> operator is the diamond\nend', 'body', 'body2']);
   });
 });
 
@@ -331,6 +331,12 @@ describe('YAML and JSON request files', () => {
     const picked = (r: { headers: Record<string, string | string[] | undefined> }) => ['x-version', 'x-zip', 'x-flag', 'x-list', 'x-int', 'x-big'].map((name) => r.headers[name]);
     expect(yaml.received.map(picked)).toEqual([['1.10', '0755', 'True', '2.0, a', '7', undefined]]);
     expect(json.received.map(picked)).toEqual([['1.10', undefined, 'true', '2.0, a', undefined, '12345678901234567890']]);
+  });
+
+  test('a typed header beside a tagged scalar (!!int "5") reads as before, not exit 70', async () => {
+    const result = await run('tagged.yaml', 'url: BASE/tagged\nmethod: POST\nheaders: {X-Version: 1.10}\nbody: {n: !!int "5"}\n');
+    expect(result.code).toBe(0);
+    expect(result.received.map((r) => [r.headers['x-version'], r.body.toString()])).toEqual([['1.10', '{\n  "n": 5\n}']]);
   });
 
   test('a YAML header from a merged anchor keeps its text too', async () => {

@@ -163,6 +163,15 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     expect(b.received.length).toBe(before);
   });
 
+  test('a project reached through a link (no repository) finds the profiles file beside the link', async () => {
+    tmp.write('linkhome/.profiles.json', JSON.stringify([{ name: 'dev', variables: {}, headers: { 'X-Profile': 'beside-the-link' } }]));
+    tmp.write('linkreal/proj/req.http', `GET ${b.url}/beside\n`);
+    symlinkSync(join(tmp.dir, 'linkreal', 'proj'), join(tmp.dir, 'linkhome', 'proj'));
+    const sent = await runCli(['run', join(tmp.dir, 'linkhome', 'proj', 'req.http'), '-p', 'dev'], { env, cwd: join(tmp.dir, 'linkhome') });
+    expect(sent.code).toBe(0);
+    expect(b.received.at(-1)?.headers['x-profile']).toBe('beside-the-link');
+  });
+
   test("a request file that is a link to another repository's file is that repository's", async () => {
     mkdirSync(join(tmp.dir, 'filelink', '.git'), { recursive: true });
     tmp.write('filelink/login.http', login(a.url));

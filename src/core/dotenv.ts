@@ -11,9 +11,10 @@ export function parseDotenv(text: string): Record<string, string> {
     const match = /^\s*(?:export\s+)?([\w.-]+)\s*=\s*(.*?)\s*$/.exec(line);
     if (!match) continue;
     const raw = match[2] ?? '';
-    // Quoted: up to the closing quote (a `\"` inside does not close it), then at most a `# comment`.
-    const quoted = /^(["'])((?:\\.|(?!\1)[^\\])*)\1\s*(?:#.*)?$/s.exec(raw);
-    vars[match[1] as string] = quoted ? (quoted[1] === '"' ? (quoted[2] ?? '').replace(/\\n/g, '\n') : (quoted[2] ?? '')) : raw.replace(/\s+#.*$/, '');
+    // Quoted: up to the closing quote (in double quotes a `\"` does not close it; single quotes
+    // have no escapes: 'C:\dir\' ends at its second quote), then at most a `# comment`.
+    const quoted = /^(?:'([^']*)'|"((?:\\.|[^"\\])*)")\s*(?:#.*)?$/s.exec(raw);
+    vars[match[1] as string] = quoted ? (quoted[1] ?? (quoted[2] ?? '').replace(/\\n/g, '\n')) : raw.replace(/\s+#.*$/, '');
   }
   return vars;
 }

@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { MAX_CONFIG_BYTES } from './input-limits.js';
-import { nearestWith } from './project.js';
+import { nearestWith, REPOSITORY_MARKERS } from './project.js';
 
 export function isFile(path: string): boolean {
   try {
@@ -16,13 +16,16 @@ export function isFile(path: string): boolean {
   }
 }
 
+/** A repository's root, or a package's. */
+const ENVIRONMENT_ROOTS = [...REPOSITORY_MARKERS, 'package.json'];
+
 /**
  * The nearest folder at or above `dir` with `.git`, `.hg` or `package.json`, else the filesystem
  * root: environment files are searched up to it (a repository's search never reaches the files of
  * one it sits in).
  */
 export function projectRoot(dir: string): string {
-  return nearestWith(dir, ['.git', '.hg', 'package.json']) ?? parse(resolve(dir)).root;
+  return nearestWith(dir, ENVIRONMENT_ROOTS) ?? parse(resolve(dir)).root;
 }
 
 /** The folders searched, farthest first: the root's `env/` folder, the root, then down to `dir`. */

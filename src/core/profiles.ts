@@ -41,13 +41,19 @@ async function isFile(path: string): Promise<boolean> {
  * not in: the current folder's profiles would make it that folder's project, and send that
  * project's session (a login token) to the other project's servers.
  */
+/** One folder at or below the other: a profiles folder in the repository, or above it. */
+const sameTree = (a: string, b: string): boolean => isInside(a, b) || isInside(b, a);
+
 export async function findProfilesFile(startDir: string, cwd: string = process.cwd()): Promise<string | undefined> {
-  // From the folder's real place: a link inside a project to another repository is that repository's.
   const start = real(resolve(startDir));
-  let dir = start;
+  // Up the folders as written (a project reached through a link finds the profiles beside the
+  // link), but never a profiles file outside the request's own repository: a link inside a
+  // project to another repository runs that repository's files as its own.
+  const repository = repositoryRoot(start);
+  let dir = resolve(startDir);
   for (;;) {
     const candidate = join(dir, PROFILES_FILE);
-    if (await isFile(candidate)) return candidate;
+    if (await isFile(candidate) && (repository === undefined || sameTree(real(dir), repository))) return candidate;
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;

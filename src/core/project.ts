@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 const PROJECT_MARKERS = ['.git', '.hg', 'http-client.env.json', 'http-client.private.env.json', '.httpyac.json', 'httpyac.config.js', '.vscode', 'package.json'];
 
 /** Folders that mark a repository of its own: a boundary no profiles file above it moves. */
-const REPOSITORY_MARKERS = ['.git', '.hg'];
+export const REPOSITORY_MARKERS: readonly string[] = ['.git', '.hg'];
 
 /**
  * The project root: the folder of the profiles file when there is one — unless the request's

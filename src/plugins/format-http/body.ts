@@ -163,13 +163,13 @@ function nextTextLine(lines: readonly string[], i: number): number {
 /**
  * JetBrains' response references (`<> 2024-01-01T120000.200.json`) follow the request: the `<> `
  * lines from `i` are references when nothing but blank lines, comments, handlers, checks or a
- * pasted response comes after them — then the index past them; -1 when body text goes on after
+ * pasted response (or a `/* … *\/` comment) comes after them — then the index past them; -1 when body text goes on after
  * them (`<> operator is the diamond` inside a body is text). A file variable after them is no text.
  */
 function referencesEnd(lines: readonly string[], i: number): number {
   const j = nextTextLine(lines, i);
   const after = lines[j];
-  return after === undefined || HANDLER.test(after) || ASSERTION.test(after) || COMMENT.test(after) || FILE_VARIABLE.test(after) || PASTED_RESPONSE.test(after) || HTTPYAC_SCRIPT_START.test(after) ? j : -1;
+  return after === undefined || HANDLER.test(after) || ASSERTION.test(after) || COMMENT.test(after) || after.trimStart().startsWith('/*') || FILE_VARIABLE.test(after) || PASTED_RESPONSE.test(after) || HTTPYAC_SCRIPT_START.test(after) ? j : -1;
 }
 
 /** Where the `/* … *\/` comments at the end of `lines` start (`lines.length` when it ends otherwise). */

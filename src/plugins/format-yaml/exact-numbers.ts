@@ -1,6 +1,6 @@
 /**
- * A YAML request file's numbers as written, for the bodies sent as JSON (and for headers, every
- * scalar as its text: writtenScalarsSchema): js-yaml reads every number as a double, so `id: 12345678901234567890` would go out as `12345678901234567000` and
+ * A YAML request file's numbers as written, for the bodies sent as JSON: js-yaml reads every
+ * number as a double, so `id: 12345678901234567890` would go out as `12345678901234567000` and
  * `1e400` as `null`. Read again, only for a file that holds such a number, with js-yaml's own
  * schema where an integer or float a double cannot hold keeps its text (json-exact.ts).
  */
@@ -43,14 +43,4 @@ export function exactNumbersSchema(yaml: JsYaml): Schema {
     implicit: [types.null, types.bool, asWritten(types.int), asWritten(types.float), types.merge],
     explicit: [types.str, types.seq, types.map],
   });
-}
-
-/**
- * js-yaml's schema with no scalar types but strings (its failsafe schema) and `<<` merges: every
- * value as written, for the fields sent as text — a header `X-Version: 1.10` or `X-Zip: 0755`
- * goes out so, not as the number js-yaml reads (1.1, 755).
- */
-export function writtenScalarsSchema(yaml: JsYaml): Schema {
-  const { types } = yaml as unknown as { types: Record<'merge', Type> };
-  return yaml.FAILSAFE_SCHEMA.extend({ implicit: [types.merge] });
 }

@@ -2,7 +2,7 @@ import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { isObject, requestItems } from '../format-json/shape.js';
 import { specsFromData } from '../format-json/structured.js';
-import { requestSchema } from './request-schema.js';
+import { requestSchema, writtenScalarsSchema } from './request-schema.js';
 import { expansionPastLimit } from './alias-expansion.js';
 import { holdsInexactNumbers } from '../../core/json-exact.js';
 
@@ -35,34 +35,28 @@ const plugin: Plugin = {
   stages: {
     parse: async (ctx) => {
       const yaml = await import('js-yaml');
-      const { load } = yaml;
-      let data: unknown;
-      try {
-        // The core schema and merges: no custom tags, nothing executable, a date the text written (request-schema.ts).
-        data = load(ctx.text.replace(/^\uFEFF/, ''), { filename: ctx.file, schema: requestSchema(yaml) });
-      } catch (error) {
-        const mark = (error as { mark?: YamlMark }).mark;
-        const reason = (error as { reason?: string }).reason ?? (error as Error).message;
-        throw new ParseError(ctx.file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1, `invalid YAML: ${reason}`);
-      }
+      const text = ctx.text.replace(/^\uFEFF/, '');
+      // Every reading of the file, its errors named by line and column.
+      const read = (schema: import('js-yaml').Schema): unknown => {
+        try {
+          return yaml.load(text, { filename: ctx.file, schema });
+        } catch (error) {
+          const mark = (error as { mark?: YamlMark }).mark;
+          const reason = (error as { reason?: string }).reason ?? (error as Error).message;
+          throw new ParseError(ctx.file, (mark?.line ?? 0) + 1, (mark?.column ?? 0) + 1, `invalid YAML: ${reason}`);
+        }
+      };
+      // The core schema and merges: no custom tags, nothing executable, a date the text written (request-schema.ts).
+      const data = read(requestSchema(yaml));
       if (data === undefined || data === null) throw new ParseError(ctx.file, 1, 1, 'empty file', { hint: 'a YAML request file holds a request, a list of requests or {requests: [...]}' });
       const past = expansionPastLimit(data);
       if (past !== undefined) {
         throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${past}`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
       // A number a double did not keep (past 2^53, `1e400`, `1.10`): the file is read again for the bodies, keeping its text.
-      const text = ctx.text.replace(/^\uFEFF/, '');
-      let exact: unknown = data;
-      if (holdsInexactNumbers(data) || MAY_BE_INEXACT.test(text)) {
-        const { exactNumbersSchema } = await import('./exact-numbers.js');
-        exact = load(text, { filename: ctx.file, schema: exactNumbersSchema(await import('js-yaml')) });
-      }
+      const exact = holdsInexactNumbers(data) || MAY_BE_INEXACT.test(text) ? read((await import('./exact-numbers.js')).exactNumbersSchema(yaml)) : data;
       // A header's value written as a number or true/false: read again with every scalar as its text, to send it as written.
-      let written: unknown;
-      if (holdsTypedHeader(data)) {
-        const { writtenScalarsSchema } = await import('./exact-numbers.js');
-        written = load(text, { filename: ctx.file, schema: writtenScalarsSchema(await import('js-yaml')) });
-      }
+      const written = holdsTypedHeader(data) ? read(writtenScalarsSchema(yaml)) : undefined;
       ctx.requests.push(...specsFromData(data, ctx.file, { exact, ...(written !== undefined ? { written } : {}), definesAnchor: (key) => definesAnchor(ctx.text, key) }));
     },
   },

@@ -9,8 +9,19 @@ import type { Schema, Type } from 'js-yaml';
 
 type JsYaml = typeof import('js-yaml');
 
+/** js-yaml's built-in types (`yaml.types`); @types/js-yaml does not declare them. */
+const typesOf = (yaml: JsYaml): Record<'null' | 'bool' | 'int' | 'float' | 'merge', Type> => (yaml as unknown as { types: Record<'null' | 'bool' | 'int' | 'float' | 'merge', Type> }).types;
+
 export function requestSchema(yaml: JsYaml): Schema {
-  // js-yaml exports its built-in types (`yaml.types`); @types/js-yaml does not declare them.
-  const { types } = yaml as unknown as { types: Record<'merge', Type> };
-  return yaml.CORE_SCHEMA.extend({ implicit: [types.merge] });
+  return yaml.CORE_SCHEMA.extend({ implicit: [typesOf(yaml).merge] });
+}
+
+/**
+ * The same document with every plain scalar as its text — for the fields sent as text: a header
+ * `X-Version: 1.10` or `X-Zip: 0755` goes out so, not as the number js-yaml reads (1.1, 755). The
+ * request schema's types stay, only explicit: a scalar tagged `!!int` reads as it does there.
+ */
+export function writtenScalarsSchema(yaml: JsYaml): Schema {
+  const types = typesOf(yaml);
+  return yaml.FAILSAFE_SCHEMA.extend({ implicit: [types.merge], explicit: [types.null, types.bool, types.int, types.float] });
 }
