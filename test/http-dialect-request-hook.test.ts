@@ -58,6 +58,8 @@ describe('what reqflow cannot send as httpyac would: exit 2 naming the hook, tha
     ['a body that is not text', 'request.body = { a: 1 };', 'request.body is not text'],
     ['a header value that is an object', "request.headers['X-A'] = { a: 1 };", 'header "X-A" is not text'],
     ['exports.$cancel (httpyac skips the request)', 'exports.$cancel = true;', 'it sets exports.$cancel'],
+    ['a header named __proto__ (a plain object would drop it)', "request.headers['__proto__'] = 'v';", 'it sets a header named __proto__'],
+    ['a header named __proto__ set by defineProperty', "Object.defineProperty(request.headers, '__proto__', { value: 'v', enumerable: true });", 'it sets a header named __proto__'],
   ])('%s', async (_, code, why) => {
     const file = tmp.write('refused.http', `GET {{host}}/before\n\n###\n{{@request\n  ${code}\n}}\nGET {{host}}/never\n`);
     const result = await reqflow(file);

@@ -3,11 +3,11 @@
  * the resolved request just before it goes out — after templates and auth, as httpyac runs it
  * after its own request hooks — whose changes to `request.method`, `.url`, `.headers` and `.body`
  * (text) are what is sent. What reqflow could not send as httpyac would (another property of
- * `request`, a body that is not text, `exports.$cancel`, a body with included files, GraphQL) is
+ * `request`, a body that is not text, a header named `__proto__`, `exports.$cancel`, a body with included files, GraphQL) is
  * exit 2 naming the hook's line, and nothing is sent. Loaded only for a request with such a hook.
  */
 import { UsageError } from '../core/errors/index.js';
-import type { HeaderValue, RequestHeaders } from '../core/headers.js';
+import { unheldNameRule, type HeaderValue, type RequestHeaders } from '../core/headers.js';
 import type { ScriptSpec } from '../core/model.js';
 import { shownPath } from '../core/resolve-path.js';
 import type { RequestContext } from '../pipeline/context.js';
@@ -41,7 +41,11 @@ async function runHook(ctx: RequestContext, hook: ScriptSpec): Promise<void> {
   if (result === undefined) return;
   if (result.problem !== undefined) refuse(ctx, hook, result.problem);
   const headers: RequestHeaders = {};
-  for (const [name, value] of Object.entries(result.headers ?? {})) if (value !== undefined) headers[name] = value;
+  for (const [name, value] of Object.entries(result.headers ?? {})) {
+    if (value === undefined) continue;
+    if (unheldNameRule(name) !== undefined) refuse(ctx, hook, `it sets a header named ${name}`);
+    headers[name] = value;
+  }
   ctx.spec.method = result.method ?? ctx.spec.method;
   ctx.spec.url = result.url ?? ctx.spec.url;
   ctx.spec.headers = headers;

@@ -13,6 +13,9 @@ import { BRIDGE_CALL, REMOVE_GLOBALS } from './bridge-call.js';
 export const HTTPYAC_API = String.raw`(function install(bridge, dataJson) {
   'use strict';
 ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(globalThis, name, { value, writable, configurable: writable, enumerable: false });
+  // A header or global of any name is an own property: assigned, __proto__ would become the prototype and be dropped.
+  const own = (object, name, value) => Object.defineProperty(object, name, { value, writable: true, enumerable: true, configurable: true });
+  const joined = (object, name, value) => own(object, name, Object.hasOwn(object, name) ? [].concat(object[name], value) : value);
 
   // The variables the script names; a script may assign them (as in httpyac, for itself only).
   for (const [name, value] of Object.entries(data.variables || {})) if (!(name in globalThis)) define(name, value, true);
@@ -35,7 +38,7 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
         parsed = value;
       }
     }
-    global[name] = parsed;
+    own(global, name, parsed);
   }
   // The arrays as read: one replaced by another is told apart from one pushed onto (# @loop).
   const seededArrays = Object.entries(global).filter((entry) => Array.isArray(entry[1]));
@@ -57,18 +60,16 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
 
   const headerObject = (pairs) => {
     const out = {};
-    for (const [name, value] of pairs) {
-      const key = name.toLowerCase();
-      out[key] = out[key] === undefined ? value : [].concat(out[key], value);
-    }
+    for (const [name, value] of pairs) joined(out, name.toLowerCase(), value);
     return out;
   };
   // No request (a template expression, evaluated while the request is built): no request object.
   const req = data.request || { headers: [] };
   // The hook's request (httpyac's, just before it goes out): the script may change it; a header
   // written on several lines is an array of them.
-  const hookHeaders = {};
-  for (const [name, , value] of req.headers) hookHeaders[name] = hookHeaders[name] === undefined ? value : [].concat(hookHeaders[name], value);
+  // Every name the hook assigns is a header, __proto__ too (the host refuses it, never dropping it).
+  const hookHeaders = new Proxy({}, { set: (target, name, value) => Boolean(own(target, name, value)) });
+  for (const [name, , value] of req.headers) joined(hookHeaders, name, value);
   const request = !data.request ? undefined : data.hook ? { method: req.method, url: req.urlResolved, headers: hookHeaders, body: req.bodyResolved === null ? undefined : req.bodyResolved } : Object.freeze({
     method: req.method,
     url: req.urlResolved,
@@ -100,7 +101,7 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
       const line = (v) => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined);
       const lines = Array.isArray(value) ? value.map(line) : [line(value)];
       if (lines.length === 0 || lines.includes(undefined)) return { problem: 'header ' + JSON.stringify(name) + ' is not text' };
-      headers[name] = Array.isArray(value) ? lines : lines[0];
+      own(headers, name, Array.isArray(value) ? lines : lines[0]);
     }
     return { method: request.method, url: request.url, headers, body: request.body === null ? undefined : request.body };
   };
