@@ -69,3 +69,9 @@ test('a template opened in a body and holding templates on the lines below: one 
     stderr: 'reqflow: nested-body.http:2: a template inside a template ({{ X: {{l.response.headers.a}} Y: {{l.response.headers.bbbb…) is not supported in request "request-1"\nhint: give the inner name\'s value a variable of its own, or write the name out\n',
   });
 });
+
+test('the inner name also written above the outer template (in the URL): the line named is where the outer one opens, never line 0', async () => {
+  tmp.write('nested-twice.http', `### first\nGET ${server.url}/ok\n\n### second\nPOST ${server.url}/x?q={{a}}\n\n{{{\nX: {{a}}\n}}\n`);
+  const result = await cli(['run', 'nested-twice.http', '-n', 'second', '-e', 'a=1', '--dry-run']);
+  expect([result.code, reqflowLines(result.stderr)]).toEqual([2, ['reqflow: nested-twice.http:7: a template inside a template ({{ X: {{a}} }}) is not supported in request "second"']]);
+});

@@ -23,16 +23,23 @@ export function enclosingTemplate(text: string, match: RegExpMatchArray): Enclos
 const EXCERPT = 60;
 
 /**
- * Exit 2: never sent with its outer braces as text. `where` names the request (` in request "x"`);
- * `innerAt` is `file:line` of the inner template, when it can be told: the outer one starts that
- * many lines above as the text breaks between them. Otherwise the request's line is named.
+ * What to ask `writtenAt` for to find the outer template's own line: its text up to the inner
+ * one's end, which closes it as written. The inner name alone may be written first elsewhere (the
+ * URL), far from the outer `{{`.
  */
-export function nestedTemplateError(text: string, match: RegExpMatchArray, enclosing: EnclosingTemplate, where: string, innerAt: string | undefined): UsageError {
+export function outerExpression(text: string, match: RegExpMatchArray, enclosing: EnclosingTemplate): string {
+  return text.slice(enclosing.opened + 2, (match.index ?? 0) + match[0].length - 2);
+}
+
+/**
+ * Exit 2: never sent with its outer braces as text. `where` names the request (` in request "x"`);
+ * `outerAt` is `file:line` where the outer template opens, when it can be told. Otherwise the
+ * request's line is named.
+ */
+export function nestedTemplateError(enclosing: EnclosingTemplate, where: string, outerAt: string | undefined): UsageError {
   const oneLine = enclosing.outer.replace(/\s+/g, ' ');
   const excerpt = oneLine.length > EXCERPT ? `${oneLine.slice(0, EXCERPT - 1)}…` : oneLine;
-  const inner = innerAt === undefined ? undefined : /^(.*):(\d+)$/.exec(innerAt);
-  const breaks = text.slice(enclosing.opened, match.index).split('\n').length - 1;
-  const place = inner ? `${inner[1]}:${Number(inner[2]) - breaks}: ` : '';
+  const place = outerAt === undefined ? '' : `${outerAt}: `;
   return new UsageError(`${place}a template inside a template (${excerpt}) is not supported${where}`, {
     hint: 'give the inner name\'s value a variable of its own, or write the name out',
     atRequest: true,

@@ -7,7 +7,7 @@ import { isSecretName, type SecretRegistry } from './mask.js';
 import type { Profile, ProfileVariable, Session, VariableResolver } from './model.js';
 import type { Prompter } from './prompt.js';
 import { isShellValue, shellCommandOf, shellQuote } from './shell.js';
-import { enclosingTemplate, nestedTemplateError } from './template-nesting.js';
+import { enclosingTemplate, nestedTemplateError, outerExpression } from './template-nesting.js';
 
 /**
  * `{{ expr }}`: a name, `env.NAME`, `$dynamic`, `helper arg` (urlencode, base64), or httpyac's
@@ -190,7 +190,7 @@ export class TemplateResolver implements VariableResolver {
     const longest = text.length + MAX_EXPANSION_MIB * 1024 * 1024;
     for (const match of text.matchAll(TEMPLATE)) {
       const enclosing = enclosingTemplate(text, match);
-      if (enclosing !== undefined) throw nestedTemplateError(text, match, enclosing, this.where(), await this.options.writtenAt?.(match[1] ?? ''));
+      if (enclosing !== undefined) throw nestedTemplateError(enclosing, this.where(), await this.options.writtenAt?.(outerExpression(text, match, enclosing)));
       result += text.slice(last, match.index);
       const value = await this.evaluateOrPreview(match, stack);
       result += forShell ? shellQuote(value) : value;
