@@ -46,6 +46,14 @@ describe('what a script prints', () => {
     expect(lines.length).toBeLessThan(120);
     expect(lines.filter((line) => line.includes('cut:')).length).toBeLessThanOrEqual(2);
   }, 70_000);
+
+  test('a line cut by what is left of the 1 MiB, not by the 16 KiB a line, says so', async () => {
+    const file = tmp.write('rest.http', `GET ${server.url}/d\n\n> {%\n  for (let i = 0; i < 104; i++) client.log('.'.repeat(10_000));\n  client.log('x'.repeat(16_000));\n%}\n`);
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') }, timeoutMs: 60_000 });
+    expect(result.code).toBe(0);
+    const last = result.stderr.split('\n').filter((line) => line.startsWith('reqflow: log: ')).at(-1);
+    expect(last).toMatch(/^reqflow: log: x+… \(\d+ more characters cut: a script prints at most 1048576 characters in all\)$/);
+  }, 70_000);
 });
 
 describe('masking of secret pieces', () => {

@@ -13,9 +13,12 @@ const TOTAL_CHARS = 1024 * 1024;
 /** What a test's name or message keeps once the total is spent: the test still counts. */
 const SPENT_CHARS = 80;
 
-/** `text` cut at `max` characters, saying how many more there were. */
+/** `text` cut at `max` characters, saying how many more there were and which limit cut them. */
 export function cutPrinted(text: string, max = LINE_CHARS): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters cut: a script prints at most ${LINE_CHARS} a line)`;
+  if (text.length <= max) return text;
+  // Below a line's limit, `max` is what the sandbox's total has left.
+  const limit = max < LINE_CHARS ? `${TOTAL_CHARS} characters in all` : `${LINE_CHARS} a line`;
+  return `${text.slice(0, max)}… (${text.length - max} more characters cut: a script prints at most ${limit})`;
 }
 
 /**
