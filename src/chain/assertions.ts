@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { isReqflowError } from '../core/errors/index.js';
+import type { BoundedRunner } from '../core/bounded-run.js';
 import type { TestResult } from '../core/model.js';
 import { getHeader } from '../core/headers.js';
 import { isLosslessNumber, numberAsWritten, parseJsonExact, plainNumbers, stringifyJsonValue } from '../core/json-exact.js';
@@ -15,8 +16,8 @@ import { type Exchange, isJsonType, responseText } from './exchange.js';
 import { execFilePattern } from './file-pattern.js';
 import { asText, jsonPath, propertyPath, xPath } from './query.js';
 
-/** `limitMs` bounds a pattern the file supplies (`matches`). */
-type Predicate = (value: unknown, expected: unknown, limitMs: number) => boolean;
+/** `bounded` runs a pattern the file supplies (`matches`) under the run's time limit. */
+type Predicate = (value: unknown, expected: unknown, bounded: BoundedRunner) => boolean;
 
 /** A number as its text: a body's number as the server wrote it (`12345678901234567890`, `1.10`: json-exact.ts). */
 const numberText = (value: unknown): string | undefined => (typeof value === 'number' ? String(value) : isLosslessNumber(value) ? String(value) : undefined);
@@ -64,7 +65,7 @@ const PREDICATES: ReadonlyArray<{ ids: string[]; match: Predicate; noExpected?: 
   { ids: ['startsWith'], match: (v, e) => text(v).startsWith(text(e)) },
   { ids: ['endsWith'], match: (v, e) => text(v).endsWith(text(e)) },
   { ids: ['includes', 'contains'], match: (v, e) => (Array.isArray(v) ? v.some((item) => (numberText(item) !== undefined && numberText(e) !== undefined ? compareNumbers(item, e) === 0 : JSON.stringify(plain(item)) === JSON.stringify(plain(e)) || item === e)) : text(e) !== '' && text(v).includes(text(e))) },
-  { ids: ['matches'], raw: true, match: (v, e, limitMs) => execFilePattern(text(e), text(v), limitMs) !== null },
+  { ids: ['matches'], raw: true, match: (v, e, bounded) => execFilePattern(text(e), text(v), bounded) !== null },
   { ids: ['exists', 'isTrue'], noExpected: true, match: truthy },
   { ids: ['isFalse'], noExpected: true, match: (v) => !truthy(v) },
   { ids: ['isNumber'], noExpected: true, match: (v) => typeof v === 'number' || isLosslessNumber(v) },
@@ -110,7 +111,7 @@ function parsedBody(exchange: Exchange): unknown {
 }
 
 /** The actual value a `??` subject names. `js` expressions go to the script sandbox (`evaluate`). */
-async function subject(kind: string, argument: string, exchange: Exchange, evaluate: (expression: string) => unknown, limitMs: number): Promise<unknown> {
+async function subject(kind: string, argument: string, exchange: Exchange, evaluate: (expression: string) => unknown, bounded: BoundedRunner): Promise<unknown> {
   switch (kind) {
     case 'status':
       return exchange.response.status;
@@ -121,7 +122,7 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
     case 'body': {
       if (argument === '') return responseText(exchange.response);
       const body = parsedBody(exchange);
-      return argument.startsWith('$') ? jsonPath(body, argument, limitMs) : propertyPath(body, argument);
+      return argument.startsWith('$') ? jsonPath(body, argument, bounded) : propertyPath(body, argument);
     }
     case 'xpath':
       return xPath(responseText(exchange.response), argument);
@@ -132,8 +133,8 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
   }
 }
 
-/** One `??` line (the text after `??`); a pattern or JSONPath of it may run `limitMs` (the script time limit). */
-export async function evaluateAssertion(line: string, exchange: Exchange, where: { file: string; line: number }, evaluate: (expression: string) => unknown, limitMs: number): Promise<TestResult> {
+/** One `??` line (the text after `??`); a pattern or JSONPath of it runs under `bounded`'s limit (the script time limit). */
+export async function evaluateAssertion(line: string, exchange: Exchange, where: { file: string; line: number }, evaluate: (expression: string) => unknown, bounded: BoundedRunner): Promise<TestResult> {
   const result = (passed: boolean, message?: string, error?: boolean): TestResult => ({ name: line, passed, ...(message ? { message } : {}), ...where, ...(error ? { error } : {}) });
   const operator = OPERATOR.exec(line);
   if (!operator) return result(false, `no operator in "?? ${line}" (known: ${PREDICATES.map((p) => p.ids[0]).join(', ')})`, true);
@@ -147,7 +148,7 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   let actual: unknown;
   let missing: string | undefined;
   try {
-    actual = await subject(kind, argument, exchange, evaluate, limitMs);
+    actual = await subject(kind, argument, exchange, evaluate, bounded);
   } catch (error) {
     if (!(error instanceof NoDocument)) return result(false, isReqflowError(error) || error instanceof Error ? error.message : String(error), true);
     missing = error.message;
@@ -161,7 +162,7 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
   const expected = predicate.noExpected ? undefined : predicate.raw ? expectedText : convert(actual, expectedText);
   let matched: boolean;
   try {
-    matched = predicate.match(actual, expected, limitMs);
+    matched = predicate.match(actual, expected, bounded);
   } catch (error) {
     // A `matches` pattern that is no regular expression, or runs past its limit: a failed check naming it, not the run's error (nor a hang).
     return result(false, `${predicate.ids[0]} ${expectedText}: ${(error as Error).message}`, true);
@@ -174,7 +175,7 @@ export async function evaluateAssertion(line: string, exchange: Exchange, where:
 }
 
 /** restcli: `expectedStatusCodes` (`200,201,2xx`), `expectedBody` (contained), `expectedBodyExact`, `expectedBodyPattern` (regex), `expectedBodyField` (`PATH VALUE`). */
-export async function evaluateExpectations(annotations: Record<string, string>, exchange: Exchange, where: { file: string; line: number }, limitMs: number): Promise<TestResult[]> {
+export async function evaluateExpectations(annotations: Record<string, string>, exchange: Exchange, where: { file: string; line: number }, bounded: BoundedRunner): Promise<TestResult[]> {
   const results: TestResult[] = [];
   const add = (name: string, passed: boolean, message: string, error?: true): void => {
     results.push({ name, passed, ...(passed ? {} : { message }), ...where, ...(error ? { error } : {}) });
@@ -193,7 +194,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
   if (annotations.expectedBodyExact !== undefined) add('expectedBodyExact', bodyText() === annotations.expectedBodyExact, `expected the body ${JSON.stringify(annotations.expectedBodyExact)}, got ${JSON.stringify(bodyText().slice(0, 200))}`);
   if (annotations.expectedBodyPattern !== undefined) {
     try {
-      const ok = execFilePattern(annotations.expectedBodyPattern, bodyText(), limitMs) !== null;
+      const ok = execFilePattern(annotations.expectedBodyPattern, bodyText(), bounded) !== null;
       add('expectedBodyPattern', ok, `expected the body to match /${annotations.expectedBodyPattern}/, got ${JSON.stringify(bodyText().slice(0, 200))}`);
     } catch (error) {
       // An invalid pattern, or one that ran past its limit: the check cannot be evaluated.
@@ -211,7 +212,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
     let actual: unknown;
     try {
       const parsed = JSON.parse(bodyText()) as unknown;
-      actual = path.startsWith('$') ? await jsonPath(parsed, path, limitMs) : propertyPath(parsed, path);
+      actual = path.startsWith('$') ? await jsonPath(parsed, path, bounded) : propertyPath(parsed, path);
     } catch {
       actual = undefined;
     }

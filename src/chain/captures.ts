@@ -5,6 +5,7 @@
  *   //user/id (XPath)      data.id (a property path)
  * restcli's `extract` is JMESPath throughout.
  */
+import type { BoundedRunner } from '../core/bounded-run.js';
 import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { getHeader } from '../core/headers.js';
@@ -20,8 +21,8 @@ function json(exchange: Exchange, what: string): unknown {
   }
 }
 
-/** The captured text, or an error naming the capture when the expression finds nothing; a regex or JSONPath may run `limitMs`. */
-export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string, limitMs: number): Promise<string> {
+/** The captured text, or an error naming the capture when the expression finds nothing; a regex or JSONPath runs under `bounded`'s limit. */
+export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string, bounded: BoundedRunner): Promise<string> {
   const body = (): string => responseText(exchange.response);
   let value: unknown;
   if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
@@ -31,13 +32,13 @@ export async function captureValue(expression: string, syntax: 'capture' | 'jmes
   else if (expression.startsWith('regex:')) {
     let match: RegExpExecArray | null;
     try {
-      match = execFilePattern(expression.slice(6).trim(), body(), limitMs);
+      match = execFilePattern(expression.slice(6).trim(), body(), bounded);
     } catch (error) {
       throw new UsageError(`${what}: ${error instanceof SyntaxError ? 'invalid regex: ' : `${expression}: `}${(error as Error).message}`);
     }
     value = match ? (match[1] ?? match[0]) : undefined;
   } else if (expression.startsWith('jmespath:')) value = await jmesPath(json(exchange, what), expression.slice(9).trim());
-  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression, limitMs);
+  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression, bounded);
   else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await xPath(body(), expression.replace(/^xpath:/, '').trim());
   else value = propertyPath(json(exchange, what), expression);
   if (value === undefined || value === null) throw new UsageError(`${what}: ${expression} matches nothing in the response of "${exchange.name}"`);

@@ -6,6 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
+import { BoundedRunner } from '../core/bounded-run.js';
 import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
@@ -35,6 +36,8 @@ export interface ChainHost {
   concurrent?: boolean;
   /** The run's secrets (its `SecretRegistry`), read as they grow: for pieces of them in what scripts print ({@link RunChain.withoutSecretPieces}). */
   secrets?: Iterable<string>;
+  /** `--script-timeout`: the limit of the file's patterns and JSONPaths too ({@link RunChain.bounded}). */
+  scriptTimeoutMs?: number;
 }
 
 /** A file whose requests may be named: its names are looked up in it (`RequestFile.indexOf`), not copied into a map. */
@@ -133,6 +136,8 @@ export class RunChain {
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */
   readonly headers = new Map<string, string>();
   private worker: Promise<ScriptWorker> | undefined;
+  /** Runs the file's patterns and JSONPaths (checks, captures, references) under the run's script time limit. */
+  readonly bounded: BoundedRunner;
   /** Made by the first text a script prints. */
   private pieces: SecretPieces | undefined;
 
@@ -147,6 +152,7 @@ export class RunChain {
   ) {
     if (host.concurrent === true) this.perSend = new AsyncLocalStorage();
     this.runHeads = templateHeads(runTexts);
+    this.bounded = new BoundedRunner(host.scriptTimeoutMs);
   }
 
   private runningNow(): readonly string[] {
@@ -257,7 +263,7 @@ export class RunChain {
       const exchange = this.exchanges.get(reference.name);
       if (!exchange && this.host.dryRun === true) return `{{${expression}}}`;
       if (!exchange) throw new VariableError(`{{${expression}}}: request "${reference.name}" has no response to read`, { hint: 'it failed before its response came, or nothing was sent (--dry-run)', atRequest: true });
-      return resolveReference(reference, exchange);
+      return resolveReference(reference, exchange, this.bounded);
     })();
   }
 

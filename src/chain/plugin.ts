@@ -150,8 +150,8 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   const dataOf = (): ScriptData => (data ??= scriptData(state?.raw ?? { url: ctx.spec.url, headers: ctx.spec.headers }, ctx.spec, exchange));
   let shown: string | undefined;
   const where = (line: number): { file: string; line: number } => ({ file: (shown ??= shownPath(ctx.file)), line });
-  // The file's patterns and JSONPaths run on this thread: bounded like its scripts.
-  const limitMs = ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS;
+  // The file's patterns and JSONPaths run on this thread: bounded like its scripts, by the run's runner.
+  const { bounded } = chain;
 
   const post = scriptsOf(ctx.spec, 'post');
   if (post.length > 0) {
@@ -161,7 +161,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   }
   for (const capture of spec?.captures ?? []) {
     const what = `# @${capture.syntax === 'jmespath' ? 'extract' : 'capture'} ${capture.name} (${ctx.spec.source.file}:${capture.line})`;
-    const value = await captureValue(capture.expression, capture.syntax, exchange, what, limitMs);
+    const value = await captureValue(capture.expression, capture.syntax, exchange, what, bounded);
     chain.variables.set(capture.name, value);
     if (isSecretName(capture.name)) ctx.addSecret?.(value);
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
@@ -169,10 +169,10 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
   for (const assertion of spec?.assertions ?? []) {
     // `?? status == {{code}}`: the line's variables and references are resolved first (an unknown one is exit 3, as anywhere).
     const line = assertion.text.includes('{{') ? await ctx.variables.expand(assertion.text) : assertion.text;
-    const test = await evaluateAssertion(line, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), hostOf()), limitMs);
+    const test = await evaluateAssertion(line, exchange, where(assertion.line), (expression) => evaluateExpression(expression, dataOf(), hostOf()), bounded);
     tests.push(line === assertion.text ? test : { ...test, name: assertion.text });
   }
-  tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line), limitMs)));
+  tests.push(...(await evaluateExpectations(ctx.spec.annotations, exchange, where(ctx.spec.source.line), bounded)));
 }
 
 const chainPlugin: Plugin = {

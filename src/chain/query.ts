@@ -6,25 +6,25 @@
 import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
 import { filterRunner } from '../core/filter.js';
-import { RunTimedOut, runBounded, SCRIPT_TIMEOUT_MS } from '../core/bounded-run.js';
+import { RunTimedOut, type BoundedRunner } from '../core/bounded-run.js';
 
 /**
  * Every value JSONPath `path` selects in `json`, in document order (the TUI's query box shows them
- * all). Its filters may hold regular expressions (`?(@.name.match(/…/))`): bounded by `limitMs`.
+ * all). Its filters may hold regular expressions (`?(@.name.match(/…/))`): run by `bounded`, under its limit.
  */
-export async function jsonPathAll(json: unknown, path: string, limitMs = SCRIPT_TIMEOUT_MS): Promise<unknown[]> {
+export async function jsonPathAll(json: unknown, path: string, bounded: BoundedRunner): Promise<unknown[]> {
   const { JSONPath } = await import('jsonpath-plus');
   try {
     // No document (an empty or non-JSON body) selects nothing: jsonpath-plus returns undefined for it, not [].
-    return runBounded(() => (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? [], limitMs);
+    return bounded.run(() => (JSONPath({ path, json: json as object, wrap: true, eval: 'safe' }) as unknown[] | undefined) ?? []);
   } catch (error) {
     throw new UsageError(`${error instanceof RunTimedOut ? 'JSONPath' : 'invalid JSONPath'} ${path}: ${(error as Error).message}`);
   }
 }
 
 /** The first value JSONPath `path` selects in `json`, or undefined when nothing matches. */
-export async function jsonPath(json: unknown, path: string, limitMs?: number): Promise<unknown> {
-  return (await jsonPathAll(json, path, limitMs))[0];
+export async function jsonPath(json: unknown, path: string, bounded: BoundedRunner): Promise<unknown> {
+  return (await jsonPathAll(json, path, bounded))[0];
 }
 
 /** The text of the first node XPath `expression` selects in the XML document `xml` (or a number/string/boolean result). */

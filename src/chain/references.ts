@@ -8,6 +8,7 @@
  * - httpyac: `{{login.data.id}}`, a property path into the parsed JSON body of `login`.
  */
 import { parseJsonExact } from '../core/json-exact.js';
+import type { BoundedRunner } from '../core/bounded-run.js';
 import { VariableError } from '../core/errors/index.js';
 import { getHeader } from '../core/headers.js';
 import { type Exchange, isXmlType, responseText } from './exchange.js';
@@ -42,10 +43,10 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /** The value of a body selector: `*` or nothing (whole body), `$…` (JSONPath), `/…` (XPath). */
-async function selectBody(text: string, selector: string, xml: boolean, what: string): Promise<string> {
+async function selectBody(text: string, selector: string, xml: boolean, what: string, bounded: BoundedRunner): Promise<string> {
   if (selector === '' || selector === '*') return text;
   if (selector.startsWith('$')) {
-    const value = await jsonPath(parseJson(text, what), selector);
+    const value = await jsonPath(parseJson(text, what), selector, bounded);
     if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`, { atRequest: true });
     return asText(value);
   }
@@ -56,7 +57,7 @@ async function selectBody(text: string, selector: string, xml: boolean, what: st
   }
   // `data.id`, `items[0].id`: a path from the root, as VS Code (jsonpath-plus reads it so) and
   // kulala (its resolver drops a leading `$.`) take it.
-  return selectBody(text, selector.startsWith('[') ? `$${selector}` : `$.${selector.replace(/^\.+/, '')}`, false, what);
+  return selectBody(text, selector.startsWith('[') ? `$${selector}` : `$.${selector.replace(/^\.+/, '')}`, false, what, bounded);
 }
 
 /** `Date`, `['Date']`, `["Date"]` (kulala): the header name. */
@@ -64,8 +65,8 @@ function headerName(rest: string): string {
   return /^\[\s*(['"])(.*)\1\s*\]$/s.exec(rest)?.[2] ?? rest;
 }
 
-/** Resolves a reference against the exchange of the request it names. */
-export async function resolveReference(reference: Reference, exchange: Exchange): Promise<string> {
+/** Resolves a reference against the exchange of the request it names; a JSONPath runs under `bounded`'s limit. */
+export async function resolveReference(reference: Reference, exchange: Exchange, bounded: BoundedRunner): Promise<string> {
   const what = `{{${reference.name}.${reference.path}}}`;
   // `headers['Date']` (kulala) reads as `headers.['Date']`.
   const match = /^(response|request)\.(body|headers|status|url|method)(?:\.(.*))?$/s.exec(reference.path.replace(/^(response|request)\.headers\[/, '$1.headers.['));
@@ -92,7 +93,7 @@ export async function resolveReference(reference: Reference, exchange: Exchange)
     }
     default: {
       const text = side === 'response' ? keptResponseText(exchange, what) : (exchange.request.body ?? '');
-      return selectBody(text, rest, isXmlType(headers), what);
+      return selectBody(text, rest, isXmlType(headers), what, bounded);
     }
   }
 }

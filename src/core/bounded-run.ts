@@ -3,8 +3,9 @@
  * `expectedBodyPattern`, `regex:` captures) and JSONPath filters — under a time limit, on the
  * main thread: a pattern such as `^(a|a)*$` backtracks for hours on 40 characters, and nothing
  * else would stop it. The call is made from inside a `node:vm` script run with `timeout`; V8's
- * watchdog interrupts whatever runs then, a regular expression's backtracking included. One small
- * context serves the process: no worker is started and a match costs microseconds more.
+ * watchdog interrupts whatever runs then, a regular expression's backtracking included. A run
+ * (or a mock server, a query box) owns one {@link BoundedRunner}: its small context is made at
+ * its first check and serves the rest; no worker is started and a match costs microseconds more.
  */
 import type * as Vm from 'node:vm';
 import { lazyBuiltin } from './lazy-builtin.js';
@@ -20,21 +21,29 @@ export class RunTimedOut extends Error {
   }
 }
 
-let runner: { context: Vm.Context & { work?: () => unknown }; script: Vm.Script } | undefined;
+/** Runs a file's patterns and JSONPaths under one time limit (a run's `--script-timeout`). */
+export class BoundedRunner {
+  /** Made at the first check: a run without one loads no `node:vm`. */
+  private held: { context: Vm.Context & { work?: () => unknown }; script: Vm.Script } | undefined;
 
-/** `work()`, stopped after `limitMs` with {@link RunTimedOut}; what it throws otherwise passes through. */
-export function runBounded<T>(work: () => T, limitMs: number): T {
-  const vm = lazyBuiltin<typeof Vm>('node:vm');
-  runner ??= { context: vm.createContext({}), script: new vm.Script('work()') };
-  const { context, script } = runner;
-  const outer = context.work;
-  context.work = work;
-  try {
-    return script.runInContext(context, { timeout: limitMs }) as T;
-  } catch (error) {
-    if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new RunTimedOut(limitMs);
-    throw error;
-  } finally {
-    context.work = outer;
+  constructor(readonly limitMs: number = SCRIPT_TIMEOUT_MS) {}
+
+  /** `work()`, stopped after the limit with {@link RunTimedOut}; what it throws otherwise passes through. */
+  run<T>(work: () => T): T {
+    if (this.held === undefined) {
+      const vm = lazyBuiltin<typeof Vm>('node:vm');
+      this.held = { context: vm.createContext({}), script: new vm.Script('work()') };
+    }
+    const { context, script } = this.held;
+    const outer = context.work;
+    context.work = work;
+    try {
+      return script.runInContext(context, { timeout: this.limitMs }) as T;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new RunTimedOut(this.limitMs);
+      throw error;
+    } finally {
+      context.work = outer;
+    }
   }
 }

@@ -5,6 +5,7 @@
  */
 import { STATUS_CODES, validateHeaderValue, type IncomingMessage, type ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BoundedRunner } from '../core/bounded-run.js';
 import { createGuardedServer } from '../core/guarded-server.js';
 import { httpAddress, listenOn } from '../core/listen.js';
 import { answerAndLinger } from '../core/lingering-close.js';
@@ -121,7 +122,7 @@ function routeList(config: MockConfig): Array<Record<string, string>> {
   return config.routes.map((r) => ({ method: r.method, path: r.path, pathType: r.pathType, ...(r.name !== undefined ? { name: r.name } : {}) }));
 }
 
-async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal, budget: BodyBudget): Promise<void> {
+async function answer(config: MockConfig, req: IncomingMessage, res: ServerResponse, closed: AbortSignal, budget: BodyBudget, bounded: BoundedRunner): Promise<void> {
   // The absolute form (`GET http://host/path`) names the same resource as its path (RFC 9112 §3.2.2).
   const sent = req.url ?? '/';
   const authority = /^https?:\/\/[^/?#]*/i.exec(sent)?.[0];
@@ -136,7 +137,7 @@ async function answer(config: MockConfig, req: IncomingMessage, res: ServerRespo
     return;
   }
   const { route, params } = found;
-  const request: MockRequest = { method, path, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), headers: req.headers, body, params };
+  const request: MockRequest = { method, path, query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)), headers: req.headers, body, params, bounded };
   if (route.delayMs > 0) await sleep(route.delayMs, undefined, { signal: closed });
   const headers = await renderHeaders(route, request);
   if (route.sse) {
@@ -160,6 +161,7 @@ async function answer(config: MockConfig, req: IncomingMessage, res: ServerRespo
 export async function startMockServer(initial: MockConfig, options: { port: number; host: string; log: (line: string) => void }): Promise<MockServer> {
   let config = initial;
   const held = { bytes: 0 };
+  const bounded = new BoundedRunner();
   const server = createGuardedServer();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // A request pipelined behind a refused one is not answered: that connection is ending.
@@ -173,7 +175,7 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
       if (!res.writableFinished) closed.abort();
       if (config.logging) options.log(`${req.method ?? '?'} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     });
-    answer(config, req, res, closed.signal, budget).catch((error: unknown) => {
+    answer(config, req, res, closed.signal, budget, bounded).catch((error: unknown) => {
       if (closed.signal.aborted) return; // the client left during a delay or a stream
       // Closed after the answer: the rest of an endless body is not read for ever.
       if (error instanceof BodyRefused) return answerAndLinger(req, res, error.status, { error: error.message });

@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { asText, jsonPath } from '../chain/query.js';
+import type { BoundedRunner } from '../core/bounded-run.js';
 import { parseJsonExact } from '../core/json-exact.js';
 
 export interface MockRequest {
@@ -17,6 +18,8 @@ export interface MockRequest {
   headers: IncomingHttpHeaders;
   body: string;
   params: Record<string, string>;
+  /** The server's runner of JSONPaths (their filters may hold patterns that backtrack without end). */
+  bounded: BoundedRunner;
 }
 
 const EXPRESSION = /\{\{\s*((?:request|params)(?:\.[^{}]*?)?)\s*\}\}/g;
@@ -57,7 +60,7 @@ async function valueOf(expression: string, request: MockRequest): Promise<unknow
     case 'body':
       if (name === '' || name === '*') return request.body;
       if (!name.startsWith('$')) return UNKNOWN;
-      return jsonBody(request) === undefined ? undefined : jsonPath(jsonBody(request), name);
+      return jsonBody(request) === undefined ? undefined : jsonPath(jsonBody(request), name, request.bounded);
     default:
       return UNKNOWN;
   }

@@ -148,7 +148,7 @@ export interface RunRequestsOptions {
  */
 export async function createChain(requests: RequestFile, file: string, run: RunServices, load: (path: string) => Promise<RequestSpec[]>): Promise<RunChain> {
   const [{ RunChain }, { runTexts }] = await Promise.all([import('../chain/chain.js'), import('../chain/needs-chain.js')]);
-  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, secrets: run.secrets, ...(run.options.dryRun ? { dryRun: true } : {}) }, run.environment?.variables, runTexts(run.environment?.variables, run.profile));
+  const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, run), load, secrets: run.secrets, ...(run.options.dryRun ? { dryRun: true } : {}), ...(run.options.scriptTimeoutMs !== undefined ? { scriptTimeoutMs: run.options.scriptTimeoutMs } : {}) }, run.environment?.variables, runTexts(run.environment?.variables, run.profile));
   chain.addFile(requests, file);
   return chain;
 }

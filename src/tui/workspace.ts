@@ -299,7 +299,7 @@ export class Workspace {
     };
     const made = (async () => {
       const services = running();
-      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true, secrets: services.secrets }, services.environment?.variables, runTexts(services.environment?.variables, services.profile));
+      const chain = new RunChain({ run: (spec, from) => runRequest(spec, from, running()), load: (path) => parseRequestFile(path, this.registry), concurrent: true, secrets: services.secrets, ...(services.options.scriptTimeoutMs !== undefined ? { scriptTimeoutMs: services.options.scriptTimeoutMs } : {}) }, services.environment?.variables, runTexts(services.environment?.variables, services.profile));
       chain.addFile(listedRequests(await parseRequestFile(file, this.registry)), file);
       return chain;
     })();

@@ -1,4 +1,5 @@
 import { jsonPathAll } from '../../chain/query.js';
+import { BoundedRunner } from '../../core/bounded-run.js';
 import { filterRunner } from '../../core/filter.js';
 import { prettyJson } from '../../report/render/json-text.js';
 import { colors } from '../views/format.js';
@@ -15,9 +16,11 @@ function queryLanguage(expression: string): 'JSONPath' | 'JMESPath' {
  */
 export function queryEvaluator(document: unknown): (expression: string) => Promise<string[]> {
   const jmesPath = filterRunner();
+  // One runner for the box: its context is made at the first JSONPath and serves every keystroke.
+  const bounded = new BoundedRunner();
   return async (expression) => {
     const trimmed = expression.trim();
-    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed) : await jmesPath(trimmed, document);
+    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : await jmesPath(trimmed, document);
     return prettyJson(value ?? null, colors).split('\n');
   };
 }
