@@ -57,6 +57,13 @@ describe('a pattern that backtracks without end', () => {
     expect(capture.stdout + capture.stderr).toMatch(/# @capture c \(.*capture\.http:1\): regex:\^\(a\|a\)\*\$: ran past its time limit of 300 ms/);
   }, 40_000);
 
+  test('a JSONPath filter in a reference to a response stops at --script-timeout too, not the default 5 s', async () => {
+    const result = await run('reference.http', `# @name j\nGET ${server.url}/json\n\n###\nGET ${server.url}/x?v={{j.response.body.$.names[?(@.match(/^(a|a)*$/))]}}\n`, 'run');
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(PAST);
+  }, 40_000);
+
   test('an ordinary pattern still matches, and captures its group', async () => {
     const result = await run('plain.http', `# @capture first = regex:^(a{3})\nGET ${server.url}/text\n?? body matches ^a+!$\n\n###\n# @expectedBodyPattern a{40}!\nGET ${server.url}/text?{{first}}\n`);
     expect(result.code).toBe(0);

@@ -18,13 +18,14 @@ const startHarness = harnessPerTest();
 beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/users') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(USERS));
+    if (req.url === '/names') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ names: [`${'a'.repeat(40)}!`] }));
     if (req.url === '/text') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain words\n');
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   workspace = tempDir('reqflow-tui-query-');
-  workspace.write('api.http', ['### list users', `GET ${base}/users`, '', '### plain text', `GET ${base}/text`, ''].join('\n'));
+  workspace.write('api.http', ['### list users', `GET ${base}/users`, '', '### plain text', `GET ${base}/text`, '', '### names', `GET ${base}/names`, ''].join('\n'));
 });
 
 afterAll(async () => {
@@ -32,8 +33,8 @@ afterAll(async () => {
   workspace.cleanup();
 });
 
-async function sent(name: string): Promise<Harness> {
-  const h = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir) });
+async function sent(name: string, more: { scriptTimeout?: string; columns?: number } = {}): Promise<Harness> {
+  const h = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir), ...more });
   for (let i = 0; i < 10 && !new RegExp(`Request · ${name}\\b`).test(h.text()); i++) await h.press('j');
   await h.press('enter');
   await h.waitFor((screen) => /200 OK/.test(screen) && !screen.includes('sending…'));
@@ -93,5 +94,13 @@ describe('J, the query box', () => {
     await h.waitFor(() => /J filters JSON only: the body is not valid/.test(h.status()));
     await h.type('x'); // no box took the key: x is the hex view's key
     await h.waitFor(/in hex/);
+  });
+
+  it('a JSONPath filter that backtracks without end stops at the UI\'s --script-timeout, not the default 5 s', async () => {
+    const h = await sent('names', { scriptTimeout: '300', columns: 200 }); // wide enough for the whole error
+    await h.press('tab', 'tab');
+    await h.press('J');
+    await h.type('$.names[?(@.match(/^(a|a)*$/))]');
+    await h.waitFor(() => /ran past its time limit of 300 ms/.test(h.status()), 4000);
   });
 });

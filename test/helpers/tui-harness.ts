@@ -71,14 +71,14 @@ export interface Harness {
 
 const tick = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
-export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv; variables?: string[]; profile?: string; profilesPath?: string; columns?: number; rows?: number; terminal?: string }, hooks?: AppHooks): Promise<Harness> {
+export async function startHarness(config: { dir: string; env: NodeJS.ProcessEnv; variables?: string[]; scriptTimeout?: string; profile?: string; profilesPath?: string; columns?: number; rows?: number; terminal?: string }, hooks?: AppHooks): Promise<Harness> {
   const input = new FakeInput();
   const output = new FakeOutput(config.columns ?? 80, config.rows ?? 24);
   const options: WorkspaceOptions = {
     dir: config.dir,
     cwd: config.dir,
     env: config.env,
-    options: toRunOptions({ output: 'pretty', color: true, timeout: '5000', ...(config.variables ? { variable: config.variables } : {}) }, { stdoutIsTTY: true, stdinIsTTY: true, env: config.env }),
+    options: toRunOptions({ output: 'pretty', color: true, timeout: '5000', ...(config.variables ? { variable: config.variables } : {}), ...(config.scriptTimeout ? { 'script-timeout': config.scriptTimeout } : {}) }, { stdoutIsTTY: true, stdinIsTTY: true, env: config.env }),
     ...(config.profile ? { profile: config.profile } : {}),
     ...(config.profilesPath ? { profilesPath: config.profilesPath } : {}),
   };

@@ -25,7 +25,7 @@ export function openQueryBox(app: QueryBoxHost): void {
   if (!capture.bytes) return app.say('J filters a JSON body: this response has none', 'warn');
   const parsed = parseJsonBody(capture.bytes);
   if (!parsed.ok) return app.say(`J filters JSON only: ${parsed.reason}`, 'warn');
-  const evaluate = queryEvaluator(parsed.value);
+  const evaluate = queryEvaluator(parsed.value, app.workspace.options.scriptTimeoutMs);
   const { query, pager } = app.response;
   const redraw = (): void => {
     pager.reset();

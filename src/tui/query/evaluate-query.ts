@@ -14,10 +14,10 @@ function queryLanguage(expression: string): 'JSONPath' | 'JMESPath' {
  * evaluators (`--filter`'s JMESPath, the chain's JSONPath): never a second one. JSONPath gives
  * every match, as a list. The result comes back as the pane's lines, pretty-printed and coloured.
  */
-export function queryEvaluator(document: unknown): (expression: string) => Promise<string[]> {
+export function queryEvaluator(document: unknown, scriptTimeoutMs: number | undefined): (expression: string) => Promise<string[]> {
   const jmesPath = filterRunner();
-  // One runner for the box: its context is made at the first JSONPath and serves every keystroke.
-  const bounded = new BoundedRunner();
+  // One runner for the box, under the UI's --script-timeout: its context is made at the first JSONPath and serves every keystroke.
+  const bounded = new BoundedRunner(scriptTimeoutMs);
   return async (expression) => {
     const trimmed = expression.trim();
     const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : await jmesPath(trimmed, document);
