@@ -11,6 +11,7 @@ import { UsageError } from '../core/errors/index.js';
 import { parseHttpText } from '../plugins/format-http/parse-http.js';
 import { encodedTarget, isToken } from './http-text.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from './model.js';
+import { UniqueNames } from './names.js';
 
 export interface RenderedFile {
   /** Relative to the output folder. */
@@ -120,6 +121,11 @@ function graphqlAsJson(request: ImportedRequest, text: string, where: string): I
 
 class FileRenderer {
   readonly extra: RenderedFile[] = [];
+  /**
+   * The names of the body files beside this file, from one allocator: a part file `upload-2` and
+   * the body of a request named `upload-2` (the second `upload`) would otherwise be one file.
+   */
+  private readonly besideNames = new UniqueNames();
 
   constructor(
     private readonly outDir: string,
@@ -145,10 +151,10 @@ class FileRenderer {
     return [`${body.exact ? '<' : '<@'} ${includePath(this.absolute, join(this.outDir, this.besideFile(request, body.text)))}`];
   }
 
-  /** A body written to `FILE.bodies/NAME.ext` beside the request file; its path in the output folder. */
+  /** A body written to `FILE.bodies/NAME.ext` beside the request file (`NAME-2.ext` if that name is taken); its path in the output folder. */
   private besideFile(request: ImportedRequest, content: string | Buffer, name = request.name, extension = extensionOf(request)): string {
     const stem = basename(this.file.path, '.http');
-    const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${name}.${extension}`);
+    const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${this.besideNames.take(name)}.${extension}`);
     this.extra.push({ path, content });
     return path;
   }

@@ -36,10 +36,11 @@ function plan(imported: Imported, outDir: string): Planned[] {
   }
   for (const extra of imported.extraFiles) planned.push({ path: extra.path, content: extra.text, secret: false, note: 'a profiles file' });
   // Two files of one import at one path: the second would replace the first's requests unseen.
+  // Names are made unique where they are made; should two still meet, the import is refused, not a crash.
   const paths = new Set<string>();
   for (const file of planned) {
     const key = file.path.toLowerCase();
-    if (paths.has(key)) throw new Error(`the import would write ${file.path} twice`);
+    if (paths.has(key)) throw new UsageError(`the import would write ${file.path} twice (two of its names become this one file name): nothing was written`, { hint: 'rename one of them in the document imported' });
     paths.add(key);
   }
   return planned;

@@ -50,6 +50,19 @@ test('multipart text values that read as .http syntax are sent byte for byte: no
   }
 });
 
+test('body files beside one .http file never share a name: a second request named like a multipart part file imports and sends its own body', async () => {
+  // The parts of `post-upload` were `post-upload-1.txt`, `-2.txt`; the second `post-upload` is named `post-upload-2`.
+  const har = tmp.write('up.har', JSON.stringify({ log: { entries: [
+    { request: { method: 'POST', url: `${recorder.url}/upload`, headers: [], postData: { mimeType: 'multipart/form-data', params: [{ name: 'a', value: '< /etc/hostname' }, { name: 'b', value: '< /etc/passwd' }] } } },
+    { request: { method: 'POST', url: `${recorder.url}/upload`, headers: [], postData: { mimeType: 'text/plain', text: 'hello {{x}}' } } },
+  ] } }));
+  const sent = await importAndRun('har', har, join(tmp.dir, 'out-up'), 'up.http');
+  expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /upload', 'POST /upload']);
+  expect(sent[0]?.body).toContain('\r\n\r\n< /etc/hostname\r\n');
+  expect(sent[0]?.body).toContain('\r\n\r\n< /etc/passwd\r\n');
+  expect(sent[1]?.body).toBe('hello {{x}}');
+});
+
 test('a Postman GraphQL query holding ### or > {% adds no request and runs no script: it is sent as the JSON Postman sends', async () => {
   const queries = [`query { a }\n\n###\nGET ${recorder.url}/INJECTED2\n`, 'query { a }\n\n> {%\nclient.log("SCRIPT RAN");\n%}'];
   const source = tmp.write('gql.json', collection(queries.map((query, i) => ({ name: `g${i}`, request: { method: 'POST', url: `${recorder.url}/g${i}`, body: { mode: 'graphql', graphql: { query, variables: '{"n": 1}' } } } }))));
