@@ -153,3 +153,23 @@ test('tiny OpenAPI documents that expand enormously end in seconds: a broad $ref
   expect(refused.stderr).toMatch(/bomb\.yaml: its YAML aliases \(\*name\) expand to more than 1,000,000 values/);
   expect(Date.now() - started).toBeLessThan(5_000);
 });
+
+test('a large real spec without aliases (3,500 paths of 100 properties, JSON or YAML) imports: the alias guard counts only what aliases could add', async () => {
+  const paths = 3500;
+  const operation = (i: number) => ({ operationId: `op${i}`, requestBody: { content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`f${j}`, { type: 'string', example: `v${j}` }])) } } } }, responses: { 200: { description: 'ok' } } });
+  // Over a million values; text with an `&` as an anchor would be in YAML (JSON has none), and a `&` in a URL.
+  const spec = (description: string) => ({ openapi: '3.0.3', info: { title: 'big', version: '1', description }, servers: [{ url: recorder.url }], paths: Object.fromEntries(Array.from({ length: paths }, (_, i) => [`/r${i}`, { post: operation(i) }])) });
+  // The same spec as block YAML (no anchors): a mapping a line, JSON strings as YAML's double-quoted scalars.
+  const yamlOf = (value: unknown, indent: string): string[] => Object.entries(value as object).flatMap(([key, item]) => (typeof item === 'object' && item !== null ? [`${indent}${JSON.stringify(key)}:`, ...(Array.isArray(item) ? item.flatMap((element) => yamlOf(element, `${indent}    `).map((line, k) => (k === 0 ? `${indent}  - ${line.trimStart()}` : line))) : yamlOf(item, `${indent}  `))] : [`${indent}${JSON.stringify(key)}: ${JSON.stringify(item)}`]));
+  for (const [name, text] of [['big.openapi.json', JSON.stringify(spec('R &D'))], ['big.openapi.yaml', yamlOf(spec('see https://example.com/?a=1&b=2'), '').join('\n')]] as const) {
+    const out = join(tmp.dir, `out-${name}`);
+    const imported = await runCli(['import', 'openapi', tmp.write(name, text), '-o', out], { env });
+    expect({ name, code: imported.code, stderr: imported.stderr }).toEqual({ name, code: 0, stderr: '' });
+    expect(readFileSync(join(out, 'big.http'), 'utf8').match(/^### /gm)).toHaveLength(paths);
+    const before = recorder.received.length;
+    expect((await runCli(['run', join(out, 'big.http'), '--env', 'dev', '-n', `op${paths - 1}`], { env, cwd: tmp.dir })).code).toBe(0);
+    const sent = recorder.received.slice(before);
+    expect(sent.map((r) => `${r.method} ${r.url}`)).toEqual([`POST /r${paths - 1}`]);
+    expect(JSON.parse(sent[0]?.body.toString() ?? '')).toMatchObject({ f0: 'v0', f99: 'v99' });
+  }
+}, 60_000);
