@@ -17,14 +17,14 @@ import { enclosingTemplate, nestedTemplateError, outerExpression } from './templ
 const TEMPLATE = /\{\{\s*((?!\{)(?:[^{}]|\{(?!\{)|\}(?!\}))*?)\s*\}\}/g;
 
 /** A literal of JavaScript's (`{{ null }}`, `{{ 42 }}`): httpyac's JavaScript where no variable has that name. */
-const JS_LITERAL = /^(?:null|true|false|undefined|NaN|Infinity|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"\\]*"|'[^'\\]*')$/;
+export const JS_LITERAL = /^(?:null|true|false|undefined|NaN|Infinity|\d[\d_]*(?:\.\d+)?(?:[eE][+-]?\d+)?|"[^"\\]*"|'[^'\\]*')$/;
 
 /**
  * What reqflow reads as a name or a path (`user`, `boss-api`, `base.url`, `login.response.body.$.id`,
  * `x.response.headers['Date']`): no space, call, operator or literal of JavaScript's. Anything else
  * that no form claims is httpyac's JavaScript (`javascript` in {@link ResolverOptions}).
  */
-const NAME_OR_PATH = /^[^\s()+*/%?:!=<>&|,`{};^~]+$/;
+export const NAME_OR_PATH = /^[^\s()+*/%?:!=<>&|,`{};^~]+$/;
 
 /** The expressions of a text's templates, in order: `{{ user }}` → `user`. */
 export function templateExpressions(text: string): string[] {

@@ -100,6 +100,28 @@ test('{{…}} from a source without templates is sent literally — curl, HAR, O
   expect(JSON.stringify(recorder.received)).not.toContain('env-secret-4711');
 });
 
+test('Postman: {{name}} stays a template whatever defines it — a dotted name from an environment not imported resolves with -e or a profile; {{$processEnv X}} is sent literally, in one warning naming the request', async () => {
+  const source = tmp.write('dotted.json', collection([{ name: 'users', request: { method: 'GET', url: `${recorder.url}/users?h={{api.host}}&t={{tenant.id}}&pe={{$processEnv SECRETX}}&u={{$uuid}}&r={{login.response.body.id}}`, header: [{ key: 'X-Tenant', value: '{{tenant.id}}' }] } }]));
+  const out = join(tmp.dir, 'out-dotted');
+  const imported = await runCli(['import', 'postman', source, '-o', out], { env, cwd: tmp.dir });
+  expect(imported.code).toBe(0);
+  expect(imported.stderr.match(/written to be sent literally/g)).toHaveLength(1);
+  expect(imported.stderr).toMatch(/dotted\.json: \{\{\$processEnv SECRETX\}\} in request "users" and 2 more written to be sent literally/);
+  const file = join(out, 'dotted.http');
+  const sent = async (args: string[]) => {
+    const before = recorder.received.length;
+    const run = await runCli(['run', file, ...args], { env, cwd: tmp.dir });
+    expect({ code: run.code, errors: run.stderr.match(/^reqflow: .*/gm) }).toEqual({ code: 0, errors: null });
+    return recorder.received.slice(before)[0];
+  };
+  const literal = '&pe={{$processEnv%20SECRETX}}&u={{$uuid}}&r={{login.response.body.id}}';
+  const fromCli = await sent(['-e', 'api.host=api.example', '-e', 'tenant.id=t1']);
+  expect([fromCli?.url, fromCli?.headers['x-tenant']]).toEqual([`/users?h=api.example&t=t1${literal}`, 't1']);
+  tmp.write('out-dotted/.profiles.json', JSON.stringify([{ name: 'default', variables: { 'api.host': 'p.example', 'tenant.id': 't2' } }]));
+  expect((await sent([]))?.url).toBe(`/users?h=p.example&t=t2${literal}`);
+  expect(JSON.stringify(recorder.received)).not.toContain('env-secret-4711');
+});
+
 test('a method or header name that is not an HTTP token is exit 2 naming the request; nothing is written', async () => {
   const elsewhere = `GET ${recorder.url}/elsewhere?`;
   const cases: Array<[string, string[], RegExp]> = [

@@ -5,7 +5,7 @@
  */
 import type { RequestAuth } from 'postman-collection';
 import type { ImportVariables } from '../variables.js';
-import { postmanText } from './templates.js';
+import { postmanText, type LiteralTemplate } from './templates.js';
 
 export interface AuthResult {
   headers: Array<[string, string]>;
@@ -19,12 +19,12 @@ const TEMPLATE_ONLY = /^\{\{[^{}]+\}\}$/;
 
 const GRANTS: Record<string, string> = { authorization_code: 'authorization_code', authorization_code_with_pkce: 'authorization_code', client_credentials: 'client_credentials' };
 
-export function authOf(auth: (RequestAuth & { type?: string }) | undefined, variables: ImportVariables, warn: (message: string) => void, where: string, defined: (name: string) => boolean): AuthResult {
+export function authOf(auth: (RequestAuth & { type?: string }) | undefined, variables: ImportVariables, warn: (message: string) => void, where: string, literal: LiteralTemplate): AuthResult {
   const result: AuthResult = { headers: [], query: [], comments: [] };
   if (!auth || auth.type === 'noauth') return result;
   const params = auth.parameters().toObject() as Record<string, unknown>;
   // Only the document's variable references stay templates (templates.ts).
-  const text = (key: string): string => postmanText(params[key] === undefined || params[key] === null ? '' : String(params[key]), defined);
+  const text = (key: string): string => postmanText(params[key] === undefined || params[key] === null ? '' : String(params[key]), literal);
   /** A credential: its template as written, else a secret variable holding it. */
   const secret = (key: string, base: string): string => (TEMPLATE_ONLY.test(text(key)) ? text(key) : `{{${variables.secret(base, text(key))}}}`);
   const plain = (key: string, base: string): string => (TEMPLATE_ONLY.test(text(key)) || (text(key) !== '' && !/\s/.test(text(key))) ? text(key) : `{{${variables.parameter(base, text(key))}}}`);

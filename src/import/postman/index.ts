@@ -13,7 +13,7 @@ import { slug, UniqueNames } from '../names.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { entries, itemLabel, requestOf, type PostmanContext } from './request.js';
-import { postmanText } from './templates.js';
+import { LiteralTemplates, postmanText, type LiteralTemplate } from './templates.js';
 
 // A CommonJS package whose exports Node cannot list for `import { … }`: its module object is the default.
 const { Collection, Item, ItemGroup } = (sdk as unknown as { default?: typeof sdk }).default ?? sdk;
@@ -21,12 +21,12 @@ type ItemGroup = sdk.ItemGroup;
 type Item = sdk.Item;
 
 /** Postman's variable names are any text; a `{{name}}` of reqflow cannot hold spaces or braces. */
-function defineVariable(variables: ImportVariables, key: unknown, value: unknown, secret: boolean, warn: (message: string) => void): void {
+function defineVariable(variables: ImportVariables, key: unknown, value: unknown, secret: boolean, warn: (message: string) => void, literal: (where: string) => LiteralTemplate): void {
   if (typeof key !== 'string' || key === '') return;
   if (/[\s{}]/.test(key)) return warn(`Postman variable "${key}": a name with spaces or braces cannot be a reqflow variable; not imported`);
   const text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   // A value is `.http` text too: only its references to variables stay templates.
-  variables.define(key, postmanText(text, (name) => variables.has(name) || name === key), secret);
+  variables.define(key, postmanText(text, literal(`variable ${JSON.stringify(key)}`)), secret);
 }
 
 async function readCollection(source: string, stdin: () => string): Promise<Record<string, unknown>> {
@@ -52,14 +52,16 @@ export async function importPostman(source: string, options: ImportOptions): Pro
   const document = await readCollection(source, options.stdin);
   const collection = new Collection(document as never);
   const variables = new ImportVariables();
+  const literal = new LiteralTemplates();
+  const at = (where: string): LiteralTemplate => literal.at(where);
   for (const variable of entries(collection.variables)) {
-    if (!variable.disabled) defineVariable(variables, variable.key, variable.value, variable.type === 'secret', options.warn);
+    if (!variable.disabled) defineVariable(variables, variable.key, variable.value, variable.type === 'secret', options.warn, at);
   }
   let envName = options.envName;
   if (options.environment !== undefined) {
     const environment = await readEnvironment(options.environment, options.stdin);
     // The environment's values win over the collection's, as in Postman.
-    for (const value of environment.values) if (value.enabled !== false) defineVariable(variables, value.key, value.value, value.type === 'secret', options.warn);
+    for (const value of environment.values) if (value.enabled !== false) defineVariable(variables, value.key, value.value, value.type === 'secret', options.warn, at);
     envName ??= environment.name ? slug(environment.name, 'dev') : undefined;
   }
   const stem = slug(basename(source, extname(source)).replace(/\.postman_collection$/, ''), 'postman');
@@ -70,6 +72,7 @@ export async function importPostman(source: string, options: ImportOptions): Pro
     variables,
     baseDir: dirname(resolve(options.cwd, source)),
     warn: options.warn,
+    literalTemplate: at,
     followsRedirects: () => void following++,
     oauthProfile: (oauth) => {
       const same = profiles.find((p) => JSON.stringify(p.oauth) === JSON.stringify(oauth));
@@ -104,6 +107,8 @@ export async function importPostman(source: string, options: ImportOptions): Pro
   if ((collection.items as unknown as { all(): unknown[] }).all().some((child) => Item.isItem(child))) root.take(stem);
   folderNames.set('', root);
   walk(collection as unknown as ItemGroup, `${stem}.http`, '', [collection.name ?? stem, `Imported by reqflow import postman from ${basename(source)}.`]);
+  const literalWarning = literal.warning(source);
+  if (literalWarning !== undefined) options.warn(literalWarning);
   if (files.length === 0) options.warn(`${source} has no requests: only the environment is written`);
   // Postman follows redirects unless told not to; a request file cannot say "follow" (only @no-redirect).
   if (following > 0) options.warn(`${source}: Postman follows redirects for ${following} ${following === 1 ? 'request' : 'requests'}: run ${following === 1 ? 'it' : 'them'} with reqflow run -L to do the same`);

@@ -15,7 +15,7 @@ import type { ImportVariables } from '../variables.js';
 import { authOf } from './auth.js';
 import { behaviorOf } from './behavior.js';
 import { ScriptTranslator } from './scripts.js';
-import { isPostmanReference, postmanText } from './templates.js';
+import { keptReference, postmanText, type LiteralTemplate } from './templates.js';
 
 export interface PostmanContext {
   variables: ImportVariables;
@@ -26,6 +26,8 @@ export interface PostmanContext {
   followsRedirects(): void;
   /** Records an oauth2 block's profile; returns the command that logs in with it. */
   oauthProfile(oauth: Record<string, string>): string;
+  /** Records a template of `where` written literally (templates.ts), for the import's one warning. */
+  literalTemplate(where: string): LiteralTemplate;
 }
 
 /** What the SDK's lists hold (its shipped types leave them untyped). */
@@ -74,8 +76,8 @@ function filePath(src: unknown, baseDir: string, where: string): string {
   return full;
 }
 
-function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string, defined: (name: string) => boolean): { body?: ImportedBody; contentType?: string; graphql?: { query: string; variables: string } } {
-  const text = (value: string): string => postmanText(value, defined);
+function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => void, where: string, literal: LiteralTemplate): { body?: ImportedBody; contentType?: string; graphql?: { query: string; variables: string } } {
+  const text = (value: string): string => postmanText(value, literal);
   switch (body.mode) {
     case 'raw': {
       const language = (body.options as { raw?: { language?: string } } | undefined)?.raw?.language ?? 'text';
@@ -85,7 +87,7 @@ function bodyOf(body: RequestBody, baseDir: string, warn: (message: string) => v
       const pairs = entries(body.urlencoded).filter((p) => !p.disabled).map((p): [string, string] => [p.key ?? '', String(p.value ?? '')]);
       // Every field disabled: Postman sends no body, and no Content-Type.
       if (pairs.length === 0) return {};
-      return { body: { kind: 'text', text: formBody(pairs, (template) => isPostmanReference(template, defined)), exact: false }, contentType: 'application/x-www-form-urlencoded' };
+      return { body: { kind: 'text', text: formBody(pairs, keptReference(literal)), exact: false }, contentType: 'application/x-www-form-urlencoded' };
     }
     case 'formdata': {
       const parts: MultipartPart[] = entries(body.formdata)
@@ -153,14 +155,14 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const { variables, warn } = context;
   const request = item.request;
   // Control characters (a line break in a query value) go percent-encoded, as Postman sends them (WHATWG URL).
-  const defined = (name: string): boolean => variables.has(name);
+  const literal = context.literalTemplate(`request ${JSON.stringify(label)}`);
   const written = request.url
     .toString()
     .replace(/#.*$/s, '')
     // eslint-disable-next-line no-control-regex -- these are the characters meant
     .replace(/[\u0000-\u001f\u007f\u0085\u2028\u2029]/g, (c) => encodeURIComponent(c));
   // Only references to variables stay templates (templates.ts): before a value moves to the private file.
-  let url = postmanText(written, defined);
+  let url = postmanText(written, literal);
   if (written === '') {
     warn(`${where} has no URL: not imported`);
     return undefined;
@@ -168,7 +170,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   const method = request.method.toUpperCase();
   const behavior = behaviorOf(item, method, where, warn);
   if (behavior.followsRedirects) context.followsRedirects();
-  const auth = authOf(item.getAuth(), variables, warn, where, defined);
+  const auth = authOf(item.getAuth(), variables, warn, where, literal);
   const comments = [...auth.comments];
   if (auth.oauth) comments.push(`OAuth 2.0: ${context.oauthProfile(auth.oauth)}`);
   url = urlWithoutSecrets(url, variables); // `?api_key=…` written in the URL: a variable, its value in the private file
@@ -178,7 +180,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   if (enabled.some((h) => (h.key ?? '').trim() === '')) warn(`${where}: a header with no name, left out as Postman leaves it out`);
   // A credential written in a header (Authorization, Cookie, a secret-looking name) moves to the private file, as curl's and a HAR's do.
   const named = enabled.filter((h) => (h.key ?? '').trim() !== '');
-  let headers: Array<[string, string]> = named.map((h): [string, string] => [h.key, headerValue(h.key, dynamicVariables(postmanText(String(h.value ?? ''), defined), where, warn), variables)]);
+  let headers: Array<[string, string]> = named.map((h): [string, string] => [h.key, headerValue(h.key, dynamicVariables(postmanText(String(h.value ?? ''), literal), where, warn), variables)]);
   const has = (header: string): boolean => headers.some(([n]) => n.toLowerCase() === header.toLowerCase());
   // The auth's own header wins over one of that name the request writes: Postman's runtime removes the request's and adds the auth's.
   for (const [n, v] of auth.headers) {
@@ -191,7 +193,7 @@ export function requestOf(item: Item, name: string, context: PostmanContext): Im
   // An empty body is none (no Content-Type either), and a GET's is left out as Postman prunes it.
   const hasBody = request.body !== undefined && !request.body.disabled && !request.body.isEmpty();
   if (hasBody && behavior.pruneBody) comments.push(`Postman does not send the body of a ${method} request (its protocolProfileBehavior has no disableBodyPruning): left out`);
-  const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where, defined) : {};
+  const body = hasBody && !behavior.pruneBody && request.body ? bodyOf(request.body, context.baseDir, warn, where, literal) : {};
   if (body.contentType && !has('content-type')) headers.push(['Content-Type', body.contentType]);
   if (body.body?.kind === 'multipart') multipartType(headers, body.body, (message) => warn(`${where}: ${message}`));
   const pre = script(item, 'prerequest', warn, where);
