@@ -108,6 +108,14 @@ Authorization: Bearer {{token}}
 describe('repositories nested, linked or beside a profiles folder', () => {
   const login = (base: string): string => `### login\nPOST ${base}/login\n`;
   const me = (base: string): string => `### me\nGET ${base}/me\nAuthorization: Bearer {{token}}\n`;
+  /** `args` run from `cwd` find no `{{token}}` (exit 3), and b's server hears nothing. */
+  const refusedWithoutToken = async (args: string[], cwd: string, runEnv: NodeJS.ProcessEnv = env): Promise<void> => {
+    const before = b.received.length;
+    const sent = await runCli(args, { env: runEnv, cwd });
+    expect(sent.code).toBe(3);
+    expect(sent.stderr).toMatch(/unknown variable "token"/);
+    expect(b.received.length).toBe(before);
+  };
 
   test("a repository of its own below a profiles file's folder is its own project: the outer login is not sent to it, nor its trust given", async () => {
     tmp.write('outer/.profiles.json', JSON.stringify([{ name: 'dev', variables: {} }]));
@@ -122,9 +130,7 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     expect((await runCli(['trust'], { env: config, cwd: outer })).code).toBe(0);
     const before = b.received.length;
     for (const cwd of [outer, join(outer, 'vendor', 'c')]) {
-      const sent = await runCli(['run', join(outer, 'vendor', 'c', 'me.http')], { env: config, cwd });
-      expect(sent.code).toBe(3);
-      expect(sent.stderr).toMatch(/unknown variable "token"/);
+      await refusedWithoutToken(['run', join(outer, 'vendor', 'c', 'me.http')], cwd, config);
       const command = await runCli(['run', join(outer, 'vendor', 'c', 'cmd.http')], { env: config, cwd });
       expect(command.code).toBe(2);
       expect(command.stderr).toContain('runs a program');
@@ -140,11 +146,7 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     tmp.write('host/inner/login.http', login(a.url));
     const inner = join(tmp.dir, 'host', 'inner');
     expect((await runCli(['run', 'login.http'], { env, cwd: inner })).code).toBe(0);
-    const before = b.received.length;
-    const sent = await runCli(['run', '../me.http'], { env, cwd: inner });
-    expect(sent.code).toBe(3);
-    expect(sent.stderr).toMatch(/unknown variable "token"/);
-    expect(b.received.length).toBe(before);
+    await refusedWithoutToken(['run', '../me.http'], inner);
   });
 
   test("a link inside a project to another repository runs that repository's files as its own", async () => {
@@ -156,11 +158,7 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     symlinkSync(join(tmp.dir, 'linked-repo'), join(tmp.dir, 'linking', 'linked'));
     const linking = join(tmp.dir, 'linking');
     expect((await runCli(['run', 'login.http'], { env, cwd: linking })).code).toBe(0);
-    const before = b.received.length;
-    const sent = await runCli(['run', 'linked/me.http'], { env, cwd: linking });
-    expect(sent.code).toBe(3);
-    expect(sent.stderr).toMatch(/unknown variable "token"/);
-    expect(b.received.length).toBe(before);
+    await refusedWithoutToken(['run', 'linked/me.http'], linking);
   });
 
   test('a project reached through a link (no repository) finds the profiles file beside the link', async () => {
@@ -180,11 +178,7 @@ describe('repositories nested, linked or beside a profiles folder', () => {
     symlinkSync(join(tmp.dir, 'filelink-target', 'me.http'), join(tmp.dir, 'filelink', 'q.http'));
     const here = join(tmp.dir, 'filelink');
     expect((await runCli(['run', 'login.http'], { env, cwd: here })).code).toBe(0);
-    const before = b.received.length;
-    const sent = await runCli(['run', 'q.http'], { env, cwd: here });
-    expect(sent.code).toBe(3);
-    expect(sent.stderr).toMatch(/unknown variable "token"/);
-    expect(b.received.length).toBe(before);
+    await refusedWithoutToken(['run', 'q.http'], here);
   });
 
   test("a Mercurial repository's environment files do not reach a repository nested in it", async () => {

@@ -305,10 +305,15 @@ export function selectProfile(doc: ProfilesDocument, requested: string | undefin
   return doc.profiles.find((p) => p.name === 'default') ?? doc.profiles[0] ?? { name: 'default', variables: {}, headers: {}, baseDir: resolve(cwd) };
 }
 
+/** The profiles file of a request in `requestDir`: `--profiles` (`given`, from `cwd`), else the one found (findProfilesFile). */
+export async function profilesFileFor(requestDir: string, cwd: string, given?: string): Promise<string | undefined> {
+  return given ? resolve(cwd, given) : findProfilesFile(requestDir, cwd);
+}
+
 /** Finds, loads and selects in one step, as `run` does. */
 export async function resolveProfile(options: { requestDir: string; profilesPath?: string; profile?: string; env?: NodeJS.ProcessEnv; cwd?: string }): Promise<{ profile: Profile; document: ProfilesDocument }> {
   const cwd = options.cwd ?? process.cwd();
-  const path = options.profilesPath ? resolve(cwd, options.profilesPath) : await findProfilesFile(options.requestDir, cwd);
+  const path = await profilesFileFor(options.requestDir, cwd, options.profilesPath);
   const document: ProfilesDocument = path ? await loadProfiles(path) : { profiles: [] };
   return { profile: selectProfile(document, options.profile, options.env, cwd), document };
 }

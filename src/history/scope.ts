@@ -4,9 +4,8 @@
  * `default`, else the first) — the same project and profile `reqflow run` records under.
  */
 import { projectRoot } from '../core/project.js';
-import { findProfilesFile, selectProfile, loadProfiles, type ProfilesDocument } from '../core/profiles.js';
+import { profilesFileFor, selectProfile, loadProfiles, type ProfilesDocument } from '../core/profiles.js';
 import { historyPath } from './paths.js';
-import { resolve } from 'node:path';
 
 export interface ScopeFlags {
   profile?: string;
@@ -22,7 +21,7 @@ export interface HistoryScope {
 
 /** The project of the current folder: the profiles file's folder, else the nearest folder with a project marker. */
 export async function currentProject(flags: Pick<ScopeFlags, 'profiles'>, cwd: string): Promise<{ project: string; document: ProfilesDocument }> {
-  const path = flags.profiles ? resolve(cwd, flags.profiles) : await findProfilesFile(cwd, cwd);
+  const path = await profilesFileFor(cwd, cwd, flags.profiles);
   const document: ProfilesDocument = path ? await loadProfiles(path) : { profiles: [] };
   return { project: projectRoot(cwd, document.path), document };
 }

@@ -8,7 +8,7 @@ import { proxyRules, type ProxyRules } from '../core/http/proxy.js';
 import type { OutgoingServices } from '../report/outgoing-request.js';
 import { MASK, SecretRegistry, isSecretName, redact } from '../core/mask.js';
 import type { OutputSink, Profile, RequestSpec, RunOptions } from '../core/model.js';
-import { PROFILES_FILE, findProfilesFile, loadProfiles, selectProfile, type ProfilesDocument } from '../core/profiles.js';
+import { PROFILES_FILE, loadProfiles, profilesFileFor, selectProfile, type ProfilesDocument } from '../core/profiles.js';
 import { real } from '../core/project.js';
 import type { Prompter } from '../core/prompt.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
@@ -125,7 +125,7 @@ export class Workspace {
     delete this.profileProblem;
     const { dir, cwd, env } = this.config;
     try {
-      const path = this.config.profilesPath ? resolve(cwd, this.config.profilesPath) : await findProfilesFile(dir, cwd);
+      const path = await profilesFileFor(dir, cwd, this.config.profilesPath);
       this.document = path ? await loadProfiles(path) : { profiles: [] };
     } catch (error) {
       this.profileProblem = asReqflowError(error);
@@ -182,7 +182,7 @@ export class Workspace {
   private async runContextOf(file: string): Promise<{ document: ProfilesDocument; profile: Profile; session: FileSession }> {
     const dir = dirname(real(file));
     const { cwd, env } = this.config;
-    const path = this.config.profilesPath ? resolve(cwd, this.config.profilesPath) : await findProfilesFile(dir, cwd);
+    const path = await profilesFileFor(dir, cwd, this.config.profilesPath);
     let document = this.document;
     let profile = this.profile;
     if (path !== this.document.path) {

@@ -1,4 +1,4 @@
-import { COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment } from './line-forms.js';
+import { commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment } from './line-forms.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it. Indented too, as httpyac
 // (`RegionSeparator`) and resterm (a trimmed line) read it; VS Code would take it for a comment and send
@@ -22,9 +22,6 @@ export interface Block {
   start: number;
   end: number;
 }
-
-/** `# …`, `// …`, or a `/* … *\/` comment closed on its own line (the parser skips the whole line): never a request line. */
-const commentLine = (line: string): boolean => COMMENT.test(line) || line.trimStart().startsWith('/*');
 
 /** The name written after `###` (the separator's `rest`), if any. */
 const separatorName = (rest: string | undefined): string | undefined => (rest ?? '').replace(/^#*/, '').trim() || undefined;

@@ -21,7 +21,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
-import { blockCommentEnd, COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { blockCommentEnd, COMMENT, commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_START, readHttpyacScript, requestAnnotation } from './line-forms.js';
 
 export const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -169,7 +169,7 @@ function nextTextLine(lines: readonly string[], i: number): number {
 function referencesEnd(lines: readonly string[], i: number): number {
   const j = nextTextLine(lines, i);
   const after = lines[j];
-  return after === undefined || HANDLER.test(after) || ASSERTION.test(after) || COMMENT.test(after) || after.trimStart().startsWith('/*') || FILE_VARIABLE.test(after) || PASTED_RESPONSE.test(after) || HTTPYAC_SCRIPT_START.test(after) ? j : -1;
+  return after === undefined || HANDLER.test(after) || ASSERTION.test(after) || commentLine(after) || FILE_VARIABLE.test(after) || PASTED_RESPONSE.test(after) || HTTPYAC_SCRIPT_START.test(after) ? j : -1;
 }
 
 /** Where the `/* … *\/` comments at the end of `lines` start (`lines.length` when it ends otherwise). */

@@ -12,6 +12,9 @@ import type { ScriptSpec } from '../../core/model.js';
 export const ANNOTATION = /^\s*(?:#|\/\/)\s*@([A-Za-z_][\w.-]*)(?:(?:=|\s+)((?:.*\S)?))?\s*$/s;
 export const COMMENT = /^\s*(#|\/\/)/;
 
+/** `# …`, `// …`, or a line that opens a `/* … *\/` comment (the parser skips the whole line): no request line, no body text. */
+export const commentLine = (line: string): boolean => COMMENT.test(line) || line.trimStart().startsWith('/*');
+
 /**
  * An annotation written below the request line (httpyac, kulala and restcli read them there):
  * `# @key value` or `# @key=value`. `# @key = value` there is a commented-out file variable.
