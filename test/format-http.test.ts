@@ -17,7 +17,7 @@ describe('HTTP text format', () => {
     const [spec, ...rest] = parseHttpText('POST https://api.test/users HTTP/1.1\nContent-Type: application/json\nX-Trace:  a:b \n\n{"name": "ada"}\n\n', 'api.http');
     expect(rest).toHaveLength(0);
     expect(spec).toMatchObject({ name: 'request-1', method: 'POST', url: 'https://api.test/users', headers: { 'Content-Type': 'application/json', 'X-Trace': 'a:b' }, body: '{"name": "ada"}' });
-    expect(spec?.source).toEqual({ file: 'api.http', line: 1 });
+    expect(spec?.source).toEqual({ file: 'api.http', line: 1, bodyLine: 5 });
   });
 
   test('### names requests; annotations, comments and unknown annotations are kept', () => {

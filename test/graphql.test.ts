@@ -197,6 +197,16 @@ describe('GraphQL mode: local checks before sending', () => {
     expect(server.received.length).toBe(before);
   });
 
+
+  test('a syntax error below comment lines and blank lines in the body names its own line', async () => {
+    // 1 protocol, 2 request line, 3 header, 4–5 blank, 6 comment, 7 query, 8 annotation (# @name), 9 user, 10 // comment, 11 name, 12 the bad bracket.
+    const file = tmp.write('syntax-comments.http', '# @protocol graphql\nPOST {{baseUrl}}/graphql\nX-Trace: 1\n\n\n# the user query\nquery {\n# @name user-query\n  user(id: "1") {\n  // just the name\n    name\n  ]\n}\n');
+    const before = server.received.length;
+    const result = await runCli(['run', file], opts);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(`reqflow: ${file}:12:3: GraphQL syntax error: Expected Name, found "]".\nhint: the line reads: ]\n`);
+    expect(server.received.length).toBe(before);
+  });
   test('a syntax error in a YAML request points into the YAML file', async () => {
     const file = tmp.write('syntax.yaml', ['name: broken', 'protocol: graphql', 'method: POST', 'url: "{{baseUrl}}/graphql"', 'body: |', '  query {', '    hello', '    users(limit: ) { name }', '  }', ''].join('\n'));
     const result = await runCli(['run', file], opts);

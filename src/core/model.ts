@@ -18,6 +18,13 @@ export interface SourceLocation {
   file: string;
   /** 1-based line where the request starts. */
   line: number;
+  /** `.http` files: the 1-based line of the body's first line of text (blank lines above it are not body). */
+  bodyLine?: number;
+  /**
+   * `.http` files, when lines inside the body are not body text (a comment, an annotation): the
+   * 1-based line of each line of the body's text, so that an error inside the body names its line.
+   */
+  bodyLines?: readonly number[];
   /**
    * 0-based position of the request in its file, set when the file is parsed. With the file it
    * is the request's identity: the requests of a YAML or JSON file may share a line.

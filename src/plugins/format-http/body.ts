@@ -43,6 +43,8 @@ export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEndin
   variables?: Array<[string, string]>;
   /** `# @key value` lines among the body's (httpyac, kulala, restcli): the request's annotations. */
   annotations?: BodyAnnotation[];
+  /** The 1-based file line of each line of the body's text (see SourceLocation.bodyLines). */
+  lineNumbers?: number[];
 };
 
 interface BodyAnnotation {
@@ -194,11 +196,12 @@ function trimEnd(lines: Line[]): void {
 /** The body of one request, from the lines after its headers. */
 export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, file: string): ParsedBody {
   const { lines, assertions, scripts, variables, annotations } = bodyProper(body, file, contentType(headers).startsWith('text/markdown'));
-  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables' | 'annotations'> = {};
+  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables' | 'annotations' | 'lineNumbers'> = {};
   if (assertions.length > 0) checks.assertions = assertions;
   if (scripts.length > 0) checks.scripts = scripts;
   if (variables.length > 0) checks.variables = variables;
   if (annotations.length > 0) checks.annotations = annotations;
+  if (lines.length > 0) checks.lineNumbers = lines.map(({ lineNo }) => lineNo);
   return { ...bodyOf(lines, headers, file), ...checks };
 }
 

@@ -1,6 +1,6 @@
 import { ParseError } from '../../core/errors/index.js';
 import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
-import type { ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
+import type { ChainSpec, RequestSpec, ScriptSpec, SourceLocation } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { hasKeys } from '../../core/has-keys.js';
 import { parseBody } from './body.js';
@@ -286,6 +286,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (websocket) annotations.protocol = 'websocket';
   if (hasKeys(scope.variables)) spec.fileVariables = scope.variables;
   ownVariables = undefined;
+  if (parsed?.lineNumbers) bodyPlaces(spec.source, parsed.lineNumbers);
   if (parsed?.bodyLineEnding !== undefined) spec.bodyLineEnding = parsed.bodyLineEnding;
   if (parsed?.body !== undefined) spec.body = parsed.body;
   if (parsed?.bodyParts !== undefined) spec.bodyParts = parsed.bodyParts;
@@ -409,4 +410,11 @@ function tlsFromAnnotations(annotations: Record<string, string>, file: string, s
     (tls ??= {}).insecureSkipVerify = skip === 'true';
   }
   return tls;
+}
+
+/** Where the body's lines are in the file: its first line, and each line's when some line among them was not body text. */
+function bodyPlaces(source: SourceLocation, lineNumbers: readonly number[]): void {
+  const first = lineNumbers[0] as number;
+  source.bodyLine = first;
+  if (lineNumbers.some((line, i) => line !== first + i)) source.bodyLines = lineNumbers;
 }

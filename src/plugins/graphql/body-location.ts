@@ -16,12 +16,18 @@ export interface FilePosition {
 /**
  * Where line `line`, column `column` of a request's body sits in its request file.
  *
- * HTTP files: the body starts after the first blank line below the request line. YAML/JSON:
+ * HTTP files: where the parser found the body's lines (SourceLocation.bodyLine, bodyLines). YAML/JSON:
  * the body's first non-blank line is looked up in the file (YAML block scalars indent it, which
  * shifts the column). Undefined when the body cannot be found as written (a JSON string with
  * `\n` escapes, say).
  */
 export async function bodyPositionInFile(file: string, spec: RequestSpec, body: string, line: number, column: number): Promise<FilePosition | undefined> {
+  if (!isStructuredFile(file)) {
+    // The parser noted where the body's lines are: comment and annotation lines among them are not body text.
+    const { bodyLine, bodyLines } = spec.source;
+    if (bodyLines) return line <= bodyLines.length ? { line: bodyLines[line - 1] as number, column } : undefined;
+    return bodyLine === undefined ? undefined : { line: bodyLine + line - 1, column };
+  }
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -29,11 +35,6 @@ export async function bodyPositionInFile(file: string, spec: RequestSpec, body: 
     return undefined;
   }
   const lines = text.replace(/^\uFEFF/, '').split(/\r*\n/); // as format-http splits it
-  if (!isStructuredFile(file)) {
-    let i = spec.source.line; // 0-based index of the line after the request line
-    while (i < lines.length && (lines[i] as string).trim() !== '') i++;
-    return { line: i + 2 + line - 1, column };
-  }
   const bodyLines = body.split(/\r?\n/);
   const first = bodyLines.findIndex((l) => l.trim() !== '');
   if (first < 0) return undefined;
