@@ -96,7 +96,9 @@ test('a body that does not decode as its coding says (plain text, cut short): ex
   const cut = gzipSync(Buffer.from('x'.repeat(100_000))).subarray(0, 30);
   answers.set('/claims-gzip', () => ({ bytes: response('200 OK', ['Content-Type: application/json', 'Content-Encoding: gzip', 'Content-Length: 7'], JSON_TEXT) }));
   answers.set('/gzip-cut', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: gzip', `Content-Length: ${cut.length}`], cut) }));
-  for (const [path, reason] of [['/claims-gzip', 'incorrect header check'], ['/gzip-cut', 'unexpected end of file']] as const) {
+  // Brotli's decoder names its failures ERR__ERROR_FORMAT_… (any of a dozen, by where the bytes go wrong).
+  answers.set('/claims-br', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Content-Encoding: br', 'Content-Length: 29'], 'hello world garbage data here') }));
+  for (const [path, reason] of [['/claims-gzip', 'incorrect header check'], ['/gzip-cut', 'unexpected end of file'], ['/claims-br', 'Decompression failed']] as const) {
     for (const output of ['pretty', 'json', 'raw']) {
       const result = await run('bad-coding.http', `GET BASE${path}\n`, '-o', output);
       expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });

@@ -132,7 +132,8 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
       return new NetworkError(`${host} sent a body in ${message}`, { hint: 'a broken or hostile server: reqflow undoes 5 at most, as curl does', cause: error });
     default:
       // zlib's and brotli's failures: the body is not what its Content-Encoding says (or was cut short).
-      if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code === 'ERR__ERROR_FORMAT_PADDING_1') return new NetworkError(`${host} sent a body that does not decode as its Content-Encoding says (${message.split('\n')[0]})`, { hint: 'the server mislabels its body, or cut it short; -v shows the header', cause: error });
+      // Brotli's decoder errors come as ERR__ERROR_FORMAT_…, ERR__ERROR_DICTIONARY_…, and so on.
+      if (code.startsWith('Z_') || code.startsWith('ERR_BROTLI') || code.startsWith('ERR__ERROR_')) return new NetworkError(`${host} sent a body that does not decode as its Content-Encoding says (${message.split('\n')[0]})`, { hint: 'the server mislabels its body, or cut it short; -v shows the header', cause: error });
       if (code.startsWith('HPE_')) return new NetworkError(`${host} sent a malformed HTTP response: ${message.replace(/^Parse Error: /, '').split('\n')[0]} (${code})`, { hint: 'a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1', cause: error });
       return new NetworkError(`request to ${host} failed: ${message.split('\n')[0]}${code ? ` (${code})` : ''}`, { cause: error });
   }
