@@ -228,6 +228,21 @@ describe('httpyac projects', () => {
     expect(ref.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /auth', 'GET /todos', 'GET /todos/done']);
   });
 
+  test('# @import of a file with no request (its @variables and {{ }} helpers only): its variables and its global scripts\' exports are the importing requests\' — it was exit 2, "no requests found"', async () => {
+    const { code, stderr, requests } = await run('httpyac-project/import-setup.http');
+    expect(stderr.replace(/^HTTP\/1\.1 .*\n/gm, '')).toBe('');
+    expect(code).toBe(0);
+    // What httpyac 6.16.7 sent for the same files against the same kind of recorder (by hand).
+    expect(requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /v1/orders?stage=setup&seeded=10-20', 'GET /v1/tenants/acme?stage=setup']);
+    expect(requests[0]?.headers.authorization).toBe(`Basic ${Buffer.from('sandy:squirr3l').toString('base64')}`);
+    const listed = await runCli(['run', join(FIXTURES, 'httpyac-project/import-setup.http'), '--list'], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(listed.code).toBe(0);
+    // Run by itself, such a file is still no request to send.
+    const alone = await run('httpyac-project/common/setup.http');
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('setup.http: no requests found');
+  });
+
   test('environments of .httpyac.json: $shared and the one --env names; $default without --env', async () => {
     const { code, requests } = await run('httpyac-project/env.http', ['--env', 'local']);
     expect(code).toBe(0);

@@ -11,6 +11,7 @@ import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
+import { NoRequestsError } from '../pipeline/parse-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
@@ -315,7 +316,9 @@ export class RunChain {
   async importFile(path: string, fromFile: string): Promise<void> {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
-    this.addFile(listedRequests(await this.host.load(absolute)), absolute);
+    // A file of `@variables` and helpers has no request to refer to: what it gives was taken when the file was read (src/pipeline/imported-variables.ts).
+    const specs = await this.host.load(absolute).catch((error: unknown) => (error instanceof NoRequestsError ? [] : Promise.reject(error)));
+    this.addFile(listedRequests(specs), absolute);
   }
 
   /** `# @depends ./other.http`: every request of that file runs first, once per run. */

@@ -186,6 +186,8 @@ export interface ScriptSpec {
   path?: string;
   /** Line of the script's first code line in the request file (for error positions). */
   line: number;
+  /** Absolute path of the file it is written in, when not the request's: a global script of a file `# @import` names. */
+  file?: string;
   /** `{{ … }}` of httpyac (its API: exports, `$global`, `response.parsedBody`); rest.nvim's Lua (a `{% … %}` of a request with `# @lang=lua`, set by src/chain/plugin.ts); else JetBrains'. */
   dialect?: 'httpyac' | 'lua';
 }

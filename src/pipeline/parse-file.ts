@@ -11,6 +11,13 @@ import { unsendableUrl } from './unsendable-urls.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
+/** A request file with no request in it: an error to run, not to `# @import` (a file of `@variables` and helpers). */
+export class NoRequestsError extends UsageError {
+  constructor(file: string) {
+    super(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  }
+}
+
 /** Where a request file's text comes from, and how to read it. */
 export interface RequestText {
   /** The name shown in messages and reports (`api.http`, `<stdin>`). */
@@ -108,7 +115,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   // A parser that builds requests again has handed them to `visit`; the others listed them.
   const kept = ctx.requests;
   kept.forEach(visit);
-  if (names.count === 0) throw new UsageError(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  if (names.count === 0) throw new NoRequestsError(file);
   // What only some files need loads only for them: a bad or unknown annotation, an `# @import`.
   for (const name of checkedValues) {
     const bad = badValues.get(name);
@@ -124,7 +131,11 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const load = (target: string, within: ReadonlySet<string>): Promise<RequestSpec[]> => parseRequestFile(target, registry, undefined, within);
   const imported = imports.size > 0 ? await (await import('./imported-variables.js')).importedVariables(imports, { file, path }, new Set([...importing, path]), load) : new Map<number, never[]>();
   const withImports = (spec: RequestSpec): RequestSpec => {
-    for (const variables of imported.get(spec.source.index as number) ?? []) spec.fileVariables = { ...variables, ...spec.fileVariables };
+    const taken = imported.get(spec.source.index as number) ?? [];
+    for (const { variables } of taken) spec.fileVariables = { ...variables, ...spec.fileVariables };
+    // The imported files' global scripts run before the request's own, as httpyac runs them at the import.
+    const scripts = taken.flatMap(({ scripts }) => scripts);
+    if (scripts.length > 0) spec.chain = { ...spec.chain, scripts: [...scripts, ...(spec.chain?.scripts ?? [])] };
     return spec;
   };
   kept.forEach(withImports);

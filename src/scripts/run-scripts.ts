@@ -126,9 +126,10 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
 }
 
 async function codeOf(script: ScriptSpec, host: ScriptHost): Promise<{ code: string; filename: string; lineOffset: number }> {
-  const shown = shownPath(host.file);
+  const written = script.file ?? host.file;
+  const shown = shownPath(written);
   if (script.code !== undefined) return { code: script.code, filename: shown, lineOffset: script.line - 1 };
-  const path = resolve(host.file, '..', script.path ?? '');
+  const path = resolve(written, '..', script.path ?? '');
   const kind = notAFile(path);
   if (kind) throw new UsageError(`${shown}:${script.line}: cannot read script ${script.path}: it is ${kind}, not a file`);
   try {

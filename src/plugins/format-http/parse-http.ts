@@ -69,6 +69,21 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
   };
 }
 
+/**
+ * What httpyac's `# @import` of this file gives the file importing it, requests or none: its file
+ * variables as they stand at its end, its global scripts (httpyac runs the global regions of an
+ * imported file, `importHttpFileInContext` → `executeGlobalScripts`, and merges their request hooks),
+ * and the files it imports itself. A file of `@variables` and `{{ }}` helpers only is what such an
+ * import is usually for.
+ */
+export function importedHttpScope(text: string, file: string): { variables: Readonly<Record<string, string>>; globals: readonly ScriptSpec[]; imports: ReadonlyArray<{ path: string; line: number }> } {
+  if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
+  const body = text.replace(/^\uFEFF/, '');
+  const scope: FileScope = { variables: {}, scripts: [], globals: globalScripts(body, file) };
+  splitBlocks(body, (block) => void parseBlock(block, file, 1, scope));
+  return { variables: scope.variables, globals: scope.globals, imports: scope.imports ?? [] };
+}
+
 interface FileScope {
   /** File variables defined so far; a block adds to a copy of its own (never to one a spec holds), so specs can share it. */
   variables: Readonly<Record<string, string>>;
