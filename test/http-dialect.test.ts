@@ -372,6 +372,18 @@ describe('annotations of the .http tools', () => {
     expect(given.requests[0]?.url).toBe('/otp?code=123456');
   });
 
+  test("kulala's # @secret is a # @prompt whose answer is hidden: without a terminal exit 3 naming it, -e answers it (it was an unknown annotation, ignored with a warning, and the variable unknown)", async () => {
+    const text = '### register\n# @prompt username\n# @secret password your password\nPOST HOST/register\nContent-Type: application/json\n\n{"username": "{{username}}", "password": "{{password}}"}\n';
+    const asked = await send(text, ['-e', 'username=ada']);
+    expect(asked.code).toBe(3);
+    expect(asked.stderr).not.toContain('unknown annotation');
+    expect(asked.stderr).toContain('variable "password" is interactive but stdin is not a terminal');
+    expect(asked.requests).toEqual([]);
+    const given = await send(text, ['-e', 'username=ada', '-e', 'password=s3cret']);
+    expect(given.code).toBe(0);
+    expect(given.requests[0]?.body.toString()).toBe('{"username": "ada", "password": "s3cret"}');
+  });
+
   test('an annotation no plugin knows: one warning naming it and the closest known name; the request still runs', async () => {
     const result = await send('### a\n# @filer status\nGET HOST/a\n\n### b\n# @filer status\nGET HOST/b\n');
     expect(result.code).toBe(0);

@@ -88,7 +88,8 @@ export interface RequestSpec {
   /** File variables (`@name = value`) defined above this request, later definitions winning. */
   fileVariables?: Readonly<Record<string, string>>;
   /** `# @prompt name [description]`: values asked for before the request is sent. */
-  prompts?: Array<{ name: string; description?: string }>;
+  /** `# @prompt name`; kulala's `# @secret name` is one whose answer is hidden as it is typed (and a secret). */
+  prompts?: Array<{ name: string; description?: string; secret?: boolean }>;
   /**
    * Every `# @key value` annotation of an HTTP request (and the matching YAML/JSON fields),
    * including ones no built-in knows, so a plugin can define its own: `protocol`, `filter`,

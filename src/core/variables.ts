@@ -86,7 +86,7 @@ export interface ResolverOptions {
   /** For messages: `file:line` where `{{expression}}` is written for this request, when it can be told (an error's path only). */
   writtenAt?: (expression: string) => Promise<string | undefined>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
-  prompts?: ReadonlyArray<{ name: string; description?: string }>;
+  prompts?: ReadonlyArray<{ name: string; description?: string; secret?: boolean }>;
   session: Session;
   profile: Profile;
   prompter: Prompter;
@@ -328,7 +328,7 @@ export class TemplateResolver implements VariableResolver {
     // kulala and rest.nvim: a `.env` value, below every other source — but the user's own, so above a token reqflow extracted by itself.
     const fromDotenv = !prompt && (source === undefined || (source === 'session' && isExtracted(this.options.session, name))) ? await this.dotenvValue(name) : undefined;
     let value: string;
-    if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true }, stack));
+    if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true, ...(prompt.secret === true ? { secret: true } : {}) }, stack));
     else if (fromDotenv !== undefined) value = await this.expandIn(fromDotenv, stack, false);
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
     else if (source === 'file') value = await this.expandIn(this.options.fileVariables?.[name] ?? '', stack, false);

@@ -65,7 +65,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['substitute'],
     // The core's own, and those of the .http tools that reqflow honours (docs/request-files.md).
-    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'tls.*'],
+    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'secret', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'tls.*'],
     load: inline(substitutePlugin),
   },
   {

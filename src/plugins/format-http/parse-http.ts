@@ -174,9 +174,10 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
       return;
     }
     const value = written || 'true'; // bare `# @flag` (even with trailing spaces) means true
-    if (key === 'prompt') {
+    // kulala's `# @secret name text`: a `# @prompt` whose answer is hidden (kulala's basic usage, "METADATA").
+    if (key === 'prompt' || key === 'secret') {
       const [name = '', ...description] = value.split(/\s+/);
-      prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}) });
+      prompts.push({ name, ...(description.length > 0 ? { description: description.join(' ') } : {}), ...(key === 'secret' ? { secret: true } : {}) });
     }
     annotations[key] = value;
     annotationLines[key] = line;
