@@ -4,7 +4,8 @@
  * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here.
  */
 import { UsageError } from '../core/errors/index.js';
-import { confinedRefs } from '../import/openapi/load-spec.js';
+import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from '../import/openapi/ref-expansion.js';
+import { SpecFiles } from '../import/openapi/spec-files.js';
 import { toMockConfig, type MockConfig } from './config.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -60,13 +61,17 @@ function exampleOf(response: Obj, sample: Sample, api: object): { type?: string;
 export async function loadOpenApiMock(spec: string): Promise<MockConfig> {
   const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
   const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
-  // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example.
-  const refs = confinedRefs(spec);
+  // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example, and one that expands enormously would never load.
+  const files = new SpecFiles(spec);
+  const unreadable = (why: string): UsageError => new UsageError(`${spec}: not a readable OpenAPI document: ${why}`);
   let api: Obj;
   try {
-    api = (await dereference(spec, refs.options)) as unknown as Obj;
+    const past = await refExpansionPastLimit(files, spec);
+    if (past !== undefined) throw unreadable(`its $refs expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values (at ${past})`);
+    api = (await dereference(spec, files.options())) as unknown as Obj;
   } catch (error) {
-    throw new UsageError(`${spec}: not a readable OpenAPI document: ${refs.refused() ?? (error as Error).message.split('\n')[0]}`);
+    if (error instanceof UsageError && files.refused === undefined) throw error;
+    throw unreadable(files.refused ?? (error as Error).message.split('\n')[0] ?? '');
   }
   const routes: Obj[] = [];
   for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {

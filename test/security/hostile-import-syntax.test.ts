@@ -183,7 +183,7 @@ test('a large real spec without aliases (3,500 paths of 100 properties, JSON or 
   const spec = (description: string) => ({ openapi: '3.0.3', info: { title: 'big', version: '1', description }, servers: [{ url: recorder.url }], paths: Object.fromEntries(Array.from({ length: paths }, (_, i) => [`/r${i}`, { post: operation(i) }])) });
   // The same spec as block YAML (no anchors): a mapping a line, JSON strings as YAML's double-quoted scalars.
   const yamlOf = (value: unknown, indent: string): string[] => Object.entries(value as object).flatMap(([key, item]) => (typeof item === 'object' && item !== null ? [`${indent}${JSON.stringify(key)}:`, ...(Array.isArray(item) ? item.flatMap((element) => yamlOf(element, `${indent}    `).map((line, k) => (k === 0 ? `${indent}  - ${line.trimStart()}` : line))) : yamlOf(item, `${indent}  `))] : [`${indent}${JSON.stringify(key)}: ${JSON.stringify(item)}`]));
-  for (const [name, text] of [['big.openapi.json', JSON.stringify(spec('R &D'))], ['big.openapi.yaml', yamlOf(spec('see https://example.com/?a=1&b=2'), '').join('\n')]] as const) {
+  for (const [name, text] of [['big.openapi.json', JSON.stringify(spec('R &D'))], ['big.openapi.yaml', yamlOf(spec('R &D, see https://example.com/?a=1&b=2'), '').join('\n')]] as const) {
     const out = join(tmp.dir, `out-${name}`);
     const imported = await runCli(['import', 'openapi', tmp.write(name, text), '-o', out], { env });
     expect({ name, code: imported.code, stderr: imported.stderr }).toEqual({ name, code: 0, stderr: '' });
