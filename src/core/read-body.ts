@@ -16,6 +16,8 @@ export async function readWholeBody(response: ResponseInfo, maxSize: number): Pr
   if (response.body) return response.body;
   const stream = response.stream;
   if (!stream) return (response.body = Buffer.alloc(0));
+  // A body that failed before anyone read it (a connection error in the head's packet): that failure is the answer.
+  if (stream.errored) throw stream.errored;
   if (stream.readableEnded || stream.destroyed) throw new Error('response body was already consumed by another stage');
   // Events, not `for await`: the async iterator costs a promise per chunk, paid by every request of a batch.
   // A body whose length is known is copied into one buffer as it comes: never the chunks and

@@ -3,6 +3,7 @@ import type { Agent as HttpsAgent } from 'node:https';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { TlsConnectionOptions } from '../model.js';
 import type { Http2Sessions } from './http2.js';
+import { InFlight } from './in-flight.js';
 import { httpProxyPackages, socksPackages } from './proxy-packages.js';
 import { tlsConnectOptions, tlsKey } from './tls-connect.js';
 
@@ -26,6 +27,8 @@ export class AgentPool {
   /** HTTP/2 sessions, one per origin and TLS setting: made (and http2.js imported) by the first HTTP/2 request. */
   private http2Sessions: Promise<Http2Sessions> | undefined;
   private openedHttp2: Http2Sessions | undefined;
+  /** Requests under way on these connections: none may end the process unsettled. */
+  readonly inFlight = new InFlight();
   /** https origins that refused HTTP/1.1 in the TLS handshake: spoken to in HTTP/2 from then on. */
   private readonly onlyHttp2 = new Set<string>();
 

@@ -266,6 +266,9 @@ function resetError(stream: ClientHttp2Stream): NodeJS.ErrnoException {
  */
 function checkedBody(stream: ClientHttp2Stream): Readable {
   const body = new (lazyBuiltin<typeof import('node:stream')>('node:stream').PassThrough)();
+  // A failure before the reader takes the body (the head and a reset in one packet) stays in
+  // `body.errored`, which the reader looks at first: not an unhandled 'error'.
+  body.on('error', () => undefined);
   // How the readable side ended: END_STREAM ends it while the stream is open; a reset, from the
   // stream's close (Node marks the stream closed, then ends the readable side). Node gives no
   // other sign of the difference, so the first end is looked at as it is pushed.

@@ -54,6 +54,9 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
       if (!failed) source.resume();
     },
   });
+  // A body that fails before its reader came (a connection error in the head's packet) keeps its
+  // failure in `stream.errored`, which readers look at first: not an unhandled 'error'.
+  stream.on('error', noop);
   // The first MiB of a 2xx JSON body (token extraction), or more of any body (chained requests), kept here rather than in a second stream.
   const record = recordBody(stream, info, target.recordLimit, target.recordHead);
   const onData = (chunk: Buffer): void => {
@@ -78,6 +81,14 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
     void requestError(error, target, timeoutMs).then((worded) => stream.destroy(worded));
   };
   source.on('error', (error) => fail(error));
+  // However the transport's body ends early — an error before anyone listened, or a close with
+  // neither an error nor its end — the request fails: a body never just stops (an unsettled
+  // request with nothing left to wait for would end the process with exit 0).
+  const early = res.body.errored;
+  if (early) fail(early);
+  source.once('close', () => {
+    if (!source.readableEnded) fail(source.errored ?? res.body.errored ?? codedError('closed', 'ECONNRESET'));
+  });
   // A reset mid-body surfaces as 'aborted' (or an error): give it the same clear wording; bytes
   // that broke the framing (a bad chunk size) are named as such, not as a reset.
   res.body.on('aborted', () => fail(res.framingError?.() ?? codedError('aborted', 'ECONNRESET')));

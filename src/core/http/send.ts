@@ -71,6 +71,10 @@ function redirectTarget(locations: string | string[], from: URL): URL {
 
 /** Sends one request and resolves when the response headers arrive; the body is left as a stream. */
 export function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
+  return agents.inFlight.watch(request, sendTimed(request, agents));
+}
+
+function sendTimed(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
   const deadline = request.maxTimeMs !== undefined && !request.keepAliveAfterHeaders ? startDeadline(request.maxTimeMs, request.abort) : undefined;
   if (!deadline) return sendWithDeadline(request, agents, undefined);
   return sendWithDeadline(request, agents, deadline).catch((error: unknown) => {

@@ -169,6 +169,8 @@ export async function renderJsonBody(ctx: ResponseView, colors: Palette, safeTex
     await body.end();
     return;
   }
+  // A body that failed before anyone read it (a connection error in the head's packet): that failure is the answer.
+  if (res.stream.errored) throw res.stream.errored;
   if (res.stream.readableEnded || res.stream.destroyed) throw new Error('response body was already consumed by another stage');
   await drive(res.stream, body, ctx.output.stream as Writable | undefined, ctx.signal);
 }
