@@ -4,8 +4,10 @@
  */
 import type { ResponseInfo } from './model.js';
 
+type WithHeaders = { readonly headers: Readonly<Record<string, string | readonly string[] | undefined>> };
+
 /** The response's Content-Type, lower-cased, parameters included ('' when there is none). */
-export function contentType(response: Pick<ResponseInfo, 'headers'>): string {
+export function contentType(response: WithHeaders): string {
   const value = response.headers['content-type'];
   return ((Array.isArray(value) ? value[0] : value) ?? '').toLowerCase();
 }
@@ -20,4 +22,13 @@ export function isJsonResponse(response: Pick<ResponseInfo, 'headers'>): boolean
   const type = contentType(response);
   const parameters = type.indexOf(';'); // asked several times per response: no array of the parts
   return isJsonMediaType((parameters < 0 ? type : type.slice(0, parameters)).trim());
+}
+
+/**
+ * A 2xx `text/event-stream` answer: the one answer `# @streaming` reads as a stream of events —
+ * and so the one the transport reads with no time-out and no `--max-time` (`--stream-timeout`
+ * bounds it). Any other answer to such a request is a body like any other's.
+ */
+export function isEventStream(response: WithHeaders & { readonly status: number }): boolean {
+  return response.status >= 200 && response.status < 300 && contentType(response).split(';')[0]?.trim() === 'text/event-stream';
 }

@@ -8,6 +8,7 @@
 import type { ClientHttp2Session, ClientHttp2Stream, IncomingHttpHeaders as Http2Headers, OutgoingHttpHeaders } from 'node:http2';
 import type { Duplex, Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
+import { isEventStream } from '../content-type.js';
 import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
@@ -15,6 +16,7 @@ import { interimFlood } from './interim-flood.js';
 import type { TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
+import { watchSilence } from './silence-watch.js';
 import { openTunnel } from './tunnel.js';
 
 /**
@@ -224,21 +226,20 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
       stream.removeListener('error', reject);
       stream.removeListener('close', unanswered);
       stream.removeListener('timeout', onTimeout);
-      if (send.streaming) stream.setTimeout(0);
       const status = Number(head[':status'] ?? 0);
       const plain: Http2Headers = {};
       for (const [name, value] of Object.entries(head)) if (!name.startsWith(':')) plain[name] = value;
+      // Only an event stream is read without a time-out: any other answer is a body like any other's.
+      const streaming = send.streaming && isEventStream({ status, headers: plain });
+      if (streaming) stream.setTimeout(0);
       resolve({
         statusCode: status,
         statusMessage: lazyBuiltin<typeof import('node:http')>('node:http').STATUS_CODES[status] ?? '',
         httpVersion: '2',
         headers: plain,
         body: checkedBody(stream),
-        watchIdle(onIdle) {
-          stream.on('timeout', onIdle);
-          return () => stream.removeListener('timeout', onIdle);
-        },
-        idleTimeoutMs: () => (send.streaming ? 0 : send.timeoutMs),
+        watchIdle: (onIdle) => watchSilence(stream, stream, () => send.timeoutMs, onIdle),
+        idleTimeoutMs: () => (streaming ? 0 : send.timeoutMs),
       });
     });
   });

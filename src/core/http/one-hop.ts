@@ -5,6 +5,7 @@
  */
 import { request as httpRequest, type RequestOptions } from 'node:http';
 import { NetworkError, UsageError } from '../errors/index.js';
+import { isEventStream } from '../content-type.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
 import type { AgentPool } from './agents.js';
@@ -97,7 +98,8 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
       if ((req.socket as { encrypted?: boolean } | null)?.encrypted === true) delete failed.proxy;
       void requestError(error, failed, code === 'REQFLOW_CONNECT_TIMEOUT' ? (request.connectTimeoutMs ?? request.timeoutMs) : request.timeoutMs).then(reject);
     };
-    req.setTimeout(request.timeoutMs, () => req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT')));
+    const timedOut = (): void => void req.destroy(codedError('timed out', 'REQFLOW_TIMEOUT'));
+    req.setTimeout(request.timeoutMs, timedOut);
     // A new socket must connect (TCP and TLS) in time; a kept-alive one is connected already.
     // Without `# @connection-timeout` that is --timeout, on a timer of our own: Node's idle timer
     // skips its first expiry while a write is queued — a ClientHello the server never reads is
@@ -147,7 +149,10 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
         return void req.destroy();
       }
       settled = true;
-      if (request.keepAliveAfterHeaders) req.setTimeout(0);
+      // The body's silences are watched by the body (raw-response.ts): not while reqflow holds it back.
+      req.removeListener('timeout', timedOut);
+      // Only an event stream is read without a time-out: any other answer is a body like any other's.
+      if (request.keepAliveAfterHeaders && isEventStream({ status: res.statusCode ?? 0, headers: res.headers })) req.setTimeout(0);
       else {
         // The same time-out bounds each silence while the body arrives.
         res.socket?.setTimeout(request.timeoutMs);

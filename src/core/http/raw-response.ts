@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { watchSilence } from './silence-watch.js';
 
 /**
  * A response as a transport hands it over, before reqflow's own handling (redirects, cookies,
@@ -14,7 +15,7 @@ export interface RawResponse {
   headers: IncomingHttpHeaders;
   /** The body as it arrives; `'aborted'` when the server cuts it off. */
   body: Readable;
-  /** Calls `onIdle` when the body has been silent for the request's time-out; returns the remover. */
+  /** Calls `onIdle` when the server has sent nothing of the body for the request's time-out (not while reqflow holds the body back); returns the remover. */
   watchIdle(onIdle: () => void): () => void;
   /** The idle time-out in force, for messages. */
   idleTimeoutMs(): number;
@@ -79,11 +80,8 @@ export function fromIncomingMessage(res: IncomingMessage, framingError: () => Er
     httpVersion: res.httpVersion,
     headers: headersOf(res),
     body: res,
-    watchIdle(onIdle) {
-      // Keep-alive sockets serve many responses: the listener goes when this body is done.
-      socket?.on('timeout', onIdle);
-      return () => socket?.removeListener('timeout', onIdle);
-    },
+    // Keep-alive sockets serve many responses: the listener goes when this body is in (or done with).
+    watchIdle: (onIdle) => (socket ? watchSilence(socket, res, () => socket.timeout ?? 0, onIdle) : () => undefined),
     idleTimeoutMs: () => socket?.timeout ?? 0,
     framingError,
   };

@@ -1,5 +1,6 @@
 import { NetworkError, UsageError } from '../errors/index.js';
 import type { ResponseInfo } from '../model.js';
+import { isEventStream } from '../content-type.js';
 import { AbortHooks } from '../abort-hooks.js';
 import { fieldLines, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
@@ -75,7 +76,8 @@ export function sendHttp(request: OutgoingRequest, agents: AgentPool): Promise<R
 }
 
 function sendTimed(request: OutgoingRequest, agents: AgentPool): Promise<ResponseInfo> {
-  const deadline = request.maxTimeMs !== undefined && !request.keepAliveAfterHeaders ? startDeadline(request.maxTimeMs, request.abort) : undefined;
+  // A `# @streaming` request too: --max-time is lifted only when the answer is an event stream (below).
+  const deadline = request.maxTimeMs !== undefined ? startDeadline(request.maxTimeMs, request.abort) : undefined;
   if (!deadline) return sendWithDeadline(request, agents, undefined);
   return sendWithDeadline(request, agents, deadline).catch((error: unknown) => {
     deadline.clear();
@@ -91,6 +93,8 @@ function maxTimeError(request: OutgoingRequest): NetworkError {
 interface Deadline {
   hooks: AbortHooks;
   fired(): boolean;
+  /** Stops the clock; Ctrl-C still cancels through `hooks`. */
+  disarm(): void;
   clear(): void;
 }
 
@@ -107,6 +111,7 @@ function startDeadline(maxTimeMs: number, run: AbortHooks | undefined): Deadline
   return {
     hooks: new AbortHooks(controller.signal),
     fired: () => fired,
+    disarm: () => clearTimeout(timer),
     clear: () => {
       clearTimeout(timer);
       stopRun?.();
@@ -174,6 +179,8 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
     const onDeadline = deadline ? (): Error => maxTimeError(request) : undefined;
     const info = toResponseInfo(response, Number(process.hrtime.bigint() - started) / 1e6, { method, url, recordLimit: hopRequest.recordLimit, recordHead: hopRequest.recordHead }, hopRequest.abort, onDeadline && deadline ? { fired: deadline.fired, error: onDeadline } : undefined);
     if (deadline) info.stream?.once('close', deadline.clear);
+    // An event stream runs until --stream-timeout or --max-events (docs/streaming.md), not --max-time.
+    if (deadline && request.keepAliveAfterHeaders && isEventStream(info)) deadline.disarm();
     if (cookie) info.cookieSent = cookie;
     return info;
   }

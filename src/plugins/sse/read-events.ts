@@ -1,12 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { ResponseInfo, StreamEvent } from '../../core/model.js';
-import { contentType } from '../../core/content-type.js';
+import { isEventStream } from '../../core/content-type.js';
 import { EventStreamParser } from './parser.js';
-
-function isEventStream(response: ResponseInfo): boolean {
-  return contentType(response).split(';')[0]?.trim() === 'text/event-stream';
-}
 
 /** The events of a `text/event-stream` body, each yielded as soon as its blank line arrives. */
 async function* readEventStream(stream: Readable): AsyncGenerator<StreamEvent> {
@@ -22,6 +18,6 @@ async function* readEventStream(stream: Readable): AsyncGenerator<StreamEvent> {
 export async function sendForEvents(ctx: RequestContext): Promise<ResponseInfo> {
   const { spec } = ctx;
   const response = await ctx.http.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}), streaming: true });
-  if (response.status < 300 && response.stream && isEventStream(response)) response.events = readEventStream(response.stream);
+  if (response.stream && isEventStream(response)) response.events = readEventStream(response.stream);
   return response;
 }
