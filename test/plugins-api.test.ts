@@ -110,7 +110,7 @@ describe('helpers for plugins', () => {
       profile: { ...profile, ...overrides },
       session,
       output: { out: () => undefined, err: (line) => errors.push(line) },
-      report: createFeed({}),
+      report: createFeed({}, undefined),
       prompter: noTerminalPrompter,
       promptCache: new Map(),
       secrets: new SecretRegistry(),

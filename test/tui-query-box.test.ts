@@ -19,13 +19,14 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     if (req.url === '/users') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(USERS));
     if (req.url === '/names') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ names: [`${'a'.repeat(40)}!`] }));
+    if (req.url === '/spaces') return void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `a${' '.repeat(200_000)}b` }));
     if (req.url === '/text') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('plain words\n');
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   workspace = tempDir('reqflow-tui-query-');
-  workspace.write('api.http', ['### list users', `GET ${base}/users`, '', '### plain text', `GET ${base}/text`, '', '### names', `GET ${base}/names`, ''].join('\n'));
+  workspace.write('api.http', ['### list users', `GET ${base}/users`, '', '### plain text', `GET ${base}/text`, '', '### names', `GET ${base}/names`, '', '### spaces', `GET ${base}/spaces`, ''].join('\n'));
 });
 
 afterAll(async () => {
@@ -102,5 +103,13 @@ describe('J, the query box', () => {
     await h.press('J');
     await h.type('$.names[?(@.match(/^(a|a)*$/))]');
     await h.waitFor(() => /ran past its time limit of 300 ms/.test(h.status()), 4000);
+  });
+
+  it('a JMESPath trim over a long run of spaces (quadratic in the library) stops at --script-timeout too', async () => {
+    const h = await sent('spaces', { scriptTimeout: '300', columns: 200 });
+    await h.press('tab', 'tab');
+    await h.press('J');
+    await h.type('trim(name)');
+    await h.waitFor(() => /JMESPath filter "trim\(name\)" failed: ran past its time limit of 300 ms/.test(h.status()), 4000);
   });
 });

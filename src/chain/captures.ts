@@ -21,11 +21,16 @@ function json(exchange: Exchange, what: string): unknown {
   }
 }
 
-/** The captured text, or an error naming the capture when the expression finds nothing; a regex or JSONPath runs under `bounded`'s limit. */
+/** The captured text, or an error naming the capture when the expression finds nothing; a regex, JSONPath or JMESPath runs under `bounded`'s limit. */
 export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string, bounded: BoundedRunner): Promise<string> {
   const body = (): string => responseText(exchange.response);
+  // A query's error (invalid, past the time limit) names the capture, as a regex's does.
+  const named = (query: Promise<unknown>): Promise<unknown> =>
+    query.catch((error: unknown) => {
+      throw error instanceof UsageError ? new UsageError(`${what}: ${error.message}`) : error;
+    });
   let value: unknown;
-  if (syntax === 'jmespath') value = await jmesPath(json(exchange, what), expression);
+  if (syntax === 'jmespath') value = await named(jmesPath(json(exchange, what), expression, bounded));
   else if (expression === 'status') value = exchange.response.status;
   else if (expression === 'body') value = body();
   else if (/^headers?:/i.test(expression)) value = getHeader(exchange.response.headers, expression.slice(expression.indexOf(':') + 1).trim());
@@ -37,9 +42,9 @@ export async function captureValue(expression: string, syntax: 'capture' | 'jmes
       throw new UsageError(`${what}: ${error instanceof SyntaxError ? 'invalid regex: ' : `${expression}: `}${(error as Error).message}`);
     }
     value = match ? (match[1] ?? match[0]) : undefined;
-  } else if (expression.startsWith('jmespath:')) value = await jmesPath(json(exchange, what), expression.slice(9).trim());
-  else if (expression.startsWith('$')) value = await jsonPath(json(exchange, what), expression, bounded);
-  else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await xPath(body(), expression.replace(/^xpath:/, '').trim());
+  } else if (expression.startsWith('jmespath:')) value = await named(jmesPath(json(exchange, what), expression.slice(9).trim(), bounded));
+  else if (expression.startsWith('$')) value = await named(jsonPath(json(exchange, what), expression, bounded));
+  else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await named(xPath(body(), expression.replace(/^xpath:/, '').trim()));
   else value = propertyPath(json(exchange, what), expression);
   if (value === undefined || value === null) throw new UsageError(`${what}: ${expression} matches nothing in the response of "${exchange.name}"`);
   return asText(value);

@@ -5,7 +5,7 @@
  */
 import { stringifyJsonValue } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
-import { filterRunner } from '../core/filter.js';
+import { searchJson } from '../core/jmespath-search.js';
 import { RunTimedOut, type BoundedRunner } from '../core/bounded-run.js';
 
 /**
@@ -50,9 +50,9 @@ export async function xPath(xml: string, expression: string): Promise<string | n
   return result as string | number | boolean;
 }
 
-/** JMESPath `expression` over `json` (restcli's `extract`), with the same library as `--filter`. */
-export async function jmesPath(json: unknown, expression: string): Promise<unknown> {
-  return filterRunner()(expression, json);
+/** JMESPath `expression` over `json` (restcli's `extract`), as `--filter` evaluates it, under `bounded`'s limit. */
+export async function jmesPath(json: unknown, expression: string, bounded: BoundedRunner): Promise<unknown> {
+  return searchJson(expression, json, bounded);
 }
 
 /** `a.b[0].c` over a parsed body (httpyac's `{{login.token}}`, `?? body id == 5`): plain property steps, nothing evaluated. */

@@ -84,7 +84,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
     session,
     ...(environment ? { environment } : {}),
     output: setup.output,
-    report: createFeed(setup.reporter),
+    report: createFeed(setup.reporter, options.scriptTimeoutMs),
     prompter: lazyPrompter(options.interactive === true, io),
     promptCache: new Map(),
     secrets,

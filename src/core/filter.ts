@@ -1,21 +1,19 @@
 import { lazyBuiltin } from './lazy-builtin.js';
-import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
-import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
-import { plainNumbers } from './json-exact.js';
+import { UsageError } from './errors/index.js';
 
-type JMESPath = typeof import('@jmespath-community/jmespath');
+export type JMESPath = typeof import('@jmespath-community/jmespath');
 
 /**
  * Loaded on first use (Node caches it): runs without a filter never load it. Its CommonJS build
  * through require: import() would start Node's ES-module loader for it (~3 ms more).
  */
-async function load(): Promise<JMESPath> {
+export async function loadJmesPath(): Promise<JMESPath> {
   return lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('@jmespath-community/jmespath') as JMESPath;
 }
 
 /** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */
 export async function validateFilter(expression: string, where: string): Promise<void> {
-  const { compile } = await load();
+  const { compile } = await loadJmesPath();
   try {
     compile(expression);
   } catch (error) {
@@ -23,40 +21,24 @@ export async function validateFilter(expression: string, where: string): Promise
   }
 }
 
-/** A filter runner for one run: the JMESPath module is imported once, on the first filter. */
-export function filterRunner(): (expression: string, document: unknown) => Promise<unknown> {
-  let module: Promise<JMESPath> | undefined;
-  return async (expression, document) => {
-    module ??= load();
-    return searchWith(await module, expression, document);
+/**
+ * A filter runner for one run (`--filter`, `# @filter`, `# @query`): the library and the search
+ * (jmespath-search.ts) are loaded on the first filter, and its runner under `limitMs`
+ * (`--script-timeout`) made then too — a run without a filter loads none of them.
+ */
+export function filterRunner(limitMs: number | undefined): (expression: string, document: unknown) => Promise<unknown> {
+  let ready: Promise<(expression: string, document: unknown) => unknown> | undefined;
+  const prepare = async (): Promise<(expression: string, document: unknown) => unknown> => {
+    const { searchWith } = await import('./jmespath-search.js');
+    const { BoundedRunner } = await import('./bounded-run.js');
+    const [jmespath, bounded] = [await loadJmesPath(), new BoundedRunner(limitMs)];
+    return (expression, document) => searchWith(jmespath, expression, document, bounded);
   };
+  return async (expression, document) => (await (ready ??= prepare()))(expression, document);
 }
 
-function searchWith({ search }: JMESPath, expression: string, document: unknown): unknown {
-  if (nestedDeeperThan(document, MAX_JSON_DEPTH)) {
-    // JMESPath and the output recurse through the value: refused here rather than a stack overflow later.
-    throw new ReqflowError(`JMESPath filter ${JSON.stringify(expression)} cannot apply: the JSON is nested more than ${MAX_JSON_DEPTH} levels deep`, { exitCode: ExitCode.httpFailure, hint: 'see the body without a filter (-o json writes it as received)' });
-  }
-  type Json = Parameters<typeof search>[0];
-  // Numbers kept as text (lossless-json objects) are numbers to JMESPath; what passes through is written as received.
-  const exact = plainNumbers(document);
-  let result: unknown;
-  try {
-    result = search((exact ? exact.value : document) as Json, expression);
-  } catch (error) {
-    throw new UsageError(`JMESPath filter ${JSON.stringify(expression)} failed: ${firstLine(error)}`);
-  }
-  if (!exact) return result;
-  let asWritten: unknown;
-  try {
-    asWritten = search(document as Json, expression);
-  } catch {
-    // A computation on numbers (sum, sort_by): only its result's numbers count.
-  }
-  return exact.restore(result, asWritten);
-}
-
-function firstLine(error: unknown): string {
+/** The first line of what `error` says. */
+export function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
 }
 

@@ -39,8 +39,9 @@ function seedOf(event: StreamEvent): EventSeed {
  * The reporting feed of a run: what render-stage handlers hand responses to. Every filter of
  * reqflow is applied here (plain bodies, GraphQL results, each stream event), and nowhere else.
  */
-export function createFeed(reporter: Reporter): ReportFeed {
-  const applyFilter = filterRunner();
+export function createFeed(reporter: Reporter, scriptTimeoutMs: number | undefined): ReportFeed {
+  // Filters run under the script time limit (core/filter.ts says why).
+  const applyFilter = filterRunner(scriptTimeoutMs);
   return {
     reporter,
 

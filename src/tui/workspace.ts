@@ -263,7 +263,7 @@ export class Workspace {
       session,
       ...(environment ? { environment } : {}),
       output: io.output,
-      report: createFeed(io.reporter),
+      report: createFeed(io.reporter, this.options.scriptTimeoutMs),
       prompter: io.prompter,
       promptCache: this.promptCacheOf(session.project),
       secrets: this.secrets,

@@ -1,6 +1,6 @@
 import { jsonPathAll } from '../../chain/query.js';
 import { BoundedRunner } from '../../core/bounded-run.js';
-import { filterRunner } from '../../core/filter.js';
+import { searchJson } from '../../core/jmespath-search.js';
 import { prettyJson } from '../../report/render/json-text.js';
 import { colors } from '../views/format.js';
 
@@ -15,12 +15,11 @@ function queryLanguage(expression: string): 'JSONPath' | 'JMESPath' {
  * every match, as a list. The result comes back as the pane's lines, pretty-printed and coloured.
  */
 export function queryEvaluator(document: unknown, scriptTimeoutMs: number | undefined): (expression: string) => Promise<string[]> {
-  const jmesPath = filterRunner();
-  // One runner for the box, under the UI's --script-timeout: its context is made at the first JSONPath and serves every keystroke.
+  // One runner for the box, under the UI's --script-timeout: its context is made at the first query and serves every keystroke.
   const bounded = new BoundedRunner(scriptTimeoutMs);
   return async (expression) => {
     const trimmed = expression.trim();
-    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : await jmesPath(trimmed, document);
+    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : await searchJson(trimmed, document, bounded);
     return prettyJson(value ?? null, colors).split('\n');
   };
 }
