@@ -57,6 +57,14 @@ describe('a pattern that backtracks without end', () => {
     expect(capture.stdout + capture.stderr).toMatch(/# @capture c \(.*capture\.http:1\): regex:\^\(a\|a\)\*\$: ran past its time limit of 300 ms/);
   }, 40_000);
 
+  test('`# @expectedBodyField` with such a JSONPath is a failed check saying it ran past the limit, not "got nothing"', async () => {
+    const result = await run('field.http', `# @expectedBodyField $.names[?(@.match(/^(a|a)*$/))] x\nGET ${server.url}/json\n`);
+    expect(result.signal).toBeNull();
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✗ expectedBodyField \$\.names\[.*\(field\.http:2\)\n\s+JSONPath \$\.names\[\?\(@\.match\(\/\^\(a\|a\)\*\$\/\)\)\]: ran past its time limit of 300 ms/);
+    expect(result.stdout).not.toContain('got nothing');
+  }, 40_000);
+
   test('a JSONPath filter in a reference to a response stops at --script-timeout too, not the default 5 s', async () => {
     const result = await run('reference.http', `# @name j\nGET ${server.url}/json\n\n###\nGET ${server.url}/x?v={{j.response.body.$.names[?(@.match(/^(a|a)*$/))]}}\n`, 'run');
     expect(result.signal).toBeNull();

@@ -209,12 +209,19 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
       continue;
     }
     const path = match[1] as string;
+    let document: unknown;
+    try {
+      document = JSON.parse(bodyText()) as unknown;
+    } catch {
+      // A body that is no JSON holds nothing a path finds: "got nothing" below.
+    }
     let actual: unknown;
     try {
-      const parsed = JSON.parse(bodyText()) as unknown;
-      actual = path.startsWith('$') ? await jsonPath(parsed, path, bounded) : propertyPath(parsed, path);
-    } catch {
-      actual = undefined;
+      actual = path.startsWith('$') ? await jsonPath(document, path, bounded) : propertyPath(document, path);
+    } catch (error) {
+      // An invalid JSONPath, or one that ran past its limit: the check cannot be evaluated, and says why (not "got nothing").
+      add(`expectedBodyField ${path}`, false, (error as Error).message, true);
+      continue;
     }
     const expected = convert(actual, (match[2] as string).trim());
     add(`expectedBodyField ${path}`, JSON.stringify(actual) === JSON.stringify(expected), `expected ${path} to be ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`);
