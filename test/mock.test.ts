@@ -328,3 +328,37 @@ components:
   expect(await (await fetch(`${url}/pets/9`)).json()).toEqual({ id: 7, name: 'Rex' });
   expect((await fetch(`${url}/pets/9`, { method: 'DELETE' })).status).toBe(204);
 });
+
+describe('YAML read as request files read it (core schema, scalars as written)', () => {
+  const AS_WRITTEN = `
+routes:
+  - method: GET
+    path: /v
+    headers: {X-Version: 1.10, X-Zip: 0755, X-Day: 2024-01-01}
+    body: {version: 1.10, day: 2024-01-01, at: 2024-01-01T10:00:00Z, id: 12345678901234567891, echo: "{{request.query.q}}"}
+  - method: GET
+    path: /day
+    body: 2024-01-01
+  - method: GET
+    path: /events
+    sse: {interval: 1ms, events: [{data: {v: 1.10, day: 2024-01-01}}]}
+`;
+
+  test('a date is served as its text and 1.10 as written, in bodies, headers and events (not a timestamp, not 1.1)', async () => {
+    const { url } = await mockFile(AS_WRITTEN);
+    const answer = await fetch(`${url}/v?q=hi`);
+    expect(answer.headers.get('x-version')).toBe('1.10');
+    expect(answer.headers.get('x-zip')).toBe('0755');
+    expect(answer.headers.get('x-day')).toBe('2024-01-01');
+    expect(await answer.text()).toBe('{"version":1.10,"day":"2024-01-01","at":"2024-01-01T10:00:00Z","id":12345678901234567891,"echo":"hi"}');
+    expect(await (await fetch(`${url}/day`)).text()).toBe('2024-01-01');
+    expect(await (await fetch(`${url}/events`)).text()).toContain('data: {"v":1.10,"day":"2024-01-01"}\n');
+  });
+
+  test('a tag with no JSON form (!!binary, !!set) is refused at load, as in a request file (exit 2)', async () => {
+    files.write('binary.mock.yaml', 'routes:\n  - {method: GET, path: /b, body: !!binary aGVsbG8=}\n');
+    const result = await runCli(['mock', 'binary.mock.yaml', '--port', '0'], { cwd: files.dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^reqflow: binary\.mock\.yaml: not valid YAML: unknown tag .*binary/);
+  });
+});

@@ -4,6 +4,7 @@
  * error names the file and the field (`routes[3].pathType`).
  */
 import { existsSync, statSync } from 'node:fs';
+import type { Schema } from 'js-yaml';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../core/duration.js';
@@ -13,6 +14,8 @@ import { NOT_IN_HEADER_VALUE } from '../core/headers.js';
 import { notAFile } from '../core/not-a-file.js';
 import { real } from '../core/project.js';
 import { expansionPastLimit } from '../plugins/format-yaml/alias-expansion.js';
+import { readingsAsWritten, type WrittenReadings } from '../plugins/format-yaml/as-written.js';
+import { requestSchema } from '../plugins/format-yaml/request-schema.js';
 import { bodyFileInside } from './body-file.js';
 import { compileRoutePattern, type RoutePattern } from './route-pattern.js';
 
@@ -109,7 +112,8 @@ class Checker {
     return ms;
   }
 
-  headers(value: unknown, field: string): Record<string, string> {
+  /** `written`: the same headers with every scalar as its text (`1.10`, `0755`), sent so. */
+  headers(value: unknown, field: string, written: Obj | undefined): Record<string, string> {
     if (value === undefined) return {};
     if (!isObject(value)) this.fail(field, 'must be a map of header names to values');
     const headers: Record<string, string> = {};
@@ -119,30 +123,37 @@ class Checker {
       // A line break would end the header (every answer of the route a 500): refused here, at load.
       const bad = NOT_IN_HEADER_VALUE.exec(String(v))?.[0];
       if (bad !== undefined) this.fail(`${field}.${name}`, `holds a character a header cannot carry (${codePointName(bad)})`);
-      headers[name] = String(v);
+      const text = written?.[name];
+      headers[name] = typeof text === 'string' ? text : String(v);
     }
     return headers;
   }
 }
 
-function sseSpec(value: unknown, field: string, check: Checker): SseSpec {
+/** `exact`: the same `sse` with numbers as written, whose events' data is sent. */
+function sseSpec(value: unknown, field: string, check: Checker, exact: unknown): SseSpec {
   if (!isObject(value)) check.fail(field, 'must be a map with events (and interval, repeat)');
   if (!Array.isArray(value.events) || value.events.length === 0) check.fail(`${field}.events`, 'must be a non-empty list');
+  const exactEvents = isObject(exact) && Array.isArray(exact.events) ? exact.events : [];
   const events = value.events.map((event: unknown, i): SseEvent => {
     const at = `${field}.events[${i}]`;
     if (!isObject(event)) check.fail(at, 'must be a map with data (and event, id)');
     if (event.data === undefined) check.fail(`${at}.data`, 'is missing');
     const name = check.optionalString(event.event, `${at}.event`);
     const id = check.optionalString(event.id, `${at}.id`);
-    return { data: event.data, ...(name !== undefined ? { event: name } : {}), ...(id !== undefined ? { id } : {}) };
+    const exactEvent: unknown = exactEvents[i];
+    return { data: isObject(exactEvent) ? exactEvent.data : event.data, ...(name !== undefined ? { event: name } : {}), ...(id !== undefined ? { id } : {}) };
   });
   const repeat = value.repeat === undefined ? 1 : check.integer(value.repeat, `${field}.repeat`, 1, Math.floor(MAX_SSE_SENDS / events.length));
   return { events, intervalMs: value.interval === undefined ? 1000 : check.duration(value.interval, `${field}.interval`), repeat };
 }
 
-function route(value: unknown, index: number, baseDir: string, folder: string, check: Checker): MockRoute {
+/** One route, checked on the request schema's reading (`value`); its body and headers served from `asWritten`'s. */
+function route(value: unknown, index: number, baseDir: string, folder: string, check: Checker, asWritten: { exact: unknown; written: unknown }): MockRoute {
   const field = `routes[${index}]`;
   if (!isObject(value)) check.fail(field, 'must be a map (method, path, status, …)');
+  const exact = isObject(asWritten.exact) ? asWritten.exact : value;
+  const writtenHeaders = isObject(asWritten.written) && isObject(asWritten.written.headers) ? asWritten.written.headers : undefined;
   const unknown = Object.keys(value).find((key) => !ROUTE_KEYS.has(key));
   if (unknown !== undefined) check.fail(`${field}.${unknown}`, `is not a route field (known: ${[...ROUTE_KEYS].join(', ')})`);
   const method = check.string(value.method, `${field}.method`).toUpperCase();
@@ -178,18 +189,21 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
     path,
     pathType,
     status: value.status === undefined ? 200 : check.integer(value.status, `${field}.status`, 100, 599),
-    headers: check.headers(value.headers, `${field}.headers`),
+    headers: check.headers(value.headers, `${field}.headers`, writtenHeaders),
     delayMs: value.delay === undefined ? 0 : check.duration(value.delay, `${field}.delay`),
     ...(name !== undefined ? { name } : {}),
     ...(pattern ? { pattern } : {}),
-    ...(value.body !== undefined ? { body: value.body } : {}),
+    ...(value.body !== undefined ? { body: exact.body } : {}),
     ...(bodyFile !== undefined ? { bodyFile } : {}),
-    ...(value.sse !== undefined ? { sse: sseSpec(value.sse, `${field}.sse`, check) } : {}),
+    ...(value.sse !== undefined ? { sse: sseSpec(value.sse, `${field}.sse`, check, exact.sse) } : {}),
   };
 }
 
-/** A parsed mock document (YAML or JSON) to a config; `file` is for messages and bodyFile paths. */
-export function toMockConfig(document: unknown, file: string): MockConfig {
+/**
+ * A parsed mock document (YAML or JSON) to a config; `file` is for messages and bodyFile paths.
+ * `readings`: the same document's bodies and headers as written (a YAML file's, as-written.ts).
+ */
+export function toMockConfig(document: unknown, file: string, readings?: WrittenReadings): MockConfig {
   const check: Checker = new Checker(file); // annotated, so its `never` checks narrow
   if (!isObject(document)) check.fail('the file', 'must be a YAML or JSON map with routes');
   // A misspelt `port` or `logging` must not go unnoticed, as a misspelt route field does not.
@@ -204,9 +218,15 @@ export function toMockConfig(document: unknown, file: string): MockConfig {
     port: document.port === undefined ? DEFAULT_PORT : check.integer(document.port, 'port', 0, 65535),
     host: document.host === undefined ? DEFAULT_HOST : check.string(document.host, 'host'),
     logging: document.logging === undefined ? false : check.boolean(document.logging, 'logging'),
-    routes: document.routes.map((value: unknown, index) => route(value, index, baseDir, folder, check)),
+    routes: document.routes.map((value: unknown, index) => route(value, index, baseDir, folder, check, { exact: routesOf(readings?.exact)?.[index], written: routesOf(readings?.written)?.[index] })),
   };
 }
+
+/** The routes of a reading of the file. */
+const routesOf = (reading: unknown): unknown[] | undefined => (isObject(reading) && Array.isArray(reading.routes) ? reading.routes : undefined);
+
+/** Whether some route's header value reads as a number or true/false: its text as written is then read too. */
+const holdsTypedHeader = (document: unknown): boolean => (routesOf(document) ?? []).some((route) => isObject(route) && isObject(route.headers) && Object.values(route.headers).some((value) => typeof value === 'number' || typeof value === 'boolean'));
 
 /** Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`). */
 export async function loadMockConfig(file: string): Promise<MockConfig> {
@@ -218,15 +238,19 @@ export async function loadMockConfig(file: string): Promise<MockConfig> {
   } catch (error) {
     throw new UsageError(`${file}: cannot read the mock file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const { load } = await import('js-yaml');
-  let document: unknown;
-  try {
-    document = load(text); // JSON is YAML too
-  } catch (error) {
-    throw new UsageError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const yaml = await import('js-yaml');
+  const read = (schema: Schema): unknown => {
+    try {
+      return yaml.load(text, { schema }); // JSON is YAML too
+    } catch (error) {
+      throw new UsageError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+    }
+  };
+  // As a request file is read (request-schema.ts): a date is the text written, not a timestamp; no custom tags.
+  const document = read(requestSchema(yaml));
   // Aliases inside aliases grow exponentially (the "billion laughs"): a few hundred bytes rendered for a minute, blocking every client.
   const past = expansionPastLimit(document);
   if (past !== undefined) throw new UsageError(`${file}: its aliases (*name) expand to more than ${past}`, { hint: 'a file that repeats anchors inside anchors grows exponentially: write the values out' });
-  return toMockConfig(document, file);
+  // Served as written, as a request file sends: a body's `1.10` and 64-bit ids, a header's `1.10` or `0755`.
+  return toMockConfig(document, file, await readingsAsWritten(yaml, text, document, read, holdsTypedHeader(document)));
 }

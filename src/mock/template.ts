@@ -8,7 +8,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { asText, jsonPath } from '../chain/query.js';
 import type { BoundedRunner } from '../core/bounded-run.js';
-import { parseJsonExact } from '../core/json-exact.js';
+import { isLosslessNumber, parseJsonExact } from '../core/json-exact.js';
 
 export interface MockRequest {
   method: string;
@@ -97,6 +97,8 @@ export async function renderValue(value: unknown, request: MockRequest): Promise
     return renderText(value, request);
   }
   if (Array.isArray(value)) return Promise.all(value.map((item) => renderValue(item, request)));
+  // A number kept as written (`1.10`, a 64-bit id): sent as it is, not taken apart as an object.
+  if (isLosslessNumber(value)) return value;
   if (typeof value === 'object' && value !== null) {
     const entries = await Promise.all(Object.entries(value).map(async ([key, item]) => [key, await renderValue(item, request)] as const));
     return Object.fromEntries(entries);

@@ -2,9 +2,9 @@ import { ParseError } from '../../core/errors/index.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import { isObject, requestItems } from '../format-json/shape.js';
 import { specsFromData } from '../format-json/structured.js';
-import { requestSchema, writtenScalarsSchema } from './request-schema.js';
+import { requestSchema } from './request-schema.js';
 import { expansionPastLimit } from './alias-expansion.js';
-import { holdsInexactNumbers } from '../../core/json-exact.js';
+import { readingsAsWritten } from './as-written.js';
 
 interface YamlMark {
   line: number;
@@ -16,13 +16,6 @@ function definesAnchor(text: string, key: string): boolean {
   const name = key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return new RegExp(`^(?:${name}|"${name}"|'${name}')[ \\t]*:[ \\t]*&`, 'm').test(text);
 }
-
-/**
- * What js-yaml may read otherwise than written: 16 digits in a row, a digit before `.`, `e` or `E`
- * (`1.10`, `1e3`, `1e400`), `-0`, `.inf`, `.nan`. A match anywhere (a URL's `127.0.0.1` too) only
- * costs a second reading.
- */
-const MAY_BE_INEXACT = /\d{16}|\d[.eE]|-0|\.(?:inf|nan)\b/i;
 
 /** Whether some request's header value is a number or true/false (js-yaml's reading of what is written). */
 function holdsTypedHeader(data: unknown): boolean {
@@ -53,10 +46,9 @@ const plugin: Plugin = {
       if (past !== undefined) {
         throw new ParseError(ctx.file, 1, 1, `its aliases (*name) expand to more than ${past}`, { hint: 'a file that repeats anchors inside anchors grows exponentially (the "billion laughs"); write the values out' });
       }
-      // A number a double did not keep (past 2^53, `1e400`, `1.10`): the file is read again for the bodies, keeping its text.
-      const exact = holdsInexactNumbers(data) || MAY_BE_INEXACT.test(text) ? read((await import('./exact-numbers.js')).exactNumbersSchema(yaml)) : data;
-      // A header's value written as a number or true/false: read again with every scalar as its text, to send it as written.
-      const written = holdsTypedHeader(data) ? read(writtenScalarsSchema(yaml)) : undefined;
+      // A number a double did not keep (past 2^53, `1e400`, `1.10`) is read again for the bodies, keeping its text;
+      // a header's value written as a number or true/false, with every scalar as its text, to send it as written.
+      const { exact, written } = await readingsAsWritten(yaml, text, data, read, holdsTypedHeader(data));
       ctx.requests.push(...specsFromData(data, ctx.file, { exact, ...(written !== undefined ? { written } : {}), definesAnchor: (key) => definesAnchor(ctx.text, key) }));
     },
   },
