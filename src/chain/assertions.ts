@@ -125,7 +125,7 @@ async function subject(kind: string, argument: string, exchange: Exchange, evalu
       return argument.startsWith('$') ? jsonPath(body, argument, bounded) : propertyPath(body, argument);
     }
     case 'xpath':
-      return xPath(responseText(exchange.response), argument);
+      return xPath(responseText(exchange.response), argument, bounded);
     case 'js':
       return evaluate(argument);
     default:

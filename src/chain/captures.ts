@@ -44,7 +44,7 @@ export async function captureValue(expression: string, syntax: 'capture' | 'jmes
     value = match ? (match[1] ?? match[0]) : undefined;
   } else if (expression.startsWith('jmespath:')) value = await named(jmesPath(json(exchange, what), expression.slice(9).trim(), bounded));
   else if (expression.startsWith('$')) value = await named(jsonPath(json(exchange, what), expression, bounded));
-  else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await named(xPath(body(), expression.replace(/^xpath:/, '').trim()));
+  else if (expression.startsWith('/') || expression.startsWith('xpath:')) value = await named(xPath(body(), expression.replace(/^xpath:/, '').trim(), bounded));
   else value = propertyPath(json(exchange, what), expression);
   if (value === undefined || value === null) throw new UsageError(`${what}: ${expression} matches nothing in the response of "${exchange.name}"`);
   return asText(value);

@@ -51,7 +51,7 @@ async function selectBody(text: string, selector: string, xml: boolean, what: st
     return asText(value);
   }
   if (selector.startsWith('/') || xml) {
-    const value = await xPath(text, selector);
+    const value = await xPath(text, selector, bounded);
     if (value === undefined) throw new VariableError(`${what}: ${selector} matches nothing`, { atRequest: true });
     return String(value);
   }
