@@ -7,15 +7,16 @@
 import { sessionFileFor } from './helpers/session-file.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { mayApply, SessionCookieJar } from '../src/core/http/cookie-jar.js';
+import { MAX_COOKIE_AGE_MS, mayApply, SessionCookieJar } from '../src/core/http/cookie-jar.js';
 import type { Session } from '../src/core/model.js';
 
 const tmp = tempDir('reqflow-cookies-');
+const DAY_MS = 24 * 60 * 60 * 1000;
 let server: Server;
 let base = '';
 const sessions = new Set<string>();
@@ -45,6 +46,8 @@ beforeAll(async () => {
     if (req.url === '/prefixes') return json(200, { ok: true }, { 'Set-Cookie': ['__host-lower=1; Path=/', '__SECURE-upper=1; Path=/', '__HOST-dom=1; Secure; Path=/; Domain=127.0.0.1', 'plain=1; Path=/'] } as never);
     // RFC 6265's way to delete cookies: Max-Age=0, or an Expires in the past.
     if (req.url === '/logout') return json(200, { ok: true }, { 'Set-Cookie': ['sid=; Path=/; Max-Age=0', 'theme=x; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT'] } as never);
+    // Expiries past any date a program can hold, or years ahead: kept 400 days at most (RFC 6265bis).
+    if (req.url === '/forever') return json(200, { ok: true }, { 'Set-Cookie': ['huge=1; Path=/; Max-Age=999999999999999999999', `far=1; Path=/; Expires=${new Date(Date.now() + 10 * 365 * DAY_MS).toUTCString()}`, 'hour=1; Path=/; Max-Age=3600'] } as never);
     return json(200, { cookie: req.headers.cookie ?? null });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -116,6 +119,42 @@ describe('the cookie jar', () => {
     expect((await cookies('list')).stdout).toBe('no cookies kept for profile "default"\n');
     expect(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, tmp.dir), 'utf8')).not.toMatch(/"key": "(sid|theme)"/);
     expect((await run('GET BASE/private\n')).code).toBe(1);
+  });
+
+  test('an expiry past the latest date (Max-Age=999999999999999999999) or years ahead is kept 400 days; the jar lists and sends it', async () => {
+    const { run, cookies, env } = cli('forever');
+    const before = Date.now();
+    expect((await run('GET BASE/forever\n\n###\nGET BASE/echo\n')).code).toBe(0);
+    expect(seen.at(-1)?.cookie).toBe('huge=1; far=1; hour=1');
+    const listed = await cookies('list');
+    expect(listed).toMatchObject({ code: 0, stderr: '' }); // was exit 70: "Invalid time value"
+    const json = await cookies('list', '--json');
+    expect(json.code).toBe(0);
+    const expires = Object.fromEntries((JSON.parse(json.stdout) as { cookies: Array<{ name: string; expires: string }> }).cookies.map((c) => [c.name, Date.parse(c.expires)]));
+    for (const name of ['huge', 'far']) {
+      expect(expires[name]).toBeGreaterThanOrEqual(before + MAX_COOKIE_AGE_MS - 1000);
+      expect(expires[name]).toBeLessThanOrEqual(Date.now() + MAX_COOKIE_AGE_MS);
+      expect(listed.stdout).toContain(`\t${name}\t${new Date(expires[name] as number).toISOString()}\t`);
+    }
+    expect(expires.hour).toBeLessThanOrEqual(Date.now() + 3600_000);
+    // The session file keeps a date, not the Max-Age as it came.
+    expect(readFileSync(sessionFileFor(env.REQFLOW_STATE_DIR, tmp.dir), 'utf8')).not.toMatch(/maxAge/);
+  });
+
+  test('a jar an older version saved with Max-Age=1e21 is read: listed (400 days from its last use), sent, cleared', async () => {
+    const { run, cookies, env } = cli('old-jar');
+    const lastUsed = new Date(Date.now() - DAY_MS);
+    const file = sessionFileFor(env.REQFLOW_STATE_DIR, tmp.dir);
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    const saved = { key: 'old', value: 'v', maxAge: 1e21, domain: '127.0.0.1', path: '/', hostOnly: true, creation: lastUsed.toISOString(), lastAccessed: lastUsed.toISOString() };
+    writeFileSync(file, JSON.stringify({ version: 1, variables: {}, data: { cookies: { version: 'tough-cookie@6.1.0', storeType: 'MemoryCookieStore', rejectPublicSuffixes: true, cookies: [saved] } } }), { mode: 0o600 });
+    const listed = await cookies('list', '--json');
+    expect(listed).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(listed.stdout)).toMatchObject({ cookies: [{ name: 'old', expires: new Date(lastUsed.getTime() + MAX_COOKIE_AGE_MS).toISOString() }] });
+    expect((await cookies('list')).code).toBe(0);
+    expect((await run('GET BASE/echo\n')).code).toBe(0);
+    expect(seen.at(-1)?.cookie).toBe('old=v');
+    expect((await cookies('clear')).stdout).toBe('removed 1 cookie of profile "default"\n');
   });
 
   test('a cookie set on a redirect hop is sent on the next hop', async () => {

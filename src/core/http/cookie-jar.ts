@@ -5,7 +5,7 @@
  * the session holds one that may apply: a run without cookies never loads it; from the build's
  * bundle (dist/bundle/tough-cookie.cjs) it is one CommonJS file.
  */
-import type { CookieJar } from 'tough-cookie';
+import type { Cookie, CookieJar } from 'tough-cookie';
 import { requireBundled } from '../bundled-dependency.js';
 import type { Session } from '../model.js';
 
@@ -19,6 +19,13 @@ const SESSION_KEY = 'cookies';
  * session file, and the `Cookie` header of every later request to it, without end.
  */
 export const COOKIE_LIMITS = { bytes: 4096, perDomain: 180, total: 3000 };
+
+/**
+ * The furthest ahead a cookie may expire, from when it was set: 400 days, as RFC 6265bis, browsers
+ * and curl cap `Max-Age` and `Expires`. Unbounded, `Max-Age=999999999999999999999` is an expiry no
+ * `Date` can hold, and every listing of the jar threw.
+ */
+export const MAX_COOKIE_AGE_MS = 400 * 24 * 60 * 60 * 1000;
 
 /** What the HTTP core asks of a jar (see `OutgoingRequest.cookies`). */
 export interface CookieStore {
@@ -122,6 +129,33 @@ function lastUsed(cookie: { lastAccessed: Date | 'Infinity' | null; creation: Da
 }
 
 /**
+ * The cookie with its expiry as a date at most {@link MAX_COOKIE_AGE_MS} after `setAt`, `Max-Age`
+ * made absolute (RFC 6265 §5.2.2: set time plus its seconds; tough-cookie counts it from the
+ * cookie's last use, so a cookie sent often never expired). One already so, or a session cookie, is returned as is.
+ */
+function withCappedExpiry(cookie: Cookie, setAt: Date): Cookie {
+  const expiry = cookie.expiryTime(setAt);
+  const latest = setAt.getTime() + MAX_COOKIE_AGE_MS;
+  if (expiry === undefined || expiry === Infinity || (cookie.maxAge === null && expiry <= latest)) return cookie;
+  const capped = cookie.clone() ?? cookie;
+  capped.maxAge = null;
+  capped.expires = new Date(Math.max(0, Math.min(expiry, latest))); // Max-Age=0 is -Infinity: 1970, expired
+  return capped;
+}
+
+/**
+ * A saved jar's cookies with their expiry capped as a new one's is: an older version kept
+ * `Max-Age` as it came (`1e21`), which no listing could print. Each counts from its last use,
+ * as tough-cookie read it then.
+ */
+async function capSavedExpiries(jar: CookieJar): Promise<void> {
+  for (const cookie of await jar.store.getAllCookies()) {
+    const capped = withCappedExpiry(cookie, cookie.lastAccessed instanceof Date ? cookie.lastAccessed : new Date());
+    if (capped !== cookie) await jar.store.putCookie(capped);
+  }
+}
+
+/**
  * Cookies a server expired (`Max-Age=0`, an `Expires` in the past: RFC 6265's way to delete one)
  * are removed, not kept: tough-cookie keeps them and only leaves them out when it is asked for them.
  */
@@ -184,6 +218,7 @@ export class SessionCookieJar implements CookieStore {
         } catch {
           this.warn(`the cookies saved for profile "${this.session.profile}" could not be read; starting with none`);
         }
+        await capSavedExpiries(jar);
       }
       for (const cookie of (jar.serializeSync()?.cookies ?? []) as Array<{ value?: string }>) if (cookie.value) this.onValue(cookie.value);
       return jar;
@@ -210,8 +245,8 @@ export class SessionCookieJar implements CookieStore {
     for (const header of setCookie) {
       if (Buffer.byteLength(cookiePair(header)) > COOKIE_LIMITS.bytes) continue; // ignored, as browsers do
       const parsed = Cookie.parse(header);
-      if (parsed && breaksPrefix(parsed)) continue; // ignored, as browsers and curl do
-      const cookie = await jar.setCookie(header, url, { ignoreError: true });
+      if (!parsed || breaksPrefix(parsed)) continue; // ignored, as browsers and curl do
+      const cookie = await jar.setCookie(withCappedExpiry(parsed, new Date()), url, { ignoreError: true });
       if (cookie) this.onValue(cookie.value);
     }
     await dropExpired(jar); // before the limits: a deleted cookie must not push out a live one
