@@ -49,6 +49,41 @@ describe('EventStreamParser (WHATWG event-stream rules)', () => {
   test('the id shows only on the event that carried it', () => {
     expect(parse('id: 1\ndata: a\n\ndata: b\n\n')).toEqual([{ id: '1', data: 'a' }, { data: 'b' }]);
   });
+
+  test('only the stream\'s leading BOM is dropped; bytes that are not UTF-8 read as U+FFFD, as TextDecoder reads them', () => {
+    expect(parse('data: \uFEFFx\n\n')).toEqual([{ data: '\uFEFFx' }]);
+    expect(parse('\n\uFEFFdata: x\n\n')).toEqual([]); // a field named "\uFEFFdata"
+    expect(parse(Buffer.from([...Buffer.from('data: a'), 0xc3, 0x0a, ...Buffer.from('id: '), 0xff, 0x0a, ...Buffer.from('data: '), 0xe2, 0x82, 0x0a, 0x0a]))).toEqual([{ data: 'a\uFFFD\n\uFFFD', id: '\uFFFD' }]);
+  });
+
+  test('blank lines around events, their CR and LF split across chunks, an event begun without data', () => {
+    expect(parse('data: a\r', '\n\r\n\r', '\n\n', 'event: x\n\n\n\r\ndata: b\n\n')).toEqual([{ data: 'a' }, { data: 'b' }]);
+    expect(parse('\r', '\n', 'data: c\r', '\r')).toEqual([{ data: 'c' }]);
+  });
+});
+
+describe('bounded', () => {
+  /** Feeds 64 KiB chunks of `line` until the parser throws; returns the bytes fed by then (a cap keeps the loop finite). */
+  function bytesUntilRefused(line: string): number {
+    const parser = new EventStreamParser();
+    const chunk = Buffer.from(line.repeat(Math.ceil(65_536 / line.length)));
+    let fed = 0;
+    try {
+      for (; fed < 256 * 1024 * 1024; fed += chunk.length) parser.push(chunk);
+    } catch (error) {
+      expect((error as Error).message).toBe('the server sent an event larger than 16 MiB');
+    }
+    return fed;
+  }
+
+  test('an event\'s size is what it holds: 16 MiB of empty data lines (their line feeds), of short ones, of one line', () => {
+    const limit = 16 * 1024 * 1024;
+    const emptyLines = bytesUntilRefused('data\n') / 5; // a line feed joins each to the next
+    expect(emptyLines).toBeGreaterThan(limit - 65_536);
+    expect(emptyLines).toBeLessThan(limit + 65_536);
+    expect(bytesUntilRefused('data:x\n') / 7).toBeLessThan(limit / 2 + 65_536); // "x" and a line feed each
+    expect(bytesUntilRefused('x')).toBeLessThan(limit + 65_536);
+  }, 120_000);
 });
 
 describe('linear time', () => {
@@ -69,4 +104,13 @@ describe('linear time', () => {
     expect(parser.push('\n\n')).toHaveLength(1);
     expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(20_000); // a guard against quadratic time (that takes minutes), not a benchmark: a busy 2-core machine took 2.2 s
   }, 60_000);
+
+  test('256 MB of blank lines with no event begun: skipped a run at a time, not one line at a time (well under a second on a quiet machine)', () => {
+    const parser = new EventStreamParser();
+    const chunk = Buffer.alloc(65_536, '\r\n');
+    const started = process.hrtime.bigint();
+    for (let total = 0; total < 256 * 1024 * 1024; total += chunk.length) expect(parser.push(chunk)).toEqual([]);
+    expect(parser.push('data: after\n\n')).toEqual([{ data: 'after' }]);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(20_000); // a guard, not a benchmark: each line dispatched an empty event, 320 MB took 25-60 s
+  }, 120_000);
 });

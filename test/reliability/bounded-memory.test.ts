@@ -30,6 +30,41 @@ function pour(socket: Socket, chunk: string | Buffer): void {
   more();
 }
 
+/** Writes `chunk` until `bytes` are written, then ends: a body whose end shows the client got through it. */
+function pourUpTo(socket: Socket, chunk: Buffer, bytes: number): void {
+  let sent = 0;
+  const more = (): void => {
+    while (socket.writable && sent < bytes) {
+      sent += chunk.length;
+      if (!socket.write(chunk)) return void socket.once('drain', more);
+    }
+    socket.end();
+  };
+  more();
+}
+
+/** A 64 KiB chunk of `line` repeated. */
+const linesOf = (line: string): Buffer => Buffer.from(line.repeat(Math.ceil(65_536 / line.length)));
+
+/**
+ * One server-sent event that never ends, of each shape of line: [name, a chunk of its lines, MiB
+ * sent, how it ends]: at the 16 MiB event limit, or with the body (the unfinished event dropped). Each line was a string in an array (an empty one costing ~20 bytes: 16 MiB of `data`
+ * lines took 380 MB), and a data line cut from a chunk kept the whole chunk alive (a 20-byte line
+ * after 64 KB of comment, chunk after chunk: the RSS grew with the body).
+ */
+const SSE_SHAPES: Array<[string, Buffer, number, 'limit' | 'end']> = [
+  ['empty data lines', linesOf('data\n'), 128, 'limit'],
+  ['short data lines', linesOf('data:x\n'), 128, 'limit'],
+  ['data lines behind 64 KB comments', Buffer.from(`:${'p'.repeat(65_000)}\ndata:${'a'.repeat(20)}\n`), 256, 'end'],
+  ['comments', linesOf(':\n'), 64, 'end'],
+  ['id lines', linesOf('id: 1\n'), 64, 'end'],
+  ['event lines', linesOf('event: e\n'), 64, 'end'],
+  ['retry lines', linesOf('retry: 1\n'), 64, 'end'],
+  ['unknown field names without values', linesOf('x\n'), 64, 'end'],
+];
+/** Peak RSS for one event's worth of lines: the 16 MiB the limit allows, its text and the process (~90 MB while streaming). */
+const SSE_LIMIT_MB = 160;
+
 /** An endless body: no length, sent until the client goes away. */
 const endless = (type: string, extra = ''): string => `HTTP/1.1 200 OK\r\nContent-Type: ${type}\r\n${extra}Connection: close\r\n\r\n`;
 
@@ -47,6 +82,8 @@ beforeAll(async () => {
       if (path === '/endless-number') return void (socket.write(`${json}[`), pour(socket, '1'.repeat(64 * 1024)));
       if (path === '/endless-literal') return void (socket.write(`${json}[t`), pour(socket, 'r'.repeat(64 * 1024)));
       if (path === '/many-events') return void (socket.write('HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n\r\n'), pour(socket, 'data: x\n\n'.repeat(6554)));
+      const shape = SSE_SHAPES.find(([name]) => path === `/sse-shape/${encodeURIComponent(name)}`);
+      if (shape) return void (socket.write(endless('text/event-stream')), pourUpTo(socket, shape[1], shape[2] * 1024 * 1024));
       if (path === '/endless-json') return void (socket.write(endless('application/json')), pour(socket, 'a'.repeat(64 * 1024)));
       if (path === '/endless-line') return void (socket.write(endless('text/plain')), pour(socket, 'x'.repeat(64 * 1024)));
       if (path.startsWith('/bomb')) {
@@ -83,6 +120,15 @@ test('an endless server-sent event: exit 4 at 16 MiB, bounded memory', async () 
   expect(result.stderr).toMatch(/16 MiB/);
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
 });
+
+test.each(SSE_SHAPES.map(([name, , , end]) => [name, end]))('one server-sent event of %s: memory bounded by the 16 MiB event limit, not by how many lines it has', async (name, end) => {
+  const result = await runMeasured(['run', file(`sse-${name.replace(/\W+/g, '-')}.http`, `# @streaming true\nGET BASE/sse-shape/${encodeURIComponent(name)}\n`), '-o', 'json']);
+  expect(result.stderr).not.toMatch(/internal error|heap out of memory/);
+  expect(result.code).toBe(end === 'limit' ? 4 : 0);
+  if (end === 'limit') expect(result.stderr).toMatch(/the server sent an event larger than 16 MiB\n/);
+  expect(result.peakMb).toBeGreaterThan(0);
+  expect(result.peakMb).toBeLessThan(SSE_LIMIT_MB);
+}, 120_000); // a few seconds each here; CPU-bound, so several times that on a busy machine
 
 test('an endless stream of tiny events: constant memory however many arrive', async () => {
   // Each event used to leave a few hundred bytes behind (~450 MB by 600,000 events). The old
