@@ -51,7 +51,7 @@ export function storeTokens(session: Session, response: TokenResponse, meta: { g
     tokenType: !response.token_type || response.token_type.toLowerCase() === 'bearer' ? 'Bearer' : response.token_type,
     obtainedAt: new Date(now).toISOString(),
   };
-  if (typeof response.expires_in === 'number' && Number.isFinite(response.expires_in)) stored.expiresAt = new Date(now + response.expires_in * 1000).toISOString();
+  if (typeof response.expires_in === 'number' && Number.isFinite(response.expires_in)) stored.expiresAt = new Date(now + lifetimeMs(response.expires_in)).toISOString();
   const refreshToken = response.refresh_token ?? previous?.refreshToken;
   if (refreshToken) stored.refreshToken = refreshToken;
   const scope = response.scope ?? previous?.scope ?? meta.requestedScope;
@@ -59,6 +59,18 @@ export function storeTokens(session: Session, response: TokenResponse, meta: { g
   session.set(TOKEN_VARIABLE, response.access_token);
   session.setData(OAUTH_SESSION_KEY, stored);
   return stored;
+}
+
+/**
+ * The longest lifetime kept: 100 years. RFC 6749 sets no upper bound on `expires_in`, and a server
+ * may mean "never expires" by a huge one (`1e13`), but past about 275,000 years from 1970 no date
+ * can hold the expiry (`Invalid time value`): such a token is valid, so it is kept as long-lived.
+ */
+const MAX_LIFETIME_SECONDS = 100 * 365.25 * 24 * 60 * 60;
+
+/** A server's `expires_in` (a finite number of seconds, not negative: openid-client checks) in milliseconds, clamped. */
+function lifetimeMs(expiresIn: number): number {
+  return Math.min(Math.max(expiresIn, 0), MAX_LIFETIME_SECONDS) * 1000;
 }
 
 /** What a token may hold (RFC 6749 Appendix A: VSCHAR): a line break or an escape is no token, and could not go in a header. */
