@@ -86,3 +86,23 @@ export function runShell(shell: string, script: string, options: { cwd: string; 
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
   });
 }
+
+/**
+ * Runs the built CLI with stdout and stderr on a pseudo-terminal (util-linux `script`), as a
+ * user at a terminal does; resolves with what the terminal received (line ends as CRLF), ending
+ * `exit=N`. Asynchronous: a test server in this process keeps answering. Needs `script`
+ * (`needs(['script'])`, helpers/system-programs.ts).
+ */
+export function runOnTerminal(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<string> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qc', `${command}; echo "exit=$?"`, '/dev/null'], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  return new Promise((resolvePromise) =>
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolvePromise(output);
+    }),
+  );
+}

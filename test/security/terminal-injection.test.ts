@@ -6,11 +6,9 @@
  * `-o raw` stays byte-exact.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { BIN } from '../helpers/cli.js';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
-import { runCli, tempDir } from '../helpers/cli.js';
+import { runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { needs } from '../helpers/system-programs.js';
 
 const ESC = '\u001b';
@@ -164,15 +162,8 @@ test('GraphQL error messages', async () => {
   expect(result.stderr + result.stdout).toContain('denied ␛]52;c;eA==␇');
 });
 
-/** Runs the CLI with stdout on a pseudo-terminal (util-linux `script`), as a user at a terminal does. */
-function onTerminal(args: string[]): Promise<string> {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  // Asynchronous: the test server runs in this process and must keep answering.
-  const child = spawn('script', ['-qc', `${command}; echo "exit=$?"`, '/dev/null'], { env: { ...process.env, REQFLOW_STATE_DIR: `${tmp.dir}/state`, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  return new Promise((resolve) => child.on('close', () => resolve(output)));
-}
+/** Runs the CLI with stdout on a pseudo-terminal, as a user at a terminal does. */
+const onTerminal = (args: string[]): Promise<string> => runOnTerminal(args, { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
 
 needs(['script'], 'the run on a terminal').test('-o raw of a binary body to a terminal is refused unless --force; redirected, it is written as is', async () => {
   const file = tmp.write('binary.http', `GET ${url}/binary\n`);

@@ -1,5 +1,5 @@
 /** The bodies of `reqflow oauth login|status|logout`: what they do and print. */
-import { visible } from '../../report/render/visible.js';
+import { visible, visibleLine } from '../../report/render/visible.js';
 import { ExitCode } from '../../core/errors/index.js';
 import type { OAuthCommandContext } from './command.js';
 import type { FlowEvent } from './flows/index.js';
@@ -25,9 +25,10 @@ function showEvent(ctx: OAuthCommandContext, event: FlowEvent): void {
     return;
   }
   if (event.type === 'callback-received') return; // the next line is the outcome
-  ctx.err(`To log in to profile "${name}", open ${event.verificationUri} in a browser and enter the code:`);
-  ctx.err(`  ${event.userCode}`);
-  if (event.verificationUriComplete) ctx.err(`(or open ${event.verificationUriComplete})`);
+  // The server's texts: the code is any text it likes (controls made visible, one line); the URIs are checked (device-code.ts).
+  ctx.err(`To log in to profile "${name}", open ${visibleLine(event.verificationUri)} in a browser and enter the code:`);
+  ctx.err(`  ${visibleLine(event.userCode)}`);
+  if (event.verificationUriComplete) ctx.err(`(or open ${visibleLine(event.verificationUriComplete)})`);
   ctx.err(`Waiting for approval (the code expires in ${formatDuration(event.expiresInSeconds * 1000)}; Ctrl-C to cancel)...`);
 }
 

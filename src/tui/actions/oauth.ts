@@ -103,11 +103,11 @@ function promptLines(prompt: LoginPrompt): string[] {
   }
   if (prompt.type === 'exchanging') return ['The browser came back with the authorization code.', `Exchanging it for a token at ${prompt.tokenUrl}…`];
   return [
-    `Open ${prompt.verificationUri} in a browser and enter the code:`,
+    `Open ${visibleLine(prompt.verificationUri)} in a browser and enter the code:`,
     '',
-    `    ${colors.bold(prompt.userCode)}`,
+    `    ${colors.bold(visibleLine(prompt.userCode))}`,
     '',
-    ...(prompt.verificationUriComplete ? [`(or open ${prompt.verificationUriComplete}; y copies it)`, ''] : []),
+    ...(prompt.verificationUriComplete ? [`(or open ${visibleLine(prompt.verificationUriComplete)}; y copies it)`, ''] : []),
     colors.dim(`Waiting for the approval; the code expires in ${formatDuration(prompt.expiresInSeconds * 1000)}.`),
   ];
 }
