@@ -103,12 +103,16 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * (a chain of 1,000 overflowed the stack), file variables defined in linear time, a request
  * target's continuation lines joined in linear time, and a repository of its own nested below a
  * profiles folder made its own project (sessions, trust), the profiles search by real paths
- * (+2 kB): 173.4 kB, so the budget is 174 kB. Issue 23's 200 kB goal stays met. Then the guard
- * that fails a request nothing can settle any more (core/http/in-flight.js: an HTTP/2 connection
- * error nghttp2 keeps to itself ended the run with exit 0) and a body that fails before its reader
- * came (+0.8 kB): 174.8 kB, so the budget moved to 175.5 kB.
+ * (+2 kB): 173.4 kB, so the budget moved to 174 kB. Then the guard that fails a request nothing
+ * can settle any more (core/http/in-flight.js: an HTTP/2 connection error nghttp2 keeps to itself
+ * ended the run with exit 0) and a body that fails before its reader came; the auth review's
+ * fixes on every run's path: an error's message and hint one line whatever a server's text in
+ * them holds (visibleLine), and every header an auth method sets a credential whatever its name
+ * (learnAuthHeaders); the body's silences timed by the server's, not the reader's
+ * (silence-watch.js); JMESPath over a large body bounded (+3.1 kB): 176.5 kB, so the budget
+ * is 177 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 175_500;
+const FAST_RUN_BUDGET_BYTES = 177_000;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -122,7 +126,7 @@ core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-k
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
-core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/interim-flood.js core/http/response-body.js core/http/in-flight.js core/secret-forms.js core/http/idempotent.js
+core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/interim-flood.js core/http/response-body.js core/http/in-flight.js core/http/silence-watch.js core/secret-forms.js core/http/idempotent.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
 core/mask.js core/not-a-file.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js

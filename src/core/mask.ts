@@ -180,7 +180,10 @@ export class SecretRegistry {
     this.forms.add(formsOf(value));
   }
   addHeaderValue(name: string, value: string): void {
-    if (!isSecretName(name)) return;
+    if (isSecretName(name)) this.addCredentialHeader(value);
+  }
+  /** A header value that is a credential whatever the header's name (one an auth method set: `X-Proof`). */
+  addCredentialHeader(value: string): void {
     this.add(value);
     const space = value.indexOf(' ');
     if (space > 0) this.add(value.slice(space + 1)); // "Bearer abc" → also "abc"

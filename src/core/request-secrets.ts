@@ -5,6 +5,7 @@
  * check's message, `-v`, `--as curl`, the history, a report) they are masked, not only where
  * they were written. Secret-named headers are registered by the pipeline (`addHeaders`).
  */
+import { fieldLines, type HeaderValue, type RequestHeaders } from './headers.js';
 import { MASK, type SecretRegistry } from './mask.js';
 import { formDecoded, maskSecretFields } from './mask-fields.js';
 
@@ -49,4 +50,22 @@ export function learnRequestSecrets(secrets: SecretRegistry, url: string, body: 
     learn(secrets, name, value);
     return MASK;
   });
+}
+
+/**
+ * The headers the auth stage set or changed (`before` is the request's headers ahead of it): each
+ * is a credential whatever its name — `# @auth custom`'s `X-Proof` and `X-Timestamp` as much as
+ * `Authorization`. Their values become secrets (masked in `-v`, `--dry-run`, `--as`, the history,
+ * errors); the names, lower-cased, are returned for the send stage, which never carries them to
+ * another origin. Undefined when the stage set none.
+ */
+export function learnAuthHeaders(secrets: SecretRegistry, before: Readonly<RequestHeaders>, after: Readonly<RequestHeaders>): ReadonlySet<string> | undefined {
+  let names: Set<string> | undefined;
+  for (const name in after) {
+    const value = after[name] as HeaderValue;
+    if (before[name] === value) continue;
+    for (const line of fieldLines(value)) secrets.addCredentialHeader(line);
+    (names ??= new Set()).add(name.toLowerCase());
+  }
+  return names;
 }

@@ -80,6 +80,8 @@ export interface BaseContext {
    * and `-v` line). Use the `maskSecret(ctx, value)` helper: it works with hosts that lack it.
    */
   addSecret?(value: string): void;
+  /** The headers the auth stage set (names lower-cased): credentials whatever their names, never sent to another origin on a redirect. */
+  credentialHeaders?: ReadonlySet<string>;
 }
 
 /** `substitute`: `{{...}}` resolved in URL, headers, body and TLS paths; profile headers merged in. */

@@ -103,7 +103,7 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
     tls: request.tlsOptions ?? ctx.tlsOptions,
     ...settings,
     abort: services.abort,
-    isSecretHeader: (name, value) => isSecretName(name) || services.secrets.carries(value),
+    isSecretHeader: (name, value) => isSecretName(name) || ctx.credentialHeaders?.has(name.toLowerCase()) === true || services.secrets.carries(value),
     onRedirect: (to, dropped) => {
       if (!options.verbose) return;
       const what = dropped.length > 0 ? `; not sent there (another origin): ${dropped.join(', ')}` : '';

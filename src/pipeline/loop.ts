@@ -15,7 +15,7 @@ import type { RunChain } from '../chain/chain.js';
 import { ExitCode, ReqflowError, internalError, isReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginEntry, PluginRegistry } from '../core/registry.js';
-import { learnRequestSecrets } from '../core/request-secrets.js';
+import { learnAuthHeaders, learnRequestSecrets } from '../core/request-secrets.js';
 import { CHAIN_CAPTURE_LIMIT, captureBody } from '../core/token-extraction.js';
 import type { RequestOutcome, RunSummary } from '../report/reporter.js';
 import { callHandler } from './call-handler.js';
@@ -74,9 +74,13 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     // pays for every await, per stage, per request).
     let step = runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
     if (step) await step;
+    const unauthenticated = { ...ctx.spec.headers };
     step = runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
     if (step) await step;
-    // Whatever an auth plugin put in a header is a secret from here on (-v, errors, reports).
+    // Whatever an auth plugin put in a header is a credential from here on, whatever its name (-v,
+    // errors, reports; not sent to another origin); so are secret-named headers the file wrote.
+    const credentials = learnAuthHeaders(run.secrets, unauthenticated, ctx.spec.headers);
+    if (credentials) ctx.credentialHeaders = credentials;
     run.secrets.addHeaders(ctx.spec.headers);
     step = runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (step) await step;

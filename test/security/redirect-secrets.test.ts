@@ -1,10 +1,12 @@
 /**
  * Secrets never leave their origin: on a redirect to another origin (scheme, host or port)
  * Authorization, Cookie, Proxy-Authorization, secret-named headers (API keys, signatures) and
- * headers carrying a secret value are dropped, and -v says so; tokens in a redirect's URL are
- * masked. A same-origin redirect keeps them.
+ * headers carrying a secret value are dropped, and so is every header an auth method added,
+ * whatever its name; -v says so; tokens in a redirect's URL are masked. A same-origin redirect
+ * keeps them.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runCli, tempDir } from '../helpers/cli.js';
@@ -63,6 +65,40 @@ test('a redirect within the origin keeps the headers', async () => {
   const target = seen.slice(before).find((r) => r.url === '/same-target');
   expect(target?.headers.authorization).toBe('Bearer tok-secret-value-1');
   expect(target?.headers['x-team-sig']).toBe('sig-abcdef-123');
+});
+
+test('every header an auth method adds is a credential, whatever its name: not sent to another origin, masked wherever shown', async () => {
+  const profiles = tmp.write('auth-profiles.json', JSON.stringify([
+    // X-Nonce's value is too short to scrub from free text, yet it is dropped by its name.
+    { name: 'signed', variables: { proof: 'hmac-5f2c9a0e77d1' }, auth: { type: 'custom', headers: { 'X-Proof': '{{proof}}', 'X-Timestamp': '1700000000', 'X-Nonce': 'n1' } } },
+    { name: 'keyed', variables: { clientIdent: 'ident-0a1b2c3d' }, auth: { type: 'apikey', header: 'X-Client-Ident', variable: 'clientIdent' } },
+  ]));
+  const state = `${tmp.dir}/state-auth-headers`;
+  const reqflow = (path: string, ...args: string[]) => runCli(['run', tmp.write(`auth${path}.http`, `GET ${aUrl}${path}\nX-Plain: visible\n`), '--profiles', profiles, ...args], { env: { REQFLOW_STATE_DIR: state } });
+  const secrets = ['hmac-5f2c9a0e77d1', '1700000000', 'ident-0a1b2c3d'];
+  for (const [profile, dropped] of [['signed', 'X-Proof, X-Timestamp, X-Nonce'], ['keyed', 'X-Client-Ident']] as const) {
+    const before = seen.length;
+    const result = await reqflow('/cross', '-p', profile, '-L', '-v');
+    expect(result.code).toBe(0);
+    const landed = seen.slice(before).find((r) => r.server === 'b');
+    expect(landed?.headers['x-plain']).toBe('visible');
+    for (const name of ['x-proof', 'x-timestamp', 'x-nonce', 'x-client-ident']) expect(landed?.headers[name]).toBeUndefined();
+    expect(result.stderr).toContain(`; not sent there (another origin): ${dropped}\n`);
+    for (const name of dropped.split(', ').filter((n) => n !== 'X-Nonce')) expect(result.stderr).toContain(`\n${name}: •••\n`);
+    for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
+  }
+  for (const shown of [await reqflow('/cross', '-p', 'signed', '--dry-run'), await reqflow('/cross', '-p', 'signed', '--as', 'curl', '-L'), await reqflow('/cross', '-p', 'signed', '-o', 'json')]) {
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/X-Proof["']?: ?["']?•••/);
+    for (const secret of secrets) expect(shown.stdout + shown.stderr).not.toContain(secret);
+  }
+  const history = readdirSync(`${state}/history`, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  expect(history.length).toBeGreaterThan(0);
+  for (const entry of history) for (const secret of secrets) expect(readFileSync(`${entry.parentPath}/${entry.name}`, 'utf8')).not.toContain(secret);
+  // Within the origin they are the request's credentials as before.
+  const before = seen.length;
+  expect((await reqflow('/same', '-p', 'signed', '-L')).code).toBe(0);
+  expect(seen.slice(before).find((r) => r.url === '/same-target')?.headers).toMatchObject({ 'x-proof': 'hmac-5f2c9a0e77d1', 'x-timestamp': '1700000000', 'x-nonce': 'n1' });
 });
 
 test('a password in the URL is masked everywhere it is shown', async () => {
