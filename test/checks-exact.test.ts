@@ -117,3 +117,22 @@ describe('a reference that finds nothing', () => {
     expect(result.stderr).toMatch(/^reqflow: refs\.http:5: \{\{big\.response\.body\.\$\.nothing\}\}: \$\.nothing matches nothing\n/m);
   });
 });
+
+describe("restcli's # @expectedBodyField", () => {
+  test('compares a 64-bit id exactly, a decimal by its value or quoted as text (JSON.parse made …891 pass on …890)', async () => {
+    const cases: Array<[string, boolean]> = [
+      ['$.id 12345678901234567890', true],
+      ['$.id 12345678901234567891', false],
+      ['$.f 1.1', true],
+      ['$.f "1.10"', true],
+      ['$.f "1.1"', false],
+      ['$.item {"price": 10.5, "qty": 2}', true],
+      ['$.u hello', true],
+    ];
+    for (const [spec, passes] of cases) {
+      const file = tmp.write('field.http', `# @expectedBodyField ${spec}\nGET ${server.url}/json\n`);
+      const result = await runCli(['test', file], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      expect({ spec, code: result.code }).toEqual({ spec, code: passes ? 0 : 1 });
+    }
+  });
+});

@@ -211,7 +211,8 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
     const path = match[1] as string;
     let document: unknown;
     try {
-      document = JSON.parse(bodyText()) as unknown;
+      // Numbers as written: a 64-bit id is compared exactly, not as the double JSON.parse makes of it.
+      document = parseJsonExact(bodyText()).value;
     } catch {
       // A body that is no JSON holds nothing a path finds: "got nothing" below.
     }
@@ -224,7 +225,7 @@ export async function evaluateExpectations(annotations: Record<string, string>, 
       continue;
     }
     const expected = convert(actual, (match[2] as string).trim());
-    add(`expectedBodyField ${path}`, JSON.stringify(actual) === JSON.stringify(expected), `expected ${path} to be ${JSON.stringify(expected)}, got ${actual === undefined ? 'nothing' : JSON.stringify(actual)}`);
+    add(`expectedBodyField ${path}`, equal(actual, expected), `expected ${path} to be ${stringifyJsonValue(expected)}, got ${actual === undefined ? 'nothing' : stringifyJsonValue(actual)}`);
   }
   return results;
 }
