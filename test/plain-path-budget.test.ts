@@ -124,7 +124,7 @@ chain/needs-chain.js chain/chain-annotations.js core/http/proxy-env.js
 cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js core/file-lock.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-keys.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
-core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/headers.js core/code-point.js
+core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/first-line.js core/jmespath-library.js core/headers.js core/code-point.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
 core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/interim-flood.js core/http/response-body.js core/http/in-flight.js core/http/silence-watch.js core/secret-forms.js core/http/idempotent.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js

@@ -7,11 +7,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { BoundedRunner } from '../core/bounded-run.js';
-import { type ExitCodeValue, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
+import { type ExitCodeValue, NoRequestsError, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
-import { NoRequestsError } from '../pipeline/parse-file.js';
 import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';

@@ -1,15 +1,6 @@
-import { lazyBuiltin } from './lazy-builtin.js';
 import { UsageError } from './errors/index.js';
-
-export type JMESPath = typeof import('@jmespath-community/jmespath');
-
-/**
- * Loaded on first use (Node caches it): runs without a filter never load it. Its CommonJS build
- * through require: import() would start Node's ES-module loader for it (~3 ms more).
- */
-export async function loadJmesPath(): Promise<JMESPath> {
-  return lazyBuiltin<typeof import('node:module')>('node:module').createRequire(import.meta.url)('@jmespath-community/jmespath') as JMESPath;
-}
+import { firstLine } from './first-line.js';
+import { loadJmesPath } from './jmespath-library.js';
 
 /** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */
 export async function validateFilter(expression: string, where: string): Promise<void> {
@@ -35,11 +26,6 @@ export function filterRunner(limitMs: number | undefined): (expression: string, 
     return (expression, document) => searchWith(jmespath, expression, document, bounded);
   };
   return async (expression, document) => (await (ready ??= prepare()))(expression, document);
-}
-
-/** The first line of what `error` says. */
-export function firstLine(error: unknown): string {
-  return String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
 }
 
 /**

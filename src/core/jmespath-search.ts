@@ -5,7 +5,8 @@
  */
 import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
 import type { BoundedRunner } from './bounded-run.js';
-import { firstLine, loadJmesPath, type JMESPath } from './filter.js';
+import { firstLine } from './first-line.js';
+import { loadJmesPath, type JMESPath } from './jmespath-library.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from './json-depth.js';
 import { plainNumbers, type PlainNumbers } from './json-exact.js';
 

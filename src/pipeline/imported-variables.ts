@@ -10,9 +10,8 @@
  * src/chain/.)
  */
 import { extname, resolve } from 'node:path';
-import { ParseError, UsageError } from '../core/errors/index.js';
+import { NoRequestsError, ParseError, UsageError } from '../core/errors/index.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../core/model.js';
-import { NoRequestsError } from './parse-file.js';
 import { readRequestFile } from './read-request-source.js';
 import { decodeRequestFile } from './decode-request-file.js';
 

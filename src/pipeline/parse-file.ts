@@ -1,5 +1,5 @@
 import { extname, resolve } from 'node:path';
-import { UsageError } from '../core/errors/index.js';
+import { NoRequestsError, UsageError } from '../core/errors/index.js';
 import type { ChainSpec, RequestSpec } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
 import type { ParseContext } from './context.js';
@@ -10,13 +10,6 @@ import { NameTable } from './name-table.js';
 import { unsendableUrl } from './unsendable-urls.js';
 
 const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
-
-/** A request file with no request in it: an error to run, not to `# @import` (a file of `@variables` and helpers). */
-export class NoRequestsError extends UsageError {
-  constructor(file: string) {
-    super(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
-  }
-}
 
 /** Where a request file's text comes from, and how to read it. */
 export interface RequestText {

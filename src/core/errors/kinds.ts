@@ -18,6 +18,13 @@ export class ParseError extends UsageError {
   }
 }
 
+/** A request file with no request in it: an error to run, not to `# @import` (a file of `@variables` and helpers). */
+export class NoRequestsError extends UsageError {
+  constructor(file: string) {
+    super(`${file}: no requests found`, { hint: 'write at least one request line, e.g. GET https://example.com' });
+  }
+}
+
 /** A variable that nothing defines, a failing shell value, a prompt without a terminal: exit 3. */
 export class VariableError extends ReqflowError {
   constructor(message: string, extra: Extra = {}) {

@@ -13,6 +13,7 @@ import { notAFile } from '../../core/not-a-file.js';
 import { asRecord, refuseDeepNesting } from '../source.js';
 import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from './ref-expansion.js';
 import { SpecFiles } from './spec-files.js';
+import { firstLine } from '../../core/first-line.js';
 
 export type SpecVersion = '2.0' | '3.0' | '3.1';
 
@@ -22,8 +23,8 @@ export interface LoadedSpec {
 }
 
 /** The first line of a parser's message, without the file's absolute path it repeats. */
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/^Error (parsing|opening file) \S+:?\s*/, '') ?? '';
+function parserLine(error: unknown): string {
+  return firstLine(error).replace(/^Error (parsing|opening file) \S+:?\s*/, '');
 }
 
 export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
@@ -55,16 +56,16 @@ export async function loadSpec(path: string, warn: (message: string) => void): P
   }
   try {
     const result = await validate(path, OPTIONS);
-    if (!result.valid) warn(`${path} does not validate as ${result.specification ?? 'OpenAPI'} ${stated}: ${firstLine(result.errors[0]?.message)}; imported anyway`);
+    if (!result.valid) warn(`${path} does not validate as ${result.specification ?? 'OpenAPI'} ${stated}: ${parserLine(result.errors[0]?.message)}; imported anyway`);
   } catch (error) {
     // A file refused is exit 2 (below); a library that fails on the spec only leaves it unvalidated.
-    if (files.refused === undefined) warn(`${path} could not be validated: ${firstLine(error)}; imported anyway`);
+    if (files.refused === undefined) warn(`${path} could not be validated: ${parserLine(error)}; imported anyway`);
   }
   try {
     return { version, document: (await dereference(path, OPTIONS)) as unknown as Record<string, unknown> };
   } catch (error) {
     if (files.refused !== undefined) throw new UsageError(`${path}: ${files.refused}`);
-    const message = firstLine(error);
+    const message = parserLine(error);
     throw new UsageError(`${path}: ${message}`, /https?:\/\//.test(message) ? { hint: 'remote $refs are not fetched: save the referenced file beside the spec and refer to it by its path' } : {});
   }
 }

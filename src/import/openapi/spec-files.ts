@@ -16,6 +16,7 @@ import { notAFile } from '../../core/not-a-file.js';
 import { isInside, projectRoot, real } from '../../core/project.js';
 import { decode } from '../../core/read-config-file.js';
 import { expansionPastLimit } from '../../plugins/format-yaml/alias-expansion.js';
+import { firstLine } from '../../core/first-line.js';
 
 const SPEC_FILES = new Set(['.json', '.yaml', '.yml']);
 
@@ -28,11 +29,6 @@ interface NodeEvent {
 interface FileResolver {
   canRead: (file: { url: string }) => boolean;
   read: (file: { url: string }) => Promise<unknown>;
-}
-
-/** The first line of a parser's message. */
-function firstLine(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
 
 /**
