@@ -73,8 +73,8 @@ const FILES: Case[] = [
       expect(got?.body).toBe('line one\nline two');
     },
   },
-  { name: 'an unknown # @streaming value', files: () => ({ 'req.http': '# @streaming maybe\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @streaming of request "request-1" \(.*req\.http:2\) expects true or false, got "maybe"/ },
-  { name: 'a protocol reqflow does not speak (# @protocol grpc)', files: () => ({ 'req.http': '# @protocol grpc\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @protocol of request "request-1" \(.*req\.http:2\) expects graphql or websocket, got "grpc"/, hint: /plugins/ },
+  { name: 'an unknown # @streaming value', files: () => ({ 'req.http': '# @streaming maybe\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @streaming of request "request-1" \(.*req\.http:1\) expects true or false, got "maybe"/ },
+  { name: 'a protocol reqflow does not speak (# @protocol grpc)', files: () => ({ 'req.http': '# @protocol grpc\nGET http://127.0.0.1:1/\n' }), code: 2, message: /# @protocol of request "request-1" \(.*req\.http:1\) expects graphql or websocket, got "grpc"/, hint: /plugins/ },
   { name: 'a YAML protocol reqflow does not speak', files: () => ({ 'req.yaml': 'url: http://127.0.0.1:1/\nprotocol: grpc\n' }), code: 2, message: /# @protocol of request "request-1" .* expects graphql or websocket/ },
   {
     name: 'UTF-16 (BE) with a byte-order mark is read as UTF-16',

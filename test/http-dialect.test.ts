@@ -349,7 +349,7 @@ describe('annotations of the .http tools', () => {
   test('a bad or too large # @timeout is exit 2 naming the annotation, and nothing is sent', async () => {
     const bad = await send('### t\n# @timeout soon\nGET HOST/x\n');
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^reqflow: # @timeout of request "t" \(.*:3\) expects a duration such as 30, 500 ms or 2 m, got "soon"$/m);
+    expect(bad.stderr).toMatch(/^reqflow: # @timeout of request "t" \(.*:2\) expects a duration such as 30, 500 ms or 2 m, got "soon"$/m);
     const huge = await send('### t\n# @connection-timeout 100000000\nGET HOST/x\n');
     expect(huge.code).toBe(2);
     expect(huge.stderr).toMatch(/# @connection-timeout of request "t" .* at most 2147483647 ms/);
@@ -384,11 +384,11 @@ describe('annotations of the .http tools', () => {
     expect(given.requests[0]?.body.toString()).toBe('{"username": "ada", "password": "s3cret"}');
   });
 
-  test('an annotation no plugin knows: one warning naming it and the closest known name; the request still runs', async () => {
+  test('an annotation no plugin knows: one warning naming it, its own line and the closest known name; the request still runs', async () => {
     const result = await send('### a\n# @filer status\nGET HOST/a\n\n### b\n# @filer status\nGET HOST/b\n');
     expect(result.code).toBe(0);
     expect(result.stderr.match(/unknown annotation/g)).toHaveLength(1);
-    expect(result.stderr).toMatch(/reqflow: warning: unknown annotation "@filer" in request "a" \(.*:3\) is ignored; did you mean "@filter"\?/);
+    expect(result.stderr).toMatch(/reqflow: warning: unknown annotation "@filer" in request "a" \(.*:2\) is ignored; did you mean "@filter"\?/);
   });
 });
 

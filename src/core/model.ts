@@ -18,6 +18,8 @@ export interface SourceLocation {
   file: string;
   /** 1-based line where the request starts. */
   line: number;
+  /** `.http` files: the 1-based line of each `# @key value` annotation, so that a message about one names its line. */
+  annotationLines?: Readonly<Record<string, number>>;
   /** `.http` files: the 1-based line of the body's first line of text (blank lines above it are not body). */
   bodyLine?: number;
   /**

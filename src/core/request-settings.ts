@@ -24,6 +24,11 @@ export interface RequestSettings {
   socketPath?: string;
 }
 
+/** Where annotation `key` of `spec` is written: its own line where the format knows it (`.http`), else the request's. */
+export function annotationLine(spec: RequestSpec, key: string): number {
+  return spec.source.annotationLines?.[key] ?? spec.source.line;
+}
+
 /**
  * `# @timeout 30`, `# @timeout 500 ms`, `# @connection-timeout 2 s`: a bare number is seconds,
  * as in JetBrains' HTTP Client (which defines these annotations); `ms`, `s` and `m` name the unit.
@@ -32,7 +37,7 @@ function duration(spec: RequestSpec, key: string): number | undefined {
   const raw = spec.annotations[key];
   if (raw === undefined) return undefined;
   const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m)?$/.exec(raw.trim());
-  const where = `# @${key} of request "${spec.name}" (${spec.source.file}:${spec.source.line})`;
+  const where = `# @${key} of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, key)})`;
   if (!match) throw new UsageError(`${where} expects a duration such as 30, 500 ms or 2 m, got ${JSON.stringify(raw.slice(0, 40))}`);
   const ms = Number(match[1]) * (UNIT_MS[match[2] ?? 's'] as number);
   if (ms <= 0 || ms > MAX_TIMER_MS) throw new UsageError(`${where} must be more than 0 and at most ${MAX_TIMER_MS} ms (about 24 days), got ${JSON.stringify(raw)}`);
@@ -43,7 +48,7 @@ function duration(spec: RequestSpec, key: string): number | undefined {
 function retries(spec: RequestSpec): number | undefined {
   const raw = spec.annotations.retry;
   if (raw === undefined) return undefined;
-  if (!/^\s*\d{1,3}\s*$/.test(raw) || Number(raw) > 100) throw new UsageError(`# @retry of request "${spec.name}" (${spec.source.file}:${spec.source.line}) expects a whole number from 0 to 100, got ${JSON.stringify(raw.slice(0, 40))}`);
+  if (!/^\s*\d{1,3}\s*$/.test(raw) || Number(raw) > 100) throw new UsageError(`# @retry of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, 'retry')}) expects a whole number from 0 to 100, got ${JSON.stringify(raw.slice(0, 40))}`);
   return Number(raw);
 }
 

@@ -5,6 +5,7 @@
 import { UsageError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
+import { annotationLine } from '../core/request-settings.js';
 import { closestName } from '../core/suggest.js';
 
 /**
@@ -12,7 +13,7 @@ import { closestName } from '../core/suggest.js';
  * anything is sent — unless a third-party plugin reads that annotation (it may add a protocol).
  */
 export function badValueError(name: string, spec: RequestSpec, allowed: readonly string[]): UsageError {
-  return new UsageError(`# @${name} of request "${spec.name}" (${spec.source.file}:${spec.source.line}) expects ${allowed.join(' or ')}, got ${JSON.stringify((spec.annotations[name] as string).slice(0, 40))}`, {
+  return new UsageError(`# @${name} of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, name)}) expects ${allowed.join(' or ')}, got ${JSON.stringify((spec.annotations[name] as string).slice(0, 40))}`, {
     hint: name === 'protocol' ? 'plain HTTP needs no @protocol; other protocols come from plugins (docs/plugins.md)' : 'write # @streaming (or true) for server-sent events, or leave it out',
   });
 }
@@ -22,6 +23,6 @@ export function warnUnknownAnnotations(unknown: ReadonlyMap<string, RequestSpec>
   const known = registry.annotationNames();
   for (const [name, spec] of unknown) {
     const guess = closestName(name, known);
-    warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${spec.source.line}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
+    warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${annotationLine(spec, name)}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
   }
 }

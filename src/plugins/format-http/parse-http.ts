@@ -295,6 +295,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     annotations,
     source: { file, line: lineNo },
   };
+  if (hasKeys(annotationLines)) spec.source.annotationLines = annotationLines;
   if (methodWritten === false) spec.methodWritten = false;
   if (httpVersion) spec.httpVersion = httpVersion;
   if (asteriskForm) spec.asteriskForm = true;

@@ -1,5 +1,6 @@
 import { UsageError } from '../../core/errors/index.js';
 import { isLosslessNumber, parseJsonExact } from '../../core/json-exact.js';
+import { annotationLine } from '../../core/request-settings.js';
 import type { RequestContext } from '../../pipeline/context.js';
 import type { VariableResolver } from '../../core/model.js';
 
@@ -31,12 +32,12 @@ export async function graphqlVariables(ctx: RequestContext): Promise<Record<stri
       // Numbers as written: 12345678901234567890 and 1e400 go out as they are (not rounded, not null).
       parsed = parseJsonExact(text).value;
     } catch (error) {
-      throw new UsageError(`# @variables of request "${spec.name}" (${spec.source.file}:${spec.source.line}) is not valid JSON: ${(error as Error).message}`, {
+      throw new UsageError(`# @variables of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, 'variables')}) is not valid JSON: ${(error as Error).message}`, {
         hint: `write a JSON object on one line, e.g. # @variables {"id": "1", "withEmail": true}; after substitution it read: ${text.length > 100 ? `${text.slice(0, 97)}...` : text}`,
       });
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new UsageError(`# @variables of request "${spec.name}" (${spec.source.file}:${spec.source.line}) must be a JSON object`, { hint: 'e.g. # @variables {"id": "1"}' });
+      throw new UsageError(`# @variables of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, 'variables')}) must be a JSON object`, { hint: 'e.g. # @variables {"id": "1"}' });
     }
     result = { ...result, ...(parsed as Record<string, unknown>) };
   }
