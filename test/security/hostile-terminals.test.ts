@@ -249,7 +249,12 @@ let written = '';
 const output = Object.assign(new Writable({ write(chunk, _encoding, callback) { written += chunk; callback(); } }), { isTTY: true, columns: 80, rows: 24 });
 const env = { HOME: process.env.HOME, REQFLOW_STATE_DIR: process.env.REQFLOW_STATE_DIR };
 const options = { dir: process.cwd(), cwd: process.cwd(), env, options: toRunOptions({ output: 'pretty', color: true }, { stdoutIsTTY: true, stdinIsTTY: true, env }) };
-setTimeout(() => { throw new Error('boom in a timer'); }, 300);
+// Thrown once the UI is up (its alternate screen written), however long a busy machine takes to get there.
+const waiting = setInterval(() => {
+  if (!written.includes('\\u001b[?1049h')) return;
+  clearInterval(waiting);
+  setTimeout(() => { throw new Error('boom in a timer'); }, 50);
+}, 20);
 let result;
 try {
   result = { code: await runTui(options, { input, output, terminal: 'xterm-256color' }) };
