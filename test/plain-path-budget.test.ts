@@ -109,10 +109,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * fixes on every run's path: an error's message and hint one line whatever a server's text in
  * them holds (visibleLine), and every header an auth method sets a credential whatever its name
  * (learnAuthHeaders); the body's silences timed by the server's, not the reader's
- * (silence-watch.js); JMESPath over a large body bounded (+3.1 kB): 176.5 kB, so the budget
- * is 177 kB. Issue 23's 200 kB goal stays met.
+ * (silence-watch.js); JMESPath over a large body bounded (+3.1 kB): 176.5 kB; each annotation's line,
+ * and the built-in formats by extension in a module of their own (shared with # @import):
+ * 177.1 kB, so the budget is 177.5 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 177_000;
+const FAST_RUN_BUDGET_BYTES = 177_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -133,7 +134,7 @@ core/request-settings.js core/resolve-path.js core/session.js core/shell.js core
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js
 core/variables.js core/template-nesting.js core/version.js core/int32-list.js core/input-limits.js
-pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/plugin.js pipeline/request-file.js pipeline/name-table.js
+pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/parse-file.js pipeline/request-formats.js pipeline/plugin.js pipeline/request-file.js pipeline/name-table.js
 plugins/format-http/blocks.js plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
 plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js
 plugins/format-http/script-block.js plugins/websocket/script.js

@@ -9,11 +9,13 @@
  * directly or through others, adds nothing. (Its named requests become known when the request runs:
  * src/chain/.)
  */
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { NoRequestsError, ParseError, UsageError } from '../core/errors/index.js';
 import type { ChainSpec, RequestSpec, ScriptSpec } from '../core/model.js';
 import { readRequestFile } from './read-request-source.js';
 import { decodeRequestFile } from './decode-request-file.js';
+// Request files in another format (YAML, JSON) have no global scripts nor a file scope to read.
+import { isHttpText } from './request-formats.js';
 
 type Variables = Readonly<Record<string, string>>;
 
@@ -23,9 +25,6 @@ export interface Imported {
   /** Its global scripts (and those of the files it imports), each with the file it is written in. */
   scripts: readonly ScriptSpec[];
 }
-
-/** Request files in another format (YAML, JSON) have no global scripts nor a file scope to read. */
-const HTTP_TEXT = (path: string): boolean => !['.yaml', '.yml', '.json'].includes(extname(path).toLowerCase());
 
 /** What each importing request takes (by position), in the order of its imports. */
 export async function importedVariables(
@@ -45,11 +44,11 @@ export async function importedVariables(
     try {
       own = await parse(target, within);
     } catch (error) {
-      if (!(error instanceof NoRequestsError) || !HTTP_TEXT(target)) throw named(error);
+      if (!(error instanceof NoRequestsError) || !isHttpText(target)) throw named(error);
       empty = true;
     }
     let imported: Imported = { variables: own.at(-1)?.fileVariables ?? {}, scripts: [] };
-    if (HTTP_TEXT(target)) {
+    if (isHttpText(target)) {
       const text = decodeRequestFile(await readRequestFile(relative, target).catch((error: unknown) => Promise.reject(named(error))), relative);
       const scope = (await import('../plugins/format-http/parse-http.js')).importedHttpScope(text, relative);
       // The files it imports at its top come first, its own below them (a file with requests has them in its variables already).

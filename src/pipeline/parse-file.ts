@@ -7,9 +7,9 @@ import { callHandler } from './call-handler.js';
 import { readRequestFile } from './read-request-source.js';
 import { carriesFilter, mayRefer, requestsOf, type RequestFile } from './request-file.js';
 import { NameTable } from './name-table.js';
+import { FORMAT_BY_EXTENSION } from './request-formats.js';
 import { unsendableUrl } from './unsendable-urls.js';
 
-const FORMAT_BY_EXTENSION: Record<string, string> = { http: 'http', rest: 'http', yaml: 'yaml', yml: 'yaml', json: 'json' };
 
 /** Where a request file's text comes from, and how to read it. */
 export interface RequestText {
