@@ -130,6 +130,27 @@ describe('checks in view', () => {
 });
 
 describe('a request file changed on disk', () => {
+  it('two reloads at once (the file watcher and r) move each response with its request once, not twice', async () => {
+    const folder = tempDir('reqflow-tui-reloads-');
+    try {
+      const file = (top: string): string => `${top}### first\nGET {{baseUrl}}/first\n\n### second\nGET {{baseUrl}}/second\n\n### third\nDELETE {{baseUrl}}/third\n`;
+      folder.write('api.http', file(''));
+      const h = await startHarness({ dir: folder.dir, env: isolatedEnv(folder.dir), variables: [`baseUrl=${api.url}`] });
+      await sendRequest(h, 'second', '"/second"');
+      folder.write('api.http', file('### zero\nPOST {{baseUrl}}/zero\n\n'));
+      await h.press('r', 'r', 'r');
+      await h.waitFor(/POST\s+zero/);
+      await selectRequest(h, 'third');
+      // Moved twice, the second request's response was shown as the third's.
+      const screen = await h.waitFor('Not sent yet');
+      expect(screen).not.toContain('"/second"');
+      await selectRequest(h, 'second');
+      await h.waitFor('"/second"');
+    } finally {
+      folder.cleanup();
+    }
+  });
+
   it('keeps each response and the selection with its request when a request is added above it; an edited request is shown as it now reads', async () => {
     const folder = tempDir('reqflow-tui-moves-');
     try {

@@ -44,6 +44,8 @@ export class TuiApp implements SendHost, CommandHost {
   private readonly keys: ReadonlyMap<string, Action>;
   private readonly tree = new RequestTree();
   private focus: PaneName = 'tree';
+  /** The reload under way, if any: the next one waits for it (see reload). */
+  private reloads: Promise<void> = Promise.resolve();
   private filtering = false;
   private showHeaders = false;
   private fullscreen = false;
@@ -367,8 +369,18 @@ export class TuiApp implements SendHost, CommandHost {
     copyToClipboard(this, text, what);
   }
 
-  /** Re-reads the request files (`r`: also the profiles), keeping the selection or selecting `select`. */
-  async reload(profiles = false, select?: string): Promise<void> {
+  /**
+   * Re-reads the request files (`r`: also the profiles), keeping the selection or selecting `select`.
+   * One at a time: two at once (the file watcher's and `r`) both moved each request's state from
+   * the same old files — twice, so a request showed the response of the one above it.
+   */
+  reload(profiles = false, select?: string): Promise<void> {
+    const next = this.reloads.then(() => this.reloadNow(profiles, select));
+    this.reloads = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadNow(profiles: boolean, select: string | undefined): Promise<void> {
     if (profiles) {
       this.say('reloading…');
       // The profile in use, if a file names it: the implicit `default` of a project without a
