@@ -61,11 +61,11 @@ afterAll(async () => {
 describe('reqflow proxy: an idle tunnel is closed', () => {
   // Bytes every 250 ms for 2.5 s (longer than the idle time), each way and both: the tunnel stays
   // open through them, then is closed once they stop, with a line saying why.
-  test.each([
+  test.each<[string, 'echo' | 'ticker' | 'sink']>([
     ['both ways (an echo server)', 'echo'],
     ['only from the server', 'ticker'],
     ['only from the client', 'sink'],
-  ] as const)('bytes %s keep it open; silence closes it', async (_label, kind) => {
+  ])('bytes %s keep it open; silence closes it', async (_label, kind) => {
     const TICKS = 10;
     const port = await tcpServer((socket) => {
       if (kind === 'echo') socket.pipe(socket);

@@ -39,7 +39,7 @@ afterAll(() => new Promise<void>((done) => server.close(() => done())));
 async function responseOf(path: string): Promise<{ info: ResponseInfo; res: IncomingMessage }> {
   const res = await new Promise<IncomingMessage>((resolve, reject) => get(`${base}${path}`, resolve).on('error', reject));
   const url = new URL(`${base}${path}`);
-  return { info: toResponseInfo(fromIncomingMessage(res, () => undefined), 1, { method: 'GET', url }), res };
+  return { info: toResponseInfo(fromIncomingMessage(res, () => undefined, () => undefined), 1, { method: 'GET', url }), res };
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
