@@ -237,6 +237,35 @@ describe('history replay', () => {
   });
 
   test.each([
+    ['.http', 'u.http', (url: string) => `GET ${url}/items/1\n`, (url: string) => `GET ${url}/admin/purge\n\n###\nGET ${url}/items/1\n`],
+    ['.http with templates', 't.http', (url: string) => `@host = ${url}\n@id = 1\nGET {{host}}/items/{{id}}\n`, (url: string) => `@host = ${url}\n@id = 1\nGET {{host}}/admin/purge\n\n###\nGET {{host}}/items/{{id}}\n`],
+    ['YAML', 'u.yaml', (url: string) => `- url: "${url}/items/1"\n`, (url: string) => `- url: "${url}/admin/purge"\n- url: "${url}/items/1"\n`],
+    ['JSON', 'u.json', (url: string) => JSON.stringify([{ url: `${url}/items/1` }]), (url: string) => JSON.stringify([{ url: `${url}/admin/purge` }, { url: `${url}/items/1` }], null, 2)],
+  ])('%s: an unnamed request whose place now holds another request of the same method is refused, nothing sent; where it was, it is sent', async (_format, name, before, after) => {
+    const dir = project(`replay-same-method-${name}`, { [name]: before(server.url) });
+    expect((await runCli(['run', name], { env, cwd: dir })).code).toBe(0);
+    const entry = historyLines(historyFileFor(env.REQFLOW_STATE_DIR, dir)).entries.at(-1);
+    writeFileSync(join(dir, name), after(server.url));
+    const sent = server.received.length;
+    const replayed = await runCli(['history', 'replay', entry?.id ?? ''], { env, cwd: dir });
+    expect(replayed.code).toBe(2);
+    expect(replayed.stderr).toContain(`"request-1" of ${name} has no name of its own, and its URL there is now `);
+    expect(replayed.stderr).toContain(`/admin/purge; the one sent was ${server.url}/items/1, so it may be another request`);
+    expect(replayed.stderr).toContain('hint: give the request a name of its own');
+    expect(server.received.length).toBe(sent);
+    writeFileSync(join(dir, name), before(server.url).replace('/items/', '/things/'));
+    const edited = await runCli(['history', 'replay', entry?.id ?? ''], { env, cwd: dir });
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain('/things/');
+    expect(edited.stderr).toContain('so it may be another request');
+    expect(server.received.length).toBe(sent);
+    writeFileSync(join(dir, name), before(server.url));
+    const inPlace = await runCli(['history', 'replay', entry?.id ?? ''], { env, cwd: dir });
+    expect(inPlace.code).toBe(0);
+    expect(server.received.slice(sent).map((r) => r.url)).toEqual(['/items/1']);
+  });
+
+  test.each([
     ['YAML', 'r.yaml', (url: string) => `- url: "${url}/x"\n- method: POST\n  url: "${url}/y"\n  body: hello\n`, (url: string) => `- method: DELETE\n  url: "${url}/z"\n- url: "${url}/x"\n- method: POST\n  url: "${url}/y"\n  body: hello\n`],
     ['JSON', 'r.json', (url: string) => JSON.stringify([{ url: `${url}/x` }, { method: 'POST', url: `${url}/y`, body: 'hello' }]), (url: string) => JSON.stringify([{ method: 'DELETE', url: `${url}/z` }, { url: `${url}/x` }, { method: 'POST', url: `${url}/y`, body: 'hello' }])],
   ])('%s: a request without a method (a GET) now in the place of the POST sent is refused, nothing sent', async (_format, name, before, after) => {

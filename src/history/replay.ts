@@ -60,7 +60,44 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   if (spec && asWritten && spec.method !== entry.method) {
     throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} is now a ${spec.method} (line ${spec.source.line}); the one sent was a ${entry.method} at line ${entry.line}`, { hint: 'the file changed since; give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
   }
+  // An unnamed request is named by its place alone: that place may hold another request of the
+  // same method now (a GET added above the GET sent). It is sent again only where it was, and
+  // only when its URL as written could have been the one sent (its templates aside).
+  if (spec && spec.name === `request-${specs.indexOf(spec) + 1}`) {
+    const moved = spec.source.line !== entry.line ? `that place is now line ${spec.source.line}; the one sent was at line ${entry.line}` : !couldBeSent(spec.url, entry.url) ? `its URL there is now ${visible(spec.url)}; the one sent was ${visible(entry.url)}` : undefined;
+    if (moved !== undefined) throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} has no name of its own, and ${moved}, so it may be another request`, { hint: 'give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
+  }
   return entry;
+}
+
+/**
+ * Could `written` (a URL as the file writes it, `{{templates}}` and all) have been sent as `sent`?
+ * Its text between templates must appear in `sent` in order, each template standing for anything;
+ * both decoded (sending percent-encodes what a file may write as it is), a trailing `/` aside,
+ * and a URL written without its scheme (`/items`, `localhost:3000/items`) may have gained one.
+ */
+function couldBeSent(written: string, sent: string): boolean {
+  const decoded = (text: string): string => {
+    try {
+      return decodeURI(text).replace(/\/$/, '');
+    } catch {
+      return text.replace(/\/$/, '');
+    }
+  };
+  const literals = decoded(written).split(/\{\{[\s\S]*?\}\}/);
+  const target = decoded(sent);
+  const first = literals[0] as string;
+  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(first);
+  if (literals.length === 1) return withScheme ? target === first : target.endsWith(first);
+  if (withScheme ? !target.startsWith(first) : !target.includes(first)) return false;
+  let at = target.indexOf(first) + first.length;
+  for (const part of literals.slice(1, -1)) {
+    const found = target.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  const last = literals.at(-1) as string;
+  return target.length - last.length >= at && target.endsWith(last);
 }
 
 /** The request "files" of requests no file holds: how each was sent. */
