@@ -75,12 +75,15 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     let step = runStep('substitute', ctx, registry); // {{…}} resolved, profile headers merged, TLS paths made absolute
     if (step) await step;
     const unauthenticated = { ...ctx.spec.headers };
+    const unauthenticatedUrl = ctx.spec.url;
     step = runStep('auth', ctx, registry); // Authorization, API keys, signatures, client certificates
     if (step) await step;
     // Whatever an auth plugin put in a header is a credential from here on, whatever its name (-v,
     // errors, reports; not sent to another origin); so are secret-named headers the file wrote.
     const credentials = learnAuthHeaders(run.secrets, unauthenticated, ctx.spec.headers);
     if (credentials) ctx.credentialHeaders = credentials;
+    // And so is a query parameter it added (`?sig=…`), whatever its name: its value, wherever it turns up.
+    if (ctx.spec.url !== unauthenticatedUrl) (await import('../core/auth-query-secrets.js')).learnAuthQuery(run.secrets, unauthenticatedUrl, ctx.spec.url);
     run.secrets.addHeaders(ctx.spec.headers);
     step = runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (step) await step;
