@@ -6,7 +6,7 @@
  * they were written. Secret-named headers are registered by the pipeline (`addHeaders`).
  */
 import { fieldLines, type HeaderValue, type RequestHeaders } from './headers.js';
-import { MASK, type SecretRegistry } from './mask.js';
+import { MASK, isSecretName, type SecretRegistry } from './mask.js';
 import { formDecoded, maskSecretFields } from './mask-fields.js';
 
 /** A body past this is not scanned (the history keeps 64 KiB of it; uploads are not forms of credentials). */
@@ -68,4 +68,14 @@ export function learnAuthHeaders(secrets: SecretRegistry, before: Readonly<Reque
     (names ??= new Set()).add(name.toLowerCase());
   }
   return names;
+}
+
+/**
+ * A header that holds a credential, by the one rule both uses share: reqflow never carries it to
+ * another origin when it follows a redirect (the send stage's `isSecretHeader`), and `--as curl`
+ * never hands it to curl's `-L`, which would (src/report/as-curl.ts). A secret-looking name, one
+ * the auth stage set (`authHeaders`, lower-cased), or a value that carries a known secret.
+ */
+export function isCredentialHeader(name: string, value: string, authHeaders: ReadonlySet<string> | undefined, secrets: Pick<SecretRegistry, 'carries'>): boolean {
+  return isSecretName(name) || authHeaders?.has(name.toLowerCase()) === true || secrets.carries(value);
 }

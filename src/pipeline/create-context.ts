@@ -8,12 +8,13 @@ import type { ScriptGlobals } from '../core/script-globals.js';
 import type { Environment } from '../core/environments.js';
 import type { AgentPool } from '../core/http/agents.js';
 import { sendHttp } from '../core/http/send.js';
-import { displayUrl, isSecretName, type SecretRegistry } from '../core/mask.js';
+import { displayUrl, type SecretRegistry } from '../core/mask.js';
 import type { HttpRequest, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, VariableResolver } from '../core/model.js';
 import type { Prompter } from '../core/prompt.js';
 import { readWholeBody } from '../core/read-body.js';
 import type { ConnectionPhases, OutgoingRequest } from '../core/http/outgoing-request.js';
 import { requestSettings } from '../core/request-settings.js';
+import { isCredentialHeader } from '../core/request-secrets.js';
 import { shownPath } from '../core/resolve-path.js';
 import { CHAIN_CAPTURE_LIMIT } from '../core/token-extraction.js';
 import type { PluginRegistry } from '../core/registry.js';
@@ -103,7 +104,7 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
     tls: request.tlsOptions ?? ctx.tlsOptions,
     ...settings,
     abort: services.abort,
-    isSecretHeader: (name, value) => isSecretName(name) || ctx.credentialHeaders?.has(name.toLowerCase()) === true || services.secrets.carries(value),
+    isSecretHeader: (name, value) => isCredentialHeader(name, value, ctx.credentialHeaders, services.secrets),
     onRedirect: (to, dropped) => {
       if (!options.verbose) return;
       const what = dropped.length > 0 ? `; not sent there (another origin): ${dropped.join(', ')}` : '';

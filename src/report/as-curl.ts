@@ -5,6 +5,7 @@
  * Arguments are single-quoted (`'` written `'\''`); a body that is not plain text is piped in
  * through printf's octal escapes, and included files are named, never copied.
  */
+import { UsageError } from '../core/errors/index.js';
 import { NO_BODY_FRAMING } from '../core/methods.js';
 import { getHeader, hasHeader } from '../core/headers.js';
 import { requestTarget } from '../core/http/request-target.js';
@@ -19,6 +20,35 @@ import type { Shown } from './secrets-shown.js';
 const MAX_REDIRECTS = 10;
 /** Older curl sends `Expect: 100-continue` for bodies past 1 KiB (newer ones past 1 MiB). */
 const CURL_EXPECT_THRESHOLD = 1024;
+
+/**
+ * The headers curl itself keeps from another host when it follows a redirect: a written
+ * `Authorization` (curl 7.58.0) and `Cookie` (7.64.0); from another port or scheme of the same
+ * host too since 7.83.0 (CVE-2022-27776). Every other `-H` goes wherever a redirect leads.
+ */
+const CURL_KEEPS_TO_ORIGIN = /^(authorization|cookie)$/i;
+
+/** `a`, `a and b`, `a, b and c`. */
+function listed(items: readonly string[]): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) as string}`;
+}
+
+/**
+ * With `-L` curl sends every other `-H` header, and presents its client certificate, to any host a
+ * redirect names; reqflow keeps credentials to the request's origin. Such a command would be less
+ * safe than reqflow, and one without `-L` would stop at the first redirect reqflow follows: either
+ * way not what reqflow does, so it is refused, naming what curl would hand on (docs/cli.md).
+ */
+function refuseCredentialsOnRedirects(request: OutgoingRequest): void {
+  if (!request.followRedirects) return;
+  const handedOn = request.credentials.filter((name) => !CURL_KEEPS_TO_ORIGIN.test(name));
+  if (request.tls.certFile !== undefined || request.tls.pfxFile !== undefined) handedOn.push('the client certificate');
+  if (handedOn.length === 0) return;
+  throw new UsageError(`--as curl with -L: curl would send ${listed(handedOn)} of "${visible(request.name)}" to any host a redirect names; reqflow sends ${handedOn.length === 1 ? 'it' : 'them'} to this origin only`, {
+    hint: 'leave out -L (or give the request # @no-redirect) to print it; of the headers, curl keeps only Authorization and Cookie from other hosts',
+    atRequest: true,
+  });
+}
 
 /** Text a single-quoted argument can carry as it is, shown safely on a terminal: UTF-8, no control character but tab and newline. */
 function plainText(bytes: Buffer): string | undefined {
@@ -86,6 +116,7 @@ function versionFlag(request: OutgoingRequest, url: URL): string | undefined {
 
 export function asCurl(request: OutgoingRequest, shown: Shown): string {
   const url = parseRequestUrl(request.url); // what cannot be sent is not printed as a command either
+  refuseCredentialsOnRedirects(request);
   const body = bodyArgument(request, shown);
   const options: string[] = [];
   const method = request.method;

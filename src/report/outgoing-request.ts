@@ -3,13 +3,15 @@
  * (URL, headers, body) and how the send stage would send it (HTTP version, redirects, TLS, the
  * proxy, the cookies the jar adds, the headers reqflow adds itself) — read, not sent.
  */
-import { hasHeader, headersAsSent, type RequestHeaders } from '../core/headers.js';
+import { fieldLines, hasHeader, headersAsSent, type HeaderValue, type RequestHeaders } from '../core/headers.js';
 import type { CookieStore } from '../core/http/cookie-jar.js';
 import { checkHeaderFields } from '../core/http/header-fields.js';
 import type { Http2Mode } from '../core/http/http2.js';
 import type { ProxyRules } from '../core/http/proxy.js';
 import { withDefaultHeaders } from '../core/http/send.js';
 import type { BodyPiece, TlsSettings } from '../core/model.js';
+import type { SecretRegistry } from '../core/mask.js';
+import { isCredentialHeader } from '../core/request-secrets.js';
 import { requestSettings } from '../core/request-settings.js';
 import type { RequestContext } from '../pipeline/context.js';
 
@@ -22,6 +24,8 @@ export interface OutgoingRequest {
   headers: RequestHeaders;
   /** The headers reqflow adds itself when the request has none of that name (User-Agent, Accept). */
   added: RequestHeaders;
+  /** The names of the headers that hold a credential, which reqflow never carries to another origin on a redirect. */
+  credentials: string[];
   body?: string | Buffer;
   /** The body's pieces when it includes files (`< ./file`): which bytes are which file. */
   pieces?: readonly BodyPiece[];
@@ -42,6 +46,8 @@ export interface OutgoingServices {
   proxy?: ProxyRules;
   cookies?: CookieStore;
   env?: NodeJS.ProcessEnv;
+  /** The run's secrets, for the send stage's rule of which headers are credentials (else the request's `redact` tells). */
+  secrets?: Pick<SecretRegistry, 'carries'>;
 }
 
 const PROXY_VARIABLES = ['http_proxy', 'https_proxy', 'all_proxy'];
@@ -52,6 +58,12 @@ function parsedUrl(text: string): URL | undefined {
   } catch {
     return undefined; // shown as it is; --as curl refuses it (parseRequestUrl)
   }
+}
+
+/** The headers the send stage would keep to the request's origin (src/core/request-secrets.ts: one rule for both). */
+function credentialHeaders(ctx: RequestContext, headers: Readonly<RequestHeaders>, run: OutgoingServices): string[] {
+  const secrets = run.secrets ?? { carries: (text: string): boolean => ctx.redact(text) !== text };
+  return Object.keys(headers).filter((name) => fieldLines(headers[name] as HeaderValue).some((line) => isCredentialHeader(name, line, ctx.credentialHeaders, secrets)));
 }
 
 export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices): Promise<OutgoingRequest> {
@@ -77,6 +89,7 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
     url: spec.url,
     headers: headersAsSent(headers, settings.http2 === 'require' ? '2' : undefined),
     added,
+    credentials: credentialHeaders(ctx, headers, run),
     followRedirects: settings.followRedirects,
     tls: ctx.tls,
     directDespiteEnvironment: proxy === undefined && PROXY_VARIABLES.some((name) => Boolean(env[name] || env[name.toUpperCase()])),

@@ -213,7 +213,7 @@ export class Workspace {
   /** The cookie jar and proxy rules a send uses (the pane reporter prints a request as curl with them). */
   outgoingServices(session: FileSession = this.session, profile: Profile = this.profile): OutgoingServices & { proxy: ProxyRules } {
     const cookies = this.options.cookies === false ? undefined : new SessionCookieJar(session, (value) => this.secrets.add(value));
-    return { proxy: proxyRules(this.options, this.config.env, this.secrets, profile), env: this.config.env, ...(cookies ? { cookies } : {}) };
+    return { proxy: proxyRules(this.options, this.config.env, this.secrets, profile), env: this.config.env, secrets: this.secrets, ...(cookies ? { cookies } : {}) };
   }
 
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {

@@ -87,7 +87,7 @@ test('every header an auth method adds is a credential, whatever its name: not s
     for (const name of dropped.split(', ').filter((n) => n !== 'X-Nonce')) expect(result.stderr).toContain(`\n${name}: •••\n`);
     for (const secret of secrets) expect(result.stdout + result.stderr).not.toContain(secret);
   }
-  for (const shown of [await reqflow('/cross', '-p', 'signed', '--dry-run'), await reqflow('/cross', '-p', 'signed', '--as', 'curl', '-L'), await reqflow('/cross', '-p', 'signed', '-o', 'json')]) {
+  for (const shown of [await reqflow('/cross', '-p', 'signed', '--dry-run'), await reqflow('/cross', '-p', 'signed', '--as', 'curl'), await reqflow('/cross', '-p', 'signed', '-o', 'json')]) {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/X-Proof["']?: ?["']?•••/);
     for (const secret of secrets) expect(shown.stdout + shown.stderr).not.toContain(secret);
