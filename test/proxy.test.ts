@@ -109,6 +109,48 @@ describe('proxies from the environment', () => {
     expect(proxied.slice(before)).toEqual([`GET ${target.url}/other`]);
   });
 
+  // Each host is one the rule names, written another way: a request the list exempts never goes
+  // through the proxy (it went there). The hosts resolve to nothing or to no server: what counts
+  // is that the proxy saw nothing and the failure, if any, names the host, not the proxy.
+  test.each([
+    ['a trailing dot on the rule (curl ignores it)', 'localhost.', 'localhost'],
+    ['a trailing dot on the URL\'s host (curl ignores it)', 'localhost', 'localhost.'],
+    ['a wildcard with a trailing dot', '*.localhost.', 'api.localhost'],
+    ['an IPv6 address spelled out', '0:0:0:0:0:0:0:1', '[::1]'],
+    ['an IPv6 address spelled out, with the port', '[0:0:0:0:0:0:0:1]:PORT', '[::1]'],
+    ['an international name, as written', 'bücher.localhost', 'bücher.localhost'],
+    ['an international name, as written, for a subdomain', 'BÜCHER.localhost', 'www.bücher.localhost'],
+    ['an IPv4 address in short form', '127.1', '127.0.0.1'],
+  ])('NO_PROXY with %s: the proxy sees nothing', async (_what, rule, host) => {
+    const port = new URL(target.url).port;
+    const before = proxied.length;
+    const result = await run([file('spelled.http', `http://${host}:${port}/spelled`)], { http_proxy: proxyUrl, no_proxy: `example.com,${rule.replace('PORT', port)}` });
+    expect(proxied.slice(before)).toEqual([]);
+    expect(result.stderr).not.toContain('proxy');
+    expect([0, 4]).toContain(result.code);
+  });
+
+  test('a CIDR range that is none (a prefix past the address\'s bits) is exit 2 naming it, before anything is sent (it was an internal error)', async () => {
+    const before = proxied.length;
+    const received = target.received.length;
+    for (const [rule, bits] of [['127.0.0.1/33', 32], ['::1/129', 128], ['10.0.0.0/x', 32]] as const) {
+      const result = await run([file('range.http', `${target.url}/range`)], { http_proxy: proxyUrl, no_proxy: `localhost,${rule}` });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(`reqflow: no_proxy: "${rule}" is not an IP range\nhint: an address and the bits of its prefix, 0–${bits}: 10.0.0.0/8, fd00::/8\n`);
+    }
+    const flag = await run([file('range.http', `${target.url}/range`), '--noproxy', '127.0.0.0/40'], { http_proxy: proxyUrl });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain('reqflow: --noproxy: "127.0.0.0/40" is not an IP range\n');
+    expect(proxied.length).toBe(before);
+    expect(target.received.length).toBe(received);
+  });
+
+  test('a rule for another host written those ways still leaves it to the proxy', async () => {
+    const before = proxied.length;
+    await run([file('others.http', `${target.url}/others`)], { http_proxy: proxyUrl, no_proxy: 'localhost.,127.2,0:0:0:0:0:0:0:2,127.0.0.2/32' });
+    expect(proxied.slice(before)).toEqual([`GET ${target.url}/others`]);
+  });
+
   test('an IP address matches only itself: 0.0.1 or .0.0.1 is no suffix of 127.0.0.1 (as curl reads it)', async () => {
     const before = proxied.length;
     await run([file('ip-suffix.http', `${target.url}/ip-suffix`)], { http_proxy: proxyUrl, no_proxy: '0.0.1,.0.0.1' });

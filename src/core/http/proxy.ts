@@ -3,9 +3,12 @@
  * `--proxy URL` (or `-x`), else the environment — `https_proxy` for https URLs, `http_proxy` for
  * http, `all_proxy` for both (lower case first, then upper case) — except for the hosts
  * `--noproxy LIST` (else `no_proxy`/`NO_PROXY`) names: `*`, a domain and its subdomains
- * (`example.com`, `.example.com`), `host:port`, an IP or a CIDR range (`10.0.0.0/8`,
- * `fd00::/8`). Proxies may be `http://`, `https://`, `socks5://` or `socks5h://` (the proxy
- * resolves the name), with `user:password@` (masked wherever shown).
+ * (`example.com`, `.example.com`, `*.example.com`), `host:port`, an IP or a CIDR range
+ * (`10.0.0.0/8`, `fd00::/8`). A rule and a URL's host are compared as the URL parser writes
+ * hosts — a trailing dot, letters' case, an IDN or an IP address's spelling (`0:0::1`, `127.1`)
+ * make no difference — so that no request the list exempts goes through the proxy. Proxies may
+ * be `http://`, `https://`, `socks5://` or `socks5h://` (the proxy resolves the name), with
+ * `user:password@` (masked wherever shown).
  */
 import type { BlockList } from 'node:net';
 import { UsageError } from '../errors/index.js';
@@ -21,12 +24,36 @@ export interface ProxySettings {
   noProxy?: string;
   /** Where `proxy` was written, for errors (`--proxy`, or the profile's field). */
   proxyFrom?: string;
+  /** Where `noProxy` was written, for errors (`--noproxy`, or the profile's field). */
+  noProxyFrom?: string;
   env: NodeJS.ProcessEnv;
 }
 
 interface NoProxyRule {
-  host?: string;
+  /** A name as the URL parser writes it (lower case, punycode), or an IP address in its canonical form. */
+  host: string;
   port?: string;
+}
+
+type Net = typeof import('node:net');
+
+/**
+ * A host as the URL parser writes it — lower case, punycode, an IPv4 address in its dotted
+ * form, IPv6 compressed (brackets left off) — with no trailing dot: how URLs' hosts and the
+ * rules are compared. A rule no URL could have as its host (`<local>`) stays as written.
+ */
+function canonicalHost(host: string, net: Net): string {
+  if (net.isIPv6(host)) host = `[${host}]`;
+  let canonical = host.toLowerCase();
+  // Only a host: what would end one in a URL (`a?b`, `u@a`) keeps the rule as written.
+  if (!/[@?#\\]/.test(host)) {
+    try {
+      canonical = new URL(`http://${host}`).hostname;
+    } catch {
+      // not a host a URL can have
+    }
+  }
+  return canonical.replace(/^\[(.*)\]$/, '$1').replace(/(.)\.$/, '$1');
 }
 
 function parseProxy(text: string, where: string): URL {
@@ -57,20 +84,23 @@ export class ProxyRules {
       }
     }
     const list = settings.noProxy ?? proxyVariable(settings.env, 'no_proxy') ?? '';
+    const noProxyFrom = settings.noProxy !== undefined ? (settings.noProxyFrom ?? '--noproxy') : settings.env.no_proxy ? 'no_proxy' : 'NO_PROXY';
+    const net = lazyBuiltin<Net>('node:net');
     for (const raw of list.split(/[\s,]+/).filter(Boolean)) {
       if (raw === '*') this.everything = true;
       else if (raw.includes('/')) {
         const [address = '', bits = ''] = raw.split('/');
-        const net = lazyBuiltin<typeof import('node:net')>('node:net');
         const family = net.isIPv6(address) ? 'ipv6' : net.isIPv4(address) ? 'ipv4' : undefined;
-        if (family && /^\d+$/.test(bits)) {
-          this.ranges ??= new net.BlockList();
-          this.ranges.addSubnet(address, Number(bits), family);
-        }
+        if (!family) continue; // no address (`localhost/8`, a URL): nothing it could exempt, as curl reads it
+        // A range that is none (`10.0.0.0/33`) exempts nothing the writer meant to: refused, not read as another.
+        if (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 'ipv4' ? 32 : 128)) throw new UsageError(`${noProxyFrom}: "${raw}" is not an IP range`, { hint: `an address and the bits of its prefix, 0–${family === 'ipv4' ? 32 : 128}: 10.0.0.0/8, fd00::/8` });
+        this.ranges ??= new net.BlockList();
+        this.ranges.addSubnet(address, Number(bits), family);
       } else {
         const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(raw);
         const match = bracketed ?? /^([^:]+)(?::(\d+))?$/.exec(raw) ?? [raw, raw];
-        this.hosts.push({ host: (match[1] ?? raw).replace(/^\*?\./, '').toLowerCase(), ...(match[2] ? { port: match[2] } : {}) });
+        const host = canonicalHost((match[1] ?? raw).replace(/^\*?\./, ''), net);
+        if (host !== '') this.hosts.push({ host, ...(match[2] ? { port: match[2] } : {}) });
       }
     }
   }
@@ -92,16 +122,17 @@ export class ProxyRules {
 
   private bypasses(url: URL): boolean {
     if (this.everything) return true;
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    // The URL parser wrote the host already: its brackets and a trailing dot (`localhost.`) are all that is left to take off.
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1').replace(/(.)\.$/, '$1');
     const port = url.port || (url.protocol === 'https:' ? '443' : '80');
     // A name's subdomains match its rule; an IP address only its own (`0.0.1` is no suffix of 127.0.0.1), as curl reads it.
-    const named = this.hosts.length > 0 && lazyBuiltin<typeof import('node:net')>('node:net').isIP(host) === 0;
+    const named = this.hosts.length > 0 && lazyBuiltin<Net>('node:net').isIP(host) === 0;
     for (const rule of this.hosts) {
       if (rule.port !== undefined && rule.port !== port) continue;
       if (host === rule.host || (named && host.endsWith(`.${rule.host}`))) return true;
     }
     if (this.ranges) {
-      const net = lazyBuiltin<typeof import('node:net')>('node:net');
+      const net = lazyBuiltin<Net>('node:net');
       const family = net.isIPv6(host) ? 'ipv6' : net.isIPv4(host) ? 'ipv4' : undefined;
       if (family && this.ranges.check(host, family)) return true;
     }
@@ -120,7 +151,8 @@ export function proxyRules(
   const proxy = options.proxy ?? profile?.proxy;
   const noProxy = options.noProxy ?? profile?.noProxy;
   const proxyFrom = options.proxy === undefined && profile?.proxy !== undefined ? `profile "${profile.name}": proxy` : '--proxy';
-  const rules = new ProxyRules({ ...(proxy !== undefined ? { proxy, proxyFrom } : {}), ...(noProxy !== undefined ? { noProxy } : {}), env });
+  const noProxyFrom = options.noProxy === undefined && profile?.noProxy !== undefined ? `profile "${profile.name}": noProxy` : '--noproxy';
+  const rules = new ProxyRules({ ...(proxy !== undefined ? { proxy, proxyFrom } : {}), ...(noProxy !== undefined ? { noProxy, noProxyFrom } : {}), env });
   for (const credential of rules.credentials()) secrets.add(credential);
   return rules;
 }
