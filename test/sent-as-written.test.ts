@@ -8,7 +8,7 @@
  * URL was sent as part of it, and HTTP/1.0 went out as HTTP/1.1. A real server on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -343,5 +343,53 @@ describe('YAML and JSON request files', () => {
     const result = await run('merged.yaml', 'common: &common\n  X-Version: 2.0\nrequests:\n  - url: BASE/merged\n    headers:\n      <<: *common\n      X-Own: 01\n');
     expect(result.code).toBe(0);
     expect(result.received.map((r) => [r.headers['x-version'], r.headers['x-own']])).toEqual([['2.0', '01']]);
+  });
+});
+
+describe('a header value past ASCII', () => {
+  // Node wrote `é` as one byte (Latin-1) on a request without a body and as two (UTF-8) beside a
+  // string body: the same line of the file went out as two byte sequences, neither shown by -v.
+  test('written in the file, with a body or without: exit 2 naming the line and the header, nothing sent', async () => {
+    const result = await run('accent.http', 'GET BASE/get\nX-Name: café\n\n###\nPOST BASE/post\nX-Name: café\nContent-Type: text/plain\n\nbody\n\n###\nGET BASE/euro\nX-Price: 5 €\n');
+    expect(result.code).toBe(2);
+    expect(result.received).toEqual([]);
+    const lines = result.stderr.split('\n').filter((line) => line.startsWith('reqflow: '));
+    const name = basename(result.file);
+    expect(lines).toEqual([
+      `reqflow: ${name}:1: GET ${server.url}/get: header "X-Name" cannot be sent: its value holds a character past ASCII (U+00E9)`,
+      `reqflow: ${name}:5: POST ${server.url}/post: header "X-Name" cannot be sent: its value holds a character past ASCII (U+00E9)`,
+      `reqflow: ${name}:12: GET ${server.url}/euro: header "X-Price" cannot be sent: its value holds a character past ASCII (U+20AC)`,
+    ]);
+    expect(result.stderr).toContain("hint: header values are ASCII: percent-encode it (é as %C3%A9), or for a parameter use RFC 8187 (filename*=UTF-8''caf%C3%A9.txt)\n");
+  });
+
+  test('from a variable: exit 3 naming the variable; percent-encoded, it goes out as written', async () => {
+    const result = await run('accent-var.http', 'POST BASE/var\nX-Name: {{name}}\n\nbody\n', '-e', 'name=José');
+    expect(result.code).toBe(3);
+    expect(result.stderr).toContain(`reqflow: ${basename(result.file)}:1: header X-Name of request "request-1" would contain a character a header cannot hold (U+00E9), from {{name}}\n`);
+    expect(result.received).toEqual([]);
+    const encoded = await run('accent-encoded.http', 'POST BASE/var\nX-Name: Jos%C3%A9\n\nbody\n');
+    expect(encoded.code).toBe(0);
+    expect(encoded.received.map((r) => r.headers['x-name'])).toEqual(['Jos%C3%A9']);
+  });
+
+  test("a cookie a server set with bytes past ASCII goes back as those bytes, with a body or without (beside a body they went out re-encoded as UTF-8)", async () => {
+    const setter = await startRecorder((req, res) => {
+      // Node writes a header's string one byte a character: these are the bytes on the wire.
+      if (req.url === '/set') res.setHeader('Set-Cookie', ['utf8=caf\u00c3\u00a9; Path=/', 'latin1=caf\u00e9; Path=/']);
+      res.end();
+    });
+    try {
+      const file = tmp.write('jar-bytes.http', `GET ${setter.url}/set\n\n###\nGET ${setter.url}/get\n\n###\nPOST ${setter.url}/post\nContent-Type: text/plain\n\nbody\n`);
+      const result = await runCli(['run', file, '-o', 'raw'], { cwd: tmp.dir, env: { REQFLOW_STATE_DIR: join(tmp.dir, 'jar-state') } });
+      expect(result.code).toBe(0);
+      // The server read each byte as one character: back to bytes the same way.
+      const cookieBytes = setter.received.map((r) => [r.url, Buffer.from(String(r.headers.cookie ?? ''), 'latin1').toString('hex')]);
+      const expected = Buffer.concat([Buffer.from('utf8=caf'), Buffer.from([0xc3, 0xa9]), Buffer.from('; latin1=caf'), Buffer.from([0xe9])]).toString('hex');
+      expect(cookieBytes).toEqual([['/set', ''], ['/get', expected], ['/post', expected]]);
+      expect(setter.received.at(-1)?.body.toString()).toBe('body');
+    } finally {
+      await setter.close();
+    }
   });
 });

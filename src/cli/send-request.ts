@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { codePointName } from '../core/code-point.js';
 import { withDefaultScheme } from '../core/default-scheme.js';
 import { UsageError } from '../core/errors/index.js';
-import { appendHeader, hasHeader, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../core/headers.js';
+import { appendHeader, hasHeader, NON_ASCII_HINT, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../core/headers.js';
 import { parseRequestUrl } from '../core/http/send.js';
 import { isStandardMethod, METHOD_TOKEN, methodToSend } from '../core/methods.js';
 import type { BodyPart, RequestSpec } from '../core/model.js';
@@ -76,7 +76,7 @@ function headersOf(lines: readonly string[]): { headers: RequestHeaders; removed
     }
     // A line break would make it two headers, or a body: never sent as something else.
     const bad = NOT_IN_HEADER_VALUE.exec(outsideTemplates(value))?.[0];
-    if (bad !== undefined) throw new UsageError(`-H ${name}: the value holds ${/[\r\n]/.test(bad) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`}`, { hint: 'a header value is one line of visible characters (Latin-1)' });
+    if (bad !== undefined) throw new UsageError(`-H ${name}: the value holds ${/[\r\n]/.test(bad) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`}`, { hint: /[\r\n]/.test(bad) || bad < '\u0080' ? 'a header value is one line of visible ASCII characters' : NON_ASCII_HINT });
     const rule = singleFieldRule(name);
     if (rule !== undefined && hasHeader(headers, name)) throw new UsageError(`-H ${name} is given twice: ${rule}`);
     const unheld = unheldNameRule(name);

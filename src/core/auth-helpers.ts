@@ -3,6 +3,7 @@
  * lookup with a method-specific hint, header-value checks and query parameters.
  */
 import { UsageError, VariableError } from './errors/index.js';
+import { NOT_IN_HEADER_VALUE } from './headers.js';
 import type { RequestContext } from '../pipeline/context.js';
 
 /** A method's settings from the profile, with where they sit (`auth` or `auth.custom`) for messages. */
@@ -69,12 +70,9 @@ export async function credential(ctx: RequestContext, options: { template: strin
   return value;
 }
 
-/** Characters Node refuses in a header value: caught here so the user gets exit 3, not a crash. */
-const INVALID_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
-
-/** Fails with exit 3 when a computed value cannot travel in a header (a line break, a control character, non-Latin-1 text). */
+/** Fails with exit 3 when a computed value cannot travel in a header (a line break, a control character, non-ASCII text). */
 export function checkHeaderValue(ctx: RequestContext, header: string, value: string, from: string): string {
-  if (INVALID_HEADER_VALUE.test(value)) {
+  if (NOT_IN_HEADER_VALUE.test(value)) {
     throw new VariableError(`the value for header ${header} (from ${from}) contains a character that cannot be sent in a header${ctx.spec.name ? ` (request "${ctx.spec.name}")` : ''}`, {
       hint: 'check the variable for a line break or non-ASCII text; base64-encode binary values with {{base64 name}}',
     });

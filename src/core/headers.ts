@@ -112,5 +112,13 @@ export function mergeHeaders(profileHeaders: Readonly<RequestHeaders>, requestHe
   return Object.assign(merged, requestHeaders);
 }
 
-/** A character a header value may not hold (RFC 9110 §5.5: visible characters, spaces, tabs, obs-text), as Node checks it. */
-export const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+/**
+ * A character a request header value may not hold: visible ASCII, spaces and tabs are all it may
+ * (RFC 9110 §5.5). Bytes past ASCII (obs-text) have no character set, and Node would send `é` as
+ * one byte (Latin-1) on a request without a body and as two (UTF-8) beside a string body: one
+ * refused cannot go out as bytes the file does not say.
+ */
+export const NOT_IN_HEADER_VALUE = /[^\t\x20-\x7e]/;
+
+/** The hint for a character past ASCII in a header value, wherever it was written. */
+export const NON_ASCII_HINT = "header values are ASCII: percent-encode it (é as %C3%A9), or for a parameter use RFC 8187 (filename*=UTF-8''caf%C3%A9.txt)";

@@ -144,7 +144,7 @@ function headerRecord(value: unknown, where: string): Record<string, string> {
     if (!/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) fail(`${where}.${JSON.stringify(name)}`, 'a header name (letters, digits and !#$%&\'*+.^_`|~-)');
     if (unheldNameRule(name) !== undefined) fail(`${where}.${name}`, 'a header name reqflow can send (not __proto__)');
     // Outside its {{templates}} (their values are checked when resolved).
-    if (NOT_IN_HEADER_VALUE.test(outsideTemplates(item))) fail(`${where}.${name}`, 'one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)');
+    if (NOT_IN_HEADER_VALUE.test(outsideTemplates(item))) fail(`${where}.${name}`, 'one line of visible ASCII characters, spaces and tabs (no control characters, nothing past ASCII: percent-encode it)');
   }
   return headers;
 }

@@ -71,13 +71,14 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
   const url = parsedUrl(spec.url);
   const settings = requestSettings(spec, ctx.options, ctx.profile);
   const headers: RequestHeaders = { ...spec.headers };
+  // What the send stage would refuse is refused here too, as it would be: printed, a value with a line break would read as two headers.
+  // The jar's cookie is a server's bytes, sent back as they came (src/core/http/send.ts): not the request's to check.
+  if (url) checkHeaderFields(spec.method, url, headers, spec.body);
   // The jar's cookies go out unless the request writes its own Cookie (src/core/http/send.ts).
   if (url && run.cookies && spec.annotations['no-cookie-jar'] === undefined && !hasHeader(headers, 'cookie')) {
     const cookie = await run.cookies.header(url.href);
     if (cookie !== undefined) headers.Cookie = cookie;
   }
-  // What the send stage would refuse is refused here too, as it would be: printed, a value with a line break would read as two headers.
-  if (url) checkHeaderFields(spec.method, url, headers, spec.body);
   const withDefaults = withDefaultHeaders(headers);
   const added: RequestHeaders = {};
   for (const [name, value] of Object.entries(withDefaults)) if (!hasHeader(headers, name)) added[name] = value;

@@ -67,12 +67,12 @@ test('a bad header in a profile is exit 2 naming the field', async () => {
   writeFileSync(join(dir, 'r.http'), `GET ${url}/\n`);
   const result = await runCli(['run', join(dir, 'r.http')], { env });
   expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/profiles\[0\]\.headers\.X-Bad: expected one line of visible characters/);
-  // Any character HTTP cannot carry (a DEL, one past Latin-1), not only line breaks; templates are checked once resolved.
+  expect(result.stderr).toMatch(/profiles\[0\]\.headers\.X-Bad: expected one line of visible ASCII characters/);
+  // Any character HTTP cannot carry (a DEL, one past ASCII), not only line breaks; templates are checked once resolved.
   for (const value of ['a\u007fb', '\u4e2d']) {
     writeFileSync(join(dir, '.profiles.json'), JSON.stringify([{ name: 'default', headers: { 'X-Bad': value, 'X-Ok': 'Bearer {{token}}' } }]));
     const bad = await runCli(['run', join(dir, 'r.http')], { env });
-    expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, `reqflow: ${join(dir, '.profiles.json')}: profiles[0].headers.X-Bad: expected one line of visible characters, spaces and tabs (no control characters, nothing past Latin-1)`]);
+    expect([bad.code, bad.stderr.split('\n')[0]]).toEqual([2, `reqflow: ${join(dir, '.profiles.json')}: profiles[0].headers.X-Bad: expected one line of visible ASCII characters, spaces and tabs (no control characters, nothing past ASCII: percent-encode it)`]);
   }
 });
 

@@ -1,13 +1,14 @@
 /**
  * The header fields a request may carry, checked once before either protocol sends them, so
  * HTTP/1.1 and HTTP/2 refuse the same ones with the same error: names that are HTTP tokens,
- * values of visible characters, spaces and tabs (Node's own checks, which HTTP/1.1 applies and
- * HTTP/2 does not: it would send a \x01 or a DEL).
+ * values of visible ASCII characters, spaces and tabs (Node's own checks, which HTTP/1.1 applies
+ * and HTTP/2 does not: it would send a \x01 or a DEL, and `€` as its low byte; past ASCII, see
+ * NOT_IN_HEADER_VALUE).
  */
-import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { validateHeaderName } from 'node:http';
 import { codePointName } from '../code-point.js';
 import { UsageError } from '../errors/index.js';
-import { fieldLines, hasHeader, type HeaderValue, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
+import { fieldLines, hasHeader, type HeaderValue, NON_ASCII_HINT, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../headers.js';
 import { maskUrl } from '../mask.js';
 import type { OutgoingRequest } from './outgoing-request.js';
 
@@ -55,14 +56,12 @@ function checkLength(method: string, url: URL, name: string, value: HeaderValue,
   }
 }
 
-/** One line of a header's value, checked as Node checks it. */
+/** One line of a header's value. */
 function checkValue(method: string, url: URL, name: string, line: string): void {
-  try {
-    validateHeaderValue(name, line);
-  } catch {
-    const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0] ?? '';
-    throw refusal(method, url, name, `its value holds a character HTTP does not allow (${codePointName(bad)})`);
-  }
+  const bad = NOT_IN_HEADER_VALUE.exec(line)?.[0];
+  if (bad === undefined) return;
+  if (bad >= '\u0080') throw refusal(method, url, name, `its value holds a character past ASCII (${codePointName(bad)})`, NON_ASCII_HINT);
+  throw refusal(method, url, name, `its value holds a character HTTP does not allow (${codePointName(bad)})`);
 }
 
 /** What a header's name and value may hold: the hint of a refusal for its syntax. */
@@ -73,9 +72,13 @@ function refusal(method: string, url: URL, name: string, what: string, hint = SY
   return new UsageError(`${method} ${maskUrl(url.href)}: header ${JSON.stringify(name)} cannot be sent: ${what}`, { hint, atRequest: true });
 }
 
-/** The request's headers with `Content-Length` for a body (unless written). */
+/** The request's headers with the jar's `Cookie`, and `Content-Length` for a body (unless written). */
 export function headersToSend(request: OutgoingRequest): RequestHeaders {
   // A written Transfer-Encoding: chunked frames the body itself (Node chunk-encodes it), with no length beside it.
-  if (request.body === undefined || hasHeader(request.headers, 'content-length') || hasHeader(request.headers, 'transfer-encoding')) return request.headers; // Node copies them: no copy of ours
-  return { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) };
+  const length = request.body === undefined || hasHeader(request.headers, 'content-length') || hasHeader(request.headers, 'transfer-encoding') ? undefined : String(Buffer.byteLength(request.body));
+  if (length === undefined && request.cookie === undefined) return request.headers; // Node copies them: no copy of ours
+  const headers = { ...request.headers };
+  if (request.cookie !== undefined) headers.Cookie = request.cookie;
+  if (length !== undefined) headers['Content-Length'] = length;
+  return headers;
 }

@@ -41,6 +41,12 @@ export interface OutgoingRequest {
   /** The run's cookie jar: its cookies go out with each hop (unless the request has its own `Cookie`), `Set-Cookie`s come in. */
   cookies?: CookieStore;
   /**
+   * The jar's `Cookie` for this hop: what servers set, as Node read their bytes (one character
+   * a byte), sent back as those bytes — not checked as the request's own headers are, which may
+   * hold nothing past ASCII.
+   */
+  cookie?: string;
+  /**
    * HTTP/2: `require` (the request line says so), `prefer` (`--http2`, the profile), `never`
    * (the request line says HTTP/1.1). Absent: HTTP/1.1, or HTTP/2 for an https:// server that
    * refuses HTTP/1.1 in the TLS handshake (nothing was sent then).

@@ -131,7 +131,7 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
     const cookie = jar ? await jar.header(url.href) : undefined;
-    const response = await once(cookie ? { ...hopRequest, headers: { ...hopRequest.headers, Cookie: cookie } } : hopRequest, url, agents);
+    const response = await once(cookie ? { ...hopRequest, cookie } : hopRequest, url, agents);
     const setCookie = response.headers['set-cookie'];
     if (jar && setCookie) await jar.store(url.href, setCookie);
     const location = response.headers.location as string | string[] | undefined; // repeated: raw-response.ts

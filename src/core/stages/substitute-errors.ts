@@ -6,6 +6,7 @@
  */
 import { isReqflowError, ReqflowError, UsageError, VariableError } from '../errors/index.js';
 import { codePointName } from '../code-point.js';
+import { NON_ASCII_HINT } from '../headers.js';
 import { displayUrl } from '../mask.js';
 import { outsideTemplates, templateExpressions } from '../variables.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -17,14 +18,14 @@ const templatesOf = (written: string): string[] => templateExpressions(written).
 
 /**
  * A variable whose value holds a line break would split the request into two (header
- * injection, a token read with its newline); another control character (or one past Latin-1)
+ * injection, a token read with its newline); another control character (or one past ASCII)
  * cannot be sent either: exit 3 naming the header and the variables.
  */
 export function headerValueError(ctx: RequestContext, name: string, written: string, value: string, bad: string): VariableError {
   const templates = templatesOf(written);
   const what = /[\r\n\0]/.test(value) ? 'a line break' : `a character a header cannot hold (${codePointName(bad)})`;
   return new VariableError(`header ${name} of request "${ctx.spec.name}" would contain ${what}${templates.length > 0 ? `, from ${templates.join(', ')}` : ''}`, {
-    hint: 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)',
+    hint: /[\r\n\0]/.test(value) || bad < '\u0080' ? 'a header value is one line of visible characters: check where the variable comes from (a file read with its trailing newline?)' : NON_ASCII_HINT,
     atRequest: true,
   });
 }

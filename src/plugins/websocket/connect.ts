@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import type { ClientRequest, IncomingMessage } from 'node:http';
 import { NetworkError, UsageError } from '../../core/errors/index.js';
 import { EventQueue } from '../../core/event-queue.js';
+import { checkHeaderFields } from '../../core/http/header-fields.js';
 import { toRequestError } from '../../core/http/network-errors.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
@@ -72,6 +73,8 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
   const { default: WebSocket } = await import('ws');
   const url = webSocketUrl(ctx.spec.url);
   const headers = Object.fromEntries(Object.entries(withDefaultHeaders(ctx.spec.headers)).filter(([name]) => !NOT_FORWARDED.test(name)));
+  // Refused as an HTTP request's would be (a character past ASCII, a control character): nothing sent.
+  checkHeaderFields('GET', url, headers);
   const agent = ctx.http.proxyAgent?.(url.href);
   const timeoutMs = ctx.options.timeoutMs;
   const target = { method: 'GET', url };
