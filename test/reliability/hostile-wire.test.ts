@@ -15,8 +15,8 @@ const tmp = tempDir('reqflow-wire-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
 const JSON_TEXT = '{"a":1}';
 
-/** What the server answers to each path: the response's bytes, and whether it then closes. */
-type Answer = { bytes: Buffer | string; close?: boolean };
+/** What the server answers to each path: the response's bytes, whether it then closes, and bytes it sends a moment later (a packet of their own). */
+type Answer = { bytes: Buffer | string; close?: boolean; then?: Buffer };
 const answers = new Map<string, (head: string) => Answer>();
 let server: Awaited<ReturnType<typeof startRawServer>>;
 let base = '';
@@ -40,6 +40,8 @@ beforeAll(async () => {
       const answer = answers.get(path)?.(head) ?? { bytes: response('404 Not Found', ['Content-Length: 0']) };
       if (answer.close) socket.end(answer.bytes);
       else socket.write(answer.bytes);
+      const then = answer.then;
+      if (then) setTimeout(() => socket.writable && socket.write(then), 50);
     });
   });
   base = server.url;
@@ -103,6 +105,43 @@ test('a body that does not decode as its coding says (plain text, cut short): ex
       const result = await run('bad-coding.http', `GET BASE${path}\n`, '-o', output);
       expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
       expect(result.stderr).toContain(`reqflow: 127.0.0.1:${new URL(base).port} sent a body that does not decode as its Content-Encoding says (${reason})\n`);
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
+test('concatenated gzip members are decoded whole (RFC 1952 §2.2), in one packet or two', async () => {
+  const first = gzipSync(Buffer.from('{"a":'));
+  const second = gzipSync(Buffer.from('1}'));
+  const head = (length: number): string => `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: ${length}\r\n\r\n`;
+  answers.set('/members', () => ({ bytes: Buffer.concat([Buffer.from(head(first.length + second.length)), first, second]) }));
+  const whole = await run('members.http', 'GET BASE/members\n', '-o', 'json');
+  expect(whole).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(whole.stdout)[0]).toMatchObject({ body: { a: 1 } });
+  // The second member in a packet of its own, after the first has been decoded.
+  answers.set('/members-apart', () => ({ bytes: Buffer.concat([Buffer.from(head(first.length + second.length)), first]), then: second }));
+  const apart = await run('members-apart.http', 'GET BASE/members-apart\n', '-o', 'raw');
+  expect(apart).toMatchObject({ code: 0, stdout: '{"a":1}', stderr: '' });
+});
+
+test('bytes after the end of the coded data (garbage, zero padding; gzip, deflate, raw deflate, br; in the last packet or one of their own) are exit 4 saying so in every output mode — they hung until the run gave up, or read as a bad gzip member', async () => {
+  const text = Buffer.from('hello\n');
+  const cases: Array<[string, string, Buffer, Buffer]> = [
+    ['/gzip-garbage', 'gzip', gzipSync(text), Buffer.from('GARBAGE')],
+    ['/gzip-zeros', 'gzip', gzipSync(text), Buffer.alloc(8)],
+    ['/deflate-garbage', 'deflate', deflateSync(text), Buffer.from('GARBAGE')],
+    ['/raw-deflate-garbage', 'deflate', deflateRawSync(text), Buffer.from('GARBAGE')],
+    ['/br-garbage', 'br', brotliCompressSync(text), Buffer.from('GARBAGE')],
+  ];
+  const port = new URL(base).port;
+  for (const [path, coding, coded, after] of cases) {
+    const head = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: ${coding}\r\nContent-Length: ${coded.length + after.length}\r\n\r\n`);
+    answers.set(path, () => ({ bytes: Buffer.concat([head, coded, after]) }));
+    answers.set(`${path}-apart`, () => ({ bytes: Buffer.concat([head, coded]), then: after }));
+    for (const [where, output] of [['', 'pretty'], ['', 'json'], ['', 'raw'], ['-apart', 'raw']] as const) {
+      const result = await run('after-end.http', `GET BASE${path}${where}\n`, '-o', output);
+      expect({ path, where, output, code: result.code }).toEqual({ path, where, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${port} sent bytes after the end of its ${coding} body\nhint: its Content-Encoding does not cover them, and a body is shown only as it was sent (curl refuses it too)\n`);
       expect(result.stderr).not.toMatch(noCrash);
     }
   }

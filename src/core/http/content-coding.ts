@@ -8,6 +8,8 @@ import { lazyBuiltin } from '../lazy-builtin.js';
 import { codedError } from './hop-failures.js';
 
 type Zlib = typeof import('node:zlib');
+/** A zlib or brotli decoder: `bytesWritten` counts the coded bytes it took. */
+type Inner = Transform & { readonly bytesWritten: number };
 type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 const KNOWN = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
@@ -61,14 +63,26 @@ export function decodedBody(headers: Headers, body: Readable): Readable {
 }
 
 /**
+ * Bytes after the coded data's end (`gzip` then `GARBAGE`, zero padding, a second zlib stream):
+ * no coding covers them, so the body cannot be shown as it was sent. curl refuses them (error
+ * 23); Node's decoders stop at the end without a word, or for gzip read them as a member.
+ */
+function afterTheEnd(coding: string): NodeJS.ErrnoException {
+  return codedError(coding, 'REQFLOW_AFTER_CODED_END');
+}
+
+/**
  * One coding undone, its decoder started by the body's first bytes: an empty body (HEAD, 304,
  * or a 200 with none) is empty, not "unexpected end of file". `deflate` is zlib-wrapped by the
  * standard (RFC 9110 §8.4.1.2), but servers send raw deflate too, and browsers and curl take
  * both: the first two bytes tell which (a zlib header says `CM = 8` and is a multiple of 31).
+ * gzip's members follow one another (RFC 1952 §2.2): each is decoded.
  */
 class Decoder extends Transform {
-  private inner: Transform | undefined;
+  private inner: Inner | undefined;
   private head: Buffer | undefined;
+  /** Bytes handed to the decoder; it counts those it took (`bytesWritten`): fewer means bytes after the end. */
+  private fed = 0;
 
   constructor(
     private readonly zlib: Zlib,
@@ -85,13 +99,17 @@ class Decoder extends Transform {
       chunk = head;
       this.inner = this.start(head);
     }
-    this.inner.write(chunk, () => done());
+    const inner = this.inner;
+    this.fed += chunk.length;
+    // Node's decoder ends its output at the coded data's end and leaves what follows unread.
+    inner.write(chunk, () => done(inner.bytesWritten < this.fed ? afterTheEnd(this.coding) : undefined));
   }
 
   override _flush(done: TransformCallback): void {
     if (!this.inner && !this.head) return done();
     const inner = this.inner ?? this.start(this.head ?? Buffer.alloc(0));
     if (this.head) inner.write(this.head);
+    if (inner.readableEnded) return done();
     inner.once('end', () => done()).end();
   }
 
@@ -101,15 +119,19 @@ class Decoder extends Transform {
     super._read(size);
   }
 
-  private start(head: Buffer): Transform {
+  private start(head: Buffer): Inner {
     const zlibWrapped = ((head[0] ?? 0) & 0x0f) === 8 && (((head[0] ?? 0) << 8) | (head[1] ?? 0)) % 31 === 0;
     const { zlib, coding } = this;
-    const inner = coding === 'br' ? zlib.createBrotliDecompress() : coding !== 'deflate' ? zlib.createGunzip() : zlibWrapped ? zlib.createInflate() : zlib.createInflateRaw();
+    const gzip = coding !== 'br' && coding !== 'deflate';
+    const inner = coding === 'br' ? zlib.createBrotliDecompress() : gzip ? zlib.createGunzip() : zlibWrapped ? zlib.createInflate() : zlib.createInflateRaw();
     this.inner = inner;
     inner.on('data', (data: Buffer) => {
       if (!this.push(data)) inner.pause();
     });
-    inner.on('error', (error) => this.destroy(error));
+    // A body that starts as gzip fails its "header check" only where a next member would begin:
+    // bytes after the last member that are not one.
+    const afterMembers = gzip && head[0] === 0x1f && head[1] === 0x8b;
+    inner.on('error', (error) => this.destroy(afterMembers && error.message === 'incorrect header check' ? afterTheEnd(coding) : error));
     return inner;
   }
 }

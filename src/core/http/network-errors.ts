@@ -128,6 +128,8 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
       return new NetworkError(`the HTTP/2 connection to ${host} failed: ${message.split('\n')[0]}`, { hint: 'the server closed or broke the connection; -v shows the request', cause: error });
     case 'REQFLOW_BAD_STATUS':
       return new NetworkError(`${host} answered with status ${message}: not an HTTP status code (100–999)`, { hint: 'a broken or hostile server: its response cannot be read as a success or a failure', cause: error });
+    case 'REQFLOW_AFTER_CODED_END':
+      return new NetworkError(`${host} sent bytes after the end of its ${message} body`, { hint: 'its Content-Encoding does not cover them, and a body is shown only as it was sent (curl refuses it too)', cause: error });
     case 'REQFLOW_TOO_MANY_CODINGS':
       return new NetworkError(`${host} sent a body in ${message}`, { hint: 'a broken or hostile server: reqflow undoes 5 at most, as curl does', cause: error });
     default:
