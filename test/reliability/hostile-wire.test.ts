@@ -200,6 +200,21 @@ test('a header the parser refuses (a NUL in its value) is a malformed response, 
   expect(result.stderr).toBe(`reqflow: 127.0.0.1:${new URL(base).port} sent a malformed HTTP response: Invalid header value char (HPE_INVALID_HEADER_TOKEN)\nhint: a broken or hostile server, or a proxy between: reqflow reads only well-formed HTTP/1.1\n`);
 });
 
+test('lines ended by a bare LF (the status line, a header, a chunk size) are exit 4 saying so in every output mode: never read leniently', async () => {
+  answers.set('/lf-status', () => ({ bytes: 'HTTP/1.1 200 OK\nContent-Type: text/plain\nContent-Length: 5\n\nhello', close: true }));
+  answers.set('/lf-header', () => ({ bytes: 'HTTP/1.1 200 OK\r\nContent-Type: text/plain\nContent-Length: 5\r\n\r\nhello', close: true }));
+  answers.set('/lf-chunk', () => ({ bytes: 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\nhello\r\n0\r\n\r\n', close: true }));
+  const port = new URL(base).port;
+  for (const [path, after] of [['/lf-status', 'response line'], ['/lf-header', 'header value'], ['/lf-chunk', 'chunk size']]) {
+    for (const output of ['pretty', 'json', 'raw']) {
+      const result = await run('bare-lf.http', `GET BASE${path}\n`, '-o', output);
+      expect({ path, output, code: result.code }).toEqual({ path, output, code: 4 });
+      expect(result.stderr).toContain(`reqflow: 127.0.0.1:${port} ended a line with a bare LF where HTTP/1.1 writes CRLF (after the ${after})\nhint: a server that does not speak HTTP/1.1 as written (RFC 9112 §2.2); curl and browsers guess that a bare LF ends a line, reqflow reads a response only as it was sent\n`);
+      expect(result.stderr).not.toMatch(noCrash);
+    }
+  }
+});
+
 test('a status below 100 (099, 000) is exit 4 naming it, not a success; 999 and a missing reason phrase are read as sent', async () => {
   answers.set('/099', () => ({ bytes: 'HTTP/1.1 099 Low\r\nContent-Length: 2\r\n\r\nok' }));
   answers.set('/000', () => ({ bytes: 'HTTP/1.1 000 Zero\r\nContent-Length: 2\r\n\r\nok' }));

@@ -114,6 +114,12 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
               : `on a kept-alive connection it had answered on before (the rest of a reply nobody asked for?): the ${target.method} may or may not have reached the server (--retry N --retry-all sends it again)`,
         cause: error,
       });
+    case 'HPE_CR_EXPECTED':
+      // Not read leniently: Node reads a bare LF only with every other leniency of its parser (docs/design-decisions.md).
+      return new NetworkError(`${host} ended a line with a bare LF where HTTP/1.1 writes CRLF (after the ${/after (.+)$/.exec(message)?.[1] ?? 'response line'})`, {
+        hint: 'a server that does not speak HTTP/1.1 as written (RFC 9112 §2.2); curl and browsers guess that a bare LF ends a line, reqflow reads a response only as it was sent',
+        cause: error,
+      });
     case 'HPE_HEADER_OVERFLOW':
       return new NetworkError(`${host} sent response headers over the 16 KiB limit`, { hint: 'a broken or hostile server (or a huge cookie); reqflow does not read past the limit', cause: error });
     case 'REQFLOW_INTERIM_FLOOD':
