@@ -10,6 +10,8 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
 import { runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { needs } from '../helpers/system-programs.js';
+import { stripAnsi } from '../../src/tui/response-capture.js';
+import { headersText } from '../../src/tui/views/format.js';
 
 const ESC = '\u001b';
 /** Set the clipboard, retitle the window, clear the screen, a DCS string, a C1 CSI, a bidi override. */
@@ -20,6 +22,11 @@ const C1_DOC = { a: 'x\u202eevil\u2066 \u009b31m\u007f', 'k\u009bx\u202d': 1, es
 const C1_JSON = JSON.stringify(C1_DOC).replace('\u0085', '\\u0085');
 /** Past the small-body path: the streaming printer writes it. */
 const C1_JSON_LARGE = JSON.stringify({ pad: 'p'.repeat(100_000), ...C1_DOC });
+
+/** Bytes 0x80–0xFF in header values (obs-text): a Latin-1 é, UTF-8's two bytes of é, C1 controls. */
+const LATIN_HEADERS = 'X-Name: caf\u00e9\r\nX-Utf8: caf\u00c3\u00a9\r\nX-C1: a\u0085b\u009b2Jc\r\n';
+/** Each byte one character, as Node reads a head: the same text in every output. */
+const LATIN_READ = { 'x-name': 'caf\u00e9', 'x-utf8': 'caf\u00c3\u00a9', 'x-c1': 'a\u0085b\u009b2Jc' };
 
 let server: Server;
 let url = '';
@@ -56,7 +63,7 @@ beforeAll(async () => {
   raw = createRawServer((socket) => {
     socket.once('data', (data: Buffer) => {
       // Node's parser refuses C0 controls in header values, but not 8-bit bytes: 0x9B is a C1 CSI.
-      const headers = data.toString().startsWith('GET /headers') ? 'X-Evil: a\u009b2Jb\r\n' : '';
+      const headers = data.toString().startsWith('GET /headers') ? 'X-Evil: a\u009b2Jb\r\n' : data.toString().startsWith('GET /latin') ? LATIN_HEADERS : '';
       socket.end(Buffer.from(`HTTP/1.1 200 OK ${ESC}]0;title\u0007\r\n${headers}Content-Type: text/plain\r\nContent-Length: 4\r\nConnection: close\r\n\r\nfine`, 'latin1'));
     });
   });
@@ -83,6 +90,29 @@ test('a reason phrase and header names and values with escape sequences', async 
   const headers = await run('headers.http', `GET ${rawUrl}/headers\n`, ['-v']);
   expectInert(headers.stderr);
   expect(headers.stderr).toContain('x-evil: a<U+009B>2Jb');
+});
+
+test('header values with bytes past ASCII read as one character a byte (Latin-1), alike in -v, -o json, the history and the UI\'s headers; C1 controls among them marked, never raw', async () => {
+  const shownLines = ['x-name: café', 'x-utf8: cafÃ©', 'x-c1: a<U+0085>b<U+009B>2Jc'];
+  const verbose = await run('latin.http', `GET ${rawUrl}/latin\n`, ['-v']);
+  expect(verbose.code).toBe(0);
+  expectInert(verbose.stderr);
+  for (const line of shownLines) expect(verbose.stderr).toContain(`${line}\n`);
+  const json = await run('latin.http', `GET ${rawUrl}/latin\n`, ['-o', 'json']);
+  expectInert(json.stdout);
+  const headers = JSON.parse(json.stdout).headers as Record<string, string>;
+  expect(headers).toMatchObject(LATIN_READ);
+  // The run's project is the current folder's, as run() runs it.
+  const history = (args: string[]) => runCli(['history', ...args], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
+  const id = JSON.parse((await history(['-n', '1', '--json'])).stdout).id as string;
+  const shown = await history(['show', id]);
+  expectInert(shown.stdout);
+  for (const line of shownLines) expect(shown.stdout).toContain(`${line}\n`);
+  const kept = await history(['show', id, '--json']);
+  expectInert(kept.stdout);
+  expect(JSON.parse(kept.stdout).response.headers).toMatchObject(LATIN_READ);
+  const pane = stripAnsi(headersText({ status: 200, statusText: 'OK', httpVersion: '1.1', durationMs: 1, size: 5, headers })).split('\n');
+  expect(pane).toEqual(expect.arrayContaining(shownLines));
 });
 
 test('a text body in pretty output: OSC 52, OSC 0, CSI, DCS, C1 and bidi overrides made visible; CRLF lines kept', async () => {
