@@ -77,6 +77,13 @@ function handler(req: AnyRequest, res: AnyResponse): void {
       for (let i = 0; i < 150; i++) res.stream.additionalHeaders({ ':status': 103, link: '</app.css>; rel=preload' });
       return; // and never a final response
     }
+    // Trailer fields after the body: a HEADERS frame over HTTP/2, the chunked body's last lines over HTTP/1.1.
+    if (path === '/trailers') {
+      res.writeHead(200, { 'content-type': 'application/json', trailer: 'x-checksum, grpc-status, x-session-token' });
+      (res as { write(chunk: string): boolean }).write('{"a":1}');
+      res.addTrailers({ 'x-checksum': 'abc123', 'grpc-status': '0', 'x-session-token': 'trailer-s3cret' });
+      return void res.end();
+    }
     if (path === '/events') {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       let n = 0;
@@ -267,6 +274,19 @@ describe('the same behaviour as over HTTP/1.1', () => {
     expect(zipped?.body).toEqual({ zipped: true });
     expect(result.stderr).not.toContain('tok-h2-secret');
     expect(result.stderr).not.toContain('s3cr3t-session');
+  });
+
+  test.each([
+    ['HTTP/2 over TLS', 'GET H2/trailers HTTP/2', '2'],
+    ['h2c', 'GET H2C/trailers HTTP/2', '2'],
+    ['HTTP/1.1, chunked', 'GET H1/trailers', '1.1'],
+  ])('trailers after the body (%s) are the -o json record\'s "trailers", a secret-named one masked; a response without any has none', async (_what, line, version) => {
+    const result = await run(`${line}\n\n###\n${line.replace('/trailers', '/plain')}\n`, '-o', 'json');
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const [withTrailers, without] = parseRecords(result.stdout);
+    expect(withTrailers).toMatchObject({ httpVersion: version, body: { a: 1 }, trailers: { 'x-checksum': 'abc123', 'grpc-status': '0', 'x-session-token': '•••' } });
+    expect(result.stdout).not.toContain('trailer-s3cret');
+    expect(without).not.toHaveProperty('trailers');
   });
 
   test('a client certificate (mutual TLS) over HTTP/2', async () => {

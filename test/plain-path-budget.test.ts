@@ -114,9 +114,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * 177.1 kB, so the budget is 177.5 kB. Then the query parameters an auth method adds made
  * secrets (the loop's call of auth-query-secrets.js, which loads only when auth changed the URL)
  * and the send stage's rule of which headers are credentials put where `--as curl` reads it too
- * (request-secrets.js's isCredentialHeader) (+0.3 kB): 177.4 kB. Issue 23's 200 kB goal stays met.
+ * (request-secrets.js's isCredentialHeader) (+0.3 kB): 177.4 kB. 27 November: the wire
+ * review's fixes on every run's path — a header value past ASCII refused (it went out as one byte
+ * or two, by whether the request had a body), a jar's cookie sent back as the bytes the server
+ * set, a response's trailers kept for -o json (+0.5 kB): 177.9 kB, so the budget is 178.5 kB. Issue
+ * 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 177_500;
+const FAST_RUN_BUDGET_BYTES = 178_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -84,6 +84,8 @@ export interface ResponseInfo {
   httpVersion: string;
   /** Lower-case header names. */
   headers: Record<string, string | string[]>;
+  /** Trailer fields (lower-case names) that came after the body, once it has all arrived; absent when none came. */
+  trailers?: Record<string, string | string[]>;
   /**
    * The body as it arrives. Exactly one reader may consume it; use `ctx.readBody()` to get the
    * whole body (bounded by `--max-size`), or pipe it when the whole document is not needed.

@@ -23,6 +23,8 @@ export interface ResponseRecord extends Envelope {
   headers: Record<string, string | string[]>;
   /** Parsed JSON, text, a GraphQL `{data, errors}` result, or the filter's result. */
   body: unknown;
+  /** The trailer fields sent after the body (HTTP/1.1 chunked, HTTP/2), when any came; masked as headers are. */
+  trailers?: Record<string, string | string[]>;
   durationMs: number;
   size: number;
   request: { headers: Record<string, string | string[]> };
@@ -73,6 +75,7 @@ export function responseRecord(ctx: Source & Pick<RequestView, 'response'>, body
     httpVersion: res?.httpVersion ?? '1.1',
     headers: res ? displayHeaders(res.headers, ctx.redact) : {},
     body,
+    ...(res?.trailers ? { trailers: displayHeaders(res.trailers, ctx.redact) } : {}),
     durationMs: Math.round((res?.durationMs ?? 0) * 10) / 10,
     size: res?.body?.length ?? res?.size ?? 0,
     request: { headers: displayHeaders(res?.cookieSent === undefined ? ctx.spec.headers : { ...ctx.spec.headers, Cookie: res.cookieSent }, ctx.redact) },

@@ -185,6 +185,14 @@ test('broken chunked framing after the headers (a bad size, a chunk longer than 
   }
 });
 
+test('a chunked body\'s trailer fields are the -o json record\'s "trailers", a field written twice kept line by line (as headers are)', async () => {
+  const chunked = 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nTrailer: X-Checksum, X-Part\r\n\r\n7\r\n{"a":1}\r\n0\r\nX-Checksum: abc\r\nX-Part: 1, one\r\nX-Part: 2\r\n\r\n';
+  answers.set('/chunked-trailers', () => ({ bytes: chunked }));
+  const result = await run('chunked-trailers.http', 'GET BASE/chunked-trailers\n', '-o', 'json');
+  expect(result).toMatchObject({ code: 0, stderr: '' });
+  expect(parseRecords(result.stdout)[0]).toMatchObject({ body: { a: 1 }, trailers: { 'x-checksum': 'abc', 'x-part': ['1, one', '2'] } });
+});
+
 test('trailers past the 16 KiB header limit, after the body, are named as such (not a reset)', async () => {
   const trailers = Array.from({ length: 20 }, (_, i) => `X-T${i}: ${'a'.repeat(1000)}\r\n`).join('');
   answers.set('/trailers', () => ({ bytes: response('200 OK', ['Content-Type: text/plain', 'Transfer-Encoding: chunked'], `1\r\nx\r\n0\r\n${trailers}\r\n`) }));

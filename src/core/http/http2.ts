@@ -222,6 +222,12 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     stream.on('headers', () => {
       if (++interim > send.maxInterim) stream.destroy(interimFlood(send.maxInterim));
     });
+    // Trailers come after the DATA frames, before the stream ends: kept for when the body has.
+    let trailers: Http2Headers | undefined;
+    stream.once('trailers', (fields: Http2Headers) => {
+      trailers = {};
+      for (const [name, value] of Object.entries(fields)) if (!name.startsWith(':')) trailers[name] = value;
+    });
     stream.once('response', (head: Http2Headers) => {
       stream.removeListener('error', reject);
       stream.removeListener('close', unanswered);
@@ -238,6 +244,7 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
         httpVersion: '2',
         headers: plain,
         body: checkedBody(stream),
+        trailers: () => trailers,
         watchIdle: (onIdle) => watchSilence(stream, stream, () => send.timeoutMs, onIdle),
         idleTimeoutMs: () => (streaming ? 0 : send.timeoutMs),
       });

@@ -15,6 +15,8 @@ export interface RawResponse {
   headers: IncomingHttpHeaders;
   /** The body as it arrives; `'aborted'` when the server cuts it off. */
   body: Readable;
+  /** The trailer fields sent after the body (HTTP/1.1 chunked, HTTP/2), once it has ended; undefined when none came. */
+  trailers(): IncomingHttpHeaders | undefined;
   /** Calls `onIdle` when the server has sent nothing of the body for the request's time-out (not while reqflow holds the body back); returns the remover. */
   watchIdle(onIdle: () => void): () => void;
   /** The idle time-out in force, for messages. */
@@ -36,16 +38,16 @@ export interface RawResponse {
 const SINGLE = new Set(['age', 'authorization', 'content-length', 'content-type', 'etag', 'expires', 'from', 'host', 'if-modified-since', 'if-unmodified-since', 'last-modified', 'max-forwards', 'proxy-authorization', 'referer', 'retry-after', 'server', 'user-agent']);
 
 /**
- * The response's headers with each repeated field kept line by line (`x-a: 1` and `x-a: 2`
- * become `['1', '2']`), where Node joins them with commas — which changes a value that holds
- * a comma of its own (a date, a quoted string). Fields sent once stay strings.
+ * The response's headers (or trailers: `raw` and `joined` are Node's lines and object of them)
+ * with each repeated field kept line by line (`x-a: 1` and `x-a: 2` become `['1', '2']`), where
+ * Node joins them with commas — which changes a value that holds a comma of its own (a date, a
+ * quoted string). Fields sent once stay strings.
  */
-function headersOf(res: IncomingMessage): IncomingHttpHeaders {
-  const raw = res.rawHeaders;
+function fieldsOf(raw: readonly string[], joined: IncomingHttpHeaders): IncomingHttpHeaders {
   // As many fields as lines: nothing was repeated (Node keeps one key per name), nothing to do.
   let fields = 0;
-  for (const _ in res.headers) fields++;
-  if (fields * 2 === raw.length) return res.headers;
+  for (const _ in joined) fields++;
+  if (fields * 2 === raw.length) return joined;
   let repeated: Map<string, string[]> | undefined;
   const seen = new Set<string>();
   for (let i = 0; i < raw.length; i += 2) {
@@ -58,9 +60,9 @@ function headersOf(res: IncomingMessage): IncomingHttpHeaders {
     repeated ??= new Map();
     repeated.set(name, []);
   }
-  if (!repeated) return res.headers; // the usual case: nothing repeated, nothing to do
+  if (!repeated) return joined; // the usual case: nothing repeated, nothing to do
   for (let i = 0; i < raw.length; i += 2) repeated.get((raw[i] as string).toLowerCase())?.push(raw[i + 1] as string);
-  const headers: IncomingHttpHeaders = { ...res.headers };
+  const headers: IncomingHttpHeaders = { ...joined };
   for (const [name, values] of repeated) headers[name] = values;
   return headers;
 }
@@ -78,8 +80,9 @@ export function fromIncomingMessage(res: IncomingMessage, framingError: () => Er
     statusCode: res.statusCode ?? 0,
     statusMessage: res.statusMessage ?? '',
     httpVersion: res.httpVersion,
-    headers: headersOf(res),
+    headers: fieldsOf(res.rawHeaders, res.headers),
     body: res,
+    trailers: () => (res.rawTrailers.length > 0 ? fieldsOf(res.rawTrailers, res.trailers) : undefined),
     // Keep-alive sockets serve many responses: the listener goes when this body is in (or done with).
     watchIdle: (onIdle) => (socket ? watchSilence(socket, res, () => socket.timeout ?? 0, onIdle) : () => undefined),
     idleTimeoutMs: () => socket?.timeout ?? 0,

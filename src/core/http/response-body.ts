@@ -71,6 +71,8 @@ function bodyStream(res: RawResponse, info: ResponseInfo, target: RecordTarget, 
     // A reset that ended a body without a length is no end: the body was cut (curl: error 56).
     const reset = res.resetBeforeEnd?.();
     if (reset) return fail(reset);
+    const trailers = res.trailers();
+    if (trailers) info.trailers = trailers as Record<string, string | string[]>;
     record?.(null);
     stream.push(null);
   };
