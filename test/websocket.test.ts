@@ -138,9 +138,9 @@ test('a server that answers the upgrade with a 200 refused it too: shown as that
 
 test('a header value past ASCII is exit 2 naming the request and the header, no upgrade sent, as for an HTTP request (it went out in Latin-1)', async () => {
   log.length = 0;
-  const result = await run('accent.http', 'WEBSOCKET WS/chat\nX-Name: café\n');
+  const result = await run('accent.http', 'WEBSOCKET WS/broken\nX-Name: café\n');
   expect(result.code).toBe(2);
-  expect(result.stderr).toMatch(/^reqflow: accent\.http:1: GET ws:\/\/127\.0\.0\.1:\d+\/chat: header "X-Name" cannot be sent: its value holds a character past ASCII \(U\+00E9\)\n/);
+  expect(result.stderr).toMatch(/^reqflow: accent\.http:1: GET ws:\/\/127\.0\.0\.1:\d+\/broken: header "X-Name" cannot be sent: its value holds a character past ASCII \(U\+00E9\)\n/);
   expect(log).toEqual([]);
 });
 
