@@ -117,10 +117,16 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * (request-secrets.js's isCredentialHeader) (+0.3 kB): 177.4 kB. 27 November: the wire
  * review's fixes on every run's path — a header value past ASCII refused (it went out as one byte
  * or two, by whether the request had a body), a jar's cookie sent back as the bytes the server
- * set, a response's trailers kept for -o json (+0.5 kB): 177.9 kB, so the budget is 178.5 kB. Issue
- * 23's 200 kB goal stays met.
+ * set, a response's trailers kept for -o json (+0.5 kB): 177.9 kB, so the budget is 178.5 kB.
+ * Then state bound to the project's folder, not only its path (a folder deleted and another
+ * repository cloned there inherited the old one's session, history and trust): the folder's identity read once a run,
+ * compared with the session's record, written with the session and handed to the history's
+ * writer (core/folder-identity.js, +1.1 kB; session.js and history/log.js +0.4 kB), while a
+ * session set aside — corrupt, or an earlier folder's — moved to session-set-aside.js, loaded
+ * then (−0.1 kB; +1.4 kB in all): 179.3 kB, so the budget is 179.5 kB. Issue 23's 200 kB goal
+ * stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 178_500;
+const FAST_RUN_BUDGET_BYTES = 179_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -129,7 +135,7 @@ const FAST_RUN_BUDGET_BYTES = 178_500;
  */
 const PLAIN_PATH_MODULES = `
 chain/needs-chain.js chain/chain-annotations.js core/http/proxy-env.js
-cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/entry-line.js history/cut-end.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js core/file-lock.js
+cli/fast-run.js cli/report-error.js cli/run-file.js cli/run-flags.js cli/run-options.js cli/run-services.js cli/usage-errors.js history/plugin.js history/log.js history/entry.js history/paths.js history/cap-exchange.js history/write.js history/folder-record.js history/entry-line.js history/cut-end.js core/folder-identity.js core/state-dir.js core/mask-fields.js core/request-secrets.js cli/send-flags.js cli/request-source.js pipeline/read-request-source.js core/methods.js pipeline/unsendable-urls.js core/xdg-dir.js core/file-lock.js
 core/abort-hooks.js core/auth-shorthand.js core/bundled-dependency.js core/has-keys.js pipeline/builtins.js
 core/content-type.js core/default-scheme.js core/http/request-target.js core/extracted-values.js core/suggest.js core/user-plugins.js core/http/url-port.js core/environments.js core/environment-search.js core/errors/exit-codes.js core/errors/index.js
 core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js core/first-line.js core/jmespath-library.js core/headers.js core/code-point.js

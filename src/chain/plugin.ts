@@ -28,6 +28,9 @@ interface ChainState {
 
 const STATE = 'chain';
 
+/** `runState` key: the run said that a trust given to an earlier folder at the project's path does not apply. */
+const EARLIER_TRUST_SAID = 'chain:earlier-trust-said';
+
 function chainOf(ctx: RequestContext): RunChain {
   if (!ctx.chain) throw new UsageError('chaining needs a run (internal)');
   return ctx.chain;
@@ -64,8 +67,15 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
     timeoutMs: ctx.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,
     sandboxes: () => chain.sandboxes(),
     trusted: async () => {
-      const [{ isTrusted }, { trustScopeOf }] = await Promise.all([import('../trust/require-trust.js'), import('../trust/scope-of.js')]);
-      return isTrusted(trustScopeOf(ctx));
+      const [{ earlierFolderWords, trustStateOf }, { trustScopeOf }] = await Promise.all([import('../trust/require-trust.js'), import('../trust/scope-of.js')]);
+      const scope = trustScopeOf(ctx);
+      const state = await trustStateOf(scope);
+      // The script's own error says `require` needs trust; why the trust given there does not apply is said once a run.
+      if (state === 'earlier' && ctx.runState[EARLIER_TRUST_SAID] === undefined) {
+        ctx.runState[EARLIER_TRUST_SAID] = true;
+        ctx.output.err(`reqflow: warning: ${earlierFolderWords(scope.project)}`);
+      }
+      return state === 'trusted';
     },
   };
 }

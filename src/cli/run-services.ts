@@ -74,7 +74,7 @@ export async function runServices(setup: RunSetup): Promise<RunServices> {
   // The session's login token is a secret wherever it turns up again (a response echoing it, a URL).
   const token = session.get('token');
   if (token !== undefined) secrets.add(token);
-  const history = openHistory({ options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
+  const history = openHistory({ options, profile, project: session.project, folder: session.folder, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
   const services: RunServices = {
     registry: setup.registry,
     options,

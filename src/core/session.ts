@@ -1,9 +1,10 @@
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError, fileErrorWords } from './errors/index.js';
 import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
+import { isEarlierFolder, ProjectFolder, recordedIdentity, type FolderIdentity } from './folder-identity.js';
 import { projectKey, projectRoot } from './project.js';
 import { stateDir } from './state-dir.js';
 import type { ProfilesDocument } from './profiles.js';
@@ -53,6 +54,8 @@ function adoptLegacySession(profile: string, path: string, options: SessionOptio
 
 interface SessionFile {
   version: 1;
+  /** The project folder the session was kept for (`folder-identity.ts`); absent in an earlier reqflow's file. */
+  folder?: FolderIdentity;
   variables: Record<string, string>;
   data: Record<string, unknown>;
 }
@@ -72,17 +75,20 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 
 /**
  * Loads a session. A corrupt file is reported through `warn` and moved aside
- * (`<file>.corrupt-<time>`), never silently overwritten.
+ * (`<file>.corrupt-<time>`), never silently overwritten. A session kept for an earlier folder at
+ * the project's path (deleted and created again since: another repository, maybe) is never used:
+ * it is moved aside (`<file>.earlier-<time>`) with one warning, and the session starts empty.
  */
 export async function loadSession(profile: string, options: SessionOptions): Promise<FileSession> {
   const path = sessionPath(profile, options.project, options.env);
-  if (options.memory) return new FileSession(profile, path, emptyFile(), options.project, true);
+  const folder = new ProjectFolder(options.project);
+  if (options.memory) return new FileSession(profile, path, emptyFile(), folder, true);
   if (options.adoptLegacy === true) adoptLegacySession(profile, path, options);
   let text: string;
   try {
     text = readFileSync(path, 'utf8'); // sync: small file, and fs/promises costs start-up time
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile(), options.project);
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile(), folder);
     throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
   }
   let parsed: Partial<SessionFile> | undefined;
@@ -97,17 +103,17 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   if (parsed !== undefined && parsed.version !== undefined && parsed.version !== 1) {
     throw new UsageError(`${path}: the session of profile "${profile}" was written by a later reqflow (version ${JSON.stringify(parsed.version).slice(0, 20)}): not read, not written over`, { hint: 'or run with --no-session' });
   }
-  if (parsed !== undefined) return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, options.project);
-  const aside = `${path}.corrupt-${Date.now()}`;
-  try {
-    renameSync(path, aside);
-    // It may hold tokens: 0600 — but never through a link put in its place (the mode would land on the link's target, a file of the user's).
-    if (!lstatSync(aside).isSymbolicLink()) chmodSync(aside, 0o600);
-  } catch (error) {
-    throw fileError(`session file of profile "${profile}" is corrupt and cannot be moved aside`, path, error);
+  // No identity recorded (an earlier reqflow's file): adopted, and recorded at its next save.
+  const recorded = recordedIdentity(parsed?.folder);
+  if (parsed !== undefined && (recorded === undefined || !isEarlierFolder(recorded, folder.identity()))) {
+    return new FileSession(profile, path, { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) }, folder);
   }
-  options.warn?.(`session file of profile "${profile}" was corrupt; moved it to ${aside} and started a new session`);
-  return new FileSession(profile, path, emptyFile(), options.project);
+  try {
+    (await import('./session-set-aside.js')).setAsideSession(path, parsed === undefined ? 'corrupt' : 'earlier', profile, options.project, options.warn);
+  } catch (error) {
+    throw fileError(`the session file of profile "${profile}" is ${parsed === undefined ? 'corrupt' : "an earlier folder's"} and cannot be moved aside`, path, error);
+  }
+  return new FileSession(profile, path, emptyFile(), folder);
 }
 
 /**
@@ -136,7 +142,8 @@ function readSessionFile(path: string): SessionFile | undefined {
   try {
     const parsed = JSON.parse(text) as Partial<SessionFile>;
     if (!isStringRecord(parsed.variables ?? {}) || typeof (parsed.data ?? {}) !== 'object' || parsed.data === null) return undefined;
-    return { version: 1, variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) };
+    const folder = recordedIdentity(parsed.folder);
+    return { version: 1, ...(folder ? { folder } : {}), variables: withoutPrototype(parsed.variables), data: withoutPrototype(parsed.data) };
   } catch {
     return undefined;
   }
@@ -197,11 +204,16 @@ export class FileSession implements Session {
     readonly profile: string,
     readonly path: string,
     private content: SessionFile,
-    /** The project root the session belongs to (`projectRoot`): the run's history is kept beside it. */
-    readonly project: string,
+    /** The project root the session belongs to (`projectRoot`), and the folder there: the run's history is kept beside it. */
+    readonly folder: ProjectFolder,
     /** `--no-session`: never saved. */
     private readonly memory?: boolean,
   ) {}
+
+  /** The project root's path. */
+  get project(): string {
+    return this.folder.path;
+  }
 
   get(name: string): string | undefined {
     return Object.hasOwn(this.content.variables, name) ? this.content.variables[name] : undefined;
@@ -251,6 +263,8 @@ export class FileSession implements Session {
       // Under the session's lock (waiting for another run's save beats losing a value).
       await withFileLock(this.path, async () => {
         const merged = readSessionFile(this.path) ?? emptyFile();
+        // The folder this session is for (the one checked as it was read): a session written by an earlier reqflow is recorded now.
+        const folder = this.folder.identity() ?? merged.folder;
         for (const name of this.changedVariables) {
           if (Object.hasOwn(this.content.variables, name)) merged.variables[name] = this.content.variables[name] as string;
           else delete merged.variables[name];
@@ -263,7 +277,8 @@ export class FileSession implements Session {
           else delete merged.data[key];
         }
         const { writeFileAtomic } = await import('./atomic-write.js'); // only a run that changed the session writes it
-        await writeFileAtomic(this.path, `${JSON.stringify(merged, null, 2)}\n`, { mode: 0o600 });
+        const file: SessionFile = { version: 1, ...(folder ? { folder } : {}), variables: merged.variables, data: merged.data };
+        await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
         // Variables other runs saved meanwhile are visible from now on. The data entries stay as
         // this process holds them: their keepers (the cookie jar, the script globals) read them
         // once, so the next merge must start from what they hold, or it would take another run's

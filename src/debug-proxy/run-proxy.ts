@@ -78,7 +78,7 @@ export function proxyCommand(flags: ProxyFlags, io: Io): Promise<number> {
     async () => {
       const host = flags.host ?? '127.0.0.1';
       const save = saveDir(flags.save, io.cwd);
-      const { project, document } = await currentProject(flags, io.cwd);
+      const { project, document } = await currentProject(flags, io);
       const profile = selectProfile(document, flags.profile, io.env, io.cwd);
       const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
       const history = openHistory({ options: { ...(flags.history === false ? { history: false } : {}) }, profile, project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });

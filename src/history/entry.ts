@@ -2,6 +2,7 @@
  * The history's two shapes: what the `history` hook keeps of a request while the run goes on
  * (in memory, not yet masked), and the line it becomes in a history file (masked).
  */
+import type { FolderIdentity } from '../core/folder-identity.js';
 import type { RequestHeaders } from '../core/headers.js';
 
 /** How much of each body (request and response) the history keeps. */
@@ -131,4 +132,6 @@ export interface HistoryTarget {
   environment?: string;
   /** Rotate the file before it grows past this many bytes. */
   maxBytes: number;
+  /** The project folder the entries are for (`core/folder-identity.ts`), told when they are written; absent when it cannot be told. */
+  folder?: FolderIdentity;
 }

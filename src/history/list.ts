@@ -33,7 +33,7 @@ export function historyListCommand(flags: ListFlags, io: HistoryIo): Promise<num
   return exitCodeOf(
     async () => {
       const limit = limitOf(flags.limit);
-      const scope = await historyScope(flags, io.cwd, io.env);
+      const scope = await historyScope(flags, io);
       const needle = flags.grep?.toLowerCase();
       // The last `limit` matches, in a list trimmed now and then: memory stays bounded by the limit.
       let latest: HistorySummary[] = [];

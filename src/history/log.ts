@@ -3,6 +3,7 @@
  * appended to the history file once, when the run ends — or sooner, a MiB at a time, so a long
  * run's memory stays bounded. The writer (masking, the file) loads only then.
  */
+import { ProjectFolder } from '../core/folder-identity.js';
 import type { SecretRegistry } from '../core/mask.js';
 import type { Profile, RunOptions } from '../core/model.js';
 import { capExchange } from './cap-exchange.js';
@@ -25,6 +26,8 @@ export class HistoryLog {
     readonly target: HistoryTarget,
     private readonly secrets: SecretRegistry,
     private readonly warn: (message: string) => void,
+    /** The project's folder: the entries are written for the folder there (the session's, read once a run). */
+    private readonly folder: ProjectFolder = new ProjectFolder(target.project),
   ) {}
 
   /** Keeps the exchange held to the history's limits (`cap-exchange.ts`): what is over them is let go now. */
@@ -45,7 +48,10 @@ export class HistoryLog {
     this.pending = [];
     this.pendingBytes = 0;
     this.writing = this.writing
-      .then(async () => (await import('./write.js')).appendHistory(this.target, batch, this.secrets))
+      .then(async () => {
+        const folder = this.folder.identity();
+        (await import('./write.js')).appendHistory(folder ? { ...this.target, folder } : this.target, batch, this.secrets, this.warn);
+      })
       .catch((error: unknown) => {
         if (!this.warned) this.warn(`cannot write the history: ${this.target.path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
         this.warned = true;
@@ -60,6 +66,8 @@ export interface HistorySetup {
   profile: Profile;
   /** The project root (the session's: `FileSession.project`). */
   project: string;
+  /** The session's `ProjectFolder`, so that the run reads the folder's identity once; absent: read when the history is written. */
+  folder?: ProjectFolder;
   profilesFile?: string;
   secrets: SecretRegistry;
   env: NodeJS.ProcessEnv;
@@ -73,5 +81,5 @@ export function openHistory(setup: HistorySetup): HistoryLog | undefined {
   const target: HistoryTarget = { path: historyPath(project, profile.name, env), project, profile: profile.name, maxBytes: historyMaxBytes(env) };
   if (setup.profilesFile !== undefined) target.profilesFile = setup.profilesFile;
   if (options.environment !== undefined) target.environment = options.environment;
-  return new HistoryLog(target, setup.secrets, setup.warn);
+  return new HistoryLog(target, setup.secrets, setup.warn, setup.folder);
 }

@@ -32,7 +32,7 @@ type LoadThirdParty = (warn: (message: string) => void) => Promise<PluginEntry[]
 
 /** The entry, once its file and request are known to be there still (exit 2 saying which is not). */
 async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdParty: LoadThirdParty): Promise<HistoryEntry> {
-  const { project } = await currentProject(flags, io.cwd);
+  const { project } = await currentProject(flags, io);
   const entry = await findEntry(id, project, io.env);
   const file = shownPath(entry.file, io.cwd);
   if (basename(entry.file) === PROXY_SOURCE) throw new UsageError(`cannot replay ${entry.id}: it was recorded by reqflow proxy from another client, so no request file holds it`, { hint: 'reqflow proxy --save DIR keeps each captured request as a runnable .http file; reqflow history show shows this one' });

@@ -5,6 +5,8 @@
  */
 import { projectRoot } from '../core/project.js';
 import { profilesFileFor, selectProfile, loadProfiles, type ProfilesDocument } from '../core/profiles.js';
+import { checkHistoryFolder } from './folder-record.js';
+import type { HistoryIo } from './io.js';
 import { historyPath } from './paths.js';
 
 export interface ScopeFlags {
@@ -19,15 +21,21 @@ export interface HistoryScope {
   path: string;
 }
 
-/** The project of the current folder: the profiles file's folder, else the nearest folder with a project marker. */
-export async function currentProject(flags: Pick<ScopeFlags, 'profiles'>, cwd: string): Promise<{ project: string; document: ProfilesDocument }> {
-  const path = await profilesFileFor(cwd, cwd, flags.profiles);
+/**
+ * The project of the current folder: the profiles file's folder, else the nearest folder with a
+ * project marker. Its history, when it was kept for an earlier folder at that path, is set aside
+ * first (one warning on stderr): never shown, never replayed.
+ */
+export async function currentProject(flags: Pick<ScopeFlags, 'profiles'>, io: Pick<HistoryIo, 'cwd' | 'env' | 'stderr'>): Promise<{ project: string; document: ProfilesDocument }> {
+  const path = await profilesFileFor(io.cwd, io.cwd, flags.profiles);
   const document: ProfilesDocument = path ? await loadProfiles(path) : { profiles: [] };
-  return { project: projectRoot(cwd, document.path), document };
+  const project = projectRoot(io.cwd, document.path);
+  checkHistoryFolder(project, io.env, (message) => io.stderr.write(`reqflow: warning: ${message}\n`));
+  return { project, document };
 }
 
-export async function historyScope(flags: ScopeFlags, cwd: string, env: NodeJS.ProcessEnv): Promise<HistoryScope> {
-  const { project, document } = await currentProject(flags, cwd);
-  const profile = selectProfile(document, flags.profile, env, cwd).name;
-  return { project, profile, path: historyPath(project, profile, env) };
+export async function historyScope(flags: ScopeFlags, io: Pick<HistoryIo, 'cwd' | 'env' | 'stderr'>): Promise<HistoryScope> {
+  const { project, document } = await currentProject(flags, io);
+  const profile = selectProfile(document, flags.profile, io.env, io.cwd).name;
+  return { project, profile, path: historyPath(project, profile, io.env) };
 }

@@ -46,7 +46,7 @@ function exchangeText(entry: HistoryEntry, cwd: string): string {
 export function historyShowCommand(id: string, flags: ShowFlags, io: HistoryIo): Promise<number> {
   return exitCodeOf(
     async () => {
-      const { project } = await currentProject(flags, io.cwd);
+      const { project } = await currentProject(flags, io);
       const entry = await findEntry(id, project, io.env);
       io.stdout.write(flags.json ? `${visibleJson(JSON.stringify(entry))}\n` : exchangeText(entry, io.cwd));
       return 0;

@@ -34,7 +34,7 @@ export function historyStatsCommand(flags: StatsFlags, io: HistoryIo): Promise<n
     async () => {
       // Entries' times are UTC ISO strings: compared as text, in the order of time.
       const since = flags.since === undefined ? undefined : new Date(sinceOf(flags.since, Date.now())).toISOString();
-      const scope = await historyScope(flags, io.cwd, io.env);
+      const scope = await historyScope(flags, io);
       const tally = new StatsTally();
       let cut = 0;
       await forEachSummary(profileFiles(scope.path), (entry) => {

@@ -14,6 +14,7 @@ import type { HeaderKinds, SecretRegistry } from '../core/mask.js';
 import type { HistoryTarget, RecordedExchange } from './entry.js';
 import { cutEnd } from './cut-end.js';
 import { entryLine, type LineContext } from './entry-line.js';
+import { recordHistoryFolder, setAsideEarlierHistory } from './folder-record.js';
 import { ROTATED_SUFFIX } from './paths.js';
 
 function openForAppend(path: string): number {
@@ -80,10 +81,13 @@ const WRITE_BYTES = 256 * 1024;
 /**
  * Appends the entries to the target's file (0600, in 0700 folders reqflow creates), in whole
  * lines. Before the file would grow past `maxBytes` it is rotated: renamed to `<file>.1`
- * (replacing the one before), and a new file started. Throws on file-system errors (the caller
- * warns).
+ * (replacing the one before), and a new file started. A history kept for an earlier folder at
+ * the project's path is set aside first (`warn`), and the folder the entries are for recorded.
+ * Throws on file-system errors (the caller warns).
  */
-export function appendHistory(target: HistoryTarget, batch: readonly RecordedExchange[], secrets: SecretRegistry): void {
+export function appendHistory(target: HistoryTarget, batch: readonly RecordedExchange[], secrets: SecretRegistry, warn: (message: string) => void = () => undefined): void {
+  const dir = dirname(target.path);
+  if (!setAsideEarlierHistory(dir, target.project, target.folder, warn) && target.folder !== undefined) recordHistoryFolder(dir, target.project, target.folder);
   const files = new Map<string, string>(); // a batch's requests come from a few files: resolved once each
   const kinds: HeaderKinds = new Map(); // and carry the same few header names
   const context: LineContext = { target, scrub: (text) => secrets.scrub(text), kinds, cutEnd: cutEnd(secrets) };

@@ -193,7 +193,7 @@ async function writtenAt(spec: RequestSpec, file: string, expression: string): P
 async function profileProgram(services: RunServices, name: string, profilesPath: string): Promise<void> {
   const { requireTrust } = await import('../trust/require-trust.js');
   const project = services.session.project ?? dirname(profilesPath);
-  requireTrust({ flag: services.options.trust === true, project, file: profilesPath, ...(services.env ? { env: services.env } : {}) }, shownPath(profilesPath), `profile variable "${name}" is $(…): it`);
+  await requireTrust({ flag: services.options.trust === true, project, file: profilesPath, ...(services.env ? { env: services.env } : {}) }, shownPath(profilesPath), `profile variable "${name}" is $(…): it`);
 }
 
 /** `runState` key of the script worker of a run without a chain. */

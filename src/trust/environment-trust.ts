@@ -6,7 +6,7 @@
  */
 import { readEnvironmentFile } from '../core/read-config-file.js';
 import { shownPath } from '../core/resolve-path.js';
-import { isTrusted, requireTrust, TRUST_REMEDY, type TrustScope } from './require-trust.js';
+import { earlierFolderWords, requireTrust, trustStateOf, TRUST_REMEDY, type TrustScope } from './require-trust.js';
 
 const WHAT = "httpyac's JavaScript configuration";
 
@@ -17,12 +17,13 @@ const WHAT = "httpyac's JavaScript configuration";
  */
 const EVERY_RUN = /\bdefaultHeaders\b|\$shared\b|\$default\b/;
 
-export function mayRunConfig(config: string, required: boolean, scope: TrustScope, warn: (message: string) => void): boolean {
-  if (isTrusted(scope)) return true;
+export async function mayRunConfig(config: string, required: boolean, scope: TrustScope, warn: (message: string) => void): Promise<boolean> {
+  const state = await trustStateOf(scope);
+  if (state === 'trusted') return true;
   if (required || EVERY_RUN.test(readEnvironmentFile(config))) {
-    requireTrust(scope, shownPath(config), WHAT);
+    await requireTrust(scope, shownPath(config), WHAT);
     return true;
   }
-  warn(`${shownPath(config)}: ${WHAT} is not run (it runs a program); ${TRUST_REMEDY}`);
+  warn(`${shownPath(config)}: ${WHAT} is not run (it runs a program); ${TRUST_REMEDY}${state === 'earlier' ? ` (${earlierFolderWords(scope.project)})` : ''}`);
   return false;
 }

@@ -11,7 +11,7 @@ import { findProfilesFile } from '../core/profiles.js';
 import { projectRoot } from '../core/project.js';
 import { visible } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
-import { setTrusted, trustedProjects, trustStorePath } from './store.js';
+import { listTrust, setTrusted, trustStorePath } from './store.js';
 
 export interface TrustFlags {
   list?: boolean;
@@ -39,8 +39,9 @@ export function trustCommand(flags: TrustFlags, dir: string | undefined, io: { s
     async () => {
       if (flags.list) {
         if (dir !== undefined || flags.revoke) throw new UsageError('--list takes no folder and no --revoke', { hint: 'reqflow trust --list' });
-        const projects = trustedProjects(io.env);
-        io.stdout.write(projects.length === 0 ? `no trusted projects (${trustStorePath(io.env)})\n` : `${projects.map(visible).join('\n')}\n`);
+        const projects = listTrust(io.env);
+        const line = ({ project, state }: (typeof projects)[number]): string => `${visible(project)}${state === 'earlier' ? '  (not trusted: trusted as an earlier folder at that path, deleted and created again since; reqflow trust it again if you trust this one)' : ''}`;
+        io.stdout.write(projects.length === 0 ? `no trusted projects (${trustStorePath(io.env)})\n` : `${projects.map(line).join('\n')}\n`);
         return 0;
       }
       const project = await projectOf(resolve(io.cwd, dir ?? '.'), flags.profiles);

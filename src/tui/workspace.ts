@@ -81,6 +81,8 @@ export class Workspace {
   session!: FileSession;
   /** Why the profiles file or the requested profile could not be used (the UI shows it). */
   profileProblem?: ReqflowError;
+  /** What reading a session said (one kept for an earlier folder at the project's path, set aside): the UI shows it. */
+  sessionNotice?: string;
   /** Interactive answers: asked once per project and profile while the UI runs (promptCacheOf). */
   private promptCaches = new Map<string, Map<string, string>>();
   /**
@@ -157,7 +159,7 @@ export class Workspace {
 
   /** The session as stored now (another terminal may have logged in or out meanwhile). */
   async loadSession(): Promise<FileSession> {
-    return loadProfileSession(this.profile.name, this.document, this.config.dir, { env: this.config.env, warn: () => undefined });
+    return loadProfileSession(this.profile.name, this.document, this.config.dir, { env: this.config.env, warn: (message) => (this.sessionNotice = message) });
   }
 
   async refreshSession(): Promise<void> {
@@ -179,7 +181,7 @@ export class Workspace {
    * uses that file (the profile of the chosen name, else its own default), never the opened
    * folder's values or headers.
    */
-  private async runContextOf(file: string): Promise<{ document: ProfilesDocument; profile: Profile; session: FileSession }> {
+  private async runContextOf(file: string, warn: (message: string) => void = (message) => (this.sessionNotice = message)): Promise<{ document: ProfilesDocument; profile: Profile; session: FileSession }> {
     const dir = dirname(real(file));
     const { cwd, env } = this.config;
     const path = await profilesFileFor(dir, cwd, this.config.profilesPath);
@@ -189,7 +191,7 @@ export class Workspace {
       document = path ? await loadProfiles(path) : { profiles: [] };
       profile = document.profiles.find((p) => p.name === this.profile.name) ?? selectProfile(document, undefined, env, cwd);
     }
-    const session = await loadProfileSession(profile.name, document, dir, { env, warn: () => undefined });
+    const session = await loadProfileSession(profile.name, document, dir, { env, warn });
     return { document, profile, session };
   }
 
@@ -220,7 +222,7 @@ export class Workspace {
     try {
       await validateFilters(listedRequests([spec]), undefined, this.options);
       const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
-      const context = await this.runContextOf(file);
+      const context = await this.runContextOf(file, warn);
       this.session = context.session; // the status line's: the session last used
       const outgoing = this.outgoingServices(context.session, context.profile);
       const run: RunIo = { output: io.output ?? io.capture, reporter: io.reporter ?? paneReporter(io.capture, outgoing), prompter: io.prompter, signal: io.signal, onPhases: (phases) => (io.capture.phases = phases) };
@@ -252,7 +254,7 @@ export class Workspace {
     const environment = await loadEnvironment(dirname(real(file)), this.options.environment, undefined, { trust });
     for (const value of environment?.secrets ?? []) this.secrets.add(value);
     const history = warn
-      ? openHistory({ options: this.options, profile, project: session.project, ...(document.path ? { profilesFile: document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
+      ? openHistory({ options: this.options, profile, project: session.project, folder: session.folder, ...(document.path ? { profilesFile: document.path } : {}), secrets: this.secrets, env: this.config.env, warn })
       : undefined;
     return {
       registry: this.registry,

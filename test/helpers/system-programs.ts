@@ -14,6 +14,7 @@ const PACKAGES = {
   jq: 'jq',
   script: 'bsdutils',
   tmux: 'tmux',
+  git: 'git',
 } as const;
 
 export type Program = keyof typeof PACKAGES;

@@ -140,7 +140,7 @@ export async function commandHeader(ctx: AuthContext, directive: string, where: 
   const templates = cached && !params.has('argv') ? undefined : argvOf(params.get('argv'), where);
   const header = params.get('header') ?? 'Authorization';
   if (hasHeader(ctx.spec.headers, header)) return undefined;
-  requireTrust(trustScopeOf(ctx), where, '# @auth command');
+  await requireTrust(trustScopeOf(ctx), where, '# @auth command');
   let credential = cached;
   if (!credential) {
     const argv = await Promise.all((templates ?? []).map((word) => ctx.variables.expand(word)));

@@ -15,8 +15,9 @@ export interface HistoryHost extends AppHost {
  */
 export async function openHistory(app: HistoryHost): Promise<void> {
   const { workspace } = app;
-  const sends = await latestSends(workspace);
-  if (sends.length === 0) return app.say(`no history yet for profile "${workspace.profile.name}" in ${workspace.session.project}`, 'warn');
+  let setAside: string | undefined; // a history kept for an earlier folder at the project's path: it says so instead
+  const sends = await latestSends(workspace, undefined, (message) => (setAside = message));
+  if (sends.length === 0) return app.say(setAside ?? `no history yet for profile "${workspace.profile.name}" in ${workspace.session.project}`, 'warn');
   const title = `History · ${workspace.profile.name} · newest first`;
   app.open(
     new PickerOverlay(app, title, sends.map(historyRow), 0, (index) => {

@@ -1,6 +1,7 @@
 import type { HistoryEntry, HistorySummary } from '../../history/entry.js';
 import { shownDuration, shownStatus, shownTime } from '../../history/format.js';
 import { historyPath } from '../../history/paths.js';
+import { checkHistoryFolder } from '../../history/folder-record.js';
 import { forEachEntry, forEachSummary, profileFiles } from '../../history/read.js';
 import { visible } from '../../report/render/visible.js';
 import type { Workspace } from '../workspace.js';
@@ -13,8 +14,12 @@ function historyFiles(workspace: Workspace): string[] {
   return profileFiles(historyPath(workspace.session.project, workspace.profile.name, workspace.config.env));
 }
 
-/** The newest sends of the project and profile, newest first (read from the store: they survive restarts). */
-export async function latestSends(workspace: Workspace, limit = HISTORY_ROWS): Promise<HistorySummary[]> {
+/**
+ * The newest sends of the project and profile, newest first (read from the store: they survive
+ * restarts). A history kept for an earlier folder at the project's path is set aside first (`warn`).
+ */
+export async function latestSends(workspace: Workspace, limit = HISTORY_ROWS, warn: (message: string) => void = () => undefined): Promise<HistorySummary[]> {
+  checkHistoryFolder(workspace.session.project, workspace.config.env, warn);
   let latest: HistorySummary[] = [];
   await forEachSummary(historyFiles(workspace), (summary) => {
     latest.push(summary);

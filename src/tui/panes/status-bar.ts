@@ -24,10 +24,11 @@ export function statusBarText(options: { width: number; profile: string; environ
 }
 
 /** The first status line: what could not be read, else how many request files there are. */
-export function problemsMessage(workspace: Pick<Workspace, 'catalog' | 'profileProblem'>): { text: string; level: Level } {
-  const { catalog, profileProblem } = workspace;
+export function problemsMessage(workspace: Pick<Workspace, 'catalog' | 'profileProblem' | 'sessionNotice'>): { text: string; level: Level } {
+  const { catalog, profileProblem, sessionNotice } = workspace;
   const broken = catalog.files.filter((f) => f.error);
   if (profileProblem) return { text: `profiles: ${profileProblem.message}`, level: 'error' };
+  if (sessionNotice) return { text: sessionNotice, level: 'warn' };
   if (broken.length === 1) return { text: `${broken[0]?.label} could not be read (select it for details)`, level: 'error' };
   if (broken.length > 1) return { text: `${broken.length} files could not be read: ${broken.map((f) => f.label).join(', ')}`, level: 'error' };
   if (catalog.truncated) return { text: 'showing the first 400 request files only', level: 'warn' };
