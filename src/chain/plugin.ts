@@ -12,7 +12,7 @@ import { shownPath } from '../core/resolve-path.js';
 import type { RequestSpec, ScriptSpec, TestResult } from '../core/model.js';
 import type { CaptureContext, RequestContext } from '../pipeline/context.js';
 import type { Plugin } from '../pipeline/plugin.js';
-import { visible } from '../report/render/visible.js';
+import { visible, warningLine } from '../report/render/visible.js';
 import type { ScriptData } from '../scripts/jetbrains-api.js';
 import { evaluateExpression, runScripts, SCRIPT_TIMEOUT_MS, type ScriptHost } from '../scripts/run-scripts.js';
 import { evaluateAssertion, evaluateExpectations } from './assertions.js';
@@ -73,7 +73,7 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
       // The script's own error says `require` needs trust; why the trust given there does not apply is said once a run.
       if (state === 'earlier' && ctx.runState[EARLIER_TRUST_SAID] === undefined) {
         ctx.runState[EARLIER_TRUST_SAID] = true;
-        ctx.output.err(`reqflow: warning: ${earlierFolderWords(scope.project)}`);
+        ctx.output.err(warningLine(earlierFolderWords(scope.project)));
       }
       return state === 'trusted';
     },

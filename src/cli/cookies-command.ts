@@ -6,7 +6,7 @@ import { SessionCookieJar } from '../core/http/cookie-jar.js';
 import { SecretRegistry } from '../core/mask.js';
 import { resolveProfile } from '../core/profiles.js';
 import { loadProfileSession } from '../core/session.js';
-import { visible, visibleJson } from '../report/render/visible.js';
+import { visible, visibleJson, warningLine } from '../report/render/visible.js';
 import { exitCodeOf } from './report-error.js';
 
 export interface CookiesFlags {
@@ -26,7 +26,7 @@ async function jarOf(flags: CookiesFlags, warn: (message: string) => void) {
 
 export function cookiesCommand(action: 'list' | 'clear', flags: CookiesFlags): Promise<number> {
   const secrets = new SecretRegistry();
-  const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${message}\n`);
+  const warn = (message: string): void => void process.stderr.write(`${warningLine(message)}\n`);
   return exitCodeOf(
     async () => {
       const { profile, session, jar } = await jarOf(flags, warn);

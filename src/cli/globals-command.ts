@@ -7,7 +7,7 @@ import { MASK, SecretRegistry } from '../core/mask.js';
 import { resolveProfile } from '../core/profiles.js';
 import { openScriptGlobals } from '../core/script-globals.js';
 import { loadProfileSession } from '../core/session.js';
-import { visible, visibleJson } from '../report/render/visible.js';
+import { visible, visibleJson, warningLine } from '../report/render/visible.js';
 import { exitCodeOf } from './report-error.js';
 
 export interface GlobalsFlags {
@@ -20,7 +20,7 @@ export interface GlobalsFlags {
 
 export function globalsCommand(action: 'list' | 'clear', flags: GlobalsFlags, names: readonly string[] = []): Promise<number> {
   const secrets = new SecretRegistry();
-  const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${message}\n`);
+  const warn = (message: string): void => void process.stderr.write(`${warningLine(message)}\n`);
   return exitCodeOf(
     async () => {
       const cwd = process.cwd();

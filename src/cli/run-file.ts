@@ -15,7 +15,7 @@ import { toRunOptions } from './run-options.js';
 import { fileSource, type RequestSource } from './request-source.js';
 import { isUrl, notARequestFileError } from './usage-errors.js';
 import { runServices, profileFlagsOf } from './run-services.js';
-import { visibleLine } from '../report/render/visible.js';
+import { visibleLine, warningLine } from '../report/render/visible.js';
 
 
 /** A name or URL as a cell of `--list`: what a terminal acts on made visible, and no tab or line break of its own to split the row. */
@@ -125,7 +125,7 @@ export async function runSourceCommand(source: () => RequestSource, flags: RawRu
   io.stdout.on('error', onStdoutError);
   io.stderr.on('error', () => undefined);
   const output = sinkFor(io, () => outputClosed);
-  const warn = (message: string): void => output.err(`reqflow: warning: ${message}`);
+  const warn = (message: string): void => output.err(warningLine(message));
   let debug = flags.debug === true;
   const agents = new AgentPool();
   const onSigint = (): void => controller.abort();

@@ -29,6 +29,7 @@ import { fileSource } from './request-source.js';
 import { toRunOptions } from './run-options.js';
 import { runServices, profileFlagsOf } from './run-services.js';
 import type { RawTestFlags } from './test-flags.js';
+import { warningLine } from '../report/render/visible.js';
 
 function count(value: string | undefined, flag: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -59,7 +60,7 @@ export async function testCommand(paths: readonly string[], flags: RawTestFlags,
   const controller = new AbortController();
   const agents = new AgentPool();
   const onSigint = (): void => controller.abort();
-  const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${secrets.scrub(message)}\n`);
+  const warn = (message: string): void => void io.stderr.write(`${warningLine(secrets.scrub(message))}\n`);
   let debug = flags.debug === true;
   return exitCodeOf(
     async () => {

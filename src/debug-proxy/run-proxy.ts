@@ -18,6 +18,7 @@ import { currentProject } from '../history/scope.js';
 import { exchangeLine, tunnelLine } from './live-line.js';
 import { saveExchange } from './save-http.js';
 import { startProxyServer, type ProxyServer } from './server.js';
+import { warningLine } from '../report/render/visible.js';
 
 export interface ProxyFlags {
   port?: number;
@@ -80,7 +81,7 @@ export function proxyCommand(flags: ProxyFlags, io: Io): Promise<number> {
       const save = saveDir(flags.save, io.cwd);
       const { project, document } = await currentProject(flags, io);
       const profile = selectProfile(document, flags.profile, io.env, io.cwd);
-      const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
+      const warn = (message: string): void => void io.stderr.write(`${warningLine(message)}\n`);
       const history = openHistory({ options: { ...(flags.history === false ? { history: false } : {}) }, profile, project, ...(document.path ? { profilesFile: document.path } : {}), secrets, env: io.env, warn });
       const counts = { exchanges: 0, tunnels: 0 };
       const saved = { next: 1 };

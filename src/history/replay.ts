@@ -12,7 +12,7 @@ import { findProfilesFile, loadProfiles } from '../core/profiles.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
 import { shownPath } from '../core/resolve-path.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
-import { visible } from '../report/render/visible.js';
+import { visible, warningLine } from '../report/render/visible.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { runFileCommand, type CliIo } from '../cli/run-file.js';
 import { STDIN_NAME } from '../cli/request-source.js';
@@ -41,7 +41,7 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   if (unfiled !== undefined) throw new UsageError(`cannot replay ${entry.id}: it was ${unfiled}, so no request file holds it`, { hint: `reqflow history show ${entry.id} shows what was sent` });
   if (entry.cut) throw new UsageError(`cannot replay ${entry.id}: the history kept only the beginning of ${cutFields(entry.cut)}, so it does not know what was sent`, { hint: `reqflow history show ${entry.id} shows what is kept; reqflow run ${file} -n "${entry.name}" sends the request from its file` });
   if (!existsSync(entry.file)) throw new UsageError(`cannot replay ${entry.id}: its request file is gone: ${file}`, { hint: 'it was moved or deleted since the request was sent' });
-  const warn = (message: string): void => void io.stderr.write(`reqflow: warning: ${message}\n`);
+  const warn = (message: string): void => void io.stderr.write(`${warningLine(message)}\n`);
   const specs = await parseRequestFile(entry.file, new PluginRegistry(BUILTIN_PLUGINS, await loadThirdParty(warn)), warn);
   const named = specs.filter((spec) => spec.name === entry.name);
   if (named.length === 0) {

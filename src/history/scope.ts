@@ -8,6 +8,7 @@ import { profilesFileFor, selectProfile, loadProfiles, type ProfilesDocument } f
 import { checkHistoryFolder } from './folder-record.js';
 import type { HistoryIo } from './io.js';
 import { historyPath } from './paths.js';
+import { warningLine } from '../report/render/visible.js';
 
 export interface ScopeFlags {
   profile?: string;
@@ -30,7 +31,7 @@ export async function currentProject(flags: Pick<ScopeFlags, 'profiles'>, io: Pi
   const path = await profilesFileFor(io.cwd, io.cwd, flags.profiles);
   const document: ProfilesDocument = path ? await loadProfiles(path) : { profiles: [] };
   const project = projectRoot(io.cwd, document.path);
-  checkHistoryFolder(project, io.env, (message) => io.stderr.write(`reqflow: warning: ${message}\n`));
+  checkHistoryFolder(project, io.env, (message) => io.stderr.write(`${warningLine(message)}\n`));
   return { project, document };
 }
 

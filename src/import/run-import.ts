@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { exitCodeOf } from '../cli/report-error.js';
-import { visible } from '../report/render/visible.js';
+import { warningLine } from '../report/render/visible.js';
 import type { Imported, ImportOptions } from './model.js';
 import { readStdin } from './source.js';
 import { writeImport } from './write-import.js';
@@ -43,7 +43,7 @@ async function importerOf(kind: ImportKind): Promise<Importer> {
 export function importCommand(kind: ImportKind, source: string, flags: ImportFlags): Promise<number> {
   const cwd = process.cwd();
   // Warnings quote the document's names and values: its escape sequences shown, never run by the terminal.
-  const warn = (message: string): void => void process.stderr.write(`reqflow: warning: ${visible(message)}\n`);
+  const warn = (message: string): void => void process.stderr.write(`${warningLine(message)}\n`);
   return exitCodeOf(
     async () => {
       const envName = flags['env-name'];

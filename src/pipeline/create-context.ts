@@ -24,7 +24,7 @@ import type { ReportFeed } from '../report/reporter.js';
 import { HISTORY_BODY_LIMIT } from '../history/entry.js';
 import type { HistoryLog } from '../history/log.js';
 import type { RequestContext } from './context.js';
-import { visibleLine } from '../report/render/visible.js';
+import { warningLine } from '../report/render/visible.js';
 
 /** Everything a run shares across its requests. The CLI and the TUI each build one. */
 export interface RunServices {
@@ -74,7 +74,7 @@ type RunHelpers = Required<Pick<RequestContext, 'warn' | 'addSecret' | 'confirm'
 
 function helpersOf(services: RunServices): RunHelpers {
   return (services.helpers ??= {
-    warn: (message) => services.output.err(`reqflow: warning: ${visibleLine(services.secrets.scrub(message))}`),
+    warn: (message) => services.output.err(warningLine(services.secrets.scrub(message))),
     addSecret: (value) => services.secrets.add(value),
     confirm: async (question) => /^\s*y(es)?\s*$/i.test(await services.prompter({ name: question, defaultValue: '', secret: false })),
     redact: (text) => services.secrets.scrub(text),

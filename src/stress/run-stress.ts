@@ -25,6 +25,7 @@ import { liveProgress } from './progress.js';
 import { stressRecorder } from './recorder.js';
 import { runDependencies, runStressEngine, type OutcomeHandler } from './engine.js';
 import { stressTable } from './table.js';
+import { warningLine } from '../report/render/visible.js';
 
 /** The one request a stress run sends: `-n NAME`, or the file's only request. */
 function pickRequest(specs: RequestSpec[], names: readonly string[], file: string): RequestSpec {
@@ -53,7 +54,7 @@ export function stressCommand(file: string | undefined, flags: RawStressFlags, i
   const agents = new AgentPool(Math.max(1, Number(flags.workers ?? 10) || 10));
   const onSigint = (): void => controller.abort();
   const err = onceEach((line) => void io.stderr.write(`${secrets.scrub(line)}\n`));
-  const warn = (message: string): void => err(`reqflow: warning: ${message}`);
+  const warn = (message: string): void => err(warningLine(message));
   let debug = flags.debug === true;
   return exitCodeOf(
     async () => {

@@ -9,6 +9,7 @@ import { SecretRegistry } from '../core/mask.js';
 import type { PluginEntry } from '../core/registry.js';
 import { checkTerminal } from './terminal-check.js';
 import { releaseLostTerminal, terminalFds } from './terminal-loss.js';
+import { warningLine } from '../report/render/visible.js';
 
 /** The `run` flags that mean something in the UI. */
 export const TUI_FLAGS = ['variable', 'profile', 'profiles', 'env', 'timeout', 'max-time', 'extract', 'insecure', 'follow', 'max-size', 'history', 'trust', 'debug'] as const;
@@ -36,7 +37,7 @@ export async function launchTui(dirArg: string | undefined, flags: RawRunFlags, 
     const ttys = terminalFds();
     const dir = await folderOf(dirArg, io.cwd);
     const options = toRunOptions({ ...flags, output: 'pretty', color: true }, { stdoutIsTTY: true, stdinIsTTY: true, env: io.env });
-    const thirdParty = await loadThirdParty((message) => io.stderr.write(`reqflow: warning: ${message}\n`));
+    const thirdParty = await loadThirdParty((message) => io.stderr.write(`${warningLine(message)}\n`));
     const { runTui } = await import('./index.js');
     return await runTui(
       { dir, cwd: io.cwd, env: io.env, options, thirdParty, ...(flags.profile ? { profile: flags.profile } : {}), ...(flags.profiles ? { profilesPath: flags.profiles } : {}) },

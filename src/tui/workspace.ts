@@ -31,6 +31,7 @@ import { loadEnvironment, withToolDefaultHeaders } from '../core/environments.js
 import { paneReporter } from './pane-reporter.js';
 import type { ResponseCapture } from './response-capture.js';
 import { oauthStatus, shortStatus } from '../plugins/auth-oauth2/status.js';
+import { warningLine } from '../report/render/visible.js';
 
 /** Where one run's output, reports and prompts go. */
 export interface RunIo {
@@ -221,7 +222,7 @@ export class Workspace {
   async send(spec: RequestSpec, file: string, io: { capture: ResponseCapture; prompter: Prompter; signal: AbortSignal; reporter?: Reporter; output?: OutputSink }): Promise<RequestOutcome> {
     try {
       await validateFilters(listedRequests([spec]), undefined, this.options);
-      const warn = (message: string): void => io.capture.err(`reqflow: warning: ${message}`);
+      const warn = (message: string): void => io.capture.err(warningLine(message));
       const context = await this.runContextOf(file, warn);
       this.session = context.session; // the status line's: the session last used
       const outgoing = this.outgoingServices(context.session, context.profile);

@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { createServer, type Server } from 'node:http';
 import { createServer as createRawServer, type AddressInfo, type Server as RawServer } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runCli, runOnTerminal, tempDir } from '../helpers/cli.js';
 import { needs } from '../helpers/system-programs.js';
 import { stripAnsi } from '../../src/tui/response-capture.js';
@@ -171,6 +173,18 @@ test('-v shows a URL\'s C1 and bidi controls made visible, as --dry-run and erro
   const result = await runCli(['send', `${url}/\u009bx\u202ey`, '-v'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` } });
   expect(result.stderr).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/<U\+009B>x<U\+202E>y$/m);
   expect(result.stderr).not.toMatch(/[\u0080-\u009f\u202a-\u202e]/);
+});
+
+test('a warning naming a path whose folder holds escape sequences shows them made visible (run and test alike)', async () => {
+  const folder = `f${ESC}]0;pwned\u0007${ESC}[2J\u009b31m\u202ex`;
+  mkdirSync(join(tmp.dir, folder));
+  writeFileSync(join(tmp.dir, folder, 'w.http'), `# @frobnicate\nGET ${url}/text\n`);
+  for (const command of ['run', 'test']) {
+    const result = await runCli([command, join(tmp.dir, folder, 'w.http'), '--dry-run'], { env: { REQFLOW_STATE_DIR: `${tmp.dir}/state` }, cwd: tmp.dir });
+    expect(result.stderr).toContain('unknown annotation "@frobnicate"');
+    expect(result.stderr).toContain('f␛]0;pwned');
+    expect(result.stderr).not.toMatch(/[\u0007\u001b\u0080-\u009f\u202a-\u202e]/);
+  }
 });
 
 test('-o raw stays byte-exact', async () => {

@@ -13,7 +13,7 @@ import { noTerminalPrompter, terminalPrompter } from '../../core/prompt.js';
 import { loadProfileSession, type FileSession } from '../../core/session.js';
 import { TemplateResolver } from '../../core/variables.js';
 import { parseDuration } from '../../core/duration.js';
-import { visibleLine } from '../../report/render/visible.js';
+import { warningLine } from '../../report/render/visible.js';
 import { TOKEN_VARIABLE, readStored } from './token-store.js';
 
 export interface OAuthCommandFlags {
@@ -47,7 +47,7 @@ export async function runOAuthCommand(flags: OAuthCommandFlags, action: (ctx: OA
   const cwd = process.cwd();
   const err = (line: string): void => void process.stderr.write(`${secrets.scrub(line)}\n`);
   // A warning may quote a server's text (a failed revocation): one line, its controls made visible.
-  const warn = (message: string): void => err(`reqflow: warning: ${visibleLine(message)}`);
+  const warn = (message: string): void => err(warningLine(message));
   try {
     const { profile, document } = await resolveProfile({ requestDir: cwd, cwd, env, ...(flags.profiles ? { profilesPath: flags.profiles } : {}), ...(flags.profile ? { profile: flags.profile } : {}) });
     if (flags.profile === undefined && !env.REQFLOW_PROFILE && document.profiles.length === 0) {

@@ -40,6 +40,9 @@ export function visibleLine(text: string): string {
   return visible(text).replace(/\n/g, '\u2424');
 }
 
+/** reqflow's warning line of `message` (no line end): one line, whatever a path or a server's text in it holds. */
+export const warningLine = (message: string): string => `reqflow: warning: ${visibleLine(message)}`;
+
 /** A text body for reading: CRLF line ends kept as lines, every other control made visible. */
 export function visibleText(text: string): string {
   return visible(text.replace(/\r\n/g, '\n'));
