@@ -1,7 +1,8 @@
 /**
  * The built `reqflow` in a real terminal (tmux, 100×30), as a user runs it: the variable
- * editor's writes reach `.profiles.json` (comments kept) and the request pane at once, and the
- * OAuth form has the grant type. Needs a build (`npm run build`) and tmux (test/helpers/tmux-session.ts):
+ * editor's writes reach `.profiles.json` (comments kept) and the request pane at once, the
+ * OAuth form has the grant type, and a long paste (tmux's paste-buffer) reaches the focused
+ * field at once. Needs a build (`npm run build`) and tmux (test/helpers/tmux-session.ts):
  * without tmux the file is skipped with one line on stderr (test/helpers/system-programs.ts).
  */
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
@@ -43,6 +44,14 @@ function open(profiles: string): TmuxSession {
   return ui;
 }
 
+/** A project whose one request answers JSON, for pasting into the UI's fields. */
+function pasteProject(env: Record<string, string> = {}): TmuxSession {
+  dir = tempDir('reqflow-tmux-paste-');
+  dir.write('users.http', `### list users\nGET ${api.url}/users\n`);
+  ui = tmuxSession(dir.dir, { name: 'paste', columns: 100, rows: 30, env });
+  return ui;
+}
+
 describe('in a real terminal', () => {
   test('v: choosing an option and editing a value are written to the file and shown in the request at once', async () => {
     const { press, waitFor } = open(`// kept
@@ -70,6 +79,16 @@ describe('in a real terminal', () => {
     expect(file).toContain('"userId": "2"');
     await press('Enter');
     await waitFor((s) => /200 OK/.test(s), 'the response');
+  });
+
+  test('a terminal without bracketed paste: 20,000 characters typed in one go reach the filter whole, Ctrl-C quits at once after them', async () => {
+    const ui = pasteProject();
+    await ui.waitFor((s) => s.includes('users.http') && s.includes('token:'), 'the first screen');
+    await ui.press('/');
+    ui.paste(`${'x'.repeat(19_990)}tail-of-it`, { bracketed: false });
+    await ui.waitFor((s) => /\/x+tail-of-it/.test(s), 'the end of the text in the filter', 20_000);
+    await ui.press('C-c');
+    expect(await ui.exit(20_000)).toBe('0 null');
   });
 
   test('O: the OAuth form has the grant type', async () => {

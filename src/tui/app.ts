@@ -22,6 +22,7 @@ import { requestMoves } from './request-moves.js';
 import { Throttle, Ticker } from './ticker.js';
 import { colors, errorText } from './views/format.js';
 import { LayerStack } from './views/layer-stack.js';
+import type { TextSink } from './terminal-input.js';
 import type { Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
 
@@ -39,7 +40,7 @@ const ELAPSED_MS = 200;
  * actions (here and in actions/). Every request goes through the same pipeline as
  * `reqflow run` (via {@link Workspace.send}); its response pane is a reporter (pane-reporter.ts).
  */
-export class TuiApp implements SendHost, CommandHost {
+export class TuiApp implements SendHost, CommandHost, TextSink {
   private readonly panes: Panes;
   private readonly keys: ReadonlyMap<string, Action>;
   private readonly tree = new RequestTree();
@@ -219,6 +220,24 @@ export class TuiApp implements SendHost, CommandHost {
     });
   }
 
+  /** Printable characters read at once (terminal-input.ts): true when a text field took them, else they are keys. */
+  typed(text: string): boolean {
+    if (this.quitting) return true;
+    let taken = true; // a field that failed halfway has had them: never keys as well
+    this.guard(() => {
+      taken = this.insertText(text);
+    });
+    return taken;
+  }
+
+  private insertText(text: string): boolean {
+    const top = this.layers.top;
+    if (top) return top.insertText?.(text) ?? false;
+    if (!this.filtering) return false;
+    if (this.tree.filter.insert(text)) this.filterChanged();
+    return true;
+  }
+
   /** What each action of the key map does (actions/commands.ts: those that open windows). */
   perform(action: Action): void {
     const step = STEPS[action];
@@ -330,6 +349,10 @@ export class TuiApp implements SendHost, CommandHost {
       this.filtering = false;
       if (key.full === 'escape') this.tree.filter.set('');
     } else if (!this.tree.filter.handle(ch, key)) return;
+    this.filterChanged();
+  }
+
+  private filterChanged(): void {
     this.tree.rebuild(this.workspace.catalog, this.tree.currentKey());
     this.focus = 'tree';
     this.drawAll();

@@ -5,6 +5,7 @@ import { loadOAuthLogin } from './oauth-login.js';
 import { loadKeybinds } from './keybinds.js';
 import { colorWanted } from '../report/render/colors.js';
 import { dropColours } from './no-color.js';
+import { routeTerminalInput } from './terminal-input.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';
 
 /** The terminal the UI draws on: the process's own, or fake streams in tests. */
@@ -49,14 +50,17 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
   });
   if (!colorWanted(true, options.env, screen.tput.colors)) dropColours(screen);
   let closed = false;
+  let stopInput = (): void => {};
   const close = (): void => {
     if (closed) return;
     closed = true;
+    stopInput();
     workspace.close();
     screen.destroy();
   };
   try {
     const app = new TuiApp(blessed, screen, workspace, hooks, bindings);
+    stopInput = routeTerminalInput(terminal.input, app);
     return { app, screen, workspace, close };
   } catch (error) {
     close();

@@ -39,6 +39,12 @@ export interface TmuxSession {
   screen(): string;
   /** Keys one at a time (tmux key names: `Enter`, `Escape`, `C-c`, or text). */
   press(...keys: string[]): Promise<void>;
+  /**
+   * Pastes `text` as a terminal does (tmux's paste-buffer: each line break sent as CR), marked
+   * as a paste when the program turned bracketed paste on — unless `bracketed` is false: a
+   * terminal without bracketed paste.
+   */
+  paste(text: string, options?: { bracketed?: boolean }): void;
   waitFor(test: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
   resize(columns: number, rows: number): void;
   modes(): TerminalModes;
@@ -61,7 +67,7 @@ export interface TmuxSession {
 export function tmuxSession(dir: string, options: { name: string; columns?: number; rows?: number; args?: string[]; env?: Record<string, string>; shell?: string }): TmuxSession {
   const socket = `reqflow-jest-${process.pid}-${options.name}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8' });
-  const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err') };
+  const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err'), paste: join(dir, '.paste.txt') };
   writeFileSync(files.wrapper, WRAPPER);
   const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
   const reqflow = [process.execPath, BIN, ...(options.args ?? [])].map(quote).join(' ');
@@ -86,6 +92,11 @@ export function tmuxSession(dir: string, options: { name: string; columns?: numb
         await sleep(100);
       }
       throw new Error(`${what}: never on screen\n--- screen ---\n${last}\n--- stderr ---\n${session.stderr()}`);
+    },
+    paste(text, { bracketed = true } = {}) {
+      writeFileSync(files.paste, text);
+      tmux('load-buffer', '-b', 'paste', files.paste);
+      tmux('paste-buffer', '-d', ...(bracketed ? ['-p'] : []), '-b', 'paste', '-t', 'ui');
     },
     resize(columns, rows) {
       tmux('resize-window', '-t', 'ui', '-x', String(columns), '-y', String(rows));

@@ -30,4 +30,9 @@ export class LinePromptOverlay extends Overlay {
     }
     if (this.editor.handle(ch, key)) this.redraw();
   }
+
+  insertText(text: string): boolean {
+    if (this.editor.insert(text)) this.redraw();
+    return true;
+  }
 }

@@ -77,6 +77,14 @@ export class OAuthFormOverlay extends Overlay {
     this.redraw();
   }
 
+  insertText(text: string): boolean {
+    const current = OAUTH_FIELDS[this.field];
+    if (!current || current.key === 'grant') return false; // chosen with ←/→, not typed
+    if (this.editors[current.key].insert(text)) delete this.problems[current.key];
+    this.redraw();
+    return true;
+  }
+
   private async submit(): Promise<void> {
     const form = this.values();
     this.problems = validateOAuthForm(form, this.context.existing);

@@ -14,6 +14,12 @@ export interface OverlayHost {
 /** Something on top of the main screen that takes the keys while it is open. */
 export interface Layer {
   handleKey(ch: string | undefined, key: Key): void;
+  /**
+   * Text pasted, or typed in one read, for the focused text field, inserted at once (one
+   * redraw, however long); false when the layer has no text field focused (then a paste is
+   * ignored and typed text is keys).
+   */
+  insertText?(text: string): boolean;
   /** Fits to the screen and draws: when opened and after a resize. */
   relayout(): void;
   destroy(): void;
@@ -211,6 +217,11 @@ export class PromptOverlay extends Overlay {
       return this.onAnswer(this.editor.value === '' ? this.request.defaultValue : this.editor.value);
     }
     if (this.editor.handle(ch, key)) this.redraw();
+  }
+
+  insertText(text: string): boolean {
+    if (this.editor.insert(text)) this.redraw();
+    return true;
   }
 
   /** Closed from outside (the request was cancelled). */

@@ -80,4 +80,11 @@ export class PaletteOverlay extends Overlay {
     }
     this.redraw();
   }
+
+  insertText(text: string): boolean {
+    if (!this.query.insert(text)) return true;
+    this.index = 0;
+    this.redraw();
+    return true;
+  }
 }

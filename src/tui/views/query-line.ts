@@ -48,7 +48,10 @@ export class QueryLine implements Layer {
   private draw(): void {
     const width = this.box.width as number;
     const prompt = 'J ';
-    const room = Math.max(10, Math.min(width - prompt.length - 1, Math.max(24, visibleLength(this.editor.value) + 2)));
+    // Measured only while it may fit: a long expression (a paste) takes the whole line anyway.
+    const { value } = this.editor;
+    const wanted = value.length > width ? width : visibleLength(value) + 2;
+    const room = Math.max(10, Math.min(width - prompt.length - 1, Math.max(24, wanted)));
     const input = `${prompt}${this.editor.render(room, { focused: true })}`;
     const rest = width - visibleLength(input) - 2;
     const note = this.problem !== '' ? this.problem : this.editor.value === '' ? 'JMESPath (people[0].name), or JSONPath from $ · Enter keeps · Esc closes' : '';
@@ -63,7 +66,16 @@ export class QueryLine implements Layer {
       if (pending && key.full === 'enter') this.events.changed(this.editor.value); // typed faster than the debounce
       return this.events.closed(key.full === 'enter', this.editor.value);
     }
-    if (!this.editor.handle(ch, key)) return;
+    if (this.editor.handle(ch, key)) this.edited();
+  }
+
+  insertText(text: string): boolean {
+    if (this.editor.insert(text)) this.edited();
+    return true;
+  }
+
+  /** The text changed: drawn now, evaluated once typing pauses. */
+  private edited(): void {
     this.draw();
     this.host.render();
     this.cancelTimer();
