@@ -1,8 +1,8 @@
 /**
  * The built `reqflow` in a real terminal (tmux, 100×30), as a user runs it: the variable
  * editor's writes reach `.profiles.json` (comments kept) and the request pane at once, the
- * OAuth form has the grant type, and a long paste (tmux's paste-buffer) reaches the focused
- * field at once. Needs a build (`npm run build`) and tmux (test/helpers/tmux-session.ts):
+ * OAuth form has the grant type, and pastes (tmux's paste-buffer, as a terminal pastes) are text
+ * for the focused field — never keys — however long. Needs a build (`npm run build`) and tmux (test/helpers/tmux-session.ts):
  * without tmux the file is skipped with one line on stderr (test/helpers/system-programs.ts).
  */
 import { afterAll, afterEach, beforeAll, expect } from '@jest/globals';
@@ -81,6 +81,39 @@ describe('in a real terminal', () => {
     await waitFor((s) => /200 OK/.test(s), 'the response');
   });
 
+  test('J: a 20,000-character paste of 250 lines, q lines among them, is one line in the box — no line break is Enter, no q quits — and Ctrl-C quits at once after it', async () => {
+    const ui = pasteProject();
+    await ui.waitFor((s) => s.includes('users.http') && s.includes('token:'), 'the first screen');
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => s.includes('200 OK'), 'the response');
+    await ui.press('Tab', 'Tab', 'J');
+    await ui.waitFor((s) => s.includes('JMESPath (people[0].name)'), 'the query line');
+    const lines = Array.from({ length: 250 }, (_, i) => (i % 50 === 0 ? 'q' : 'q'.repeat(79)));
+    const text = `length('${lines.join('\n')}\n${'q'.repeat(3_000)}')`;
+    expect(text.length).toBeGreaterThanOrEqual(20_000);
+    ui.paste(text);
+    // Every character arrived once, each line break a space: the expression counts them (drawn by the UI, so it still runs).
+    const expected = lines.join(' ').length + 1 + 3_000;
+    const screen = await ui.waitFor((s) => s.includes(String(expected)), 'the length of the pasted text', 20_000);
+    expect(screen.trimEnd().split('\n').pop()).toMatch(/^J q+'\)$/); // still open: no line break was Enter
+    await ui.press('C-c');
+    expect(await ui.exit(20_000)).toBe('0 null');
+    await ui.waitFor((s) => s.includes('<stty'), 'the shell after reqflow');
+    expect(await ui.bracketedPaste()).toBe(false); // given back as it was
+  });
+
+  test('a paste with no text field open is ignored: its line break sends nothing, its q does not quit', async () => {
+    const ui = pasteProject();
+    await ui.waitFor((s) => s.includes('users.http') && s.includes('token:'), 'the first screen');
+    await ui.press('j');
+    await ui.waitFor((s) => s.includes('Not sent yet'), 'the request selected');
+    ui.paste('\nq\n');
+    const screen = await ui.waitFor((s) => s.includes('paste ignored: no text field is open'), 'the paste ignored');
+    expect(screen).toContain('Not sent yet');
+    await ui.press('q');
+    expect(await ui.exit(20_000)).toBe('0 null');
+  });
+
   test('a terminal without bracketed paste: 20,000 characters typed in one go reach the filter whole, Ctrl-C quits at once after them', async () => {
     const ui = pasteProject();
     await ui.waitFor((s) => s.includes('users.http') && s.includes('token:'), 'the first screen');
@@ -88,6 +121,18 @@ describe('in a real terminal', () => {
     ui.paste(`${'x'.repeat(19_990)}tail-of-it`, { bracketed: false });
     await ui.waitFor((s) => /\/x+tail-of-it/.test(s), 'the end of the text in the filter', 20_000);
     await ui.press('C-c');
+    expect(await ui.exit(20_000)).toBe('0 null');
+  });
+
+  test('after the editor (E) gives the terminal back, a paste is a paste again', async () => {
+    const ui = pasteProject({ EDITOR: 'true', VISUAL: 'true' });
+    await ui.waitFor((s) => s.includes('users.http') && s.includes('token:'), 'the first screen');
+    await ui.press('j', 'E');
+    await ui.waitFor((s) => s.includes('request files reloaded'), 'the editor come and gone');
+    await ui.press('/');
+    ui.paste('list\nusers');
+    await ui.waitFor((s) => s.includes('/list users'), 'the paste as one line in the filter');
+    await ui.press('Enter', 'q');
     expect(await ui.exit(20_000)).toBe('0 null');
   });
 

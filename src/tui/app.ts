@@ -22,6 +22,7 @@ import { requestMoves } from './request-moves.js';
 import { Throttle, Ticker } from './ticker.js';
 import { colors, errorText } from './views/format.js';
 import { LayerStack } from './views/layer-stack.js';
+import { MAX_PASTE_CHARS, type Paste } from './paste-parser.js';
 import type { TextSink } from './terminal-input.js';
 import type { Layer } from './views/overlay.js';
 import { asReqflowError, type Workspace } from './workspace.js';
@@ -217,6 +218,22 @@ export class TuiApp implements SendHost, CommandHost, TextSink {
       if (top) top.handleKey(ch, key);
       else if (this.filtering) this.filterKey(ch, key);
       else if (action) this.perform(action);
+    });
+  }
+
+  /**
+   * A paste (terminal-input.ts): text for the focused field — the open window's, the filter —
+   * inserted as one line at once. It is never keys: with no text field open it is ignored, so
+   * a pasted `q` or line break cannot quit, send or confirm anything.
+   */
+  paste(paste: Paste): void {
+    if (this.quitting) return;
+    this.guard(() => {
+      if (!this.insertText(paste.text)) return this.say('paste ignored: no text field is open', 'warn');
+      const lines = paste.text.split(/\r\n|[\r\n]/).filter((line) => line !== '').length;
+      if (paste.unfinished) this.say('paste cut short: the terminal never ended it', 'warn');
+      else if (paste.dropped > 0) this.say(`paste cut to its first ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters`, 'warn');
+      else if (lines > 1) this.say(`pasted ${lines} lines as one: line breaks became spaces`);
     });
   }
 

@@ -5,7 +5,7 @@ import { loadOAuthLogin } from './oauth-login.js';
 import { loadKeybinds } from './keybinds.js';
 import { colorWanted } from '../report/render/colors.js';
 import { dropColours } from './no-color.js';
-import { routeTerminalInput } from './terminal-input.js';
+import { routeTerminalInput, useBracketedPaste } from './terminal-input.js';
 import { Workspace, type WorkspaceOptions } from './workspace.js';
 
 /** The terminal the UI draws on: the process's own, or fake streams in tests. */
@@ -56,11 +56,12 @@ export async function openTui(options: WorkspaceOptions, terminal: TuiTerminal, 
     closed = true;
     stopInput();
     workspace.close();
-    screen.destroy();
+    screen.destroy(); // bracketed paste off with the rest (useBracketedPaste)
   };
   try {
     const app = new TuiApp(blessed, screen, workspace, hooks, bindings);
     stopInput = routeTerminalInput(terminal.input, app);
+    useBracketedPaste(screen);
     return { app, screen, workspace, close };
   } catch (error) {
     close();

@@ -45,6 +45,13 @@ export interface TmuxSession {
    * terminal without bracketed paste.
    */
   paste(text: string, options?: { bracketed?: boolean }): void;
+  /**
+   * Whether bracketed paste is on in the pane now: a word is pasted and read back as the
+   * terminal echoes it — wrapped in `^[[200~` … `^[[201~` when it is on. For a program that
+   * leaves the keyboard cooked and echoing (the shell's `sleep` after reqflow, an editor script);
+   * the line is then discarded (Ctrl-U).
+   */
+  bracketedPaste(): Promise<boolean>;
   waitFor(test: (screen: string) => boolean, what: string, timeoutMs?: number): Promise<string>;
   resize(columns: number, rows: number): void;
   modes(): TerminalModes;
@@ -68,6 +75,7 @@ export function tmuxSession(dir: string, options: { name: string; columns?: numb
   const socket = `reqflow-jest-${process.pid}-${options.name}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8' });
   const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err'), paste: join(dir, '.paste.txt') };
+  let probes = 0;
   writeFileSync(files.wrapper, WRAPPER);
   const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
   const reqflow = [process.execPath, BIN, ...(options.args ?? [])].map(quote).join(' ');
@@ -97,6 +105,16 @@ export function tmuxSession(dir: string, options: { name: string; columns?: numb
       writeFileSync(files.paste, text);
       tmux('load-buffer', '-b', 'paste', files.paste);
       tmux('paste-buffer', '-d', ...(bracketed ? ['-p'] : []), '-b', 'paste', '-t', 'ui');
+    },
+    async bracketedPaste() {
+      probes += 1;
+      const word = `PASTEPROBE${probes}X`;
+      session.paste(word);
+      const echoed = await session.waitFor((s) => s.includes(word), 'the pasted word echoed');
+      // Ctrl-U: the line discarded, its echo erased, so neither is read or seen by what comes next.
+      tmux('send-keys', '-t', 'ui', 'C-u');
+      for (let i = 0; i < 20 && screen().includes(word); i++) await sleep(100);
+      return echoed.includes(`^[[200~${word}^[[201~`);
     },
     resize(columns, rows) {
       tmux('resize-window', '-t', 'ui', '-x', String(columns), '-y', String(rows));

@@ -4,7 +4,7 @@
  * terminal, no controlling terminal, `TERM=dumb`, tiny sizes and resize storms, and request
  * files whose names and headers carry escape sequences or characters wider than they look.
  * After every exit the terminal must be back as it was: no alternate screen, the cursor shown,
- * no mouse tracking, the keyboard cooked. Needs a build and tmux: without tmux the file is
+ * no mouse tracking, no bracketed paste, the keyboard cooked. Needs a build and tmux: without tmux the file is
  * skipped with one line on stderr (test/helpers/system-programs.ts).
  */
 import { afterAll, afterEach, beforeAll, describe as always, expect, test as alwaysTest } from '@jest/globals';
@@ -63,6 +63,7 @@ async function expectRestored(ui: TmuxSession): Promise<void> {
   const screen = await ui.waitFor((s) => s.includes('<stty'), 'the shell after reqflow');
   expect(screen).toMatch(/(^| )isig icanon echo <stty/m);
   expect(ui.modes()).toEqual({ alternateScreen: false, cursorVisible: true, mouse: false, keypad: false });
+  expect(await ui.bracketedPaste()).toBe(false); // a paste into the shell would come wrapped in ^[[200~ … ^[[201~
 }
 
 describe('the terminal goes away or the UI is stopped', () => {
@@ -94,6 +95,7 @@ describe('the terminal goes away or the UI is stopped', () => {
     await ui.waitFor(firstScreen, 'the first screen');
     await ui.press('j', 'E');
     await ui.waitFor((s) => s.includes('EDITOR-OPEN'), 'the editor');
+    expect(await ui.bracketedPaste()).toBe(false); // the editor's terminal, not the UI's: an editor that knows nothing of it would get the markers
     editorPid = Number(readFileSync(join(dir.dir, 'editor.pid'), 'utf8'));
     process.kill(await ui.pid(), 'SIGTERM');
     expect(await ui.exit()).toBe('143 null');
@@ -235,7 +237,7 @@ describe('tiny terminals and resize storms', () => {
 
 // No terminal needed: this one runs without tmux too.
 always('an exception that escapes the UI', () => {
-  alwaysTest('thrown from a timer while the UI runs: the terminal restored (raw mode off, alternate screen left), one line and a hint, exit 70 — not the stack trace and exit 1 of neo-blessed', async () => {
+  alwaysTest('thrown from a timer while the UI runs: the terminal restored (raw mode off, alternate screen left, bracketed paste off), one line and a hint, exit 70 — not the stack trace and exit 1 of neo-blessed', async () => {
     project();
     // A process of its own: the exception must reach Node's uncaughtException as it would in reqflow.
     const script = dir.write(
@@ -261,13 +263,13 @@ try {
 } catch (error) {
   result = formatError(error, { debug: false });
 }
-process.stdout.write(JSON.stringify({ ...result, raw: input.isRaw, wasRaw: written.includes('\\u001b[?1049h'), leftAlternate: written.lastIndexOf('\\u001b[?1049l') > written.lastIndexOf('\\u001b[?1049h') }));
+process.stdout.write(JSON.stringify({ ...result, raw: input.isRaw, wasRaw: written.includes('\\u001b[?1049h'), leftAlternate: written.lastIndexOf('\\u001b[?1049l') > written.lastIndexOf('\\u001b[?1049h'), pasteOff: written.lastIndexOf('\\u001b[?2004l') > written.lastIndexOf('\\u001b[?2004h') }));
 `,
     );
     const { stdout, stderr } = await new Promise<{ stdout: string; stderr: string }>((resolve) =>
       execFile(process.execPath, [script], { cwd: dir.dir, env: { PATH: process.env.PATH, HOME: dir.dir, REQFLOW_STATE_DIR: join(dir.dir, 'state') }, timeout: 20_000 }, (_error, out, err) => resolve({ stdout: out, stderr: err })),
     );
     expect(stderr).toBe('');
-    expect(JSON.parse(stdout)).toEqual({ text: 'reqflow: internal error: boom in a timer\nhint: this is a bug in reqflow; run with --debug for the stack trace and report it\n', exitCode: 70, raw: false, wasRaw: true, leftAlternate: true });
+    expect(JSON.parse(stdout)).toEqual({ text: 'reqflow: internal error: boom in a timer\nhint: this is a bug in reqflow; run with --debug for the stack trace and report it\n', exitCode: 70, raw: false, wasRaw: true, leftAlternate: true, pasteOff: true });
   });
 });

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { RequestSpec } from '../../core/model.js';
 import { editorCommand } from '../editor-command.js';
+import { setBracketedPaste } from '../terminal-input.js';
 import type { AppHost } from './host.js';
 
 /** How long an editor told to stop (the UI is quitting) has before it is killed. */
@@ -24,7 +25,9 @@ export interface EditHost extends AppHost {
 export function editRequest(app: EditHost, spec: RequestSpec | undefined, file = app.selectedFile()): void {
   if (!file) return app.say('select a request or a file to edit', 'warn');
   const { command, args } = editorCommand(app.workspace.config.env, file, spec?.source.line ?? 1);
+  setBracketedPaste(app.screen, false); // the editor's own choice while it has the terminal
   const child = app.screen.exec(command, args, { env: app.workspace.config.env, cwd: app.workspace.config.dir }, (error, ok) => {
+    if (!app.screen.destroyed) setBracketedPaste(app.screen, true);
     if (app.editor === child) app.editor = undefined;
     if (error) return app.say(`could not start the editor "${command}": ${error.message} (set $VISUAL or $EDITOR)`, 'error');
     app.background(
