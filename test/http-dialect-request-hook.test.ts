@@ -52,6 +52,29 @@ describe('{{@request: what httpyac sends', () => {
   });
 });
 
+describe('{{+, {{+request, {{+response: the file\'s hooks, for every request wherever written', () => {
+  test('file-hooks.http sends what httpyac sends: {{+ before each request (its exports the request\'s), {{+request below a request on the one above it too, {{+response after each', async () => {
+    const result = await reqflow(join(ROOT, 'test', 'fixtures', 'dialect', 'httpyac', 'file-hooks.http'));
+    expect(result.stderr).not.toContain('reqflow:');
+    expect(result.code).toBe(0);
+    const sent = result.got.map((r) => ({ line: `${r.method} ${r.url}`, headers: decided(r.headers), body: r.body.toString('latin1') }));
+    // Recorded from httpyac 6.16.7 (`httpyac send file-hooks.http -a --var host=…`), header order aside.
+    expect(sent).toEqual([
+      { line: 'POST /one?tag=every&count=1', headers: { 'content-type': 'text/plain', 'x-file': 'hook-POST', accept: '*/*', 'content-length': '10' }, body: 'first body' },
+      { line: 'GET /two?tag=every&count=2', headers: { 'x-file': 'hook-GET', accept: '*/*' }, body: '' },
+      { line: 'GET /three?seen=2&count=3', headers: { 'x-file': 'hook-GET', accept: '*/*' }, body: '' },
+    ]);
+  });
+
+  test('an imported file\'s {{+request runs on the importing file\'s requests (httpyac 6.16.7 sends X-Lib)', async () => {
+    tmp.write('lib.http', `{{+request\n  request.headers['X-Lib'] = 'from-lib';\n}}\n{{\n  exports.libvar = 'lv';\n}}\n`);
+    const file = tmp.write('main.http', '# @import ./lib.http\nGET {{host}}/imp?v={{libvar}}\n');
+    const result = await reqflow(file);
+    expect(result.code).toBe(0);
+    expect(result.got.map((r) => [r.url, r.headers['x-lib']])).toEqual([['/imp?v=lv', 'from-lib']]);
+  });
+});
+
 describe('what reqflow cannot send as httpyac would: exit 2 naming the hook, that request not sent', () => {
   test.each([
     ['another property of request (got options)', 'request.options = { timeout: 1 };', 'it sets request.options'],
@@ -92,7 +115,7 @@ describe('what reqflow cannot send as httpyac would: exit 2 naming the hook, tha
     expect(result.got.map((r) => [r.url, r.headers.x])).toEqual([['/plain', undefined]]);
   });
 
-  test.each([['{{+request'], ['{{@streaming'], ['{{+']])('%s stays refused naming the line, nothing in the file sent', async (opening) => {
+  test.each([['{{+after'], ['{{@streaming'], ['{{+streaming']])('%s stays refused naming the line, nothing in the file sent', async (opening) => {
     const file = tmp.write('other.http', `GET {{host}}/a\n\n${opening}\n  console.log(1);\n}}\n`);
     const result = await reqflow(file);
     expect(result.code).toBe(2);

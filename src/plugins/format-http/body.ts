@@ -21,7 +21,7 @@ import { ParseError } from '../../core/errors/index.js';
 import { getHeader, type RequestHeaders } from '../../core/headers.js';
 import type { BodyPart, ChainSpec, RequestSpec, ScriptSpec } from '../../core/model.js';
 import { readScriptBlock } from './script-block.js';
-import { blockCommentEnd, COMMENT, commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_START, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { blockCommentEnd, COMMENT, commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_START, readHttpyacScript, requestAnnotation, scriptPhase } from './line-forms.js';
 
 export const INCLUDE = /^<(@([\w-]*))?\s+(\S.*?)\s*$/;
 const RESPONSE_REFERENCE = /^<>\s/;
@@ -39,6 +39,8 @@ export interface BodyLines {
 export type ParsedBody = Pick<RequestSpec, 'body' | 'bodyParts' | 'bodyLineEnding'> & {
   assertions?: NonNullable<ChainSpec['assertions']>;
   scripts?: ScriptSpec[];
+  /** httpyac's file hooks (`{{+`, `{{+request`, `{{+response`) below the body: every request's, not this one's alone. */
+  fileScripts?: ScriptSpec[];
   /** File variables defined among the body's lines, in order. */
   variables?: Array<[string, string]>;
   /** `# @key value` lines among the body's (httpyac, kulala, restcli): the request's annotations. */
@@ -66,6 +68,7 @@ interface BodyProper {
   lines: Line[];
   assertions: NonNullable<ChainSpec['assertions']>;
   scripts: ScriptSpec[];
+  fileScripts: ScriptSpec[];
   variables: Array<[string, string]>;
   annotations: BodyAnnotation[];
 }
@@ -78,6 +81,7 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
   const lines: Line[] = [];
   const assertions: BodyProper['assertions'] = [];
   const scripts: ScriptSpec[] = [];
+  const fileScripts: ScriptSpec[] = [];
   const variables: Array<[string, string]> = [];
   const annotations: BodyAnnotation[] = [];
   let ended = false;
@@ -104,7 +108,8 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
     }
     const httpyac = readHttpyacScript(body.lines, i, body.firstLine, file);
     if (httpyac) {
-      scripts.push({ phase: httpyac.beforeSend ? 'request' : 'post', ...httpyac.script });
+      if (httpyac.fileWide) fileScripts.push({ phase: scriptPhase(httpyac), ...httpyac.script });
+      else scripts.push({ phase: httpyac.beforeSend ? 'request' : 'post', ...httpyac.script });
       i = httpyac.lastIndex;
       ended = true;
       continue;
@@ -152,7 +157,7 @@ function bodyProper(body: BodyLines, file: string, markdown: boolean): BodyPrope
     lines.length = start;
     trimEnd(lines);
   }
-  return { lines, assertions, scripts, variables, annotations };
+  return { lines, assertions, scripts, fileScripts, variables, annotations };
 }
 
 /** The first line from `i` on that is neither blank nor a `<> ` line. */
@@ -195,10 +200,11 @@ function trimEnd(lines: Line[]): void {
 
 /** The body of one request, from the lines after its headers. */
 export function parseBody(body: BodyLines, headers: Readonly<RequestHeaders>, file: string): ParsedBody {
-  const { lines, assertions, scripts, variables, annotations } = bodyProper(body, file, contentType(headers).startsWith('text/markdown'));
-  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'variables' | 'annotations' | 'lineNumbers'> = {};
+  const { lines, assertions, scripts, fileScripts, variables, annotations } = bodyProper(body, file, contentType(headers).startsWith('text/markdown'));
+  const checks: Pick<ParsedBody, 'assertions' | 'scripts' | 'fileScripts' | 'variables' | 'annotations' | 'lineNumbers'> = {};
   if (assertions.length > 0) checks.assertions = assertions;
   if (scripts.length > 0) checks.scripts = scripts;
+  if (fileScripts.length > 0) checks.fileScripts = fileScripts;
   if (variables.length > 0) checks.variables = variables;
   if (annotations.length > 0) checks.annotations = annotations;
   if (lines.length > 0) checks.lineNumbers = lines.map(({ lineNo }) => lineNo);

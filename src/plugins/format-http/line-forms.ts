@@ -54,7 +54,14 @@ export interface HttpyacScript {
   afterResponse: boolean;
   /** `{{@request` (or `{{request`): httpyac's request hook, just before the request goes out wherever it stands. */
   beforeSend: boolean;
+  /** `{{+`, `{{+request`, `{{+response`: the file's hook (httpyac registers it on the file, not the block), for every request of the file. */
+  fileWide: boolean;
   lastIndex: number;
+}
+
+/** Where a `{{` block above the request line runs, and every file hook (`{{+…`) wherever written: `{{@response` after the response, `{{@request` on the resolved request, else before the request is resolved. */
+export function scriptPhase(script: Pick<HttpyacScript, 'afterResponse' | 'beforeSend'>): ScriptSpec['phase'] {
+  return script.afterResponse ? 'post' : script.beforeSend ? 'request' : 'pre';
 }
 
 /** `{{`, `{{@response`, `{{+`, `{{@request`, … alone on a line (httpyac's own pattern). */
@@ -64,8 +71,9 @@ export const HTTPYAC_SCRIPT_END = /^\s*\}\}\s*$/;
 /**
  * httpyac's JavaScript block opening at `lines[index]` (undefined when the line opens none):
  * `{{` (runs where it stands: above the request line before it, below the body after the
- * response), `{{@response` or `{{@request` (docs/http-dialect.md, "httpyac's request hooks").
- * Its other hooks (`{{@streaming`, `{{+`, …) are refused naming the line: without them the
+ * response), `{{@response` or `{{@request` (docs/http-dialect.md, "httpyac's request hooks"),
+ * and the same three with `+` — the file's hooks, for every request wherever written.
+ * Its other hooks (`{{@streaming`, `{{+after`, …) are refused naming the line: without them the
  * request would go out differently.
  */
 export function readHttpyacScript(lines: readonly string[], index: number, firstLine: number, file: string): HttpyacScript | undefined {
@@ -74,12 +82,12 @@ export function readHttpyacScript(lines: readonly string[], index: number, first
   const lineNo = firstLine + index;
   const [, modifier = '', event = ''] = opening;
   const kind = event.toLowerCase();
-  if (modifier === '+' || (kind !== '' && kind !== 'response' && kind !== 'request')) {
-    throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks, {{@request … }} and {{@response … }} run; or use a JetBrains handler (> {% … %}, < {% … %})' });
+  if (kind !== '' && kind !== 'response' && kind !== 'request') {
+    throw new ParseError(file, lineNo, 1, `httpyac's {{${modifier}${event} script hook is not supported`, { hint: 'plain {{ … }} blocks, {{@request … }}, {{@response … }} and their {{+ forms run; or use a JetBrains handler (> {% … %}, < {% … %})' });
   }
   for (let i = index + 1; i < lines.length; i++) {
     if (HTTPYAC_SCRIPT_END.test(lines[i] as string)) {
-      return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: kind === 'response', beforeSend: kind === 'request', lastIndex: i };
+      return { script: { code: lines.slice(index + 1, i).join('\n'), line: lineNo + 1, dialect: 'httpyac' }, afterResponse: kind === 'response', beforeSend: kind === 'request', fileWide: modifier === '+', lastIndex: i };
     }
   }
   throw new ParseError(file, lineNo, 1, 'script block "{{" is never closed with "}}"', { hint: 'end the script with a line holding }} alone' });

@@ -7,7 +7,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { joinTarget, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation, scriptPhase } from './line-forms.js';
 import { type Block, blockLines, separatorNameAbove, splitBlocks } from './blocks.js';
 import { Int32List } from '../../core/int32-list.js';
 import { webSocketScript } from '../websocket/script.js';
@@ -91,7 +91,7 @@ interface FileScope {
   scripts: readonly ScriptSpec[];
   /** resterm's `# @auth file …` (`LINE text`): for the requests below it. */
   auth?: string;
-  /** httpyac's scripts of global blocks (`{{ }}`, `{{@request`, `{{@response`): for every request of the file, wherever they stand. */
+  /** httpyac's scripts of global blocks (`{{ }}`, `{{@request`, `{{@response`) and its file hooks (`{{+…`): for every request of the file, wherever they stand. */
   globals: readonly ScriptSpec[];
   /** `# @name`s of blocks without a request above (httpyac: variables a `# @ref` to them defines). */
   settings?: readonly string[];
@@ -105,7 +105,8 @@ interface FileScope {
 const SCRIPT_LINE = /^[ \t]*\{\{(?:@js\s+)?[+@]?(?:request|streaming|response|after|responseLogging)?[ \t]*\r?$/im;
 
 /**
- * The httpyac scripts of the file's global blocks (no request line, no `# @name`), in file order.
+ * The httpyac scripts of the file's global blocks (no request line, no `# @name`), and its file hooks
+ * (`{{+`, `{{+request`, `{{+response` in any block, which httpyac registers on the file), in file order.
  * httpyac runs them for every request of the file, the ones above them too: before each request it
  * executes every global region (`executeGlobalScripts` over `httpFile.globalHttpRegions`) and merges
  * their `onRequest` hooks before the request's own (`httpRegionUtils.ts`, `addHttpFileRequestClientHooks`).
@@ -210,7 +211,10 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     }
     const httpyac = readHttpyacScript(block.lines, i, block.firstLine, file);
     if (httpyac) {
-      scripts.push({ phase: httpyac.afterResponse ? 'post' : httpyac.beforeSend ? 'request' : 'pre', ...httpyac.script });
+      const script: ScriptSpec = { phase: scriptPhase(httpyac), ...httpyac.script };
+      // A file hook (`{{+…`) is every request's wherever it stands: the file's globals hold it (read first, globalScripts).
+      if (httpyac.fileWide) onGlobalScript?.(script);
+      else scripts.push(script);
       i = httpyac.lastIndex;
       continue;
     }
@@ -281,6 +285,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   // Most requests have no body: blank lines alone after the headers are none (parseBody would say so too, at a cost per request).
   const parsed = onlyBlank(block.lines, bodyStart) ? undefined : parseBody({ lines: block.lines.slice(bodyStart), firstLine: block.firstLine + bodyStart }, headers, file);
   if (parsed?.annotations) for (const { key, value, line } of parsed.annotations) annotate(key, value, line);
+  if (parsed?.fileScripts) for (const script of parsed.fileScripts) onGlobalScript?.(script);
   // resterm's auth: the request's own, else the file's (not beside `# @auth none` or reqflow's `# @auth bearer`).
   const resterm = auth ?? (annotations.auth === undefined ? scope.auth : undefined);
   if (resterm !== undefined) annotations['resterm-auth'] = resterm;
