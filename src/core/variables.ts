@@ -83,6 +83,12 @@ export interface ResolverOptions {
   requestLine?: string;
   /** Before a profile value's `$(…)` runs: throws when it may not (docs/trust.md). Unset: it runs. */
   profileProgram?: (name: string) => Promise<void>;
+  /**
+   * A file variable the request uses above its definition: the file's last definition of it, as the
+   * `.http` tools read file variables file-wide (src/plugins/format-http/later-variables.ts). Asked
+   * only for a name nothing else defines.
+   */
+  laterFileVariable?: (name: string) => Promise<string | undefined>;
   /** For messages: `file:line` where `{{expression}}` is written for this request, when it can be told (an error's path only). */
   writtenAt?: (expression: string) => Promise<string | undefined>;
   /** `# @prompt name [description]`: asked for (once per run) unless `-e` sets them. */
@@ -328,6 +334,7 @@ export class TemplateResolver implements VariableResolver {
     // kulala and rest.nvim: a `.env` value, below every other source — but the user's own, so above a token reqflow extracted by itself.
     const fromDotenv = !prompt && (source === undefined || (source === 'session' && isExtracted(this.options.session, name))) ? await this.dotenvValue(name) : undefined;
     let value: string;
+    let later: string | undefined;
     if (prompt) value = this.deferred(name) ?? (await this.fromProfile(name, { value: '', interactive: true, ...(prompt.secret === true ? { secret: true } : {}) }, stack));
     else if (fromDotenv !== undefined) value = await this.expandIn(fromDotenv, stack, false);
     else if (source === 'cli') value = await this.fromTrusted(name, this.options.cliVariables[name] ?? '', stack);
@@ -337,6 +344,7 @@ export class TemplateResolver implements VariableResolver {
     else if (source === 'run') value = this.options.runVariable?.(name) ?? '';
     else if (source === 'global') value = this.options.globals?.get(name) ?? '';
     else if (source === 'profile') value = await this.fromProfile(name, this.options.profile.variables[name] as ProfileVariable, stack);
+    else if ((later = await this.options.laterFileVariable?.(name)) !== undefined) value = await this.expandIn(later, stack, false);
     else {
       // Error path only: the hint's search (other environments, names close to it) loads here.
       const { unknownVariable } = await import('./unknown-variable.js');

@@ -222,6 +222,7 @@ function resolverFor(spec: RequestSpec, { absolute, baseDir }: Place, services: 
   if (services.globals) options.globals = services.globals;
   options.javascript = (expression, read) => templateJavascript(expression, read, services);
   options.writtenAt = (expression) => writtenAt(spec, absolute, expression);
+  options.laterFileVariable = async (name) => (await import('../plugins/format-http/later-variables.js')).laterFileVariable(absolute, name, services.runState);
   if (spec.fileVariables) options.fileVariables = spec.fileVariables;
   if (spec.prompts) options.prompts = spec.prompts;
   if (environment) {
