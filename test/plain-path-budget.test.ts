@@ -125,11 +125,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * session set aside — corrupt, or an earlier folder's — moved to session-set-aside.js, loaded
  * then (−0.1 kB; +1.4 kB in all): 179.3 kB, so the budget was 179.5 kB. Then the fourth fresh
  * corpus of real files — httpyac's file hooks (`{{+`, read by the parser: a body's file scripts
- * handed to the file's globals) and a file variable used above its definition (the resolver's
- * last source before "unknown variable", its module loaded only then) (+0.5 kB): 179.8 kB, so the
- * budget is 180 kB. Issue 23's 200 kB goal stays met.
+ * handed to the file's globals), a file variable used above its definition (the resolver's
+ * last source before "unknown variable", its module loaded only then) and a pasted block of JSON
+ * skipped with a warning rather than refusing the file (the parser hands the warning on)
+ * (+0.75 kB): 180.0 kB, so the budget is 180.5 kB. Issue 23's 200 kB goal stays met.
  */
-const FAST_RUN_BUDGET_BYTES = 180_000;
+const FAST_RUN_BUDGET_BYTES = 180_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

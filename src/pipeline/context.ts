@@ -156,4 +156,6 @@ export interface ParseContext {
   visit?: (spec: RequestSpec) => void;
   /** Request `index` (0-based) built again, the same as the one `visit` saw. */
   reparse?: (index: number) => RequestSpec;
+  /** Tells the user of something the parser left out (a block that is no request). */
+  warn?: (message: string) => void;
 }

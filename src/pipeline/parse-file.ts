@@ -97,7 +97,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     if (checkUrls && unsendableUrl(spec) !== undefined) unsendable.push(spec.source.index as number);
     if (warn) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   };
-  const ctx: ParseContext = { file, text, extension, requests: [], ...(keep ? {} : { visit }) };
+  const ctx: ParseContext = { file, text, extension, requests: [], ...(keep ? {} : { visit }), ...(warn ? { warn } : {}) };
   for (const entry of registry.parsersFor(extension)) {
     const plugin = await registry.load(entry);
     const handler = plugin.stages.parse;

@@ -34,7 +34,7 @@ const [START, END, FIRST_LINE, SCOPE, NAMED] = [0, 1, 2, 3, 4];
  * it changes), so that `parse(index)` builds request `index` again, the same, when its turn comes.
  * A syntax error anywhere is thrown here, before anything is sent.
  */
-export function indexHttpText(text: string, file: string, visit: (spec: RequestSpec) => void): (index: number) => RequestSpec {
+export function indexHttpText(text: string, file: string, visit: (spec: RequestSpec) => void, warn?: (message: string) => void): (index: number) => RequestSpec {
   if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
   const body = text.replace(/^\uFEFF/, '');
   // Per request, 20 bytes off the heap (a 100,000-request file: issue 23): the block's place, its
@@ -48,6 +48,10 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
     const before = scopes.at(-1);
     const { variables, scripts, auth, settings, imports, refs } = scope; // as the block starts: rebuilding it sets its own again
     const spec = parseBlock(block, file, count + 1, scope);
+    if (spec === PASTED_JSON) {
+      warn?.(`${file}:${pastedLine(block)}: a block of JSON with no request line is skipped (a pasted response?)`);
+      return;
+    }
     if (!spec) return;
     const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings && before.imports === imports && before.refs === refs;
     if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}), ...(imports !== undefined ? { imports } : {}), ...(refs !== undefined ? { refs } : {}) });
@@ -146,7 +150,17 @@ function headerLineHint(line: string): string {
   return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
 }
 
-function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined {
+/** What parseBlock answers for a block of JSON with no request line (skipped, the user warned). */
+const PASTED_JSON = null;
+/** A JSON object or array opening the block where its request line would be (`{{` opens an httpyac script, read before). */
+const PASTED_JSON_START = /^\s*(?:\{(?!\{)|\[)/;
+
+/** The line of a block's JSON (for the warning; the error path only reads it). */
+function pastedLine(block: Block): number {
+  return block.firstLine + block.lines.findIndex((line) => PASTED_JSON_START.test(line));
+}
+
+function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined | typeof PASTED_JSON {
   const annotations: Record<string, string> = {};
   const annotationLines: Record<string, number> = {};
   const prompts: Array<{ name: string; description?: string }> = [];
@@ -239,6 +253,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     }
     return undefined;
   }
+  // JSON where the request line should be, with `###` above it: a pasted response body (no tool sends it; httpyac fails that block alone).
+  if (PASTED_JSON_START.test(block.lines[i] as string)) return PASTED_JSON;
   const lineNo = block.firstLine + i;
   // The target may go on over lines that start with ? or & (indented or not), and over indented ones.
   const { text: requestLine, last: targetEnd } = joinTarget(block.lines, i);
