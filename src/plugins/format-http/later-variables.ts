@@ -5,8 +5,8 @@
  * in-place variables are the file's. Read again from the file, once per run, and only where a
  * name nothing else defines is met (the unknown-variable path).
  */
-import { readFile } from 'node:fs/promises';
 import { importedHttpScope } from './parse-http.js';
+import { readHttpText } from './read-http-text.js';
 
 /** `runState` key: each request file's variables as they stand at its end. */
 const LATER_VARIABLES = 'format-http.later-variables';
@@ -15,14 +15,8 @@ type Cache = Map<string, Promise<Readonly<Record<string, string>>>>;
 
 /** The file's variables at its end; none for a file that is not `.http`/`.rest` or cannot be read. */
 async function variablesAtEnd(file: string): Promise<Readonly<Record<string, string>>> {
-  if (!/\.(?:http|rest)$/i.test(file)) return {};
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return {};
-  }
-  return importedHttpScope(text, file).variables;
+  const text = await readHttpText(file);
+  return text === undefined ? {} : importedHttpScope(text, file).variables;
 }
 
 /** The last definition of `name` in `file` (absolute), or undefined when the file defines none. */

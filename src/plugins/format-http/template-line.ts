@@ -3,7 +3,7 @@
  * header or a body may sit several lines below its request line. The file is read again, on the
  * error's path only (the parse keeps no place for each template).
  */
-import { readFile } from 'node:fs/promises';
+import { readHttpText } from './read-http-text.js';
 import { splitBlocks, type Block } from './blocks.js';
 
 /** `{{ expression }}` as it may be written: any spacing inside the braces, any line break (CRLF) within. */
@@ -27,13 +27,8 @@ function lineAt(text: string, offset: number): number {
  * is named instead.
  */
 export async function templateLine(file: string, requestLine: number, expression: string): Promise<number | undefined> {
-  if (!/\.(?:http|rest)$/i.test(file)) return undefined;
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = await readHttpText(file);
+  if (text === undefined) return undefined;
   let own: Block | undefined;
   splitBlocks(text, (block) => {
     if (own === undefined && block.start >= 0 && requestLine >= block.firstLine && requestLine < block.firstLine + block.lines.length) own = block;
