@@ -8,6 +8,7 @@
 import type { BoundedRunner } from '../core/bounded-run.js';
 import { parseJsonExact } from '../core/json-exact.js';
 import { UsageError } from '../core/errors/index.js';
+import { SearchFailed } from '../core/jmespath-search.js';
 import { getHeader } from '../core/headers.js';
 import { type Exchange, responseText } from './exchange.js';
 import { execFilePattern } from './file-pattern.js';
@@ -24,10 +25,10 @@ function json(exchange: Exchange, what: string): unknown {
 /** The captured text, or an error naming the capture when the expression finds nothing; a regex, JSONPath or JMESPath runs under `bounded`'s limit. */
 export async function captureValue(expression: string, syntax: 'capture' | 'jmespath', exchange: Exchange, what: string, bounded: BoundedRunner): Promise<string> {
   const body = (): string => responseText(exchange.response);
-  // A query's error (invalid, past the time limit) names the capture, as a regex's does.
+  // A query's error (invalid, past the time limit) names the capture, as a regex's does: exit 2, a value later requests need is missing.
   const named = (query: Promise<unknown>): Promise<unknown> =>
     query.catch((error: unknown) => {
-      throw error instanceof UsageError ? new UsageError(`${what}: ${error.message}`) : error;
+      throw error instanceof UsageError || error instanceof SearchFailed ? new UsageError(`${what}: ${error.message}`) : error;
     });
   let value: unknown;
   if (syntax === 'jmespath') value = await named(jmesPath(json(exchange, what), expression, bounded));

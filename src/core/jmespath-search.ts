@@ -3,7 +3,7 @@
  * the UI's query box — with numbers as written, a document nested too deep refused, and the
  * search bounded by the run's time limit wherever it could run long.
  */
-import { ExitCode, ReqflowError, UsageError } from './errors/index.js';
+import { ExitCode, ReqflowError } from './errors/index.js';
 import type { BoundedRunner } from './bounded-run.js';
 import { firstLine } from './first-line.js';
 import { loadJmesPath, type JMESPath } from './jmespath-library.js';
@@ -19,6 +19,17 @@ import { plainNumbers, type PlainNumbers } from './json-exact.js';
  * (0.05–0.5 ms, more than such a search) and a context at the first.
  */
 const DIRECT_SIZE = 4096;
+
+/**
+ * A search that compiled but failed on its document — a type error (`abs(name)` on a string), past
+ * the time limit: the filter could not be applied to the response (exit 1, docs/output.md), not a
+ * usage error — the request was sent. A capture words it as its own error (src/chain/captures.ts).
+ */
+export class SearchFailed extends ReqflowError {
+  constructor(expression: string, why: string) {
+    super(`JMESPath filter ${JSON.stringify(expression)} failed: ${why}`, { exitCode: ExitCode.httpFailure });
+  }
+}
 
 /** JMESPath `expression` over `document`: a document past {@link DIRECT_SIZE} is searched by `bounded`, under its limit. */
 export async function searchJson(expression: string, document: unknown, bounded: BoundedRunner): Promise<unknown> {
@@ -38,7 +49,7 @@ export function searchWith({ search }: JMESPath, expression: string, document: u
   try {
     found = sizeWithin(document, DIRECT_SIZE) ? work() : bounded.run(work);
   } catch (error) {
-    throw new UsageError(`JMESPath filter ${JSON.stringify(expression)} failed: ${firstLine(error)}`);
+    throw new SearchFailed(expression, firstLine(error));
   }
   return exact ? exact.restore(found.result, found.asWritten) : found.result;
 }

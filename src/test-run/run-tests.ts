@@ -58,6 +58,8 @@ async function runFile(file: string, options: TestFilesOptions, stopped: () => b
       if (options.bail && request.exitCode !== 0) stop();
     });
     const services = await options.services(file, requests, both(collector, options.extraReporter));
+    // A `# @filter` that is not JMESPath is the file's error before anything is sent, as with `reqflow run`.
+    if (requests.filtered.length > 0) await (await import('../pipeline/pick-requests.js')).validateFilters(requests, selected, services.options);
     await refuseUnsendable(requests, selected, services.options.dryRun === true);
     await runRequests(requestsOf(requests, selected), file, services, { failFast: options.bail, stop: stopped });
   } catch (caught) {
