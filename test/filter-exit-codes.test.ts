@@ -43,6 +43,12 @@ describe('a filter that is not JMESPath: exit 2, nothing sent', () => {
       expect(result.stdout + result.stderr).toMatch(/invalid JMESPath filter "items\[\?"/);
     }
   }, 60_000);
+
+  test('a function JMESPath does not have is known before sending too', async () => {
+    const result = await sent(['run', tmp.write('typo.http', `GET ${server.url}/a\n`), '--filter', 'lenght(items)']);
+    expect({ code: result.code, requests: result.requests }).toEqual({ code: 2, requests: 0 });
+    expect(result.stderr).toMatch(/invalid JMESPath filter "lenght\(items\)" \(--filter\): unknown function lenght\(\)/);
+  }, 60_000);
 });
 
 describe('a filter that fails on the response: exit 1, the request sent, the filter named', () => {

@@ -16,8 +16,11 @@ export const SCRIPT_TIMEOUT_MS = 5000;
 
 /** What `runBounded` throws when the work passes its limit. */
 export class RunTimedOut extends Error {
-  constructor(readonly limitMs: number) {
-    super(`ran past its time limit of ${limitMs} ms (a pattern that backtracks without end?); --script-timeout MS changes the limit`);
+  constructor(
+    readonly limitMs: number,
+    guess = 'a pattern that backtracks without end?',
+  ) {
+    super(`ran past its time limit of ${limitMs} ms (${guess}); --script-timeout MS changes the limit`);
     this.name = 'RunTimedOut';
   }
 }

@@ -1,29 +1,23 @@
-import { UsageError } from './errors/index.js';
-import { firstLine } from './first-line.js';
 import { loadJmesPath } from './jmespath-library.js';
 
-/** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent. */
+/** Compiles a JMESPath expression; an invalid one is exit 2 before anything is sent (jmespath-compile.ts). */
 export async function validateFilter(expression: string, where: string): Promise<void> {
-  const { compile } = await loadJmesPath();
-  try {
-    compile(expression);
-  } catch (error) {
-    throw new UsageError(`invalid JMESPath filter ${JSON.stringify(expression)}${where}: ${firstLine(error)}`, { hint: 'see https://jmespath.site for the syntax, e.g. data.users[0].name' });
-  }
+  const [{ compileFilter }, jmespath] = await Promise.all([import('./jmespath-compile.js'), loadJmesPath()]);
+  compileFilter(jmespath, expression, where);
 }
 
 /**
  * A filter runner for one run (`--filter`, `# @filter`, `# @query`): the library and the search
- * (jmespath-search.ts) are loaded on the first filter, and its runner under `limitMs`
+ * (jmespath-search.ts) are loaded on the first filter, and its searcher under `limitMs`
  * (`--script-timeout`) made then too — a run without a filter loads none of them.
  */
 export function filterRunner(limitMs: number | undefined): (expression: string, document: unknown) => Promise<unknown> {
   let ready: Promise<(expression: string, document: unknown) => unknown> | undefined;
   const prepare = async (): Promise<(expression: string, document: unknown) => unknown> => {
-    const { searchWith } = await import('./jmespath-search.js');
+    const { JsonSearch } = await import('./jmespath-search.js');
     const { BoundedRunner } = await import('./bounded-run.js');
-    const [jmespath, bounded] = [await loadJmesPath(), new BoundedRunner(limitMs)];
-    return (expression, document) => searchWith(jmespath, expression, document, bounded);
+    const search = new JsonSearch(await loadJmesPath(), new BoundedRunner(limitMs));
+    return (expression, document) => search.search(expression, document);
   };
   return async (expression, document) => (await (ready ??= prepare()))(expression, document);
 }

@@ -1,6 +1,7 @@
 import { jsonPathAll } from '../../chain/query.js';
 import { BoundedRunner } from '../../core/bounded-run.js';
-import { searchJson } from '../../core/jmespath-search.js';
+import { JsonSearch } from '../../core/jmespath-search.js';
+import { loadJmesPath } from '../../core/jmespath-library.js';
 import { prettyJson } from '../../report/render/json-text.js';
 import { colors } from '../views/format.js';
 
@@ -15,11 +16,12 @@ function queryLanguage(expression: string): 'JSONPath' | 'JMESPath' {
  * every match, as a list. The result comes back as the pane's lines, pretty-printed and coloured.
  */
 export function queryEvaluator(document: unknown, scriptTimeoutMs: number | undefined): (expression: string) => Promise<string[]> {
-  // One runner for the box, under the UI's --script-timeout: its context is made at the first query and serves every keystroke.
+  // One runner and one searcher for the box, under the UI's --script-timeout: made at the first query, they serve every keystroke.
   const bounded = new BoundedRunner(scriptTimeoutMs);
+  let search: JsonSearch | undefined;
   return async (expression) => {
     const trimmed = expression.trim();
-    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : await searchJson(trimmed, document, bounded);
+    const value = queryLanguage(trimmed) === 'JSONPath' ? await jsonPathAll(document, trimmed, bounded) : (search ??= new JsonSearch(await loadJmesPath(), bounded)).search(trimmed, document);
     return prettyJson(value ?? null, colors).split('\n');
   };
 }
