@@ -19,6 +19,13 @@ import { isHttpText } from './request-formats.js';
 
 type Variables = Readonly<Record<string, string>>;
 
+/**
+ * How many files deep imports may go (a file importing one that imports another, …): each file's
+ * variables hold those of every file below it, so a chain of thousands holds millions. Real ones
+ * go a few deep.
+ */
+const MAX_IMPORT_DEPTH = 100;
+
 /** What one imported file gives the requests below the import. */
 export interface Imported {
   variables: Variables;
@@ -26,23 +33,43 @@ export interface Imported {
   scripts: readonly ScriptSpec[];
 }
 
+/** The `# @import`s of one parse, from the file read first down to the one being read. */
+export interface ImportWalk {
+  /** The files importing this one, itself included: an import of one of them adds nothing (a cycle). */
+  importing: ReadonlySet<string>;
+  /**
+   * What each file imported so far gives, by path, for the whole parse: each is read once, however
+   * many files import it — a chain of files each importing the next was read again by every file
+   * above it, twice (2^n reads: 16 files took minutes).
+   */
+  scopes: Map<string, Promise<Imported>>;
+}
+
 /** What each importing request takes (by position), in the order of its imports. */
 export async function importedVariables(
   imports: ReadonlyMap<number, NonNullable<ChainSpec['imports']>>,
   { file, path }: { file: string; path: string },
-  importing: ReadonlySet<string>,
-  parse: (target: string, importing: ReadonlySet<string>) => Promise<RequestSpec[]>,
+  walk: ImportWalk,
+  parse: (target: string, walk: ImportWalk) => Promise<RequestSpec[]>,
 ): Promise<Map<number, Imported[]>> {
-  const byFile = new Map<string, Imported>();
   const taken = new Map<number, Imported[]>();
-  const scopeOf = async (target: string, relative: string, line: number, from: { file: string; path: string }, within: ReadonlySet<string>): Promise<Imported> => {
-    const known = byFile.get(target);
+  const scopeOf = (target: string, relative: string, line: number, from: { file: string; path: string }, within: ReadonlySet<string>): Promise<Imported> => {
+    const known = walk.scopes.get(target);
     if (known) return known;
+    const scope = readScope(target, relative, line, from, within);
+    walk.scopes.set(target, scope);
+    return scope;
+  };
+  const readScope = async (target: string, relative: string, line: number, from: { file: string; path: string }, within: ReadonlySet<string>): Promise<Imported> => {
+    if (within.size >= MAX_IMPORT_DEPTH) {
+      // A ParseError: not wrapped again by each of the files above (named() below).
+      throw new ParseError(from.file, line, 1, `# @import ${relative}: imports go more than ${MAX_IMPORT_DEPTH} files deep (each file importing the next)`, { hint: 'import the files a request needs from its own file' });
+    }
     const named = (error: unknown): unknown => (error instanceof UsageError && !(error instanceof ParseError) ? new UsageError(`${from.file}:${line}: # @import ${relative}: ${error.message}`) : error);
     let own: RequestSpec[] = [];
     let empty = false;
     try {
-      own = await parse(target, within);
+      own = await parse(target, { importing: within, scopes: walk.scopes });
     } catch (error) {
       if (!(error instanceof NoRequestsError) || !isHttpText(target)) throw named(error);
       empty = true;
@@ -62,14 +89,13 @@ export async function importedVariables(
       const scripts = [...nested.flatMap((one) => one.scripts), ...scope.globals.map((script) => ({ ...script, file: target }))];
       imported = empty ? { variables: Object.assign({}, ...nested.map((one) => one.variables), scope.variables) as Variables, scripts } : { ...imported, scripts };
     }
-    byFile.set(target, imported);
     return imported;
   };
   for (const [index, list] of imports) {
     for (const { path: relative, line } of list) {
       const target = resolve(path, '..', relative);
-      if (importing.has(target)) continue;
-      taken.set(index, [...(taken.get(index) ?? []), await scopeOf(target, relative, line, { file, path }, importing)]);
+      if (walk.importing.has(target)) continue;
+      taken.set(index, [...(taken.get(index) ?? []), await scopeOf(target, relative, line, { file, path }, walk.importing)]);
     }
   }
   return taken;

@@ -9,6 +9,7 @@ import { carriesFilter, mayRefer, requestsOf, type RequestFile } from './request
 import { NameTable } from './name-table.js';
 import { FORMAT_BY_EXTENSION } from './request-formats.js';
 import { unsendableUrl } from './unsendable-urls.js';
+import type { ImportWalk } from './imported-variables.js';
 
 
 /** Where a request file's text comes from, and how to read it. */
@@ -25,9 +26,9 @@ export interface RequestText {
  * The `parse` stage: reads a request file and parses it with the format plugin of its extension
  * (unknown ones: HTTP text). `warn` hears of annotations that no plugin reads.
  */
-export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set(), format?: string): Promise<RequestSpec[]> {
+export async function parseRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, walk: ImportWalk = newWalk(), format?: string): Promise<RequestSpec[]> {
   const path = resolve(file);
-  return parseRequestBytes(await readRequestFile(file, path), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn, importing);
+  return parseRequestBytes(await readRequestFile(file, path), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn, walk);
 }
 
 /** `--format yaml`: a format reqflow or a plugin reads, else exit 2 naming them. */
@@ -38,8 +39,8 @@ function formatOf(format: string, registry: PluginRegistry): string {
 }
 
 /** Parses the bytes of a request file (read by the caller: a file, a pipe, stdin) with the format plugin of its format. */
-async function parseRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn?: (message: string) => void, importing: ReadonlySet<string> = new Set()): Promise<RequestSpec[]> {
-  return [...requestsOf(await readRequests(bytes, source, registry, warn, importing, true))];
+async function parseRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn: ((message: string) => void) | undefined, walk: ImportWalk): Promise<RequestSpec[]> {
+  return [...requestsOf(await readRequests(bytes, source, registry, warn, walk, true))];
 }
 
 /**
@@ -67,11 +68,14 @@ export async function loadRequestBytes(bytes: Buffer, source: RequestText, regis
   // for an everyday file: V8 flags set at run time make every built-in loaded later (https,
   // zlib, crypto) compile from source, ~15 ms measured, more than a short run can win back.
   if (bytes.length > LONG_FILE_BYTES) (await import('./long-run-heap.js')).keepHeapSmall();
-  return readRequests(bytes, source, registry, warn, new Set(), bytes.length <= KEEP_PARSED_BYTES, true);
+  return readRequests(bytes, source, registry, warn, newWalk(), bytes.length <= KEEP_PARSED_BYTES, true);
 }
 
 /** `sending`: the file is read to be run (`run`, `test`): the requests whose URL, written whole, cannot be sent are noted (`unsendable`). */
-async function readRequests(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn: ((message: string) => void) | undefined, importing: ReadonlySet<string>, keep: boolean, sending = false): Promise<RequestFile> {
+/** A parse that imports nothing yet. */
+const newWalk = (): ImportWalk => ({ importing: new Set(), scopes: new Map() });
+
+async function readRequests(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn: ((message: string) => void) | undefined, walk: ImportWalk, keep: boolean, sending = false): Promise<RequestFile> {
   const { file, path } = source;
   const text = await decodeRequestFile(bytes, file);
   const raw = extname(path).slice(1).toLowerCase();
@@ -121,8 +125,8 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     spec.source.index = index;
     return withImports(spec);
   };
-  const load = (target: string, within: ReadonlySet<string>): Promise<RequestSpec[]> => parseRequestFile(target, registry, undefined, within);
-  const imported = imports.size > 0 ? await (await import('./imported-variables.js')).importedVariables(imports, { file, path }, new Set([...importing, path]), load) : new Map<number, never[]>();
+  const load = (target: string, within: ImportWalk): Promise<RequestSpec[]> => parseRequestFile(target, registry, undefined, within);
+  const imported = imports.size > 0 ? await (await import('./imported-variables.js')).importedVariables(imports, { file, path }, { importing: new Set([...walk.importing, path]), scopes: walk.scopes }, load) : new Map<number, never[]>();
   const withImports = (spec: RequestSpec): RequestSpec => {
     const taken = imported.get(spec.source.index as number) ?? [];
     for (const { variables } of taken) spec.fileVariables = { ...variables, ...spec.fileVariables };
