@@ -147,3 +147,31 @@ describe('a __proto__ key holding an object', () => {
     expect(result.stderr).not.toContain('native code');
   });
 });
+
+describe('an environment variable named like an object\'s machinery, and not set', () => {
+  // process.env inherits from Object.prototype: `{{$processEnv constructor}}` sent `function () { [native code] }`,
+  // `{{env.__proto__}}` sent `[object Object]`, where an unset name is exit 3.
+  test.each([
+    ['{{$processEnv constructor}}', 'constructor'],
+    ['{{$processEnv toString}}', 'toString'],
+    ['{{$processEnv %hasOwnProperty}}', 'hasOwnProperty'],
+    ['{{env.__proto__}}', '__proto__'],
+    ['{{$env.constructor}}', 'constructor'],
+    ['{{process.env.toString}}', 'toString'],
+  ])('%s is exit 3 naming it, nothing sent', async (template, name) => {
+    const file = project('process-env', {}, `GET ${recorder.url}/env?got=${template}\n`);
+    const before = recorder.received.length;
+    const result = await runCli(['run', file], { env, cwd: dirname(file) });
+    expect({ code: result.code, sent: recorder.received.length - before }).toEqual({ code: 3, sent: 0 });
+    expect(result.stderr).toContain(`environment variable ${name} is not set`);
+    expect(result.stderr).not.toContain('native code');
+  });
+
+  test("resterm's env:NAME of such a name is unset too", async () => {
+    const file = project('resterm-env', { 'resterm.env.json': JSON.stringify({ dev: { v: 'env:constructor' } }) }, `GET ${recorder.url}/env?got={{v}}\n`);
+    const before = recorder.received.length;
+    const result = await runCli(['run', file, '--env', 'dev'], { env, cwd: dirname(file) });
+    expect({ code: result.code, sent: recorder.received.length - before }).toEqual({ code: 2, sent: 0 });
+    expect(result.stderr).toContain('constructor');
+  });
+});

@@ -222,7 +222,9 @@ interface ValueContext {
 /** resterm's `env:NAME`: NAME, else NAME in capitals; a value found is a secret, as resterm treats it. */
 function osVariable(context: ValueContext): (name: string) => string | undefined {
   return (name) => {
-    const value = context.env[name] ?? context.env[name.toUpperCase()];
+    // Own names only: `env:constructor` is unset, not the object's machinery.
+    const own = (key: string): string | undefined => (Object.hasOwn(context.env, key) ? context.env[key] : undefined);
+    const value = own(name) ?? own(name.toUpperCase());
     if (value !== undefined) context.secrets.push(value);
     return value;
   };

@@ -174,7 +174,8 @@ function unknown(name: string, where: string): VariableError {
 }
 
 function processEnv(name: string, ctx: SystemContext, expression: string): string {
-  const value = ctx.env[name];
+  // Own names only: `{{$processEnv constructor}}` is unset, not `function () { [native code] }` sent.
+  const value = Object.hasOwn(ctx.env, name) ? ctx.env[name] : undefined;
   if (value === undefined) throw new VariableError(`environment variable ${name} is not set (${`{{${expression}}}`})${ctx.where}`, { hint: `export ${name}=... before running` });
   return value;
 }

@@ -236,7 +236,8 @@ export class TemplateResolver implements VariableResolver {
     // `{{env.NAME}}`, and httpyac's JavaScript `{{process.env.NAME}}`: the process environment's NAME.
     const envName = expression.startsWith('env.') ? expression.slice(4) : expression.startsWith('process.env.') ? expression.slice(12) : undefined;
     if (envName !== undefined && NAME_OR_PATH.test(expression)) {
-      const value = this.env[envName];
+      // Own names only: `constructor` or `__proto__` is an unset variable, not the object's machinery sent as text.
+      const value = Object.hasOwn(this.env, envName) ? this.env[envName] : undefined;
       if (value === undefined) {
         throw new VariableError(`environment variable ${envName} is not set${this.where()}`, { hint: `export ${envName}=... before running, or use a profile variable instead` });
       }
