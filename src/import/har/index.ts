@@ -11,6 +11,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { maskUrl } from '../../core/mask.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, Imported, ImportOptions } from '../model.js';
+import { checkShape, type Shape } from '../document-shape.js';
 import { slug, UniqueNames } from '../names.js';
 import { literalText } from '../http-text.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
@@ -20,17 +21,47 @@ import { ImportVariables } from '../variables.js';
 /** Computed by the client, or meaningful only to one connection. */
 const DROPPED = new Set(['content-length', 'host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te']);
 
-/** The document's shape, checked once where it enters (the HAR 1.2 fields reqflow reads). */
+/** The HAR 1.2 fields reqflow reads, checked once where the document enters. */
+const HAR: Shape = {
+  fields: {
+    log: {
+      fields: {
+        entries: {
+          list: {
+            fields: {
+              startedDateTime: 'text',
+              request: {
+                fields: {
+                  method: 'text',
+                  url: 'text',
+                  headers: { list: { fields: { name: 'text', value: 'text' }, required: ['name', 'value'] } },
+                  postData: {
+                    fields: {
+                      mimeType: 'text',
+                      text: 'text',
+                      encoding: 'text',
+                      params: { list: { fields: { name: 'text', value: 'text', fileName: 'text', contentType: 'text' }, required: ['name'] } },
+                    },
+                  },
+                },
+                required: ['method', 'url', 'headers'],
+              },
+              response: { fields: { status: 'number', statusText: 'text' } },
+            },
+            required: ['request'],
+          },
+        },
+      },
+      required: ['entries'],
+    },
+  },
+  required: ['log'],
+};
+
 function checkHar(value: unknown, source: string): Har {
   const log = asRecord(asRecord(value)?.log);
   if (!log || !Array.isArray(log.entries)) throw new UsageError(`${source}: not a HAR file (no log.entries)`, { hint: "save it from the browser's network panel: Save all as HAR" });
-  log.entries.forEach((entry, i) => {
-    const request = asRecord(asRecord(entry)?.request);
-    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string' || !Array.isArray(request.headers)) {
-      throw new UsageError(`${source}: log.entries[${i}].request: expected method, url and headers`);
-    }
-  });
-  return value as Har;
+  return checkShape<Har>(value, HAR, source, "a HAR file has that there: save it again from the browser's network panel (Save all as HAR)");
 }
 
 function requestName(method: string, url: URL): string {

@@ -9,9 +9,11 @@ import { basename, dirname, extname, posix, resolve } from 'node:path';
 import * as sdk from 'postman-collection';
 import { UsageError } from '../../core/errors/index.js';
 import type { ImportedFile, Imported, ImportOptions } from '../model.js';
+import { checkShape } from '../document-shape.js';
 import { slug, UniqueNames } from '../names.js';
 import { asRecord, readJsonSource } from '../source.js';
 import { ImportVariables } from '../variables.js';
+import { COLLECTION } from './collection-shape.js';
 import { entries, itemLabel, requestOf, type PostmanContext } from './request.js';
 import { LiteralTemplates, postmanText, type LiteralTemplate } from './templates.js';
 
@@ -39,7 +41,7 @@ async function readCollection(source: string, stdin: () => string): Promise<Reco
     throw new UsageError(`${source}: not a Postman collection v2.0 or v2.1${v1 ? ' (this is the v1 format)' : ''}`, { hint: 'in Postman: Export → Collection v2.1' });
   }
   if (schema !== '' && !/collection\/v2\.[01]\.\d/.test(schema)) throw new UsageError(`${source}: Postman collection schema ${schema} is not v2.0 or v2.1`, { hint: 'in Postman: Export → Collection v2.1' });
-  return document;
+  return checkShape(document, COLLECTION, source, 'a Postman collection has text there: correct that field, or export the collection again (Export → Collection v2.1)');
 }
 
 async function readEnvironment(path: string, stdin: () => string): Promise<{ name?: string; values: Array<Record<string, unknown>> }> {

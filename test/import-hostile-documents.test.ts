@@ -1,0 +1,66 @@
+/**
+ * `reqflow import` of documents someone else wrote, hostile or broken: a field of the wrong type
+ * anywhere the importer reads is exit 2 naming the file and the field, nothing written — never
+ * a TypeError (exit 70). The cases are those a type-mutation fuzzer found over the fixtures of
+ * test/fixtures/import (each field set to a number, an object, a list, null, text): every one
+ * was exit 70 before.
+ */
+import { afterAll, describe, expect, test } from '@jest/globals';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './helpers/cli.js';
+import { runImport } from './helpers/import-fixture.js';
+
+const tmp = tempDir('reqflow-import-hostile-');
+afterAll(() => tmp.cleanup());
+
+const SCHEMA = 'https://schema.getpostman.com/json/collection/v2.1.0/collection.json';
+const collection = (item: unknown[], info: Record<string, unknown> = { name: 'c' }): unknown => ({ info: { ...info, schema: SCHEMA }, item });
+const request = (fields: Record<string, unknown>): unknown => ({ name: 'r', request: { method: 'POST', url: 'https://x.example/a', ...fields } });
+const har = (request: Record<string, unknown>): unknown => ({ log: { version: '1.2', entries: [{ startedDateTime: '2026-01-01T00:00:00Z', request: { method: 'GET', url: 'https://x.example/a', headers: [], ...request } }] } });
+
+let n = 0;
+async function refused(kind: string, document: unknown): Promise<string> {
+  const name = `doc-${++n}.json`;
+  tmp.write(name, JSON.stringify(document));
+  const out = join(tmp.dir, `out-${n}`);
+  const result = await runImport([kind, name, '-o', out], tmp.dir);
+  expect({ code: result.code, trace: /^\s+at /m.test(result.stderr), written: existsSync(out) ? readdirSync(out) : [] }).toEqual({ code: 2, trace: false, written: [] });
+  return result.stderr.split('\n')[0] as string;
+}
+
+describe('a Postman collection with a field of the wrong type', () => {
+  test.each([
+    ['a header name that is a number', collection([request({ header: [{ key: 5, value: {} }] })]), 'item[0].request.header[0].key: expected text, got a number'],
+    ['an item that is text', collection(['']), 'item[0]: expected an object, got text'],
+    ['a folder name that is a number', collection([{ name: 5, item: [request({})] }]), 'item[0].name: expected text, got a number'],
+    ["the collection's name that is a number", collection([request({})], { name: 5 }), 'info.name: expected text, got a number'],
+    ['a raw body that is an object', collection([request({ body: { mode: 'raw', raw: { a: 1 } } })]), 'item[0].request.body.raw: expected text, got an object'],
+    ['a raw body that is a list', collection([request({ body: { mode: 'raw', raw: ['x'] } })]), 'item[0].request.body.raw: expected text, got a list'],
+    ['a form field name that is a number', collection([request({ body: { mode: 'urlencoded', urlencoded: [{ key: 5, value: 'v' }] } })]), 'item[0].request.body.urlencoded[0].key: expected text, got a number'],
+    ['a GraphQL query that is a number', collection([request({ body: { mode: 'graphql', graphql: { query: 5 } } })]), 'item[0].request.body.graphql.query: expected text, got a number'],
+    ['a nested folder of a request whose method is an object', collection([{ name: 'f', item: [{ name: 'g', item: [request({ method: { a: 1 } })] }] }]), 'item[0].item[0].item[0].request.method: expected text, got an object'],
+  ])('%s: exit 2 naming the field', async (_what, document, field) => {
+    expect(await refused('postman', document)).toBe(`reqflow: doc-${n}.json: ${field}`);
+  });
+
+  test('one event object where a list goes, as newman\'s own collections write it, is read as before', async () => {
+    tmp.write('one-event.json', JSON.stringify(collection([{ ...(request({}) as object), event: { listen: 'test', script: { exec: ['pm.test("ok", function () {});'] } } }])));
+    const result = await runImport(['postman', 'one-event.json', '-o', join(tmp.dir, 'one-event')], tmp.dir);
+    expect(result.code).toBe(0);
+  });
+});
+
+describe('a HAR with a field of the wrong type', () => {
+  test.each([
+    ['a header that is a list of text', har({ headers: ['x'] }), 'log.entries[0].request.headers[0]: expected an object, got text'],
+    ['a header that is null', har({ headers: [null] }), 'log.entries[0].request.headers[0]: expected an object, got null'],
+    ['a header name that is a number', har({ headers: [{ name: 5, value: 'v' }] }), 'log.entries[0].request.headers[0].name: expected text, got a number'],
+    ['a header without a name', har({ headers: [{ name: null, value: 'v' }] }), 'log.entries[0].request.headers[0].name: expected text, got null'],
+    ['a header value that is a number', har({ headers: [{ name: 'X-A', value: 5 }] }), 'log.entries[0].request.headers[0].value: expected text, got a number'],
+    ['a header value that is a list', har({ headers: [{ name: 'X-A', value: [] }] }), 'log.entries[0].request.headers[0].value: expected text, got a list'],
+    ['a body text that is an object', har({ postData: { mimeType: 'text/plain', text: {} } }), 'log.entries[0].request.postData.text: expected text, got an object'],
+  ])('%s: exit 2 naming the field', async (_what, document, field) => {
+    expect(await refused('har', document)).toBe(`reqflow: doc-${n}.json: ${field}`);
+  });
+});
