@@ -7,7 +7,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { BoundedRunner } from '../core/bounded-run.js';
-import { type ExitCodeValue, NoRequestsError, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
+import { type ExitCodeValue, NoRequestsError, ParseError, ReqflowError, UsageError, VariableError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { RequestOutcome } from '../report/reporter.js';
 import { listedRequests, type RequestFile } from '../pipeline/request-file.js';
@@ -320,11 +320,13 @@ export class RunChain {
     this.addFile(listedRequests(specs), absolute);
   }
 
-  /** `# @depends ./other.http`: every request of that file runs first, once per run. */
-  async depend(path: string, fromFile: string): Promise<void> {
+  /** `# @depends ./other.http`: every request of that file runs first, once per run. `at`: where the annotation is written, for a file that cannot be read. */
+  async depend(path: string, fromFile: string, at?: string): Promise<void> {
     const absolute = resolve(fromFile, '..', path);
     if (this.files.has(absolute)) return;
-    const specs = await this.host.load(absolute);
+    // A syntax error names its own file and line; any other (missing, a pipe, a device) is said with the line that names the file.
+    const named = (error: unknown): unknown => (at !== undefined && error instanceof UsageError && !(error instanceof ParseError) ? new UsageError(`${at}: # @depends ${path}: ${error.message}`, error.hint !== undefined ? { hint: error.hint } : {}) : error);
+    const specs = await this.host.load(absolute).catch((error: unknown) => Promise.reject(named(error)));
     this.addFile(listedRequests(specs), absolute);
     for (const spec of specs) {
       if (this.ran(spec)) continue;

@@ -127,7 +127,7 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
   const chain = chainOf(ctx);
   const spec = ctx.spec.chain;
   for (const imported of spec?.imports ?? []) await chain.importFile(imported.path, ctx.file);
-  for (const dependency of spec?.depends ?? []) await chain.depend(dependency.path, ctx.file);
+  for (const dependency of spec?.depends ?? []) await chain.depend(dependency.path, ctx.file, `${ctx.spec.source.file}:${dependency.line}`);
   for (const ref of spec?.refs ?? []) await chain.ensure(ref.name, ref.force, `${ctx.spec.source.file}:${ref.line}`);
   await chain.prepare(ctx.spec);
   for (const [name, value] of chain.headers) if (getHeader(ctx.spec.headers, name) === undefined) setHeader(ctx.spec.headers, name, value);

@@ -68,7 +68,7 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
 }
 
 export async function loadProfiles(path: string): Promise<ProfilesDocument> {
-  const kind = notAFile(path);
+  const kind = notAFile(path, { pipe: true }); // only --profiles names a pipe (readConfigFile below)
   if (kind) throw new UsageError(`cannot read profiles file ${path}: it is ${kind}, not a file`);
   let text: string;
   try {

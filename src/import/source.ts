@@ -23,7 +23,7 @@ export function readStdin(): string {
  */
 export function readSource(source: string, stdin: () => string): string {
   if (source === '-') return stdin();
-  const kind = notAFile(source);
+  const kind = notAFile(source, { pipe: true }); // named on the command line: `<(…)` is read
   if (kind) throw new UsageError(`cannot read ${source}: it is ${kind}, not a file`);
   let bytes: Buffer;
   try {

@@ -178,7 +178,7 @@ function route(value: unknown, index: number, baseDir: string, folder: string, c
     bodyFile = resolve(baseDir, check.string(value.bodyFile, `${field}.bodyFile`));
     if (!existsSync(bodyFile)) check.fail(`${field}.bodyFile`, `names a file that does not exist: ${bodyFile}`);
     const stat = statSync(bodyFile);
-    const kind = notAFile(bodyFile) ?? (stat.isDirectory() ? 'a folder' : stat.isFIFO() ? 'a named pipe' : undefined);
+    const kind = notAFile(bodyFile) ?? (stat.isDirectory() ? 'a folder' : undefined);
     if (kind) check.fail(`${field}.bodyFile`, `names ${kind}, not a file: ${bodyFile}`);
     // A mock file from a repository must not serve what lies beside it (`../../.ssh/id_rsa`).
     if (bodyFileInside(folder, bodyFile) === undefined) check.fail(`${field}.bodyFile`, `leads outside the mock file's folder (${folder}): ${bodyFile}`);
@@ -230,7 +230,7 @@ const holdsTypedHeader = (document: unknown): boolean => (routesOf(document) ?? 
 
 /** Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`). */
 export async function loadMockConfig(file: string): Promise<MockConfig> {
-  const kind = notAFile(file);
+  const kind = notAFile(file, { pipe: true }); // named on the command line
   if (kind) throw new UsageError(`${file}: cannot read the mock file: it is ${kind}, not a file`);
   let text: string;
   try {

@@ -49,7 +49,7 @@ async function parseRequestBytes(bytes: Buffer, source: RequestText, registry: P
  */
 export async function loadRequestFile(file: string, registry: PluginRegistry, warn?: (message: string) => void, format?: string): Promise<RequestFile> {
   const path = resolve(file);
-  return loadRequestBytes(await readRequestFile(file, path), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn);
+  return loadRequestBytes(await readRequestFile(file, path, { pipe: true }), { file, path, ...(format !== undefined ? { format } : {}) }, registry, warn);
 }
 
 /** A request file this long (about 5,000 short requests) sizes the heap for a long run (long-run-heap.ts). */

@@ -41,16 +41,20 @@ export function readLimited(stream: Readable, what: string): Promise<Buffer> {
   });
 }
 
-/** The bytes of `path` (named `file` in messages): a regular file, or a FIFO read to its end. */
-export async function readRequestFile(file: string, path: string): Promise<Buffer> {
+/**
+ * The bytes of `path` (named `file` in messages): a regular file, or — `pipe`, the file the user
+ * named to run — a FIFO read to its end. One another file names (`# @import`, `# @depends`) is
+ * never a pipe: its read would wait for a writer that may never come.
+ */
+export async function readRequestFile(file: string, path: string, { pipe = false }: { pipe?: boolean } = {}): Promise<Buffer> {
   let stat;
   try {
     stat = statSync(path);
   } catch (error) {
     throw unreadable(file, error);
   }
-  if (stat.isFIFO()) return readLimited(createReadStream(path), `request file ${file}`).catch((error: unknown) => Promise.reject(error instanceof UsageError ? error : unreadable(file, error)));
-  if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`cannot read request file ${file}: it is ${stat.isSocket() ? 'a socket' : 'a device'}, not a file`);
+  if (stat.isFIFO() && pipe) return readLimited(createReadStream(path), `request file ${file}`).catch((error: unknown) => Promise.reject(error instanceof UsageError ? error : unreadable(file, error)));
+  if (!stat.isFile() && !stat.isDirectory()) throw new UsageError(`cannot read request file ${file}: it is ${stat.isFIFO() ? 'a named pipe' : stat.isSocket() ? 'a socket' : 'a device'}, not a file`);
   if (stat.size > MAX_REQUEST_FILE) throw new UsageError(`cannot read request file ${file}: it is ${Math.round(stat.size / 1024 / 1024)} MiB; ${LIMIT}`);
   try {
     return readFileSync(path); // sync: fs/promises alone costs ms of every start-up

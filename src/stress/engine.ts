@@ -38,7 +38,7 @@ export async function runDependencies(services: RunServices, spec: RequestSpec, 
   const { chain } = services;
   if (!chain) return;
   for (const imported of spec.chain?.imports ?? []) await chain.importFile(imported.path, file);
-  for (const dependency of spec.chain?.depends ?? []) await chain.depend(dependency.path, file);
+  for (const dependency of spec.chain?.depends ?? []) await chain.depend(dependency.path, file, `${spec.source.file}:${dependency.line}`);
   for (const ref of spec.chain?.refs ?? []) if (!ref.force) await chain.ensure(ref.name, false);
   await chain.prepare(spec);
 }

@@ -17,7 +17,7 @@ async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: Request
   const where = `(${spec.source.file}:${part.line})`;
   const path = resolvePath(await variables.expand(part.path), baseDir);
   const kind = notAFile(path);
-  if (kind) throw new UsageError(`cannot read the body file ${part.path} ${where}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the bytes to a file' });
+  if (kind) throw new UsageError(`cannot read the body file ${part.path} ${where}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends, nor does a pipe no one writes to: save the bytes to a file' });
   let bytes: Buffer;
   try {
     // Loaded here, not at the top: fs/promises (and the readline it loads) costs ~1.5 ms of every start-up.

@@ -52,7 +52,7 @@ function readText(cwd: string, path: string, written: string): string {
 function readData(cwd: string, path: string, written: string, check = false): Buffer {
   if (path === '-') throw new UsageError(`curl ${written} @-: the data comes from standard input, which a request file cannot hold`, { hint: 'save the data to a file and use @FILE' });
   const full = resolve(cwd, path);
-  const kind = notAFile(full);
+  const kind = notAFile(full, { pipe: true }); // the user's own command line, as curl reads it
   if (kind) throw new UsageError(`curl ${written} @${path}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the data to a file' });
   try {
     if (!check) return readFileSync(full);

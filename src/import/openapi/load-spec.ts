@@ -28,7 +28,7 @@ function parserLine(error: unknown): string {
 }
 
 export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
-  const kind = notAFile(path);
+  const kind = notAFile(path, { pipe: true }); // named on the command line
   if (kind) throw new UsageError(`cannot read ${path}: it is ${kind}, not a file`);
   // Said before the parser is asked: it words a missing or unreadable file as a parse error.
   try {
