@@ -1,4 +1,4 @@
-import { commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment } from './line-forms.js';
+import { commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, opensBlockComment, PRE_REQUEST_SCRIPT } from './line-forms.js';
 
 // `s`: a lone CR (not before LF) is content, and `.` alone would not match it. Indented too, as httpyac
 // (`RegionSeparator`) and resterm (a trimmed line) read it; VS Code would take it for a comment and send
@@ -121,7 +121,9 @@ export function splitBlocks(text: string, onBlock: (block: Block) => void): void
         yacScript = false;
         script = !line.slice(line.indexOf('{%') + 2).includes('%}');
       } else if (HTTPYAC_SCRIPT_START.test(line)) script = yacScript = true;
-      else if (!request && line.trim() !== '' && !commentLine(line) && !FILE_VARIABLE.test(line)) request = head = true;
+      // `< ./setup.js` above the request line is its pre-request script, not a request line: taken for one, the
+      // request below was split off and the script dropped unsaid.
+      else if (!request && line.trim() !== '' && !commentLine(line) && !FILE_VARIABLE.test(line) && !PRE_REQUEST_SCRIPT.test(line)) request = head = true;
       else if (line.trim() === '') head = false;
     }
     if (next < 0) break;

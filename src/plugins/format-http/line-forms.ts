@@ -27,6 +27,9 @@ export function requestAnnotation(line: string): { key: string; value: string } 
 /** `@name = value` (VS Code, httpyac, JetBrains): a file variable, visible to the requests below it. */
 export const FILE_VARIABLE = /^\s*@([A-Za-z_$][\w.$-]*)\s*=\s?((?:.*\S)?)\s*$/s;
 
+/** `< {% … %}` or `< ./script.js` before the request line: a pre-request script (no request line: the block splitter reads past it). */
+export const PRE_REQUEST_SCRIPT = /^\s*<\s*(\{%|\S+\.js\s*$)/;
+
 /** Does the line open a `/* … *\/` comment (httpyac) that it does not close? */
 export function opensBlockComment(line: string): boolean {
   const text = line.trimStart();

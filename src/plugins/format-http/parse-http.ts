@@ -7,7 +7,7 @@ import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
 import { joinTarget, originFormUrl, parseRequestLine } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
-import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, readHttpyacScript, requestAnnotation, scriptPhase } from './line-forms.js';
+import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, PRE_REQUEST_SCRIPT, readHttpyacScript, requestAnnotation, scriptPhase } from './line-forms.js';
 import { type Block, blockLines, separatorNameAbove, splitBlocks } from './blocks.js';
 import { Int32List } from '../../core/int32-list.js';
 import { webSocketScript } from '../websocket/script.js';
@@ -126,8 +126,6 @@ function globalScripts(text: string, file: string): readonly ScriptSpec[] {
   return found;
 }
 
-/** `< {% … %}` or `< ./script.js` before the request line: a pre-request script. */
-const PRE_REQUEST_SCRIPT = /^\s*<\s*(\{%|\S+\.js\s*$)/;
 /** Where the headers end without a blank line: an httpyac assertion or a response handler. */
 const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
 /**
