@@ -6,6 +6,7 @@
  * and a replay whose request name now holds two requests (the first, another request, was sent).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { appendFileSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
@@ -42,6 +43,26 @@ describe('the history file', () => {
     expect(readFileSync(victim, 'utf8')).toBe('my own text\n');
     expect(statSync(victim).mode & 0o777).not.toBe(0o600);
     rmSync(history);
+  });
+
+  test.each([
+    ['a named pipe', (path: string) => execFileSync('mkfifo', [path]), 'a named pipe'],
+    ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path), 'a device'],
+  ])("%s in the file's place (or the rotated one's) is exit 2 naming it for every reader, never read (it waited, or read, for ever)", async (_what, make, kind) => {
+    for (const suffix of ['', '.1']) {
+      make(`${history}${suffix}`);
+      try {
+        for (const args of [['history'], ['history', 'stats']]) {
+          const result = await runCli(args, { cwd: tmp.dir, env, timeoutMs: 15_000 });
+          expect({ args, code: result.code, stderr: result.stderr }).toEqual({ args, code: 2, stderr: `reqflow: ${history}${suffix}: it is ${kind}, not a history file\nhint: move it away: reqflow writes the history there\n` });
+        }
+        // `show` looks for the id in every profile's files: the one it reads is refused, or it finds no entry.
+        const shown = await runCli(['history', 'show', 'abcd'], { cwd: tmp.dir, env, timeoutMs: 15_000 });
+        expect(shown.code).toBe(2);
+      } finally {
+        rmSync(`${history}${suffix}`);
+      }
+    }
   });
 
   test('lines with fields of the wrong type are skipped by every command; the others are listed', async () => {

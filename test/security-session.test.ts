@@ -6,7 +6,7 @@
 import { sessionFileFor } from './helpers/session-file.js';
 import { projectRoot } from '../src/core/project.js';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -118,6 +118,24 @@ describe('session files', () => {
       q.write('a.http', `GET ${server.url}/ok\n`);
       mkdirSync(sessionFileFor(q.stateDir, q.dir), { recursive: true });
       expectCleanFailure(await q.run(['run', 'a.http']), { code: 2, message: /cannot read the session file of profile "default": .*default\.json: it is a folder/, hint: /REQFLOW_STATE_DIR/ });
+    } finally {
+      q.cleanup();
+    }
+  });
+
+  test.each([
+    ['a named pipe', (path: string) => execFileSync('mkfifo', [path]), 'a named pipe'],
+    ['a link to /dev/zero', (path: string) => symlinkSync('/dev/zero', path), 'a device'],
+  ])("%s in the session file's place is exit 2 naming it, never read (it waited, or read, for ever)", async (_what, make, kind) => {
+    const q = project();
+    try {
+      q.write('a.http', `GET ${server.url}/ok\n`);
+      const path = sessionFileFor(q.stateDir, q.dir);
+      mkdirSync(dirname(path), { recursive: true });
+      make(path);
+      for (const args of [['run', 'a.http'], ['cookies', 'list']]) {
+        expectCleanFailure(await q.run(args), { code: 2, message: new RegExp(`cannot read the session file of profile "default": .*default\\.json: it is ${kind}, not a file`), hint: /REQFLOW_STATE_DIR/ });
+      }
     } finally {
       q.cleanup();
     }

@@ -5,6 +5,7 @@
  * sibling, a parent or a child project is another.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, runCli, runShell, tempDir } from './helpers/cli.js';
@@ -91,6 +92,16 @@ describe('reqflow trust', () => {
     expect(stderr).toContain(`reqflow: ${store}: not valid JSON`);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(readFileSync(store, 'utf8')).toBe('{"projects": [');
+  });
+
+  test('a named pipe in the store\'s place is an error naming it, never waited on', async () => {
+    const { env, store, project } = setup('pipe');
+    const root = project('p');
+    mkdirSync(join(store, '..'), { recursive: true });
+    execFileSync('mkfifo', [store]);
+    const { code, stderr } = await runCli(['trust', root], { env, timeoutMs: 15_000 });
+    expect(code).toBe(2);
+    expect(stderr).toContain(`reqflow: cannot read ${store}: it is a named pipe, not a file`);
   });
 
   test('--list with a folder, or a folder that is not there, is a usage error; nothing is stored', async () => {

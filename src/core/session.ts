@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { UsageError, fileErrorWords } from './errors/index.js';
 import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
+import { notAFile } from './not-a-file.js';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
 import { isEarlierFolder, ProjectFolder, recordedIdentity, type FolderIdentity } from './folder-identity.js';
@@ -74,6 +75,16 @@ function isStringRecord(value: unknown): value is Record<string, string> {
 }
 
 /**
+ * A session file's text. The file is reqflow's own, but anything may stand in its place: a named
+ * pipe (a read waits for a writer for ever) or a device (/dev/zero never ends) is never read.
+ */
+function sessionText(path: string): string {
+  const kind = notAFile(path);
+  if (kind) throw Object.assign(new Error(kind), { code: `it is ${kind}, not a file` });
+  return readFileSync(path, 'utf8');
+}
+
+/**
  * Loads a session. A corrupt file is reported through `warn` and moved aside
  * (`<file>.corrupt-<time>`), never silently overwritten. A session kept for an earlier folder at
  * the project's path (deleted and created again since: another repository, maybe) is never used:
@@ -86,7 +97,7 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   if (options.adoptLegacy === true) adoptLegacySession(profile, path, options);
   let text: string;
   try {
-    text = readFileSync(path, 'utf8'); // sync: small file, and fs/promises costs start-up time
+    text = sessionText(path); // sync: small file, and fs/promises costs start-up time
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new FileSession(profile, path, emptyFile(), folder);
     throw fileError(`cannot read the session file of profile "${profile}"`, path, error);
@@ -135,7 +146,7 @@ function fileError(what: string, path: string, error: unknown): UsageError {
 function readSessionFile(path: string): SessionFile | undefined {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = sessionText(path);
   } catch {
     return undefined;
   }

@@ -10,6 +10,7 @@
 import { createReadStream, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
+import { notAFile } from '../core/not-a-file.js';
 import { LINE_END, type HistoryEntry, type HistorySummary } from './entry.js';
 import { HISTORY_EXTENSION, ROTATED_SUFFIX, historyFolder } from './paths.js';
 
@@ -54,6 +55,9 @@ async function forEachLine(path: string, line: (buffer: Buffer, start: number, e
   let pending: Buffer[] = [];
   let pendingBytes = 0;
   let skipping = false;
+  // Put in the history's place, a named pipe would be waited on for ever and a device (/dev/zero) read for ever.
+  const kind = notAFile(path);
+  if (kind) throw new UsageError(`${path}: it is ${kind}, not a history file`, { hint: 'move it away: reqflow writes the history there' });
   try {
     for await (const chunk of createReadStream(path, { highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) {
       let start = 0;

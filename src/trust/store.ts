@@ -14,6 +14,7 @@ import { withFileLock } from '../core/file-lock.js';
 import { configDir } from '../core/config-dir.js';
 import { UsageError, fileErrorWords } from '../core/errors/index.js';
 import { folderIdentity, isEarlierFolder, recordedIdentity, type FolderIdentity } from '../core/folder-identity.js';
+import { notAFile } from '../core/not-a-file.js';
 
 interface TrustFile {
   version: 1;
@@ -39,6 +40,9 @@ const REWRITE_HINT = 'reqflow writes this file itself: remove it and trust the p
 function readStore(env: NodeJS.ProcessEnv): TrustFile {
   const path = trustStorePath(env);
   const folders = Object.create(null) as Record<string, FolderIdentity>;
+  // A named pipe or a device in its place would be waited on, or read, for ever.
+  const kind = notAFile(path);
+  if (kind) throw new UsageError(`cannot read ${path}: it is ${kind}, not a file`, { hint: REWRITE_HINT });
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
