@@ -3,13 +3,17 @@
  * anywhere the importer reads is exit 2 naming the file and the field, nothing written — never
  * a TypeError (exit 70). The cases are those a type-mutation fuzzer found over the fixtures of
  * test/fixtures/import (each field set to a number, an object, a list, null, text): every one
- * was exit 70 before.
+ * was exit 70 before. And the names it chooses, written into files: an OpenAPI operationId of
+ * `../../x` named a body file outside the import's folder; a name's escape sequence was written
+ * into the generated `.http` file as it was.
  */
 import { afterAll, describe, expect, test } from '@jest/globals';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { runImport } from './helpers/import-fixture.js';
+import { ImportVariables } from '../src/import/variables.js';
+import { writeImport } from '../src/import/write-import.js';
 
 const tmp = tempDir('reqflow-import-hostile-');
 afterAll(() => tmp.cleanup());
@@ -26,7 +30,7 @@ async function refused(kind: string, document: unknown): Promise<string> {
   const out = join(tmp.dir, `out-${n}`);
   const result = await runImport([kind, name, '-o', out], tmp.dir);
   expect({ code: result.code, trace: /^\s+at /m.test(result.stderr), written: existsSync(out) ? readdirSync(out) : [] }).toEqual({ code: 2, trace: false, written: [] });
-  return result.stderr.split('\n')[0] as string;
+  return result.stderr.split('\n').find((line) => !line.startsWith('reqflow: warning:')) as string;
 }
 
 describe('a Postman collection with a field of the wrong type', () => {
@@ -63,4 +67,59 @@ describe('a HAR with a field of the wrong type', () => {
   ])('%s: exit 2 naming the field', async (_what, document, field) => {
     expect(await refused('har', document)).toBe(`reqflow: doc-${n}.json: ${field}`);
   });
+});
+
+describe('names a document chooses, written into files', () => {
+  const spec = (operations: Record<string, { operationId: string; example: string }>): unknown => ({
+    openapi: '3.0.3',
+    info: { title: 't', version: '1' },
+    servers: [{ url: 'https://x.example' }],
+    paths: Object.fromEntries(
+      Object.entries(operations).map(([path, { operationId, example }]) => [path, { post: { operationId, requestBody: { content: { 'text/plain': { example } } }, responses: { 200: { description: 'ok' } } } }]),
+    ),
+  });
+
+  test("an operationId holding ../ or an absolute path names a body file inside the import's folder, never outside it (one was written at ../../../x.txt)", async () => {
+    const nested = join(tmp.dir, 'deep', 'er', 'still');
+    tmp.write('deep/er/still/.keep', '');
+    tmp.write('deep/er/still/traversal.json', JSON.stringify(spec({ '/a': { operationId: '../../../../escaped-body', example: 'a body ending in a line break\n' }, '/b': { operationId: '/tmp/absolute-body', example: 'another\n' } })));
+    const out = join(nested, 'out');
+    const result = await runImport(['openapi', 'traversal.json', '-o', out], nested);
+    expect(result.code).toBe(0);
+    expect(existsSync(join(tmp.dir, 'escaped-body.txt'))).toBe(false);
+    expect(existsSync(join(out, '..', '..', '..', '..', 'escaped-body.txt'))).toBe(false);
+    expect(readdirSync(join(out, 't.bodies')).sort()).toEqual(['escaped-body.txt', 'tmp-absolute-body.txt']);
+    expect(result.stdout).not.toMatch(/wrote (\/|\.\.)/m);
+  });
+
+  test('control characters of names and titles are written visible (␛), never as escape sequences; a header value holding one is exit 2', async () => {
+    const out = join(tmp.dir, 'controls');
+    tmp.write('controls.json', JSON.stringify(collection([{ name: 'a\u001b]0;title\u0007b', request: { method: 'GET', url: 'https://x.example/a' } }], { name: 'c\u001b[31m' })));
+    const result = await runImport(['postman', 'controls.json', '-o', out], tmp.dir);
+    expect(result.code).toBe(0);
+    const written = readdirSync(out).map((name) => readFileSync(join(out, name), 'utf8')).join('\n');
+    // eslint-disable-next-line no-control-regex -- what must not be written
+    expect(written).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(written).toContain('# c␛[31m');
+    expect(written).toContain('### a␛]0;title␇b');
+    const spec2 = { ...(spec({ '/a': { operationId: 'op\u001b[2J', example: 'x' } }) as object) };
+    tmp.write('op-controls.json', JSON.stringify(spec2));
+    const op = await runImport(['openapi', 'op-controls.json', '-o', join(tmp.dir, 'op-controls')], tmp.dir);
+    expect(op.code).toBe(0);
+    expect(readFileSync(join(tmp.dir, 'op-controls', 't.http'), 'utf8')).toContain('# @name op␛[2J');
+    expect(await refused('postman', collection([request({ header: [{ key: 'X-A', value: 'a\u001b[2Jb' }] })]))).toBe(`reqflow: doc-${n}.http: request "r": its header "X-A" holds a control character, which a header cannot carry: nothing was written`);
+  });
+});
+
+test('the writer refuses any file an importer would put outside the folder, before writing one', async () => {
+  const out = join(tmp.dir, 'guarded');
+  for (const [files, extraFiles] of [
+    [[{ path: '../outside.http', header: [], requests: [] }], []],
+    [[], [{ path: '/tmp/absolute.profiles.json', text: '[]' }]],
+  ] as const) {
+    const imported = { files: [...files], variables: new ImportVariables(), envName: 'dev', extraFiles: [...extraFiles] };
+    await expect(writeImport(imported, out, { force: true, cwd: tmp.dir })).rejects.toThrow(/^the import would write .*, outside .*guarded: nothing was written$/);
+  }
+  expect(existsSync(out)).toBe(false);
+  expect(existsSync(join(tmp.dir, 'outside.http'))).toBe(false);
 });

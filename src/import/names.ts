@@ -11,6 +11,16 @@ export function slug(text: string, fallback = 'requests'): string {
   return name === '' ? fallback : name.slice(0, 80);
 }
 
+/**
+ * A request's name as the name of a file beside it (its body): letters, digits, `.`, `_` and `-`
+ * only, no leading dot. An OpenAPI operationId is a request's name as written, and
+ * `../../../x` or `/etc/x` as a file name wrote outside the import's folder.
+ */
+export function fileName(text: string, fallback: string): string {
+  const name = text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+/, '').slice(0, 80);
+  return name === '' ? fallback : name;
+}
+
 /** Hands out names unique within one scope: `get-users`, `get-users-2`, … */
 export class UniqueNames {
   private readonly taken = new Set<string>();

@@ -11,7 +11,8 @@ import { UsageError } from '../core/errors/index.js';
 import { parseHttpText } from '../plugins/format-http/parse-http.js';
 import { encodedTarget, isToken } from './http-text.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from './model.js';
-import { UniqueNames } from './names.js';
+import { fileName, UniqueNames } from './names.js';
+import { visible } from '../report/render/visible.js';
 
 export interface RenderedFile {
   /** Relative to the output folder. */
@@ -45,8 +46,13 @@ function inlineable(headers: ImportedRequest['headers'], text: string, exact: bo
  */
 const LINE_BREAK = /\r\n|[\r\n\u2028\u2029\u0085]/;
 
+/**
+ * A document's names and notes in comment lines, a title or `# @name`: their control characters
+ * made visible (ESC as ␛), as reqflow shows them on a terminal — a generated file holds no escape
+ * sequence for `cat` or an editor's terminal to act on.
+ */
 function commentLines(text: string): string[] {
-  return text.split(LINE_BREAK).map((line) => `# ${line}`.trimEnd());
+  return text.split(LINE_BREAK).map((line) => `# ${visible(line)}`.trimEnd());
 }
 
 /** `text` as it is, or exit 2 naming the file, the request and the field. */
@@ -154,7 +160,7 @@ class FileRenderer {
   /** A body written to `FILE.bodies/NAME.ext` beside the request file (`NAME-2.ext` if that name is taken); its path in the output folder. */
   private besideFile(request: ImportedRequest, content: string | Buffer, name = request.name, extension = extensionOf(request)): string {
     const stem = basename(this.file.path, '.http');
-    const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${this.besideNames.take(name)}.${extension}`);
+    const path = posix.join(posix.dirname(this.file.path), `${stem}.bodies`, `${this.besideNames.take(fileName(name, 'body'))}.${extension}`);
     this.extra.push({ path, content });
     return path;
   }
@@ -176,6 +182,10 @@ class FileRenderer {
     if (!isToken(request.method)) throw new UsageError(`${where}: its method ${shown(request.method)} is not an HTTP method (letters, digits and !#$%&'*+-.^_\`|~ only): nothing was written`, { hint: 'correct the method in the document imported' });
     const bad = request.headers.find(([name]) => !isToken(name));
     if (bad) throw new UsageError(`${where}: its header name ${shown(bad[0])} is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~ only): nothing was written`, { hint: 'correct or remove the header in the document imported' });
+    // A control character (an escape sequence) no header can carry: refused here, not written into the file for a run to refuse.
+    // eslint-disable-next-line no-control-regex -- these are the characters meant
+    const control = request.headers.find(([, value]) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value));
+    if (control) throw new UsageError(`${where}: its header ${shown(control[0])} holds a control character, which a header cannot carry: nothing was written`, { hint: 'correct or remove the header in the document imported' });
   }
 
   request(written: ImportedRequest): string[] {
@@ -185,7 +195,7 @@ class FileRenderer {
     const request = graphqlText !== undefined && !inlineable(PLAIN, graphqlText, false) ? graphqlAsJson(written, graphqlText, `${this.file.path}: request ${JSON.stringify(written.title ?? written.name)}`) : written;
     const line = (text: string, what: string): string => oneLine(text, this.file, request, what);
     // The title is a name only: its line breaks become spaces.
-    const lines = [`### ${(request.title ?? request.name).split(LINE_BREAK).join(' ')}`, `# @name ${line(request.name, 'its name')}`];
+    const lines = [`### ${visible((request.title ?? request.name).split(LINE_BREAK).join(' '))}`, `# @name ${visible(line(request.name, 'its name'))}`];
     for (const comment of request.comments) append(lines, commentLines(comment));
     for (const [key, value] of request.annotations) lines.push(line(value === true ? `# @${key}` : `# @${key} ${typeof value === 'string' ? value : includePath(this.absolute, value.file)}`, `the annotation @${key}`));
     if (request.preScript !== undefined) lines.push('< {%', this.script(request, request.preScript, 'pre-request script'), '%}');

@@ -4,7 +4,7 @@
  * so a refused import leaves nothing behind; each file is written atomically.
  */
 import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileAtomic, writeFileAtomic } from '../core/atomic-write.js';
 import { UsageError } from '../core/errors/index.js';
 import type { Imported } from './model.js';
@@ -39,6 +39,9 @@ function plan(imported: Imported, outDir: string): Planned[] {
   // Names are made unique where they are made; should two still meet, the import is refused, not a crash.
   const paths = new Set<string>();
   for (const file of planned) {
+    // Every file in the folder asked for: a name a document chose never leads out of it (names.ts makes them so).
+    const inside = relative(outDir, resolve(outDir, file.path));
+    if (inside === '' || inside.startsWith('..') || isAbsolute(inside)) throw new UsageError(`the import would write ${file.path}, outside ${outDir}: nothing was written`, { hint: 'rename it in the document imported' });
     const key = file.path.toLowerCase();
     if (paths.has(key)) throw new UsageError(`the import would write ${file.path} twice (two of its names become this one file name): nothing was written`, { hint: 'rename one of them in the document imported' });
     paths.add(key);
