@@ -51,3 +51,15 @@ describe('GraphQL variables are sent with their numbers as written', () => {
     expect(server.received.length).toBe(before);
   });
 });
+
+describe('GraphQL variables named __proto__ are sent as written', () => {
+  // Copied onto `{}`, a `__proto__` key became the copy's prototype: `{"__proto__": {"a": 1}}` went out as `{}`.
+  test.each([
+    ['proto.yaml', 'url: URL/graphql\nprotocol: graphql\nbody: "query { a }"\nvariables:\n  __proto__: {a: 1}\n  n: {__proto__: 5}\n'],
+    ['proto.json', '{"url": "URL/graphql", "protocol": "graphql", "body": "query { a }", "variables": {"__proto__": {"a": 1}, "n": {"__proto__": 5}}}'],
+  ])('%s', async (name, text) => {
+    tmp.write(name, text.replace('URL', server.url));
+    expect((await run(name)).code).toBe(0);
+    expect(sentVariables()).toBe('{"__proto__":{"a":1},"n":{"__proto__":5}}');
+  });
+});

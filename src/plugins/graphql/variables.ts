@@ -9,7 +9,8 @@ async function expandStrings(value: unknown, variables: VariableResolver): Promi
   if (typeof value === 'string') return variables.expand(value);
   if (Array.isArray(value)) return Promise.all(value.map((item) => expandStrings(item, variables)));
   if (typeof value === 'object' && value !== null && !isLosslessNumber(value)) {
-    const out: Record<string, unknown> = {};
+    // No prototype: a variable named `__proto__` is a key like any other (assigned on `{}`, it was dropped, and sent as `{}`).
+    const out = Object.create(null) as Record<string, unknown>;
     for (const [key, item] of Object.entries(value)) out[key] = await expandStrings(item, variables);
     return out;
   }
