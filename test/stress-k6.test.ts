@@ -4,7 +4,7 @@
  * JavaScript (parsed as an ES module with acorn); an existing file kept unless --force.
  */
 import { afterEach, beforeEach, expect, test } from '@jest/globals';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { sessionFileFor } from './helpers/session-file.js';
 import { parse } from 'acorn';
@@ -89,6 +89,18 @@ test('stages from --ramp-up and --duration; -o FILE is never overwritten without
   const forced = await runCli([...args, '--force'], { cwd: files.dir, env: env() });
   expect(forced.code).toBe(0);
   expect(readFileSync(join(files.dir, 'load.js'), 'utf8')).toContain('ramping-vus');
+});
+
+test('-o naming the request file itself (or a link to it) is refused even with --force: the file is kept', async () => {
+  const text = '### ping\nGET http://127.0.0.1:9/ping\n';
+  files.write('api.http', text);
+  symlinkSync(join(files.dir, 'api.http'), join(files.dir, 'link.http'));
+  for (const target of ['api.http', 'link.http', join(files.dir, 'api.http')]) {
+    const result = await runCli(['stress', 'api.http', '--as', 'k6', '-o', target, '--force'], { cwd: files.dir, env: env() });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split('\n')[0]).toMatch(/^reqflow: -o .*\.http: that is the request file being exported, which the script would replace$/);
+    expect(readFileSync(join(files.dir, 'api.http'), 'utf8')).toBe(text);
+  }
 });
 
 test('--requests without --rate: shared iterations over the workers', async () => {

@@ -9,6 +9,7 @@ import { createFileAtomic, writeFileAtomic } from '../../core/atomic-write.js';
 import { ExitCode, UsageError } from '../../core/errors/index.js';
 import { fieldLines } from '../../core/headers.js';
 import type { RequestSpec } from '../../core/model.js';
+import { real } from '../../core/project.js';
 import { shownPath } from '../../core/resolve-path.js';
 import type { CliIo } from '../../cli/run-file.js';
 import type { RunServices } from '../../pipeline/create-context.js';
@@ -51,6 +52,8 @@ export async function writeK6Script(job: K6Export): Promise<number> {
   const exists = (path: string): UsageError => new UsageError(`${shownPath(path, io.cwd)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o another file' });
   const force = plan.k6?.force === true;
   if (target && existsSync(target) && !force) throw exists(target);
+  // Not even with --force: the request file it is exported from (`-o api.http`) would be lost (as a test report's path, test-run/reports.ts).
+  if (target && real(target) === real(resolve(io.cwd, job.file))) throw new UsageError(`-o ${shownPath(target, io.cwd)}: that is the request file being exported, which the script would replace`, { hint: 'write the script to another path, e.g. -o script.js' });
   const outcome = await job.run();
   if (outcome.error) throw outcome.error;
   const sent = outcome.sent ?? job.spec;
