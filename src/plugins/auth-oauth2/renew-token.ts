@@ -5,7 +5,7 @@ import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';
 import { clientSecretForms, readOAuthSettings, type OAuthSettings } from './settings.js';
-import { OAUTH_SESSION_KEY, TOKEN_VARIABLE, describeExpiry, expiresSoon, msUntilExpiry, storeTokens, type StoredOAuth } from './token-store.js';
+import { OAUTH_SESSION_KEY, TOKEN_VARIABLE, describeExpiry, expiresSoon, msUntilExpiry, storeTokens, storedOAuth, type StoredOAuth } from './token-store.js';
 import { FileSession } from '../../core/session.js';
 import { withFileLock } from '../../core/file-lock.js';
 
@@ -73,7 +73,7 @@ async function refreshOnce(ctx: RequestContext, settings: OAuthSettings, stored:
       `${session.path}.oauth`,
       async () => {
         const onDisk = session.savedNow();
-        const theirs = onDisk?.data[OAUTH_SESSION_KEY] as StoredOAuth | undefined;
+        const theirs = storedOAuth(onDisk?.data[OAUTH_SESSION_KEY]);
         const theirToken = onDisk?.variables[TOKEN_VARIABLE];
         if (theirs !== undefined && theirToken !== undefined && theirToken !== mine && !expiresSoon(theirs)) {
           session.set(TOKEN_VARIABLE, theirToken);

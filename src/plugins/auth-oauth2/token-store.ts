@@ -33,8 +33,19 @@ export interface TokenResponse {
 }
 
 export function readStored(session: Session): StoredOAuth | undefined {
-  const data = session.getData<StoredOAuth>(OAUTH_SESSION_KEY);
-  return data && typeof data === 'object' && typeof data.grant === 'string' ? data : undefined;
+  return storedOAuth(session.getData(OAUTH_SESSION_KEY));
+}
+
+/** A session's `oauth` entry as reqflow stored it; undefined when it is not one. */
+export function storedOAuth(value: unknown): StoredOAuth | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const data = value as Record<string, unknown>;
+  // Every field of its type: a session file edited by hand (a refresh token that is a number) is no token reqflow stored —
+  // read as one, `oauth status` and a refresh were internal errors. Such an entry is as none: log in again.
+  const text = (key: keyof StoredOAuth, optional: boolean): boolean => typeof data[key] === 'string' || (optional && data[key] === undefined);
+  // Only `grant` must be there, as before: an entry an earlier reqflow wrote is read as it was.
+  const whole = text('grant', false) && (['clientId', 'tokenType', 'obtainedAt', 'expiresAt', 'refreshToken', 'scope'] as const).every((key) => text(key, true));
+  return whole ? (data as unknown as StoredOAuth) : undefined;
 }
 
 /**
