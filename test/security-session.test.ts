@@ -86,6 +86,15 @@ describe('session files', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
   });
 
+  test.each([['5'], ['{}'], ['true']])('a list of extracted names that is %s (the file edited by hand) is read as a value alone: the login runs, its token is stored (it was exit 70)', async (written) => {
+    const path = sessionFileFor(p.stateDir, p.dir);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, `{"version":1,"variables":{"token":"old"},"data":{"reqflow.extracted":${written}}}`);
+    const result = await p.run(['run', 'login.http']);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: expect.not.stringContaining('internal error') as unknown as string });
+    expect(JSON.parse(readFileSync(path, 'utf8')).variables.token).toBe('tok-session-0600-check');
+  });
+
   test("a link put in the session file's place is moved aside as it is: its target, a file of the user's, keeps its content and mode", async () => {
     const path = sessionFileFor(p.stateDir, p.dir);
     const victim = join(p.dir, 'notes.txt');
@@ -134,7 +143,7 @@ describe('session files', () => {
       mkdirSync(dirname(path), { recursive: true });
       make(path);
       for (const args of [['run', 'a.http'], ['cookies', 'list']]) {
-        expectCleanFailure(await q.run(args), { code: 2, message: new RegExp(`cannot read the session file of profile "default": .*default\\.json: it is ${kind}, not a file`), hint: /REQFLOW_STATE_DIR/ });
+        expectCleanFailure(await q.run(args), { code: 2, message: new RegExp(`cannot read the session file of profile "default": .*default\\.json: ${kind}$`, 'm'), hint: /REQFLOW_STATE_DIR/ });
       }
     } finally {
       q.cleanup();

@@ -80,7 +80,7 @@ function isStringRecord(value: unknown): value is Record<string, string> {
  */
 function sessionText(path: string): string {
   const kind = notAFile(path);
-  if (kind) throw Object.assign(new Error(kind), { code: `it is ${kind}, not a file` });
+  if (kind) throw Object.assign(new Error(kind), { code: kind }); // said by fileError: `…: a named pipe`
   return readFileSync(path, 'utf8');
 }
 
