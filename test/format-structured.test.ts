@@ -52,6 +52,14 @@ describe('YAML and JSON request files', () => {
     expect(error.message).toMatch(/empty file/);
   });
 
+  test('a tls field reqflow does not know (a typo, __proto__) is exit 2 naming it: the setting was left unset, unsaid', async () => {
+    const typo = await parseFailure('typo.yaml', 'url: https://x\ntls:\n  caFlie: ./ca.pem\n');
+    expect([typo.exitCode, typo.message]).toEqual([2, expect.stringMatching(/typo\.yaml: tls\.caFlie: unknown field$/)]);
+    expect(typo.hint).toBe('known fields: certFile, keyFile, caFile, pfxFile, passphrase, insecureSkipVerify');
+    expect((await parseFailure('proto.json', '{"url": "https://x", "tls": {"__proto__": {"insecureSkipVerify": true}}}')).message).toMatch(/proto\.json: tls\.__proto__: unknown field$/);
+    expect((await parseFailure('list.json', '{"requests": [{"url": "https://x", "tls": {"cafile": "a"}}]}')).message).toMatch(/list\.json: requests\[0\]\.tls\.cafile: unknown field$/);
+  });
+
   test('an empty .http file has no requests (exit 2)', async () => {
     const error = await parseFailure('e.http', '\n\n');
     expect(error.exitCode).toBe(2);

@@ -4,6 +4,7 @@ import type { ChainSpec, RequestSpec } from '../../core/model.js';
 import { parseEscapes } from '../../core/escapes.js';
 import { isLosslessNumber, nonFinitePath, stringifyJsonValue } from '../../core/json-exact.js';
 import { validateTls } from '../../core/profiles.js';
+import type { TlsSettings } from '../../core/tls-settings.js';
 import { isObject, requestItems } from './shape.js';
 
 /** Fields a YAML/JSON request may carry besides name/method/url/headers/body/tls/variables. */
@@ -12,6 +13,8 @@ const ANNOTATION_FIELDS = ['protocol', 'streaming', 'filter', 'query', 'auth', '
 const RESTCLI_FIELDS = ['documentation', '$schema', 'parseEscapes', 'requiresConfirmation'] as const;
 /** restcli's chaining and checks (run by `src/chain/`). */
 const CHAIN_FIELDS = ['dependsOn', 'extract', 'expectedStatusCodes', 'expectedBody', 'expectedBodyExact', 'expectedBodyPattern', 'expectedBodyField', 'expectedBodyFields'] as const;
+/** The fields of `tls`: every key of TlsSettings, and only those (the compiler holds the two together). */
+const TLS_FIELDS: readonly string[] = Object.keys({ certFile: 1, keyFile: 1, caFile: 1, pfxFile: 1, passphrase: 1, insecureSkipVerify: 1 } satisfies Record<keyof TlsSettings, 1>);
 const KNOWN = new Set<string>(['name', 'method', 'url', 'headers', 'body', 'tls', 'variables', 'annotations', 'httpVersion', ...ANNOTATION_FIELDS, ...RESTCLI_FIELDS, ...CHAIN_FIELDS]);
 
 /** Other readings of the same document, each for the fields it is right for. */
@@ -131,6 +134,9 @@ function specFromObject(item: unknown, file: string, path: string, index: number
     spec.graphqlVariables = isObject(exact?.variables) ? exact.variables : item.variables;
     refuseNonFinite(spec.graphqlVariables, where('variables'));
   }
+  // As for the request's own fields: a typo (`caFlie`, `__proto__`) would leave the setting unset and the request sent without it, unsaid.
+  const unknownTls = isObject(item.tls) ? Object.keys(item.tls).find((key) => !TLS_FIELDS.includes(key)) : undefined;
+  if (unknownTls !== undefined) throw new UsageError(`${where(`tls.${unknownTls}`)}: unknown field`, { hint: `known fields: ${TLS_FIELDS.join(', ')}` });
   const tls = validateTls(item.tls, where('tls'));
   if (tls) spec.tls = tls;
   if (item.httpVersion !== undefined) {
