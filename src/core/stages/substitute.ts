@@ -3,6 +3,7 @@ import { fieldLines, hasHeader, type HeaderValue, mergeHeaders, NOT_IN_HEADER_VA
 import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { outsideTemplates } from '../variables.js';
+import { shorthandCredentials } from '../auth-shorthand.js';
 import { resolveBodyPieces } from './request-body.js';
 import type { UrlProblem } from './substitute-errors.js';
 import type { Plugin } from '../../pipeline/plugin.js';
@@ -36,9 +37,13 @@ async function mergeTls(ctx: RequestContext): Promise<TlsSettings> {
  * The character of a resolved header value that cannot be sent, when a variable put it there (a
  * character written in the file itself is the file's error: exit 2, when the request is sent).
  */
-function badHeaderCharacter(written: string, value: string): string | undefined {
+function badHeaderCharacter(name: string, written: string, value: string): string | undefined {
   const bad = NOT_IN_HEADER_VALUE.exec(value)?.[0];
-  return bad === undefined || NOT_IN_HEADER_VALUE.test(outsideTemplates(written)) ? undefined : bad;
+  if (bad === undefined || NOT_IN_HEADER_VALUE.test(outsideTemplates(written))) return undefined;
+  // `Authorization: Basic {{user}}:{{password}}`: the auth stage encodes the credentials (UTF-8,
+  // base64), so a password past ASCII is no header's character; a line break still is.
+  const encoded = bad >= '\u0080' && name.toLowerCase() === 'authorization' && (shorthandCredentials('basic', value) ?? shorthandCredentials('digest', value)) !== undefined;
+  return encoded ? /[\u0000-\u0008\u000a-\u001f\u007f]/.exec(value)?.[0] : bad;
 }
 
 /** What makes the resolved URL unsendable: a port out of range, a control character, two schemes; undefined when nothing does. */
@@ -133,7 +138,7 @@ async function substitute(ctx: RequestContext): Promise<void> {
     try {
       for (const line of fieldLines(value)) {
         const resolved = await variables.expand(line);
-        const bad = badHeaderCharacter(line, resolved);
+        const bad = badHeaderCharacter(name, line, resolved);
         if (bad !== undefined) throw (await wording()).headerValueError(ctx, name, line, resolved, bad);
         lines.push(resolved);
       }
