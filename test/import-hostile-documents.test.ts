@@ -12,6 +12,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { runImport } from './helpers/import-fixture.js';
+import type { ExtraFile, ImportedFile } from '../src/import/model.js';
 import { ImportVariables } from '../src/import/variables.js';
 import { writeImport } from '../src/import/write-import.js';
 
@@ -113,11 +114,12 @@ describe('names a document chooses, written into files', () => {
 
 test('the writer refuses any file an importer would put outside the folder, before writing one', async () => {
   const out = join(tmp.dir, 'guarded');
-  for (const [files, extraFiles] of [
+  const cases: Array<[ImportedFile[], ExtraFile[]]> = [
     [[{ path: '../outside.http', header: [], requests: [] }], []],
     [[], [{ path: '/tmp/absolute.profiles.json', text: '[]' }]],
-  ] as const) {
-    const imported = { files: [...files], variables: new ImportVariables(), envName: 'dev', extraFiles: [...extraFiles] };
+  ];
+  for (const [files, extraFiles] of cases) {
+    const imported = { files, variables: new ImportVariables(), envName: 'dev', extraFiles };
     await expect(writeImport(imported, out, { force: true, cwd: tmp.dir })).rejects.toThrow(/^the import would write .*, outside .*guarded: nothing was written$/);
   }
   expect(existsSync(out)).toBe(false);
