@@ -128,7 +128,9 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * handed to the file's globals), a file variable used above its definition (the resolver's
  * last source before "unknown variable", its module loaded only then) and a pasted block of JSON
  * skipped with a warning rather than refusing the file (the parser hands the warning on)
- * (+0.75 kB): 180.0 kB, so the budget is 180.5 kB. Issue 23's 200 kB goal stays met.
+ * (+0.75 kB): 180.0 kB, so the budget is 180.5 kB. Then the review's mends: a request's place
+ * name (`request-3`) written and read by one module, core/place-name.js, and the past-ASCII
+ * Basic shorthand (+0.4 kB in all): 180.5 kB. Issue 23's 200 kB goal stays met.
  */
 const FAST_RUN_BUDGET_BYTES = 180_500;
 
@@ -146,7 +148,7 @@ core/errors/kinds.js core/errors/reqflow-error.js core/escapes.js core/filter.js
 core/http/agents.js core/http/cookie-jar.js core/http/header-fields.js
 core/http/proxy-packages.js core/http/raw-response.js core/http/send.js core/http/one-hop.js core/http/hop-failures.js core/http/interim-flood.js core/http/response-body.js core/http/in-flight.js core/http/silence-watch.js core/secret-forms.js core/http/idempotent.js
 core/http/tls-connect.js core/json-depth.js core/json-exact.js core/lazy-builtin.js
-core/mask.js core/not-a-file.js core/profiles.js core/project.js core/read-body.js core/registry.js
+core/mask.js core/not-a-file.js core/place-name.js core/profiles.js core/project.js core/read-body.js core/registry.js
 core/request-settings.js core/resolve-path.js core/session.js core/shell.js core/stages/capture-token.js
 core/stages/persist-session.js core/stages/report.js core/stages/request-body.js
 core/stages/send-http.js core/stages/substitute.js pipeline/installed-plugins.js core/token-extraction.js

@@ -10,6 +10,7 @@ import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
 import { findProfilesFile, loadProfiles } from '../core/profiles.js';
 import { PluginRegistry, type PluginEntry } from '../core/registry.js';
+import { isPlaceName } from '../core/place-name.js';
 import { shownPath } from '../core/resolve-path.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
 import { visible, warningLine } from '../report/render/visible.js';
@@ -63,7 +64,7 @@ async function replayable(id: string, flags: ReplayFlags, io: CliIo, loadThirdPa
   // An unnamed request is named by its place alone: that place may hold another request of the
   // same method now (a GET added above the GET sent). It is sent again only where it was, and
   // only when its URL as written could have been the one sent (its templates aside).
-  if (spec && spec.name === `request-${specs.indexOf(spec) + 1}`) {
+  if (spec && isPlaceName(spec.name)) {
     const moved = spec.source.line !== entry.line ? `that place is now line ${spec.source.line}; the one sent was at line ${entry.line}` : !couldBeSent(spec.url, entry.url) ? `its URL there is now ${visible(spec.url)}; the one sent was ${visible(entry.url)}` : undefined;
     if (moved !== undefined) throw new UsageError(`cannot replay ${entry.id}: "${entry.name}" of ${file} has no name of its own, and ${moved}, so it may be another request`, { hint: 'give the request a name of its own (### name), then send it again with reqflow run; nothing was sent' });
   }

@@ -6,15 +6,13 @@
  */
 import { resolve } from 'node:path';
 import type { RequestSpec } from '../core/model.js';
+import { isPlaceName } from '../core/place-name.js';
 import type { Catalog } from './catalog.js';
 import { requestId } from './request-states.js';
 
-/** The name the readers give an unnamed request (`request-3`, its place): no identity of its own. */
-const GENERATED = /^request-\d+$/;
-
 /** What names a request in its file across edits: its name, or (unnamed) its method and URL as written. */
 function identity(spec: RequestSpec): string {
-  return GENERATED.test(spec.name) ? `${spec.method} ${spec.url}` : `name ${spec.name}`;
+  return isPlaceName(spec.name) ? `${spec.method} ${spec.url}` : `name ${spec.name}`;
 }
 
 /** Each spec's identity with how many before it share it: the k-th of an identity matches the k-th. */

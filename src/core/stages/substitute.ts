@@ -43,7 +43,7 @@ function badHeaderCharacter(name: string, written: string, value: string): strin
   // `Authorization: Basic {{user}}:{{password}}`: the auth stage encodes the credentials (UTF-8,
   // base64), so a password past ASCII is no header's character; a line break still is.
   const encoded = bad >= '\u0080' && name.toLowerCase() === 'authorization' && (shorthandCredentials('basic', value) ?? shorthandCredentials('digest', value)) !== undefined;
-  return encoded ? /[\u0000-\u0008\u000a-\u001f\u007f]/.exec(value)?.[0] : bad;
+  return encoded ? NOT_IN_HEADER_VALUE.exec(value.replace(/[^\u0000-\u007f]/g, ''))?.[0] : bad;
 }
 
 /** What makes the resolved URL unsendable: a port out of range, a control character, two schemes; undefined when nothing does. */

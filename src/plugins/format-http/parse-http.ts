@@ -1,3 +1,4 @@
+import { placeName } from '../../core/place-name.js';
 import { ParseError } from '../../core/errors/index.js';
 import { appendHeader, deleteHeader, getHeader, hasHeader, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec, ScriptSpec, SourceLocation } from '../../core/model.js';
@@ -307,7 +308,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   // kulala's `Host: https://host:port`: the origin goes before the path, the Host line sends the authority.
   if (originForm && host !== undefined && /^\s*https?:\/\//i.test(host)) setHeader(headers, 'Host', host.trim().replace(/^\w+:\/\/|\/.*$/g, ''));
   const spec: RequestSpec = {
-    name: annotations.name ?? block.name ?? `request-${index}`,
+    name: annotations.name ?? block.name ?? placeName(index),
     method,
     url: originForm ? originFormUrl(url, host) : url,
     headers,

@@ -1,3 +1,4 @@
+import { placeName } from '../../core/place-name.js';
 import { UsageError } from '../../core/errors/index.js';
 import { appendHeader, setHeader, hasHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
 import type { ChainSpec, RequestSpec } from '../../core/model.js';
@@ -109,7 +110,7 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   }
   const method = (item.method as string | undefined) ?? 'GET';
   const spec: RequestSpec = {
-    name: (item.name as string | undefined) ?? `request-${index}`,
+    name: (item.name as string | undefined) ?? placeName(index),
     method: method.toUpperCase() === method.toLowerCase() ? method : /^(get|post|put|patch|delete|head|options)$/i.test(method) ? method.toUpperCase() : method,
     url: item.url,
     headers,
