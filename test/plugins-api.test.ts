@@ -101,10 +101,10 @@ describe('helpers for plugins', () => {
   const errors: string[] = [];
   let agents: AgentPool | undefined;
 
-  async function context(overrides: Partial<Profile> = {}): Promise<RequestContext> {
+  async function context(overrides: Partial<Profile> = {}, annotations: Record<string, string> = spec.annotations): Promise<RequestContext> {
     agents ??= new AgentPool();
     const session = await loadSession('helpers', { env, project: tmp.dir });
-    return createContext(spec, join(tmp.dir, 'r.http'), {
+    return createContext({ ...spec, annotations }, join(tmp.dir, 'r.http'), {
       registry: new PluginRegistry([]),
       options: toRunOptions({ variable: ['cliOnly=from-cli'] }, { stdoutIsTTY: false, stdinIsTTY: false, env: {} }),
       profile: { ...profile, ...overrides },
@@ -158,6 +158,14 @@ describe('helpers for plugins', () => {
     // ...unless it has an entry named after the method, as for the built-in methods.
     const nested = await context({ auth: { type: 'bearer', token: 'x', hmac: { algorithm: 'sha512', secret: '{{region}}' } } });
     expect(await reqflow.readAuthSettings(nested, 'hmac', { algorithm: 'sha256' })).toEqual({ algorithm: 'sha512', secret: 'eu-west-3', header: 'X-Custom-Sig' });
+  });
+
+  test('readAuthSettings: an annotation `# @hmac.__proto__` is a setting of that name, not dropped (nor the object\'s prototype)', async () => {
+    // As the parsers hand it over: an own key (assigned on a plain object, it set nothing).
+    const annotations = JSON.parse('{"auth": "hmac", "hmac.__proto__": "{{region}}", "hmac.constructor": "c"}') as Record<string, string>;
+    const settings = await reqflow.readAuthSettings(await context({}, annotations), 'hmac');
+    expect(Object.entries(settings)).toEqual([['type', 'hmac'], ['secret', 'profile-secret-value'], ['header', 'X-Sig'], ['retries', 3], ['__proto__', 'eu-west-3'], ['constructor', 'c']]);
+    expect(Object.getPrototypeOf(settings)).toBe(Object.prototype);
   });
 
   test('fail: a clear error with an exit code (2 unless told), no stack in the message', () => {

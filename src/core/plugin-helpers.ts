@@ -86,7 +86,8 @@ export function maskSecret(ctx: RequestContext, value: string): typeof MASK {
 export async function readAuthSettings(ctx: RequestContext, authName: string, defaults: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const settings: Record<string, unknown> = { ...defaults, ...authSettings(ctx, authName).values };
   const prefix = `${authName}.`;
-  for (const [key, value] of Object.entries(ctx.spec.annotations)) if (key.startsWith(prefix)) settings[key.slice(prefix.length)] = value;
+  // Defined, not assigned: `# @hmac.__proto__ x` is a setting like any other, not the object's prototype (dropped).
+  for (const [key, value] of Object.entries(ctx.spec.annotations)) if (key.startsWith(prefix)) Object.defineProperty(settings, key.slice(prefix.length), { value, writable: true, enumerable: true, configurable: true });
   for (const [key, value] of Object.entries(settings)) if (typeof value === 'string') settings[key] = await ctx.variables.expand(value);
   return settings;
 }

@@ -160,8 +160,9 @@ function pastedLine(block: Block): number {
 }
 
 function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined | typeof PASTED_JSON {
-  const annotations: Record<string, string> = {};
-  const annotationLines: Record<string, number> = {};
+  // No prototype: `# @__proto__` is kept (and said to be unknown) like any other name, never dropped.
+  const annotations: Record<string, string> = Object.create(null);
+  const annotationLines: Record<string, number> = Object.create(null);
   const prompts: Array<{ name: string; description?: string }> = [];
   const chain: ChainSpec = {};
   const scripts: ScriptSpec[] = [];

@@ -97,7 +97,8 @@ function specFromObject(item: unknown, file: string, path: string, index: number
       for (const line of lines) appendHeader(headers, name, line);
     }
   }
-  const annotations: Record<string, string> = {};
+  // No prototype: `annotations: {__proto__: …}` is kept (and said to be unknown) like any other name, never dropped.
+  const annotations: Record<string, string> = Object.create(null);
   if (item.annotations !== undefined) {
     if (!isObject(item.annotations)) throw new UsageError(`${where('annotations')}: expected an object`);
     for (const [key, value] of Object.entries(item.annotations)) annotations[key] = String(value);

@@ -31,7 +31,7 @@ export function parseWsText(text: string, file: string): RequestSpec[] {
   const first = (lines[i] ?? '').trim();
   const opening = /^WEBSOCKET\s+(\S+)$/i.exec(first);
   if (!opening) throw new ParseError(file, i + 1, 1, `expected "WEBSOCKET url", got ${JSON.stringify(first.slice(0, 60))}`, { hint: 'a .ws file starts with: WEBSOCKET ws://host/path' });
-  const spec: RequestSpec = { name: basename(file).replace(/\.ws$/i, ''), method: 'GET', url: opening[1] as string, headers: {}, annotations: { protocol: 'websocket' }, source: { file, line: i + 1 } };
+  const spec: RequestSpec = { name: basename(file).replace(/\.ws$/i, ''), method: 'GET', url: opening[1] as string, headers: {}, annotations: Object.assign(Object.create(null) as Record<string, string>, { protocol: 'websocket' }), source: { file, line: i + 1 } }; // no prototype: `# @__proto__` kept (and said to be unknown), never dropped
   const steps: WebSocketStep[] = [];
   let subprotocol: string | undefined;
   // Connection-level lines: headers and `# @subprotocol`, up to the first ###.
