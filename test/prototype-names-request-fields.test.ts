@@ -97,3 +97,29 @@ describe(`the other object-valued fields of a YAML or JSON request: ${NAMES.join
     expect([result.code, result.stderr.split('\n')[0], result.received]).toEqual([2, `reqflow: ${join(tmp.dir, 'tls.json')}: tls.${name}: unknown field`, []]);
   });
 });
+
+describe(`a profile's auth settings: ${NAMES.join(', ')} as literal names, or refused naming the field`, () => {
+  /** Runs a plain GET in a folder of its own whose `.profiles.json` holds profile `dev` with `auth`. */
+  async function withAuth(label: string, auth: string) {
+    tmp.write(`${label}/.profiles.json`, `[{"name": "dev", "auth": ${auth}}]`);
+    const before = recorder.received.length;
+    const path = tmp.write(`${label}/r.http`, `GET ${recorder.url}/p\n`);
+    const result = await runCli(['run', path, '-p', 'dev'], { env, cwd: tmp.dir });
+    return { ...result, received: recorder.received.slice(before) };
+  }
+
+  test('custom auth: query parameters and headers of each name are sent as named', async () => {
+    const result = await withAuth('custom', `{"type": "custom", "query": {${NAMES.map((name) => `"${name}": "q-${name}"`).join(', ')}}, "headers": {"constructor": "h1", "prototype": "h2"}}`);
+    expect(result.code).toBe(0);
+    expect(result.received[0]?.url).toBe('/p?__proto__=q-__proto__&constructor=q-constructor&prototype=q-prototype');
+    expect(result.received[0]?.headers).toMatchObject({ constructor: 'h1', prototype: 'h2' });
+  });
+
+  test.each([
+    ['custom', '{"type": "custom", "headers": {"__proto__": "v"}}', 'auth.headers.__proto__'],
+    ['apikey', '{"type": "apikey", "value": "k", "header": "__proto__"}', 'auth.header'],
+  ])('%s auth: a header named __proto__ is exit 2 naming the setting (it said only "cannot send a header named __proto__")', async (label, auth, field) => {
+    const result = await withAuth(`${label}-proto`, auth);
+    expect([result.code, result.stderr.split('\n')[0], result.received]).toEqual([2, `reqflow: profile "dev": ${field}: expected a header name reqflow can send (not __proto__)`, []]);
+  });
+});

@@ -3,7 +3,7 @@
  * lookup with a method-specific hint, header-value checks and query parameters.
  */
 import { UsageError, VariableError } from './errors/index.js';
-import { NOT_IN_HEADER_VALUE } from './headers.js';
+import { NOT_IN_HEADER_VALUE, unheldNameRule } from './headers.js';
 import type { RequestContext } from '../pipeline/context.js';
 
 /** A method's settings from the profile, with where they sit (`auth` or `auth.custom`) for messages. */
@@ -85,6 +85,8 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 /** A header name from a profile setting, validated (exit 2 naming the field). */
 export function checkHeaderName(ctx: RequestContext, settings: MethodSettings, name: string, key: string): string {
   if (!HEADER_NAME.test(name)) throw settingsError(ctx, `${settings.path}.${key}`, `a valid header name, got ${JSON.stringify(name)}`);
+  // Named here, not by the headers' backstop, which cannot say which setting wrote it.
+  if (unheldNameRule(name) !== undefined) throw settingsError(ctx, `${settings.path}.${key}`, 'a header name reqflow can send (not __proto__)');
   return name;
 }
 
