@@ -6,8 +6,9 @@
  * a 200 MB `.env` (gigabytes once split into lines and values), a private environment file of
  * a million values (each a secret, a dozen forms of it masked). Real ones are a few kilobytes.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { MAX_CONFIG_BYTES } from './input-limits.js';
+import { readAtMost, type PastLimit } from './read-bounded.js';
 import { UsageError } from './errors/index.js';
 
 const LIMIT = `environment, .env and profiles files are at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`;
@@ -25,8 +26,8 @@ export function readConfigFile(path: string, options: ReadConfigOptions = {}): s
     const stat = fstatSync(fd);
     const pipe = options.pipe === true && stat.isFIFO();
     if (!stat.isFile() && !pipe) throw new UsageError(`cannot read ${path}: it is ${stat.isFIFO() ? 'a named pipe' : stat.isDirectory() ? 'a folder' : 'a device or a socket'}, not a file`);
-    if (stat.size > MAX_CONFIG_BYTES) throw new UsageError(`cannot read ${path}: it is ${Math.ceil(stat.size / 1024 / 1024)} MiB; ${LIMIT}`);
-    return decode(readAtMost(fd, path), path);
+    const refuse = ({ bytes, stated }: PastLimit): UsageError => new UsageError(`cannot read ${path}: ${stated ? `it is ${Math.ceil(bytes / 1024 / 1024)} MiB` : `more than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`}; ${LIMIT}`);
+    return decode(readAtMost(fd, MAX_CONFIG_BYTES, refuse), path);
   } finally {
     closeSync(fd);
   }
@@ -54,19 +55,5 @@ export function readEnvironmentFile(path: string): string {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-}
-
-/** Every byte up to the limit (a pipe has no size to check first; a file may grow after its stat). */
-function readAtMost(fd: number, path: string): Buffer {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(64 * 1024);
-    const read = readSync(fd, chunk, 0, chunk.length, null);
-    if (read === 0) return Buffer.concat(chunks, total);
-    total += read;
-    if (total > MAX_CONFIG_BYTES) throw new UsageError(`cannot read ${path}: more than ${MAX_CONFIG_BYTES / 1024 / 1024} MiB; ${LIMIT}`);
-    chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
   }
 }

@@ -83,7 +83,9 @@ export interface ImportOptions {
   /** HAR: `--cookies` keeps the requests' cookies; `--per-host` writes one file per host. */
   cookies?: boolean;
   perHost?: boolean;
-  /** Standard input, for the source `-`. */
-  stdin(): string;
+  /** Standard input, for the source `-`, at most {@link maxBytes}. */
+  stdin(): Promise<string>;
+  /** The most bytes each file the import reads may have (`--max-size`): the source, an environment, a `$ref`'d file, a curl `@file`. */
+  maxBytes: number;
   warn(message: string): void;
 }

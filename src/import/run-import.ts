@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
+import { DEFAULT_IMPORT_MAX_BYTES } from '../cli/import-flags.js';
 import { exitCodeOf } from '../cli/report-error.js';
 import { warningLine } from '../report/render/visible.js';
 import type { Imported, ImportOptions } from './model.js';
@@ -22,6 +23,7 @@ export interface ImportFlags {
   environment?: string;
   cookies?: boolean;
   'per-host'?: boolean;
+  'max-size'?: number;
   debug?: boolean;
 }
 
@@ -48,6 +50,7 @@ export function importCommand(kind: ImportKind, source: string, flags: ImportFla
     async () => {
       const envName = flags['env-name'];
       if (envName !== undefined && !/^[A-Za-z0-9_.-]+$/.test(envName)) throw new UsageError(`--env-name ${JSON.stringify(envName)}: an environment name is letters, digits, "_", "-" and "."`);
+      const maxBytes = flags['max-size'] ?? DEFAULT_IMPORT_MAX_BYTES;
       const outDir = resolve(cwd, flags.output ?? '.');
       const importer = await importerOf(kind);
       const imported = await importer(source, {
@@ -57,7 +60,8 @@ export function importCommand(kind: ImportKind, source: string, flags: ImportFla
         ...(flags.environment !== undefined ? { environment: flags.environment } : {}),
         cookies: flags.cookies === true,
         perHost: flags['per-host'] === true,
-        stdin: readStdin,
+        stdin: () => readStdin(maxBytes),
+        maxBytes,
         warn,
       });
       const lines = await writeImport(imported, outDir, { force: flags.force === true, cwd });

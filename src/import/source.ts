@@ -1,34 +1,73 @@
-/** Reading what is imported: a file, or standard input for `-`. */
-import { fstatSync, readFileSync } from 'node:fs';
+/** Reading what is imported: a file, or standard input for `-`, within the import's size limit. */
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { UsageError } from '../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { parseJsonText } from '../core/json-text.js';
 import { notAFile } from '../core/not-a-file.js';
+import { readAtMost, readStreamAtMost, type PastLimit } from '../core/read-bounded.js';
 import { decode } from '../core/read-config-file.js';
 
+/** Why a file past `maxBytes` is not imported, and the hint: its size when known (a file's stat), else what arrived (a pipe). */
+export function importLimitWords({ bytes, stated }: PastLimit, maxBytes: number): { why: string; hint: string } {
+  const count = (n: number): string => `${n.toLocaleString('en')} bytes`;
+  return {
+    why: `${stated ? `it is ${count(bytes)}` : `more than ${count(maxBytes)} arrived`}, over the import limit of ${count(maxBytes)}: not imported`,
+    hint: `raise it with --max-size BYTES${stated ? ` (--max-size ${bytes})` : ''}: a document takes several times its size in memory`,
+  };
+}
+
+/** The refusal of `name` (a file, or standard input) past `maxBytes`, exit 2. */
+function pastImportLimit(name: string, maxBytes: number): (past: PastLimit) => UsageError {
+  return (past) => {
+    const { why, hint } = importLimitWords(past, maxBytes);
+    return new UsageError(`${name}: ${why}`, { hint });
+  };
+}
+
 /**
- * Standard input as text: a terminal (typed, then Ctrl-D), a pipe, a socket (what a parent
- * process's `spawn` gives) or a file — not a device such as /dev/zero, which never ends.
+ * Standard input as text, at most `maxBytes`: a terminal (typed, then Ctrl-D), a pipe, a socket
+ * (what a parent process's `spawn` gives) or a file, whose size is checked first — not a device
+ * such as /dev/zero, which never ends. Read as a stream: a pipe's descriptor may be non-blocking
+ * (a synchronous read of a pipe still being written failed with EAGAIN).
  */
-export function readStdin(): string {
+export async function readStdin(maxBytes: number): Promise<string> {
   const stat = fstatSync(0);
   if (!isatty(0) && (stat.isCharacterDevice() || stat.isBlockDevice())) throw new UsageError('cannot read standard input: it is a device, not a file or a pipe');
-  return readFileSync(0, 'utf8');
+  const refuse = pastImportLimit('standard input', maxBytes);
+  if (stat.isFile() && stat.size > maxBytes) throw refuse({ bytes: stat.size, stated: true });
+  return (await readStreamAtMost(process.stdin, maxBytes, refuse)).toString('utf8');
+}
+
+/** The bytes of the file `path`, at most `maxBytes` (exit 2 naming it as `name` past them); other failures are thrown as `fs` throws them. */
+export function readImportedFile(path: string, maxBytes: number, name = path): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    return readAtMost(fd, maxBytes, pastImportLimit(name, maxBytes));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where an importer reads its source: standard input for `-`, and the limit of each file. */
+export interface SourceReader {
+  stdin(): Promise<string>;
+  maxBytes: number;
 }
 
 /**
  * The text of `source` (`-`: standard input), with the BOM removed: UTF-8, or UTF-16 with its
  * mark (Windows' PowerShell writes it; newman reads it), decoded as an environment file is.
  */
-export function readSource(source: string, stdin: () => string): string {
-  if (source === '-') return stdin();
+export async function readSource(source: string, reader: SourceReader): Promise<string> {
+  if (source === '-') return reader.stdin();
   const kind = notAFile(source, { pipe: true }); // named on the command line: `<(…)` is read
   if (kind) throw new UsageError(`cannot read ${source}: it is ${kind}, not a file`);
   let bytes: Buffer;
   try {
-    bytes = readFileSync(source);
+    bytes = readImportedFile(source, reader.maxBytes);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `no such file: ${source}` : `cannot read ${source}: ${code ?? String(error)}`);
   }
@@ -36,8 +75,8 @@ export function readSource(source: string, stdin: () => string): string {
 }
 
 /** A JSON document of a published format (`what`: "a Postman collection"), as a value to check. */
-export async function readJsonSource(source: string, what: string, stdin: () => string): Promise<unknown> {
-  const value = await parseJsonText(source, readSource(source, stdin), { jsonc: false, hint: `expected ${what} (JSON)` });
+export async function readJsonSource(source: string, what: string, reader: SourceReader): Promise<unknown> {
+  const value = await parseJsonText(source, await readSource(source, reader), { jsonc: false, hint: `expected ${what} (JSON)` });
   refuseDeepNesting(value, source);
   return value;
 }

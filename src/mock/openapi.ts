@@ -62,7 +62,8 @@ export async function loadOpenApiMock(spec: string): Promise<MockConfig> {
   const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
   const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
   // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example, and one that expands enormously would never load.
-  const files = new SpecFiles(spec);
+  // No size limit, as for the mock's own file: `--max-size` is the import's (docs/import.md); the mock has none yet.
+  const files = new SpecFiles(spec, Number.POSITIVE_INFINITY);
   const unreadable = (why: string): UsageError => new UsageError(`${spec}: not a readable OpenAPI document: ${why}`);
   let api: Obj;
   try {

@@ -5,20 +5,27 @@
  * naming it; options about the connection or curl's output are named in a warning.
  */
 import { isUtf8 } from 'node:buffer';
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { MULTIPART_BOUNDARY, percentEncodeBytes } from '../form.js';
 import { literalText } from '../http-text.js';
+import { readImportedFile } from '../source.js';
 import type { ImportedBody, ImportedRequest, MultipartPart } from '../model.js';
 import { headerValue, urlWithoutSecrets } from '../secrets.js';
 import type { ImportVariables } from '../variables.js';
 import { CURL_FLAGS, type CurlCommand, type CurlOption } from './curl-flags.js';
 
-export interface CurlContext {
+/** Where curl's `@file` arguments are read: relative to the folder curl would run in, each within the import's size limit. */
+interface DataFiles {
   /** Where curl would run: `@file` arguments are relative to it. */
   cwd: string;
+  /** The most bytes a file read into the body may have (`--max-size`). */
+  maxBytes: number;
+}
+
+export interface CurlContext extends DataFiles {
   variables: ImportVariables;
   warn(message: string): void;
 }
@@ -42,31 +49,32 @@ const FILE_TYPES: Record<string, string> = {
 };
 
 /** The `@file` of `written` as text: UTF-8 (a request file's body is text), else exit 2 naming it. */
-function readText(cwd: string, path: string, written: string): string {
-  const bytes = readData(cwd, path, written);
+function readText(files: DataFiles, path: string, written: string): string {
+  const bytes = readData(files, path, written);
   if (!isUtf8(bytes)) throw new UsageError(`curl ${written} @${path}: the file is not UTF-8 text, which a request file cannot hold as written (its bytes would change)`, { hint: 'send a binary file alone with --data-binary @FILE (included byte for byte), or as a part with -F name=@FILE' });
   return bytes.toString('utf8');
 }
 
 /** The `@file` of `written` (`-d`, `-F`…): its bytes, or (`check`) only whether it can be read — a file to include is not read whole here. */
-function readData(cwd: string, path: string, written: string, check = false): Buffer {
+function readData(files: DataFiles, path: string, written: string, check = false): Buffer {
   if (path === '-') throw new UsageError(`curl ${written} @-: the data comes from standard input, which a request file cannot hold`, { hint: 'save the data to a file and use @FILE' });
-  const full = resolve(cwd, path);
+  const full = resolve(files.cwd, path);
   const kind = notAFile(full, { pipe: true }); // the user's own command line, as curl reads it
   if (kind) throw new UsageError(`curl ${written} @${path}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends: save the data to a file' });
   try {
-    if (!check) return readFileSync(full);
+    if (!check) return readImportedFile(full, files.maxBytes, `curl ${written} @${path}`);
     accessSync(full, constants.R_OK);
     if (statSync(full).isDirectory()) throw Object.assign(new Error('EISDIR'), { code: 'EISDIR' });
     return Buffer.alloc(0);
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`curl ${written} @${path}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { hint: '@FILE paths are relative to the folder reqflow import runs in' });
   }
 }
 
 /** `-d @file` as curl sends it: the bytes up to the first NUL, without CR and LF, as UTF-8 text. */
-function curlDataFile(cwd: string, path: string, written: string): string {
-  const bytes = readData(cwd, path, written);
+function curlDataFile(files: DataFiles, path: string, written: string): string {
+  const bytes = readData(files, path, written);
   const nul = bytes.indexOf(0);
   const kept = Buffer.from((nul < 0 ? bytes : bytes.subarray(0, nul)).filter((byte) => byte !== 0x0d && byte !== 0x0a));
   if (!isUtf8(kept)) throw new UsageError(`curl ${written} @${path}: the file is not UTF-8 text, which a request file cannot hold as written (its bytes would change)`, { hint: 'send a binary file alone with --data-binary @FILE (included byte for byte), or as a part with -F name=@FILE' });
@@ -74,13 +82,13 @@ function curlDataFile(cwd: string, path: string, written: string): string {
 }
 
 /** `--data-urlencode` and `--url-query`: `content`, `=content`, `name=content`, `@file`, `name@file`. */
-function urlencoded(cwd: string, option: CurlOption, text: string): string {
+function urlencoded(files: DataFiles, option: CurlOption, text: string): string {
   const eq = text.indexOf('=');
   const at = text.indexOf('@');
   if (at >= 0 && (eq < 0 || at < eq)) {
     // The file's bytes, UTF-8 or not, each encoded as curl does.
     const name = text.slice(0, at);
-    const content = percentEncodeBytes(readData(cwd, text.slice(at + 1), option.written), true);
+    const content = percentEncodeBytes(readData(files, text.slice(at + 1), option.written), true);
     return name === '' ? content : `${name}=${content}`;
   }
   // curl's form encoding: a space is `+` (curl 7.88 sends `a+b`), everything else as formEncode.
@@ -91,7 +99,7 @@ function urlencoded(cwd: string, option: CurlOption, text: string): string {
 }
 
 /** `-F name=value`, `name=@file;type=x;filename=y`, `name=<file`: curl's own little syntax. */
-function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartPart {
+function formPart(files: DataFiles, option: CurlOption, literal: boolean): MultipartPart {
   const text = option.value ?? '';
   const eq = text.indexOf('=');
   if (eq <= 0) throw new UsageError(`curl ${option.written} ${JSON.stringify(text)}: expected name=content`);
@@ -112,8 +120,8 @@ function formPart(cwd: string, option: CurlOption, literal: boolean): MultipartP
   if (params.headers !== undefined) throw new UsageError(`curl ${option.written} ${name}=…;headers=…: part headers cannot be written in a request file`);
   const type = params.type ? { contentType: params.type } : {};
   if (kind === 'text') return { name, ...type, value: { text: content } };
-  const file = resolve(cwd, content.slice(1));
-  readData(cwd, content.slice(1), option.written, true); // exists and readable, or exit 2 naming it
+  const file = resolve(files.cwd, content.slice(1));
+  readData(files, content.slice(1), option.written, true); // exists and readable, or exit 2 naming it
   if (kind === 'content') return { name, ...type, value: { file } };
   // curl guesses the type from the name the part is sent with (`filename=` when given).
   const filename = params.filename ?? basename(file);
@@ -189,6 +197,7 @@ function appendQuery(url: string, query: string): string {
 /** Builds the requests of one command; `name` names each request (unique in its file). */
 export function curlRequests(command: CurlCommand, context: CurlContext, name: (method: string, url: string) => string): ImportedRequest[] {
   const { cwd, variables, warn } = context;
+  const files: DataFiles = context;
   let method: string | undefined;
   let head = false;
   let get = false;
@@ -227,23 +236,23 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       case 'header': headers.push(headerOf(option)); break;
       case 'data': case 'data-ascii':
         // curl reads `@file` for these, drops its line breaks and stops at a NUL byte (a C string).
-        data.push({ text: value.startsWith('@') ? curlDataFile(cwd, value.slice(1), option.written) : value });
+        data.push({ text: value.startsWith('@') ? curlDataFile(files, value.slice(1), option.written) : value });
         break;
       case 'data-binary':
         if (!value.startsWith('@')) data.push({ text: value });
         else {
-          readData(cwd, value.slice(1), option.written, true); // exists and readable, or exit 2 naming it
+          readData(files, value.slice(1), option.written, true); // exists and readable, or exit 2 naming it
           data.push({ file: resolve(cwd, value.slice(1)) });
         }
         break;
       case 'data-raw': data.push({ text: value }); break;
-      case 'data-urlencode': data.push({ text: urlencoded(cwd, option, value) }); break;
+      case 'data-urlencode': data.push({ text: urlencoded(files, option, value) }); break;
       case 'json':
         json = true;
-        data.push({ text: value.startsWith('@') ? readText(cwd, value.slice(1), option.written) : value });
+        data.push({ text: value.startsWith('@') ? readText(files, value.slice(1), option.written) : value });
         break;
-      case 'form': form.push(formPart(cwd, option, false)); break;
-      case 'form-string': form.push(formPart(cwd, option, true)); break;
+      case 'form': form.push(formPart(files, option, false)); break;
+      case 'form-string': form.push(formPart(files, option, true)); break;
       case 'user': user = value; break;
       case 'digest': digest = !option.off; break;
       case 'basic': digest = false; break;
@@ -277,7 +286,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
       case 'upload-file': upload = value; break;
       case 'oauth2-bearer': extra.push(['Authorization', `Bearer ${value}`]); break;
       case 'range': extra.push(['Range', `bytes=${value}`]); break;
-      case 'url-query': query.push(value.startsWith('+') ? value.slice(1) : urlencoded(cwd, option, value)); break;
+      case 'url-query': query.push(value.startsWith('+') ? value.slice(1) : urlencoded(files, option, value)); break;
       case 'http2-prior-knowledge': http2 = !option.off; break;
       case 'proto-default': scheme = value; break;
       default: break; // http1.1, http2 (negotiated: the same request), globoff, path-as-is
@@ -315,7 +324,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
   if (compressed) add('Accept-Encoding', 'gzip, deflate, br');
 
   let body: ImportedBody | undefined;
-  const joined = (): string => data.map((piece) => ('text' in piece ? piece.text : readText(cwd, piece.file, '--data-binary'))).join(json ? '' : '&');
+  const joined = (): string => data.map((piece) => ('text' in piece ? piece.text : readText(files, piece.file, '--data-binary'))).join(json ? '' : '&');
   if (get || head) {
     if (data.length > 0) query.push(joined());
   } else if (form.length > 0) {
@@ -327,7 +336,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
     body = { kind: 'multipart', boundary, parts: form, exact: true };
   } else if (upload !== undefined) {
     if (upload === '-' || upload === '.') throw new UsageError(`curl -T ${upload}: the body comes from standard input, which a request file cannot hold`);
-    readData(cwd, upload, '-T', true);
+    readData(files, upload, '-T', true);
     body = { kind: 'file', path: resolve(cwd, upload) };
   } else if (data.length > 0) {
     if (json) {

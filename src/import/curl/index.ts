@@ -55,7 +55,7 @@ function requestName(method: string, url: string): string {
 export async function importCurl(source: string, options: ImportOptions): Promise<Imported> {
   const fromFile = source !== '-' && isFile(source);
   const label = source === '-' ? 'standard input' : fromFile ? source : 'the curl command';
-  const text = (fromFile || source === '-' ? readSource(source, options.stdin) : source).replace(/\r\n/g, '\n');
+  const text = (fromFile || source === '-' ? await readSource(source, options) : source).replace(/\r\n/g, '\n');
   if (/\^"/.test(text)) throw new UsageError(`${label}: this is a curl command for Windows cmd (^" quoting)`, { hint: 'copy it as cURL (bash) instead' });
   let words: string[];
   try {
@@ -69,7 +69,7 @@ export async function importCurl(source: string, options: ImportOptions): Promis
 
   const variables = new ImportVariables();
   const names = new UniqueNames();
-  const requests = commands.flatMap((command) => curlRequests(command, { cwd: options.cwd, variables, warn: options.warn }, (method, url) => names.take(requestName(method, url))));
+  const requests = commands.flatMap((command) => curlRequests(command, { cwd: options.cwd, maxBytes: options.maxBytes, variables, warn: options.warn }, (method, url) => names.take(requestName(method, url))));
   const stem = fromFile ? slug(basename(source, extname(source)), 'curl') : (requests[0]?.name ?? 'curl');
   return {
     files: [{ path: `${stem}.http`, header: [`Imported by reqflow import curl from ${source === '-' || fromFile ? label : 'a command line'}.`], requests }],

@@ -89,7 +89,7 @@ function bodyOf(entry: Entry, headers: Array<[string, string]>, warn: (message: 
 }
 
 export async function importHar(source: string, options: ImportOptions): Promise<Imported> {
-  const har = checkHar(await readJsonSource(source, 'a HAR file', options.stdin), source);
+  const har = checkHar(await readJsonSource(source, 'a HAR file', options), source);
   const variables = new ImportVariables();
   const stem = slug(basename(source, extname(source)), 'har');
   const files = new Map<string, ImportedFile & { names: UniqueNames }>();

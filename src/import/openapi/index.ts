@@ -127,7 +127,7 @@ function requestOf(operation: Operation, name: string, context: Context): Import
 }
 
 export async function importOpenApi(source: string, options: ImportOptions): Promise<Imported> {
-  const { version, document } = await loadSpec(source, options.warn);
+  const { version, document } = await loadSpec(source, options.warn, options.maxBytes);
   const variables = new ImportVariables();
   const stem = slug(basename(source, extname(source)), 'openapi');
   const schemes = asRecord(version === '2.0' ? document.securityDefinitions : asRecord(document.components)?.securitySchemes) ?? {};

@@ -27,7 +27,7 @@ function parserLine(error: unknown): string {
   return firstLine(error).replace(/^Error (parsing|opening file) \S+:?\s*/, '');
 }
 
-export async function loadSpec(path: string, warn: (message: string) => void): Promise<LoadedSpec> {
+export async function loadSpec(path: string, warn: (message: string) => void, maxBytes: number): Promise<LoadedSpec> {
   const kind = notAFile(path, { pipe: true }); // named on the command line
   if (kind) throw new UsageError(`cannot read ${path}: it is ${kind}, not a file`);
   // Said before the parser is asked: it words a missing or unreadable file as a parse error.
@@ -39,7 +39,7 @@ export async function loadSpec(path: string, warn: (message: string) => void): P
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(error)}`);
   }
-  const files = new SpecFiles(path);
+  const files = new SpecFiles(path, maxBytes);
   const OPTIONS = files.options();
   const raw = await files.value(path);
   refuseDeepNesting(raw, path);

@@ -6,7 +6,7 @@
  * parsed once, here, and checked for YAML aliases that expand past the limit before anything
  * walks it; the parser library is handed copies of these values, never the bytes.
  */
-import { readFile } from 'node:fs/promises';
+import { closeSync, openSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, DEFAULT_SCHEMA, load, type LoadOptions, type Schema } from 'js-yaml';
@@ -14,7 +14,9 @@ import { UsageError } from '../../core/errors/index.js';
 import { MAX_JSON_DEPTH } from '../../core/json-depth.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { isInside, projectRoot, real } from '../../core/project.js';
+import { readAtMost } from '../../core/read-bounded.js';
 import { decode } from '../../core/read-config-file.js';
+import { importLimitWords } from '../source.js';
 import { expansionPastLimit } from '../../plugins/format-yaml/alias-expansion.js';
 import { firstLine } from '../../core/first-line.js';
 
@@ -73,8 +75,14 @@ export class SpecFiles {
   /** Why the last file was refused (without the spec's name), for the parser library's error, which wraps it as "Error reading file". */
   refused: string | undefined;
 
-  /** @param spec the spec's path as it was given, for messages */
-  constructor(private readonly spec: string) {
+  /**
+   * @param spec the spec's path as it was given, for messages
+   * @param maxBytes the most bytes each file may have (`--max-size`)
+   */
+  constructor(
+    private readonly spec: string,
+    private readonly maxBytes: number,
+  ) {
     this.own = real(resolve(spec));
     this.root = projectRoot(dirname(this.own));
   }
@@ -114,11 +122,20 @@ export class SpecFiles {
     if (!own && !SPEC_FILES.has(extname(path).toLowerCase())) fault('only .json, .yaml and .yml files are read');
     if (kind) fault(`it is ${kind}, not a file`);
     let bytes: Buffer;
+    let fd: number | undefined;
     try {
-      bytes = await readFile(path);
+      fd = openSync(path, 'r');
+      // Its size checked before a byte is read (a pipe's as it arrives); refused naming the file.
+      bytes = readAtMost(fd, this.maxBytes, (past) => {
+        const { why, hint } = importLimitWords(past, this.maxBytes);
+        return fault(why, hint);
+      });
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       fault(code === 'ENOENT' ? 'no such file' : `cannot read it: ${code}`);
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
     let parsed: { value: unknown; anchored: boolean };
     try {

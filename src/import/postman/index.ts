@@ -11,7 +11,7 @@ import { UsageError } from '../../core/errors/index.js';
 import type { ImportedFile, Imported, ImportOptions } from '../model.js';
 import { checkShape } from '../document-shape.js';
 import { slug, UniqueNames } from '../names.js';
-import { asRecord, readJsonSource } from '../source.js';
+import { asRecord, readJsonSource, type SourceReader } from '../source.js';
 import { ImportVariables } from '../variables.js';
 import { COLLECTION } from './collection-shape.js';
 import { entries, itemLabel, requestOf, type PostmanContext } from './request.js';
@@ -31,8 +31,8 @@ function defineVariable(variables: ImportVariables, key: unknown, value: unknown
   variables.define(key, postmanText(text, literal(`variable ${JSON.stringify(key)}`)), secret);
 }
 
-async function readCollection(source: string, stdin: () => string): Promise<Record<string, unknown>> {
-  const document = asRecord(await readJsonSource(source, 'a Postman collection', stdin));
+async function readCollection(source: string, reader: SourceReader): Promise<Record<string, unknown>> {
+  const document = asRecord(await readJsonSource(source, 'a Postman collection', reader));
   const info = asRecord(document?.info);
   const schema = String(info?.schema ?? '');
   // `info` is optional to Postman and newman: a collection is its `item` list.
@@ -44,14 +44,14 @@ async function readCollection(source: string, stdin: () => string): Promise<Reco
   return checkShape(document, COLLECTION, source, 'a Postman collection has text there: correct that field, or export the collection again (Export → Collection v2.1)');
 }
 
-async function readEnvironment(path: string, stdin: () => string): Promise<{ name?: string; values: Array<Record<string, unknown>> }> {
-  const document = asRecord(await readJsonSource(path, 'a Postman environment', stdin));
+async function readEnvironment(path: string, reader: SourceReader): Promise<{ name?: string; values: Array<Record<string, unknown>> }> {
+  const document = asRecord(await readJsonSource(path, 'a Postman environment', reader));
   if (!document || !Array.isArray(document.values)) throw new UsageError(`${path}: not a Postman environment (no "values" list)`, { hint: 'in Postman: Environments → ⋯ → Export' });
   return { ...(typeof document.name === 'string' ? { name: document.name } : {}), values: document.values.map(asRecord).filter((v): v is Record<string, unknown> => v !== undefined) };
 }
 
 export async function importPostman(source: string, options: ImportOptions): Promise<Imported> {
-  const document = await readCollection(source, options.stdin);
+  const document = await readCollection(source, options);
   const collection = new Collection(document as never);
   const variables = new ImportVariables();
   const literal = new LiteralTemplates();
@@ -61,7 +61,7 @@ export async function importPostman(source: string, options: ImportOptions): Pro
   }
   let envName = options.envName;
   if (options.environment !== undefined) {
-    const environment = await readEnvironment(options.environment, options.stdin);
+    const environment = await readEnvironment(options.environment, options);
     // The environment's values win over the collection's, as in Postman.
     for (const value of environment.values) if (value.enabled !== false) defineVariable(variables, value.key, value.value, value.type === 'secret', options.warn, at);
     envName ??= environment.name ? slug(environment.name, 'dev') : undefined;
