@@ -12,7 +12,7 @@ import { isIdempotent } from '../core/http/idempotent.js';
 import { toRequestError } from '../core/http/network-errors.js';
 import { HISTORY_BODY_LIMIT, PROXY_SOURCE, type RecordedExchange } from '../history/entry.js';
 import { BodyHead } from './body-head.js';
-import { flat, forwardedHeaders, headerMap } from './headers.js';
+import { flat, forwardedHeaders, headerMap, unsendableHeader } from './headers.js';
 import { openUpstream } from './upstream.js';
 import { notProxyRequestPage } from './usage-page.js';
 
@@ -65,6 +65,15 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
   if ((req.headers.via ?? '').includes(context.via)) {
     sendText(res, 508, `reqflow proxy: ${method} ${url.host} loops back to this proxy\n`, context.via);
     context.refused(`${method} ${url.host}: 508, the request loops back to this proxy`);
+    req.resume();
+    return;
+  }
+  // What reqflow itself would refuse to send is not forwarded, recorded nor saved (its value unsaid: it may be a credential).
+  const unsendable = unsendableHeader(req.rawHeaders);
+  if (unsendable) {
+    const why = `header ${unsendable.name} holds ${unsendable.holds}`;
+    sendText(res, 400, `reqflow proxy: ${why}: not forwarded (header values are ASCII: percent-encode it)\n`, context.via);
+    context.refused(`${method} ${url.host}: 400, ${why} (header values are ASCII)`);
     req.resume();
     return;
   }

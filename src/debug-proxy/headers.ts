@@ -4,7 +4,7 @@
  * `Transfer-Encoding`, `Upgrade` — and the credentials meant for the proxy itself
  * (`Proxy-Authorization`, `Proxy-Authenticate`) are dropped; a `Via` line is added.
  */
-import { appendHeader, type RequestHeaders } from '../core/headers.js';
+import { appendHeader, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../core/headers.js';
 
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 
@@ -38,6 +38,22 @@ export function forwardedHeaders(rawHeaders: readonly string[], via: string, dro
   });
   kept.push(['Via', via]);
   return kept;
+}
+
+/**
+ * The first header line of a client's request that reqflow would not send itself (RFC 9110 §5.5,
+ * as every request reqflow sends: visible ASCII, spaces and tabs): its name and what it holds,
+ * never its value (it may be a credential). Node's parser refuses most control characters
+ * already; bytes past ASCII (obs-text) reach here, read as Latin-1, and would be forwarded,
+ * recorded and saved as characters they may not be (`café` in UTF-8 is `cafÃ©`), in a `.http`
+ * file `reqflow run` refuses.
+ */
+export function unsendableHeader(rawHeaders: readonly string[]): { name: string; holds: string } | undefined {
+  for (const [name, value] of pairsOf(rawHeaders)) {
+    const bad = NOT_IN_HEADER_VALUE.exec(value)?.[0];
+    if (bad !== undefined) return { name, holds: bad.charCodeAt(0) < 0x80 ? 'a control character' : 'a byte past ASCII' };
+  }
+  return undefined;
 }
 
 /** Pairs as Node's flat raw-header array (what `http.request` and `writeHead` take, keeping repeats). */
