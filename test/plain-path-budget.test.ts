@@ -131,8 +131,13 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * (+0.75 kB): 180.0 kB, so the budget is 180.5 kB. Then the review's mends: a request's place
  * name (`request-3`) written and read by one module, core/place-name.js, and the past-ASCII
  * Basic shorthand (+0.4 kB in all): 180.5 kB. Issue 23's 200 kB goal stays met.
+ * Then the hostile-input review's: an annotation named `__proto__` kept (and warned about) rather
+ * than dropped — the .http parser's annotations without a prototype (+34 B) — and a response's
+ * trailers in `-v` and the history (+174 B: pretty's body hook, which loads verbose.js only for
+ * `-v`, and the history hook's field; they come after the body, so nothing already on the path
+ * could print them): 180.7 kB, so the budget is 180.7 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 180_500;
+const FAST_RUN_BUDGET_BYTES = 180_700;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -12,7 +12,7 @@ import { isIdempotent } from '../core/http/idempotent.js';
 import { toRequestError } from '../core/http/network-errors.js';
 import { HISTORY_BODY_LIMIT, PROXY_SOURCE, type RecordedExchange } from '../history/entry.js';
 import { BodyHead } from './body-head.js';
-import { flat, forwardedHeaders, headerMap, unsendableHeader } from './headers.js';
+import { flat, forwardedHeaders, headerMap, pairsOf, unsendableHeader } from './headers.js';
 import { openUpstream } from './upstream.js';
 import { notProxyRequestPage } from './usage-page.js';
 
@@ -123,6 +123,13 @@ export function forwardRequest(req: IncomingMessage, res: ServerResponse, contex
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, flat(headers));
     answer.on('data', (chunk: Buffer) => responseBody.add(chunk));
     answer.on('error', fail);
+    // The trailer fields, which come after the body: passed on (before the pipe below ends the answer) and recorded.
+    answer.once('end', () => {
+      if (answer.rawTrailers.length === 0 || !exchange.response) return;
+      const trailers = pairsOf(answer.rawTrailers);
+      res.addTrailers(trailers);
+      exchange.response.trailers = headerMap(trailers);
+    });
     answer.pipe(res);
   };
   req.on('data', (chunk: Buffer) => requestBody.add(chunk));

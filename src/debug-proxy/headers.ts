@@ -8,8 +8,8 @@ import { appendHeader, NOT_IN_HEADER_VALUE, type RequestHeaders } from '../core/
 
 const HOP_BY_HOP = new Set(['connection', 'proxy-connection', 'keep-alive', 'te', 'transfer-encoding', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 
-/** A message's header lines as `[name, value]` pairs, from Node's flat `rawHeaders` (case, order and repeats kept). */
-function pairsOf(rawHeaders: readonly string[]): Array<[string, string]> {
+/** A message's header (or trailer) lines as `[name, value]` pairs, from Node's flat `rawHeaders` (case, order and repeats kept). */
+export function pairsOf(rawHeaders: readonly string[]): Array<[string, string]> {
   const pairs: Array<[string, string]> = [];
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i] as string, rawHeaders[i + 1] as string]);
   return pairs;

@@ -52,7 +52,9 @@ export function entryLine(exchange: RecordedExchange, file: string, { target, sc
   if (response) {
     // A sender that set no status text (typed as set, but it happens): the key is left out.
     const { statusText } = response;
-    entry.response = { statusText: statusText === undefined ? statusText : scrub(statusText), headers: shownHeaders(response.headers, scrub, kinds, cut?.response, cutEnd), ...storedBody(response.body, response.size, scrub) };
+    const headers = shownHeaders(response.headers, scrub, kinds, cut?.response, cutEnd);
+    const trailers = response.trailers && shownHeaders(response.trailers, scrub, kinds, undefined, cutEnd);
+    entry.response = { statusText: statusText === undefined ? statusText : scrub(statusText), headers, ...(trailers ? { trailers } : {}), ...storedBody(response.body, response.size, scrub) };
   }
   const { profilesFile, environment } = target;
   if (profilesFile !== undefined || environment !== undefined) entry.sentWith = { profilesFile, environment };

@@ -53,6 +53,8 @@ export interface RecordedExchange {
     status: number;
     statusText: string;
     headers: Record<string, string | string[]>;
+    /** The trailer fields that came after the body, when any did (bounded by the transport, not cut). */
+    trailers?: Record<string, string | string[]>;
     /** The first {@link HISTORY_BODY_LIMIT} bytes received. */
     body?: Buffer;
     size: number;
@@ -106,7 +108,8 @@ export interface HistoryEntry {
    */
   cut?: HistoryCut;
   request: { headers: Record<string, string | string[]>; size: number } & StoredBody;
-  response?: { statusText: string; headers: Record<string, string | string[]> } & StoredBody;
+  /** `trailers`: the fields sent after the body (HTTP/1.1 chunked, HTTP/2), masked as headers are; absent when none came. */
+  response?: { statusText: string; headers: Record<string, string | string[]>; trailers?: Record<string, string | string[]> } & StoredBody;
   /** The profiles file and `--env` of the run, so `reqflow history replay` sends it the same way. */
   sentWith?: { profilesFile?: string; environment?: string };
   /** Always the last key: a line that does not end with it was torn by a writer killed mid-write. */

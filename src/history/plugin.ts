@@ -34,7 +34,8 @@ export const historyPlugin: Plugin = {
       };
       if (spec.body !== undefined) exchange.requestBody = bodyToKeep(spec.body);
       if (response) {
-        exchange.response = { status: response.status, statusText: response.statusText, headers: response.headers, size: response.size };
+        // Trailers are bounded by the transport (16 KiB over HTTP/1.1, the header list's 64 KiB over HTTP/2): within the history's limits, never cut.
+        exchange.response = { status: response.status, statusText: response.statusText, headers: response.headers, trailers: response.trailers, size: response.size };
         const body = bodyHead(response, HISTORY_BODY_LIMIT);
         if (body) exchange.response.body = body;
       }

@@ -38,6 +38,8 @@ function exchangeText(entry: HistoryEntry, cwd: string): string {
   ];
   if (entry.response && entry.status !== undefined) {
     lines.push(`${entry.status} ${entry.response.statusText}  ${shownDuration(entry.durationMs)}  ${entry.size} bytes`, ...headerLines(entry.response.headers), ...bodyLines(entry.response, entry.size));
+    // After the body, as they came (and as -v shows them).
+    if (entry.response.trailers) lines.push('', 'trailers:', ...headerLines(entry.response.trailers));
   }
   if (entry.error) lines.push(`error (exit ${entry.error.exitCode}) after ${shownDuration(entry.durationMs)}: ${entry.error.message}`);
   return `${visibleText(lines.join('\n'))}\n`;

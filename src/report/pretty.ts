@@ -112,6 +112,20 @@ function writeGraphql(ctx: ResponseView, result: GraphqlResultShape, value: unkn
   if (text.errors !== undefined) writeMeta(ctx, text.errors);
 }
 
+/** A plain response's body for reading, as {@link BodyPart} says it came. */
+function writeBody(ctx: ResponseView, body: BodyPart, colors: Palette): void | Promise<void> {
+  switch (body.kind) {
+    case 'stream':
+      return writeReadableBody(ctx, colors);
+    case 'value':
+      return void ctx.output.out(`${prettyJson(body.value, colors)}\n`);
+    case 'graphql':
+      return writeGraphql(ctx, body.result, body.value, body.filtered, colors);
+    case 'text':
+      return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(visibleText(bodyText(body.bytes, ctx.response).text)) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
+  }
+}
+
 /**
  * `-o pretty`: a status line (with `-v` the request and response headers), then the body for
  * reading — JSON pretty-printed and coloured on a terminal, streams event by event with a
@@ -123,16 +137,9 @@ export function prettyReporter(printError: (outcome: RequestOutcome) => void): R
     responseHead: (ctx) => writeResponseHead(ctx, colorsOf(ctx)),
     body: async (ctx, body: BodyPart) => {
       const colors = colorsOf(ctx);
-      switch (body.kind) {
-        case 'stream':
-          return writeReadableBody(ctx, colors);
-        case 'value':
-          return void ctx.output.out(`${prettyJson(body.value, colors)}\n`);
-        case 'graphql':
-          return writeGraphql(ctx, body.result, body.value, body.filtered, colors);
-        case 'text':
-          return void ctx.output.out(isTextual(ctx.response, body.bytes) ? ensureNewline(visibleText(bodyText(body.bytes, ctx.response).text)) : colors.dim(`[binary body, ${body.bytes.length} bytes]\n`));
-      }
+      await writeBody(ctx, body, colors);
+      // `-v`: the trailer fields, which came after the body, right after it (verbose.js is loaded: the head used it).
+      if (ctx.options.verbose && ctx.response.trailers) writeMeta(ctx, (await import('./render/verbose.js')).verboseTrailers(ctx, colors));
     },
     event: (ctx, event: EventPart) => {
       const colors = colorsOf(ctx);

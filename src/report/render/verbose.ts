@@ -1,10 +1,10 @@
 /**
- * What `-v` adds to pretty output: the request as sent and the response headers. Loaded only
- * by a run with `-v`.
+ * What `-v` adds to pretty output: the request as sent, the response headers, and after the body
+ * the trailer fields that came with it. Loaded only by a run with `-v`.
  */
 import { headersAsSent } from '../../core/headers.js';
 import { displayHeaders, displayUrl } from '../../core/mask.js';
-import type { ResponseView } from '../reporter.js';
+import type { RequestView, ResponseView } from '../reporter.js';
 import type { Palette } from './colors.js';
 import { visible } from './visible.js';
 
@@ -34,4 +34,9 @@ export function verboseRequest(ctx: ResponseView, colors: Palette): string {
 
 export function verboseResponseHeaders(ctx: ResponseView, colors: Palette): string {
   return ctx.response ? `${headerLines(ctx.response.headers, colors, ctx.redact).join('\n')}\n\n` : '';
+}
+
+/** The trailer fields sent after the body (HTTP/1.1 chunked, HTTP/2), shown and masked as headers are, under a `trailers:` line. */
+export function verboseTrailers(ctx: RequestView, colors: Palette): string {
+  return `${colors.dim('trailers:')}\n${headerLines(ctx.response?.trailers ?? {}, colors, ctx.redact).join('\n')}\n`;
 }
