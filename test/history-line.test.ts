@@ -100,6 +100,30 @@ describe('a history line', () => {
     expectLine(lines[2], { ...summary, durationMs: null, size: 0, request: { headers: {}, size: 0 } });
   });
 
+  test('holds what a terminal or a line reader acts on only as \\u escapes — DEL, C1 controls, bidi controls, U+2028/U+2029 — and reads back the same', () => {
+    // JSON.stringify leaves them raw: `cat` of the file ran a server's 8-bit CSI (U+009B), and Python's splitlines cut a line at U+2028.
+    const hostile = 'a\u009b2J\u0085b\u007fc\u202eevil\u2066d\u2028e\u2029f';
+    const at = target('controls');
+    const exchange: RecordedExchange = {
+      startedAt: STARTED,
+      durationMs: 1,
+      file: '/abs/f.http',
+      name: `n ${hostile}`,
+      line: 1,
+      method: 'POST',
+      url: 'http://h.test/',
+      requestHeaders: {},
+      requestBody: hostile,
+      requestSize: Buffer.byteLength(hostile),
+      response: { status: 200, statusText: `OK ${hostile}`, headers: { 'x-csi': hostile }, trailers: { 'x-t': hostile }, body: Buffer.from(hostile), size: Buffer.byteLength(hostile) },
+    };
+    const [line] = written(at, [exchange]);
+    expect(line).not.toMatch(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(line).toContain('a\\u009b2J\\u0085b\\u007fc\\u202eevil\\u2066d\\u2028e\\u2029f');
+    const entry = JSON.parse(line ?? '') as { name: string; request: { body: string }; response: { statusText: string; headers: Record<string, string>; trailers: Record<string, string>; body: string } };
+    expect([entry.name, entry.request.body, entry.response.statusText, entry.response.headers['x-csi'], entry.response.trailers['x-t'], entry.response.body]).toEqual([`n ${hostile}`, hostile, `OK ${hostile}`, hostile, hostile, hostile]);
+  });
+
   test('lines longer than the write buffer and thousands of lines come out whole, each ending with "end":true', () => {
     const at = target('many');
     const controls = '\u0001'.repeat(HISTORY_BODY_LIMIT); // 6 bytes each when escaped: a 384 KiB line

@@ -4,8 +4,14 @@
  * anything, where an encoder of our own ran in the interpreter (issue 23: 3 × the time of
  * `JSON.stringify` for a batch of 500 lines). The keys go in the order of `HistoryEntry` — the
  * summary first, `"end":true` last (readers rely on both: `read.ts`).
+ *
+ * What a hostile server sent stays in the file only as `\u` escapes where `cat`, `tail -f` or a
+ * line-based tool would act on it: `JSON.stringify` escapes C0 controls (ESC too) but writes DEL,
+ * C1 controls (U+009B is a terminal's CSI), bidi overrides and U+2028/U+2029 (line ends to
+ * Python's `splitlines`, among others) as they are. Escaped, every reader gets the same value back.
  */
 import { displayHeaderValue, displayUrl, type HeaderKinds } from '../core/mask.js';
+import { visibleJson } from '../report/render/visible.js';
 import { maskSecretFields } from '../core/mask-fields.js';
 import { HISTORY_BODY_LIMIT, type HistoryCut, type HistoryEntry, type HistoryTarget, type RecordedExchange, type StoredBody } from './entry.js';
 
@@ -19,6 +25,9 @@ export interface LineContext {
   /** A masked text that the recorder cut, without the beginning of a secret split by the cut (`cut-end.ts`). */
   cutEnd: (text: string) => string;
 }
+
+/** U+2028 and U+2029: valid raw in JSON text, but line ends to readers that split lines as Unicode does (Python's `splitlines`). */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** 12 hex digits: enough that a project's history never repeats one (not a secret: Math.random will do). */
 const newId = (): string => Math.floor(Math.random() * 0x1000000000000).toString(16).padStart(12, '0');
@@ -59,7 +68,7 @@ export function entryLine(exchange: RecordedExchange, file: string, { target, sc
   const { profilesFile, environment } = target;
   if (profilesFile !== undefined || environment !== undefined) entry.sentWith = { profilesFile, environment };
   entry.end = true;
-  return JSON.stringify(entry);
+  return visibleJson(JSON.stringify(entry)).replace(LINE_SEPARATORS, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
 }
 
 /** `"cut"` with its keys in the order of `HistoryCut`, whatever order they were set in. */
