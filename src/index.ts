@@ -24,6 +24,7 @@ export type {
   VariableResolver,
   HttpClient,
   HttpRequest,
+  FileBody,
   SourceLocation,
 } from './core/model.js';
 export type { Reporter, ReportFeed, BodyPart, EventPart, StreamEndPart, RequestOutcome, RunSummary } from './report/reporter.js';

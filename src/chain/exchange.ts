@@ -23,7 +23,10 @@ export interface Exchange {
 
 export function exchangeOf(spec: RequestSpec, response: ResponseInfo, body: Buffer | undefined, durationMs: number): Exchange {
   const request: Exchange['request'] = { method: spec.method, url: spec.url, headers: spec.headers };
-  if (spec.body !== undefined) request.body = typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8');
+  const file = spec.bodyFile?.stillBodyOf(spec);
+  // A large file sent as it is read is read again only when a reference asks for it (and only while unchanged).
+  if (file) Object.defineProperty(request, 'body', { get: () => file.text(), enumerable: true });
+  else if (spec.body !== undefined) request.body = typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8');
   return {
     name: spec.name,
     request,

@@ -92,7 +92,8 @@ export function scriptData(raw: NonNullable<ChainState['raw']>, sent: RequestSpe
     return fieldLines(value).map((line, i): [string, string, string] => [name, written[i] ?? line, line]);
   });
   const data: ScriptData = {
-    request: { method: sent.method, url: raw.url, urlResolved: sent.url, body: bodyText(raw.body), bodyResolved: bodyText(sent.body), headers },
+    // A large file sent as it is read: its text read again for the script, as it was sent (refused if it changed since).
+    request: { method: sent.method, url: raw.url, urlResolved: sent.url, body: bodyText(raw.body), bodyResolved: sent.bodyFile?.stillBodyOf(sent)?.text() ?? bodyText(sent.body), headers },
     response: null,
   };
   if (exchange) {

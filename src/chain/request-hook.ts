@@ -57,7 +57,7 @@ async function transform(ctx: RequestContext): Promise<void> {
   const hooks = ctx.spec.chain?.scripts?.filter((script) => script.phase === 'request') ?? [];
   const first = hooks[0];
   if (first === undefined) return;
-  if ((ctx.spec.bodyParts?.length ?? 0) > 0 || Buffer.isBuffer(ctx.spec.body)) refuse(ctx, first, 'the body includes files or bytes (httpyac hands the hook a Buffer)');
+  if ((ctx.spec.bodyParts?.length ?? 0) > 0 || ctx.spec.bodyFile?.stillBodyOf(ctx.spec) !== undefined || Buffer.isBuffer(ctx.spec.body)) refuse(ctx, first, 'the body includes files or bytes (httpyac hands the hook a Buffer)');
   if (ctx.spec.annotations.protocol?.toLowerCase() === 'graphql') refuse(ctx, first, 'a GraphQL request (httpyac runs the hook before or after building its JSON by where it stands)');
   // httpyac's order: the file's hooks (global blocks) first, then the request's own, each on what the one before left.
   for (const hook of hooks) await runHook(ctx, hook);

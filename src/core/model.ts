@@ -7,10 +7,11 @@
  */
 import type { RequestHeaders } from './headers.js';
 import type { TlsSettings } from './tls-settings.js';
+import type { FileBody } from './run-model.js';
 
 export type { TlsSettings, TlsConnectionOptions } from './tls-settings.js';
 export type { Profile, ProfileVariable, OAuthSettings, AuthSettings } from './profile-model.js';
-export type { RunOptions, ResponseInfo, HttpRequest, HttpClient, StreamEvent, Session, OutputSink, VariableResolver } from './run-model.js';
+export type { RunOptions, ResponseInfo, HttpRequest, HttpClient, FileBody, StreamEvent, Session, OutputSink, VariableResolver } from './run-model.js';
 
 /** Where a value came from, for errors that point at the user's text. */
 export interface SourceLocation {
@@ -85,6 +86,14 @@ export interface RequestSpec {
    * `substitute` reads the files (relative to the request file) into `body`.
    */
   bodyParts?: BodyPart[];
+  /**
+   * From `substitute` on, when the body is one file included as it is (`< ./big.bin`) larger
+   * than 1 MiB: that file, sent from the disk as the request goes out. `body` then reads it whole
+   * the first time a stage reads `body` (the request sends those bytes), and a stage that sets
+   * `body` replaces it; either way `bodyFile` goes. Read it with `bodyFile?.stillBodyOf(spec)`,
+   * before `body`, to keep the file unread (docs/plugins.md).
+   */
+  bodyFile?: FileBody;
   /** Line ending of the body on the wire: `crlf` for multipart bodies (RFC 7578). */
   bodyLineEnding?: 'crlf';
   /** File variables (`@name = value`) defined above this request, later definitions winning. */

@@ -3,7 +3,7 @@
  * HTTP client, and the response once there is one.
  */
 import type { Agent } from 'node:http';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import type { RequestHeaders } from './headers.js';
 import type { TlsConnectionOptions } from './tls-settings.js';
 
@@ -105,12 +105,38 @@ export interface ResponseInfo {
   cookieSent?: string;
 }
 
+/**
+ * A request body sent from its file as it goes out, never held whole: a file included as it is
+ * (`< ./big.bin`, `reqflow send -d @big.bin`) and larger than 1 MiB (`RequestSpec.bodyFile`).
+ * Each send opens the file again and sends it only while it is the file that was resolved (its
+ * size, time and identity): one that changed is refused, exit 2 naming it.
+ */
+export interface FileBody {
+  /** The path as the request writes it, templates resolved (`./big.bin`): what messages and the history name. */
+  readonly shown: string;
+  /** The absolute path. */
+  readonly path: string;
+  /** Its size when the request was resolved: the `Content-Length` sent. */
+  readonly byteLength: number;
+  /** What `-v`, reports and the UI show in its place: `<file ./big.bin, 1073741824 bytes>`. */
+  readonly placeholder: string;
+  /** This file while it is still `spec`'s body (no stage has read, replaced or removed `spec.body`), else undefined. */
+  stillBodyOf(spec: object): FileBody | undefined;
+  /** Resolves while the file is the one resolved, else fails (exit 2 naming it): looked at before an HTTP/2 stream opens (its head goes out at once), so that a changed file is refused with nothing sent. */
+  unchanged(): Promise<void>;
+  /** Sends the file into `destination` and ends it, or destroys it with the error (exit 2 naming the file) when the file changed or cannot be read. Once per send. */
+  writeTo(destination: Writable): void;
+  /** The file's text (UTF-8), read whole now, while it is still the file that was sent (exit 2 otherwise): a reference to the request's body, a script. */
+  text(): string;
+}
+
 /** What a plugin passes to `ctx.http.send`. */
 export interface HttpRequest {
   method: string;
   url: string;
   headers: RequestHeaders;
-  body?: string | Buffer;
+  /** A {@link FileBody} (`spec.bodyFile`) is sent from its file, opened again for each send. */
+  body?: string | Buffer | FileBody;
   /** Defaults to the request's `ctx.tlsOptions`. */
   tlsOptions?: TlsConnectionOptions;
   /** Streaming responses: no time-out between chunks once the headers are in. */

@@ -57,7 +57,7 @@ export function entryLine(exchange: RecordedExchange, file: string, { target, sc
     entry.error = { message: cut?.error !== undefined ? cutEnd(message) : message, exitCode: error.exitCode };
   }
   if (cut) entry.cut = inOrder(cut);
-  entry.request = { headers: shownHeaders(exchange.requestHeaders, scrub, kinds, cut?.request, cutEnd), size: exchange.requestSize, ...storedBody(exchange.requestBody, exchange.requestSize, scrub) };
+  entry.request = { headers: shownHeaders(exchange.requestHeaders, scrub, kinds, cut?.request, cutEnd), size: exchange.requestSize, ...(exchange.requestFile !== undefined ? { file: scrub(exchange.requestFile) } : storedBody(exchange.requestBody, exchange.requestSize, scrub)) };
   if (response) {
     // A sender that set no status text (typed as set, but it happens): the key is left out.
     const { statusText } = response;

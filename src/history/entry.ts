@@ -48,6 +48,8 @@ export interface RecordedExchange {
   requestHeaders: RequestHeaders;
   /** At most {@link HISTORY_BODY_LIMIT} bytes. */
   requestBody?: string | Buffer;
+  /** Instead of `requestBody`: the body was this file, sent from the disk (its path as the request writes it); its bytes are not kept. */
+  requestFile?: string;
   requestSize: number;
   response?: {
     status: number;
@@ -71,6 +73,8 @@ export interface StoredBody {
   cut?: true;
   /** Bytes that are not text (images, archives) are not kept. */
   binary?: true;
+  /** A request body sent from a file larger than 1 MiB: the file's path as the request writes it; its bytes are not kept. */
+  file?: string;
 }
 
 /**

@@ -21,6 +21,7 @@ export const historyPlugin: Plugin = {
       const { spec, response } = ctx;
       // JetBrains' `# @no-log`: the request is kept out of the history.
       if (spec.annotations['no-log'] !== undefined) return;
+      const file = spec.bodyFile?.stillBodyOf(spec); // sent from its file: named, not read
       const exchange: RecordedExchange = {
         startedAt: ctx.timing.startedAt,
         durationMs: ctx.timing.durationMs,
@@ -30,9 +31,10 @@ export const historyPlugin: Plugin = {
         method: spec.method,
         url: spec.url,
         requestHeaders: spec.headers,
-        requestSize: spec.body === undefined ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.length,
+        requestSize: file ? file.byteLength : spec.body === undefined ? 0 : typeof spec.body === 'string' ? Buffer.byteLength(spec.body) : spec.body.length,
       };
-      if (spec.body !== undefined) exchange.requestBody = bodyToKeep(spec.body);
+      if (file) exchange.requestFile = file.shown;
+      else if (spec.body !== undefined) exchange.requestBody = bodyToKeep(spec.body);
       if (response) {
         // Trailers are bounded by the transport (16 KiB over HTTP/1.1, the header list's 64 KiB over HTTP/2): within the history's limits, never cut.
         exchange.response = { status: response.status, statusText: response.statusText, headers: response.headers, trailers: response.trailers, size: response.size };

@@ -1,4 +1,5 @@
 /** `reqflow history show ID`: one exchange as it was kept — request, response, secrets masked. */
+import { fileBodyPlaceholder } from '../core/file-body.js';
 import { SecretRegistry } from '../core/mask.js';
 import { shownPath } from '../core/resolve-path.js';
 import { visibleJson, visibleText } from '../report/render/visible.js';
@@ -21,6 +22,7 @@ function headerLines(headers: Record<string, string | string[]>): string[] {
 
 function bodyLines(body: StoredBody, size: number): string[] {
   if (body.binary) return ['', `[${size} bytes of binary data, not kept]`];
+  if (body.file !== undefined) return ['', fileBodyPlaceholder(body.file, size)];
   if (body.body === undefined) return [];
   return ['', body.body, ...(body.cut ? [`… (cut: the first 64 KiB of ${size} bytes)`] : [])];
 }

@@ -88,7 +88,9 @@ export async function runRequest(spec: RequestSpec, file: string, run: RunServic
     step = runStep('transform', ctx, registry); // body and headers for the wire (GraphQL JSON)
     if (step) await step;
     // So is a value the request writes under a secret-looking name (`?api_key=`, `"password":`): masked wherever it turns up again.
-    if (ctx.spec.body !== undefined || ctx.spec.url.includes('?') || ctx.spec.url.includes('@')) learnRequestSecrets(run.secrets, ctx.spec.url, ctx.spec.body);
+    // A body sent from its file is past what is scanned (it stays unread).
+    const body = ctx.spec.bodyFile?.stillBodyOf(ctx.spec) ? undefined : ctx.spec.body;
+    if (body !== undefined || ctx.spec.url.includes('?') || ctx.spec.url.includes('@')) learnRequestSecrets(run.secrets, ctx.spec.url, body);
     if (run.options.dryRun) {
       // --dry-run: the request as it would go out, and nothing sent.
       const { dryRunText } = await import('../report/dry-run.js'); // only a dry run prints requests

@@ -78,9 +78,16 @@ function textBytes(bytes: Buffer, shown: Shown): Buffer {
   return text === undefined ? bytes : Buffer.from(shown.text(text), 'utf8');
 }
 
-/** How the body reaches curl: an argument, a file curl reads, or a pipe (`prefix | curl … --data-binary @-`). */
-function bodyArgument(request: OutgoingRequest, shown: Shown): { prefix?: string; argument: string } | undefined {
-  const { body, pieces } = request;
+/**
+ * How the body reaches curl: an argument, a file curl reads, or a pipe (`prefix | curl … --data-binary @-`);
+ * `method`: the one curl sends with it unless told (`-T` puts).
+ */
+function bodyArgument(request: OutgoingRequest, shown: Shown, uploadable: boolean): { prefix?: string; argument: string; method?: string } | undefined {
+  const { body, pieces, file } = request;
+  // A large file: `-T` streams it as reqflow does (`--data-binary @` reads it whole, and curl 7.88 refuses 1 GiB:
+  // "out of memory"), with its size as Content-Length — where curl would not add the file's name to the URL.
+  if (file && uploadable) return { argument: `-T ${shellQuote(file.path)}`, method: 'PUT' };
+  if (file) return { argument: `--data-binary ${shellQuote(`@${file.path}`)}` };
   if (body === undefined) return undefined;
   if (pieces && pieces.some((piece) => piece.file !== undefined)) {
     if (pieces.length === 1) return { argument: `--data-binary ${shellQuote(`@${(pieces[0] as BodyPiece).file}`)}` };
@@ -117,11 +124,17 @@ function versionFlag(request: OutgoingRequest, url: URL): string | undefined {
 export function asCurl(request: OutgoingRequest, shown: Shown): string {
   const url = parseRequestUrl(request.url); // what cannot be sent is not printed as a command either
   refuseCredentialsOnRedirects(request);
-  const body = bodyArgument(request, shown);
+  // The target as reqflow sends it (dot segments, `%2e`, quotes kept: request-target.ts), which curl
+  // sends as given only with --path-as-is, and with brackets and braces only with -g (no globbing).
+  const target = requestTarget(request.url, url);
+  const userinfo = url.username === '' && url.password === '' ? '' : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
+  const printed = `${url.protocol}//${userinfo}${url.host}${target}`;
+  // curl -T adds the file's name to a URL whose path ends in `/` (curl 8), or which ends in `/` (7.88 looks past the `?`).
+  const body = bodyArgument(request, shown, !printed.endsWith('/') && !(target.split('?')[0] as string).endsWith('/'));
   const options: string[] = [];
   const method = request.method;
   if (method === 'HEAD' && body === undefined) options.push('--head'); // -X HEAD would wait for a body
-  else if (method !== (body === undefined ? 'GET' : 'POST')) options.push(`-X ${shellQuote(method)}`);
+  else if (method !== (body === undefined ? 'GET' : (body.method ?? 'POST'))) options.push(`-X ${shellQuote(method)}`);
   const version = versionFlag(request, url);
   if (version) options.push(version);
   if (request.followRedirects) options.push(`-L --max-redirs ${MAX_REDIRECTS}`);
@@ -144,15 +157,10 @@ export function asCurl(request: OutgoingRequest, shown: Shown): string {
   if (body !== undefined) {
     // curl would add a form Content-Type and, for a larger body, Expect: 100-continue; reqflow sends neither.
     if (!hasHeader(request.headers, 'content-type')) options.push(`-H ${shellQuote('Content-Type:')}`);
-    const length = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? 0);
+    const length = typeof request.body === 'string' ? Buffer.byteLength(request.body) : (request.body?.length ?? request.file?.byteLength ?? 0);
     if (length > CURL_EXPECT_THRESHOLD && !hasHeader(request.headers, 'expect')) options.push(`-H ${shellQuote('Expect:')}`);
     options.push(body.argument);
   } else if (!NO_BODY_FRAMING.has(method) && !hasHeader(request.headers, 'content-length')) options.push(`-H ${shellQuote('Content-Length: 0')}`);
-  // The target as reqflow sends it (dot segments, `%2e`, quotes kept: request-target.ts), which curl
-  // sends as given only with --path-as-is, and with brackets and braces only with -g (no globbing).
-  const target = requestTarget(request.url, url);
-  const userinfo = url.username === '' && url.password === '' ? '' : `${url.username}${url.password === '' ? '' : `:${url.password}`}@`;
-  const printed = `${url.protocol}//${userinfo}${url.host}${target}`;
   if (/(^|\/)(\.|%2e){1,2}(\/|\?|$)/i.test(target.split('?')[0] as string)) options.unshift('--path-as-is');
   if (/[[\]{}]/.test(printed)) options.unshift('-g');
   const command = [`${body?.prefix ? `${body.prefix} | ` : ''}curl ${shellQuote(shown.url(printed))}`, ...options.map((option) => `  ${option}`)];

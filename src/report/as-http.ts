@@ -68,7 +68,9 @@ function piecesText(request: OutgoingRequest, pieces: readonly BodyPiece[], show
 }
 
 function bodyText(request: OutgoingRequest, shown: Shown, show: Show, multipartExport: boolean): string | undefined {
-  const { body } = request;
+  const { body, file } = request;
+  // A large file sent as it is read: its include, as a binary file piece is written (the block sends the same bytes).
+  if (file) return `< ${show.line(file.path)}`;
   if (body === undefined || body.length === 0) return undefined;
   if (typeof body === 'string') {
     if (multipartExport && hasBareLf(body)) refuseBareLf(request);

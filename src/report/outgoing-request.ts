@@ -9,7 +9,7 @@ import { checkHeaderFields } from '../core/http/header-fields.js';
 import type { Http2Mode } from '../core/http/http2.js';
 import type { ProxyRules } from '../core/http/proxy.js';
 import { withDefaultHeaders } from '../core/http/send.js';
-import type { BodyPiece, TlsSettings } from '../core/model.js';
+import type { BodyPiece, FileBody, TlsSettings } from '../core/model.js';
 import type { SecretRegistry } from '../core/mask.js';
 import { isCredentialHeader } from '../core/request-secrets.js';
 import { requestSettings } from '../core/request-settings.js';
@@ -29,6 +29,8 @@ export interface OutgoingRequest {
   body?: string | Buffer;
   /** The body's pieces when it includes files (`< ./file`): which bytes are which file. */
   pieces?: readonly BodyPiece[];
+  /** Instead of `body`: a large file sent as it is read (`< ./big.bin`), named and never read here. */
+  file?: FileBody;
   /** `require`: the request line says HTTP/2; `prefer`: --http2 or the profile; `never`: the request line says HTTP/1.1. */
   http2?: Http2Mode | 'never';
   followRedirects: boolean;
@@ -71,9 +73,10 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
   const url = parsedUrl(spec.url);
   const settings = requestSettings(spec, ctx.options, ctx.profile);
   const headers: RequestHeaders = { ...spec.headers };
+  const file = spec.bodyFile?.stillBodyOf(spec);
   // What the send stage would refuse is refused here too, as it would be: printed, a value with a line break would read as two headers.
   // The jar's cookie is a server's bytes, sent back as they came (src/core/http/send.ts): not the request's to check.
-  if (url) checkHeaderFields(spec.method, url, headers, spec.body);
+  if (url) checkHeaderFields(spec.method, url, headers, file ?? spec.body);
   // The jar's cookies go out unless the request writes its own Cookie (src/core/http/send.ts).
   if (url && run.cookies && spec.annotations['no-cookie-jar'] === undefined && !hasHeader(headers, 'cookie')) {
     const cookie = await run.cookies.header(url.href);
@@ -95,7 +98,8 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
     tls: ctx.tls,
     directDespiteEnvironment: proxy === undefined && PROXY_VARIABLES.some((name) => Boolean(env[name] || env[name.toUpperCase()])),
   };
-  if (spec.body !== undefined) request.body = spec.body;
+  if (file) request.file = file;
+  else if (spec.body !== undefined) request.body = spec.body;
   if (ctx.bodyPieces && ctx.bodyPieces.body === spec.body) request.pieces = ctx.bodyPieces.pieces;
   if (settings.http2 !== undefined) request.http2 = settings.http2;
   if (settings.maxTimeMs !== undefined) request.maxTimeMs = settings.maxTimeMs;

@@ -59,7 +59,7 @@ function resultOf(outcome: RequestOutcome, ctx: RequestView): RequestResult {
   if (response) result.status = response.status;
   if (outcome.error) result.error = { message: ctx.redact(outcome.error.message), exitCode: outcome.error.exitCode, ...(outcome.error.hint ? { hint: ctx.redact(outcome.error.hint) } : {}) };
   if (outcome.exitCode !== 0) {
-    const requestBody = cut(sent.body, ctx.redact);
+    const requestBody = cut(sent.bodyFile?.stillBodyOf(sent)?.placeholder ?? sent.body, ctx.redact); // a large file named, not read
     result.exchange = { request: { headers: displayHeaders(sent.headers, ctx.redact), ...(requestBody !== undefined ? { body: requestBody } : {}) } };
     if (response) {
       const responseBody = cut(response.body, ctx.redact);

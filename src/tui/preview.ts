@@ -79,6 +79,8 @@ export function sentRequest(spec: RequestSpec, secrets: SecretRegistry): Request
     unresolved: [],
     deferred: [],
   };
-  if (spec.body !== undefined) preview.body = secrets.scrub(typeof spec.body === 'string' ? spec.body : spec.body.toString('utf8'));
+  // A large file sent as it is read is named, not read.
+  const body = spec.bodyFile?.stillBodyOf(spec)?.placeholder ?? spec.body;
+  if (body !== undefined) preview.body = secrets.scrub(typeof body === 'string' ? body : body.toString('utf8'));
   return preview;
 }

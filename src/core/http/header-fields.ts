@@ -17,7 +17,7 @@ import type { OutgoingRequest } from './outgoing-request.js';
  * `Content-Length` must be the length of the body that goes out: another would make the server
  * read part of the body as the next request, or wait for bytes that never come.
  */
-export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>, body?: string | Uint8Array): void {
+export function checkHeaderFields(method: string, url: URL, headers: Readonly<RequestHeaders>, body?: string | { readonly byteLength: number }): void {
   // CONNECT asks for a tunnel, answered outside HTTP's request–response: it would end the run as if nothing were asked.
   if (method === 'CONNECT') throw new UsageError(`CONNECT ${maskUrl(url.href)}: reqflow sends requests, and CONNECT opens a tunnel`, { hint: 'to go through a proxy, give it with --proxy (or the profile\'s "proxy"); reqflow proxy records one', atRequest: true });
   let framing = 0; // 1: Content-Length written, 2: Transfer-Encoding written
@@ -47,7 +47,7 @@ export function checkHeaderFields(method: string, url: URL, headers: Readonly<Re
 }
 
 /** A written `Content-Length`, each of its lines, against the body's length in bytes. */
-function checkLength(method: string, url: URL, name: string, value: HeaderValue, body: string | Uint8Array | undefined): void {
+function checkLength(method: string, url: URL, name: string, value: HeaderValue, body: string | { readonly byteLength: number } | undefined): void {
   const length = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   for (const line of fieldLines(value)) {
     if (line.trim() === String(length)) continue;
@@ -75,7 +75,7 @@ function refusal(method: string, url: URL, name: string, what: string, hint = SY
 /** The request's headers with the jar's `Cookie`, and `Content-Length` for a body (unless written). */
 export function headersToSend(request: OutgoingRequest): RequestHeaders {
   // A written Transfer-Encoding: chunked frames the body itself (Node chunk-encodes it), with no length beside it.
-  const length = request.body === undefined || hasHeader(request.headers, 'content-length') || hasHeader(request.headers, 'transfer-encoding') ? undefined : String(Buffer.byteLength(request.body));
+  const length = request.body === undefined || hasHeader(request.headers, 'content-length') || hasHeader(request.headers, 'transfer-encoding') ? undefined : String(typeof request.body === 'string' ? Buffer.byteLength(request.body) : request.body.byteLength);
   if (length === undefined && request.cookie === undefined) return request.headers; // Node copies them: no copy of ours
   const headers = { ...request.headers };
   if (request.cookie !== undefined) headers.Cookie = request.cookie;

@@ -45,6 +45,8 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
   if (request.abort?.signal.aborted) throw cancelled();
   const target = errorTarget(request, url);
+  // A large file body is looked at first: the request's head goes out as the stream opens, and a file that changed is refused with nothing sent.
+  if (typeof request.body === 'object' && 'unchanged' in request.body) await request.body.unchanged();
   let exchange;
   try {
     exchange = http2Request(

@@ -13,7 +13,7 @@ import { NetworkError } from '../errors/index.js';
 import { fieldValue, type RequestHeaders } from '../headers.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { interimFlood } from './interim-flood.js';
-import type { TlsConnectionOptions } from '../model.js';
+import type { FileBody, TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
 import { watchSilence } from './silence-watch.js';
@@ -192,7 +192,8 @@ export interface Http2Exchange {
 
 export interface Http2Send {
   headers: OutgoingHttpHeaders;
-  body?: string | Buffer;
+  /** A file body is written as it is read (core/file-body.ts). */
+  body?: string | Buffer | FileBody;
   /** Each silence, before and after the head, may last this long. */
   timeoutMs: number;
   /** A stream (SSE): no time-out once the head is in. */
@@ -250,7 +251,10 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
       });
     });
   });
-  if (send.body !== undefined) stream.end(send.body);
+  if (send.body !== undefined) {
+    if (typeof send.body === 'object' && 'writeTo' in send.body) send.body.writeTo(stream);
+    else stream.end(send.body);
+  }
   return {
     response,
     cancel(error) {

@@ -160,6 +160,8 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
       resolvePromise(fromIncomingMessage(res, () => framingError, () => socketError));
     });
     if (request.body === undefined) req.end();
+    // A large file, as it is read; one that changed is refused before its first bytes, and so before the head (Node sends it with them).
+    else if (typeof request.body === 'object' && 'writeTo' in request.body) request.body.writeTo(req);
     // Node writes the head in Latin-1, but beside a string body in UTF-8: a jar's cookie with a
     // byte past ASCII would go back as two. With the body as bytes the head stays Latin-1.
     else req.end(typeof request.body === 'string' && request.cookie !== undefined && /[^\0-\x7f]/.test(request.cookie) ? Buffer.from(request.body) : request.body);

@@ -1,7 +1,7 @@
 /** A request as the HTTP client sends it: what it says, and the hooks each hop tells. */
 import type { AbortHooks } from '../abort-hooks.js';
 import type { RequestHeaders } from '../headers.js';
-import type { TlsConnectionOptions } from '../model.js';
+import type { FileBody, TlsConnectionOptions } from '../model.js';
 import type { CookieStore } from './cookie-jar.js';
 import type { Http2Mode } from './http2.js';
 import type { ProxyRules } from './proxy.js';
@@ -12,7 +12,8 @@ export interface OutgoingRequest {
   /** `OPTIONS *`: the target is `*` (not on a redirect: requestTarget). */
   asteriskForm?: boolean;
   headers: RequestHeaders;
-  body?: string | Buffer;
+  /** A file body is opened again by each hop (a redirect's, a resend's). */
+  body?: string | Buffer | FileBody;
   /** TLS verification cannot be turned off for this request (an OAuth endpoint): its errors never suggest it. */
   verifyAlways?: true;
   tls: TlsConnectionOptions;

@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { UsageError, fileErrorWords } from '../errors/index.js';
+import type { DiskFileBody } from '../file-body.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import type { BodyPart, BodyPiece, RequestSpec, VariableResolver } from '../model.js';
 import { notAFile } from '../not-a-file.js';
@@ -13,9 +15,9 @@ function decode(bytes: Buffer, encoding: string, where: string): string {
   }
 }
 
-async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<Buffer> {
+/** An included file's bytes (`path`: its path resolved); a `<@` file's as text, its templates resolved. */
+async function readPart(part: Extract<BodyPart, { kind: 'file' }>, path: string, spec: RequestSpec, variables: VariableResolver): Promise<Buffer> {
   const where = `(${spec.source.file}:${part.line})`;
-  const path = resolvePath(await variables.expand(part.path), baseDir);
   const kind = notAFile(path);
   if (kind) throw new UsageError(`cannot read the body file ${part.path} ${where}: it is ${kind}, not a file`, { hint: 'a device such as /dev/zero never ends, nor does a pipe no one writes to: save the bytes to a file' });
   let bytes: Buffer;
@@ -32,15 +34,51 @@ async function readPart(part: Extract<BodyPart, { kind: 'file' }>, spec: Request
   return Buffer.from(await variables.expand(decode(bytes, part.encoding || 'utf-8', where)), 'utf8');
 }
 
-/** The pieces of a body with file includes (relative to the request file), read and resolved. */
-export async function resolveBodyPieces(parts: readonly BodyPart[], spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<BodyPiece[]> {
+/**
+ * A body that is one file included as it is (`< ./big.bin`), larger than this, is sent from the
+ * disk as it goes out (core/file-body.ts): never read whole. The same 1 MiB past which a body is
+ * not scanned for credentials (request-secrets.ts), so streaming one changes nothing there.
+ */
+const STREAMED_BODY_BYTES = 1024 * 1024;
+
+/** The include sent from its file: a regular file past 1 MiB; else undefined (read, whose errors say what is wrong). */
+async function streamedFile(part: Extract<BodyPart, { kind: 'file' }>, path: string, shown: string, spec: RequestSpec): Promise<DiskFileBody | undefined> {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (!stat.isFile() || stat.size <= STREAMED_BODY_BYTES) return undefined;
+  const { DiskFileBody } = await import('../file-body.js');
+  return new DiskFileBody(path, shown, `(${spec.source.file}:${part.line})`, stat);
+}
+
+/**
+ * The pieces of a body with file includes (relative to the request file), read and resolved, each
+ * path's templates once. `streams`: a body that is one file included as it is, past 1 MiB, comes
+ * back as that file, unread.
+ */
+async function piecesOrFile(parts: readonly BodyPart[], spec: RequestSpec, baseDir: string, variables: VariableResolver, streams: boolean): Promise<BodyPiece[] | DiskFileBody> {
   const pieces: BodyPiece[] = [];
   for (const part of parts) {
-    if (part.kind === 'text') pieces.push({ bytes: Buffer.from(await variables.expand(part.text), 'utf8') });
-    else if (part.substitute) pieces.push({ bytes: await readPart(part, spec, baseDir, variables) });
-    else pieces.push({ bytes: await readPart(part, spec, baseDir, variables), file: resolvePath(await variables.expand(part.path), baseDir) });
+    if (part.kind === 'text') {
+      pieces.push({ bytes: Buffer.from(await variables.expand(part.text), 'utf8') });
+      continue;
+    }
+    const shown = await variables.expand(part.path);
+    const path = resolvePath(shown, baseDir);
+    const file = streams && parts.length === 1 && !part.substitute ? await streamedFile(part, path, shown, spec) : undefined;
+    if (file) return file;
+    const bytes = await readPart(part, path, spec, variables);
+    pieces.push(part.substitute ? { bytes } : { bytes, file: path });
   }
   return pieces;
+}
+
+/** A request's body of parts as it goes out: the file it is sent from (see {@link piecesOrFile}), or its pieces. */
+export function resolveRequestBody(parts: readonly BodyPart[], spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<BodyPiece[] | DiskFileBody> {
+  return piecesOrFile(parts, spec, baseDir, variables, true);
 }
 
 /**
@@ -49,5 +87,6 @@ export async function resolveBodyPieces(parts: readonly BodyPart[], spec: Reques
  */
 export async function resolveBody(spec: RequestSpec, baseDir: string, variables: VariableResolver): Promise<string | Buffer | undefined> {
   if (!spec.bodyParts) return typeof spec.body === 'string' ? variables.expand(spec.body) : spec.body;
-  return Buffer.concat((await resolveBodyPieces(spec.bodyParts, spec, baseDir, variables)).map((piece) => piece.bytes));
+  // A WebSocket message: bytes in memory, whatever the file's size.
+  return Buffer.concat(((await piecesOrFile(spec.bodyParts, spec, baseDir, variables, false)) as BodyPiece[]).map((piece) => piece.bytes));
 }

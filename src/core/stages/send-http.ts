@@ -6,7 +6,8 @@ export const sendHttpPlugin: Plugin = {
   name: 'core-http',
   stages: {
     send: (ctx) => {
-      const { method, url, headers, body } = ctx.spec;
+      const { method, url, headers } = ctx.spec;
+      const body = ctx.spec.bodyFile?.stillBodyOf(ctx.spec) ?? ctx.spec.body; // a large file is sent as it is read
       return ctx.http.send(body !== undefined ? { method, url, headers, body } : { method, url, headers }).then((response) => {
         ctx.response = response;
         if (!mayBeCoded(response.headers)) return undefined;

@@ -4,7 +4,7 @@ import { withDefaultScheme } from '../default-scheme.js';
 import { resolvePath } from '../resolve-path.js';
 import { outsideTemplates } from '../variables.js';
 import { shorthandCredentials } from '../auth-shorthand.js';
-import { resolveBodyPieces } from './request-body.js';
+import { resolveRequestBody } from './request-body.js';
 import type { UrlProblem } from './substitute-errors.js';
 import type { Plugin } from '../../pipeline/plugin.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -156,9 +156,13 @@ async function substitute(ctx: RequestContext): Promise<void> {
   const problem = moved === undefined ? (urlProblem(spec.url) ?? fragmentFromValue(written, spec.url)) : { moved };
   if (problem) throw (await wording()).urlError(ctx, written, problem);
   if (spec.bodyParts) {
-    const pieces = await resolveBodyPieces(spec.bodyParts, spec, ctx.baseDir, variables);
-    spec.body = Buffer.concat(pieces.map((piece) => piece.bytes));
-    ctx.bodyPieces = { body: spec.body, pieces };
+    const resolved = await resolveRequestBody(spec.bodyParts, spec, ctx.baseDir, variables);
+    // A large file is sent from the disk as the request goes out (core/file-body.ts).
+    if (!Array.isArray(resolved)) resolved.becomeBodyOf(spec);
+    else {
+      spec.body = Buffer.concat(resolved.map((piece) => piece.bytes));
+      ctx.bodyPieces = { body: spec.body, pieces: resolved };
+    }
   } else if (typeof spec.body === 'string') spec.body = await variables.expand(spec.body);
   delete spec.bodyParts;
   ctx.tls = await mergeTls(ctx);

@@ -33,7 +33,9 @@ async function credentials(ctx: RequestContext): Promise<DigestCredentials> {
 
 function send(ctx: RequestContext, authorization?: string): Promise<ResponseInfo> {
   const headers = { ...ctx.spec.headers, ...(authorization ? { Authorization: authorization } : {}) };
-  return ctx.http.send({ method: ctx.spec.method, url: ctx.spec.url, headers, ...(ctx.spec.body !== undefined ? { body: ctx.spec.body } : {}) });
+  // A large file is sent as it is read: opened again for the answer to the challenge, and sent only if unchanged.
+  const body = ctx.spec.bodyFile?.stillBodyOf(ctx.spec) ?? ctx.spec.body;
+  return ctx.http.send({ method: ctx.spec.method, url: ctx.spec.url, headers, ...(body !== undefined ? { body } : {}) });
 }
 
 const plugin: Plugin = {

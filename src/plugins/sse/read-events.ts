@@ -17,7 +17,8 @@ async function* readEventStream(stream: Readable): AsyncGenerator<StreamEvent> {
  */
 export async function sendForEvents(ctx: RequestContext): Promise<ResponseInfo> {
   const { spec } = ctx;
-  const response = await ctx.http.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(spec.body !== undefined ? { body: spec.body } : {}), streaming: true });
+  const body = spec.bodyFile?.stillBodyOf(spec) ?? spec.body; // a large file is sent as it is read
+  const response = await ctx.http.send({ method: spec.method, url: spec.url, headers: spec.headers, ...(body !== undefined ? { body } : {}), streaming: true });
   if (response.stream && isEventStream(response)) response.events = readEventStream(response.stream);
   return response;
 }

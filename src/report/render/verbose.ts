@@ -22,8 +22,9 @@ const VERBOSE_BODY_LIMIT = 4096;
 /** `-v`: the request as sent (secrets masked), its body (known secret values redacted), then a blank line. */
 export function verboseRequest(ctx: ResponseView, colors: Palette): string {
   const lines = [`${colors.method(visible(ctx.spec.method))} ${visible(displayUrl(ctx.spec.url, ctx.redact))}`, ...headerLines(headersAsSent(ctx.spec.headers, ctx.response?.httpVersion, ctx.response?.cookieSent), colors, ctx.redact)];
-  const raw = ctx.spec.body;
-  // Bytes (a body with files) are shown when they are text; binary bodies are summarised.
+  // A large file sent as it is read is named, not read; other bytes (a body with files) are shown when they are text, binary bodies summarised.
+  const file = ctx.spec.bodyFile?.stillBodyOf(ctx.spec);
+  const raw = file ? file.placeholder : ctx.spec.body;
   const body = raw === undefined || typeof raw === 'string' ? raw : raw.subarray(0, 8000).includes(0) ? `[${raw.length} bytes of binary data]` : raw.toString('utf8');
   if (body !== undefined && body !== '') {
     const shown = body.length > VERBOSE_BODY_LIMIT ? `${body.slice(0, VERBOSE_BODY_LIMIT)}\n${colors.dim(`… ${Buffer.byteLength(body) - Buffer.byteLength(body.slice(0, VERBOSE_BODY_LIMIT))} more bytes`)}` : body;
