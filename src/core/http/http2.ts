@@ -17,6 +17,7 @@ import type { FileBody, TlsConnectionOptions } from '../model.js';
 import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js';
 import type { RawResponse } from './raw-response.js';
 import { watchSilence } from './silence-watch.js';
+import { endSession, watchForEnd } from './http2-ended.js';
 import { openTunnel } from './tunnel.js';
 
 /**
@@ -204,8 +205,9 @@ export interface Http2Send {
 
 /** Sends one request on `session`; `track` counts it among the session's open streams. */
 export function http2Request(session: ClientHttp2Session, send: Http2Send, track: StreamCount): Http2Exchange {
-  track.opened(session);
   const stream: ClientHttp2Stream = session.request(send.headers, { endStream: send.body === undefined });
+  // Counted once it exists: a request Node refuses (a header HTTP/2 cannot carry) throws above.
+  track.opened(session);
   stream.once('close', () => track.closed(session));
   stream.setTimeout(send.timeoutMs);
   const response = new Promise<RawResponse>((resolve, reject) => {
@@ -307,22 +309,38 @@ function checkedBody(stream: ClientHttp2Stream): Readable {
   return body;
 }
 
-/** Open streams per session: a session holds the process open only while one is open. */
+/**
+ * Open streams per session: a session holds the process open only while one is open, and is
+ * watched meanwhile for an end nghttp2 keeps to itself (http2-ended.ts), which fails its streams.
+ */
 class StreamCount {
-  private readonly open = new Map<ClientHttp2Session, number>();
+  private readonly open = new Map<ClientHttp2Session, { streams: number; stopWatch: () => void }>();
+  /**
+   * The event loop emptied while sessions hold it open for their streams: their sockets neither
+   * read nor write, and a session's stops reading only once nghttp2 has ended it — or, closing
+   * after the server's own GOAWAY, once its streams are done (left to the run's guard). That guard
+   * (in-flight.ts) waits a turn before it fails what is left, so these fail in their own words.
+   */
+  private readonly loopEmptied = (): void => {
+    for (const session of [...this.open.keys()]) if (!session.closed) endSession(session);
+  };
 
   opened(session: ClientHttp2Session): void {
-    const n = this.open.get(session) ?? 0;
-    if (n === 0) session.ref();
-    this.open.set(session, n + 1);
+    const count = this.open.get(session);
+    if (count) {
+      count.streams++;
+      return;
+    }
+    session.ref();
+    if (this.open.size === 0) process.on('beforeExit', this.loopEmptied);
+    this.open.set(session, { streams: 1, stopWatch: watchForEnd(session, () => endSession(session)) });
   }
 
   closed(session: ClientHttp2Session): void {
-    const n = (this.open.get(session) ?? 1) - 1;
-    if (n > 0) this.open.set(session, n);
-    else {
-      this.open.delete(session);
-      if (!session.destroyed) session.unref();
-    }
+    const count = this.open.get(session);
+    if (count && --count.streams > 0) return;
+    count?.stopWatch();
+    if (this.open.delete(session) && this.open.size === 0) process.off('beforeExit', this.loopEmptied);
+    if (!session.destroyed) session.unref();
   }
 }

@@ -13,8 +13,14 @@ import type { ResponseInfo } from '../model.js';
 export class InFlight {
   /** How each request under way fails: before its head, its promise; after, its body. */
   private readonly stuck = new Set<() => void>();
+  /**
+   * Those stuck now, a turn later: what another 'beforeExit' listener started settles first, in
+   * its own words (an HTTP/2 session nghttp2 ended, http2.ts) — failing a settled one does
+   * nothing — and a request the run starts meanwhile is not one of them.
+   */
   private readonly failAll = (): void => {
-    for (const fail of [...this.stuck]) fail();
+    const stuck = [...this.stuck];
+    setImmediate(() => stuck.forEach((fail) => fail()));
   };
 
   /** `sent` resolved or rejected as it is, or failed if the loop empties while it (or its body) is under way. */

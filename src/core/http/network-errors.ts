@@ -132,6 +132,12 @@ export function toRequestError(error: unknown, target: Target, timeoutMs: number
     case 'ERR_HTTP2_INVALID_SESSION':
     case 'ERR_HTTP2_STREAM_CANCEL':
       return new NetworkError(`the HTTP/2 connection to ${host} failed: ${message.split('\n')[0]}`, { hint: 'the server closed or broke the connection; -v shows the request', cause: error });
+    case 'REQFLOW_HTTP2_ENDED':
+      // Which error nghttp2 found is in the GOAWAY it wrote, which Node does not show (http2-ended.ts).
+      return new NetworkError(`${target.method} ${target.url.origin}${target.url.pathname}: the HTTP/2 connection to ${host} was ended by a protocol error in what the server sent (nghttp2 closed it with GOAWAY; Node does not say which error)`, {
+        hint: 'a broken or hostile server: a frame HTTP/2 forbids — over the maximum frame size, DATA on stream 0, a header block that does not decode',
+        cause: error,
+      });
     case 'REQFLOW_BAD_STATUS':
       return new NetworkError(`${host} answered with status ${message}: not an HTTP status code (100–999)`, { hint: 'a broken or hostile server: its response cannot be read as a success or a failure', cause: error });
     case 'REQFLOW_AFTER_CODED_END':
