@@ -51,8 +51,8 @@ let eagerSocks: ReturnType<typeof createSocksServer>;
 let eagerSocksPort = 0;
 let silent: NetServer;
 let silentPort = 0;
-/** When `silent` last accepted a connection: by then the CLI has started, however busy the machine. */
-let silentAcceptedAt = 0;
+/** How many connections `silent` has accepted: each test's own says its case is real. */
+let silentAccepted = 0;
 /** What the proxies saw: `CONNECT host:port`, or `GET url` for a forwarded request. */
 const proxied: string[] = [];
 const socksed: string[] = [];
@@ -135,7 +135,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => eagerSocks.listen(0, '127.0.0.1', () => resolve()));
   eagerSocksPort = ((eagerSocks as unknown as { server: NetServer }).server.address() as AddressInfo).port;
   silent = createNetServer((socket) => {
-    silentAcceptedAt = Date.now();
+    silentAccepted += 1;
     socket.on('error', () => undefined);
   });
   silentPort = await listen(silent);
@@ -246,22 +246,30 @@ describe('a server that speaks first: its bytes come in the packet of the proxy\
 });
 
 describe('a connection that never opens ends at the connection time-out (exit 4), and so does the process', () => {
+  /**
+   * Exit 4 from the process itself: the silent server never closes its side and the default
+   * --timeout is 30 s, so a process held by the connection (or a timer) is killed by runCli at 20 s.
+   */
+  const expectEndedByItself = (result: { code: number | null; signal: NodeJS.Signals | null }): void => expect([result.code, result.signal]).toEqual([4, null]);
+
   test.each([
     ['h2c through a CONNECT proxy', 'H2C', 'http'],
     ['TLS through a CONNECT proxy', 'H2', 'http'],
     ['h2c through SOCKS5', 'H2C', 'socks5'],
   ])('%s that never answers', async (_kind, server, scheme) => {
+    const accepted = silentAccepted;
     const result = await run(`# @connection-timeout 500 ms\nGET ${server}/silent HTTP/2\n`, '--proxy', `${scheme}://127.0.0.1:${silentPort}`);
-    expect(result.code).toBe(4);
+    expectEndedByItself(result);
     expect(result.stderr).toMatch(/^reqflow: GET http\S+\/silent: no connection within 500 ms\n/);
-    expect(Date.now() - silentAcceptedAt).toBeLessThan(3000);
+    expect(silentAccepted).toBeGreaterThan(accepted);
   });
 
   test('direct: an https server that never answers the TLS handshake', async () => {
+    const accepted = silentAccepted;
     const result = await run(`# @connection-timeout 500 ms\nGET https://127.0.0.1:${silentPort}/silent HTTP/2\n`);
-    expect(result.code).toBe(4);
+    expectEndedByItself(result);
     expect(result.stderr).toMatch(/no connection within 500 ms/);
-    expect(Date.now() - silentAcceptedAt).toBeLessThan(3000);
+    expect(silentAccepted).toBeGreaterThan(accepted);
   });
 });
 
