@@ -39,9 +39,12 @@ beforeAll(async () => {
       // Every tenth request is a 503; /fail always a 500 (for the k6 checks).
       const status = req.url?.startsWith('/fail') ? 500 : ++seq % 10 === 0 ? 503 : 200;
       setTimeout(() => {
+        // Taken before the answer is written, not in the callback once it is flushed: the span
+        // stays inside the client's own for the request, however late a busy machine runs that callback.
+        const ms = performance.now() - started;
         res.writeHead(status, { 'Content-Type': 'application/json' });
         res.end(JSON.stringify({ ok: status === 200, user: { id: 7 } }), () => {
-          log.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status, ms: performance.now() - started });
+          log.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status, ms });
         });
       }, req.url?.startsWith('/slow') ? LATENCY_MS : 0);
     });
