@@ -98,12 +98,19 @@ describe('J, the query box', () => {
     await h.waitFor(/in hex/);
   });
 
+  /**
+   * How long these waits may take: a hang only. What stopped each search is in its message (the
+   * 300 ms limit — the default would say 5000 ms —, the size limit), and a search slower than
+   * 300 ms fails with "ran past"; no clock is needed to tell them apart.
+   */
+  const HANG_MS = 15_000;
+
   it('a JSONPath filter that backtracks without end stops at the UI\'s --script-timeout, not the default 5 s', async () => {
     const h = await sent('names', { scriptTimeout: '300', columns: 200 }); // wide enough for the whole error
     await h.press('tab', 'tab');
     await h.press('J');
     await h.type('$.names[?(@.match(/^(a|a)*$/))]');
-    await h.waitFor(() => /ran past its time limit of 300 ms/.test(h.status()), 4000);
+    await h.waitFor(() => /ran past its time limit of 300 ms/.test(h.status()), HANG_MS);
   });
 
   it('a JMESPath trim over a long run of spaces (quadratic in the library) answers at once', async () => {
@@ -111,7 +118,7 @@ describe('J, the query box', () => {
     await h.press('tab', 'tab');
     await h.press('J');
     await h.type('length(trim(name))');
-    await h.waitFor((screen) => body(screen).includes('200002'), 4000);
+    await h.waitFor((screen) => body(screen).includes('200002'), HANG_MS);
   });
 
   it('a JMESPath search over a small body that goes over it again and again stops at --script-timeout; one that repeats it, at its size limit', async () => {
@@ -119,10 +126,10 @@ describe('J, the query box', () => {
     await h.press('tab', 'tab');
     await h.press('J');
     await h.type('items[?length($.items[?length($.items[?@ == `-1`]) > `0`]) > `0`]');
-    await h.waitFor(() => /failed: ran past its time limit of 300 ms/.test(h.status()), 4000);
+    await h.waitFor(() => /failed: ran past its time limit of 300 ms/.test(h.status()), HANG_MS);
     await h.press('escape');
     await h.press('J');
     await h.type('items[*].[$, $]'); // the body twice for each of its 1,000 items
-    await h.waitFor(() => /failed: a value it makes grows past 1,048,576/.test(h.status()), 4000);
+    await h.waitFor(() => /failed: a value it makes grows past 1,048,576/.test(h.status()), HANG_MS);
   });
 });
