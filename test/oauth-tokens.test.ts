@@ -231,7 +231,7 @@ describe('device flow (RFC 8628)', () => {
     expect(times).toHaveLength(2);
     // interval 1 s + 5 s after slow_down (RFC 8628 §3.5)
     expect((times[1] as number) - (times[0] as number)).toBeGreaterThanOrEqual(5500);
-  }, 20_000);
+  }, 60_000); // ~9 s here, 6 s of it the polls' waits: a hang bound, not a measure
 
   test('time-out while waiting for approval', async () => {
     const result = await ws.run(['oauth', 'login', '-p', 'device', '--device', '--wait', '1500ms']);

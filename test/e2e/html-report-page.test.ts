@@ -87,7 +87,7 @@ beforeAll(async () => {
     throw new Error(`Chromium not found (looked for ${CANDIDATES.join(', ')}): install Debian's chromium (apt-get install -y chromium) or set CHROMIUM_PATH`);
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
-}, 15000);
+}, 60_000); // a browser's start: seconds on a busy machine (the e2e config's own bound)
 
 afterAll(async () => {
   await browser?.close();
@@ -183,4 +183,4 @@ test('writeHtmlReport: one self-contained page, counts, rows, failures shown, ho
   } finally {
     await page.close();
   }
-}, 20000);
+}, 60_000); // the e2e config's own bound: a hang only
