@@ -92,7 +92,7 @@ test('a response handler that allocates without end: a failed check naming the m
   expect(result.stdout).toMatch(/hog\.http:\d+.*used more than 128 MB of memory/);
   expect(result.stdout).toMatch(/1 passed, 1 failed/);
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
-  expect(result.ms).toBeLessThan(15_000);
+  expect(result.ms).toBeLessThan(25_000); // a hang only: the message says the memory limit, not the 20 s time limit, ended it
 });
 
 test("an httpyac script allocating 200 MB in a loop, just past the 128 MB limit, under reqflow run: that request fails naming the limit, the next request is sent and checked, exit 1, the process survives", async () => {
@@ -105,7 +105,7 @@ test("an httpyac script allocating 200 MB in a loop, just past the 128 MB limit,
   // The second request was sent and its check ran after the worker died.
   expect(result.stderr).toMatch(/status == 200/);
   expect(result.peakMb).toBeLessThan(LIMIT_MB);
-  expect(result.ms).toBeLessThan(15_000);
+  expect(result.ms).toBeLessThan(25_000); // a hang only: the message says the memory limit, not the 20 s time limit, ended it
 });
 
 test('typed arrays, whose bytes live outside the heap limit, are not in the sandbox: a clear error naming the line, bounded memory', async () => {
