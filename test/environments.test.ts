@@ -156,13 +156,20 @@ describe('VS Code .vscode/settings.json', () => {
     expect(got[0]?.headers['x-token']).toBe('shared-prod-token');
   });
 
-  test('{{$shared x}} naming no $shared value is exit 2 naming the file and the variable', async () => {
+  test('{{$shared x}} naming no $shared value refuses only the requests that use it: exit 2 naming the request, the value and the file; the others are sent', async () => {
     tmp.write('vs2/.git/HEAD', 'ref: x\n');
-    tmp.write('vs2/.vscode/settings.json', '{ "rest-client.environmentVariables": { "local": { "token": "{{$shared nope}}" } } }');
-    tmp.write('vs2/r.http', 'GET http://127.0.0.1:1/\n');
+    const settings = { 'rest-client.environmentVariables': { $shared: { host: url, via: 'v-{{$shared nope}}' }, local: { token: '{{$shared nope}}', deep: '{{$shared via}}' } } };
+    tmp.write('vs2/.vscode/settings.json', JSON.stringify(settings));
+    tmp.write('vs2/r.http', '### plain\nGET {{host}}/plain\n\n### auth\nGET {{host}}/auth\nX-Token: {{token}}\n\n### deep\nGET {{host}}/deep?d={{deep}}\n\n### after\nGET {{host}}/after\n');
+    const settingsPath = join(tmp.dir, 'vs2/.vscode/settings.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     const result = await send('vs2/r.http', ['--env', 'local']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/settings\.json: local\.token: \{\{\$shared nope\}\} but "nope" is not in \$shared/);
+    // VS Code REST Client sends the text "undefined" there; reqflow sends nothing of those two requests, and the others as written.
+    expect(result.got.map((r) => r.url)).toEqual(['/plain', '/after']);
+    expect(result.stderr).toMatch(new RegExp(`^reqflow: \\S*r\\.http:5: \\{\\{token\\}\\} in request "auth" is \\{\\{\\$shared nope\\}\\}, a name \\$shared does not have \\(local\\.token in ${settingsPath}\\)$`, 'm'));
+    expect(result.stderr).toMatch(new RegExp(`^reqflow: \\S*r\\.http:9: \\{\\{deep\\}\\} in request "deep" is \\{\\{\\$shared nope\\}\\} \\(through \\$shared via\\), a name \\$shared does not have \\(local\\.deep in ${settingsPath}\\)$`, 'm'));
+    expect(result.stderr).toContain('hint: $shared has: host, via');
+    expect(result.stderr).not.toContain('undefined');
   });
 
   test('$shared values may name each other with {{$shared x}}; one that comes back to itself is exit 3 naming the cycle and the file', async () => {

@@ -1,9 +1,11 @@
 /**
  * VS Code's `{{$shared name}}` in environment values (docs/environments.md): the `$shared` value
- * of that name, itself expanded, so `$shared` values may name each other. A name `$shared` does
- * not have is exit 2 naming the file and the value. A value whose `$shared` references come back
- * to themselves is a cycle: it is left unusable, and a request that uses it is exit 3 naming the
- * cycle and the file, as any other variable cycle is.
+ * of that name, itself expanded, so `$shared` values may name each other. A value naming one
+ * that `$shared` does not have is left unusable: a request that uses it is exit 2 naming the
+ * file, the value and the name, and the file's other requests run (VS Code REST Client sends the
+ * text `undefined` in its place: `mapEnvironmentVariables`). A value whose `$shared` references
+ * come back to themselves is a cycle: it is left unusable too, and a request that uses it is
+ * exit 3 naming the cycle and the file, as any other variable cycle is.
  */
 import { UsageError } from './errors/index.js';
 import { emptyValues, type EnvironmentValues } from './environment-values.js';
@@ -22,6 +24,14 @@ export interface SharedLayer {
 /** Thrown inside the expansion only: the `$shared` names of a cycle, from the value's first reference back to itself. */
 class SharedCycle {
   constructor(readonly names: string[]) {}
+}
+
+/** Thrown inside the expansion only: a `{{$shared key}}` that `$shared` does not have, and the `$shared` names it was reached through. */
+class SharedMissing {
+  constructor(
+    readonly key: string,
+    readonly through: string[],
+  ) {}
 }
 
 /** Thrown inside the expansion only: the `$shared` names of a chain past {@link MAX_VARIABLE_NESTING}, outermost first. */
@@ -43,10 +53,7 @@ export function expandSharedReferences(own: EnvironmentValues, shared: SharedLay
     if (!text.includes('$shared')) return text;
     let added = 0;
     return text.replace(SHARED_REFERENCE, (_whole, key: string) => {
-      if (!Object.hasOwn(shared.vars, key)) {
-        const names = Object.keys(shared.vars);
-        throw new UsageError(`${at}: {{$shared ${key}}} but "${key}" is not in $shared`, { hint: names.length > 0 ? `$shared has: ${names.join(', ')}` : 'no file defines $shared values' });
-      }
+      if (!Object.hasOwn(shared.vars, key)) throw new SharedMissing(key, [...stack]);
       if (stack.includes(key)) throw new SharedCycle([...stack, key]);
       let value = expanded.get(key);
       if (value === undefined) {
@@ -73,6 +80,19 @@ export function expandSharedReferences(own: EnvironmentValues, shared: SharedLay
       if (error instanceof SharedTooDeep) {
         const chain = error.names.map((key) => `$shared ${key}`);
         throw new UsageError(`${fileOf(name)}: ${env}.${name}: its {{$shared …}} values nest more than ${MAX_VARIABLE_NESTING} deep${through(chain)}`, { hint: `a $shared value may name another, at most ${MAX_VARIABLE_NESTING} levels down` });
+      }
+      if (error instanceof SharedMissing) {
+        // Only the requests that use this value are refused (a request that does not, runs).
+        const names = Object.keys(shared.vars);
+        // A `$shared` value's own name leads its stack: the names after it are the ones it went through.
+        const via = error.through.slice(env === '$shared' ? 1 : 0).map((key) => `$shared ${key}`);
+        out.unusable[name] = {
+          what: `{{$shared ${error.key}}}${via.length > 0 ? ` (through ${via.join(' → ')})` : ''}, a name $shared does not have`,
+          where: `${env}.${name}`,
+          file: fileOf(name),
+          hint: names.length > 0 ? `$shared has: ${names.join(', ')}` : 'no file defines $shared values',
+        };
+        continue;
       }
       if (!(error instanceof SharedCycle)) throw error;
       const cycle = error.names.map((key) => `$shared ${key}`);
