@@ -129,7 +129,7 @@ export class RunChain {
   private readonly dependencies = new Map<string, string[]>();
   /** Values captured (`# @capture`) or set by scripts (`client.global.set`) in this run. */
   readonly variables = new Map<string, string>();
-  /** Which of `variables` an httpyac script left in `$global` as a number or a boolean. */
+  /** Which of `variables` a script left as a number, a boolean, `null` or an object (`variables` holds their text). */
   readonly globalKinds = new Map<string, GlobalKind>();
   /** `$global` arrays a httpyac script replaced by another (not pushed onto): a `# @loop` over one stops there (src/pipeline/loop-passes.ts). */
   readonly replacedArrays = new Set<string>();
@@ -238,6 +238,20 @@ export class RunChain {
 
   isRequest(name: string): boolean {
     return this.knownFiles.some(({ requests }) => requests.indexOf(name) >= 0);
+  }
+
+  /**
+   * Does every request pass the chain, whatever it says? When a script set `client.global.headers`
+   * (sent with each), or a run value to `null` (a template alone that names it sends what httpyac sends: null-values.ts).
+   */
+  touchesEvery(): boolean {
+    return this.headers.size > 0 || this.holdsNull();
+  }
+
+  /** Has a script set a run value to `null`? */
+  holdsNull(): boolean {
+    if (this.globalKinds.size > 0) for (const kind of this.globalKinds.values()) if (kind === 'null') return true;
+    return false;
   }
 
   /** Must the request's exchange be kept (a later request refers to it) or checked? */

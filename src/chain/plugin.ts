@@ -133,6 +133,7 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
   await chain.prepare(ctx.spec);
   for (const [name, value] of chain.headers) if (getHeader(ctx.spec.headers, name) === undefined) setHeader(ctx.spec.headers, name, value);
   if (!usesSandbox(ctx.spec)) {
+    await scriptValues(ctx, chain);
     ctx.state[STATE] = { startedAt: performance.now() } satisfies ChainState;
     return;
   }
@@ -144,7 +145,17 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
     if (run.failure) throw scriptStopped(ctx, `pre-request script failed: ${run.failure.text}`);
     (ctx.tests ??= []).push(...run.tests);
   }
+  await scriptValues(ctx, chain);
   ctx.state[STATE] = { raw, startedAt: performance.now() } satisfies ChainState;
+}
+
+/**
+ * What the values scripts set (the request's own pre-request ones just ran) make of the request
+ * as written, before the core resolves its templates: a template alone that names a `null`
+ * (loaded only once a script set one).
+ */
+async function scriptValues(ctx: RequestContext, chain: RunChain): Promise<void> {
+  if (chain.holdsNull()) (await import('./null-values.js')).emptyNullTemplates(ctx, chain);
 }
 
 async function afterResponse(ctx: CaptureContext): Promise<void> {
@@ -174,6 +185,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
     const what = `# @${capture.syntax === 'jmespath' ? 'extract' : 'capture'} ${capture.name} (${ctx.spec.source.file}:${capture.line})`;
     const value = await captureValue(capture.expression, capture.syntax, exchange, what, bounded);
     chain.variables.set(capture.name, value);
+    chain.globalKinds.delete(capture.name); // text, whatever a script set before
     if (isSecretName(capture.name)) ctx.addSecret?.(value);
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
   }

@@ -47,7 +47,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['substitute', 'capture'],
     annotations: CHAIN_ANNOTATIONS,
-    appliesTo: (ctx) => ctx.chain !== undefined && (ctx.chain.wants(ctx.spec) || ctx.chain.headers.size > 0 || hasExpectations(ctx.spec.annotations)),
+    appliesTo: (ctx) => ctx.chain !== undefined && (ctx.chain.wants(ctx.spec) || ctx.chain.touchesEvery() || hasExpectations(ctx.spec.annotations)),
     before: ['auth-oauth2', 'core-substitute'],
     load: load(() => import('../chain/plugin.js')),
   },

@@ -1,7 +1,9 @@
 /**
  * The start of every script API bootstrap (JetBrains', httpyac's): the JSON data parsed, and
  * `call`, which reaches reqflow through the bridge with strings only and turns the bridge's
- * error answers into errors of the sandbox's own realm; `text` makes a value a string.
+ * error answers into errors of the sandbox's own realm; `text` makes a value a string, and
+ * `kindOf` says what a value that is not text was (jetbrains-api.ts, `GlobalKind`): a number, a
+ * boolean, `null` or a plain object travel as text and are told apart by it.
  */
 export const BRIDGE_CALL = String.raw`
   const data = JSON.parse(dataJson);
@@ -19,6 +21,8 @@ export const BRIDGE_CALL = String.raw`
     return result;
   };
   const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+  const plainObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v) && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+  const kindOf = (v) => (v === null ? 'null' : typeof v === 'number' || typeof v === 'boolean' ? typeof v : plainObject(v) ? 'object' : undefined);
 `;
 
 /**

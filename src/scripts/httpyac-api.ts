@@ -26,11 +26,11 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
   // What $global held when the script started: only what the script changes is set again.
   const seeded = Object.assign({}, data.globals || {});
   const kinds = data.globalKinds || {};
-  const kindOf = (value) => (typeof value === 'number' || typeof value === 'boolean' ? typeof value : undefined);
   for (const [name, value] of Object.entries(data.globals || {})) {
     let parsed = value;
     if (kinds[name] === 'number') parsed = Number(value);
     else if (kinds[name] === 'boolean') parsed = value === 'true';
+    else if (kinds[name] === 'null') parsed = null;
     else if (/^[\[{]/.test(value)) {
       try {
         parsed = JSON.parse(value);
@@ -118,7 +118,7 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   if (response !== undefined) define('response', response, false);
   // Run by the host after the script: what it exported and put in $global become variables.
   define('__reqflow$export', () => {
-    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value));
+    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value), kindOf(value));
     for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function' && (seeded[name] !== text(value) || kinds[name] !== kindOf(value))) call('global.set', name, text(value), kindOf(value));
     for (const name of Object.keys(seeded)) if (!Object.hasOwn(global, name)) call('global.clear', name);
     for (const [name, array] of seededArrays) if (global[name] !== array) call('global.replaced', name);

@@ -23,7 +23,7 @@ ${BRIDGE_CALL}  let inTest = null;
 
   const client = Object.freeze({
     global: Object.freeze({
-      set: (name, value) => { call('global.set', name, value === undefined ? undefined : text(value)); },
+      set: (name, value) => { call('global.set', name, value === undefined ? undefined : text(value), kindOf(value)); },
       get: (name) => { const v = call('global.get', name); return v === undefined ? null : v; },
       isEmpty: () => call('global.isEmpty') === true,
       clear: (name) => { call('global.clear', name); },
@@ -127,9 +127,12 @@ export interface ScriptData {
   /** httpyac scripts: the variables they name, resolved, and the run's globals (`$global`). */
   variables?: Record<string, string>;
   globals?: Record<string, string>;
-  /** Which of `globals` an httpyac script left as a number or a boolean (they travel as text): `$global.n + 1` adds. */
+  /** Which of `globals` a script left as a number, a boolean, `null` or an object (they travel as text): `$global.n + 1` adds. */
   globalKinds?: Record<string, GlobalKind>;
 }
 
-/** The kind of a `$global` value that is neither text nor JSON: given back as such to the next script. */
-export type GlobalKind = 'number' | 'boolean';
+/**
+ * What a run value a script set was when it is not text (`kindOf` in bridge-call.ts): given back as
+ * such to the next httpyac script's `$global`; a `null` is sent as httpyac sends it (src/chain/null-values.ts).
+ */
+export type GlobalKind = 'number' | 'boolean' | 'null' | 'object';

@@ -26,7 +26,7 @@ export { SCRIPT_TIMEOUT_MS } from '../core/bounded-run.js';
 export interface ScriptHost {
   /** `client.global`: the run's variables. */
   globals: Map<string, string>;
-  /** Which globals an httpyac script left as a number or a boolean (`globals` holds their text). */
+  /** Which of `globals` a script left as a number, a boolean, `null` or an object (`globals` holds their text). */
   globalKinds?: Map<string, GlobalKind>;
   /**
    * Globals kept beyond the file (earlier files of the invocation, earlier runs, in the session):
@@ -58,6 +58,14 @@ export interface ScriptHost {
   sandboxes(): Promise<ScriptWorker>;
 }
 
+const KINDS: ReadonlySet<string | undefined> = new Set<GlobalKind>(['number', 'boolean', 'null', 'object']);
+
+/** Records what a run value a script set was when it is not text (or forgets it, when it is). */
+function kindSet(host: ScriptHost, name: string, kind: string | undefined): void {
+  if (KINDS.has(kind)) host.globalKinds?.set(name, kind as GlobalKind);
+  else host.globalKinds?.delete(name);
+}
+
 function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[]): Bridge {
   const setSecretAware = (map: Map<string, string>, name: string, value: string): void => {
     if (isSecretName(name)) host.addSecret(value);
@@ -66,18 +74,20 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
   return (op, [a = '', b, c]) => {
     switch (op) {
       case 'global.set':
-        if (c === 'number' || c === 'boolean') host.globalKinds?.set(a, c);
-        else host.globalKinds?.delete(a);
+        kindSet(host, a, b === undefined ? undefined : c);
         if (b === undefined) {
           host.globals.delete(a);
           host.stored?.delete(a);
         } else {
           setSecretAware(host.globals, a, b);
-          host.stored?.set(a, b);
+          // A null is a value of this run only: a later file or run finds no such global (it has no text to keep).
+          if (c === 'null') host.stored?.delete(a);
+          else host.stored?.set(a, b);
         }
         return undefined;
       case 'exports.set':
         // httpyac's `exports.name`: a variable of this file's later requests, not a global.
+        kindSet(host, a, c);
         setSecretAware(host.globals, a, b ?? '');
         return undefined;
       case 'request.set':
