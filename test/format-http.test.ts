@@ -1,5 +1,6 @@
 import { describe, expect, test } from '@jest/globals';
-import { indexHttpText, parseHttpText } from '../src/plugins/format-http/parse-http.js';
+import { indexHttpText } from '../src/plugins/format-http/parse-http.js';
+import { parseHttpText } from '../src/plugins/format-http/parse-http-text.js';
 import { printHttpText } from '../src/plugins/format-http/print-http.js';
 import { ReqflowError } from '../src/core/errors/index.js';
 

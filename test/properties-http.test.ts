@@ -8,7 +8,7 @@ import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import { isReqflowError } from '../src/core/errors/index.js';
 import type { RequestSpec } from '../src/core/model.js';
-import { parseHttpText } from '../src/plugins/format-http/parse-http.js';
+import { parseHttpText } from '../src/plugins/format-http/parse-http-text.js';
 import { printHttpText } from '../src/plugins/format-http/print-http.js';
 
 const FILE = 'gen.http';

@@ -151,10 +151,11 @@ export async function beforeSend(ctx: RequestContext): Promise<void> {
 
 /**
  * What the values scripts set (the request's own pre-request ones just ran) make of the request
- * as written, before the core resolves its templates: a template alone that names a `null`
- * (loaded only once a script set one).
+ * as written, before the core resolves its templates: httpyac's `...name` header spreads, and a
+ * template alone that names a `null` (each module loaded only for a request that has one).
  */
 async function scriptValues(ctx: RequestContext, chain: RunChain): Promise<void> {
+  if (ctx.spec.chain?.spreads) (await import('./header-spread.js')).spreadHeaders(ctx, chain);
   if (chain.holdsNull()) (await import('./null-values.js')).emptyNullTemplates(ctx, chain);
 }
 

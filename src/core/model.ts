@@ -173,6 +173,8 @@ export interface ChainSpec {
   imports?: Array<{ path: string; line: number }>;
   /** restcli `# @depends other.http` / `dependsOn`: files whose requests run first, once per run. */
   depends?: Array<{ path: string; line: number }>;
+  /** httpyac's `...name` among the headers: the entries of the object `name` holds, as headers (src/chain/header-spread.ts). */
+  spreads?: Array<{ name: string; line: number }>;
 }
 
 /** The result of one check: a `??` line, a `client.test`, a restcli expectation. */

@@ -8,7 +8,7 @@
  */
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
-import { parseHttpText } from '../plugins/format-http/parse-http.js';
+import { parseHttpText } from '../plugins/format-http/parse-http-text.js';
 import { encodedTarget, isToken } from './http-text.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from './model.js';
 import { fileName, UniqueNames } from './names.js';

@@ -133,6 +133,7 @@ export interface ScriptData {
 
 /**
  * What a run value a script set was when it is not text (`kindOf` in bridge-call.ts): given back as
- * such to the next httpyac script's `$global`; a `null` is sent as httpyac sends it (src/chain/null-values.ts).
+ * such to the next httpyac script's `$global`; a `null` is sent as httpyac sends it (src/chain/null-values.ts),
+ * an object may be spread into a request's headers (`...name`, src/chain/header-spread.ts).
  */
 export type GlobalKind = 'number' | 'boolean' | 'null' | 'object';

@@ -1,5 +1,5 @@
 import type { Plugin } from '../../pipeline/plugin.js';
-import { indexHttpText } from './parse-http.js';
+import { HeaderLineError, indexHttpText } from './parse-http.js';
 
 const plugin: Plugin = {
   name: 'format-http',
@@ -7,8 +7,14 @@ const plugin: Plugin = {
     parse: (ctx) => {
       // Lazily when the loop asks for it: each request is built again when its turn comes.
       const { visit } = ctx;
-      const reparse = indexHttpText(ctx.text, ctx.file, visit ?? ((spec) => ctx.requests.push(spec)), ctx.warn);
-      if (visit) ctx.reparse = reparse;
+      try {
+        const reparse = indexHttpText(ctx.text, ctx.file, visit ?? ((spec) => ctx.requests.push(spec)), ctx.warn);
+        if (visit) ctx.reparse = reparse;
+      } catch (error) {
+        // A line that is no header: its hint is worded by a module of its own, loaded then.
+        if (error instanceof HeaderLineError) return import('./header-line-hint.js').then(({ withHeaderLineHint }) => Promise.reject(withHeaderLineHint(error)));
+        throw error;
+      }
     },
   },
 };

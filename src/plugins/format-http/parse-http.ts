@@ -13,27 +13,21 @@ import { type Block, blockLines, separatorNameAbove, splitBlocks } from './block
 import { Int32List } from '../../core/int32-list.js';
 import { webSocketScript } from '../websocket/script.js';
 
-const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
-/**
- * Parses the HTTP text format: `### name`, `# @key value` annotations, the request line,
- * headers, a blank line, the body up to the next `###`. Errors name file, line and column.
- */
-export function parseHttpText(text: string, file: string): RequestSpec[] {
-  const requests: RequestSpec[] = [];
-  indexHttpText(text, file, (spec) => requests.push(spec));
-  return requests;
-}
+export const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
 
 /** What the index keeps of each request, in one Int32List: `PLACE` numbers a request. */
 const PLACE = 5;
 const [START, END, FIRST_LINE, SCOPE, NAMED] = [0, 1, 2, 3, 4];
 
 /**
- * Parses every request of the text, in order, handing each to `visit` and keeping none: what is
- * kept is where each request's block is and the file scope before it (shared, replaced only when
- * it changes), so that `parse(index)` builds request `index` again, the same, when its turn comes.
- * A syntax error anywhere is thrown here, before anything is sent.
+ * Parses the HTTP text format — `### name`, `# @key value` annotations, the request line,
+ * headers, a blank line, the body up to the next `###` — every request of the text, in order,
+ * handing each to `visit` and keeping none: what is kept is where each request's block is and
+ * the file scope before it (shared, replaced only when it changes), so that `parse(index)` builds
+ * request `index` again, the same, when its turn comes. A syntax error anywhere is thrown here,
+ * before anything is sent, naming file, line and column; a header line's is a `HeaderLineError`,
+ * worded whole by header-line-hint.ts (`parseHttpText` in parse-http-text.ts, and the format's
+ * parse stage, do that).
  */
 export function indexHttpText(text: string, file: string, visit: (spec: RequestSpec) => void, warn?: (message: string) => void): (index: number) => RequestSpec {
   if (text.includes('\u0000')) throw new ParseError(file, 1, 1, 'not a text file (it contains NUL bytes)', { hint: 'request files are UTF-8 text' });
@@ -134,19 +128,27 @@ const CHECKS_START = /^(\?\?\s|>\s*(\{%|\S))/;
  * is not one): JSON, XML, an included file or a GraphQL operation (`query Me {`) — never a header.
  */
 const BODY_START = /^\s*(?:[{[]|<[?!A-Za-z@>\s]|(?:query|mutation|subscription|fragment)[\s\w]*[{(])/;
+/**
+ * httpyac's header spread, `...name`. Anything else after `...` is refused: httpyac evaluates it as
+ * JavaScript (`...name,` with a comma, which its pattern seems to allow, is a SyntaxError there).
+ */
+const SPREAD = /^\s*\.{3}([A-Za-z_$][\w$]*)\s*$/;
 /** `{{name}}: value`, `{{prefix}}-Id: 1`: a header line whose name holds a template (refused below: a header name is written as it is sent). */
 const TEMPLATED_HEADER = /^\{\{[^{}]*\}\}[A-Za-z0-9!#$%&'*+.^_`|~-]*\s*:/;
 
 /**
- * What a line among the headers that is not `Name: value` should be: the header it nearly is
- * (`X-Token abc`), or the body, when it reads like one (a form `a=1&b=2`; JSON and XML already
- * start the body by themselves, BODY_START).
+ * A line among the headers that is not `Name: value`, or whose name is none. What exactly is wrong
+ * with it, and what it should be, is worded by header-line-hint.ts, loaded when the parse stage
+ * reports it (format-http's index.ts): only a file with such a line pays for those words.
  */
-function headerLineHint(line: string): string {
-  const form = 'a header is "Name: value"';
-  if (/^\s*[{[<]/.test(line) || (line.includes('=') && line.includes('&'))) return `${form}; if this line is the body, put a blank line before it`;
-  const [, name, value] = /^([^\s:]+)\s+(\S.*)$/.exec(line.trim()) ?? [];
-  return name !== undefined && HEADER_NAME.test(name) ? `did you mean "${clip(`${name}: ${value}`)}"? ${form}` : `${form}, e.g. Accept: application/json`;
+export class HeaderLineError extends ParseError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly written: string,
+  ) {
+    super(file, line, 1, `header line has no "Name: value" form: ${clip(written)}`);
+  }
 }
 
 /** What parseBlock answers for a block of JSON with no request line (skipped, the user warned). */
@@ -284,12 +286,17 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     }
     const colon = line.indexOf(':');
     const headerLine = block.firstLine + i;
-    if (colon <= 0) throw new ParseError(file, headerLine, 1, `header line has no "Name: value" form: ${clip(line)}`, { hint: headerLineHint(line) });
-    const name = line.slice(0, colon).trim();
-    if (!HEADER_NAME.test(name)) {
-      const bad = line.search(/[^A-Za-z0-9!#$%&'*+.^_`|~-]/);
-      throw new ParseError(file, headerLine, bad + 1, `invalid header name ${JSON.stringify(name)}`);
+    if (colon <= 0) {
+      // httpyac's `...name`: the entries of an object variable, spread when the request runs (src/chain/header-spread.ts).
+      const spread = SPREAD.exec(line);
+      if (spread) {
+        (chain.spreads ??= []).push({ name: spread[1] as string, line: headerLine });
+        continue;
+      }
+      throw new HeaderLineError(file, headerLine, line);
     }
+    const name = line.slice(0, colon).trim();
+    if (!HEADER_NAME.test(name)) throw new HeaderLineError(file, headerLine, line);
     const once = hasHeader(headers, name) ? singleFieldRule(name) : undefined;
     if (once !== undefined) throw new ParseError(file, headerLine, 1, `${name} is written twice: ${once}`);
     const unheld = unheldNameRule(name);
@@ -426,7 +433,7 @@ function onlyBlank(lines: readonly string[], from: number): boolean {
   return true;
 }
 
-function clip(text: string): string {
+export function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
