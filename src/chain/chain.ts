@@ -15,6 +15,7 @@ import type { Exchange } from './exchange.js';
 import { parseReference, resolveReference } from './references.js';
 import type { ScriptWorker } from '../scripts/script-worker.js';
 import { SecretPieces } from '../scripts/secret-pieces.js';
+import type { ExportedFunction } from '../scripts/exported-functions.js';
 import type { GlobalKind } from '../scripts/jetbrains-api.js';
 import { templateExpressions } from '../core/variables.js';
 import { readConfigFile } from '../core/read-config-file.js';
@@ -131,6 +132,8 @@ export class RunChain {
   readonly variables = new Map<string, string>();
   /** Which of `variables` a script left as a number, a boolean, `null` or an object (`variables` holds their text). */
   readonly globalKinds = new Map<string, GlobalKind>();
+  /** Functions httpyac scripts exported in this run (src/scripts/exported-functions.ts): made again in each later script or template that names one. */
+  readonly functions = new Map<string, ExportedFunction>();
   /** `$global` arrays a httpyac script replaced by another (not pushed onto): a `# @loop` over one stops there (src/pipeline/loop-passes.ts). */
   readonly replacedArrays = new Set<string>();
   /** `client.global.headers.set(name, value)`: sent with every later request of the run. */

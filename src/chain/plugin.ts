@@ -50,6 +50,7 @@ export function scriptHost(ctx: RequestContext, chain: RunChain): ScriptHost {
   return {
     globals: chain.variables,
     globalKinds: chain.globalKinds,
+    functions: chain.functions,
     ...(ctx.globals ? { stored: ctx.globals } : {}),
     headers: chain.headers,
     requestVariables: ctx.requestVariables ?? new Map(),
@@ -187,6 +188,7 @@ async function afterResponse(ctx: CaptureContext): Promise<void> {
     const value = await captureValue(capture.expression, capture.syntax, exchange, what, bounded);
     chain.variables.set(capture.name, value);
     chain.globalKinds.delete(capture.name); // text, whatever a script set before
+    chain.functions.delete(capture.name);
     if (isSecretName(capture.name)) ctx.addSecret?.(value);
     if (ctx.spec.annotations.save !== undefined || ctx.options.save === true) ctx.session.set(capture.name, value);
   }

@@ -172,6 +172,7 @@ async function templateJavascript(expression: string, read: (names: readonly str
     read,
     globals: Object.fromEntries([...(globals?.entries() ?? []), ...(chain?.variables ?? [])]),
     globalKinds: Object.fromEntries(chain?.globalKinds ?? []),
+    functions: chain?.functions,
     carriesSecret: (text) => secrets.carries(text),
     addSecret: (value) => secrets.add(value),
     timeoutMs: services.options.scriptTimeoutMs ?? SCRIPT_TIMEOUT_MS,

@@ -1,7 +1,7 @@
 /**
  * httpyac's script API (`{{ … }}` blocks), as plain JavaScript installed inside the sandbox the
  * JetBrains API uses: the variables the script names as globals, `exports.name = value` (a
- * variable for the requests after it), `$global` (values shared by every file of the run, also
+ * variable for the requests after it; a function too: exported-functions.ts), `$global` (values shared by every file of the run, also
  * read as `{{$global.name}}`), `response` (`statusCode`, `headers`, `body` text, `parsedBody`),
  * `request`, `console.*`, `test(name, fn)` and `sleep(ms)`; the script may `await`. No `require` (nor file system, network, timers):
  * a script that needs them fails with its line, and its request is not sent — unless its project
@@ -19,6 +19,23 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
 
   // The variables the script names; a script may assign them (as in httpyac, for itself only).
   for (const [name, value] of Object.entries(data.variables || {})) if (!(name in globalThis)) define(name, value, true);
+  // Functions an earlier script exported, made again here from their text (src/scripts/exported-functions.ts):
+  // each defined by reqflow's own code before the script runs, and told apart if the script exports one again.
+  const carried = new Map();
+  const carry = (name, fn) => {
+    carried.set(fn, name);
+    if (!(name in globalThis)) define(name, fn, true);
+  };
+  const AsyncResult = (async () => {})().constructor;
+  const functionText = Function.prototype.toString;
+  const apply = Reflect.apply;
+  const sourceOf = (fn) => {
+    try {
+      return apply(functionText, fn, []);
+    } catch {
+      return '';
+    }
+  };
 
   const exportsObject = {};
   // Objects and arrays set in an earlier script come back as such.
@@ -107,6 +124,8 @@ ${BRIDGE_CALL}  const define = (name, value, writable) => Object.defineProperty(
   };
 
 ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
+  define('__reqflow$carry', carry, false);
+  define('__reqflow$refused', (name) => { call('function.refused', name); }, false);
   define('module', Object.freeze({ exports: exportsObject }), false);
   define('$global', global, false);
   define('console', console, false);
@@ -116,9 +135,14 @@ ${REMOVE_GLOBALS}  define('exports', exportsObject, false);
   if (!Object.hasOwn(globalThis, 'require')) define('require', require, false);
   if (request !== undefined) define('request', request, false);
   if (response !== undefined) define('response', response, false);
-  // Run by the host after the script: what it exported and put in $global become variables.
-  define('__reqflow$export', () => {
-    for (const [name, value] of Object.entries(exportsObject)) if (value !== undefined && typeof value !== 'function') call('exports.set', name, text(value), kindOf(value));
+  // Run by the host after the script: what it exported and put in $global become variables; an
+  // exported promise (an async function's result) is awaited first, as httpyac's runScript awaits it.
+  define('__reqflow$export', async () => {
+    for (const [name, value] of Object.entries(exportsObject)) if (value instanceof AsyncResult) exportsObject[name] = await value;
+    for (const [name, value] of Object.entries(exportsObject)) {
+      if (typeof value === 'function') call('exports.function', name, carried.has(value) ? '' : sourceOf(value), carried.get(value));
+      else if (value !== undefined) call('exports.set', name, text(value), kindOf(value));
+    }
     for (const [name, value] of Object.entries(global)) if (value !== undefined && typeof value !== 'function' && (seeded[name] !== text(value) || kinds[name] !== kindOf(value))) call('global.set', name, text(value), kindOf(value));
     for (const name of Object.keys(seeded)) if (!Object.hasOwn(global, name)) call('global.clear', name);
     for (const [name, array] of seededArrays) if (global[name] !== array) call('global.replaced', name);

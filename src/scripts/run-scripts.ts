@@ -11,6 +11,7 @@ import { isSecretName } from '../core/mask.js';
 import { notAFile } from '../core/not-a-file.js';
 import type { ScriptSpec, TestResult } from '../core/model.js';
 import type { ScriptGlobals } from '../core/script-globals.js';
+import { carryCode, carryFunctions, type ExportedFunction, type ExportedText, namedFunctions, refusalOf } from './exported-functions.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import { type GlobalKind, JETBRAINS_API, type ScriptData } from './jetbrains-api.js';
 import { luaVariableNames, RESTNVIM_API } from './lua/restnvim-api.js';
@@ -33,6 +34,8 @@ export interface ScriptHost {
    * read where the run's have none; `client.global.set`/`clear` and `$global` change them too.
    */
   stored?: Pick<ScriptGlobals, 'get' | 'set' | 'delete' | 'clear' | 'size' | 'entries'>;
+  /** Functions httpyac scripts exported in this run, for the later scripts that name them (exported-functions.ts). */
+  functions?: Map<string, ExportedFunction>;
   /** `client.global.headers`: headers for every later request of the run. */
   headers: Map<string, string>;
   /** `request.variables`: this request's own. */
@@ -66,7 +69,11 @@ function kindSet(host: ScriptHost, name: string, kind: string | undefined): void
   else host.globalKinds?.delete(name);
 }
 
-function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[]): Bridge {
+/**
+ * `exported`: where an httpyac script's exported functions are collected (its sandbox reads them
+ * back after it ends), and the names of those it called that are not carried (its failure).
+ */
+function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[], exported?: { texts: ExportedText[]; refused: string[] }): Bridge {
   const setSecretAware = (map: Map<string, string>, name: string, value: string): void => {
     if (isSecretName(name)) host.addSecret(value);
     map.set(name, value);
@@ -75,6 +82,7 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
     switch (op) {
       case 'global.set':
         kindSet(host, a, b === undefined ? undefined : c);
+        host.functions?.delete(a);
         if (b === undefined) {
           host.globals.delete(a);
           host.stored?.delete(a);
@@ -88,7 +96,14 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
       case 'exports.set':
         // httpyac's `exports.name`: a variable of this file's later requests, not a global.
         kindSet(host, a, c);
+        host.functions?.delete(a);
         setSecretAware(host.globals, a, b ?? '');
+        return undefined;
+      case 'exports.function':
+        exported?.texts.push({ name: a, text: b ?? '', ...(c !== undefined ? { carriedAs: c } : {}) });
+        return undefined;
+      case 'function.refused':
+        exported?.refused.push(a);
         return undefined;
       case 'request.set':
         host.requestChanged?.(a);
@@ -102,11 +117,13 @@ function bridgeFor(host: ScriptHost, tests: Omit<TestResult, 'file' | 'line'>[])
         return host.globals.size === 0 && (host.stored?.size ?? 0) === 0;
       case 'global.clear':
         host.globalKinds?.delete(a);
+        host.functions?.delete(a);
         host.globals.delete(a);
         host.stored?.delete(a);
         return undefined;
       case 'global.clearAll':
         host.globalKinds?.clear();
+        host.functions?.clear();
         host.globals.clear();
         host.stored?.clear();
         return undefined;
@@ -179,12 +196,7 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
       const { code, filename, lineOffset } = sources[index] as { code: string; filename: string; lineOffset: number };
       let failure: ScriptFailure | undefined;
       if (script.dialect === 'httpyac') {
-        const own = { ...data, variables: await host.resolve(scriptIdentifiers(code)), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]), globalKinds: Object.fromEntries(host.globalKinds ?? []) };
-        // A trusted project's script gets Node's require, resolved from the script's own file.
-        const trusted = REQUIRE.test(code) && (await host.trusted?.()) === true ? { file: resolve(host.file, '..', script.path ?? host.file) } : undefined;
-        const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, { trusted });
-        failure = (await sandbox.run(code, filename)) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
-        sandbox.dispose();
+        failure = await runHttpyac(code, filename, script, data, host, sandboxes, raw);
       } else if (script.dialect === 'lua') {
         const own = { ...data, variables: await host.resolve(luaVariableNames(code)) };
         const sandbox = sandboxes.createSandbox(RESTNVIM_API, bridgeFor(host, raw), JSON.stringify(own), host.timeoutMs, { language: 'lua' });
@@ -201,6 +213,40 @@ export async function runScripts(scripts: readonly ScriptSpec[], data: ScriptDat
     return { tests };
   } finally {
     jetbrains?.dispose();
+  }
+}
+
+/**
+ * One httpyac script, in a sandbox of its own: the functions earlier scripts exported that it
+ * names are made there first (one that cannot be is its failure), and those it exports are read
+ * back before the sandbox goes (exported-functions.ts).
+ */
+async function runHttpyac(code: string, filename: string, script: ScriptSpec, data: ScriptData, host: ScriptHost, sandboxes: ScriptWorker, raw: Omit<TestResult, 'file' | 'line'>[]): Promise<ScriptFailure | undefined> {
+  const names = scriptIdentifiers(code);
+  const carried = namedFunctions(names, host.functions);
+  const own = { ...data, variables: await host.resolve(names.filter((name) => !carried.has(name))), globals: Object.fromEntries([...(host.stored?.entries() ?? []), ...host.globals]), globalKinds: Object.fromEntries(host.globalKinds ?? []) };
+  // A trusted project's script gets Node's require, resolved from the script's own file.
+  const trusted = REQUIRE.test(code) && (await host.trusted?.()) === true ? { file: resolve(host.file, '..', script.path ?? host.file) } : undefined;
+  const exported = { texts: [] as ExportedText[], refused: [] as string[] };
+  const sandbox = sandboxes.createSandbox(HTTPYAC_API, bridgeFor(host, raw, exported), JSON.stringify(own), host.timeoutMs, { trusted });
+  try {
+    const failure =
+      (carried.size > 0 ? await sandbox.run(carryCode(carried), 'reqflow:carried-functions', { marks: false }) : undefined) ??
+      (await sandbox.run(code, filename)) ??
+      (await sandbox.run('await __reqflow$export()', 'reqflow:httpyac-exports'));
+    // It called a function that is not carried: it fails, whatever it made of the error.
+    const refused = exported.refused.find((name) => carried.has(name));
+    if (refused !== undefined) return { message: refusalOf(refused, carried.get(refused) as ExportedFunction) };
+    if (failure || exported.texts.length === 0 || !host.functions) return failure;
+    const end = { code, where: `${filename}:${script.line}`, variables: new Set(Object.keys(own.variables)), carried, evaluate: (expression: string) => sandbox.evaluate(expression, 'reqflow:exported-functions') };
+    for (const [name, fn] of await carryFunctions(exported.texts, end)) {
+      host.functions.set(name, fn);
+      host.globals.delete(name);
+      host.globalKinds?.delete(name);
+    }
+    return undefined;
+  } finally {
+    sandbox.dispose();
   }
 }
 

@@ -54,7 +54,7 @@ function serve({ port, flag }: Setup): void {
           }
           return reply({ seq });
         case 'run': {
-          const failure = await sandboxes.get(id)?.run(request.code, request.filename);
+          const failure = await sandboxes.get(id)?.run(request.code, request.filename, request.marks === false ? { marks: false } : undefined);
           return reply({ seq, ...(failure ? { failure } : {}) });
         }
         case 'evaluate':

@@ -15,6 +15,7 @@
 import type * as Vm from 'node:vm';
 import { lazyBuiltin } from '../core/lazy-builtin.js';
 import { refusedSyntax } from './refused-syntax.js';
+import { FUNCTION_MARK } from './function-mark.js';
 
 /** Host side of the bridge: an operation name and string arguments in, a primitive out. */
 export type Bridge = (op: string, args: ReadonlyArray<string | undefined>) => string | number | boolean | undefined;
@@ -30,8 +31,11 @@ export interface ScriptFailure {
 }
 
 export interface Sandbox {
-  /** Runs code; a thrown error, the time limit or a refused `import()` comes back as a failure, never thrown. */
-  run(code: string, filename: string): Promise<ScriptFailure | undefined>;
+  /**
+   * Runs code; a thrown error, the time limit or a refused `import()` comes back as a failure, never thrown.
+   * `marks: false`: without line marks (code reqflow made, whose lines are none of the script's).
+   */
+  run(code: string, filename: string, options?: { marks?: false }): Promise<ScriptFailure | undefined>;
   /** Evaluates an expression and returns its value as JSON text (undefined: not serialisable). */
   evaluate(expression: string, filename: string): Promise<{ json?: string; failure?: ScriptFailure }>;
 }
@@ -137,8 +141,9 @@ const isCall = (node: unknown): boolean =>
  * The code with line marks inserted (no line breaks added, so positions keep their lines): a
  * call to `__reqflow$line(n)` before every statement and at the start of every arrow function's
  * expression body, and `__reqflow$call(<call>, n)` around calls whose statement goes on after
- * they return (so an error after a call names this line, not the callee's last). Undefined when
- * the code does not parse (compiling it then gives V8's own syntax error).
+ * they return (so an error after a call names this line, not the callee's last); and at the start
+ * of each function's and class's body, a comment naming where it starts ({@link FUNCTION_MARK}).
+ * Undefined when the code does not parse (compiling it then gives V8's own syntax error).
  */
 async function instrument(code: string): Promise<string | undefined> {
   const { parse } = await import('acorn');
@@ -161,6 +166,12 @@ async function instrument(code: string): Promise<string | undefined> {
     if (!isNode(body) || body.type === 'BlockStatement') return; // its statements are marked
     edits.push({ pos: body.start, text: `{;${MARK}(${body.loc.start.line});`, closing: false, other: body.end, rank: 0 });
     edits.push({ pos: body.end, text: '}', closing: true, other: body.start, rank: 0 });
+  };
+  // First at its place (rank -1): a function's own text then holds it, before anything of what it holds.
+  const markFunction = (node: AstNode, body: unknown): void => {
+    if (!isNode(body)) return;
+    const block = body.type === 'BlockStatement' || body.type === 'ClassBody';
+    edits.push({ pos: block ? body.start + 1 : body.start, text: `/*${FUNCTION_MARK}${node.start}*/`, closing: false, other: block ? body.end - 1 : body.end, rank: -1 });
   };
   const wrapCall = (node: AstNode): void => {
     edits.push({ pos: node.start, text: `${AFTER_CALL}(`, closing: false, other: node.end, rank: 1 });
@@ -197,7 +208,14 @@ async function instrument(code: string): Promise<string | undefined> {
       case 'VariableDeclarator':
         if (isNode(node.id) && node.id.type === 'Identifier' && isCall(node.init)) unwrapped.add(node.init);
         break;
+      case 'FunctionDeclaration':
+      case 'FunctionExpression':
+      case 'ClassDeclaration':
+      case 'ClassExpression':
+        markFunction(node, node.body);
+        break;
       case 'ArrowFunctionExpression':
+        markFunction(node, node.body);
         if (node.expression === true && isNode(node.body)) {
           const body = node.body;
           if (isCall(body)) unwrapped.add(body);
@@ -292,9 +310,9 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
    * `awaits`: the code has a top-level await, and becomes an async function's body — wrapped
    * after the marks are in (the wrapper's own call must not mark a line), on the code's lines.
    */
-  const compile = async (code: string, filename: string, awaits: boolean): Promise<Vm.Script> => {
+  const compile = async (code: string, filename: string, awaits: boolean, marks: boolean): Promise<Vm.Script> => {
     const wrap = (text: string): string => (awaits ? `${AWAIT}((async () => {${text}\n})())` : text);
-    const instrumented = await instrument(code);
+    const instrumented = marks ? await instrument(code) : undefined;
     if (instrumented !== undefined) {
       try {
         return new Script(wrap(instrumented), { filename });
@@ -305,7 +323,7 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
     return new Script(wrap(code), { filename });
   };
   /** The script's completion value when it is a string (what `evaluate` needs), or its failure. */
-  const execute = async (code: string, filename: string): Promise<{ value?: string; failure?: ScriptFailure }> => {
+  const execute = async (code: string, filename: string, marks = true): Promise<{ value?: string; failure?: ScriptFailure }> => {
     const refused = await refusedSyntax(code, () => {
       try {
         new Script(code, { filename });
@@ -318,7 +336,7 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
     const awaits = refused?.topLevelAwait === true;
     let script: Vm.Script;
     try {
-      script = await compile(code, filename, awaits);
+      script = await compile(code, filename, awaits, marks);
     } catch (error) {
       return { failure: compileFailure(error, filename) };
     }
@@ -349,8 +367,8 @@ export function createSandbox(bootstrap: string, bridge: Bridge, data: string, t
     return typeof value === 'string' ? { value } : {};
   };
   return {
-    async run(code, filename) {
-      return (await execute(code, filename)).failure;
+    async run(code, filename, options) {
+      return (await execute(code, filename, options?.marks !== false)).failure;
     },
     async evaluate(expression, filename) {
       // JSON.stringify runs in the sandbox: only a primitive string crosses back.

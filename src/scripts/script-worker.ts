@@ -50,7 +50,7 @@ export class ScriptWorker {
     const created = this.call(running, { type: 'create', id, bootstrap, data, timeoutMs, ...(language === 'lua' ? { language } : {}), ...(trusted ? { trusted } : {}) }, timeoutMs);
     const alive = async (): Promise<ScriptFailure | undefined> => (await created).failure ?? (this.running === running ? undefined : { message: 'the script sandbox stopped' });
     return {
-      run: async (code, filename) => (await alive()) ?? (await this.call(running, { type: 'run', id, code, filename }, timeoutMs)).failure,
+      run: async (code, filename, options) => (await alive()) ?? (await this.call(running, { type: 'run', id, code, filename, ...(options?.marks === false ? { marks: false as const } : {}) }, timeoutMs)).failure,
       evaluate: async (code, filename) => {
         const dead = await alive();
         if (dead) return { failure: dead };

@@ -11,6 +11,7 @@
  * Loaded only for a request that has such a template.
  */
 import type { JavascriptResult } from '../core/variables.js';
+import { carryCode, type ExportedFunction, namedFunctions, refusalOf } from './exported-functions.js';
 import { HTTPYAC_API, scriptIdentifiers } from './httpyac-api.js';
 import type { ScriptWorker } from './script-worker.js';
 
@@ -20,6 +21,8 @@ export interface TemplateHost {
   /** `$global`: the run's globals, as httpyac scripts see them. */
   globals: Record<string, string>;
   globalKinds: Record<string, string>;
+  /** Functions httpyac scripts exported in this run (`{{ sign(body) }}`: exported-functions.ts). */
+  functions?: ReadonlyMap<string, ExportedFunction> | undefined;
   /** True when a text carries a secret; then the result is registered as one. */
   carriesSecret(text: string): boolean;
   addSecret(value: string): void;
@@ -94,21 +97,34 @@ export async function evaluateTemplate(expression: string, host: TemplateHost): 
   if (syntax !== undefined) return { failure: syntax, syntax: true };
   // Trust (docs/trust.md) gives require to a trusted project's script blocks, never to a template: refused before it runs.
   if (/\brequire\b/.test(expression)) return { failure: 'a template cannot require() a module, trusted or not; do it in a {{ }} script block above the request, which a trusted project may' };
-  const [variables, worker] = await Promise.all([host.read(namesOf(expression)), host.sandboxes()]);
+  const names = namesOf(expression);
+  const carried = namedFunctions(names, host.functions);
+  const [variables, worker] = await Promise.all([host.read(names.filter((name) => !carried.has(name))), host.sandboxes()]);
   const data = { request: null, response: null, variables, globals: host.globals, globalKinds: host.globalKinds };
   let result: string | undefined;
+  let refused: string | undefined;
   // Only the result comes back: an expression's exports and $global changes stay in its sandbox.
   const sandbox = worker.createSandbox(HTTPYAC_API, (op, [name, value]) => {
     if (op === 'exports.set' && name === '$result') result = value;
+    // A function an earlier script exported that is not carried: the expression fails, whatever it made of the error.
+    if (op === 'function.refused' && name !== undefined && carried.has(name)) refused ??= name;
     return undefined;
   }, JSON.stringify(data), host.timeoutMs);
   let failure;
   try {
-    failure = (await sandbox.run(`const __reqflow$value = (${expression}\n);\nexports.$result = ${TO_TEXT}(await __reqflow$value);`, 'template')) ?? (await sandbox.run('__reqflow$export()', 'reqflow:httpyac-exports'));
+    failure =
+      (carried.size > 0 ? await sandbox.run(carryCode(carried), 'reqflow:carried-functions', { marks: false }) : undefined) ??
+      (await sandbox.run(`const __reqflow$value = (${expression}\n);\nexports.$result = ${TO_TEXT}(await __reqflow$value);`, 'template')) ??
+      (await sandbox.run('await __reqflow$export()', 'reqflow:httpyac-exports'));
   } finally {
     sandbox.dispose();
   }
-  const secret = Object.values(variables).some((value) => host.carriesSecret(value)) || (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
+  // A function carried from an earlier script holds the values it uses: one of them may be a secret.
+  const secret =
+    Object.values(variables).some((value) => host.carriesSecret(value)) ||
+    [...carried.values()].some((fn) => 'code' in fn && host.carriesSecret(fn.code)) ||
+    (/\$global\b/.test(expression) && Object.values(host.globals).some((value) => host.carriesSecret(value)));
+  if (refused !== undefined) return { failure: refusalOf(refused, carried.get(refused) as ExportedFunction) };
   if (failure) return { failure: secret ? withoutValues(failure) : failure.message };
   if (result === undefined) return { failure: refusal('undefined') };
   if (result.startsWith(UNSENT)) return { failure: refusal(result.slice(UNSENT.length)) };

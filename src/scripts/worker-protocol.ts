@@ -11,7 +11,9 @@ export type ScriptLanguage = 'javascript' | 'lua';
 /** What the main thread asks of the worker, for sandbox `id`. */
 export type WorkerCall = { id: number } & (
   | { type: 'create'; bootstrap: string; data: string; timeoutMs: number; language?: ScriptLanguage; trusted?: TrustedScript }
-  | { type: 'run' | 'evaluate'; code: string; filename: string }
+  /** `marks: false`: code reqflow made (a function carried from an earlier script), run without line marks. */
+  | { type: 'run'; code: string; filename: string; marks?: false }
+  | { type: 'evaluate'; code: string; filename: string }
   | { type: 'dispose' }
 );
 
