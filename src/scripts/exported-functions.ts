@@ -155,7 +155,7 @@ export async function carryFunctions(exported: readonly ExportedText[], end: Scr
   let scopes: ScriptScopes;
   let awaits = false;
   try {
-    scopes = scriptScopes(parse(end.code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true }) as unknown as AstNode);
+    scopes = scriptScopes(parse(end.code, { ecmaVersion: 'latest', sourceType: 'script', allowReturnOutsideFunction: true, allowAwaitOutsideFunction: true, ranges: true }) as unknown as AstNode);
   } catch {
     for (const { name } of exported) unusable(name, 'reqflow cannot read the script that made it');
     return out;

@@ -2,23 +2,24 @@
  * The scopes of a script's code (acorn's tree), as much as carrying an exported function to a
  * later script needs (exported-functions.ts): for every function and class, the names it reads or
  * changes from outside itself — and which scope of the script declares each (its top level, or
- * code around it), or none (a global) — and the script's top-level declarations. JavaScript's
- * rules: `var` and (as Annex B reads them) block-level function declarations belong to the
- * function, `let`, `const` and `class` to their block; `this` and `arguments` to the nearest
- * function that is not an arrow.
+ * code around it), or none (a global) — and the script's top-level declarations.
+ *
+ * The scopes are eslint-scope's (the ESLint team's scope analysis; docs/development.md says why),
+ * read with three additions it does not make: an object a function changes through a member
+ * (`x.a = 1`, `delete x.a`, `x.a++`) counts as a change of `x`; a block-level function declaration
+ * of sloppy code is also a `var` of its function (Annex B, which eslint-scope does not model); and
+ * `this`, which eslint-scope only flags on the function that binds it, is placed where it is
+ * written, so that a class's computed key or `extends` that reads it counts. This module is loaded
+ * only when a script exports a function (exported-functions.ts imports it lazily).
  */
+import { ancestor } from 'acorn-walk';
+import { analyze, type Reference, type Scope } from 'eslint-scope';
 
 export interface AstNode {
   type: string;
   start: number;
   end: number;
   [key: string]: unknown;
-}
-
-interface Scope {
-  names: Set<string>;
-  parent: Scope | undefined;
-  depth: number;
 }
 
 /** A name a function reads or changes from outside itself. */
@@ -45,247 +46,141 @@ export interface ScriptScopes {
   assigned: Set<string>;
 }
 
+/** One use of a name: eslint-scope's reference, where it is written, and whether it changes the name. */
+interface Use {
+  reference: Reference;
+  at: number;
+  written: boolean;
+}
+
+/** What the walk over the tree finds that eslint-scope's references do not say. */
+interface Walked {
+  /** The identifiers at the root of a changed member (`x` of `x.a.b = 1`). */
+  changedRoots: Set<AstNode>;
+  /** The functions that are an object's or a class's method, getter or setter. */
+  methods: Set<AstNode>;
+  /** Each `this`, with the arrows and classes between it and the function that binds it (none: the script's). */
+  thisUses: Array<{ at: number; through: AstNode[]; bound: boolean }>;
+}
+
+/** eslint-scope reads `ecmaVersion >= 6` for block scopes: a number, as acorn's 'latest' would read as ES5. */
+const ECMA_VERSION = 2025;
+
 const isNode = (value: unknown): value is AstNode => typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
-const isFunction = (node: AstNode): boolean => node.type === 'FunctionDeclaration' || node.type === 'FunctionExpression' || node.type === 'ArrowFunctionExpression';
 
-/** The names a binding pattern declares (`{ a, b: [c], ...d } = …`). */
-function patternNames(pattern: unknown, into: string[] = []): string[] {
-  if (!isNode(pattern)) return into;
-  if (pattern.type === 'Identifier') into.push(pattern.name as string);
-  else if (pattern.type === 'ObjectPattern') for (const property of pattern.properties as AstNode[]) patternNames(property.type === 'RestElement' ? property.argument : property.value, into);
-  else if (pattern.type === 'ArrayPattern') for (const element of pattern.elements as unknown[]) patternNames(element, into);
-  else if (pattern.type === 'AssignmentPattern') patternNames(pattern.left, into);
-  else if (pattern.type === 'RestElement') patternNames(pattern.argument, into);
-  return into;
+/** The identifiers whose object an assignment target changes (`x.a`, `[x.a, { b: y.c }]`). */
+function changedRoots(target: unknown, into: Set<AstNode>): void {
+  if (!isNode(target)) return;
+  if (target.type === 'MemberExpression') {
+    let root: unknown = target;
+    while (isNode(root) && root.type === 'MemberExpression') root = root.object;
+    if (isNode(root) && root.type === 'Identifier') into.add(root);
+  } else if (target.type === 'ObjectPattern') for (const property of target.properties as AstNode[]) changedRoots(property.type === 'RestElement' ? property.argument : property.value, into);
+  else if (target.type === 'ArrayPattern') for (const element of target.elements as unknown[]) changedRoots(element, into);
+  else if (target.type === 'AssignmentPattern') changedRoots(target.left, into);
+  else if (target.type === 'RestElement') changedRoots(target.argument, into);
 }
 
-/** The `var`s (and block-level function declarations) of a function's body, not those of the functions inside it. */
-function hoisted(node: unknown, into: Set<string>): Set<string> {
-  if (!isNode(node) || isFunction(node) || node.type === 'ClassDeclaration' || node.type === 'ClassExpression') {
-    if (isNode(node) && node.type === 'FunctionDeclaration' && isNode(node.id)) into.add(node.id.name as string);
-    return into;
-  }
-  if (node.type === 'VariableDeclaration' && node.kind === 'var') for (const declarator of node.declarations as AstNode[]) for (const name of patternNames(declarator.id)) into.add(name);
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'loc') continue;
-    if (Array.isArray(value)) for (const item of value) hoisted(item, into);
-    else if (isNode(value)) hoisted(value, into);
-  }
-  return into;
+function walk(program: AstNode): Walked {
+  const walked: Walked = { changedRoots: new Set(), methods: new Set(), thisUses: [] };
+  type Visit = (node: AstNode, state: unknown, ancestors: AstNode[]) => void;
+  const visitors: Record<string, Visit> = {
+    AssignmentExpression: (node) => changedRoots(node.left, walked.changedRoots),
+    UpdateExpression: (node) => changedRoots(node.argument, walked.changedRoots),
+    UnaryExpression: (node) => void (node.operator === 'delete' && changedRoots(node.argument, walked.changedRoots)),
+    ForInStatement: (node) => void ((node.left as AstNode).type !== 'VariableDeclaration' && changedRoots(node.left, walked.changedRoots)),
+    ForOfStatement: (node) => void ((node.left as AstNode).type !== 'VariableDeclaration' && changedRoots(node.left, walked.changedRoots)),
+    Property: (node) => void ((node.method === true || node.kind === 'get' || node.kind === 'set') && walked.methods.add(node.value as AstNode)),
+    MethodDefinition: (node) => void walked.methods.add(node.value as AstNode),
+    ThisExpression: (node, _state, ancestors) => {
+      const through: AstNode[] = [];
+      for (let i = ancestors.length - 2; i >= 0; i--) {
+        const around = ancestors[i] as AstNode;
+        const binds = around.type === 'FunctionDeclaration' || around.type === 'FunctionExpression' || around.type === 'StaticBlock' || (around.type === 'PropertyDefinition' && ancestors[i + 1] === around.value);
+        if (binds) return void walked.thisUses.push({ at: node.start, through, bound: true });
+        if (around.type === 'ArrowFunctionExpression' || around.type === 'ClassDeclaration' || around.type === 'ClassExpression') through.push(around);
+      }
+      walked.thisUses.push({ at: node.start, through, bound: false });
+    },
+  };
+  ancestor(program as never, visitors as never);
+  return walked;
 }
 
-/** The `let`, `const`, `class` and function declarations directly in a list of statements. */
-function lexical(statements: readonly unknown[], into: Set<string>): Set<string> {
-  for (const statement of statements) {
-    if (!isNode(statement)) continue;
-    if (statement.type === 'VariableDeclaration' && statement.kind !== 'var') for (const declarator of statement.declarations as AstNode[]) for (const name of patternNames(declarator.id)) into.add(name);
-    if ((statement.type === 'ClassDeclaration' || statement.type === 'FunctionDeclaration') && isNode(statement.id)) into.add(statement.id.name as string);
-  }
-  return into;
+/**
+ * The scope that declares what a reference names: eslint-scope's resolution — or, for a name it
+ * leaves unresolved, the script's top level when that declares it (eslint-scope resolves no
+ * top-level `var` or function of a script: the global object could replace them) — unless a scope
+ * on the way declares it by Annex B (a block-level function of sloppy code, which eslint-scope
+ * leaves to its block).
+ */
+function declaringScope(reference: Reference, global: Scope, annexB: ReadonlyMap<Scope, ReadonlySet<string>>): Scope | undefined {
+  const { name } = reference.identifier;
+  const resolved = reference.resolved?.scope ?? (global.set.has(name) ? global : undefined);
+  for (let scope: Scope | null = reference.from; scope && scope !== resolved; scope = scope.upper) if (annexB.get(scope)?.has(name)) return scope;
+  return resolved;
 }
 
-/** The scopes of a parsed script (its `Program`). */
+/** The scopes of a script parsed by acorn with `ranges: true` (eslint-scope reads `range`), its `Program`. */
 export function scriptScopes(program: AstNode): ScriptScopes {
+  const manager = analyze(program, { ecmaVersion: ECMA_VERSION, sourceType: 'script', ignoreEval: true });
+  const walked = walk(program);
   const functions = new Map<number, FunctionInfo>();
-  const declarations = new Map<string, AstNode>();
-  const assigned = new Set<string>();
-  /** The functions and classes around the current node, each with the depth of its own scope. */
-  const around: Array<{ info: FunctionInfo; depth: number }> = [];
-  const top: Scope = { names: lexical(program.body as unknown[], hoisted(program, new Set())), parent: undefined, depth: 0 };
-  const inner = (parent: Scope, names: Iterable<string>): Scope => ({ names: new Set(names), parent, depth: parent.depth + 1 });
+  const byScope = new Map<Scope, FunctionInfo>();
+  const byNode = new Map<AstNode, FunctionInfo>();
+  const annexB = new Map<Scope, Set<string>>();
+  const uses: Use[] = [];
+  for (const scope of manager.scopes) {
+    const node = scope.block as unknown as AstNode;
+    if (scope.type === 'function' || scope.type === 'class') {
+      const info: FunctionInfo = { node, method: walked.methods.has(node), free: new Map() };
+      functions.set(node.start, info);
+      byScope.set(scope, info);
+      byNode.set(node, info);
+    }
+    // Annex B: in sloppy code a function declared in a block is also a `var` of the function around the block.
+    if ((scope.type === 'block' || scope.type === 'switch') && !scope.isStrict) {
+      for (const variable of scope.variables) {
+        if (variable.defs.some((def) => def.type === 'FunctionName')) {
+          const names = annexB.get(scope.variableScope) ?? new Set<string>();
+          annexB.set(scope.variableScope, names.add(variable.name));
+        }
+      }
+    }
+    for (const reference of scope.references) {
+      const identifier = reference.identifier as unknown as AstNode;
+      const written = (reference.isWrite() && !reference.init) || walked.changedRoots.has(identifier);
+      uses.push({ reference, at: identifier.start, written });
+    }
+  }
 
+  const declarations = new Map<string, AstNode>();
   for (const statement of program.body as AstNode[]) {
     if ((statement.type === 'FunctionDeclaration' || statement.type === 'ClassDeclaration') && isNode(statement.id)) declarations.set(statement.id.name as string, statement);
     if (statement.type === 'VariableDeclaration') for (const declarator of statement.declarations as AstNode[]) if (isNode(declarator.id) && declarator.id.type === 'Identifier') declarations.set(declarator.id.name as string, declarator);
   }
 
-  const use = (name: string, scope: Scope, written: boolean): void => {
-    let declaring: Scope | undefined = scope;
-    while (declaring && !declaring.names.has(name)) declaring = declaring.parent;
-    if (written && (declaring === undefined || declaring === top)) assigned.add(name);
-    const depth = declaring?.depth ?? -1;
-    for (const { info, depth: own } of around) {
-      if (depth >= own) continue; // declared inside that function
-      const declared = declaring === undefined ? 'global' : declaring === top ? 'top' : 'around';
-      const known = info.free.get(name);
-      info.free.set(name, { declared, written: written || known?.written === true });
+  const assigned = new Set<string>();
+  const free = (info: FunctionInfo, name: string, declared: FreeName['declared'], written: boolean): void => {
+    info.free.set(name, { declared, written: written || info.free.get(name)?.written === true });
+  };
+  // In the order they are written, as the first name a function cannot take along is the one its refusal names.
+  const ordered: Array<Use | Walked['thisUses'][number]> = [...uses, ...walked.thisUses].sort((a, b) => a.at - b.at);
+  for (const use of ordered) {
+    if (!('reference' in use)) {
+      for (const node of use.through) free(byNode.get(node) as FunctionInfo, 'this', use.bound ? 'around' : 'global', false);
+      continue;
     }
-  };
-
-  /** An assignment's target: its names are written, and a member's object is changed. */
-  const target = (node: unknown, scope: Scope): void => {
-    if (!isNode(node)) return;
-    if (node.type === 'Identifier') use(node.name as string, scope, true);
-    else if (node.type === 'MemberExpression') {
-      let root: unknown = node;
-      while (isNode(root) && root.type === 'MemberExpression') root = root.object;
-      if (isNode(root) && root.type === 'Identifier') use(root.name as string, scope, true);
-      visit(node, scope);
-    } else if (node.type === 'ObjectPattern') for (const property of node.properties as AstNode[]) {
-      if (property.type === 'RestElement') target(property.argument, scope);
-      else {
-        if (property.computed === true) visit(property.key, scope);
-        target(property.value, scope);
-      }
-    } else if (node.type === 'ArrayPattern') for (const element of node.elements as unknown[]) target(element, scope);
-    else if (node.type === 'AssignmentPattern') {
-      target(node.left, scope);
-      visit(node.right, scope);
-    } else if (node.type === 'RestElement') target(node.argument, scope);
-  };
-
-  /** A declaration's pattern: its names are declared already; its defaults and computed keys are read. */
-  const bindingReads = (node: unknown, scope: Scope): void => {
-    if (!isNode(node)) return;
-    if (node.type === 'ObjectPattern') for (const property of node.properties as AstNode[]) {
-      if (property.type === 'RestElement') bindingReads(property.argument, scope);
-      else {
-        if (property.computed === true) visit(property.key, scope);
-        bindingReads(property.value, scope);
-      }
-    } else if (node.type === 'ArrayPattern') for (const element of node.elements as unknown[]) bindingReads(element, scope);
-    else if (node.type === 'AssignmentPattern') {
-      bindingReads(node.left, scope);
-      visit(node.right, scope);
-    } else if (node.type === 'RestElement') bindingReads(node.argument, scope);
-  };
-
-  const enter = (node: AstNode, method: boolean, depth: number): void => {
-    const info: FunctionInfo = { node, method, free: new Map() };
-    functions.set(node.start, info);
-    around.push({ info, depth });
-  };
-
-  const fn = (node: AstNode, scope: Scope, method: boolean): void => {
-    const body = node.body as AstNode;
-    const names = new Set<string>();
-    for (const param of node.params as unknown[]) for (const name of patternNames(param)) names.add(name);
-    if (node.type !== 'ArrowFunctionExpression') names.add('this').add('arguments');
-    if (node.type === 'FunctionExpression' && isNode(node.id)) names.add(node.id.name as string);
-    if (body.type === 'BlockStatement') lexical(body.body as unknown[], hoisted(body, names));
-    const own = inner(scope, names);
-    enter(node, method, own.depth);
-    for (const param of node.params as unknown[]) bindingReads(param, own);
-    if (body.type === 'BlockStatement') for (const statement of body.body as unknown[]) visit(statement, own);
-    else visit(body, own);
-    around.pop();
-  };
-
-  const cls = (node: AstNode, scope: Scope): void => {
-    const own = inner(scope, isNode(node.id) ? [node.id.name as string] : []);
-    enter(node, false, own.depth);
-    visit(node.superClass, own);
-    for (const member of (node.body as AstNode).body as AstNode[]) {
-      if (member.computed === true) visit(member.key, own);
-      if (member.type === 'MethodDefinition') fn(member.value as AstNode, own, true);
-      else if (member.type === 'PropertyDefinition') visit(member.value, inner(own, ['this']));
-      else if (member.type === 'StaticBlock') {
-        const block = inner(own, lexical(member.body as unknown[], hoisted(member, new Set(['this']))));
-        for (const statement of member.body as unknown[]) visit(statement, block);
-      }
-    }
-    around.pop();
-  };
-
-  function visit(node: unknown, scope: Scope): void {
-    if (!isNode(node)) return;
-    switch (node.type) {
-      case 'Identifier':
-        use(node.name as string, scope, false);
-        return;
-      case 'ThisExpression':
-        use('this', scope, false);
-        return;
-      case 'FunctionDeclaration':
-      case 'FunctionExpression':
-      case 'ArrowFunctionExpression':
-        fn(node, scope, false);
-        return;
-      case 'ClassDeclaration':
-      case 'ClassExpression':
-        cls(node, scope);
-        return;
-      case 'BlockStatement': {
-        const block = inner(scope, lexical(node.body as unknown[], new Set()));
-        for (const statement of node.body as unknown[]) visit(statement, block);
-        return;
-      }
-      case 'SwitchStatement': {
-        visit(node.discriminant, scope);
-        const cases = node.cases as AstNode[];
-        const block = inner(scope, lexical(cases.flatMap((one) => one.consequent as unknown[]), new Set()));
-        for (const one of cases) {
-          visit(one.test, block);
-          for (const statement of one.consequent as unknown[]) visit(statement, block);
-        }
-        return;
-      }
-      case 'ForStatement':
-      case 'ForInStatement':
-      case 'ForOfStatement': {
-        const head = (node.type === 'ForStatement' ? node.init : node.left) as AstNode | null;
-        const loop = isNode(head) && head.type === 'VariableDeclaration' && head.kind !== 'var' ? inner(scope, lexical([head], new Set())) : scope;
-        if (node.type === 'ForStatement') {
-          visit(node.init, loop);
-          visit(node.test, loop);
-          visit(node.update, loop);
-        } else {
-          if (isNode(head) && head.type === 'VariableDeclaration') visit(head, loop);
-          else target(head, loop);
-          visit(node.right, loop);
-        }
-        visit(node.body, loop);
-        return;
-      }
-      case 'CatchClause': {
-        const own = inner(scope, patternNames(node.param));
-        bindingReads(node.param, own);
-        visit(node.body, own);
-        return;
-      }
-      case 'VariableDeclaration':
-        for (const declarator of node.declarations as AstNode[]) {
-          bindingReads(declarator.id, scope);
-          visit(declarator.init, scope);
-        }
-        return;
-      case 'AssignmentExpression':
-        target(node.left, scope);
-        visit(node.right, scope);
-        return;
-      case 'UpdateExpression':
-        target(node.argument, scope);
-        return;
-      case 'UnaryExpression':
-        if (node.operator === 'delete' && isNode(node.argument) && node.argument.type === 'MemberExpression') target(node.argument, scope);
-        else visit(node.argument, scope);
-        return;
-      case 'MemberExpression':
-        visit(node.object, scope);
-        if (node.computed === true) visit(node.property, scope);
-        return;
-      case 'Property':
-        if (node.computed === true) visit(node.key, scope);
-        if ((node.method === true || node.kind === 'get' || node.kind === 'set') && isNode(node.value)) fn(node.value, scope, true);
-        else visit(node.value, scope);
-        return;
-      case 'LabeledStatement':
-        visit(node.body, scope);
-        return;
-      case 'BreakStatement':
-      case 'ContinueStatement':
-      case 'MetaProperty':
-      case 'PrivateIdentifier':
-      case 'Super':
-        return;
-    }
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'loc') continue;
-      if (Array.isArray(value)) for (const item of value) visit(item, scope);
-      else if (isNode(value)) visit(value, scope);
+    const { name } = use.reference.identifier;
+    const declaring = declaringScope(use.reference, manager.globalScope, annexB);
+    const declared = declaring === undefined ? 'global' : declaring.type === 'global' ? 'top' : 'around';
+    if (use.written && declared !== 'around') assigned.add(name);
+    // Free in every function and class between the use and the declaring scope (a named function
+    // expression's own name is in a scope of its own around it, whose block is that function).
+    for (let scope: Scope | null = use.reference.from; scope && scope.block !== declaring?.block; scope = scope.upper) {
+      const info = byScope.get(scope);
+      if (info) free(info, name, declared, use.written);
     }
   }
-
-  for (const statement of program.body as unknown[]) visit(statement, top);
   return { functions, declarations, assigned };
 }
