@@ -3,6 +3,7 @@ import { UsageError, fileErrorWords } from './errors/index.js';
 import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { notAFile } from './not-a-file.js';
+import { stateJson } from './json-escape.js';
 import { dirname, join } from 'node:path';
 import { markOrigin } from './extracted-values.js';
 import { isEarlierFolder, ProjectFolder, recordedIdentity, type FolderIdentity } from './folder-identity.js';
@@ -289,7 +290,7 @@ export class FileSession implements Session {
         }
         const { writeFileAtomic } = await import('./atomic-write.js'); // only a run that changed the session writes it
         const file: SessionFile = { version: 1, ...(folder ? { folder } : {}), variables: merged.variables, data: merged.data };
-        await writeFileAtomic(this.path, `${JSON.stringify(file, null, 2)}\n`, { mode: 0o600 });
+        await writeFileAtomic(this.path, `${stateJson(file, 2)}\n`, { mode: 0o600 });
         // Variables other runs saved meanwhile are visible from now on. The data entries stay as
         // this process holds them: their keepers (the cookie jar, the script globals) read them
         // once, so the next merge must start from what they hold, or it would take another run's

@@ -11,7 +11,7 @@
  * Python's `splitlines`, among others) as they are. Escaped, every reader gets the same value back.
  */
 import { displayHeaderValue, displayUrl, type HeaderKinds } from '../core/mask.js';
-import { visibleJson } from '../report/render/visible.js';
+import { stateJson } from '../core/json-escape.js';
 import { maskSecretFields } from '../core/mask-fields.js';
 import { HISTORY_BODY_LIMIT, type HistoryCut, type HistoryEntry, type HistoryTarget, type RecordedExchange, type StoredBody } from './entry.js';
 
@@ -25,9 +25,6 @@ export interface LineContext {
   /** A masked text that the recorder cut, without the beginning of a secret split by the cut (`cut-end.ts`). */
   cutEnd: (text: string) => string;
 }
-
-/** U+2028 and U+2029: valid raw in JSON text, but line ends to readers that split lines as Unicode does (Python's `splitlines`). */
-const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** 12 hex digits: enough that a project's history never repeats one (not a secret: Math.random will do). */
 const newId = (): string => Math.floor(Math.random() * 0x1000000000000).toString(16).padStart(12, '0');
@@ -68,7 +65,7 @@ export function entryLine(exchange: RecordedExchange, file: string, { target, sc
   const { profilesFile, environment } = target;
   if (profilesFile !== undefined || environment !== undefined) entry.sentWith = { profilesFile, environment };
   entry.end = true;
-  return visibleJson(JSON.stringify(entry)).replace(LINE_SEPARATORS, (char) => `\\u${char.charCodeAt(0).toString(16)}`);
+  return stateJson(entry);
 }
 
 /** `"cut"` with its keys in the order of `HistoryCut`, whatever order they were set in. */

@@ -6,21 +6,12 @@
  * C1 controls and bidirectional overrides become `<U+009B>`-style marks.
  */
 import { codePointName } from '../../core/code-point.js';
+import { TERMINAL_ACTING_RANGES } from '../../core/json-escape.js';
 
-function hex4(code: number): string {
-  return code.toString(16).padStart(4, '0');
-}
+// The JSON escape lives in core (state files use it too); what prints JSON imports it from here.
+export { TERMINAL_ACTING_RANGES, unsafeInJson, visibleJson } from '../../core/json-escape.js';
 
-/** Code points a terminal acts on that JSON text may hold unescaped: DEL, C1 controls, bidi overrides and isolates. */
-const JSON_UNSAFE: ReadonlyArray<readonly [number, number]> = [
-  [0x7f, 0x9f],
-  [0x202a, 0x202e],
-  [0x2066, 0x2069],
-];
-/** {@link JSON_UNSAFE} as the inside of a RegExp character class (the TUI's pager draws them as U+FFFD). */
-export const TERMINAL_ACTING_RANGES = JSON_UNSAFE.map(([from, to]) => `\\u${hex4(from)}-\\u${hex4(to)}`).join('');
 const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f${TERMINAL_ACTING_RANGES}]`, 'g');
-const UNSAFE_IN_JSON = new RegExp(`[${TERMINAL_ACTING_RANGES}]`, 'g');
 
 export function visible(text: string): string {
   return text.replace(UNSAFE, (char) => {
@@ -48,17 +39,3 @@ export function visibleText(text: string): string {
   return visible(text.replace(/\r\n/g, '\n'));
 }
 
-/** Whether JSON output should write this code point as a `\u` escape (see {@link visibleJson}). */
-export function unsafeInJson(code: number): boolean {
-  for (const [from, to] of JSON_UNSAFE) if (code >= from && code <= to) return true;
-  return false;
-}
-
-/**
- * JSON text with the characters of {@link unsafeInJson} as `\u009b`-style escapes: the same JSON
- * value for any parser, and nothing a terminal acts on (`JSON.stringify` escapes only C0).
- * Outside strings JSON has no such characters, so the text stays valid.
- */
-export function visibleJson(text: string): string {
-  return text.replace(UNSAFE_IN_JSON, (char) => `\\u${hex4(char.charCodeAt(0))}`);
-}
