@@ -19,6 +19,7 @@
  * nghttp2 asks only of a session it ended (`StreamCount` in http2.ts).
  */
 import type { ClientHttp2Session } from 'node:http2';
+import { waitingToBeWritten, type SocketCounters } from './http2-socket.js';
 
 /** How often a session with streams open is looked at. */
 const LOOK_EVERY_MS = 500;
@@ -26,19 +27,6 @@ const LOOK_EVERY_MS = 500;
 const SILENT_LOOKS = 2;
 /** A PING frame: a 9-byte head and 8 bytes of data (RFC 9113 §6.7); its answer is the same size. */
 const PING_FRAME_BYTES = 17;
-
-/** What is read of the session's socket (a net.Socket or a TLSSocket; `_handle`: its TCP or TLS wrap). */
-interface SocketCounters {
-  readonly bytesRead: number;
-  readonly bytesWritten: number;
-  readonly _handle?: { readonly writeQueueSize?: unknown } | null;
-}
-
-/** Bytes handed to the socket and not yet written; `undefined` where the socket does not say (a JavaScript stream). */
-function waitingToBeWritten(socket: SocketCounters): number | undefined {
-  const size = socket._handle?.writeQueueSize;
-  return typeof size === 'number' ? size : undefined;
-}
 
 const noop = (): void => undefined;
 

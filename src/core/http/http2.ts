@@ -18,6 +18,7 @@ import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js
 import type { RawResponse } from './raw-response.js';
 import { watchSilence } from './silence-watch.js';
 import { endSession, watchForEnd } from './http2-ended.js';
+import { releaseSession, socketHoldsBytes } from './http2-socket.js';
 import { openTunnel } from './tunnel.js';
 
 /**
@@ -33,10 +34,18 @@ const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'tra
 /** A session, or `undefined` when the origin answered in HTTP/1.1 only (prefer mode). */
 type Opened = ClientHttp2Session | undefined;
 
+/** A session and what it runs on: its socket, then the proxy's tunnel under it if any (made here, so that they can be destroyed). */
+interface Connection {
+  session: ClientHttp2Session;
+  sockets: readonly Duplex[];
+}
+
 export class Http2Sessions {
   private readonly sessions = new Map<string, Promise<Opened>>();
+  /** Each open session's sockets (http2-socket.ts: Node's session may leave them open). */
+  private readonly sockets = new WeakMap<ClientHttp2Session, readonly Duplex[]>();
   /** Open streams per session (a session holds the process open only while one is open). */
-  readonly streams = new StreamCount();
+  readonly streams = new StreamCount((session) => this.release(session));
 
   /**
    * The origin's session, opened on first use (through `proxy`, a tunnel: sessions are per proxy
@@ -56,12 +65,15 @@ export class Http2Sessions {
 
   private open(key: string, url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Opened> {
     const opened = connect(url, tls, mode, connectTimeoutMs, proxy).then(
-      (session) => {
+      (connection) => {
+        if (!connection) return undefined;
+        const { session } = connection;
+        this.sockets.set(session, connection.sockets);
         const forget = (): void => {
           if (this.sessions.get(key) === opened) this.sessions.delete(key);
         };
         // Streams under way finish on this session; new ones go to a new one.
-        session?.once('goaway', forget).once('close', forget);
+        session.once('goaway', forget).once('close', forget);
         return session;
       },
       (error: unknown) => {
@@ -75,8 +87,13 @@ export class Http2Sessions {
 
   /** Closes every session so that the process can exit. */
   destroy(): void {
-    for (const opened of this.sessions.values()) opened.then((session) => session?.destroy(), () => undefined);
+    for (const opened of this.sessions.values()) opened.then((session) => session && this.release(session), () => undefined);
     this.sessions.clear();
+  }
+
+  /** Destroys `session` and, if Node would leave it open, its socket. */
+  private release(session: ClientHttp2Session): void {
+    releaseSession(session, this.sockets.get(session) ?? []);
   }
 }
 
@@ -86,9 +103,9 @@ export class Http2Sessions {
  * On a failure or the time-out, whatever it was opening is destroyed: a tunnel still waiting
  * for the proxy, a socket, a session would hold the process open.
  */
-function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Opened> {
+function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTimeoutMs: number, proxy: URL | undefined): Promise<Connection | undefined> {
   const http2 = lazyBuiltin<typeof import('node:http2')>('node:http2');
-  return new Promise<Opened>((resolve, reject) => {
+  return new Promise<Connection | undefined>((resolve, reject) => {
     let settled = false;
     const abandon = new AbortController();
     /** The tunnel, the TLS socket or the h2c session being opened. */
@@ -102,15 +119,16 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
       for (const part of opening) part.destroy();
       reject(error);
     };
-    const done = (session: Opened): void => {
+    /** `sockets`: what the session runs on, its own socket first. */
+    const done = (session: Opened, sockets: readonly Duplex[] = []): void => {
       if (settled) {
-        session?.destroy();
+        if (session) releaseSession(session, sockets);
         return;
       }
       settled = true;
       clearTimeout(timer);
       session?.unref(); // idle sessions never keep the process alive; a request refs it
-      resolve(session);
+      resolve(session && { session, sockets });
     };
     /** `through`: the proxy's tunnel to the server; else a connection of its own. */
     const overConnection = (through: Duplex | undefined): void => {
@@ -137,13 +155,15 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
           }
           const session = http2.connect(url.origin, { createConnection: () => socket });
           session.on('error', () => undefined); // each stream reports its own failure
-          done(session);
+          done(session, through ? [socket, through] : [socket]);
         });
         return;
       }
-      // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame.
-      const session = http2.connect(url.origin, through ? { createConnection: () => through } : {});
-      opening.push(session);
+      // h2c with prior knowledge: the server proves it speaks HTTP/2 by its SETTINGS frame. The
+      // socket is made here as Node would make it, to be destroyed if Node leaves it open.
+      const socket = through ?? lazyBuiltin<typeof import('node:net')>('node:net').connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) });
+      const session = http2.connect(url.origin, { createConnection: () => socket });
+      opening.push(socket, session);
       const refused = (error: unknown): void => {
         session.destroy();
         if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
@@ -158,7 +178,7 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
         session.removeListener('error', refused);
         session.removeAllListeners('close');
         session.on('error', () => undefined);
-        done(session);
+        done(session, [socket]);
       });
     };
     if (proxy) {
@@ -314,6 +334,9 @@ function checkedBody(stream: ClientHttp2Stream): Readable {
  * watched meanwhile for an end nghttp2 keeps to itself (http2-ended.ts), which fails its streams.
  */
 class StreamCount {
+  /** `release`: destroys a session and its socket (Http2Sessions). */
+  constructor(private readonly release: (session: ClientHttp2Session) => void) {}
+
   private readonly open = new Map<ClientHttp2Session, { streams: number; stopWatch: () => void }>();
   /**
    * The event loop emptied while sessions hold it open for their streams: their sockets neither
@@ -341,6 +364,11 @@ class StreamCount {
     if (count && --count.streams > 0) return;
     count?.stopWatch();
     if (this.open.delete(session) && this.open.size === 0) process.off('beforeExit', this.loopEmptied);
-    if (!session.destroyed) session.unref();
+    if (session.destroyed) return;
+    // No stream left, and bytes the server has not taken (an upload it stopped reading, timed out
+    // or cancelled): the connection is let go with them — kept, it would hold the process and
+    // the bytes for as long as the server likes. The next request opens a new one.
+    if (socketHoldsBytes(session)) this.release(session);
+    else session.unref();
   }
 }
