@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { runCli, tempDir } from './helpers/cli.js';
+import { isolatedEnv, sendRequest, startHarness } from './helpers/tui-harness.js';
 
 const frame = (type: number, flags: number, stream: number, payload: Buffer): Buffer => {
   const head = Buffer.alloc(9);
@@ -147,4 +148,26 @@ describe('a server that stops reading an upload', () => {
       dir.cleanup();
     }
   }, 60_000);
+
+  test('the UI: the connection is let go at the time-out, while the UI stays open', async () => {
+    const deaf = await deafServer('h2c');
+    const workspace = tempDir('reqflow-h2-stalled-tui-');
+    try {
+      workspace.write('upload.bin', Buffer.alloc(UPLOAD_BYTES, 0x61));
+      workspace.write('upload.http', `### upload\n# @timeout 1000 ms\nPOST http://127.0.0.1:${deaf.port}/up HTTP/2\nContent-Type: application/octet-stream\n\n< ./upload.bin\n`);
+      const h = await startHarness({ dir: workspace.dir, env: isolatedEnv(workspace.dir), columns: 160, rows: 30 });
+      try {
+        await sendRequest(h, 'upload', 'timed out after 1000 ms');
+        // Without the fix the UI holds the connection (and the body's bytes in its socket) for as long as the server likes.
+        let bound: NodeJS.Timeout | undefined;
+        const outcome = await Promise.race([deaf.clientLetGo.then(() => 'let go'), new Promise((resolve) => (bound = setTimeout(() => resolve('still held'), 15_000)))]);
+        clearTimeout(bound);
+        expect(outcome).toBe('let go');
+      } finally {
+        await h.close();
+      }
+    } finally {
+      workspace.cleanup();
+    }
+  }, 40_000);
 });
