@@ -31,8 +31,8 @@ export function socketHoldsBytes(session: ClientHttp2Session): boolean {
  * close them itself: nothing waits to be written. A socket that does not say is destroyed too.
  * With nothing waiting, Node's own close is left to run: its GOAWAY and the socket's end.
  */
-export function releaseSession(session: ClientHttp2Session, sockets: readonly Duplex[], error?: Error): void {
-  if (!session.destroyed) session.destroy(error);
+export function releaseSession(session: ClientHttp2Session, sockets: readonly Duplex[]): void {
+  if (!session.destroyed) session.destroy();
   const [socket] = sockets;
   if (socket === undefined || socket.destroyed || waitingToBeWritten(socket as unknown as SocketCounters) === 0) return;
   for (const part of sockets) part.destroy();

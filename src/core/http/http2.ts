@@ -163,7 +163,7 @@ function connect(url: URL, tls: TlsConnectionOptions, mode: Http2Mode, connectTi
       // socket is made here as Node would make it, to be destroyed if Node leaves it open.
       const socket = through ?? lazyBuiltin<typeof import('node:net')>('node:net').connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 80) });
       const session = http2.connect(url.origin, { createConnection: () => socket });
-      opening.push(socket, session);
+      opening.push(...(through ? [] : [socket]), session);
       const refused = (error: unknown): void => {
         session.destroy();
         if (mode === 'prefer' && (error as NodeJS.ErrnoException).code === 'ERR_HTTP2_ERROR') return done(undefined);
