@@ -43,10 +43,12 @@ const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HT
 
 async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, sessions: Http2Sessions): Promise<RawResponse> {
   const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
-  if (request.abort?.signal.aborted) throw cancelled();
   const target = errorTarget(request, url);
   // A large file body is looked at first: the request's head goes out as the stream opens, and a file that changed is refused with nothing sent.
   if (typeof request.body === 'object' && 'unchanged' in request.body) await request.body.unchanged();
+  // Looked at after that wait, not before: the abort hook below hears only a Ctrl-C still to come,
+  // and one pressed meanwhile left the request waiting for --timeout.
+  if (request.abort?.signal.aborted) throw cancelled();
   let exchange;
   try {
     exchange = http2Request(
