@@ -3,18 +3,19 @@
  * Node's session closes its socket only once what the socket is writing has gone: the run once
  * printed its time-out (exit 4) and then stayed alive, holding the connection and the body's
  * bytes, until the server let go — which a hostile server never does. Raw servers here, h2c and
- * TLS, that open their windows wide, read the preface and then nothing more; they write a PING
+ * TLS, that open their windows wide, read 256 KiB and then nothing more; they write a PING
  * now and then, so that they see the client let go (a write to a closed connection fails) though
  * they read nothing.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
-import { runCli, tempDir } from './helpers/cli.js';
+import { BIN, runCli, tempDir } from './helpers/cli.js';
 import { isolatedEnv, sendRequest, startHarness } from './helpers/tui-harness.js';
 
 const frame = (type: number, flags: number, stream: number, payload: Buffer): Buffer => {
@@ -38,11 +39,15 @@ function wideOpen(): Buffer {
 
 /** Larger than what the kernel's buffers on both sides take: the rest waits in reqflow's socket. */
 const UPLOAD_BYTES = 32 * 1024 * 1024;
+/** What the server reads before it stops. */
+const READ_BEFORE_STOPPING = 256 * 1024;
 
 interface DeafServer {
   port: number;
   /** Resolves when the client closed a connection (the server itself never does, until the end). */
   clientLetGo: Promise<void>;
+  /** Resolves when the server stopped reading, the request's body under way. */
+  uploading: Promise<void>;
 }
 
 const servers: Array<Server | HttpServer> = [];
@@ -59,11 +64,22 @@ const listen = async (server: Server | HttpServer): Promise<number> => {
 async function deafServer(kind: 'h2c' | 'tls'): Promise<DeafServer> {
   let letGo = (): void => undefined;
   const clientLetGo = new Promise<void>((resolve) => (letGo = resolve));
+  let started = (): void => undefined;
+  const uploading = new Promise<void>((resolve) => (started = resolve));
   const onSocket = (socket: Socket): void => {
     sockets.add(socket);
     socket.on('error', () => undefined);
     socket.write(wideOpen());
-    socket.once('data', () => socket.pause());
+    // Some of the body is read (the request is under way, its stream sending), then nothing more.
+    let read = 0;
+    const reading = (chunk: Buffer): void => {
+      read += chunk.length;
+      if (read < READ_BEFORE_STOPPING) return;
+      socket.pause();
+      socket.removeListener('data', reading);
+      started();
+    };
+    socket.on('data', reading);
     const ping = setInterval(() => socket.write(frame(6, 0, 0, Buffer.alloc(8))), 200);
     socket.once('close', () => {
       clearInterval(ping);
@@ -75,7 +91,7 @@ async function deafServer(kind: 'h2c' | 'tls'): Promise<DeafServer> {
     kind === 'tls'
       ? createTlsServer({ cert: readFileSync(certs.server.cert), key: readFileSync(certs.server.key), ALPNProtocols: ['h2'] }, onSocket)
       : createServer(onSocket);
-  return { port: await listen(server), clientLetGo };
+  return { port: await listen(server), clientLetGo, uploading };
 }
 
 beforeAll(() => {
@@ -105,6 +121,31 @@ describe('a server that stops reading an upload', () => {
     expect(result.stderr).toContain(`POST ${url}/up timed out after 1000 ms`);
     expect(result.stderr).not.toMatch(/protocol error|\n\s+at /);
     await deaf.clientLetGo;
+  }, 40_000);
+
+  test('Ctrl-C during the upload: reqflow run exits 130 on its own', async () => {
+    const deaf = await deafServer('h2c');
+    const url = `http://127.0.0.1:${deaf.port}`;
+    const file = upload('cancel', url);
+    const child = spawn(process.execPath, [BIN, 'run', file, '--timeout', '60000'], { cwd: tmp.dir, env: { PATH: process.env.PATH, HOME: tmp.dir, NO_COLOR: '1', REQFLOW_STATE_DIR: join(tmp.dir, 'state') }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('close', (code, signal) => resolve([code, signal])));
+    // Without the fix the run never ends while the server holds on: killed at 20 s.
+    const bound = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    try {
+      await deaf.uploading;
+      // A moment for the body to fill the buffers on both sides (milliseconds at loopback speed): the socket is then still writing.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      child.kill('SIGINT');
+      const [code, signal] = await exited;
+      expect(signal).toBeNull();
+      expect(code).toBe(130);
+      expect(stderr).toContain(`POST ${url}/up was cancelled`);
+      await deaf.clientLetGo;
+    } finally {
+      clearTimeout(bound);
+    }
   }, 40_000);
 
   test('reqflow test --jobs 4: the connection is let go at the time-out, while the run goes on', async () => {
