@@ -4,7 +4,6 @@
  * sent. The curl command, run by the real curl, sends what reqflow sends.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -13,10 +12,10 @@ import { ROOT, runCli, runShell, tempDir, type CliResult } from './helpers/cli.j
 import { startRecorder, type Recorded, type Recorder } from './helpers/recorder.js';
 import { sessionFileFor } from './helpers/session-file.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
-import { missingPrograms } from './helpers/system-programs.js';
+import { missingPrograms, needs } from './helpers/system-programs.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-const hasCurl = spawnSync('curl', ['--version']).status === 0;
+const withCurl = needs(['curl'], 'the round trips through the real curl');
 // The client-certificate tests need openssl (helpers/certs.ts makes the certificates); the others run without it.
 const hasOpenssl = missingPrograms(['openssl'], 'the client-certificate tests').length === 0;
 const tlsTest = hasOpenssl ? test : test.skip;
@@ -78,12 +77,7 @@ async function roundTrip(args: string[]): Promise<{ command: string; sent: Retur
   return { command: printed.stdout, sent: wire(server.received[0]), curled: wire(server.received[1]) };
 }
 
-describe('the curl command sends what reqflow sends', () => {
-  if (!hasCurl) {
-    test.skip('curl is not installed: the round trips through the real curl are skipped', () => undefined);
-    return;
-  }
-
+withCurl.describe('the curl command sends what reqflow sends', () => {
   test('a POST with headers, basic auth and a JSON body holding a quote', async () => {
     const { command, sent, curled } = await roundTrip(['send', 'POST', `${server.url}/users?team=a%20b`, '-H', "X-Note: it's here", '-H', 'X-Twice: 1', '-H', 'X-Twice: 2', '-u', 'alice:pw-s3cret', '--json', `{"name": "Ada", "note": "it's {{who}}"}`, '-e', 'who=me']);
     expect(curled).toEqual(sent);

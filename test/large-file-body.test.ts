@@ -8,7 +8,6 @@
  * a placeholder, and memory stays flat for a 512 MiB upload.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
 import { appendFileSync, closeSync, openSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -18,10 +17,11 @@ import { runCli, runShell, tempDir, type CliResult } from './helpers/cli.js';
 import { historyFileFor, historyLines } from './helpers/history-file.js';
 import { buildPlugin, pluginSandbox } from './helpers/plugins.js';
 import { runMeasured } from './helpers/run-measured.js';
+import { needs } from './helpers/system-programs.js';
 import { listenOnLoopback } from './servers/http-utils.js';
 
 const MIB = 1024 * 1024;
-const hasCurl = spawnSync('curl', ['--version']).status === 0;
+const withCurl = needs(['curl'], 'the round trip through the real curl');
 
 /** What a server received on one request: every byte hashed, and whether the body arrived whole. */
 interface Received {
@@ -286,12 +286,7 @@ describe('--retry and reqflow send', () => {
   });
 });
 
-describe('--as curl of a file body', () => {
-  if (!hasCurl) {
-    test.skip('curl is not installed: the round trip through the real curl is skipped', () => undefined);
-    return;
-  }
-
+withCurl.describe('--as curl of a file body', () => {
   test('prints curl -T FILE (curl streams it too), which sends the same bytes with the same method', async () => {
     received.length = 0;
     tmp.write('curl.http', `POST ${h1Url}/up\nContent-Type: application/octet-stream\n\n< ./upload.bin\n`);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { connect, createServer, type Server } from 'node:net';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startCli, type LiveCli } from './helpers/cli-live.js';
+import { needs } from './helpers/system-programs.js';
 
 const MOCK = `
 port: 8080
@@ -158,11 +159,7 @@ describe('matching and responses', () => {
     expect(result.code).toBe(0);
   });
 
-  test('curl against the mock', async () => {
-    if (spawnSync('curl', ['--version'], { stdio: 'ignore' }).status !== 0) {
-      console.log('skipped: curl is not installed');
-      return;
-    }
+  needs(['curl'], 'curl against the mock').test('curl against the mock', async () => {
     const { url } = await mockFile();
     const curl = spawnSync('curl', ['-s', '-i', '-H', 'X-Id: c', '--data', '{"name":"curl"}', `${url}/greet`], { encoding: 'utf8', timeout: 10_000 });
     expect(curl.stdout).toMatch(/^HTTP\/1\.1 201 Created/);

@@ -15,6 +15,7 @@ const PACKAGES = {
   script: 'bsdutils',
   tmux: 'tmux',
   git: 'git',
+  curl: 'curl',
 } as const;
 
 export type Program = keyof typeof PACKAGES;

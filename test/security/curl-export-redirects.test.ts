@@ -9,7 +9,6 @@
  * exit 2 naming its line, masked or not.
  */
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -17,10 +16,9 @@ import type { TLSSocket } from 'node:tls';
 import { makeCerts, type TestCerts } from '../helpers/certs.js';
 import { runCli, runShell, tempDir, type CliResult } from '../helpers/cli.js';
 import { startRecorder, type Recorder } from '../helpers/recorder.js';
-import { missingPrograms } from '../helpers/system-programs.js';
+import { missingPrograms, needs } from '../helpers/system-programs.js';
 
-const hasCurl = spawnSync('curl', ['--version']).status === 0;
-const curlTest = hasCurl ? test : test.skip;
+const curlTest = needs(['curl'], 'the command run by the real curl').test;
 const hasOpenssl = missingPrograms(['openssl'], 'the client-certificate export test').length === 0;
 const tlsTest = hasOpenssl ? test : test.skip;
 
