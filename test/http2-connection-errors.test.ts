@@ -12,16 +12,9 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
+import { h2Frame as frame } from './helpers/h2-frame.js';
 import { parseRecords } from './helpers/records.js';
 
-const frame = (type: number, flags: number, stream: number, payload: Buffer): Buffer => {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(stream, 5);
-  return Buffer.concat([head, payload]);
-};
 /** HPACK: `:status 200` (static index 8), then `content-type: text/plain` as a literal. */
 const HEAD_200 = Buffer.concat([Buffer.from([0x88, 0x00, 12]), Buffer.from('content-type'), Buffer.from([10]), Buffer.from('text/plain')]);
 /** A literal header whose value makes the HEADERS frame longer than the 16,384-byte maximum. */

@@ -16,16 +16,9 @@ import { join } from 'node:path';
 import { createServer as createTlsServer } from 'node:tls';
 import { makeCerts, type TestCerts } from './helpers/certs.js';
 import { BIN, runCli, tempDir } from './helpers/cli.js';
+import { h2Frame as frame } from './helpers/h2-frame.js';
 import { isolatedEnv, sendRequest, startHarness } from './helpers/tui-harness.js';
 
-const frame = (type: number, flags: number, stream: number, payload: Buffer): Buffer => {
-  const head = Buffer.alloc(9);
-  head.writeUIntBE(payload.length, 0, 3);
-  head[3] = type;
-  head[4] = flags;
-  head.writeUInt32BE(stream, 5);
-  return Buffer.concat([head, payload]);
-};
 
 /** SETTINGS_INITIAL_WINDOW_SIZE and the connection's window at their largest, then the ACK of the client's SETTINGS. */
 function wideOpen(): Buffer {
