@@ -1,19 +1,11 @@
 /**
- * Reading an open file, or a stream, whole within a size limit that is never passed: a regular
+ * Reading an open file whole within a size limit that is never passed: a regular
  * file's size is taken from its stat before a byte is read (a 331 MB HAR read whole took 2.3 GB),
- * and a pipe — which has no size to check first — or a file that grows after its stat is read in
- * chunks and refused as soon as its bytes pass the limit. Each reader words its own refusal.
- * (`reqflow run -` has its own bounded read, `readLimited` in pipeline/read-request-source.ts:
- * that module is on the plain path, this one is not.)
+ * and one that is no regular file, or grows after its stat, is read in chunks and refused as soon
+ * as its bytes pass the limit (a stream: read-stream-at-most.ts). Each reader words its own refusal.
  */
 import { fstatSync, readSync } from 'node:fs';
-import type { Readable } from 'node:stream';
-
-/** What the refusal is given: the size, and whether it is the file's own (its stat) or only what arrived before the read stopped. */
-export interface PastLimit {
-  bytes: number;
-  stated: boolean;
-}
+import type { PastLimit } from './read-stream-at-most.js';
 
 const CHUNK_BYTES = 64 * 1024;
 
@@ -31,19 +23,4 @@ export function readAtMost(fd: number, limit: number, refuse: (past: PastLimit) 
     if (total > limit) throw refuse({ bytes: total, stated: false });
     chunks.push(read === chunk.length ? chunk : chunk.subarray(0, read));
   }
-}
-
-/** Every byte of `stream`, at most `limit`: past it the stream is destroyed (a writer that goes on gets EPIPE) and what `refuse` makes is thrown. */
-export async function readStreamAtMost(stream: Readable, limit: number, refuse: (past: PastLimit) => Error): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    total += chunk.length;
-    if (total > limit) {
-      stream.destroy();
-      throw refuse({ bytes: total, stated: false });
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks, total);
 }

@@ -8,7 +8,8 @@
  */
 import { closeSync, constants, fstatSync, openSync } from 'node:fs';
 import { MAX_CONFIG_BYTES } from './input-limits.js';
-import { readAtMost, type PastLimit } from './read-bounded.js';
+import { readAtMost } from './read-bounded.js';
+import type { PastLimit } from './read-stream-at-most.js';
 import { UsageError } from './errors/index.js';
 
 const LIMIT = `environment, .env and profiles files are at most ${MAX_CONFIG_BYTES / 1024 / 1024} MiB`;

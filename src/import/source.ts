@@ -5,7 +5,8 @@ import { UsageError } from '../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
 import { parseJsonText } from '../core/json-text.js';
 import { notAFile } from '../core/not-a-file.js';
-import { readAtMost, readStreamAtMost, type PastLimit } from '../core/read-bounded.js';
+import { readAtMost } from '../core/read-bounded.js';
+import { readStreamAtMost, type PastLimit } from '../core/read-stream-at-most.js';
 import { decode } from '../core/read-config-file.js';
 
 /** Why a file past `maxBytes` is not imported, and the hint: its size when known (a file's stat), else what arrived (a pipe). */

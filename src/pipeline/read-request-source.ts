@@ -7,6 +7,7 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { UsageError, fileErrorWords } from '../core/errors/index.js';
+import { readStreamAtMost } from '../core/read-stream-at-most.js';
 import { shellWord } from '../core/shell.js';
 
 /** Larger request files are refused (10,000 requests take ~1 MiB). */
@@ -20,25 +21,9 @@ function unreadable(file: string, error: unknown): UsageError {
   return new UsageError(`cannot read request file ${file}: ${why}`, code === 'EISDIR' ? { hint: `to run every request file in it: reqflow test ${shellWord(file)}` } : {});
 }
 
-/**
- * A stream read to its end, refused (and destroyed, so a writer that goes on gets EPIPE) as
- * soon as it passes the limit: a pipe has no size to check first.
- */
+/** A stream read to its end, refused as soon as it passes the limit: a pipe has no size to check first. */
 export function readLimited(stream: Readable, what: string): Promise<Buffer> {
-  return new Promise((resolvePromise, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_REQUEST_FILE) chunks.push(chunk);
-      else {
-        stream.destroy();
-        reject(new UsageError(`cannot read ${what}: more than ${MAX_REQUEST_FILE / 1024 / 1024} MiB arrived; ${LIMIT}`));
-      }
-    });
-    stream.once('end', () => resolvePromise(Buffer.concat(chunks)));
-    stream.once('error', reject);
-  });
+  return readStreamAtMost(stream, MAX_REQUEST_FILE, () => new UsageError(`cannot read ${what}: more than ${MAX_REQUEST_FILE / 1024 / 1024} MiB arrived; ${LIMIT}`));
 }
 
 /**
