@@ -111,8 +111,7 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
       services.output.err(`reqflow: redirected to ${displayUrl(to.href, (text) => services.secrets.scrub(text))}${what}`);
     },
     keepAliveAfterHeaders: request.streaming === true,
-    onResend: (url, why) => {
-      const what = why === 'closed' ? `closed the kept-alive connection as the ${request.method} went out` : `answered the ${request.method} on a kept-alive connection with bytes that are not HTTP`;
+    onResend: (url, what) => {
       if (options.verbose) services.output.err(`reqflow: ${url.origin} ${what}: sent again on a new connection`);
     },
     onProtocol: (url) => {

@@ -11,12 +11,17 @@ import { headersToSend } from './header-fields.js';
 import { codedError, errorTarget, requestError } from './hop-failures.js';
 import { MAX_INTERIM_RESPONSES } from './interim-flood.js';
 import { http2Headers, http2Request, type Http2Mode, type Http2Sessions } from './http2.js';
+import { notProcessedTwice, resendNote, unanswered, unprocessed, type Unanswered } from './http2-resend.js';
+import { sendsAgain } from './idempotent.js';
 import type { OutgoingRequest } from './outgoing-request.js';
 import type { RawResponse } from './raw-response.js';
 import { requestTarget } from './request-target.js';
 
-/** A hop that may go over HTTP/2 (asked for, or the origin speaks only that); `http1` sends it over HTTP/1.1 when it does not. */
-export async function onceMaybeHttp2(request: OutgoingRequest, url: URL, agents: AgentPool, mode: Http2Mode, http1: () => Promise<RawResponse>): Promise<RawResponse> {
+/**
+ * A hop that may go over HTTP/2 (asked for, or the origin speaks only that); `http1` sends it over
+ * HTTP/1.1 when it does not. `earlier`: why it already went unanswered once (it is being sent again).
+ */
+export async function onceMaybeHttp2(request: OutgoingRequest, url: URL, agents: AgentPool, mode: Http2Mode, http1: () => Promise<RawResponse>, earlier?: Unanswered): Promise<RawResponse> {
   const proxy = request.proxy?.forUrl(url);
   // Through a proxy, HTTP/2 goes over a tunnel to the server. `--http2` for an http:// URL
   // stays HTTP/1.1 through it: the proxy forwards that, where it may refuse a tunnel (docs/http2.md).
@@ -31,8 +36,8 @@ export async function onceMaybeHttp2(request: OutgoingRequest, url: URL, agents:
       throw await requestError(error, target, (error as NodeJS.ErrnoException).code === 'REQFLOW_CONNECT_TIMEOUT' ? connectMs : request.timeoutMs);
     });
     if (session) {
-      if (proxy) request.onProxy?.(proxy, url);
-      return onceHttp2(request, url, session, sessions);
+      if (proxy && earlier === undefined) request.onProxy?.(proxy, url);
+      return onceHttp2(request, url, session, sessions, earlier, (why) => onceMaybeHttp2(request, url, agents, mode, http1, why));
     }
   }
   return http1();
@@ -41,7 +46,14 @@ export async function onceMaybeHttp2(request: OutgoingRequest, url: URL, agents:
 /** What Node throws for a header it will not put in an HTTP/2 frame. */
 const HEADER_ERRORS = new Set(['ERR_HTTP2_INVALID_HEADER_VALUE', 'ERR_INVALID_HTTP_TOKEN', 'ERR_INVALID_CHAR', 'ERR_HTTP2_HEADER_SINGLE_VALUE', 'ERR_HTTP2_INVALID_CONNECTION_HEADERS', 'ERR_HTTP2_INVALID_PSEUDOHEADER']);
 
-async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, sessions: Http2Sessions): Promise<RawResponse> {
+/** Codes of `session.request()` on a session closing or closed since it was handed out (a GOAWAY read meanwhile): nothing was sent. */
+const CLOSING = new Set(['ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_INVALID_SESSION']);
+
+/**
+ * The request on a stream of `session`. Unanswered in a way that allows it (http2-resend.ts), it
+ * goes once more through `again`, on a new connection; `earlier`: why it already went unanswered.
+ */
+async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp2Session, sessions: Http2Sessions, earlier: Unanswered | undefined, again: (why: Unanswered) => Promise<RawResponse>): Promise<RawResponse> {
   const cancelled = (): NetworkError => new NetworkError(`${request.method} ${url.origin}${url.pathname} was cancelled`);
   const target = errorTarget(request, url);
   // A large file body is looked at first: the request's head goes out as the stream opens, and a file that changed is refused with nothing sent.
@@ -49,6 +61,14 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   // Looked at after that wait, not before: the abort hook below hears only a Ctrl-C still to come,
   // and one pressed meanwhile left the request waiting for --timeout.
   if (request.abort?.signal.aborted) throw cancelled();
+  /** Whether the request may go again for `why`; then it has, and this is its answer. */
+  const sendAgain = (why: Unanswered): Promise<RawResponse> | undefined => {
+    if (!sendsAgain(request.method, unprocessed(why), earlier !== undefined)) return undefined;
+    sessions.retire(session);
+    request.onResend?.(url, resendNote(why, request.method));
+    return again(why);
+  };
+  const writtenBefore = sessions.bytesWritten(session);
   let exchange;
   try {
     exchange = http2Request(
@@ -57,7 +77,14 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
       sessions.streams,
     );
   } catch (error) {
-    if (!HEADER_ERRORS.has((error as NodeJS.ErrnoException).code ?? '')) throw await requestError(error, target, request.timeoutMs);
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (CLOSING.has(code)) {
+      const why: Unanswered = { kind: 'unsent' };
+      const resent = sendAgain(why);
+      if (resent) return resent;
+      if (earlier && unprocessed(earlier)) throw notProcessedTwice(earlier, why, target);
+    }
+    if (!HEADER_ERRORS.has(code)) throw await requestError(error, target, request.timeoutMs);
     // A header HTTP/2 cannot carry (Node checks names and values before sending).
     throw new UsageError(`${request.method} ${maskUrl(url.href)} cannot go over HTTP/2: ${(error as Error).message}`, { hint: 'remove HTTP/2 (and --http2) to send it over HTTP/1.1' });
   }
@@ -66,6 +93,14 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
     return await exchange.response;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') throw cancelled();
+    const { id, rstCode } = exchange.stream();
+    const written = sessions.bytesWritten(session);
+    const why = unanswered(error, rstCode, { id, left: written === undefined || written !== writtenBefore, connectionGone: session.destroyed, lastStreamId: sessions.lastStreamId(session) });
+    if (why) {
+      const resent = sendAgain(why);
+      if (resent) return await resent;
+      if (earlier && unprocessed(earlier) && unprocessed(why)) throw notProcessedTwice(earlier, why, target);
+    }
     throw await requestError(error, target, request.timeoutMs);
   } finally {
     stop?.();

@@ -18,7 +18,7 @@ import { tlsConnectOptions, tlsKey, tunnelledTlsOptions } from './tls-connect.js
 import type { RawResponse } from './raw-response.js';
 import { watchSilence } from './silence-watch.js';
 import { endSession, watchForEnd } from './http2-ended.js';
-import { releaseSession, socketHoldsBytes } from './http2-socket.js';
+import { releaseSession, socketHoldsBytes, type SocketCounters } from './http2-socket.js';
 import { openTunnel } from './tunnel.js';
 
 /**
@@ -44,6 +44,10 @@ export class Http2Sessions {
   private readonly sessions = new Map<string, Promise<Opened>>();
   /** Each open session's sockets (http2-socket.ts: Node's session may leave them open). */
   private readonly sockets = new WeakMap<ClientHttp2Session, readonly Duplex[]>();
+  /** The last stream id of the GOAWAY each session's server sent: streams above it were not processed (RFC 9113 §6.8). */
+  private readonly goaways = new WeakMap<ClientHttp2Session, number>();
+  /** How each session is taken out of the cache, so that the next request to its origin opens a new one. */
+  private readonly forgetters = new WeakMap<ClientHttp2Session, () => void>();
   /** Open streams per session (a session holds the process open only while one is open). */
   readonly streams = new StreamCount((session) => this.release(session));
 
@@ -72,8 +76,13 @@ export class Http2Sessions {
         const forget = (): void => {
           if (this.sessions.get(key) === opened) this.sessions.delete(key);
         };
+        this.forgetters.set(session, forget);
         // Streams under way finish on this session; new ones go to a new one.
-        session.once('goaway', forget).once('close', forget);
+        session.once('goaway', (_code: number, lastStreamId: number) => {
+          this.goaways.set(session, lastStreamId);
+          forget();
+        });
+        session.once('close', forget);
         return session;
       },
       (error: unknown) => {
@@ -83,6 +92,26 @@ export class Http2Sessions {
     );
     this.sessions.set(key, opened);
     return opened;
+  }
+
+  /** The last stream id of the GOAWAY `session`'s server sent, if it sent one. */
+  lastStreamId(session: ClientHttp2Session): number | undefined {
+    return this.goaways.get(session);
+  }
+
+  /** Bytes handed to `session`'s socket so far (its own socket's count, readable after the session is destroyed); undefined where it does not say. */
+  bytesWritten(session: ClientHttp2Session): number | undefined {
+    const written = (this.sockets.get(session)?.[0] as SocketCounters | undefined)?.bytesWritten;
+    return typeof written === 'number' ? written : undefined;
+  }
+
+  /**
+   * Takes `session` out of use: the next request to its origin opens a new connection (a request
+   * sent again goes on a fresh one). Its streams under way finish; then Node closes it.
+   */
+  retire(session: ClientHttp2Session): void {
+    this.forgetters.get(session)?.();
+    if (!session.closed && !session.destroyed) session.close();
   }
 
   /** Closes every session so that the process can exit. */
@@ -209,6 +238,8 @@ export interface Http2Exchange {
   response: Promise<RawResponse>;
   /** Cancels the stream (Ctrl-C, a time-out). */
   cancel(error: Error): void;
+  /** The stream's id (none if it was never submitted) and its RST_STREAM code: read when it failed, to tell whether it may go again (http2-resend.ts). */
+  stream(): { id: number | undefined; rstCode: number | undefined };
 }
 
 export interface Http2Send {
@@ -282,6 +313,7 @@ export function http2Request(session: ClientHttp2Session, send: Http2Send, track
     cancel(error) {
       if (!stream.destroyed) stream.destroy(error);
     },
+    stream: () => ({ id: stream.id, rstCode: stream.rstCode }),
   };
 }
 

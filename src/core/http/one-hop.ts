@@ -9,7 +9,7 @@ import { isEventStream } from '../content-type.js';
 import { lazyBuiltin } from '../lazy-builtin.js';
 import { maskUrl } from '../mask.js';
 import type { AgentPool } from './agents.js';
-import { isIdempotent } from './idempotent.js';
+import { sendsAgain } from './idempotent.js';
 import { checkHeaderFields, headersToSend } from './header-fields.js';
 import { codedError, errorTarget, requestError } from './hop-failures.js';
 import { interimFlood, MAX_INTERIM_RESPONSES } from './interim-flood.js';
@@ -85,8 +85,8 @@ function onceHttp1(request: OutgoingRequest, url: URL, agents: AgentPool, resent
       // So too when the reused connection answers with what is not HTTP before any response:
       // most likely the rest of a reply nobody asked for, left behind the last response (curl
       // would have closed that connection). A server that garbles every answer fails again.
-      const why = code === 'ECONNRESET' || code === 'EPIPE' ? 'closed' : code?.startsWith('HPE_') === true ? 'garbled' : undefined;
-      if (req.reusedSocket && !resent && why !== undefined && isIdempotent(request.method)) {
+      const why = code === 'ECONNRESET' || code === 'EPIPE' ? `closed the kept-alive connection as the ${request.method} went out` : code?.startsWith('HPE_') === true ? `answered the ${request.method} on a kept-alive connection with bytes that are not HTTP` : undefined;
+      if (req.reusedSocket && why !== undefined && sendsAgain(request.method, false, resent)) {
         req.socket?.destroy();
         request.onResend?.(url, why);
         onceHttp1(request, url, agents, true).then(resolvePromise, reject);

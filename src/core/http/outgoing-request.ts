@@ -54,11 +54,11 @@ export interface OutgoingRequest {
    */
   http2?: Http2Mode | 'never';
   /**
-   * Told when an idempotent request goes once more on a new connection (for `-v`): its kept-alive
-   * one was `closed` as it went out, or answered with bytes that are not HTTP (`garbled`: what is
-   * left of a reply nobody asked for, which no reused connection should carry).
+   * Told when a request goes once more on a new connection (for `-v`), with what the server did
+   * (`closed the kept-alive connection as the GET went out`, `refused the POST (HTTP/2
+   * REFUSED_STREAM)`): idempotent.ts's rules, one-hop.ts's and http2-hop.ts's words.
    */
-  onResend?: (url: URL, why: 'closed' | 'garbled') => void;
+  onResend?: (url: URL, what: string) => void;
   /** Told when a server turned out to speak only HTTP/2 (for `-v`). */
   onProtocol?: (url: URL, version: '2') => void;
   /** `--unix-socket`: connect here instead of the URL's host (no proxy, HTTP/1.1). */
