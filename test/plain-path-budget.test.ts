@@ -151,7 +151,10 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * to core/json-escape.js, which the session writer can import, and one serialiser for both state
  * files (+0.3 kB, most of it the new module's wrapper): 181.6 kB. Then one bounded read of a
  * stream for request files from a pipe or stdin and for imports (core/read-stream-at-most.js: the
- * plain path had its own copy; +0.1 kB): 181.7 kB, so the budget is 181.8 kB.
+ * plain path had its own copy; +0.1 kB): 181.7 kB, so the budget is 181.8 kB. Then HTTP/2
+ * requests the server did not process sent again (their rules and words in http2-resend.js,
+ * extras): the one resend rule both hops share, `sendsAgain` in idempotent.js, and the HTTP/1.1
+ * resend's `-v` words moved into its hop (+21 B): 181.71 kB, the budget unchanged.
  */
 const FAST_RUN_BUDGET_BYTES = 181_800;
 
