@@ -61,12 +61,19 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
   // Looked at after that wait, not before: the abort hook below hears only a Ctrl-C still to come,
   // and one pressed meanwhile left the request waiting for --timeout.
   if (request.abort?.signal.aborted) throw cancelled();
-  /** Whether the request may go again for `why`; then it has, and this is its answer. */
-  const sendAgain = (why: Unanswered): Promise<RawResponse> | undefined => {
-    if (!sendsAgain(request.method, unprocessed(why), earlier !== undefined)) return undefined;
-    sessions.retire(session);
-    request.onResend?.(url, resendNote(why, request.method));
-    return again(why);
+  /**
+   * The request went unanswered for `why`: sent again on a new connection where it may be (its
+   * answer returned), exit 4 if the server did not process it either time; else undefined, and
+   * its own failure is told.
+   */
+  const afterUnanswered = (why: Unanswered): Promise<RawResponse> | undefined => {
+    if (sendsAgain(request.method, unprocessed(why), earlier !== undefined)) {
+      sessions.retire(session);
+      request.onResend?.(url, resendNote(why, request.method));
+      return again(why);
+    }
+    if (earlier && unprocessed(earlier) && unprocessed(why)) throw notProcessedTwice(earlier, why, target);
+    return undefined;
   };
   const writtenBefore = sessions.bytesWritten(session);
   let exchange;
@@ -78,12 +85,8 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (CLOSING.has(code)) {
-      const why: Unanswered = { kind: 'unsent' };
-      const resent = sendAgain(why);
-      if (resent) return resent;
-      if (earlier && unprocessed(earlier)) throw notProcessedTwice(earlier, why, target);
-    }
+    const resent = CLOSING.has(code) ? afterUnanswered({ kind: 'unsent' }) : undefined;
+    if (resent) return resent;
     if (!HEADER_ERRORS.has(code)) throw await requestError(error, target, request.timeoutMs);
     // A header HTTP/2 cannot carry (Node checks names and values before sending).
     throw new UsageError(`${request.method} ${maskUrl(url.href)} cannot go over HTTP/2: ${(error as Error).message}`, { hint: 'remove HTTP/2 (and --http2) to send it over HTTP/1.1' });
@@ -95,12 +98,11 @@ async function onceHttp2(request: OutgoingRequest, url: URL, session: ClientHttp
     if ((error as NodeJS.ErrnoException).code === 'ABORT_ERR') throw cancelled();
     const { id, rstCode } = exchange.stream();
     const written = sessions.bytesWritten(session);
-    const why = unanswered(error, rstCode, { id, left: written === undefined || written !== writtenBefore, connectionGone: session.destroyed, lastStreamId: sessions.lastStreamId(session) });
-    if (why) {
-      const resent = sendAgain(why);
-      if (resent) return await resent;
-      if (earlier && unprocessed(earlier) && unprocessed(why)) throw notProcessedTwice(earlier, why, target);
-    }
+    // Whether any byte went out since the stream was submitted: none, and none of it left reqflow.
+    const left = written === undefined || written !== writtenBefore;
+    const why = unanswered(error, rstCode, { id, left, connectionGone: session.destroyed, lastStreamId: sessions.lastStreamId(session) });
+    const resent = why && afterUnanswered(why);
+    if (resent) return await resent;
     throw await requestError(error, target, request.timeoutMs);
   } finally {
     stop?.();
