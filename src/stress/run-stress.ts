@@ -25,7 +25,7 @@ import { liveProgress } from './progress.js';
 import { stressRecorder } from './recorder.js';
 import { runDependencies, runStressEngine, type OutcomeHandler } from './engine.js';
 import { stressTable } from './table.js';
-import { warningLine } from '../report/render/visible.js';
+import { visibleJson, warningLine } from '../report/render/visible.js';
 
 /** The one request a stress run sends: `-n NAME`, or the file's only request. */
 function pickRequest(specs: RequestSpec[], names: readonly string[], file: string): RequestSpec {
@@ -106,7 +106,7 @@ async function stress(plan: StressPlan, spec: RequestSpec, services: RunServices
   const { signal } = controller;
   const cancelInFlight = (): void => controller.abort();
   const summary = await runStressEngine({ plan, spec, services, file, signal, cancelInFlight, listen, progress: (stats, startedAt) => liveProgress(stats, io.stderr, plan.durationMs, startedAt) });
-  const text = plan.json ? `${JSON.stringify(summary, null, 2)}\n` : stressTable(summary, palette(color ?? colorWanted(io.stdout.isTTY === true, io.env)));
+  const text = plan.json ? `${visibleJson(JSON.stringify(summary, null, 2))}\n` : stressTable(summary, palette(color ?? colorWanted(io.stdout.isTTY === true, io.env)));
   io.stdout.write(services.secrets.scrub(text));
   if (summary.interrupted) return ExitCode.interrupted;
   return summary.passed ? ExitCode.ok : ExitCode.httpFailure;

@@ -33,7 +33,7 @@ export function maskedReportLine(line: string, scrub: (text: string) => string):
   const masked = maskSecretFields(scrubEscaped(scrub(text), scrub));
   if (masked === text || isJson(masked)) return `${masked}${newline}`;
   const { value, lossless } = parseJsonExact(text);
-  return `${stringifyJson(maskedValue(value, scrub, 0), lossless)}${newline}`;
+  return `${visibleJson(stringifyJson(maskedValue(value, scrub, 0), lossless))}${newline}`;
 }
 
 /** Every JSON string token of a line, in order (a quote inside a string never starts one). */

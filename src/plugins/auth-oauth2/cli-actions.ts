@@ -1,5 +1,5 @@
 /** The bodies of `reqflow oauth login|status|logout`: what they do and print. */
-import { visible, visibleLine } from '../../report/render/visible.js';
+import { visible, visibleJson, visibleLine } from '../../report/render/visible.js';
 import { ExitCode } from '../../core/errors/index.js';
 import type { OAuthCommandContext } from './command.js';
 import type { FlowEvent } from './flows/index.js';
@@ -55,7 +55,7 @@ export async function loginAction(ctx: OAuthCommandContext, flags: LoginFlags): 
 
 export async function statusAction(ctx: OAuthCommandContext, flags: { showToken: boolean; json: boolean }): Promise<number> {
   const status = oauthStatus(ctx.profile.name, ctx.session, { showToken: flags.showToken });
-  ctx.out(flags.json ? `${JSON.stringify(status, null, 2)}\n` : formatStatus(status));
+  ctx.out(flags.json ? `${visibleJson(JSON.stringify(status, null, 2))}\n` : formatStatus(status));
   if (status.usable) return ExitCode.ok;
   // Scripts can test `reqflow oauth status >/dev/null || reqflow oauth login`.
   const name = ctx.profile.name;
