@@ -41,8 +41,19 @@ export function headerValue(name: string, value: string, variables: ImportVariab
   return `{{${variables.secret(lower === 'cookie' ? 'cookie' : camelName(name), value)}}}`;
 }
 
-/** The URL with the values of secret-looking query parameters (`api_key=…`) as variables. */
-export function urlWithoutSecrets(url: string, variables: ImportVariables): string {
+/**
+ * The URL with its password (`https://user:pw@host`, up to the last `@` before the path, as the
+ * URL parser and maskUrl read it) as a variable: `https://user:{{password}}@host`, sent as written.
+ */
+function withoutUserinfoPassword(url: string, variables: ImportVariables): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/?#\\:@]*:)([^/?#\\]*)@/i, (all, before: string, password: string) =>
+    password === '' || hasTemplate(password) ? all : `${before}{{${variables.secret('password', password)}}}@`,
+  );
+}
+
+/** The URL with its password and the values of secret-looking query parameters (`api_key=…`) as variables. */
+export function urlWithoutSecrets(written: string, variables: ImportVariables): string {
+  const url = withoutUserinfoPassword(written, variables);
   const query = url.indexOf('?');
   if (query < 0) return url;
   const hash = url.indexOf('#', query);

@@ -3,8 +3,8 @@
  * environment files and any extra file. Every target is checked before the first is written,
  * so a refused import leaves nothing behind; each file is written atomically.
  */
-import { existsSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { lstatSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { createFileAtomic, writeFileAtomic } from '../core/atomic-write.js';
 import { UsageError } from '../core/errors/index.js';
 import type { Imported } from './model.js';
@@ -49,6 +49,30 @@ function plan(imported: Imported, outDir: string): Planned[] {
   return planned;
 }
 
+/** Whether anything is at `path`, a link included (a dangling one too: a file cannot be made there). */
+function occupied(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The folder of `target` as it is on disk, when that is outside `outDir`: a subfolder that is a
+ * symbolic link (`NAME.bodies` → `~/.config`, shipped by a repository) would have the import
+ * write through it, outside the folder asked for. Undefined when it stays inside.
+ */
+function leadsOut(outDir: string, target: string): string | undefined {
+  let folder = dirname(target);
+  while (folder !== outDir && !occupied(folder)) folder = dirname(folder);
+  if (!occupied(folder)) return undefined; // nothing of it exists yet: made by the import itself
+  const real = realpathSync(folder);
+  const inside = relative(realpathSync(outDir), real);
+  return inside.startsWith('..') || isAbsolute(inside) ? real : undefined;
+}
+
 /** Writes the import into `outDir`; returns one summary line per file (names, never values). */
 export async function writeImport(imported: Imported, outDir: string, options: { force: boolean; cwd: string }): Promise<string[]> {
   const planned = plan(imported, outDir);
@@ -59,8 +83,12 @@ export async function writeImport(imported: Imported, outDir: string, options: {
   };
   const exists = (path: string): UsageError => new UsageError(`${shown(path)} exists: not overwritten`, { hint: 'pass --force to replace it, or -o DIR to import into another folder' });
   // All checked first, so that a refused import writes nothing…
+  for (const file of planned) {
+    const real = leadsOut(outDir, join(outDir, file.path));
+    if (real !== undefined) throw new UsageError(`the import would write ${shown(file.path)} through a symbolic link, into ${real}, outside ${outDir}: nothing was written`, { hint: 'remove the link, or import into another folder with -o DIR' });
+  }
   if (!options.force) {
-    const existing = planned.find((file) => existsSync(join(outDir, file.path)));
+    const existing = planned.find((file) => occupied(join(outDir, file.path)));
     if (existing) throw exists(existing.path);
   }
   for (const file of planned) {

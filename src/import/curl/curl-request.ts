@@ -8,6 +8,7 @@ import { isUtf8 } from 'node:buffer';
 import { accessSync, constants, statSync } from 'node:fs';
 import { basename, extname, resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
+import { maskUrl } from '../../core/mask.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { MULTIPART_BOUNDARY, percentEncodeBytes } from '../form.js';
 import { literalText } from '../http-text.js';
@@ -150,11 +151,12 @@ function splitOutsideQuotes(text: string): string[] {
 function headerOf(option: CurlOption): { name: string; value?: string } {
   const text = option.value ?? '';
   if (text.startsWith('@')) throw new UsageError(`curl ${option.written} @FILE: headers read from a file are not imported`, { hint: 'write the headers as -H options' });
-  if (/[\r\n]/.test(text)) throw new UsageError(`curl ${option.written} ${JSON.stringify(text.slice(0, 40))}: a header value with a line break cannot be sent`);
+  // Its value is never quoted: it may be a credential (`Authorization: Bearer …`).
+  const colon = text.indexOf(':');
+  if (/[\r\n]/.test(text)) throw new UsageError(`curl ${option.written} ${JSON.stringify(colon > 0 ? `${text.slice(0, colon)}: …` : '…')}: a header value with a line break cannot be sent`);
   const semicolon = /^([^:;\s]+);\s*$/.exec(text);
   if (semicolon) return { name: semicolon[1] as string, value: '' };
-  const colon = text.indexOf(':');
-  if (colon <= 0) throw new UsageError(`curl ${option.written} ${JSON.stringify(text)}: expected "Name: value"`);
+  if (colon <= 0) throw new UsageError(`curl ${option.written} with no "Name:" (${text.length} characters, not shown: it may be a credential): expected "Name: value"`);
   const value = text.slice(colon + 1).trim();
   return value === '' ? { name: text.slice(0, colon).trim() } : { name: text.slice(0, colon).trim(), value };
 }
@@ -357,7 +359,7 @@ export function curlRequests(command: CurlCommand, context: CurlContext, name: (
     if (!command.options.some((o) => o.name === 'path-as-is')) url = withoutDotSegments(url);
     if (upload !== undefined && url.endsWith('/')) url += encodeURIComponent(basename(upload));
     if (globbed(url) && !command.options.some((o) => o.name === 'globoff')) {
-      warn(`curl would expand {…} and […] in ${JSON.stringify(raw)} into several URLs (unless -g): imported as written`);
+      warn(`curl would expand {…} and […] in ${JSON.stringify(maskUrl(raw))} into several URLs (unless -g): imported as written`);
     }
     return {
       name: name(verb, url),

@@ -65,7 +65,9 @@ export async function importCurl(source: string, options: ImportOptions): Promis
   }
   const { commands, dropped } = parseCurlCommands(words);
   if (commands.length === 0) throw new UsageError(`${label}: no curl command found`, { hint: 'the text should start with curl' });
-  if (dropped.length > 0) options.warn(`not part of a curl command, not imported: ${dropped.slice(0, 5).join(' ')}${dropped.length > 5 ? ' …' : ''}`);
+  // `API_KEY=… curl …`: a shell variable's value is named, never shown (it is often a credential).
+  const shownWords = dropped.slice(0, 5).map((word) => word.replace(/^([A-Za-z_][A-Za-z0-9_]*)=[^]+$/, '$1=…'));
+  if (dropped.length > 0) options.warn(`not part of a curl command, not imported: ${shownWords.join(' ')}${dropped.length > 5 ? ' …' : ''}`);
 
   const variables = new ImportVariables();
   const names = new UniqueNames();
