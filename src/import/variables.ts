@@ -64,7 +64,8 @@ export class ImportVariables {
 
   /** The public and the private values, each `name → value`, in the order they were defined. */
   split(): { public: Record<string, string>; secret: Record<string, string> } {
-    const result = { public: {} as Record<string, string>, secret: {} as Record<string, string> };
+    // Without a prototype: a variable a document names `__proto__` is a key like any other, not dropped.
+    const result = { public: Object.create(null) as Record<string, string>, secret: Object.create(null) as Record<string, string> };
     for (const [name, { value, secret }] of this.values) (secret ? result.secret : result.public)[name] = value;
     return result;
   }
