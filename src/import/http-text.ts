@@ -33,6 +33,12 @@ export function isToken(text: string): boolean {
   return TOKEN.test(text);
 }
 
+/** Whether a header value holds a control character (an escape sequence) that no header can carry. */
+export function hasHeaderControl(value: string): boolean {
+  // eslint-disable-next-line no-control-regex -- these are the characters meant
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value);
+}
+
 /**
  * A request target with the characters the request line reads as separators percent-encoded
  * (`/sp?q=a HTTP/2` would be sent over HTTP/2 to `/sp?q=a`), as curl, Postman and browsers send

@@ -9,7 +9,7 @@
 import { basename, dirname, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors/index.js';
 import { parseHttpText } from '../plugins/format-http/parse-http-text.js';
-import { encodedTarget, isToken } from './http-text.js';
+import { encodedTarget, hasHeaderControl, isToken } from './http-text.js';
 import type { ImportedBody, ImportedFile, ImportedRequest, MultipartPart } from './model.js';
 import { fileName, UniqueNames } from './names.js';
 import { visible } from '../report/render/visible.js';
@@ -183,8 +183,7 @@ class FileRenderer {
     const bad = request.headers.find(([name]) => !isToken(name));
     if (bad) throw new UsageError(`${where}: its header name ${shown(bad[0])} is not an HTTP header name (letters, digits and !#$%&'*+-.^_\`|~ only): nothing was written`, { hint: 'correct or remove the header in the document imported' });
     // A control character (an escape sequence) no header can carry: refused here, not written into the file for a run to refuse.
-    // eslint-disable-next-line no-control-regex -- these are the characters meant
-    const control = request.headers.find(([, value]) => /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(value));
+    const control = request.headers.find(([, value]) => hasHeaderControl(value));
     if (control) throw new UsageError(`${where}: its header ${shown(control[0])} holds a control character, which a header cannot carry: nothing was written`, { hint: 'correct or remove the header in the document imported' });
   }
 

@@ -5,7 +5,7 @@
  * is secret (`isSecretName`).
  */
 import { isSecretName } from '../core/mask.js';
-import { hasTemplate } from './http-text.js';
+import { hasHeaderControl, hasTemplate } from './http-text.js';
 import { camelName, type ImportVariables } from './variables.js';
 
 const TEMPLATE_ONLY = /^\{\{[^{}]+\}\}$/;
@@ -34,8 +34,9 @@ function authorizationValue(value: string, variables: ImportVariables): string {
 
 /** The value to write for a header: a variable in place of a credential. */
 export function headerValue(name: string, value: string, variables: ImportVariables): string {
-  // A value with a template was written by the importer (or the source) already.
-  if (hasTemplate(value) || !isSecretName(name) || value === '') return value;
+  // A value with a template was written by the importer (or the source) already. One holding a
+  // control character stays, for the renderer to refuse naming the header (a variable hid it).
+  if (hasTemplate(value) || !isSecretName(name) || value === '' || hasHeaderControl(value)) return value;
   const lower = name.toLowerCase();
   if (lower === 'authorization') return authorizationValue(value, variables);
   return `{{${variables.secret(lower === 'cookie' ? 'cookie' : camelName(name), value)}}}`;
