@@ -1,6 +1,6 @@
 import type { Palette } from './colors.js';
 import type { GraphqlErrorShape as GraphqlError } from '../reporter.js';
-import { visible } from './visible.js';
+import { visibleLine } from './visible.js';
 
 /** `1:44, 3:5` */
 function locationsText(error: GraphqlError): string | undefined {
@@ -15,7 +15,9 @@ function pathText(error: GraphqlError): string | undefined {
 
 /**
  * GraphQL errors formatted for reading, one block per error (locations and path only when the
- * server sent them: a path may come without locations):
+ * server sent them: a path may come without locations). Every field is the server's text, shown
+ * as one line with its controls visible: a location may be any JSON value (an escape sequence
+ * in `line` ran), and a line feed in a message would print a line that reads as reqflow's own.
  *
  *   error: ratings are disabled
  *     at 1:44
@@ -25,13 +27,13 @@ function pathText(error: GraphqlError): string | undefined {
 export function formatGraphqlErrors(errors: readonly GraphqlError[], colors: Palette): string {
   const blocks = errors.map((error) => {
     const message = typeof error.message === 'string' ? error.message : JSON.stringify(error.message ?? error);
-    const lines = [`${colors.error('error:')} ${visible(message)}`];
+    const lines = [`${colors.error('error:')} ${visibleLine(message)}`];
     const at = locationsText(error);
-    if (at) lines.push(`  at ${at}`);
+    if (at) lines.push(`  at ${visibleLine(at)}`);
     const path = pathText(error);
-    if (path) lines.push(`  path: ${visible(path)}`);
+    if (path) lines.push(`  path: ${visibleLine(path)}`);
     const code = error.extensions?.code;
-    if (typeof code === 'string' || typeof code === 'number') lines.push(`  code: ${visible(String(code))}`);
+    if (typeof code === 'string' || typeof code === 'number') lines.push(`  code: ${visibleLine(String(code))}`);
     return lines.join('\n');
   });
   return `${blocks.join('\n')}\n`;
