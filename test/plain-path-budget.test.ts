@@ -154,9 +154,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * plain path had its own copy; +0.1 kB): 181.7 kB, so the budget is 181.8 kB. Then HTTP/2
  * requests the server did not process sent again (their rules and words in http2-resend.js,
  * extras): the one resend rule both hops share, `sendsAgain` in idempotent.js, and the HTTP/1.1
- * resend's `-v` words moved into its hop (+21 B): 181.71 kB, the budget unchanged.
+ * resend's `-v` words moved into its hop (+21 B): 181.71 kB. Then what reads an event stream
+ * (report/consume-events.js, and an event's data made a seed, report/event-seed.js, which now
+ * measures its nesting) loaded by the feed for a stream only (−1.2 kB): 180.5 kB, so the budget
+ * is 180.6 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 181_800;
+const FAST_RUN_BUDGET_BYTES = 180_600;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
@@ -181,7 +184,7 @@ pipeline/call-handler.js pipeline/create-context.js pipeline/loop.js pipeline/pa
 plugins/format-http/blocks.js plugins/format-http/body.js plugins/format-http/chain-annotations.js plugins/format-http/index.js
 plugins/format-http/line-forms.js plugins/format-http/parse-http.js plugins/format-http/request-line.js
 plugins/format-http/script-block.js plugins/websocket/script.js
-report/consume-events.js report/feed.js report/pretty.js
+report/feed.js report/pretty.js
 report/render/body.js report/render/charset.js report/render/colors.js report/render/describe.js
 report/render/graphql-errors.js report/render/json-body.js report/render/json-text.js report/render/meta.js report/render/pass-through-memory.js report/render/pipe.js
 report/render/safe-text.js report/render/test-lines.js report/render/visible.js

@@ -1,10 +1,7 @@
 import { ExitCode, ReqflowError } from '../core/errors/index.js';
 import { filterRunner, requestFilter } from '../core/filter.js';
-import type { StreamEvent } from '../core/model.js';
-import { parseJsonExact } from '../core/json-exact.js';
 import { parseJsonBody } from './render/body.js';
 import { unknownCharsetWarning } from './render/charset.js';
-import { consumeEvents } from './consume-events.js';
 import type { EventPart, EventSeed, GraphqlResultShape, ReportFeed, Reporter, StreamEndPart, ResponseView, RequestView } from './reporter.js';
 
 /** `--filter` wins over the request's `# @filter`; `# @query` applies to its result. */
@@ -20,19 +17,6 @@ async function responseJson(ctx: ResponseView): Promise<unknown> {
   }
   if (parsed.unknownCharset !== undefined) ctx.warn(unknownCharsetWarning(parsed.unknownCharset));
   return parsed.value;
-}
-
-/** An SSE event's data: JSON when it parses, else text. */
-function seedOf(event: StreamEvent): EventSeed {
-  const seed: EventSeed = { raw: event.data, ...(event.event !== undefined ? { event: event.event } : {}), ...(event.id !== undefined ? { id: event.id } : {}) };
-  if (event.data.trim() !== '') {
-    try {
-      seed.json = { value: parseJsonExact(event.data).value };
-    } catch {
-      // Plain text data.
-    }
-  }
-  return seed;
 }
 
 /**
@@ -63,7 +47,10 @@ export function createFeed(reporter: Reporter, scriptTimeoutMs: number | undefin
       ctx.rendered = true;
     },
 
-    async stream(ctx, source, close, toEvent = seedOf) {
+    async stream(ctx, source, close, toEventOf) {
+      // Loaded for a stream only: what reads one is no part of a plain request's path.
+      const [{ consumeEvents }, { seedOf }] = await Promise.all([import('./consume-events.js'), import('./event-seed.js')]);
+      const toEvent = toEventOf ?? seedOf;
       const head = reporter.responseHead?.(ctx);
       if (head) await head; // most reporters answer synchronously: no turn of the event loop for them
       const filter = activeFilter(ctx);

@@ -1,4 +1,5 @@
 import { requestFilter } from '../../core/filter.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
 import type { StreamEvent } from '../../core/model.js';
 import type { RenderContext } from '../../pipeline/context.js';
 import { parseJsonBody } from '../../report/render/body.js';
@@ -19,6 +20,8 @@ async function renderStream(ctx: RenderContext): Promise<void> {
       return undefined;
     }
     if (hasErrors(parsed.value)) ctx.failed = true;
+    // Too deep to print or write as JSON (the call stack overflowed): shown as the text it is.
+    if (nestedDeeperThan(parsed.value, MAX_JSON_DEPTH)) return { raw: event.data, ...(event.event !== undefined ? { event: event.event } : {}) };
     return { raw: event.data, json: { value: parsed.value }, graphql: parsed.value };
   });
 }
@@ -45,6 +48,13 @@ async function renderResponse(ctx: RenderContext): Promise<void> {
     return;
   }
   if (hasErrors(parsed.value)) ctx.failed = true;
+  if (nestedDeeperThan(parsed.value, MAX_JSON_DEPTH)) {
+    // Printing it as data and errors recurses through it and overflowed the call stack (exit 70):
+    // the ordinary renderers show a body that deep as text, and a filter says it cannot apply.
+    ctx.warn(`the response to GraphQL request "${ctx.spec.name}" is nested more than ${MAX_JSON_DEPTH} levels deep; shown as the body it is`);
+    await ctx.report.response(ctx);
+    return;
+  }
   await ctx.report.graphql(ctx, parsed.value, body);
 }
 
