@@ -1,4 +1,4 @@
-import { ExitCode, NetworkError, isReqflowError } from '../core/errors/index.js';
+import { ExitCode, NetworkError, StreamViolation, isReqflowError } from '../core/errors/index.js';
 import type { StreamEvent } from '../core/model.js';
 import type { StreamEnd, RequestView } from './reporter.js';
 
@@ -69,11 +69,17 @@ export async function consumeEvents(
   }
 }
 
-/** A source that fails mid-stream is a dropped connection (exit 4) unless it says otherwise. */
+/**
+ * A source that fails mid-stream is a dropped connection (exit 4) unless it says otherwise; a
+ * server that broke the stream's rules is said as such, with its own hint (the connection did
+ * not close: reqflow stopped reading).
+ */
 function brokenStream(error: unknown, count: number): unknown {
   if (isReqflowError(error) && error.exitCode !== ExitCode.network) return error;
+  const events = `${count} event${count === 1 ? '' : 's'}`;
+  if (error instanceof StreamViolation) return new StreamViolation(`stopped reading the stream after ${events}: ${error.message}`, { ...(error.hint !== undefined ? { hint: error.hint } : {}), cause: error });
   const why = error instanceof Error ? error.message : String(error);
-  return new NetworkError(`the stream broke off after ${count} event${count === 1 ? '' : 's'}: ${why}`, {
+  return new NetworkError(`the stream broke off after ${events}: ${why}`, {
     hint: 'the connection closed before the server ended the stream; the events above arrived complete',
     cause: error,
   });

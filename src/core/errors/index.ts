@@ -1,3 +1,3 @@
 export { ExitCode, type ExitCodeValue } from './exit-codes.js';
 export { ReqflowError, isReqflowError } from './reqflow-error.js';
-export { UsageError, NoRequestsError, ParseError, VariableError, NetworkError, TlsError, AuthFlowError, PluginError, internalError, fileErrorWords } from './kinds.js';
+export { UsageError, NoRequestsError, ParseError, VariableError, NetworkError, StreamViolation, TlsError, AuthFlowError, PluginError, internalError, fileErrorWords } from './kinds.js';

@@ -39,6 +39,12 @@ export class NetworkError extends ReqflowError {
   }
 }
 
+/**
+ * A stream reqflow stopped reading because the server broke its rules (an event past the
+ * limit, a malformed WebSocket frame): exit 4 like a dropped connection, but said as what it is.
+ */
+export class StreamViolation extends NetworkError {}
+
 /** Certificates, keys, trust, hostname: exit 5. */
 export class TlsError extends ReqflowError {
   constructor(message: string, extra: Extra = {}) {

@@ -2,6 +2,8 @@ import type { IncomingMessage } from 'node:http';
 import { ExitCode, NetworkError, ReqflowError, UsageError } from '../../core/errors/index.js';
 import { webSocketTlsOptions } from '../../core/http/tls-connect.js';
 import { toRequestError } from '../../core/http/network-errors.js';
+import { webSocketProtocolError } from '../../core/http/websocket-errors.js';
+import { MAX_EVENT_BYTES } from '../../core/stream-limits.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
 import type { RequestContext } from '../../pipeline/context.js';
@@ -37,7 +39,7 @@ function socketError(event: unknown, url: URL, timeoutMs: number): ReqflowError 
       hint: 'is this the GraphQL WebSocket endpoint, and does it need an Authorization header?',
     });
   }
-  return toRequestError(cause instanceof Error ? cause : new Error(message), { method: 'GET', url }, timeoutMs);
+  return webSocketProtocolError(cause, url.host) ?? toRequestError(cause instanceof Error ? cause : new Error(message), { method: 'GET', url }, timeoutMs);
 }
 
 /** 44xx close codes are the graphql-ws protocol's refusals (4401 Unauthorized, 4403 Forbidden, ...). */
@@ -82,7 +84,8 @@ export async function openWebSocket(ctx: RequestContext, payload: GraphqlState['
   let socket: InstanceType<typeof WebSocket> | undefined;
   class HandshakeWebSocket extends WebSocket {
     constructor(address: string | URL, protocols?: string | string[]) {
-      super(address, protocols, { headers, handshakeTimeout: timeoutMs, ...tls, ...(agent ? { agent } : {}) });
+      // maxPayload: ws's own limit is 100 MiB a message; every stream stops at the same size.
+      super(address, protocols, { headers, handshakeTimeout: timeoutMs, maxPayload: MAX_EVENT_BYTES, ...tls, ...(agent ? { agent } : {}) });
       socket = this;
       this.once('upgrade', (res: IncomingMessage) => (upgrade = res));
     }

@@ -1,8 +1,7 @@
-import { NetworkError } from '../../core/errors/index.js';
+import { StreamViolation } from '../../core/errors/index.js';
 import type { StreamEvent } from '../../core/model.js';
+import { MAX_EVENT_BYTES } from '../../core/stream-limits.js';
 
-/** The largest event (its lines so far) a stream may send: an endless one must not eat the memory. */
-const MAX_EVENT_BYTES = 16 * 1024 * 1024;
 /** A buffer grown past this by one large event is let go once the event is done. */
 const KEPT_BUFFER_BYTES = 64 * 1024;
 
@@ -125,7 +124,7 @@ export class EventStreamParser {
   /** Throws when the event would hold more than {@link MAX_EVENT_BYTES} with `line` more bytes of the current line. */
   private hold(line: number): void {
     if (this.data.length + this.eventType.length + (this.id?.length ?? 0) + line <= MAX_EVENT_BYTES) return;
-    throw new NetworkError(`the server sent an event larger than ${MAX_EVENT_BYTES / 1024 / 1024} MiB`, { hint: 'an event that never ends: reqflow stops reading the stream there' });
+    throw new StreamViolation(`the server sent an event larger than ${MAX_EVENT_BYTES / 1024 / 1024} MiB`, { hint: 'an event that never ends: reqflow stops reading the stream there' });
   }
 
   /** One line, `bytes[start..end)`: read now, never kept (it may be a network chunk or the partial line's buffer). */

@@ -10,6 +10,8 @@ import { NetworkError, UsageError } from '../../core/errors/index.js';
 import { EventQueue } from '../../core/event-queue.js';
 import { checkHeaderFields } from '../../core/http/header-fields.js';
 import { toRequestError } from '../../core/http/network-errors.js';
+import { webSocketProtocolError } from '../../core/http/websocket-errors.js';
+import { MAX_EVENT_BYTES } from '../../core/stream-limits.js';
 import { withDefaultHeaders } from '../../core/http/send.js';
 import { webSocketUrl } from '../../core/http/websocket-url.js';
 import { webSocketTlsOptions } from '../../core/http/tls-connect.js';
@@ -82,6 +84,8 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
   const socket = new WebSocket(url, subprotocol ? [subprotocol] : undefined, {
     headers,
     handshakeTimeout: timeoutMs,
+    // ws's own limit is 100 MiB a message, its fragments held until the last: the SSE limit instead.
+    maxPayload: MAX_EVENT_BYTES,
     ...webSocketTlsOptions(ctx.tlsOptions, url, agent !== undefined),
     ...(agent ? { agent } : {}),
   });
@@ -107,6 +111,9 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
     } else queue.fail(new NetworkError(`the WebSocket to ${url.host} closed with ${why}`, { hint: 'the server ended the connection abnormally' }));
     wake?.();
   });
+  // Listening from the start: a frame that came with the 101 is read before the open handshake's
+  // awaiter runs, and its error (a bad close code) was lost, leaving only "closed with 1006".
+  socket.on('error', (error: Error) => queue.fail(webSocketProtocolError(error, url.host) ?? toRequestError(error, target, timeoutMs)));
   const onAbort = (): void => {
     socket.terminate();
     queue.end();
@@ -151,7 +158,7 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
     socket.once('unexpected-response', (_req: ClientRequest, res: IncomingMessage) => resolve({ refused: res }));
     socket.once('error', (error: Error) => {
       ctx.signal.removeEventListener('abort', onAbort);
-      reject(/timeout/i.test(error.message) ? Object.assign(error, { code: 'REQFLOW_TIMEOUT' }) : error);
+      reject(/timed out|timeout/i.test(error.message) ? Object.assign(error, { code: 'REQFLOW_TIMEOUT' }) : error); // ws: "Opening handshake has timed out"
     });
   }).catch((error: unknown) => {
     throw toRequestError(error, target, timeoutMs);
@@ -165,7 +172,6 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
       close: () => res.destroy(),
     };
   }
-  socket.on('error', (error: Error) => queue.fail(toRequestError(error, target, timeoutMs)));
   play().catch((error: unknown) => {
     queue.fail(error);
     socket.terminate();
