@@ -1,4 +1,5 @@
 import { Args, Command, Flags } from '@oclif/core';
+import { DEFAULT_IMPORT_MAX_BYTES } from '../cli/import-flags.js';
 import { mockCommand, type MockFlags } from '../mock/run-mock.js';
 
 export default class Mock extends Command {
@@ -15,6 +16,7 @@ export default class Mock extends Command {
     port: Flags.integer({ helpValue: 'PORT', min: 0, max: 65535, description: 'Listen on this port instead of the file\'s (0: a free one; the line printed at start says which).' }),
     host: Flags.string({ helpValue: 'HOST', description: 'Listen on this address instead of the file\'s (default 127.0.0.1; 0.0.0.0 opens it to the network).' }),
     'from-openapi': Flags.string({ helpValue: 'SPEC', description: 'Serve each operation of this OpenAPI (3.x) or Swagger (2.0) document with its example response.' }),
+    'max-size': Flags.integer({ helpValue: 'BYTES', min: 1, default: DEFAULT_IMPORT_MAX_BYTES, description: 'The largest file the mock reads (the mock file, the OpenAPI document, each file its $refs name), as `reqflow import`\'s; a larger one is exit 2 naming it and its size.' }),
     log: Flags.boolean({ description: 'Print one line per request to stderr (method, path, status, ms), as `logging: true` does.' }),
     watch: Flags.boolean({ default: true, allowNo: true, description: 'Reload the routes when the file changes (--no-watch: never).' }),
     debug: Flags.boolean({ description: 'Print stack traces with errors.' }),

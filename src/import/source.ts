@@ -9,11 +9,14 @@ import { readAtMost } from '../core/read-bounded.js';
 import { readStreamAtMost, type PastLimit } from '../core/read-stream-at-most.js';
 import { decode } from '../core/read-config-file.js';
 
-/** Why a file past `maxBytes` is not imported, and the hint: its size when known (a file's stat), else what arrived (a pipe). */
-export function importLimitWords({ bytes, stated }: PastLimit, maxBytes: number): { why: string; hint: string } {
+/**
+ * Why a file past `maxBytes` is not imported (`reqflow mock`: not read), and the hint: its size
+ * when known (a file's stat), else what arrived (a pipe).
+ */
+export function importLimitWords({ bytes, stated }: PastLimit, maxBytes: number, reader: 'import' | 'mock' = 'import'): { why: string; hint: string } {
   const count = (n: number): string => `${n.toLocaleString('en')} bytes`;
   return {
-    why: `${stated ? `it is ${count(bytes)}` : `more than ${count(maxBytes)} arrived`}, over the import limit of ${count(maxBytes)}: not imported`,
+    why: `${stated ? `it is ${count(bytes)}` : `more than ${count(maxBytes)} arrived`}, over the ${reader} limit of ${count(maxBytes)}: ${reader === 'import' ? 'not imported' : 'not read'}`,
     hint: `raise it with --max-size BYTES${stated ? ` (--max-size ${bytes})` : ''}: a document takes several times its size in memory`,
   };
 }

@@ -3,9 +3,8 @@
  * validated once, where it enters: everything after this works on {@link MockConfig}, and every
  * error names the file and the field (`routes[3].pathType`).
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import type { Schema } from 'js-yaml';
-import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseDuration } from '../core/duration.js';
 import { codePointName } from '../core/code-point.js';
@@ -13,6 +12,8 @@ import { UsageError } from '../core/errors/index.js';
 import { NOT_IN_HEADER_VALUE } from '../core/headers.js';
 import { notAFile } from '../core/not-a-file.js';
 import { real } from '../core/project.js';
+import { readAtMost } from '../core/read-bounded.js';
+import { importLimitWords } from '../import/source.js';
 import { expansionPastLimit } from '../plugins/format-yaml/alias-expansion.js';
 import { readingsAsWritten, type WrittenReadings } from '../plugins/format-yaml/as-written.js';
 import { requestSchema } from '../plugins/format-yaml/request-schema.js';
@@ -228,15 +229,26 @@ const routesOf = (reading: unknown): unknown[] | undefined => (isObject(reading)
 /** Whether some route's header value reads as a number or true/false: its text as written is then read too. */
 const holdsTypedHeader = (document: unknown): boolean => (routesOf(document) ?? []).some((route) => isObject(route) && isObject(route.headers) && Object.values(route.headers).some((value) => typeof value === 'number' || typeof value === 'boolean'));
 
-/** Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`). */
-export async function loadMockConfig(file: string): Promise<MockConfig> {
+/**
+ * Reads and validates a mock file (`.mock.yaml`, `.mock.yml`, `.mock.json`) of at most `maxBytes`
+ * (`--max-size`): a file's size checked before a byte is read, a pipe's as it arrives.
+ */
+export async function loadMockConfig(file: string, maxBytes: number): Promise<MockConfig> {
   const kind = notAFile(file, { pipe: true }); // named on the command line
   if (kind) throw new UsageError(`${file}: cannot read the mock file: it is ${kind}, not a file`);
   let text: string;
+  let fd: number | undefined;
   try {
-    text = await readFile(file, 'utf8');
+    fd = openSync(file, 'r');
+    text = readAtMost(fd, maxBytes, (past) => {
+      const { why, hint } = importLimitWords(past, maxBytes, 'mock');
+      return new UsageError(`${file}: ${why}`, { hint });
+    }).toString('utf8');
   } catch (error) {
+    if (error instanceof UsageError) throw error;
     throw new UsageError(`${file}: cannot read the mock file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   const yaml = await import('js-yaml');
   const read = (schema: Schema): unknown => {

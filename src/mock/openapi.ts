@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors/index.js';
 import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from '../import/openapi/ref-expansion.js';
 import { SpecFiles } from '../import/openapi/spec-files.js';
 import { toMockConfig, type MockConfig } from './config.js';
+import { plainSchemaNumbers } from './schema-numbers.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -58,21 +59,24 @@ function exampleOf(response: Obj, sample: Sample, api: object): { type?: string;
   return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema) };
 }
 
-export async function loadOpenApiMock(spec: string): Promise<MockConfig> {
+/** `maxBytes`: the most bytes the spec and each file its `$ref`s name may have (`--max-size`, as `reqflow import`'s). */
+export async function loadOpenApiMock(spec: string, maxBytes: number): Promise<MockConfig> {
   const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
   const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
   // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example, and one that expands enormously would never load.
-  // No size limit, as for the mock's own file: `--max-size` is the import's (docs/import.md); the mock has none yet.
-  const files = new SpecFiles(spec, Number.POSITIVE_INFINITY);
-  const unreadable = (why: string): UsageError => new UsageError(`${spec}: not a readable OpenAPI document: ${why}`);
+  // Numbers kept as written: an example's `1.10` and 64-bit ids are served as the spec writes them.
+  const files = new SpecFiles(spec, maxBytes, 'mock');
+  const unreadable = (why: string, hint?: string): UsageError => new UsageError(`${spec}: not a readable OpenAPI document: ${why}`, hint === undefined ? {} : { hint });
   let api: Obj;
   try {
     const past = await refExpansionPastLimit(files, spec);
     if (past !== undefined) throw unreadable(`its $refs expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values (at ${past})`);
     api = (await dereference(spec, files.options())) as unknown as Obj;
+    plainSchemaNumbers(api);
   } catch (error) {
     if (error instanceof UsageError && files.refused === undefined) throw error;
-    throw unreadable(files.refused ?? (error as Error).message.split('\n')[0] ?? '');
+    // A refusal's hint (`--max-size`) stays with it.
+    throw unreadable(files.refused ?? (error as Error).message.split('\n')[0] ?? '', error instanceof UsageError ? error.hint : undefined);
   }
   const routes: Obj[] = [];
   for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {

@@ -14,6 +14,8 @@ export interface MockFlags {
   port?: number;
   host?: string;
   'from-openapi'?: string;
+  /** The largest mock file or OpenAPI document (and `$ref`'d file) read, in bytes. */
+  'max-size': number;
   log?: boolean;
   watch?: boolean;
   debug?: boolean;
@@ -34,7 +36,8 @@ export function mockCommand(file: string | undefined, flags: MockFlags, io: Io =
       if ((file === undefined) === (spec === undefined)) throw new UsageError(file === undefined ? 'name a mock file, or an OpenAPI document with --from-openapi' : 'give a mock file or --from-openapi, not both', { hint: 'reqflow mock api.mock.yaml, or reqflow mock --from-openapi openapi.yaml' });
       const source = (file ?? spec) as string;
       const load = async (): Promise<MockConfig> => {
-        const config = file !== undefined ? await loadMockConfig(file) : await (await import('./openapi.js')).loadOpenApiMock(source);
+        const maxBytes = flags['max-size'];
+        const config = file !== undefined ? await loadMockConfig(file, maxBytes) : await (await import('./openapi.js')).loadOpenApiMock(source, maxBytes);
         return flags.log ? { ...config, logging: true } : config;
       };
       let config = await load();

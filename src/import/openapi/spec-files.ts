@@ -9,15 +9,18 @@
 import { closeSync, openSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as jsYaml from 'js-yaml';
 import { CORE_SCHEMA, DEFAULT_SCHEMA, load, type LoadOptions, type Schema } from 'js-yaml';
 import { UsageError } from '../../core/errors/index.js';
 import { MAX_JSON_DEPTH } from '../../core/json-depth.js';
+import { cloneJson, parseJsonExact } from '../../core/json-exact.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { isInside, projectRoot, real } from '../../core/project.js';
 import { readAtMost } from '../../core/read-bounded.js';
 import { decode } from '../../core/read-config-file.js';
 import { importLimitWords } from '../source.js';
 import { expansionPastLimit } from '../../plugins/format-yaml/alias-expansion.js';
+import { exactNumbersSchema } from '../../plugins/format-yaml/exact-numbers.js';
 import { firstLine } from '../../core/first-line.js';
 
 const SPEC_FILES = new Set(['.json', '.yaml', '.yml']);
@@ -37,11 +40,13 @@ interface FileResolver {
  * JSON, else YAML (JSON.parse first: it is many times faster, and JSON holds no aliases). YAML
  * is read as the parser library reads it: the core schema (a date stays a string), else js-yaml's
  * default one (`!!binary`, `!!set`). Whether the text holds an anchor is told by js-yaml's own
- * parse events: `&` in prose (`R &D`) or in a URL (`?a=1&b=2`) is no anchor.
+ * parse events: `&` in prose (`R &D`) or in a URL (`?a=1&b=2`) is no anchor. `exact`: numbers a
+ * double cannot give back as written (`1.10`, `12345678901234567890`) are kept as their text
+ * (json-exact.ts), for a reader that serves them (`reqflow mock`).
  */
-function parseText(text: string): { value: unknown; anchored: boolean } {
+function parseText(text: string, exact: boolean): { value: unknown; anchored: boolean } {
   try {
-    return { value: JSON.parse(text) as unknown, anchored: false };
+    return { value: exact ? parseJsonExact(text).value : (JSON.parse(text) as unknown), anchored: false };
   } catch {
     // not JSON: YAML below
   }
@@ -57,7 +62,7 @@ function parseText(text: string): { value: unknown; anchored: boolean } {
   const read = (schema: Schema): unknown => load(text, options(schema));
   let value: unknown;
   try {
-    value = read(CORE_SCHEMA);
+    value = read(exact ? exactNumbersSchema(jsYaml) : CORE_SCHEMA);
   } catch {
     anchored = false;
     value = read(DEFAULT_SCHEMA);
@@ -78,10 +83,12 @@ export class SpecFiles {
   /**
    * @param spec the spec's path as it was given, for messages
    * @param maxBytes the most bytes each file may have (`--max-size`)
+   * @param reader who reads: `mock` keeps numbers as written (it serves the examples) and words its refusals so
    */
   constructor(
     private readonly spec: string,
     private readonly maxBytes: number,
+    private readonly reader: 'import' | 'mock' = 'import',
   ) {
     this.own = real(resolve(spec));
     this.root = projectRoot(dirname(this.own));
@@ -127,7 +134,7 @@ export class SpecFiles {
       fd = openSync(path, 'r');
       // Its size checked before a byte is read (a pipe's as it arrives); refused naming the file.
       bytes = readAtMost(fd, this.maxBytes, (past) => {
-        const { why, hint } = importLimitWords(past, this.maxBytes);
+        const { why, hint } = importLimitWords(past, this.maxBytes, this.reader);
         return fault(why, hint);
       });
     } catch (error) {
@@ -139,7 +146,7 @@ export class SpecFiles {
     }
     let parsed: { value: unknown; anchored: boolean };
     try {
-      parsed = parseText(decode(bytes, own ? this.spec : path).replace(/^\uFEFF/, ''));
+      parsed = parseText(decode(bytes, own ? this.spec : path).replace(/^\uFEFF/, ''), this.reader === 'mock');
     } catch (error) {
       if (error instanceof UsageError && own) throw error;
       fault(`not valid YAML or JSON: ${firstLine(error)}`, 'expected an OpenAPI 3.x or Swagger 2.0 description');
@@ -157,12 +164,14 @@ export class SpecFiles {
 
   /**
    * The parser library's options: files only through {@link value} (each call gets its own copy:
-   * dereferencing changes the value in place), remote `$ref`s an error, never a download.
+   * dereferencing changes the value in place; cloneJson keeps the numbers kept as text, which
+   * structuredClone would make plain objects), remote `$ref`s an error, never a download.
    */
   options(): never {
+    const copy = this.reader === 'mock' ? cloneJson : structuredClone;
     const file: FileResolver = {
       canRead: (ref) => SpecFiles.isLocal(ref.url),
-      read: async (ref) => structuredClone(await this.value(ref.url)),
+      read: async (ref) => copy(await this.value(ref.url)),
     };
     return {
       resolve: { file, http: { canRead: false } },
