@@ -36,7 +36,8 @@ export async function startProxyServer(options: ProxyOptions): Promise<ProxyServ
   // Keep-alive to the servers behind: a client's burst of requests does not open a socket each.
   const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   const tunnels = new Set<Duplex>();
-  const server = createGuardedServer();
+  // A head Node's parser refuses (a control character in a header, a smuggling shape) gets its 400 and a `proxy: refused` line.
+  const server = createGuardedServer(options.refused);
   const context = { via: '', address: '' };
   server.on('request', (req, res) => forwardRequest(req, res, { ...context, agents, cwd: options.cwd, timeoutMs: options.timeoutMs, done: options.exchange, refused: options.refused }));
   // Node's 'connect' hands over the client's net.Socket (typed as a Duplex).

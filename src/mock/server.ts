@@ -162,7 +162,7 @@ export async function startMockServer(initial: MockConfig, options: { port: numb
   let config = initial;
   const held = { bytes: 0 };
   const bounded = new BoundedRunner();
-  const server = createGuardedServer();
+  const server = createGuardedServer((line) => void (config.logging && options.log(`mock: refused ${line}`)));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     // A request pipelined behind a refused one is not answered: that connection is ending.
     if (!req.socket.writable) return;
