@@ -17,11 +17,18 @@ export interface Schedule {
   rate?: number;
 }
 
-/** Waits, or returns false when the signal stops the run first. */
+/** The longest a Node timer waits: past it Node waits 1 ms instead (and warns). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Waits, or returns false when the signal stops the run first. In steps a timer can hold: a low
+ * `--rate` with many workers or no deadline (`--rate 0.0001 -c 300`, `--requests`) puts turns
+ * weeks away, which one timer would have started at once.
+ */
 async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
   if (ms <= 0) return !signal.aborted;
   try {
-    await sleep(ms, undefined, { signal });
+    for (let left = ms; left > 0; left -= MAX_TIMER_MS) await sleep(Math.min(left, MAX_TIMER_MS), undefined, { signal });
     return true;
   } catch {
     return false;
