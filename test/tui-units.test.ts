@@ -173,6 +173,28 @@ describe('request preview', () => {
     expect(preview.unresolved.sort()).toEqual(['missing', 'token']);
     expect(preview.deferred.sort()).toEqual(['password', 'stamp', 'user']);
   });
+  it('masks a secret header\'s value, and a body field\'s, wherever else the request writes it, as --dry-run does', async () => {
+    // The pane showed `X-Trace: s3cr3t-bearer-value` and the body's copy while --dry-run, -v and the pane after the send masked them.
+    const preview = await previewRequest(
+      {
+        name: 'r',
+        method: 'POST',
+        url: 'http://h.example/{{tok}}?q={{pw}}',
+        headers: { Authorization: 'Bearer {{tok}}', 'X-Trace': '{{tok}}', 'X-Copy': '{{pw}}' },
+        body: '{"password": "{{pw}}", "note": "{{tok}}"}',
+        annotations: {},
+        source: { file: 'f', line: 1 },
+      },
+      { profile: { name: 'dev', baseDir: '/', headers: {}, variables: { tok: 's3cr3t-bearer-value', pw: 'hunter2-long' } }, session: new MemorySession('dev'), cliVariables: {}, env: {} },
+    );
+    expect(preview.headers).toEqual([
+      ['Authorization', '•••'],
+      ['X-Trace', '•••'],
+      ['X-Copy', '•••'],
+    ]);
+    expect(preview.url).toBe('http://h.example/•••?q=•••');
+    expect(preview.body).toBe('{"password": "•••", "note": "•••"}');
+  });
 });
 
 describe('OSC 52', () => {

@@ -1,5 +1,6 @@
 import { fieldLines, mergeHeaders } from '../core/headers.js';
 import { MASK, SecretRegistry, displayHeaders, displayUrl, isSecretName } from '../core/mask.js';
+import { learnRequestSecrets } from '../core/request-secrets.js';
 import type { Environment } from '../core/environments.js';
 import type { Profile, RequestSpec, Session } from '../core/model.js';
 import { isShellValue } from '../core/shell.js';
@@ -46,17 +47,20 @@ export async function previewRequest(spec: RequestSpec, context: { profile: Prof
     texts.push(expanded);
     return expanded;
   };
-  const headers: Array<[string, string]> = [];
+  const expanded: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(mergeHeaders(context.profile.headers, spec.headers))) {
     const expandedName = await expand(name);
-    for (const line of fieldLines(value)) {
-      const expandedValue = await expand(line);
-      headers.push([expandedName, isSecretName(expandedName) ? MASK : secrets.scrub(expandedValue)]);
-    }
+    for (const line of fieldLines(value)) expanded.push([expandedName, await expand(line)]);
   }
   const url = await expand(spec.url);
   const written = spec.bodyParts ? spec.bodyParts.map((part) => (part.kind === 'text' ? part.text : `< ${part.path}\n`)).join('') : spec.body;
   const body = written === undefined ? undefined : await expand(typeof written === 'string' ? written : written.toString('utf8'));
+  // What the pipeline learns before -v or --dry-run prints (loop.ts): a secret-named header's value
+  // (`Authorization: Bearer {{t}}`) and what the URL and body write under secret names are secrets
+  // wherever else they appear — `X-Trace: {{t}}` must not show in the pane what --dry-run masks.
+  for (const [name, value] of expanded) secrets.addHeaderValue(name, value);
+  learnRequestSecrets(secrets, url, body);
+  const headers = expanded.map(([name, value]): [string, string] => [name, isSecretName(name) ? MASK : secrets.scrub(value)]);
   const result: RequestPreview = {
     method: spec.method,
     url: displayUrl(url, (text) => secrets.scrub(text)),
