@@ -4,7 +4,8 @@
  * cells stay stale after a redraw. Here its measure is replaced by the Unicode East Asian Width
  * data (get-east-asian-width: emoji with emoji presentation are Wide), and sequences whose
  * width terminals disagree on (joined emoji, skin tones, emoji variation selectors) are drawn
- * as their parts. Only what is drawn changes: copies and saves use the bytes as received.
+ * as their parts, U+2028/U+2029 as U+FFFD. Only what is drawn changes: copies and saves use the
+ * bytes as received.
  */
 import { eastAsianWidth } from 'get-east-asian-width';
 
@@ -16,6 +17,13 @@ export interface BlessedUnicode {
 
 /** Zero-width joiner, variation selectors, skin-tone modifiers, tag characters: drawn apart. */
 const JOINERS = /[\u200d\ufe0e\ufe0f\u{1f3fb}-\u{1f3ff}\u{e0020}-\u{e007f}]/gu;
+
+/**
+ * U+2028 and U+2029: one column to xterm and neo-blessed, none to terminals that measure with
+ * the C library (wcwidth: -1), so every later cell of the row would land a column off there.
+ * Drawn as U+FFFD, which every terminal draws one column wide.
+ */
+const LINE_SEPARATORS = /[\u2028\u2029]/g;
 
 /** Marks a cell blessed must leave empty: the second column of a wide character. */
 const SPACER = '\u0003';
@@ -40,7 +48,7 @@ const MAYBE_WIDE = /[\u1100-\u{10ffff}]/gu;
 
 /** The text as blessed lays it out: parts of joined sequences apart, a spacer after each wide character. */
 export function markWide(text: string): string {
-  return text.replace(JOINERS, '').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
+  return text.replace(JOINERS, '').replace(LINE_SEPARATORS, '\uFFFD').replace(MAYBE_WIDE, (ch) => (isWide(ch.codePointAt(0) ?? 0) ? ch + SPACER : ch));
 }
 
 /**
