@@ -119,8 +119,19 @@ describe('request discovery', () => {
     const { catalog, labels } = await catalogOf(root);
     expect(labels).toEqual(['api/list.json', 'api/orders.rest', 'api/status.yaml', 'api/users.http']);
     expect(catalog.truncated).toBe(false);
-    const bounded = await findRequestFiles(root, { depth: 6, files: 2 });
+    const bounded = await findRequestFiles(root, { depth: 6, files: 2, dataFiles: Infinity });
     expect(bounded).toEqual({ files: [join(root, 'api/list.json'), join(root, 'api/orders.rest')], truncated: true });
+  });
+
+  it('reads at most 1,000 JSON or YAML files to tell requests from data: a folder of fixtures cannot hold the tree up', async () => {
+    // 20,000 data files took 6 s before the UI drew anything (each read and parsed), 100,000 half a minute.
+    const root = join(dir.dir, 'fixtures');
+    for (let i = 0; i <= 1_000; i++) dir.write(`fixtures/data-${String(i).padStart(4, '0')}.json`, `{"id": ${i}}`);
+    dir.write('fixtures/z.json', '{"url": "https://example.com/z"}'); // past the budget: passed over unread
+    dir.write('fixtures/zz.http', 'GET https://example.com/zz\n'); // no reading needed: still found
+    const { catalog, labels } = await catalogOf(root);
+    expect(labels).toEqual(['zz.http']);
+    expect(catalog.truncated).toBe(true);
   });
 
   it('a JSON or YAML file is listed only when it parses as requests: a schema with "url" properties is not a broken request file', async () => {

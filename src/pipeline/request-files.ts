@@ -19,6 +19,11 @@ const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'build', 'coverage', 't
 /** A data file larger than this is not read while searching (a request file that size is someone's fixture). */
 const MAX_DATA_FILE = 4 * 1024 * 1024;
 
+/** Whether deciding if `name` is a request file takes reading it: a JSON or YAML file that is no known config. */
+function mustBeRead(name: string): boolean {
+  return !NOT_REQUESTS.test(name) && DATA_FORMATS.has(extname(name).toLowerCase());
+}
+
 /** Whether the file at `path` is a request file by the rule above; unreadable files are not. */
 export async function isRequestFile(path: string): Promise<boolean> {
   const name = basename(path);
@@ -56,6 +61,11 @@ export interface SearchLimits {
   depth: number;
   /** Files found before the search stops (`truncated`). */
   files: number;
+  /**
+   * JSON and YAML files read to tell requests from data before the rest are passed over
+   * (`truncated`): a folder of 20,000 fixtures took 6 s to search, 100,000 half a minute.
+   */
+  dataFiles: number;
 }
 
 /**
@@ -63,9 +73,10 @@ export interface SearchLimits {
  * interleaved), skipping hidden files and folders, dependencies and build output. `limits`
  * bound the search (the TUI's, so a huge tree cannot stall it); `reqflow test` has none.
  */
-export async function findRequestFiles(root: string, limits: SearchLimits = { depth: Infinity, files: Infinity }): Promise<{ files: string[]; truncated: boolean }> {
+export async function findRequestFiles(root: string, limits: SearchLimits = { depth: Infinity, files: Infinity, dataFiles: Infinity }): Promise<{ files: string[]; truncated: boolean }> {
   const files: string[] = [];
   let truncated = false;
+  let dataFilesRead = 0;
   const walk = async (dir: string, depth: number): Promise<void> => {
     let entries;
     try {
@@ -82,7 +93,11 @@ export async function findRequestFiles(root: string, limits: SearchLimits = { de
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (depth < limits.depth && isSearchedFolder(entry.name)) await walk(path, depth + 1);
-      } else if (!entry.name.startsWith('.') && (entry.isFile() ? await isRequestFile(path) : isNotAFile(entry))) {
+      } else if (entry.name.startsWith('.')) {
+        continue;
+      } else if (entry.isFile() && mustBeRead(entry.name) && dataFilesRead++ >= limits.dataFiles) {
+        truncated = true; // past the budget: passed over unread
+      } else if (entry.isFile() ? await isRequestFile(path) : isNotAFile(entry)) {
         files.push(path);
       }
     }

@@ -8,7 +8,7 @@ import { parseRequestFile } from '../pipeline/parse-file.js';
 import { findRequestFiles, type SearchLimits } from '../pipeline/request-files.js';
 
 /** Bounded, so a huge tree cannot stall the UI. */
-const DISCOVERY_LIMITS: SearchLimits = { depth: 6, files: 400 };
+const DISCOVERY_LIMITS: SearchLimits = { depth: 6, files: 400, dataFiles: 1_000 };
 
 /** One request file of the folder: its requests, or why it could not be read. */
 export interface CatalogFile {
