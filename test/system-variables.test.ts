@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { join } from 'node:path';
-import { formatDate, systemVariable, type SystemContext } from '../src/core/system-variables.js';
+import { systemVariable, type SystemContext } from '../src/core/system-variables.js';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 
@@ -66,9 +66,18 @@ describe('system variables', () => {
     expect(await value('$isoTimestamp')).toBe('2030-01-31T12:34:56.789Z');
     expect(await value('$datetime iso8601')).toBe('2030-01-31T12:34:56.789Z');
     expect(await value('$datetime rfc1123')).toBe('Thu, 31 Jan 2030 12:34:56 GMT');
-    expect(await value('$datetime iso8601 1 M')).toBe('2030-03-03T12:34:56.789Z'); // the calendar moves, as Day.js does
     expect(await value('$datetime "DD-MM-YYYY HH:mm [at] ddd" 2 h')).toBe('31-01-2030 14:34 at Thu');
-    expect(formatDate(new Date(NOW), 'YY M D h A SSS x', false)).toBe(`30 1 31 12 PM 789 ${NOW}`);
+  });
+
+  test('dates are Day.js\'s, as VS Code REST Client and httpyac make them: a month later keeps the day in the month, every Day.js token, no others', async () => {
+    // Jan 31 + 1 month is Feb 28 (Day.js clamps the day); a Date's own arithmetic gave Mar 3.
+    expect(await value('$datetime iso8601 1 M')).toBe('2030-02-28T12:34:56.789Z');
+    expect(await value('$timestamp 1 M')).toBe(String(Date.parse('2030-02-28T12:34:56.789Z') / 1000 | 0));
+    // `d` and `dd` are the weekday (4, Th); `x` and `X` are no Day.js core tokens: text, as VS Code sends them.
+    expect(await value("$datetime 'YY M D d dd h A SSS x X'")).toBe('30 1 31 4 Th 12 PM 789 x X');
+    // $datetime with no format is no form of either tool (both leave it unresolved): refused, not an ISO date.
+    await expect(value('$datetime')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining('needs a format') });
+    await expect(value('$timestamp 1 Q')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining('unknown unit "Q"') });
   });
 
   test('environment: $processEnv NAME, $processEnv %var (the name from a variable), $env.NAME; unset is exit 3', async () => {
@@ -111,6 +120,18 @@ describe('end to end', () => {
     expect(got?.headers['x-token']).toBe('tok-from-dotenv-123');
     expect(got?.headers['x-plain']).toBe('plain value');
     expect(result.stderr).not.toContain('tok-from-dotenv-123');
+  });
+
+  test('$localDatetime in the local zone: iso8601 as Day.js\'s format() — no milliseconds —, rfc1123 with the offset, Day.js tokens', async () => {
+    const file = tmp.write('local.http', `GET ${url}/local\nX-Iso: {{$localDatetime iso8601}}\nX-Rfc: {{$localDatetime rfc1123}}\nX-Days: {{$datetime "d dd x"}}\n`);
+    const before = recorder.received.length;
+    // +05:30 all year (no daylight saving): the zone is seen in what is sent.
+    const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state'), TZ: 'Asia/Kolkata' } });
+    expect(result.code).toBe(0);
+    const got = recorder.received[before];
+    expect(got?.headers['x-iso']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30$/);
+    expect(got?.headers['x-rfc']).toMatch(/^[A-Z][a-z]{2}, \d\d [A-Z][a-z]{2} \d{4} \d\d:\d\d:\d\d \+0530$/);
+    expect(got?.headers['x-days']).toMatch(/^[0-6] (Su|Mo|Tu|We|Th|Fr|Sa) x$/);
   });
 
   test('an unknown system variable is exit 3 and nothing is sent', async () => {

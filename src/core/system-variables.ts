@@ -22,67 +22,28 @@ export interface SystemContext {
   where: string;
 }
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+/** The offset units VS Code and httpyac take (their `y|Q|M|w|d|h|m|s|ms` without `Q`, which Day.js core reads as milliseconds). */
+const UNITS = new Set(['y', 'M', 'w', 'd', 'h', 'm', 's', 'ms']);
 
-/** `-3 d`, `1 M` (months and years move the calendar date, as Day.js does). */
-function shifted(now: number, offset: string | undefined, unit: string | undefined, expression: string, where: string): Date {
-  const date = new Date(now);
+type Dayjs = import('dayjs').Dayjs;
+
+/**
+ * Now, in UTC or the local zone, shifted by `-3 d`, `1 M`: through Day.js with its UTC plugin, as
+ * VS Code REST Client and httpyac compute it (`dayjs.utc().add(n, unit)`; months and years keep
+ * the day within the month: Jan 31 + 1 M is Feb 28).
+ */
+async function shifted(now: number, offset: string | undefined, unit: string | undefined, local: boolean, expression: string, where: string): Promise<Dayjs> {
+  const dayjs = (await import('dayjs')).default;
+  dayjs.extend((await import('dayjs/plugin/utc.js')).default); // extend installs a plugin once
+  const utc = dayjs.utc(now);
+  const date = local ? utc.local() : utc;
   if (offset === undefined) return date;
-  const amount = Number(offset);
-  if (!Number.isInteger(amount) || unit === undefined) throw new VariableError(`{{${expression}}}: an offset is a whole number and a unit (y, M, w, d, h, m, s, ms)${where}`);
-  if (unit === 'y') date.setUTCFullYear(date.getUTCFullYear() + amount);
-  else if (unit === 'M') date.setUTCMonth(date.getUTCMonth() + amount);
-  else if (UNIT_MS[unit] !== undefined) date.setTime(date.getTime() + amount * (UNIT_MS[unit] as number));
-  else throw new VariableError(`{{${expression}}}: unknown unit "${unit}" (y, M, w, d, h, m, s, ms)${where}`);
+  if (!/^-?\d+$/.test(offset) || unit === undefined) throw new VariableError(`{{${expression}}}: an offset is a whole number and a unit (y, M, w, d, h, m, s, ms)${where}`);
+  if (!UNITS.has(unit)) throw new VariableError(`{{${expression}}}: unknown unit "${unit}" (y, M, w, d, h, m, s, ms)${where}`);
+  const moved = date.add(Number(offset), unit as import('dayjs').ManipulateType);
   // Past ±275,760 years a Date is invalid: `NaN` and `Invalid Date` would be sent.
-  if (Number.isNaN(date.getTime())) throw new VariableError(`{{${expression}}}: the offset goes past the dates a timestamp can hold (±270,000 years)${where}`);
-  return date;
-}
-
-const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
-/** Day.js-style tokens (what VS Code's `$datetime "format"` takes); `[text]` is literal. */
-export function formatDate(date: Date, format: string, local: boolean): string {
-  const get = (utc: () => number, here: () => number): number => (local ? here() : utc());
-  const year = get(() => date.getUTCFullYear(), () => date.getFullYear());
-  const month = get(() => date.getUTCMonth(), () => date.getMonth());
-  const day = get(() => date.getUTCDate(), () => date.getDate());
-  const weekday = get(() => date.getUTCDay(), () => date.getDay());
-  const hours = get(() => date.getUTCHours(), () => date.getHours());
-  const minutes = get(() => date.getUTCMinutes(), () => date.getMinutes());
-  const seconds = get(() => date.getUTCSeconds(), () => date.getSeconds());
-  const offset = local ? -date.getTimezoneOffset() : 0;
-  const pad = (n: number, width = 2): string => String(n).padStart(width, '0');
-  const zone = (colon: boolean): string => `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}${colon ? ':' : ''}${pad(Math.abs(offset) % 60)}`;
-  const tokens: Record<string, () => string> = {
-    YYYY: () => String(year),
-    YY: () => pad(year % 100),
-    MMMM: () => MONTHS[month] as string,
-    MMM: () => (MONTHS[month] as string).slice(0, 3),
-    MM: () => pad(month + 1),
-    M: () => String(month + 1),
-    DD: () => pad(day),
-    D: () => String(day),
-    dddd: () => DAYS[weekday] as string,
-    ddd: () => (DAYS[weekday] as string).slice(0, 3),
-    HH: () => pad(hours),
-    H: () => String(hours),
-    hh: () => pad(hours % 12 || 12),
-    h: () => String(hours % 12 || 12),
-    mm: () => pad(minutes),
-    m: () => String(minutes),
-    ss: () => pad(seconds),
-    s: () => String(seconds),
-    SSS: () => pad(date.getUTCMilliseconds(), 3),
-    A: () => (hours < 12 ? 'AM' : 'PM'),
-    a: () => (hours < 12 ? 'am' : 'pm'),
-    ZZ: () => zone(false),
-    Z: () => zone(true),
-    X: () => String(Math.floor(date.getTime() / 1000)),
-    x: () => String(date.getTime()),
-  };
-  return format.replace(/\[([^\]]*)\]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|m|ss|s|SSS|A|a|ZZ|Z|X|x/g, (token, literal: string | undefined) => literal ?? (tokens[token] as () => string)());
+  if (!moved.isValid()) throw new VariableError(`{{${expression}}}: the offset goes past the dates a timestamp can hold (±270,000 years)${where}`);
+  return moved;
 }
 
 /** Splits `rfc1123 -1 d` and `"DD-MM-YYYY" 2 h` into words, keeping a quoted format whole. */
@@ -90,12 +51,14 @@ function words(text: string): string[] {
   return [...text.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
 }
 
-function datetime(args: string, expression: string, local: boolean, ctx: SystemContext): string {
-  const [format = 'iso8601', offset, unit] = words(args);
-  const date = shifted(ctx.now?.() ?? Date.now(), offset, unit, expression, ctx.where);
-  if (format === 'iso8601') return local ? formatDate(date, 'YYYY-MM-DDTHH:mm:ss.SSSZ', true) : date.toISOString();
-  if (format === 'rfc1123') return local ? formatDate(date, 'ddd, DD MMM YYYY HH:mm:ss ZZ', true) : date.toUTCString();
-  return formatDate(date, format, local);
+/** VS Code's and httpyac's `$datetime` / `$localDatetime`: rfc1123, iso8601 or a Day.js format. */
+async function datetime(args: string, expression: string, local: boolean, ctx: SystemContext): Promise<string> {
+  const [format, offset, unit] = words(args);
+  if (format === undefined) throw new VariableError(`{{${expression}}} needs a format: rfc1123, iso8601 or a quoted Day.js format ("YYYY-MM-DD")${ctx.where}`);
+  const date = await shifted(ctx.now?.() ?? Date.now(), offset, unit, local, expression, ctx.where);
+  if (format === 'rfc1123') return local ? date.locale('en').format('ddd, DD MMM YYYY HH:mm:ss ZZ') : date.toDate().toUTCString();
+  if (format === 'iso8601') return local ? date.format() : date.toISOString();
+  return date.format(format);
 }
 
 const ALPHA = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
@@ -223,7 +186,7 @@ export async function systemVariable(expression: string, ctx: SystemContext, loo
     }
     case '$timestamp': {
       const [offset, unit] = words(args);
-      return String(Math.floor(shifted(ctx.now?.() ?? Date.now(), offset, unit, expression, ctx.where).getTime() / 1000));
+      return String((await shifted(ctx.now?.() ?? Date.now(), offset, unit, false, expression, ctx.where)).unix());
     }
     case '$isoTimestamp':
       return new Date(ctx.now?.() ?? Date.now()).toISOString();
