@@ -134,6 +134,32 @@ describe('end to end', () => {
     expect(got?.headers['x-days']).toMatch(/^[0-6] (Su|Mo|Tu|We|Th|Fr|Sa) x$/);
   });
 
+  test('$dotenv reads the file VS Code REST Client reads: .env.ENV of the environment picked before .env, in the nearest folder up from the request file', async () => {
+    // A project (package.json) whose .env files are at its root, the request two folders down.
+    tmp.write('proj/package.json', '{}\n');
+    tmp.write('proj/.env', 'KEY=from-dotenv\nONLY=root-only\n');
+    tmp.write('proj/.env.dev', 'KEY=from-dotenv-dev\n');
+    tmp.write('proj/http-client.env.json', '{"dev": {"x": "1"}}\n');
+    const file = tmp.write('proj/api/users/dotenv.http', `GET ${url}/dotenv?key={{$dotenv KEY}}\n`);
+    const run = async (args: string[]): Promise<string | undefined> => {
+      const before = recorder.received.length;
+      const result = await runCli(['run', file, ...args], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+      expect(result.code).toBe(0);
+      return recorder.received[before]?.url;
+    };
+    expect(await run([])).toBe('/dotenv?key=from-dotenv');
+    expect(await run(['--env', 'dev'])).toBe('/dotenv?key=from-dotenv-dev');
+    // Not above the project: a .env outside it is never read.
+    tmp.write('outside/.env', 'KEY=outside\n');
+    tmp.write('outside/proj/package.json', '{}\n');
+    const lone = tmp.write('outside/proj/lone.http', `GET ${url}/lone?key={{$dotenv KEY}}\n`);
+    const before = recorder.received.length;
+    const result = await runCli(['run', lone], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/lone\.http:1: \{\{\$dotenv KEY\}\}: no \.env file in \S*outside\/proj in request "request-1"/);
+    expect(recorder.received.length).toBe(before);
+  });
+
   test('an unknown system variable is exit 3 and nothing is sent', async () => {
     const before = recorder.received.length;
     const result = await runCli(['run', tmp.write('bad.http', `GET ${url}/?x={{$nope}}\n`)], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });

@@ -4,8 +4,9 @@
  * `{{$processEnv HOME}}`, `{{$dotenv TOKEN}}`, … — VS Code REST Client's, JetBrains' and
  * httpyac's. Each occurrence gets its own value. An unknown `$` function is exit 3 naming it.
  */
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
+import { isFile, projectRoot } from './environment-search.js';
 import { UsageError, VariableError } from './errors/index.js';
 import { readConfigFile } from './read-config-file.js';
 import { lazyBuiltin } from './lazy-builtin.js';
@@ -15,8 +16,10 @@ const crypto = (): typeof import('node:crypto') => lazyBuiltin('node:crypto');
 /** What system variables may read: the environment, the request file's folder, a clock (tests set it). */
 export interface SystemContext {
   env: NodeJS.ProcessEnv;
-  /** The request file's folder, where `.env` is read for `$dotenv`. */
+  /** The request file's folder, where the search for `$dotenv`'s file starts. */
   baseDir?: string;
+  /** The environment picked (`--env NAME`): `$dotenv` reads `.env.NAME` before `.env`. */
+  environmentName?: string;
   now?: () => number;
   /** For messages: `in request "x"`. */
   where: string;
@@ -143,15 +146,33 @@ function processEnv(name: string, ctx: SystemContext, expression: string): strin
   return value;
 }
 
-/** `.env` beside the request file: `NAME=value` lines (`#` comments, optional quotes, `export`). */
+/**
+ * The file `$dotenv` reads, as VS Code REST Client finds it (`registerDotenvVariable`): from the
+ * request file's folder up, the first folder holding `.env.ENVIRONMENT` (the one picked) or `.env`,
+ * the former first. Up to the project's root (docs/environments.md), as the other `.env` values.
+ */
+function dotenvFile(ctx: SystemContext): { path?: string; searched: string } {
+  const start = resolve(ctx.baseDir ?? process.cwd());
+  const root = projectRoot(start);
+  // A name that is a path (`--env ../x`) names no file of a folder.
+  const named = ctx.environmentName !== undefined && !/[\\/]/.test(ctx.environmentName) ? `.env.${ctx.environmentName}` : undefined;
+  for (let at = start; ; at = dirname(at)) {
+    for (const name of named ? [named, '.env'] : ['.env']) if (isFile(join(at, name))) return { path: join(at, name), searched: start };
+    if (at === root || dirname(at) === at) return { searched: start === root ? start : `${start} up to ${root}` };
+  }
+}
+
+/** `NAME` of the `.env` file found (`#` comments, optional quotes, `export`). */
 function dotenv(name: string, ctx: SystemContext, expression: string): string {
-  const path = join(ctx.baseDir ?? process.cwd(), '.env');
+  const { path, searched } = dotenvFile(ctx);
+  const files = ctx.environmentName === undefined ? '.env' : `.env.${ctx.environmentName} or .env`;
+  if (path === undefined) throw new VariableError(`{{${expression}}}: no ${files} file in ${searched}${ctx.where}`);
   let text: string;
   try {
     text = readConfigFile(path);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new VariableError(`{{${expression}}}: no .env file beside the request file (${path})${ctx.where}`);
+    throw new VariableError(`{{${expression}}}: cannot read ${path}${ctx.where}`);
   }
   const value = parseDotenv(text)[name];
   if (value !== undefined) return value;

@@ -75,7 +75,7 @@ export interface ResolverOptions {
   loopVariables?: Readonly<Record<string, string>> | undefined;
   /** `--env NAME`: the environment's values (they may hold `{{…}}`, never shell commands). */
   environmentVariables?: Readonly<Record<string, string>>;
-  /** For messages: the environment picked (`--env NAME`); none: the values are `$shared` ones. */
+  /** The environment picked (`--env NAME`), for messages and `{{$dotenv}}`'s `.env.NAME`; none: the values are `$shared` ones. */
   environmentName?: string;
   /** The environment's objects, arrays and `null`s that have no text form: exit 2 where a request uses one. */
   environmentUnusable?: Readonly<Record<string, UnusableValue>>;
@@ -254,7 +254,7 @@ export class TemplateResolver implements VariableResolver {
       const { systemVariable } = await import('./system-variables.js');
       // `%name` (VS Code: `{{$dotenv %name}}`): the selected environment's value of name, else name itself
       // (`resolveSettingsEnvironmentVariable`), never a file variable: `@X = {{$dotenv %X}}` is VS Code's idiom, no cycle.
-      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), where: this.where() }, async (name) => (this.inEnvironment(name) ? this.environmentValue(name) : name)).catch(async (error: unknown) => {
+      const value = await systemVariable(expression, { env: this.env, ...(this.options.baseDir ? { baseDir: this.options.baseDir } : {}), ...(this.options.environmentName !== undefined ? { environmentName: this.options.environmentName } : {}), where: this.where() }, async (name) => (this.inEnvironment(name) ? this.environmentValue(name) : name)).catch(async (error: unknown) => {
         throw await this.placed(error, written);
       });
       if (isSecretName(expression)) this.options.secrets?.add(value);
