@@ -89,7 +89,11 @@ describe('system variables', () => {
 
   test('an unknown $ function is exit 3 naming it; a Faker-style JetBrains generator too', async () => {
     await expect(value('$nope')).rejects.toMatchObject({ exitCode: 3, message: 'unknown system variable {{$nope}}' });
-    await expect(value('$random.address.city')).rejects.toMatchObject({ exitCode: 3 });
+    await expect(value('$random.address.city')).rejects.toMatchObject({ exitCode: 3, message: "{{$random.address.city}} is one of JetBrains' Faker generators, which reqflow does not have" });
+    // The tools' variables reqflow does not make are said as such, not as unknown ones.
+    await expect(value('$aadToken new public')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining("{{$aadToken}} is VS Code REST Client's sign-in") });
+    await expect(value('$aadV2Token')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining("VS Code REST Client's sign-in") });
+    await expect(value('$exampleServer')).rejects.toMatchObject({ exitCode: 3, message: expect.stringContaining("the JetBrains IDE's own examples server") });
     await expect(value('$timestamp 1 fortnight')).rejects.toMatchObject({ exitCode: 3 });
   });
 });

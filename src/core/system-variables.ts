@@ -135,8 +135,19 @@ function jetbrainsRandom(name: string, args: string | undefined, expression: str
 
 const KNOWN = '$guid, $uuid, $random.uuid, $randomInt [min max], $random.integer(a, b), $random.float(a, b), $random.alphabetic(n), $random.alphanumeric(n), $random.hexadecimal(n), $random.email, $timestamp [offset unit], $isoTimestamp, $datetime, $localDatetime, $processEnv NAME, $env.NAME, $dotenv NAME';
 
+/** The tools' variables reqflow knows and does not make: said as such, not as unknown ones. */
+function unsupported(name: string, where: string): VariableError | undefined {
+  if (/^\$(aadToken|aadV2Token|oidcAccessToken)$/.test(name)) {
+    return new VariableError(`{{${name}}} is VS Code REST Client's sign-in (Azure AD, OpenID Connect), which reqflow does not do${where}`, { hint: 'pass the token as a variable (-e token=…) or use an oauth2 profile (docs/oauth.md)' });
+  }
+  if (name === '$exampleServer') return new VariableError(`{{$exampleServer}} is the JetBrains IDE's own examples server, which reqflow does not know${where}`, { hint: 'write the address of the server to send to' });
+  // JetBrains' Java Faker generators (`$random.address.city`): no generator here makes the same kind of values.
+  if (/^\$random\.\w+\./.test(name)) return new VariableError(`{{${name}}} is one of JetBrains' Faker generators, which reqflow does not have${where}`, { hint: 'write a value, or use $random.alphabetic(n), $random.alphanumeric(n), $random.integer(a, b), $random.email' });
+  return undefined;
+}
+
 function unknown(name: string, where: string): VariableError {
-  return new VariableError(`unknown system variable {{${name}}}${where}`, { hint: `known: ${KNOWN}` });
+  return unsupported(name, where) ?? new VariableError(`unknown system variable {{${name}}}${where}`, { hint: `known: ${KNOWN}` });
 }
 
 function processEnv(name: string, ctx: SystemContext, expression: string): string {

@@ -65,7 +65,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['substitute'],
     // The core's own, and those of the .http tools that reqflow honours (docs/request-files.md).
-    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'secret', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'tls.*'],
+    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'secret', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'disabled', 'tls.*'],
     load: inline(substitutePlugin),
   },
   {
@@ -75,6 +75,14 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     annotations: ['note', 'confirmation'],
     appliesTo: (ctx) => ctx.spec.annotations.note !== undefined || ctx.spec.annotations.confirmation === 'true',
     load: async () => (await import('../core/stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
+  },
+  {
+    name: 'sleep',
+    builtin: true,
+    stages: ['transform'],
+    annotations: ['sleep'],
+    appliesTo: (ctx) => ctx.spec.annotations.sleep !== undefined,
+    load: async () => (await import('../core/stages/sleep.js')).sleepPlugin, // few requests wait
   },
   {
     name: 'auth-resterm',

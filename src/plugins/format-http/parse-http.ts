@@ -47,6 +47,10 @@ export function indexHttpText(text: string, file: string, visit: (spec: RequestS
       warn?.(`${file}:${pastedLine(block)}: a block of JSON with no request line is skipped (a pasted response?)`);
       return;
     }
+    if (spec instanceof DisabledRequest) {
+      warn?.(`${file}:${spec.line}: request "${spec.name}" is disabled (# @disabled): not sent`);
+      return;
+    }
     if (!spec) return;
     const same = before?.variables === variables && before.scripts === scripts && before.auth === auth && before.settings === settings && before.imports === imports && before.refs === refs;
     if (!same) scopes.push({ variables, scripts, globals: scope.globals, ...(auth !== undefined ? { auth } : {}), ...(settings !== undefined ? { settings } : {}), ...(imports !== undefined ? { imports } : {}), ...(refs !== undefined ? { refs } : {}) });
@@ -151,6 +155,17 @@ export class HeaderLineError extends ParseError {
   }
 }
 
+/** What parseBlock answers for httpyac's `# @disabled` request: skipped, the user told (its name and line). */
+class DisabledRequest {
+  constructor(readonly name: string, readonly line: number) {}
+}
+
+/**
+ * httpyac's camelCase spellings of the annotations reqflow reads in kebab case: httpyac turns
+ * `-x` into `X` in every key (`metaDataHttpRegionParser`), so `# @noCookieJar` is its `# @no-cookie-jar`.
+ */
+const HTTPYAC_SPELLINGS: Readonly<Record<string, string>> = { noRedirect: 'no-redirect', noCookieJar: 'no-cookie-jar', noLog: 'no-log' };
+
 /** What parseBlock answers for a block of JSON with no request line (skipped, the user warned). */
 const PASTED_JSON = null;
 /** A JSON object or array opening the block where its request line would be (`{{` opens an httpyac script, read before). */
@@ -161,7 +176,7 @@ function pastedLine(block: Block): number {
   return block.firstLine + block.lines.findIndex((line) => PASTED_JSON_START.test(line));
 }
 
-function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined | typeof PASTED_JSON {
+function parseBlock(block: Block, file: string, index: number, scope: FileScope, onGlobalScript?: (script: ScriptSpec) => void): RequestSpec | undefined | typeof PASTED_JSON | DisabledRequest {
   // No prototype: `# @__proto__` is kept (and said to be unknown) like any other name, never dropped.
   const annotations: Record<string, string> = Object.create(null);
   const annotationLines: Record<string, number> = Object.create(null);
@@ -178,7 +193,8 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
     Object.defineProperty(ownVariables, name, { value, writable: true, enumerable: true, configurable: true });
     scope.variables = ownVariables;
   };
-  const annotate = (key: string, written: string, line: number): void => {
+  const annotate = (writtenKey: string, written: string, line: number): void => {
+    const key = Object.hasOwn(HTTPYAC_SPELLINGS, writtenKey) ? (HTTPYAC_SPELLINGS[writtenKey] as string) : writtenKey;
     // resterm's `# @auth` has arguments (reqflow's is one word): src/plugins/auth-resterm reads it.
     if (key === 'auth' && /\S\s+\S/.test(written)) {
       if (/^\s*(file|global)\s/i.test(written)) scope.auth = `${line} ${written}`;
@@ -363,6 +379,19 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (annotations.parsing === 'true' && typeof spec.body === 'string') spec.body = parseEscapes(spec.body); // restcli
   const tls = tlsFromAnnotations(annotations, file, annotationLines['tls.insecureSkipVerify'] ?? lineNo);
   if (tls) spec.tls = tls;
+  // httpyac's `# @sleep 500` (milliseconds; it evaluates the value, and waits only for a whole number): checked
+  // here, before anything is sent. Past 2^31 - 1 ms a timer fires at once (Node), so that is the most.
+  const sleep = annotations.sleep;
+  if (sleep !== undefined && !(/^\d+$/.test(sleep) && Number(sleep) <= 2 ** 31 - 1)) {
+    throw new ParseError(file, annotationLines.sleep ?? lineNo, 1, `# @sleep ${clip(sleep)}: expects a whole number of milliseconds (at most 2147483647)`, { hint: 'write # @sleep 500' });
+  }
+  const disabled = annotations.disabled;
+  if (disabled !== undefined) {
+    const line = annotationLines.disabled ?? lineNo;
+    // httpyac: bare, the request is never sent nor found by a reference; with a value, that JavaScript decides each time.
+    if (disabled === 'true') return new DisabledRequest(spec.name, line);
+    if (disabled !== 'false') throw new ParseError(file, line, 1, `# @disabled ${clip(disabled)}: reqflow does not evaluate a condition here`, { hint: 'write # @disabled alone to skip the request, or remove the line' });
+  }
   return spec;
 }
 
