@@ -3,7 +3,7 @@
  * name alone: a login in one folder is never sent to another project's server.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
@@ -200,32 +200,40 @@ describe('sessions kept before they belonged to a project', () => {
     writeFileSync(legacy(state, profile), JSON.stringify({ version: 1, variables: { token }, data: {} }), { mode: 0o600 });
   };
 
-  test("move, once, to the project whose profiles file defines the profile, saying so", async () => {
+  test("never adopted by a project (it may hold any project's login): moved aside once, saying so, and its token sent to no server", async () => {
     const state = join(tmp.dir, 'state-legacy');
+    // Last written by project epsilon's login (both projects had a "dev" profile): delta must not send it.
     seed(state, 'dev', 'tok-legacy-dev');
     tmp.write('delta/.profiles.json', JSON.stringify([{ name: 'dev' }]));
     const file = tmp.write('delta/me.http', `GET ${a.url}/me\nAuthorization: Bearer {{token}}\n`);
+    const before = a.received.length;
     const first = await runCli(['run', file, '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
-    expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/^reqflow: warning: the session of profile "dev" now belongs to this project \(.*delta\)/m);
-    expect(a.received.at(-1)?.headers.authorization).toBe('Bearer tok-legacy-dev');
+    expect(first.code).toBe(3);
+    expect(first.stderr).toMatch(/^reqflow: warning: the session of profile "dev" that an earlier reqflow kept for every project at once is not used here \(.*delta\): it may hold another project's login; moved it to .*dev\.json\.shared-\d+ — log in again$/m);
+    expect(first.stderr).toMatch(/unknown variable "token"/);
+    expect(a.received.length).toBe(before);
     expect(existsSync(legacy(state, 'dev'))).toBe(false);
-    expect(readFileSync(sessionFileFor(state, join(tmp.dir, 'delta'), 'dev'), 'utf8')).toContain('tok-legacy-dev');
-    // Once: the next run says nothing, and another project with a "dev" profile does not get it.
+    const aside = readdirSync(join(state, 'sessions')).filter((name) => /^dev\.json\.shared-\d+$/.test(name));
+    expect(aside).toHaveLength(1);
+    expect(statSync(join(state, 'sessions', aside[0] as string)).mode & 0o777).toBe(0o600);
+    expect(readFileSync(join(state, 'sessions', aside[0] as string), 'utf8')).toContain('tok-legacy-dev'); // nothing lost
+    // Once: the next run says nothing, and another project with a "dev" profile does not get it either.
     const again = await runCli(['run', file, '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
     expect(again.stderr).not.toMatch(/warning/);
     tmp.write('epsilon/.profiles.json', JSON.stringify([{ name: 'dev' }]));
     const elsewhere = await runCli(['run', tmp.write('epsilon/me.http', `GET ${b.url}/me\nAuthorization: Bearer {{token}}\n`), '-p', 'dev'], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
     expect(elsewhere.code).toBe(3);
+    expect([...a.received, ...b.received].some((r) => r.headers.authorization === 'Bearer tok-legacy-dev')).toBe(false);
   });
 
-  test("an implicit default profile's old session (it may be any project's) is not moved", async () => {
+  test("an implicit default profile's old session is not used either", async () => {
     const state = join(tmp.dir, 'state-legacy-default');
     seed(state, 'default', 'tok-legacy-default');
     const file = tmp.write('zeta/me.http', `GET ${b.url}/me\nAuthorization: Bearer {{token}}\n`);
     const result = await runCli(['run', file], { env: { REQFLOW_STATE_DIR: state }, cwd: tmp.dir });
     expect(result.code).toBe(3);
-    expect(existsSync(legacy(state, 'default'))).toBe(true);
+    expect(existsSync(legacy(state, 'default'))).toBe(false);
+    expect(b.received.some((r) => r.headers.authorization === 'Bearer tok-legacy-default')).toBe(false);
   });
 });
 

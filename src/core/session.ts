@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { UsageError, fileErrorWords } from './errors/index.js';
 import { withFileLock } from './file-lock.js';
 import { lazyBuiltin } from './lazy-builtin.js';
@@ -31,27 +31,20 @@ export interface SessionOptions {
   project: string;
   env?: NodeJS.ProcessEnv;
   warn?: (message: string) => void;
-  /**
-   * The profile is defined in this project's profiles file: a session of that profile name kept
-   * before sessions were per project moves here, once. (An implicit `default` profile's old
-   * session is not moved: it may be any project's.)
-   */
-  adoptLegacy?: boolean;
   /** `--no-session`: the file is neither read nor written (an empty session, kept in memory). */
   memory?: boolean;
 }
 
-/** Moves a pre-project session file of the profile to the project's place, once (rename: atomic; a lost race finds it gone). */
-function adoptLegacySession(profile: string, path: string, options: SessionOptions): void {
+/**
+ * A session an earlier reqflow kept per profile name alone (`sessions/<profile>.json`) was shared
+ * by every project with a profile of that name: whose login it holds cannot be told, so it is
+ * never adopted by a project (the first to run would send another project's token to its
+ * servers). It is moved aside once, with a warning. Throws the file system's error.
+ */
+async function setAsideLegacySession(profile: string, options: SessionOptions): Promise<void> {
   const legacy = legacySessionPath(profile, options.env ?? process.env);
-  if (existsSync(path) || !existsSync(legacy)) return;
-  try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    renameSync(legacy, path);
-    options.warn?.(`the session of profile "${profile}" now belongs to this project (${options.project}); sessions are kept per project and profile`);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw fileError(`cannot move the session of profile "${profile}" to its project`, legacy, error);
-  }
+  if (!existsSync(legacy)) return;
+  (await import('./session-set-aside.js')).setAsideSession(legacy, 'shared', profile, options.project, options.warn);
 }
 
 interface SessionFile {
@@ -95,7 +88,11 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
   const path = sessionPath(profile, options.project, options.env);
   const folder = new ProjectFolder(options.project);
   if (options.memory) return new FileSession(profile, path, emptyFile(), folder, true);
-  if (options.adoptLegacy === true) adoptLegacySession(profile, path, options);
+  try {
+    await setAsideLegacySession(profile, options);
+  } catch (error) {
+    throw fileError(`the session of profile "${profile}" an earlier reqflow kept for every project cannot be moved aside`, legacySessionPath(profile, options.env ?? process.env), error);
+  }
   let text: string;
   try {
     text = sessionText(path); // sync: small file, and fs/promises costs start-up time
@@ -132,8 +129,8 @@ export async function loadSession(profile: string, options: SessionOptions): Pro
  * The session of a profile where it is used: the project is the profiles file's folder, else
  * the project around the request's folder (`projectRoot`).
  */
-export function loadProfileSession(profile: string, document: ProfilesDocument, requestDir: string, options: Omit<SessionOptions, 'project' | 'adoptLegacy'>): Promise<FileSession> {
-  return loadSession(profile, { ...options, project: projectRoot(requestDir, document.path), adoptLegacy: document.profiles.some((p) => p.name === profile) });
+export function loadProfileSession(profile: string, document: ProfilesDocument, requestDir: string, options: Omit<SessionOptions, 'project'>): Promise<FileSession> {
+  return loadSession(profile, { ...options, project: projectRoot(requestDir, document.path) });
 }
 
 /** A file-system failure on a session file, as one clear line (exit 2) instead of a crash. */
