@@ -8,7 +8,7 @@ import { revokeTokens } from './flows/index.js';
 import { DEFAULT_REQUEST_TIMEOUT_MS, loadSettings, runGrant } from './login.js';
 import { formatStatus, logout, oauthStatus } from './status.js';
 import { clientSecretForms } from './settings.js';
-import { TOKEN_VARIABLE, describeExpiry, formatDuration, readStored } from './token-store.js';
+import { TOKEN_VARIABLE, authorityOf, describeExpiry, formatDuration, issuedElsewhere, readStored } from './token-store.js';
 
 export interface LoginFlags {
   browser: boolean;
@@ -86,6 +86,12 @@ async function revokeAtServer(ctx: OAuthCommandContext, tokens: { accessToken?: 
   try {
     const settings = await loadSettings({ profile: ctx.profile, session: ctx.session, expand: ctx.expand, env: ctx.env });
     for (const secret of clientSecretForms(settings)) ctx.secrets.add(secret);
+    const stored = readStored(ctx.session);
+    const issuer = stored && issuedElsewhere(stored, authorityOf(settings));
+    if (issuer !== undefined) {
+      ctx.warn(`the tokens of profile "${name}" were issued by ${issuer}, not by the server the profile names now: not sent there to be revoked; they are removed from this machine only`);
+      return false;
+    }
     if (!settings.revocationUrl && !settings.issuer) {
       ctx.err(`note: profile "${name}" names no revocation endpoint (oauth.revocationUrl, or oauth.issuer for discovery): its tokens stay valid at the server until they expire`);
       return false;

@@ -6,7 +6,7 @@ import { openInBrowser } from './browser.js';
 import { withOAuthClient } from './client.js';
 import { FLOWS, type FlowEvent } from './flows/index.js';
 import { readOAuthSettings, type GrantName, type OAuthSettings } from './settings.js';
-import { storeTokens, type StoredOAuth } from './token-store.js';
+import { authorityOf, storeTokens, type StoredOAuth } from './token-store.js';
 
 /** How long a login waits for the user (browser callback, device approval). */
 const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
@@ -84,7 +84,7 @@ export async function runGrant(settings: OAuthSettings, grant: GrantName, option
       ...(options.retry ? { retry: options.retry } : {}),
     }),
   );
-  const stored = storeTokens(options.session, response, { grant, clientId: settings.clientId, ...(settings.scope ? { requestedScope: settings.scope } : {}) });
+  const stored = storeTokens(options.session, response, { grant, clientId: settings.clientId, authority: authorityOf(settings), ...(settings.scope ? { requestedScope: settings.scope } : {}) });
   await options.session.save();
   return { profile: settings.profile, grant, stored };
 }

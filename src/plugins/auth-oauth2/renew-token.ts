@@ -5,7 +5,7 @@ import { withOAuthClient } from './client.js';
 import { refreshTokens } from './flows/index.js';
 import { runGrant } from './login.js';
 import { clientSecretForms, readOAuthSettings, type OAuthSettings } from './settings.js';
-import { OAUTH_SESSION_KEY, TOKEN_VARIABLE, describeExpiry, expiresSoon, msUntilExpiry, storeTokens, storedOAuth, type StoredOAuth } from './token-store.js';
+import { OAUTH_SESSION_KEY, TOKEN_VARIABLE, authorityOf, describeExpiry, issuedElsewhere, expiresSoon, msUntilExpiry, storeTokens, storedOAuth, type StoredOAuth } from './token-store.js';
 import { FileSession } from '../../core/session.js';
 import { withFileLock } from '../../core/file-lock.js';
 
@@ -34,6 +34,10 @@ export async function renewToken(ctx: RequestContext, stored: StoredOAuth | unde
     return;
   }
   if (stored?.refreshToken) {
+    const issuer = issuedElsewhere(stored, authorityOf(settings));
+    if (issuer !== undefined) {
+      throw new AuthFlowError(`the OAuth tokens of profile "${profile.name}" were issued by ${issuer}, and the profile names ${settings.tokenUrl ?? settings.issuer ?? 'another server'} now: their refresh token is not sent there`, { hint: loginHint(profile.name) });
+    }
     try {
       await refreshOnce(ctx, settings, stored, stored.refreshToken);
       return;
@@ -102,7 +106,7 @@ async function refresh(ctx: RequestContext, settings: OAuthSettings, stored: Sto
     // Keep the cause's exit code (4 unreachable, 5 TLS, 6 rejected) and say what was being done.
     throw new ReqflowError(`cannot refresh the OAuth token of profile "${name}": ${error.message}`, { exitCode: error.exitCode, hint: error.exitCode === ExitCode.auth ? loginHint(name) : error.hint ?? loginHint(name), cause: error });
   }
-  const updated = storeTokens(ctx.session, response, { grant: stored.grant, clientId: stored.clientId }, stored);
+  const updated = storeTokens(ctx.session, response, { grant: stored.grant, clientId: stored.clientId, authority: authorityOf(settings) }, stored);
   for (const secret of [response.access_token, updated.refreshToken]) if (secret !== undefined) ctx.addSecret?.(secret);
   // Saved now: a rotated refresh token must not be lost if the request itself fails.
   await ctx.session.save();

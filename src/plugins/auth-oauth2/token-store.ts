@@ -21,7 +21,16 @@ export interface StoredOAuth {
   refreshToken?: string;
   /** Granted scopes, space-separated. */
   scope?: string;
+  /**
+   * The authorization server that issued the tokens, as the profile named it then (`oauth.tokenUrl`,
+   * `oauth.issuer`): the refresh token goes back to it only. Absent in an earlier reqflow's entry.
+   */
+  tokenUrl?: string;
+  issuer?: string;
 }
+
+/** What names a profile's authorization server: its token endpoint, or the issuer it is discovered from. */
+export type Authority = Pick<StoredOAuth, 'tokenUrl' | 'issuer'>;
 
 /** What a token endpoint answered (the fields reqflow keeps). */
 export interface TokenResponse {
@@ -44,7 +53,7 @@ export function storedOAuth(value: unknown): StoredOAuth | undefined {
   // read as one, `oauth status` and a refresh were internal errors. Such an entry is as none: log in again.
   const text = (key: keyof StoredOAuth, optional: boolean): boolean => typeof data[key] === 'string' || (optional && data[key] === undefined);
   // Only `grant` must be there, as before: an entry an earlier reqflow wrote is read as it was.
-  const whole = text('grant', false) && (['clientId', 'tokenType', 'obtainedAt', 'expiresAt', 'refreshToken', 'scope'] as const).every((key) => text(key, true));
+  const whole = text('grant', false) && (['clientId', 'tokenType', 'obtainedAt', 'expiresAt', 'refreshToken', 'scope', 'tokenUrl', 'issuer'] as const).every((key) => text(key, true));
   return whole ? (data as unknown as StoredOAuth) : undefined;
 }
 
@@ -52,7 +61,7 @@ export function storedOAuth(value: unknown): StoredOAuth | undefined {
  * Saves a token endpoint's answer in the session. A refresh that returns no new refresh token or
  * scope keeps the previous ones (RFC 6749 §6).
  */
-export function storeTokens(session: Session, response: TokenResponse, meta: { grant: GrantName; clientId: string; requestedScope?: string }, previous?: StoredOAuth, now = Date.now()): StoredOAuth {
+export function storeTokens(session: Session, response: TokenResponse, meta: { grant: GrantName; clientId: string; authority: Authority; requestedScope?: string }, previous?: StoredOAuth, now = Date.now()): StoredOAuth {
   checkToken('access_token', response.access_token);
   if (response.refresh_token !== undefined) checkToken('refresh_token', response.refresh_token);
   const stored: StoredOAuth = {
@@ -67,9 +76,29 @@ export function storeTokens(session: Session, response: TokenResponse, meta: { g
   if (refreshToken) stored.refreshToken = refreshToken;
   const scope = response.scope ?? previous?.scope ?? meta.requestedScope;
   if (scope) stored.scope = scope;
+  if (meta.authority.tokenUrl !== undefined) stored.tokenUrl = meta.authority.tokenUrl;
+  if (meta.authority.issuer !== undefined) stored.issuer = meta.authority.issuer;
   session.set(TOKEN_VARIABLE, response.access_token);
   session.setData(OAUTH_SESSION_KEY, stored);
   return stored;
+}
+
+/** The authorization server the settings name: what stored tokens record, and are compared with. */
+export function authorityOf(settings: Authority): Authority {
+  return { ...(settings.tokenUrl !== undefined ? { tokenUrl: settings.tokenUrl } : {}), ...(settings.issuer !== undefined ? { issuer: settings.issuer } : {}) };
+}
+
+/**
+ * The server that issued the stored tokens, when the profile names another one now (its
+ * `oauth.tokenUrl` or `oauth.issuer` changed, or is a template that `--env` or `-e` resolves to
+ * another server): their refresh token must not be sent there, nor revoked there — it would hand
+ * one server's credential to another. Undefined when it is the same, or when the entry recorded
+ * none (an earlier reqflow's: taken as the profile's).
+ */
+export function issuedElsewhere(stored: StoredOAuth, now: Authority): string | undefined {
+  if (stored.tokenUrl === undefined && stored.issuer === undefined) return undefined;
+  if (stored.tokenUrl === now.tokenUrl && stored.issuer === now.issuer) return undefined;
+  return stored.tokenUrl ?? stored.issuer;
 }
 
 /**
