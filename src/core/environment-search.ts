@@ -6,7 +6,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { MAX_CONFIG_BYTES } from './input-limits.js';
-import { nearestWith, REPOSITORY_MARKERS } from './project.js';
+import { isSharedFolder, nearestWith, REPOSITORY_MARKERS } from './project.js';
 
 export function isFile(path: string): boolean {
   try {
@@ -32,6 +32,8 @@ export function projectRoot(dir: string): string {
 export function searchFolders(dir: string, root: string): string[] {
   const chain: string[] = [];
   for (let at = resolve(dir); ; at = dirname(at)) {
+    // Not above the request's folder into a shared folder (/tmp): its files are anyone's.
+    if (chain.length > 0 && isSharedFolder(at)) break;
     chain.unshift(at);
     if (at === root || dirname(at) === at) break;
   }

@@ -4,7 +4,7 @@ import { UsageError } from './errors/index.js';
 import { NOT_IN_HEADER_VALUE, unheldNameRule } from './headers.js';
 import { isLosslessNumber, parseJsonExact } from './json-exact.js';
 import { notAFile } from './not-a-file.js';
-import { isInside, markedProject, real, repositoryRoot } from './project.js';
+import { isInside, isSharedFolder, markedProject, real, repositoryRoot } from './project.js';
 import { closestName } from './suggest.js';
 import { outsideTemplates } from './variables.js';
 import type { AuthSettings, OAuthSettings, Profile, ProfileVariable, TlsSettings } from './model.js';
@@ -52,6 +52,8 @@ export async function findProfilesFile(startDir: string, cwd: string = process.c
   const repository = repositoryRoot(start);
   let dir = resolve(startDir);
   for (;;) {
+    // Never from a shared folder (/tmp): another user's or program's file there is no project's.
+    if (isSharedFolder(dir)) break;
     const candidate = join(dir, PROFILES_FILE);
     if (await isFile(candidate) && (repository === undefined || sameTree(real(dir), repository))) return candidate;
     const parent = dirname(dir);

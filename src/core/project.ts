@@ -2,7 +2,7 @@
  * The project a request belongs to: what sessions, cookies and tokens are kept for (with the
  * profile), so a login in one project is never sent to another project's server.
  */
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { lazyBuiltin } from './lazy-builtin.js';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -42,12 +42,28 @@ export function markedProject(dir: string): string | undefined {
 }
 
 /**
+ * A folder every user may write in, whose sticky bit keeps each user's files their own (`/tmp`,
+ * `/var/tmp`, `/dev/shm`): it holds unrelated people's and programs' folders, so it is never a
+ * project nor part of one — a `package.json` an `npm install` left in `/tmp`, or a
+ * `.profiles.json` another user put there, must not make every folder below it one project.
+ */
+export function isSharedFolder(path: string): boolean {
+  try {
+    const { mode } = statSync(path);
+    return (mode & 0o1002) === 0o1002;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The nearest folder at or above `dir` holding one of `markers`, stopping before `stopAt` (and
- * at the filesystem root, which is never an answer unless it is `dir`'s own match).
+ * at the filesystem root, which is never an answer unless it is `dir`'s own match) and at a
+ * shared folder (`isSharedFolder`).
  */
 export function nearestWith(dir: string, markers: readonly string[], stopAt?: string): string | undefined {
   for (let at = resolve(dir); ; at = dirname(at)) {
-    if (at === stopAt) return undefined;
+    if (at === stopAt || isSharedFolder(at)) return undefined;
     if (markers.some((marker) => existsSync(join(at, marker)))) return at;
     if (dirname(at) === at) return undefined;
   }
