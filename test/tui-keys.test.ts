@@ -68,6 +68,7 @@ describe('keybinds.json', () => {
     expect(() => parse({ quit: 5 })).toThrow('/cfg/keybinds.json: "quit" must be a key or a list of keys');
     expect(() => parse({ quit: ['ctrl+q'] })).toThrow('/cfg/keybinds.json: "quit": "ctrl+q" is not a key name');
     expect(() => parse({ reload: 'C-c' })).toThrow('/cfg/keybinds.json: "reload": Ctrl-C always quits and cannot be bound');
+    expect(() => parse({ reload: 'C-z' })).toThrow('/cfg/keybinds.json: "reload": Ctrl-Z always suspends to the shell and cannot be bound');
     expect(() => parse({ reload: 'p' })).toThrow('/cfg/keybinds.json: key "p" is bound to both "pick-profile" and "reload"');
     expect(() => parse({ reload: 'S-g' })).toThrow('/cfg/keybinds.json: key "S-g" is bound to both "last" and "reload"');
     try {

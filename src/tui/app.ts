@@ -3,6 +3,7 @@ import { COMMANDS, type CommandHost } from './actions/commands.js';
 import type { AppHooks } from './actions/host.js';
 import { searchResponseKey } from './actions/response-keys.js';
 import { sendRequest, type SendHost } from './actions/send.js';
+import { suspendToShell } from './suspend.js';
 import { stopEditor } from './actions/edit-request.js';
 import { CatalogWatcher } from './catalog-watcher.js';
 import type { Blessed, Key, Screen } from './blessed.js';
@@ -212,6 +213,7 @@ export class TuiApp implements SendHost, CommandHost, TextSink {
     // A carriage return arrives both as `return` and `enter`: act on `enter` only.
     if (key.full === 'return' || this.quitting) return;
     if (key.full === 'C-c') return this.background(this.quit());
+    if (key.full === 'C-z') return this.guard(() => suspendToShell(this.screen)); // as a terminal's own Ctrl-Z, from any window
     this.guard(() => {
       const top = this.layers.top;
       const action = this.keys.get(key.full);

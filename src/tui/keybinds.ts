@@ -11,7 +11,11 @@ const KEYBINDS_FILE = 'keybinds.json';
 const KEY_NAME = /^(?:[CMS]-)*(?:[!-~]|f\d{1,2}|up|down|left|right|enter|escape|tab|space|backspace|delete|insert|home|end|pageup|pagedown)$/;
 
 /** Keys the UI keeps for itself. */
-const RESERVED = new Set(['C-c']);
+/** Keys the UI always answers itself, as a terminal would: what each does. */
+const RESERVED: ReadonlyMap<string, string> = new Map([
+  ['C-c', 'always quits'],
+  ['C-z', 'always suspends to the shell'],
+]);
 
 /**
  * The key bindings: the defaults (keymap.ts), with the actions `keybinds.json` names bound to
@@ -36,7 +40,7 @@ export function parseKeybinds(text: string, file: string): Bindings {
     if (!Array.isArray(keys) || keys.length === 0 || keys.some((key) => typeof key !== 'string')) throw new UsageError(`${file}: "${action}" must be a key or a list of keys, e.g. "x" or ["x", "C-x"]`);
     for (const key of keys as string[]) {
       if (!KEY_NAME.test(key)) throw new UsageError(`${file}: "${action}": "${key}" is not a key name`, { hint: 'a character (x, X, :), a named key (enter, escape, tab, f5, pagedown) or one with C-, M-, S- (C-p)' });
-      if (RESERVED.has(key)) throw new UsageError(`${file}: "${action}": ${keyLabel(key)} always quits and cannot be bound`);
+      if (RESERVED.has(key)) throw new UsageError(`${file}: "${action}": ${keyLabel(key)} ${RESERVED.get(key)} and cannot be bound`);
     }
     bindings[action] = keys as string[];
   }

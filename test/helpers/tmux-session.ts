@@ -61,6 +61,8 @@ export interface TmuxSession {
   exit(timeoutMs?: number): Promise<string | undefined>;
   /** What reqflow wrote on stderr. */
   stderr(): string;
+  /** Every byte the programs in the pane wrote to the terminal so far (tmux's pipe-pane). */
+  written(): Buffer;
   /** Closes the terminal, as closing its window does (the pane's processes get SIGHUP). */
   closeTerminal(): void;
   /** Ends the tmux server and whatever still runs in it. */
@@ -69,19 +71,25 @@ export interface TmuxSession {
 
 /**
  * Starts `reqflow ARGS` in `dir` on a `columns`×`rows` terminal. `shell` goes before the
- * command (`setsid -w`, `TERM=dumb`); `env` adds variables to the pane.
+ * command (`setsid -w`, `TERM=dumb`); `env` adds variables to the pane. `jobControl`: the
+ * command is typed into an interactive bash, a job of its own (Ctrl-Z stops it, `fg` goes on);
+ * otherwise the pane runs it directly, and no shell manages it (an orphaned process group).
  */
-export function tmuxSession(dir: string, options: { name: string; columns?: number; rows?: number; args?: string[]; env?: Record<string, string>; shell?: string }): TmuxSession {
+export function tmuxSession(dir: string, options: { name: string; columns?: number; rows?: number; args?: string[]; env?: Record<string, string>; shell?: string; jobControl?: boolean }): TmuxSession {
   const socket = `reqflow-jest-${process.pid}-${options.name}`;
   const tmux = (...args: string[]): string => execFileSync('tmux', ['-u', '-L', socket, ...args], { encoding: 'utf8' });
-  const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err'), paste: join(dir, '.paste.txt') };
+  const files = { wrapper: join(dir, '.wrapper.cjs'), pid: join(dir, '.reqflow.pid'), exit: join(dir, '.reqflow.exit'), err: join(dir, '.reqflow.err'), paste: join(dir, '.paste.txt'), output: join(dir, '.terminal.out'), job: join(dir, '.job.sh') };
   let probes = 0;
   writeFileSync(files.wrapper, WRAPPER);
   const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
   const reqflow = [process.execPath, BIN, ...(options.args ?? [])].map(quote).join(' ');
   const command = `cd ${quote(dir)} && ${options.shell ?? ''} ${quote(process.execPath)} ${quote(files.wrapper)} ${quote(files.pid)} ${quote(files.exit)} ${quote(files.err)} ${reqflow}; stty -a | tr ' ;' '\\n\\n' | grep -E -- '^-?(icanon|echo|isig)$' | tr '\\n' ' '; echo '<stty'; sleep 120`;
   const env = { NCURSES_NO_UTF8_ACS: '1', LANG: 'C.UTF-8', HOME: dir, REQFLOW_STATE_DIR: join(dir, 'state'), ...options.env };
-  tmux('new-session', '-d', '-s', 'ui', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 30), ...Object.entries(env).flatMap(([name, value]) => ['-e', `${name}=${value}`]), command);
+  const shellEnv = options.jobControl ? { PS1: '$ ', HISTFILE: '/dev/null' } : {};
+  writeFileSync(files.job, `${command}\n`);
+  tmux('new-session', '-d', '-s', 'ui', '-x', String(options.columns ?? 100), '-y', String(options.rows ?? 30), ...Object.entries({ ...env, ...shellEnv }).flatMap(([name, value]) => ['-e', `${name}=${value}`]), options.jobControl ? 'bash --norc --noprofile -i' : command);
+  tmux('pipe-pane', '-o', '-t', 'ui', `cat >> ${quote(files.output)}`);
+  if (options.jobControl) tmux('send-keys', '-t', 'ui', `sh ${quote(files.job)}`, 'Enter');
   const screen = (): string => tmux('capture-pane', '-p', '-t', 'ui');
   const session: TmuxSession = {
     screen,
@@ -136,6 +144,7 @@ export function tmuxSession(dir: string, options: { name: string; columns?: numb
       return undefined;
     },
     stderr: () => (existsSync(files.err) ? readFileSync(files.err, 'utf8') : ''),
+    written: () => (existsSync(files.output) ? readFileSync(files.output) : Buffer.alloc(0)),
     closeTerminal() {
       tmux('kill-server');
     },

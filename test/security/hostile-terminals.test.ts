@@ -126,6 +126,54 @@ describe('the terminal goes away or the UI is stopped', () => {
   });
 });
 
+/** The state of process `pid` as /proc tells it: `T` when stopped. */
+function processState(pid: number): string {
+  return /^\d+ \(.*\) (\S)/s.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? '?';
+}
+
+describe('Ctrl-Z', () => {
+  test('suspends to the shell: the terminal given back (alternate screen left, cursor shown, mouse, keypad and bracketed paste off), the process stopped; fg takes the terminal again, redraws and keys work', async () => {
+    project();
+    const ui = open({ name: 'suspend', jobControl: true });
+    await ui.waitFor(firstScreen, 'the first screen');
+    const pid = await ui.pid();
+    const before = ui.written().length;
+    await ui.press('C-z');
+    await ui.waitFor((s) => /Stopped/.test(s), 'the shell saying the job stopped');
+    expect(processState(pid)).toBe('T');
+    expect(ui.modes()).toEqual({ alternateScreen: false, cursorVisible: true, mouse: false, keypad: false });
+    const given = ui.written().subarray(before).toString('latin1');
+    for (const code of ['\u001b[?2004l', '\u001b[?1049l', '\u001b[?25h', '\u001b[?1000l', '\u001b[?1l']) expect(given).toContain(code);
+    expect(given.indexOf('\u001b[?1049l')).toBeLessThan(given.indexOf('Stopped')); // given back before the stop
+    const stopped = ui.written().length;
+    await ui.press('f', 'g', 'Enter');
+    await ui.waitFor((s) => firstScreen(s) && !/Stopped/.test(s), 'the UI drawn again');
+    expect(processState(pid)).not.toBe('T');
+    expect(ui.modes()).toMatchObject({ alternateScreen: true, cursorVisible: false, mouse: true });
+    expect(ui.written().subarray(stopped).toString('latin1')).toContain('\u001b[?2004h');
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => s.includes('200 OK'), 'the response: keys still work');
+    await ui.press('q');
+    expect(await ui.exit()).toBe('0 null');
+    await expectRestored(ui);
+    expect(ui.stderr()).toBe('');
+  });
+
+  test('with no shell to return to (the pane runs reqflow itself: an orphaned process group), the stop is discarded: the UI draws again and keeps working', async () => {
+    project();
+    const ui = open({ name: 'suspend-orphan' });
+    await ui.waitFor(firstScreen, 'the first screen');
+    await ui.press('C-z');
+    await ui.waitFor(firstScreen, 'the UI drawn again');
+    expect(ui.modes()).toMatchObject({ alternateScreen: true, mouse: true });
+    await ui.press('j', 'Enter');
+    await ui.waitFor((s) => s.includes('200 OK'), 'the response: keys still work');
+    await ui.press('q');
+    expect(await ui.exit()).toBe('0 null');
+    await expectRestored(ui);
+  });
+});
+
 describe('terminals the UI cannot use are refused before the screen opens', () => {
   const NOT_TERMINALS = /^reqflow: the terminal UI needs a terminal \(stdin and stdout are not both terminals\)\nhint: /;
   test.each([
