@@ -4,6 +4,7 @@ import type { AppHooks } from './actions/host.js';
 import { searchResponseKey } from './actions/response-keys.js';
 import { sendRequest, type SendHost } from './actions/send.js';
 import { suspendToShell } from './suspend.js';
+import { fileChange } from './file-stamp.js';
 import { stopEditor } from './actions/edit-request.js';
 import { CatalogWatcher } from './catalog-watcher.js';
 import type { Blessed, Key, Screen } from './blessed.js';
@@ -327,6 +328,11 @@ export class TuiApp implements SendHost, CommandHost, TextSink {
       return this.drawAll();
     }
     if (this.states.get(row.spec).running) return this.say(`${row.spec.name} is running: Esc cancels it`, 'warn');
+    // What is sent is what the file says now: a file changed, deleted or replaced since it was read is not sent from memory.
+    const change = fileChange(row.file.path, row.file.label, row.file.stamp);
+    if (change === 'changed') this.say(`${row.file.label} changed since it was read: reloaded, not sent — Enter sends it as it is now`, 'warn');
+    else if (change !== undefined) this.say(`${change}: not sent`, 'error');
+    if (change !== undefined) return this.background(this.reload());
     this.response.reset();
     this.background(sendRequest(this, row.spec, row.file.path));
   }
@@ -431,8 +437,15 @@ export class TuiApp implements SendHost, CommandHost, TextSink {
       await this.workspace.reloadProfiles(document.profiles.includes(profile) ? profile.name : undefined);
     }
     const before = this.workspace.catalog;
+    const row = this.tree.selectedRow;
+    const shownFile = row && row.kind !== 'folder' ? row.file : undefined;
     await this.workspace.reloadCatalog();
     if (this.gone) return;
+    // The file selected is no longer a request file (deleted, a folder, a pipe, a loop of links): said, not just gone.
+    if (shownFile && !this.workspace.catalog.files.some((file) => file.path === shownFile.path)) {
+      const change = fileChange(shownFile.path, shownFile.label, shownFile.stamp);
+      this.say(`${change === undefined || change === 'changed' ? `${shownFile.label} is no longer a request file` : change}: gone from the list, nothing is sent from it`, 'warn');
+    }
     // Each request's state and the selection follow the request, not the row (a request added above it moves it).
     const moved = requestMoves(before, this.workspace.catalog);
     this.states.remap(moved);

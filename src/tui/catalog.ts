@@ -2,6 +2,7 @@ import { basename, join, relative, sep } from 'node:path';
 import type { ReqflowError } from '../core/errors/index.js';
 import type { RequestSpec } from '../core/model.js';
 import type { Palette } from '../report/render/colors.js';
+import { stampOf, type FileStamp } from './file-stamp.js';
 import { shown } from './views/format.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { parseRequestFile } from '../pipeline/parse-file.js';
@@ -18,6 +19,8 @@ export interface CatalogFile {
   label: string;
   specs: RequestSpec[];
   error?: ReqflowError | Error;
+  /** The file as it was when read (file-stamp.ts): a send checks it is still that file. */
+  stamp?: FileStamp;
 }
 
 export interface Catalog {
@@ -33,10 +36,12 @@ export async function loadCatalog(root: string, registry: PluginRegistry): Promi
   const parsed = await Promise.all(
     files.map(async (path): Promise<CatalogFile> => {
       const label = relative(root, path);
+      const stamp = stampOf(path);
+      const stamped = stamp ? { stamp } : {};
       try {
-        return { path, label, specs: await parseRequestFile(path, registry) };
+        return { path, label, specs: await parseRequestFile(path, registry), ...stamped };
       } catch (error) {
-        return { path, label, specs: [], error: error as ReqflowError | Error };
+        return { path, label, specs: [], error: error as ReqflowError | Error, ...stamped };
       }
     }),
   );

@@ -19,7 +19,7 @@ function suggestedName(name: string, capture: ResponseCapture): string {
 }
 
 /** Why a save failed, in one line naming the file: a full disk, a read-only folder, … */
-export function saveFailure(path: string, error: unknown): string {
+function saveFailure(path: string, error: unknown): string {
   const { code, message } = (error ?? {}) as NodeJS.ErrnoException;
   // Node's own words without the code and the path it names (a temp file's, for an atomic write).
   const words = String(message ?? error).replace(/^E[A-Z]+: /, '').replace(/, \w+ '.*$/s, '');
