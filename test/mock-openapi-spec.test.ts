@@ -50,6 +50,11 @@ test('an example\'s numbers are served as written (YAML and JSON specs); a schem
   const url = await startMock(['--from-openapi', 'spec.yaml']);
   expect(await (await fetch(`${url}/example`)).text()).toBe('{"version":1.10,"id":12345678901234567891,"e":1e3,"n":7}');
   expect(await (await fetch(`${url}/sampled`)).text()).toBe('1');
+  // A number alone is as written too: an example, a default the sampler takes (it was made a double).
+  files.write('scalar.yaml', spec('1.10', '{type: integer, default: 12345678901234567891}'));
+  const scalar = await startMock(['--from-openapi', 'scalar.yaml']);
+  expect(await (await fetch(`${scalar}/example`)).text()).toBe('1.10');
+  expect(await (await fetch(`${scalar}/sampled`)).text()).toBe('12345678901234567891');
   files.write(
     'spec.json',
     JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: { '/j': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { examples: { one: { value: '@' } } } } } } } } } }).replace('"@"', '{"price": 2.50, "id": 98765432109876543210}'),
@@ -78,4 +83,60 @@ test('--max-size: a spec or a mock file past it is exit 2 naming it and its size
   const piped = await runShell('/bin/sh', `yes '# a comment' | head -c 5000 | "${process.execPath}" "${BIN}" mock /dev/stdin --max-size 1000 --port 0`, { cwd: files.dir, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   expect([piped.code, piped.stderr.split('\n')[0]]).toEqual([2, 'reqflow: /dev/stdin: more than 1,000 bytes arrived, over the mock limit of 1,000 bytes: not read']);
   for (const result of [over, huge, hugeMock, piped]) expect(result.stderr).not.toMatch(/\n\s+at /);
+});
+
+test('a spec nested 200,000 levels deep (or a file its $ref names) is refused as reqflow import refuses it: exit 2, one line naming it', async () => {
+  const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+  files.write('deep.json', `{"openapi":"3.0.3","info":{"title":"t","version":"1"},"paths":{},"x":${deep}}`);
+  files.write('part.json', `{"S":{"type":"object","example":${deep}}}`);
+  files.write('refs.yaml', spec('{a: 1}', "{$ref: './part.json#/S'}"));
+  const expected = {
+    'deep.json': 'reqflow: deep.json: not a readable OpenAPI document: nested more than 1000 levels deep: not read',
+    'refs.yaml': `reqflow: refs.yaml: not a readable OpenAPI document: $ref to ${files.dir}/part.json not read: nested more than 1000 levels deep: not read`,
+  };
+  for (const [file, line] of Object.entries(expected)) {
+    const mock = await runCli(['mock', '--from-openapi', file, '--port', '0', '--no-watch'], { cwd: files.dir });
+    expect({ code: mock.code, stderr: mock.stderr }).toEqual({ code: 2, stderr: `${line}\n` });
+  }
+  // The words reqflow import says (src/import/source.ts's deepNestingWords, shared).
+  const imported = await runCli(['import', 'openapi', 'refs.yaml', '-o', 'out'], { cwd: files.dir });
+  expect({ code: imported.code, stderr: imported.stderr }).toEqual({ code: 2, stderr: `reqflow: refs.yaml: $ref to ${files.dir}/part.json not read: nested more than 1000 levels deep: not imported\n` });
+});
+
+/** A spec whose one operation answers `status` with `content` (YAML flow text). */
+const answering = (content: string, status = '200'): string => `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      responses:
+        "${status}": {description: ok, content: ${content}}
+`;
+
+test('a body under a type other than JSON: text served as written, XML made from the schema as XML, an object or array example refused at start-up', async () => {
+  const served = {
+    'text.yaml': [answering('{text/plain: {example: "hello {id}"}}'), 'text/plain', 'hello {id}'],
+    'number.yaml': [answering('{text/plain: {example: 1.10}}'), 'text/plain', '1.10'],
+    'xml-text.yaml': [answering('{application/xml: {example: "<pet id=\\"7\\"/>"}}'), 'application/xml', '<pet id="7"/>'],
+    'xml-schema.yaml': [answering('{application/xml: {schema: {type: object, xml: {name: pet}, properties: {id: {type: integer, example: 12345678901234567891}, w: {type: number, example: 1.10}}}}}', '201'), 'application/xml', '<pet><id>12345678901234567891</id><w>1.10</w></pet>'],
+  };
+  for (const [file, [text, type, body]] of Object.entries(served)) {
+    files.write(file, text as string);
+    const url = await startMock(['--from-openapi', file]);
+    const response = await fetch(`${url}/pets/7`);
+    expect([file, response.headers.get('content-type'), (await response.text()).replace(/>\s+</g, '><').trim()]).toEqual([file, type, body]);
+  }
+  const refused = {
+    'xml-object.yaml': [answering('{application/xml: {example: {id: 7}}}'), 'reqflow: xml-object.yaml: GET /pets/{id} (getPet), response 200: its application/xml example is an object, which application/xml has no form for: not served'],
+    'text-array.yaml': [answering('{text/csv: {example: [1, 2]}}', '202'), 'reqflow: text-array.yaml: GET /pets/{id} (getPet), response 202: its text/csv example is an array, which text/csv has no form for: not served'],
+    'text-schema.yaml': [answering('{text/plain: {schema: {type: object, properties: {a: {type: string}}}}}'), 'reqflow: text-schema.yaml: GET /pets/{id} (getPet), response 200: its text/plain example is an object (made from its schema), which text/plain has no form for: not served'],
+  };
+  for (const [file, [text, line]] of Object.entries(refused)) {
+    files.write(file, text as string);
+    const mock = await runCli(['mock', '--from-openapi', file, '--port', '0', '--no-watch'], { cwd: files.dir });
+    expect({ code: mock.code, stderr: mock.stderr.split('\n')[0] }).toEqual({ code: 2, stderr: line });
+    expect(mock.stderr).toMatch(/^hint: write the example as the .* text to serve \(a string\), or give the response an application\/json example$/m);
+    expect(mock.stdout).not.toContain('listening');
+  }
 });

@@ -3,6 +3,7 @@ import { closeSync, fstatSync, openSync } from 'node:fs';
 import { isatty } from 'node:tty';
 import { UsageError } from '../core/errors/index.js';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../core/json-depth.js';
+import { isLosslessNumber } from '../core/json-exact.js';
 import { parseJsonText } from '../core/json-text.js';
 import { notAFile } from '../core/not-a-file.js';
 import { readAtMost } from '../core/read-bounded.js';
@@ -85,12 +86,17 @@ export async function readJsonSource(source: string, what: string, reader: Sourc
   return value;
 }
 
-/** The importers (and the parsers they call) recurse through the document: one nested past any real one is refused before. */
-export function refuseDeepNesting(value: unknown, source: string): void {
-  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new UsageError(`${source === '-' ? 'standard input' : source}: nested more than ${MAX_JSON_DEPTH} levels deep: not imported`);
+/** Why a document nested past {@link MAX_JSON_DEPTH} is refused (`reqflow mock --from-openapi`: not read). */
+export function deepNestingWords(reader: 'import' | 'mock' = 'import'): string {
+  return `nested more than ${MAX_JSON_DEPTH} levels deep: ${reader === 'import' ? 'not imported' : 'not read'}`;
 }
 
-/** A plain object, else undefined: the first check of every document read from outside. */
+/** The importers (and the parsers they call) recurse through the document: one nested past any real one is refused before. */
+function refuseDeepNesting(value: unknown, source: string): void {
+  if (nestedDeeperThan(value, MAX_JSON_DEPTH)) throw new UsageError(`${source === '-' ? 'standard input' : source}: ${deepNestingWords()}`);
+}
+
+/** A plain object, else undefined: the first check of every document read from outside (a number kept as its text is a number, not an object). */
 export function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !isLosslessNumber(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -2,18 +2,20 @@
  * `reqflow mock --from-openapi SPEC`: one route per operation, answering with its success
  * response's example (`example`, the first of `examples`, else one sampled from the schema).
  * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here.
+ * A body is served in its media type's form, or the spec is refused (servedBody).
  */
 import { UsageError } from '../core/errors/index.js';
 import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from '../import/openapi/ref-expansion.js';
+import { numbersAsText, plainSchemaNumbers } from '../import/openapi/schema-numbers.js';
 import { SpecFiles } from '../import/openapi/spec-files.js';
 import { toMockConfig, type MockConfig } from './config.js';
-import { plainSchemaNumbers } from './schema-numbers.js';
+import { isJson, isXml, servedBody } from './openapi-body.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 type Obj = Record<string, unknown>;
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-type Sample = (schema: never, options: { skipWriteOnly: boolean; quiet: boolean }, document: object) => unknown;
+type Sample = (schema: never, options: { skipWriteOnly: boolean; quiet: boolean; format?: 'xml' }, document: object) => unknown;
 
 /** `/pets/{petId}` → a regex with a named group per parameter (`{{params.petId}}`); plain paths stay exact. */
 function routePath(path: string): { path: string; pathType: 'exact' | 'regex' } {
@@ -42,21 +44,30 @@ function successResponse(operation: Obj): { status: number; response: Obj } | un
   return { status: code === 'default' ? 200 : Number(code), response: responses[code] };
 }
 
-/** The example body and its media type: OpenAPI 3 `content`, or Swagger 2 `examples`/`schema`. */
-function exampleOf(response: Obj, sample: Sample, api: object): { type?: string; body?: unknown } {
-  const draw = (schema: unknown): unknown => (isObject(schema) ? sample(schema as never, { skipWriteOnly: true, quiet: true }, api) : undefined);
+/**
+ * The example body and its media type: OpenAPI 3 `content`, or Swagger 2 `examples`/`schema`.
+ * `xmlCopies`: the document as the sampler's XML writer is given it (numbersAsText), made once.
+ */
+function exampleOf(response: Obj, sample: Sample, api: object, xmlCopies: Map<object, unknown>): { type?: string; body?: unknown; sampled?: boolean } {
+  const draw = (schema: unknown, type: string): unknown => {
+    if (!isObject(schema)) return undefined;
+    // An XML body is sampled as XML, as `reqflow import` makes a request's (the schema's `xml` names and attributes).
+    if (isXml(type)) return sample(numbersAsText(schema, xmlCopies) as never, { skipWriteOnly: true, quiet: true, format: 'xml' }, numbersAsText(api, xmlCopies));
+    return sample(schema as never, { skipWriteOnly: true, quiet: true }, api);
+  };
   if (isObject(response.content)) {
     const types = Object.keys(response.content);
-    const type = types.find((t) => /\bjson\b/i.test(t)) ?? types[0];
+    const type = types.find(isJson) ?? types[0];
     const media = type === undefined ? undefined : response.content[type];
     if (type === undefined || !isObject(media)) return {};
     const named = isObject(media.examples) ? Object.values(media.examples).find((e) => isObject(e) && e.value !== undefined) : undefined;
-    return { type, body: media.example ?? (isObject(named) ? named.value : undefined) ?? draw(media.schema) };
+    const example = media.example ?? (isObject(named) ? named.value : undefined);
+    return example !== undefined ? { type, body: example } : { type, body: draw(media.schema, type), sampled: true };
   }
   const examples = isObject(response.examples) ? response.examples : {};
-  const type = Object.keys(examples).find((t) => /\bjson\b/i.test(t)) ?? Object.keys(examples)[0];
+  const type = Object.keys(examples).find(isJson) ?? Object.keys(examples)[0];
   if (type !== undefined) return { type, body: examples[type] };
-  return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema) };
+  return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema, 'application/json'), sampled: true };
 }
 
 /** `maxBytes`: the most bytes the spec and each file its `$ref`s name may have (`--max-size`, as `reqflow import`'s). */
@@ -79,21 +90,23 @@ export async function loadOpenApiMock(spec: string, maxBytes: number): Promise<M
     throw unreadable(files.refused ?? (error as Error).message.split('\n')[0] ?? '', error instanceof UsageError ? error.hint : undefined);
   }
   const routes: Obj[] = [];
+  const xmlCopies = new Map<object, unknown>();
   for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {
     if (!isObject(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const success = successResponse(operation);
-      const { type, body } = success ? exampleOf(success.response, sample, api) : {};
+      const { type, body, sampled } = success ? exampleOf(success.response, sample, api, xmlCopies) : {};
       const name = operation.operationId ?? operation.summary;
+      const where = `${method.toUpperCase()} ${path}${typeof name === 'string' && name !== '' ? ` (${name})` : ''}, response ${success?.status ?? 200}`;
       routes.push({
         method: method.toUpperCase(),
         ...routePath(path),
         status: success?.status ?? 200,
         ...(typeof name === 'string' && name !== '' ? { name } : {}),
         ...(type !== undefined && body !== undefined ? { headers: { 'Content-Type': type } } : {}),
-        ...(body !== undefined ? { body: typeof body === 'string' || /\bjson\b/i.test(type ?? '') ? body : String(body) } : {}),
+        ...(body !== undefined ? { body: servedBody(body, type ?? 'application/json', { where: () => `${spec}: ${where}`, sampled: sampled === true }) } : {}),
       });
     }
   }

@@ -1,18 +1,25 @@
 /**
  * Example values: the spec's own examples first, else one made from the schema by
- * `openapi-sampler` (the sampler Redoc uses: formats, enums, allOf/oneOf, XML).
+ * `openapi-sampler` (the sampler Redoc uses: formats, enums, allOf/oneOf, XML). Their numbers
+ * are the spec's text where a double would change it (`1.10`, 64-bit ids: schema-numbers.ts),
+ * and are written so.
  */
 import { sample } from 'openapi-sampler';
+import { isLosslessNumber, stringifyJsonValue } from '../../core/json-exact.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import { EXAMPLE_BUDGET, exampleDepth } from './example-budget.js';
 import type { ImportedBody, MultipartPart } from '../model.js';
 import { asRecord } from '../source.js';
 import type { RequestBody, Schema } from './operations.js';
+import { numbersAsText } from './schema-numbers.js';
 
 /** How deep the sampler goes at most (and less where the schema is broad: example-budget.ts). */
 const MAX_DEPTH = 8;
 
 export class Sampler {
+  /** The document and schemas as the XML writer is given them (numbers kept as text made strings), each object copied once, when first needed. */
+  private readonly xmlCopies = new Map<object, unknown>();
+
   constructor(
     private readonly document: Record<string, unknown>,
     private readonly warn: (message: string) => void,
@@ -28,7 +35,9 @@ export class Sampler {
     }
     if (depth < MAX_DEPTH) this.warn(`the example of ${where} stops ${depth} ${depth === 1 ? 'level' : 'levels'} deep: its schema expands past ${EXAMPLE_BUDGET.toLocaleString('en')} values below that — write an example in the spec`);
     try {
-      return sample(schema as never, { skipReadOnly: true, quiet: true, format, maxSampleDepth: depth }, this.document);
+      const options = { skipReadOnly: true, quiet: true, format, maxSampleDepth: depth };
+      if (format === 'json') return sample(schema as never, options, this.document);
+      return sample(numbersAsText(schema, this.xmlCopies) as never, options, numbersAsText(this.document, this.xmlCopies));
     } catch (error) {
       this.warn(`no example could be made for ${where}: ${(error as Error).message}`);
       return undefined;
@@ -36,11 +45,12 @@ export class Sampler {
   }
 }
 
-/** A parameter's value as text: arrays comma-separated (the `form`/`simple` styles). */
+/** A parameter's value as text: arrays comma-separated (the `form`/`simple` styles); a number as the spec writes it. */
 export function valueText(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (Array.isArray(value)) return value.map(valueText).join(',');
-  if (typeof value === 'object') return JSON.stringify(value);
+  if (isLosslessNumber(value)) return String(value);
+  if (typeof value === 'object') return stringifyJsonValue(value) ?? '';
   return String(value);
 }
 
@@ -56,7 +66,7 @@ export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { co
   if (isJson(contentType)) {
     const value = body.example !== undefined ? body.example : sampler.make(schema, where);
     // An example written as JSON text is sent as that text.
-    const text = typeof value === 'string' && /^\s*[[{]/.test(value) ? value.trim() : JSON.stringify(value ?? {}, null, 2);
+    const text = typeof value === 'string' && /^\s*[[{]/.test(value) ? value.trim() : (stringifyJsonValue(value ?? {}, 2) as string);
     return { contentType, body: { kind: 'text', text, exact: true }, notes };
   }
   if (/xml/i.test(contentType)) {

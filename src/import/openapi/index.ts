@@ -77,8 +77,9 @@ function queryPairs(p: Parameter, value: unknown, encoded: (name: string, text: 
     const separator = style === 'spaceDelimited' ? '%20' : style === 'pipeDelimited' ? '|' : ',';
     return [`${p.name}=${value.map((item, index) => encoded(numbered(index), valueText(item))).join(separator)}`];
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const entries = Object.entries(value);
+  const object = asRecord(value);
+  if (object) {
+    const entries = Object.entries(object);
     if (style === 'deepObject') return entries.map(([key, item]) => `${p.name}[${key}]=${encoded(`${p.name}_${key}`, valueText(item))}`);
     if (explode && style === 'form') return entries.map(([key, item]) => `${key}=${encoded(key, valueText(item))}`);
     return [`${p.name}=${entries.map(([key, item]) => `${encodeURIComponent(key)},${encoded(`${p.name}_${key}`, valueText(item))}`).join(',')}`];

@@ -10,8 +10,9 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dereference, validate } from '@readme/openapi-parser';
 import { UsageError } from '../../core/errors/index.js';
 import { notAFile } from '../../core/not-a-file.js';
-import { asRecord, refuseDeepNesting } from '../source.js';
+import { asRecord } from '../source.js';
 import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from './ref-expansion.js';
+import { plainSchemaNumbers } from './schema-numbers.js';
 import { SpecFiles } from './spec-files.js';
 import { firstLine } from '../../core/first-line.js';
 
@@ -39,11 +40,9 @@ export async function loadSpec(path: string, warn: (message: string) => void, ma
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `no such file: ${path}` : `cannot read ${path}: ${code ?? String(error)}`);
   }
+  // Every file read (and refused past --max-size, or nested past 1,000 levels) by SpecFiles; numbers kept as written.
   const files = new SpecFiles(path, maxBytes);
-  const OPTIONS = files.options();
-  const raw = await files.value(path);
-  refuseDeepNesting(raw, path);
-  const document = asRecord(raw);
+  const document = asRecord(await files.value(path));
   const stated = String(document?.openapi ?? document?.swagger ?? '');
   const version: SpecVersion | undefined = stated === '2.0' ? '2.0' : /^3\.0\./.test(stated) ? '3.0' : /^3\.1\./.test(stated) ? '3.1' : undefined;
   if (!document || version === undefined) {
@@ -55,14 +54,17 @@ export async function loadSpec(path: string, warn: (message: string) => void, ma
     throw new UsageError(`${path}: its $refs expand to more than ${MAX_EXPANDED_VALUES.toLocaleString('en')} values (at ${past}): not imported`, { hint: 'a schema referred to many times at each of many levels: write an example in the spec, or fewer levels' });
   }
   try {
-    const result = await validate(path, OPTIONS);
+    const result = await validate(path, files.options('plain'));
     if (!result.valid) warn(`${path} does not validate as ${result.specification ?? 'OpenAPI'} ${stated}: ${parserLine(result.errors[0]?.message)}; imported anyway`);
   } catch (error) {
     // A file refused is exit 2 (below); a library that fails on the spec only leaves it unvalidated.
     if (files.refused === undefined) warn(`${path} could not be validated: ${parserLine(error)}; imported anyway`);
   }
   try {
-    return { version, document: (await dereference(path, OPTIONS)) as unknown as Record<string, unknown> };
+    const dereferenced = (await dereference(path, files.options())) as unknown as Record<string, unknown>;
+    // An example's `1.10` and 64-bit ids are sent as the spec writes them; a schema's bounds are numbers to the sampler.
+    plainSchemaNumbers(dereferenced);
+    return { version, document: dereferenced };
   } catch (error) {
     if (files.refused !== undefined) throw new UsageError(`${path}: ${files.refused}`);
     const message = parserLine(error);

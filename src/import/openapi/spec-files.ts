@@ -10,15 +10,15 @@ import { closeSync, openSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as jsYaml from 'js-yaml';
-import { CORE_SCHEMA, DEFAULT_SCHEMA, load, type LoadOptions, type Schema } from 'js-yaml';
+import { DEFAULT_SCHEMA, load, type LoadOptions, type Schema } from 'js-yaml';
 import { UsageError } from '../../core/errors/index.js';
-import { MAX_JSON_DEPTH } from '../../core/json-depth.js';
-import { cloneJson, parseJsonExact } from '../../core/json-exact.js';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../../core/json-depth.js';
+import { cloneJson, hasInexactNumbers, parseJsonExact, plainNumbers } from '../../core/json-exact.js';
 import { notAFile } from '../../core/not-a-file.js';
 import { isInside, projectRoot, real } from '../../core/project.js';
 import { readAtMost } from '../../core/read-bounded.js';
 import { decode } from '../../core/read-config-file.js';
-import { importLimitWords } from '../source.js';
+import { deepNestingWords, importLimitWords } from '../source.js';
 import { expansionPastLimit } from '../../plugins/format-yaml/alias-expansion.js';
 import { exactNumbersSchema } from '../../plugins/format-yaml/exact-numbers.js';
 import { firstLine } from '../../core/first-line.js';
@@ -40,18 +40,25 @@ interface FileResolver {
  * JSON, else YAML (JSON.parse first: it is many times faster, and JSON holds no aliases). YAML
  * is read as the parser library reads it: the core schema (a date stays a string), else js-yaml's
  * default one (`!!binary`, `!!set`). Whether the text holds an anchor is told by js-yaml's own
- * parse events: `&` in prose (`R &D`) or in a URL (`?a=1&b=2`) is no anchor. `exact`: numbers a
- * double cannot give back as written (`1.10`, `12345678901234567890`) are kept as their text
- * (json-exact.ts), for a reader that serves them (`reqflow mock`).
+ * parse events: `&` in prose (`R &D`) or in a URL (`?a=1&b=2`) is no anchor. Numbers a double
+ * cannot give back as written (`1.10`, `12345678901234567890`) are kept as their text
+ * (json-exact.ts): an import sends the examples, a mock serves them. Undefined: JSON nested past
+ * {@link MAX_JSON_DEPTH}, found before anything recursive (lossless-json, the parser library)
+ * walks it (js-yaml stops at that depth itself).
  */
-function parseText(text: string, exact: boolean): { value: unknown; anchored: boolean } {
+function parseText(text: string): { value: unknown; anchored: boolean } | undefined {
+  let json: unknown;
   try {
-    return { value: exact ? parseJsonExact(text).value : (JSON.parse(text) as unknown), anchored: false };
+    json = JSON.parse(text);
   } catch {
-    // not JSON: YAML below
+    json = undefined; // not JSON: YAML below
+  }
+  if (json !== undefined) {
+    if (nestedDeeperThan(json, MAX_JSON_DEPTH)) return undefined;
+    return { value: hasInexactNumbers(text) ? parseJsonExact(text).value : json, anchored: false };
   }
   let anchored = false;
-  // js-yaml's own limit is 100 levels; the importer's is the one every source has (refuseDeepNesting).
+  // js-yaml's own limit is 100 levels; the importer's is the one every source has (deepNestingWords).
   const options = (schema: Schema): LoadOptions & { maxDepth: number } => ({
     schema,
     maxDepth: MAX_JSON_DEPTH,
@@ -62,7 +69,7 @@ function parseText(text: string, exact: boolean): { value: unknown; anchored: bo
   const read = (schema: Schema): unknown => load(text, options(schema));
   let value: unknown;
   try {
-    value = read(exact ? exactNumbersSchema(jsYaml) : CORE_SCHEMA);
+    value = read(exactNumbersSchema(jsYaml));
   } catch {
     anchored = false;
     value = read(DEFAULT_SCHEMA);
@@ -83,7 +90,7 @@ export class SpecFiles {
   /**
    * @param spec the spec's path as it was given, for messages
    * @param maxBytes the most bytes each file may have (`--max-size`)
-   * @param reader who reads: `mock` keeps numbers as written (it serves the examples) and words its refusals so
+   * @param reader who reads, for the words of a refusal (`not imported`, `not read`)
    */
   constructor(
     private readonly spec: string,
@@ -144,13 +151,14 @@ export class SpecFiles {
     } finally {
       if (fd !== undefined) closeSync(fd);
     }
-    let parsed: { value: unknown; anchored: boolean };
+    let parsed: { value: unknown; anchored: boolean } | undefined;
     try {
-      parsed = parseText(decode(bytes, own ? this.spec : path).replace(/^\uFEFF/, ''), this.reader === 'mock');
+      parsed = parseText(decode(bytes, own ? this.spec : path).replace(/^\uFEFF/, ''));
     } catch (error) {
       if (error instanceof UsageError && own) throw error;
       fault(`not valid YAML or JSON: ${firstLine(error)}`, 'expected an OpenAPI 3.x or Swagger 2.0 description');
     }
+    if (parsed === undefined) fault(deepNestingWords(this.reader));
     // js-yaml hands back one shared object per anchor; everything after (the parser library's walks, the examples) expands every repetition: a 700-byte "billion laughs" took 43 s.
     const past = parsed.anchored ? expansionPastLimit(parsed.value) : undefined;
     if (past !== undefined) fault(`its YAML aliases (*name) expand to more than ${past}: not imported`, 'write the repeated parts out, or remove the aliases');
@@ -164,11 +172,13 @@ export class SpecFiles {
 
   /**
    * The parser library's options: files only through {@link value} (each call gets its own copy:
-   * dereferencing changes the value in place; cloneJson keeps the numbers kept as text, which
-   * structuredClone would make plain objects), remote `$ref`s an error, never a download.
+   * dereferencing changes the value in place), remote `$ref`s an error, never a download.
+   * `numbers`: `as-written` keeps the numbers kept as text (what is dereferenced, then made
+   * ready by schema-numbers.ts; structuredClone would make them plain objects), `plain` makes
+   * every one a number (what the validator checks: a `minimum` kept as text is no number to it).
    */
-  options(): never {
-    const copy = this.reader === 'mock' ? cloneJson : structuredClone;
+  options(numbers: 'as-written' | 'plain' = 'as-written'): never {
+    const copy = numbers === 'plain' ? (value: unknown): unknown => plainNumbers(value)?.value ?? cloneJson(value) : cloneJson;
     const file: FileResolver = {
       canRead: (ref) => SpecFiles.isLocal(ref.url),
       read: async (ref) => copy(await this.value(ref.url)),
