@@ -4,7 +4,7 @@
  * and every import refuses to overwrite, and reports bad input on one line.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './helpers/cli.js';
 import { runImport, runImported, stageFixture } from './helpers/import-fixture.js';
@@ -106,9 +106,10 @@ describe('bodies a HAR or a collection holds in other shapes', () => {
   const tmp = tempDir('reqflow-import-shapes-');
   afterAll(() => tmp.cleanup());
 
-  test('a HAR body saved in base64 is sent as its bytes; a file field, whose content a HAR does not keep, is a warning', async () => {
+  test('a HAR body saved in base64 is sent as its bytes, from a .bin file (whatever its type); a file field, whose content a HAR does not keep, is a warning', async () => {
     const har = { log: { entries: [
       { request: { method: 'PUT', url: `${server.url}/bytes`, headers: [], postData: { mimeType: 'application/octet-stream', text: Buffer.from([0, 0xff, 0xfe, 1]).toString('base64'), encoding: 'base64' } } },
+      { request: { method: 'PUT', url: `${server.url}/json-bytes`, headers: [{ name: 'Content-Type', value: 'application/json' }], postData: { mimeType: 'application/json', text: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]).toString('base64'), encoding: 'base64' } } },
       { request: { method: 'POST', url: `${server.url}/form`, headers: [], postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'f', value: 'zz', fileName: 'a.txt' }] } } },
     ] } };
     tmp.write('shapes/s.har', JSON.stringify(har));
@@ -117,7 +118,11 @@ describe('bodies a HAR or a collection holds in other shapes', () => {
     expect(imported.stderr).toContain('the form field "f" was the file "a.txt", whose content a HAR does not keep');
     const before = server.received.length;
     expect((await runImported(join('out', 's.http'), join(tmp.dir, 'shapes'), ['--env', 'dev'])).code).toBe(0);
-    expect(server.received.slice(before).map((r) => [r.url, r.body.toString('hex')])).toEqual([['/bytes', '00fffe01'], ['/form', Buffer.from('f=zz').toString('hex')]]);
+    expect(server.received.slice(before).map((r) => [r.url, r.body.toString('hex')])).toEqual([['/bytes', '00fffe01'], ['/json-bytes', '7bc3287d'], ['/form', Buffer.from('f=zz').toString('hex')]]);
+    // docs/import.md: bytes that are no text are in `.bin` files, not `.txt` or `.json` an editor would change.
+    const bodies = readdirSync(join(tmp.dir, 'shapes', 'out', 's.bodies')).sort();
+    expect(bodies).toEqual(['put-bytes.bin', 'put-json-bytes.bin']);
+    expect(readFileSync(join(tmp.dir, 'shapes', 'out', 's.http'), 'utf8')).toContain('< ./s.bodies/put-bytes.bin\n');
   });
 
   test('Postman form-data under a Content-Type the request sets: the boundary is the body\'s', async () => {

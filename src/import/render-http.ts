@@ -144,7 +144,8 @@ class FileRenderer {
 
   private bodyLines(request: ImportedRequest, body: ImportedBody): string[] {
     if (body.kind === 'file') return [`< ${includePath(this.absolute, body.path)}`];
-    if (body.kind === 'bytes') return [`< ${includePath(this.absolute, join(this.outDir, this.besideFile(request, body.bytes)))}`];
+    // Bytes that are no text are `.bin`, whatever type they were sent as (docs/import.md): an editor opening a `.json` of them would change them.
+    if (body.kind === 'bytes') return [`< ${includePath(this.absolute, join(this.outDir, this.besideFile(request, body.bytes, request.name, 'bin')))}`];
     if (body.kind === 'multipart') {
       let count = 0;
       // A part's value that would be read as syntax: its bytes in a file of its own (`<@` resolves the source's templates).
