@@ -108,6 +108,23 @@ describe('a synthetic history with known figures', () => {
     expect(lines(result.stdout)[1]).toMatch(/\sGET\s+download\s+200 ERR\s+10 ms\s/);
   });
 
+  test('history show of an error entry without an exit code (edited by hand, an older version\'s) says so, never "exit undefined"', async () => {
+    const oldDir = project('no-exit-code', {});
+    const failed = { ...entry({ name: 'down', error: { message: 'connection refused: api.test:80' } as HistoryEntry['error'] }), project: oldDir, file: join(oldDir, 'users.http') };
+    delete failed.status;
+    delete failed.response;
+    const file = historyFileFor(env.REQFLOW_STATE_DIR, oldDir);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(failed)}\n`);
+    const result = await runCli(['history', 'show', failed.id], { env, cwd: oldDir });
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('undefined');
+    expect(lines(result.stdout).at(-1)).toBe('error (no exit code recorded) after 10 ms: connection refused: api.test:80');
+    // One that has it still names it.
+    const known = await runCli(['history', 'show', list[6]?.id ?? ''], { env, cwd: dir });
+    expect(lines(known.stdout).at(-1)).toBe('error (exit 4) after 70 ms: connection refused: api.test:80');
+  });
+
   test('--grep, --json, an error entry, and another profile', async () => {
     const grep = await runCli(['history', '--grep', 'ERR', '--json'], { env, cwd: dir });
     expect(grep.code).toBe(0);

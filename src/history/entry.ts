@@ -105,7 +105,8 @@ export interface HistoryEntry {
   durationMs: number;
   /** Response body bytes received. */
   size: number;
-  error?: { message: string; exitCode: number };
+  /** `exitCode` is absent from an entry edited by hand or written by an older reqflow (read.ts accepts it so). */
+  error?: { message: string; exitCode?: number };
   /**
    * Absent unless the URL, a header or the error was over the history's limits: what was cut, and
    * how long it was. Such an entry is not a record of what was sent: `history replay` refuses it.

@@ -43,7 +43,8 @@ function exchangeText(entry: HistoryEntry, cwd: string): string {
     // After the body, as they came (and as -v shows them).
     if (entry.response.trailers) lines.push('', 'trailers:', ...headerLines(entry.response.trailers));
   }
-  if (entry.error) lines.push(`error (exit ${entry.error.exitCode}) after ${shownDuration(entry.durationMs)}: ${entry.error.message}`);
+  // An entry edited by hand, or an older reqflow's, may have no exit code: said so, not "exit undefined".
+  if (entry.error) lines.push(`error (${entry.error.exitCode === undefined ? 'no exit code recorded' : `exit ${entry.error.exitCode}`}) after ${shownDuration(entry.durationMs)}: ${entry.error.message}`);
   return `${visibleText(lines.join('\n'))}\n`;
 }
 
