@@ -4,9 +4,10 @@
  * `{{$processEnv HOME}}`, `{{$dotenv TOKEN}}`, … — VS Code REST Client's, JetBrains' and
  * httpyac's. Each occurrence gets its own value. An unknown `$` function is exit 3 naming it.
  */
+import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDotenv } from './dotenv.js';
-import { isFile, projectRoot } from './environment-search.js';
+import { projectRoot } from './environment-search.js';
 import { UsageError, VariableError } from './errors/index.js';
 import { readConfigFile } from './read-config-file.js';
 import { lazyBuiltin } from './lazy-builtin.js';
@@ -168,7 +169,8 @@ function dotenvFile(ctx: SystemContext): { path?: string; searched: string } {
   // A name that is a path (`--env ../x`) names no file of a folder.
   const named = ctx.environmentName !== undefined && !/[\\/]/.test(ctx.environmentName) ? `.env.${ctx.environmentName}` : undefined;
   for (let at = start; ; at = dirname(at)) {
-    for (const name of named ? [named, '.env'] : ['.env']) if (isFile(join(at, name))) return { path: join(at, name), searched: start };
+    // Any entry there is the one (VS Code's `existsSync`): one that is no file — a device, a pipe — is refused by the read, by name.
+    for (const name of named ? [named, '.env'] : ['.env']) if (existsSync(join(at, name))) return { path: join(at, name), searched: start };
     if (at === root || dirname(at) === at) return { searched: start === root ? start : `${start} up to ${root}` };
   }
 }
