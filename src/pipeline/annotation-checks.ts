@@ -7,6 +7,7 @@ import type { RequestSpec } from '../core/model.js';
 import type { PluginRegistry } from '../core/registry.js';
 import { annotationLine } from '../core/request-settings.js';
 import { closestName } from '../core/suggest.js';
+import { rateLimitProblem } from '../core/rate-limit-syntax.js';
 
 /**
  * `# @streaming maybe` or `# @protocol grpc` is exit 2 naming the request and its line, before
@@ -24,5 +25,38 @@ export function warnUnknownAnnotations(unknown: ReadonlyMap<string, RequestSpec>
   for (const [name, spec] of unknown) {
     const guess = closestName(name, known);
     warn(`unknown annotation "@${name}" in request "${spec.name}" (${spec.source.file}:${annotationLine(spec, name)}) is ignored${guess ? `; did you mean "@${guess}"?` : ''}`);
+  }
+}
+
+/** What each of httpyac's checked annotations is called there, for the error. */
+const HTTPYAC_NAMES: Readonly<Record<string, string>> = { ratelimit: 'ratelimit', 'no-proxy': 'noProxy', 'keep-streaming': 'keepStreaming' };
+
+/** Why reqflow cannot do what httpyac's annotation `name` of `spec` says, and the hint; undefined when it can. */
+function httpyacProblem(name: string, spec: RequestSpec): [string, string] | undefined {
+  const { [name]: value = '', streaming, protocol } = spec.annotations;
+  if (name === 'ratelimit') {
+    const problem = rateLimitProblem(value);
+    return problem === undefined ? undefined : [problem, 'write # @ratelimit minIdleTime 500, or # @ratelimit slot api max 10 expire 1000'];
+  }
+  // httpyac drops the proxy whatever the value says: `# @noProxy false` would read as the opposite.
+  if (name === 'no-proxy') return value === 'true' ? undefined : ['takes no value', 'write # @noProxy alone'];
+  // reqflow streams until the server ends it, --max-events, --stream-timeout or Ctrl-C: httpyac's keepStreaming, for a stream.
+  if (streaming === 'true' || ['websocket', 'graphql'].includes(protocol?.toLowerCase() ?? '')) return undefined;
+  return ['the request is no stream: it ends with its response', 'add # @streaming true for server-sent events (docs/streaming.md)'];
+}
+
+/**
+ * httpyac's `# @ratelimit`, `# @noProxy` and `# @keepStreaming` that reqflow cannot honour as
+ * written: exit 2 naming the request and its line, before anything of the file is sent.
+ */
+export function checkHttpyacValues(specs: Iterable<RequestSpec>): void {
+  for (const spec of specs) {
+    for (const name of Object.keys(HTTPYAC_NAMES)) {
+      if (spec.annotations[name] === undefined) continue;
+      const problem = httpyacProblem(name, spec);
+      if (!problem) continue;
+      const value = spec.annotations[name] === 'true' ? '' : ` ${JSON.stringify((spec.annotations[name] as string).slice(0, 40))}`;
+      throw new UsageError(`# @${HTTPYAC_NAMES[name]}${value} of request "${spec.name}" (${spec.source.file}:${annotationLine(spec, name)}): ${problem[0]}`, { hint: problem[1] });
+    }
   }
 }

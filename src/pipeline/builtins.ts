@@ -65,7 +65,7 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     builtin: true,
     stages: ['substitute'],
     // The core's own, and those of the .http tools that reqflow honours (docs/request-files.md).
-    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'secret', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'disabled', 'tls.*'],
+    annotations: ['name', 'filter', 'query', 'parsing', 'lang', 'auth', 'protocol', 'streaming', 'prompt', 'secret', 'timeout', 'connection-timeout', 'retry', 'no-redirect', 'no-cookie-jar', 'no-log', 'title', 'description', 'loop', 'disabled', 'keep-streaming', 'tls.*'],
     load: inline(substitutePlugin),
   },
   {
@@ -75,6 +75,15 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     annotations: ['note', 'confirmation'],
     appliesTo: (ctx) => ctx.spec.annotations.note !== undefined || ctx.spec.annotations.confirmation === 'true',
     load: async () => (await import('../core/stages/confirm-note.js')).confirmNotePlugin, // few requests ask for it
+  },
+  {
+    // httpyac's `# @proxy URL` / `# @noProxy`: this request's proxy, in place of the run's.
+    name: 'request-proxy',
+    builtin: true,
+    stages: ['transform'],
+    annotations: ['proxy', 'no-proxy'],
+    appliesTo: (ctx) => ctx.spec.annotations.proxy !== undefined || ctx.spec.annotations['no-proxy'] !== undefined,
+    load: async () => (await import('../core/stages/request-proxy.js')).requestProxyPlugin, // few requests name one
   },
   {
     name: 'sleep',
@@ -134,6 +143,15 @@ export const BUILTIN_PLUGINS: readonly PluginEntry[] = [
     annotations: ['operation', 'variables', 'transport', 'connectionParams'],
     appliesTo: (ctx) => ctx.spec.annotations.protocol?.toLowerCase() === 'graphql',
     load: load(() => import('../plugins/graphql/index.js')),
+  },
+  {
+    // httpyac's `# @ratelimit`: waits for its slot last in `transform`, so that the time it counts is the send's.
+    name: 'ratelimit',
+    builtin: true,
+    stages: ['transform'],
+    annotations: ['ratelimit'],
+    appliesTo: (ctx) => ctx.spec.annotations.ratelimit !== undefined,
+    load: async () => (await import('../core/stages/rate-limit.js')).rateLimitPlugin, // few requests are paced
   },
   {
     name: 'sse',

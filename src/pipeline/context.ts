@@ -18,6 +18,7 @@ import type { ScriptGlobals } from '../core/script-globals.js';
 import type { BodyPiece, HttpClient, OutputSink, Profile, RequestSpec, ResponseInfo, RunOptions, Session, TestResult, TlsConnectionOptions, TlsSettings, VariableResolver } from '../core/model.js';
 import type { ReportFeed } from '../report/reporter.js';
 import type { HistoryLog } from '../history/log.js';
+import type { ProxyRules } from '../core/http/proxy.js';
 
 /** What every request stage sees: the run's settings and services, read-only. */
 export interface BaseContext {
@@ -82,6 +83,8 @@ export interface BaseContext {
   addSecret?(value: string): void;
   /** The headers the auth stage set (names lower-cased): credentials whatever their names, never sent to another origin on a redirect. */
   credentialHeaders?: ReadonlySet<string>;
+  /** This request's own proxy rules in place of the run's (httpyac's `# @proxy URL`, `# @noProxy`: src/core/stages/request-proxy.ts). */
+  proxy?: ProxyRules;
 }
 
 /** `substitute`: `{{...}}` resolved in URL, headers, body and TLS paths; profile headers merged in. */

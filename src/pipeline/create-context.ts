@@ -123,8 +123,9 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
   if (services.chain?.wants(ctx.spec) === true) outgoing.recordLimit = CHAIN_CAPTURE_LIMIT;
   if (services.history) outgoing.recordHead = HISTORY_BODY_LIMIT;
   if (services.onPhases) outgoing.onPhases = services.onPhases;
-  if (services.proxy) {
-    outgoing.proxy = services.proxy;
+  const proxy = ctx.proxy ?? services.proxy; // a request's `# @proxy` / `# @noProxy` wins over the run's
+  if (proxy) {
+    outgoing.proxy = proxy;
     outgoing.onProxy = (proxy, target) => {
       if (options.verbose) services.output.err(`reqflow: ${target.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
     };
@@ -296,7 +297,7 @@ export function createContext(spec: RequestSpec, file: string, services: RunServ
       proxyAgent: (address) => {
         // ws:// and wss:// follow the proxy rules of http:// and https://.
         const url = new URL(address.replace(/^ws(s?):/i, 'http$1:'));
-        const proxy = services.proxy?.forUrl(url);
+        const proxy = (ctx.proxy ?? services.proxy)?.forUrl(url);
         if (!proxy) return undefined;
         if (options.verbose) services.output.err(`reqflow: ${url.origin} through the proxy ${displayUrl(proxy.href, (text) => services.secrets.scrub(text))}`);
         return services.agents.tunnelFor(url, ctx.tlsOptions, proxy);

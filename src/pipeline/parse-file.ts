@@ -62,6 +62,9 @@ const LONG_FILE_BYTES = 256 * 1024;
  */
 const KEEP_PARSED_BYTES = 64 * 1024;
 
+/** httpyac's `# @ratelimit`, `# @noProxy`, `# @keepStreaming`: values checked by annotation-checks.ts (loaded for such a file). */
+const HTTPYAC_CHECKED = ['ratelimit', 'no-proxy', 'keep-streaming'];
+
 /** The same from bytes the caller read (stdin, a pipe). */
 export async function loadRequestBytes(bytes: Buffer, source: RequestText, registry: PluginRegistry, warn?: (message: string) => void): Promise<RequestFile> {
   // Thousands of requests: a run whose memory is mostly garbage, and the heap sized for it. Not
@@ -87,6 +90,8 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
   const imports = new Map<number, NonNullable<ChainSpec['imports']>>();
   const unknown = new Map<string, RequestSpec>();
   const badValues = new Map<string, RequestSpec>();
+  // httpyac's annotations whose values are checked before anything is sent: the first request of each kind.
+  const httpyacValues = new Map<string, RequestSpec>();
   const unsendable: number[] = [];
   // An installed plugin that sends may speak other schemes (`mqtt://`): its requests are its to check.
   const checkUrls = sending && !registry.entries.some((entry) => !entry.builtin && entry.stages.includes('send'));
@@ -98,6 +103,11 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     if (spec.chain?.imports) imports.set(names.count, spec.chain.imports);
     names.add(spec.name);
     for (const name of checkedValues) if (!badValues.has(name) && !allowedValue(name, spec.annotations[name])) badValues.set(name, spec);
+    for (const name of HTTPYAC_CHECKED) {
+      const { [name]: value, streaming, protocol } = spec.annotations;
+      const kind = `${name} ${value} ${streaming} ${protocol}`;
+      if (value !== undefined && !httpyacValues.has(kind)) httpyacValues.set(kind, spec);
+    }
     if (checkUrls && unsendableUrl(spec) !== undefined) unsendable.push(spec.source.index as number);
     if (warn) for (const name of Object.keys(spec.annotations)) if (!unknown.has(name) && !registry.knowsAnnotation(name)) unknown.set(name, spec);
   };
@@ -118,6 +128,7 @@ async function readRequests(bytes: Buffer, source: RequestText, registry: Plugin
     const bad = badValues.get(name);
     if (bad) throw (await import('./annotation-checks.js')).badValueError(name, bad, ANNOTATION_VALUES[name] as readonly string[]);
   }
+  if (httpyacValues.size > 0) (await import('./annotation-checks.js')).checkHttpyacValues(httpyacValues.values());
   if (warn && unknown.size > 0) (await import('./annotation-checks.js')).warnUnknownAnnotations(unknown, registry, warn);
   const build = (index: number): RequestSpec => {
     if (kept.length > 0) return kept[index] as RequestSpec;

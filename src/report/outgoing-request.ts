@@ -85,7 +85,7 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
   const withDefaults = withDefaultHeaders(headers);
   const added: RequestHeaders = {};
   for (const [name, value] of Object.entries(withDefaults)) if (!hasHeader(headers, name)) added[name] = value;
-  const proxy = url && settings.socketPath === undefined ? run.proxy?.forUrl(url) : undefined;
+  const proxy = url && settings.socketPath === undefined ? (ctx.proxy ?? run.proxy)?.forUrl(url) : undefined;
   const env = run.env ?? {};
   const request: OutgoingRequest = {
     name: spec.name,

@@ -164,7 +164,7 @@ class DisabledRequest {
  * httpyac's camelCase spellings of the annotations reqflow reads in kebab case: httpyac turns
  * `-x` into `X` in every key (`metaDataHttpRegionParser`), so `# @noCookieJar` is its `# @no-cookie-jar`.
  */
-const HTTPYAC_SPELLINGS: Readonly<Record<string, string>> = { noRedirect: 'no-redirect', noCookieJar: 'no-cookie-jar', noLog: 'no-log' };
+const HTTPYAC_SPELLINGS: Readonly<Record<string, string>> = { noRedirect: 'no-redirect', noCookieJar: 'no-cookie-jar', noLog: 'no-log', noProxy: 'no-proxy', keepStreaming: 'keep-streaming' };
 
 /** What parseBlock answers for a block of JSON with no request line (skipped, the user warned). */
 const PASTED_JSON = null;

@@ -146,8 +146,10 @@ export async function openWebSocket(ctx: RequestContext, steps: readonly Step[],
       clearTimeout(timer);
       waited += 1;
     }
-    // A script that ends by waiting for the server is done once those replies are in.
-    if (steps.at(-1) !== undefined && 'wait' in (steps.at(-1) as Step) && socket.readyState === WebSocket.OPEN) socket.close(1000);
+    // A script that ends by waiting for the server is done once those replies are in — unless
+    // httpyac's `# @keepStreaming` asks to listen on until the server closes or the user stops it.
+    const keep = ctx.spec.annotations['keep-streaming'] !== undefined;
+    if (!keep && steps.at(-1) !== undefined && 'wait' in (steps.at(-1) as Step) && socket.readyState === WebSocket.OPEN) socket.close(1000);
   };
 
   const outcome = await new Promise<{ upgrade: IncomingMessage } | { refused: IncomingMessage }>((resolve, reject) => {
