@@ -50,6 +50,20 @@ function refuseCredentialsOnRedirects(request: OutgoingRequest): void {
   });
 }
 
+/**
+ * Digest auth as curl's `--digest -u USER:PASSWORD`: curl, like reqflow, sends the request
+ * without credentials and answers the server's challenge. curl splits `-u` at its first `:`, so
+ * a user name holding one cannot be written (RFC 7616's `username*` is not curl's either).
+ */
+function digestOption(request: OutgoingRequest, shown: Shown): string | undefined {
+  const { digest } = request;
+  if (digest === undefined) return undefined;
+  if (digest.username.includes(':')) {
+    throw new UsageError(`--as curl: the digest user name of "${visible(request.name)}" holds a ":", which curl's -u USER:PASSWORD cannot carry`, { hint: 'send it with reqflow, or pick a user name without ":"', atRequest: true });
+  }
+  return `--digest -u ${shellQuote(`${visible(digest.username)}:${shown.secret(digest.password)}`)}`;
+}
+
 /** Text a single-quoted argument can carry as it is, shown safely on a terminal: UTF-8, no control character but tab and newline. */
 function plainText(bytes: Buffer): string | undefined {
   const text = utf8Text(bytes);
@@ -70,6 +84,15 @@ function printfFormat(bytes: Buffer): string {
   }
   // A format starting with `-` would be read as an option (a multipart body starts with `--`).
   return out.startsWith('-') ? `\\055${out.slice(1)}` : out;
+}
+
+/**
+ * A header line as one word for `-H`. A cookie the jar got from a server goes back as its bytes
+ * (obs-text, one character a byte: src/core/http/one-hop.ts), which a terminal's UTF-8 text would
+ * turn into two bytes each: such a line is printed as printf's octal escapes instead.
+ */
+function headerWord(line: string): string {
+  return /[\x80-\xff]/.test(line) && !/[^\0-\xff]/.test(line) ? `"$(printf ${shellQuote(printfFormat(Buffer.from(line, 'latin1')))})"` : shellQuote(line);
 }
 
 /** Text with its secrets masked unless shown; other bytes as they are. */
@@ -147,13 +170,15 @@ export function asCurl(request: OutgoingRequest, shown: Shown): string {
   if (tls.passphrase !== undefined && tls.passphrase !== '') options.push(`--pass ${shellQuote(shown.secret(tls.passphrase))}`);
   // reqflow trusts caFile besides the system's CAs; curl's --cacert replaces them (same for an internal CA).
   if (tls.caFile !== undefined) options.push(`--cacert ${shellQuote(tls.caFile)}`);
+  const digest = digestOption(request, shown);
+  if (digest !== undefined) options.push(digest);
   if (request.socketPath !== undefined) options.push(`--unix-socket ${shellQuote(request.socketPath)}`);
   else if (request.proxy) options.push(`-x ${shellQuote(shown.url(request.proxy.href))}`);
   else if (request.directDespiteEnvironment) options.push("--noproxy '*'");
   // reqflow decodes gzip, deflate and br answers; curl does with --compressed.
   if (/\b(gzip|deflate|br)\b/i.test(getHeader(request.headers, 'accept-encoding') ?? '')) options.push('--compressed');
   // `-H 'Name:'` would remove the header; `Name;` is curl's way to send it empty.
-  for (const [name, value] of shown.headerLines({ ...request.headers, ...request.added })) options.push(`-H ${shellQuote(value === '' ? `${name};` : `${name}: ${value}`)}`);
+  for (const [name, value] of shown.headerLines({ ...request.headers, ...request.added })) options.push(`-H ${headerWord(value === '' ? `${name};` : `${name}: ${value}`)}`);
   if (body !== undefined) {
     // curl would add a form Content-Type and, for a larger body, Expect: 100-continue; reqflow sends neither.
     if (!hasHeader(request.headers, 'content-type')) options.push(`-H ${shellQuote('Content-Type:')}`);

@@ -3,6 +3,7 @@
  * it would be sent. reqflow's own User-Agent and Accept are left out: running the block adds
  * them again. A binary file in the body is written as the file include it came from.
  */
+import { shorthandCredentials } from '../core/auth-shorthand.js';
 import { getHeader } from '../core/headers.js';
 import type { BodyPiece } from '../core/model.js';
 import { utf8Text, type OutgoingRequest } from './outgoing-request.js';
@@ -12,6 +13,22 @@ import { UsageError } from '../core/errors/index.js';
 import { SEPARATOR, UNSEPARATED_REQUEST } from '../plugins/format-http/blocks.js';
 import { HANDLER, INCLUDE, PASTED_RESPONSE } from '../plugins/format-http/body.js';
 import { COMMENT, FILE_VARIABLE, HTTPYAC_SCRIPT_START } from '../plugins/format-http/line-forms.js';
+
+/**
+ * Digest auth's credentials as the `Authorization: Digest user password` shorthand, which the
+ * block's run answers the challenge with; refused for `--as http` when the shorthand would read
+ * back other credentials (a user name with a space, `=` or `:`, a password with edge spaces).
+ */
+function digestLine(request: OutgoingRequest, exporting: boolean): string | undefined {
+  const { digest } = request;
+  if (digest === undefined) return undefined;
+  const line = `Digest ${digest.username} ${digest.password}`;
+  const back = shorthandCredentials('digest', line);
+  if (exporting && (back?.username !== digest.username || back.password !== digest.password || digest.password.trim() !== digest.password)) {
+    throw new UsageError(`--as http: the digest credentials of "${request.name}" cannot be written as "Authorization: Digest user password" and read back the same`, { hint: '--as curl prints them as --digest -u' });
+  }
+  return line;
+}
 
 /** How text reaches the output: made visible on a terminal, as it is into a file or a pipe (a saved block must send the same bytes). */
 interface Show {
@@ -115,7 +132,8 @@ export function asHttp(request: OutgoingRequest, shown: Shown, terminal: boolean
       };
   const version = request.http2 === 'require' ? ' HTTP/2' : request.http2 === 'never' ? ' HTTP/1.1' : '';
   const lines = [`### ${show.line(request.name)}`, `${request.method} ${shown.url(request.url)}${version}`];
-  for (const [name, value] of shown.headerLines(request.headers)) lines.push(`${name}: ${value}`);
+  const digest = digestLine(request, exporting);
+  for (const [name, value] of shown.headerLines(digest === undefined ? request.headers : { ...request.headers, Authorization: digest })) lines.push(`${name}: ${value}`);
   const multipartExport = exporting && getHeader(request.headers, 'content-type')?.trim().toLowerCase().startsWith('multipart/') === true;
   const body = bodyText(request, shown, show, multipartExport);
   if (body !== undefined) lines.push('', body.replace(/\n$/, ''));

@@ -14,6 +14,7 @@ import type { SecretRegistry } from '../core/mask.js';
 import { isCredentialHeader } from '../core/request-secrets.js';
 import { requestSettings } from '../core/request-settings.js';
 import type { RequestContext } from '../pipeline/context.js';
+import type { DigestCredentials } from '../plugins/auth-digest/response.js';
 
 export interface OutgoingRequest {
   name: string;
@@ -41,6 +42,11 @@ export interface OutgoingRequest {
   /** It goes direct although the environment names a proxy (another client would take it). */
   directDespiteEnvironment: boolean;
   socketPath?: string;
+  /**
+   * Digest auth: the request goes out without credentials and the send stage answers the
+   * server's challenge with these (src/plugins/auth-digest), so they are in no header here.
+   */
+  digest?: DigestCredentials;
 }
 
 /** What the run shares that the send stage would use. */
@@ -105,6 +111,8 @@ export async function outgoingRequest(ctx: RequestContext, run: OutgoingServices
   if (settings.maxTimeMs !== undefined) request.maxTimeMs = settings.maxTimeMs;
   if (proxy) request.proxy = proxy;
   if (settings.socketPath !== undefined) request.socketPath = settings.socketPath;
+  const digest = ctx.state['auth-digest'] as DigestCredentials | undefined;
+  if (digest) request.digest = digest;
   return request;
 }
 
