@@ -140,3 +140,48 @@ test('a body under a type other than JSON: text served as written, XML made from
     expect(mock.stdout).not.toContain('listening');
   }
 });
+
+/** How many values a JSON value holds (itself, and each one inside it). */
+const valuesIn = (value: unknown): number => (typeof value === 'object' && value !== null ? 1 + Object.values(value).reduce((sum: number, item) => sum + valuesIn(item), 0) : 1);
+
+test('an example made from a schema stops at 10,000 values, as reqflow import stops it: served shallower, or without a body, with a warning naming the operation, status and type', async () => {
+  // Ten properties each referring to the next schema, six deep: a million values (3 KB of spec).
+  const N = 6;
+  const schemas = Object.fromEntries(Array.from({ length: N }, (_, i) => [`S${i}`, { type: 'object', properties: Object.fromEntries(Array.from({ length: 10 }, (_, j) => [`p${j}`, i < N - 1 ? { $ref: `#/components/schemas/S${i + 1}` } : { type: 'string' }])) }]));
+  const answer = (operationId: string, schema: unknown) => ({ get: { operationId, responses: { 200: { description: 'ok', content: { 'application/json': { schema } } } } } });
+  files.write(
+    'hostile.json',
+    JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      paths: {
+        '/broad': answer('broad', { $ref: '#/components/schemas/S0' }),
+        // Wide arrays: a thousand items of a thousand items; 100,000 items at the top, which no depth makes smaller.
+        '/wide': answer('wide', { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } }),
+        '/flat': answer('flat', { type: 'array', minItems: 100_000, items: { type: 'string' } }),
+        '/fine': answer('fine', { type: 'array', minItems: 3, items: { type: 'object', properties: { id: { type: 'integer' } } } }),
+      },
+      components: { schemas },
+    }),
+  );
+  const cli = startCli(['mock', '--from-openapi', 'hostile.json', '--port', '0', '--no-watch'], { cwd: files.dir, timeoutMs: 60_000 });
+  started.push(cli);
+  const [, url] = await cli.waitForStdout(/mock: listening on (http:\/\/127\.0\.0\.1:\d+) /, 30_000);
+  expect(cli.stderr().split('\n')).toEqual([
+    'reqflow: warning: hostile.json: the example of GET /broad (broad), response 200, application/json stops 3 levels deep: its schema expands past 10,000 values below that — write an example in the spec',
+    'reqflow: warning: hostile.json: the example of GET /wide (wide), response 200, application/json stops 1 level deep: its schema expands past 10,000 values below that — write an example in the spec',
+    'reqflow: warning: hostile.json: no example was made for GET /flat (flat), response 200, application/json: its schema expands past 10,000 values at any depth — write an example in the spec',
+    '',
+  ]);
+  const broad = await fetch(`${url}/broad`);
+  const broadBody = (await broad.json()) as Record<string, Record<string, unknown>>;
+  expect(valuesIn(broadBody)).toBeLessThanOrEqual(10_000);
+  expect(Object.keys(broadBody.p9?.p9 ?? {})).toHaveLength(10);
+  const wide = (await (await fetch(`${url}/wide`)).json()) as unknown[];
+  expect([wide.length, valuesIn(wide)]).toEqual([1000, 1001]);
+  // Its status, and no body: no example could be made within the budget.
+  const flat = await fetch(`${url}/flat`);
+  expect([flat.status, await flat.text()]).toEqual([200, '']);
+  // A schema within the budget is made whole, as before.
+  expect(await (await fetch(`${url}/fine`)).json()).toEqual([{ id: 0 }, { id: 0 }, { id: 0 }]);
+}, 90_000);

@@ -1,12 +1,15 @@
 /**
  * `reqflow mock --from-openapi SPEC`: one route per operation, answering with its success
  * response's example (`example`, the first of `examples`, else one sampled from the schema).
- * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here.
+ * The parser and the sampler are the ones `reqflow import openapi` uses, imported only here; so
+ * is its budget: an example made from a schema stops where it would pass 10,000 values, served
+ * shallower (or without a body) with a warning, as import writes it (example-budget.ts).
  * A body is served in its media type's form, or the spec is refused (servedBody).
  */
 import { UsageError } from '../core/errors/index.js';
+import { Sampler } from '../import/openapi/examples.js';
 import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from '../import/openapi/ref-expansion.js';
-import { numbersAsText, plainSchemaNumbers } from '../import/openapi/schema-numbers.js';
+import { plainSchemaNumbers } from '../import/openapi/schema-numbers.js';
 import { SpecFiles } from '../import/openapi/spec-files.js';
 import { toMockConfig, type MockConfig } from './config.js';
 import { isJson, isXml, servedBody } from './openapi-body.js';
@@ -15,7 +18,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 type Obj = Record<string, unknown>;
 const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
-type Sample = (schema: never, options: { skipWriteOnly: boolean; quiet: boolean; format?: 'xml' }, document: object) => unknown;
 
 /** `/pets/{petId}` → a regex with a named group per parameter (`{{params.petId}}`); plain paths stay exact. */
 function routePath(path: string): { path: string; pathType: 'exact' | 'regex' } {
@@ -46,15 +48,11 @@ function successResponse(operation: Obj): { status: number; response: Obj } | un
 
 /**
  * The example body and its media type: OpenAPI 3 `content`, or Swagger 2 `examples`/`schema`.
- * `xmlCopies`: the document as the sampler's XML writer is given it (numbersAsText), made once.
+ * `where`: the operation and status, for the sampler's warnings (`GET /pets (listPets), response 200`).
  */
-function exampleOf(response: Obj, sample: Sample, api: object, xmlCopies: Map<object, unknown>): { type?: string; body?: unknown; sampled?: boolean } {
-  const draw = (schema: unknown, type: string): unknown => {
-    if (!isObject(schema)) return undefined;
-    // An XML body is sampled as XML, as `reqflow import` makes a request's (the schema's `xml` names and attributes).
-    if (isXml(type)) return sample(numbersAsText(schema, xmlCopies) as never, { skipWriteOnly: true, quiet: true, format: 'xml' }, numbersAsText(api, xmlCopies));
-    return sample(schema as never, { skipWriteOnly: true, quiet: true }, api);
-  };
+function exampleOf(response: Obj, sampler: Sampler, where: string): { type?: string; body?: unknown; sampled?: boolean } {
+  // An XML body is sampled as XML, as `reqflow import` makes a request's (the schema's `xml` names and attributes).
+  const draw = (schema: unknown, type: string): unknown => (isObject(schema) ? sampler.make(schema, `${where}, ${type}`, isXml(type) ? 'xml' : 'json') : undefined);
   if (isObject(response.content)) {
     const types = Object.keys(response.content);
     const type = types.find(isJson) ?? types[0];
@@ -70,10 +68,12 @@ function exampleOf(response: Obj, sample: Sample, api: object, xmlCopies: Map<ob
   return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema, 'application/json'), sampled: true };
 }
 
-/** `maxBytes`: the most bytes the spec and each file its `$ref`s name may have (`--max-size`, as `reqflow import`'s). */
-export async function loadOpenApiMock(spec: string, maxBytes: number): Promise<MockConfig> {
-  const [{ dereference }, sampler] = await Promise.all([import('@readme/openapi-parser'), import('openapi-sampler')]);
-  const sample = ((sampler as { sample?: Sample }).sample ?? (sampler as unknown as { default: { sample: Sample } }).default.sample) as Sample;
+/**
+ * `maxBytes`: the most bytes the spec and each file its `$ref`s name may have (`--max-size`, as `reqflow import`'s).
+ * `warn`: one line each, the spec named — an example made shallower than its schema, or not at all.
+ */
+export async function loadOpenApiMock(spec: string, maxBytes: number, warn: (message: string) => void): Promise<MockConfig> {
+  const { dereference } = await import('@readme/openapi-parser');
   // A spec is someone else's: a `$ref` to `~/.aws/credentials` would be served as an example, and one that expands enormously would never load.
   // Numbers kept as written: an example's `1.10` and 64-bit ids are served as the spec writes them.
   const files = new SpecFiles(spec, maxBytes, 'mock');
@@ -90,16 +90,17 @@ export async function loadOpenApiMock(spec: string, maxBytes: number): Promise<M
     throw unreadable(files.refused ?? (error as Error).message.split('\n')[0] ?? '', error instanceof UsageError ? error.hint : undefined);
   }
   const routes: Obj[] = [];
-  const xmlCopies = new Map<object, unknown>();
+  // A response's example leaves out writeOnly fields (a request's, in import, readOnly ones).
+  const sampler = new Sampler(api, (message) => warn(`${spec}: ${message}`), 'writeOnly');
   for (const [path, item] of Object.entries(isObject(api.paths) ? api.paths : {})) {
     if (!isObject(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const success = successResponse(operation);
-      const { type, body, sampled } = success ? exampleOf(success.response, sample, api, xmlCopies) : {};
       const name = operation.operationId ?? operation.summary;
       const where = `${method.toUpperCase()} ${path}${typeof name === 'string' && name !== '' ? ` (${name})` : ''}, response ${success?.status ?? 200}`;
+      const { type, body, sampled } = success ? exampleOf(success.response, sampler, where) : {};
       routes.push({
         method: method.toUpperCase(),
         ...routePath(path),

@@ -6,6 +6,7 @@ import { exitCodeOf } from '../cli/report-error.js';
 import { untilStopped } from '../cli/until-stopped.js';
 import { UsageError } from '../core/errors/index.js';
 import { SecretRegistry } from '../core/mask.js';
+import { warningLine } from '../report/render/visible.js';
 import { loadMockConfig, type MockConfig } from './config.js';
 import { startMockServer } from './server.js';
 import { watchFile } from './watch.js';
@@ -37,7 +38,9 @@ export function mockCommand(file: string | undefined, flags: MockFlags, io: Io =
       const source = (file ?? spec) as string;
       const load = async (): Promise<MockConfig> => {
         const maxBytes = flags['max-size'];
-        const config = file !== undefined ? await loadMockConfig(file, maxBytes) : await (await import('./openapi.js')).loadOpenApiMock(source, maxBytes);
+        // A warning (an example made shallower than its schema) is said at each load, reloads too.
+        const warn = (message: string): void => void io.stderr.write(`${warningLine(message)}\n`);
+        const config = file !== undefined ? await loadMockConfig(file, maxBytes) : await (await import('./openapi.js')).loadOpenApiMock(source, maxBytes, warn);
         return flags.log ? { ...config, logging: true } : config;
       };
       let config = await load();

@@ -174,6 +174,35 @@ test('tiny OpenAPI documents that expand enormously end in seconds: a broad $ref
   expect(refused.stderr).toMatch(/bomb\.yaml: its YAML aliases \(\*name\) expand to more than 1,000,000 values/);
 }, 150_000);
 
+test('a wide array in a schema (minItems) counts its items against the 10,000-value budget: a shallower example, or none, with a warning', async () => {
+  const body = (operationId: string, schema: unknown) => ({ post: { operationId, requestBody: { content: { 'application/json': { schema } } }, responses: { 200: { description: 'ok' } } } });
+  const spec = tmp.write(
+    'wide.json',
+    JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'wide', version: '1' },
+      servers: [{ url: recorder.url }],
+      paths: {
+        // A thousand items of a thousand: a million values (and a third level, a billion, never ended).
+        '/w': body('w', { type: 'array', minItems: 1000, items: { type: 'array', minItems: 1000, items: { type: 'string' } } }),
+        '/f': body('f', { type: 'array', minItems: 100_000, items: { type: 'string' } }),
+      },
+    }),
+  );
+  const sent = await importAndRun('openapi', spec, join(tmp.dir, 'out-wide'), 'wide.http');
+  const imported = readFileSync(join(tmp.dir, 'out-wide', 'wide.http'), 'utf8');
+  expect(imported.length).toBeLessThan(20_000);
+  const w = sent.find((r) => r.url === '/w');
+  expect(JSON.parse(w?.body ?? '')).toEqual(Array(1000).fill([]));
+  expect(JSON.parse(sent.find((r) => r.url === '/f')?.body ?? '')).toEqual({});
+  const warned = await runCli(['import', 'openapi', spec, '-o', join(tmp.dir, 'out-wide-2')], { env, cwd: tmp.dir });
+  expect(warned.stderr.split('\n')).toEqual([
+    'reqflow: warning: the example of the body of w stops 1 level deep: its schema expands past 10,000 values below that — write an example in the spec',
+    'reqflow: warning: no example was made for the body of f: its schema expands past 10,000 values at any depth — write an example in the spec',
+    '',
+  ]);
+}, 60_000);
+
 test('a large real spec without aliases (3,500 paths of 100 properties, JSON or YAML) imports: the alias guard counts only what aliases could add', async () => {
   const paths = 3500;
   const operation = (i: number) => ({ operationId: `op${i}`, requestBody: { content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: 100 }, (_, j) => [`f${j}`, { type: 'string', example: `v${j}` }])) } } } }, responses: { 200: { description: 'ok' } } });

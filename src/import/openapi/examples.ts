@@ -20,9 +20,11 @@ export class Sampler {
   /** The document and schemas as the XML writer is given them (numbers kept as text made strings), each object copied once, when first needed. */
   private readonly xmlCopies = new Map<object, unknown>();
 
+  /** `leaveOut`: what an example leaves out — a request body's `readOnly` fields (import), a response's `writeOnly` ones (the mock). */
   constructor(
     private readonly document: Record<string, unknown>,
     private readonly warn: (message: string) => void,
+    private readonly leaveOut: 'readOnly' | 'writeOnly' = 'readOnly',
   ) {}
 
   /** A value for the schema (`format: 'xml'`: XML text), or undefined when the sampler cannot make one. */
@@ -35,7 +37,7 @@ export class Sampler {
     }
     if (depth < MAX_DEPTH) this.warn(`the example of ${where} stops ${depth} ${depth === 1 ? 'level' : 'levels'} deep: its schema expands past ${EXAMPLE_BUDGET.toLocaleString('en')} values below that — write an example in the spec`);
     try {
-      const options = { skipReadOnly: true, quiet: true, format, maxSampleDepth: depth };
+      const options = { skipReadOnly: this.leaveOut === 'readOnly', skipWriteOnly: this.leaveOut === 'writeOnly', quiet: true, format, maxSampleDepth: depth };
       if (format === 'json') return sample(schema as never, options, this.document);
       return sample(numbersAsText(schema, this.xmlCopies) as never, options, numbersAsText(this.document, this.xmlCopies));
     } catch (error) {
