@@ -29,4 +29,9 @@ export interface Exchange {
   cancelled?: boolean;
   /** Restored from the history (`H`): when it was sent. */
   restored?: string;
+  /**
+   * Restored from an entry whose error records no exit code (edited by hand, an older reqflow's):
+   * the pane says so, not the exit its error object must carry (70, an internal error's).
+   */
+  exitUnrecorded?: true;
 }

@@ -25,8 +25,9 @@ export function restoredExchange(entry: HistoryEntry, catalog: Catalog): Exchang
   // Shown above the response, as the warnings of a send are.
   if (entry.cut) capture.warnings.push(`the history kept only the beginning of ${cutFields(entry.cut)}`);
   if (entry.error) {
-    const error = new ReqflowError(entry.error.message, { exitCode: entry.error.exitCode as ExitCodeValue });
+    const error = new ReqflowError(entry.error.message, { exitCode: entry.error.exitCode as ExitCodeValue | undefined });
     exchange.outcome = { spec: exchange.spec, error, exitCode: error.exitCode };
+    if (entry.error.exitCode === undefined) exchange.exitUnrecorded = true;
   }
   const response = entry.response;
   if (!response || entry.status === undefined) return exchange;

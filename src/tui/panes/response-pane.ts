@@ -53,7 +53,7 @@ function notes(exchange: Exchange, state: ResponsePaneState): string[] {
     const ran = exchange.ranFirst.map((dep) => (dep.failed ? colors.error(`${dep.name} (${state.scrub(dep.result)})`) : `${dep.name} ${colors.dim(`(${dep.result})`)}`));
     parts.push(`${colors.dim('ran first:')} ${ran.join(', ')}`, '');
   }
-  if (outcome?.error && !exchange.cancelled) parts.push(errorText(outcome.error, state.scrub), '');
+  if (outcome?.error && !exchange.cancelled) parts.push(errorText(outcome.error, state.scrub, exchange.exitUnrecorded === true), '');
   if (exchange.cancelled && !capture.streaming) parts.push(colors.warn('cancelled'), '');
   for (const warning of capture.warnings) parts.push(colors.warn(`warning: ${state.scrub(warning)}`));
   if (capture.warnings.length > 0) parts.push('');

@@ -96,10 +96,13 @@ export function headersText(meta: ResponseMeta): string {
   return lines.join('\n');
 }
 
-/** The detail of an error: the message, the hint, and what `reqflow run` would exit with. */
-export function errorText(error: ReqflowError, scrub: (text: string) => string): string {
+/**
+ * The detail of an error: the message, the hint, and what `reqflow run` would exit with —
+ * `exitUnrecorded`: a send from the history whose entry records no exit code, which is said instead.
+ */
+export function errorText(error: ReqflowError, scrub: (text: string) => string, exitUnrecorded = false): string {
   const lines = [colors.error(`✗ ${visibleLine(scrub(error.message))}`)];
   if (error.hint) lines.push(`${colors.dim('hint:')} ${visibleLine(scrub(error.hint))}`);
-  lines.push('', colors.dim(`(reqflow run exits with ${error.exitCode} for this)`));
+  lines.push('', colors.dim(exitUnrecorded ? '(the history recorded no exit code for this)' : `(reqflow run exits with ${error.exitCode} for this)`));
   return lines.join('\n');
 }
