@@ -12,7 +12,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { h2Frame as frame } from './helpers/h2-frame.js';
+import { h2Frame as frame, readH2Frames } from './helpers/h2-frame.js';
 import { parseRecords } from './helpers/records.js';
 
 /** HPACK: `:status 200` (static index 8), then `content-type: text/plain` as a literal. */
@@ -39,25 +39,9 @@ function rawH2c(answer: (stream: number) => Buffer[]): Server {
   return createServer((socket) => {
     sockets.add(socket);
     socket.on('error', () => undefined).on('close', () => sockets.delete(socket));
-    let buffered = Buffer.alloc(0);
-    let preface = false;
     socket.write(frame(4, 0, 0, Buffer.alloc(0)));
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      if (!preface) {
-        if (buffered.length < 24) return;
-        preface = true;
-        buffered = buffered.subarray(24);
-      }
-      // Bounded: each pass takes one whole frame off the buffer.
-      while (buffered.length >= 9) {
-        const length = buffered.readUIntBE(0, 3);
-        if (buffered.length < 9 + length) break;
-        const [type, flags, stream] = [buffered[3], buffered[4] ?? 0, buffered.readUInt32BE(5)];
-        buffered = buffered.subarray(9 + length);
-        if (type === 4 && (flags & 1) === 0) socket.write(frame(4, 1, 0, Buffer.alloc(0)));
-        if (type === 1) for (const bytes of answer(stream)) socket.write(bytes);
-      }
+    readH2Frames(socket, ({ type, stream }) => {
+      if (type === 1) for (const bytes of answer(stream)) socket.write(bytes);
     });
   });
 }

@@ -12,7 +12,7 @@ import { constants, createServer as createH2cServer, type Http2Server } from 'no
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
-import { h2Frame as frame } from './helpers/h2-frame.js';
+import { h2Frame as frame, readH2Frames } from './helpers/h2-frame.js';
 import { historyFileFor, historyLines } from './helpers/history-file.js';
 import { parseRecords } from './helpers/records.js';
 
@@ -69,30 +69,13 @@ async function rawServer(scenario: Scenario): Promise<{ base: string; connection
     };
     connections.push(connection);
     socket.write(frame(4, 0, 0, Buffer.alloc(0)));
-    let buffered = Buffer.alloc(0);
-    let preface = false;
     const whole = (stream: number): void => {
       connection.received.push({ stream, body: bodies.get(stream) ?? '' });
       scenario(connection, stream);
     };
-    socket.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      if (!preface) {
-        if (buffered.length < 24) return;
-        preface = true;
-        buffered = buffered.subarray(24);
-      }
-      // Bounded: each pass takes one whole frame off the buffer.
-      while (buffered.length >= 9) {
-        const length = buffered.readUIntBE(0, 3);
-        if (buffered.length < 9 + length) break;
-        const [type, flags, stream] = [buffered[3], buffered[4] ?? 0, buffered.readUInt32BE(5)];
-        const payload = buffered.subarray(9, 9 + length);
-        buffered = buffered.subarray(9 + length);
-        if (type === 4 && (flags & 1) === 0) socket.write(frame(4, 1, 0, Buffer.alloc(0)));
-        if (type === 0) bodies.set(stream, (bodies.get(stream) ?? '') + payload.toString('utf8'));
-        if ((type === 0 || type === 1) && (flags & 1) === 1) whole(stream);
-      }
+    readH2Frames(socket, ({ type, flags, stream, payload }) => {
+      if (type === 0) bodies.set(stream, (bodies.get(stream) ?? '') + payload.toString('utf8'));
+      if ((type === 0 || type === 1) && (flags & 1) === 1) whole(stream);
     });
   });
   servers.push(server);
