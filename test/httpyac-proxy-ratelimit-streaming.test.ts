@@ -17,6 +17,7 @@ import { runCli, tempDir } from './helpers/cli.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
 import { startTlsServer, type TlsServer } from './servers/tls-server.js';
 import { needs } from './helpers/system-programs.js';
+import { closedPort } from './helpers/oauth-fixture.js';
 
 // Skipped without openssl: the TLS target uses certificates made by openssl (helpers/certs.ts).
 const { describe, test } = needs(['openssl']);
@@ -126,6 +127,17 @@ describe('# @proxy and # @noProxy (httpyac)', () => {
     expect(result.stderr).not.toContain(PASSWORD);
     expect(target.received.length).toBe(before);
     expect(proxied).toEqual([]);
+  });
+
+  test('a # @proxy that refuses the connection is exit 4 naming the proxy, the hint naming # @proxy among the places a proxy is set', async () => {
+    const file = tmp.write('refusing-proxy.http', ['# @proxy http://user:' + PASSWORD + '@127.0.0.1:' + String(await closedPort()), 'GET ' + target.url + '/never', ''].join('\n'));
+    const before = target.received.length;
+    const result = await run([file]);
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/connection refused by the proxy http:\/\/user:•••@127\.0\.0\.1:\d+/);
+    expect(result.stderr).toMatch(/hint: check the proxy: the request's # @proxy, --proxy/);
+    expect(result.stderr).not.toContain(PASSWORD);
+    expect(target.received.length).toBe(before);
   });
 
   test('# @noProxy with a value is exit 2 naming the line, nothing sent', async () => {

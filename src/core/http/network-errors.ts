@@ -39,7 +39,7 @@ const DNS_FAILURES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME']);
 
 /** Failures to reach the proxy itself (the server behind it answers through the proxy). */
 function proxyError(code: string, proxy: URL, error: NodeJS.ErrnoException): NetworkError | undefined {
-  const hint = 'check the proxy: --proxy, the profile\'s proxy, or HTTP(S)_PROXY / ALL_PROXY';
+  const hint = 'check the proxy: the request\'s # @proxy, --proxy, the profile\'s proxy, or HTTP(S)_PROXY / ALL_PROXY';
   if (code === 'ECONNREFUSED') return new NetworkError(`connection refused by the proxy ${maskUrl(proxy.href)}`, { hint, cause: error });
   // socks5:// and socks4:// resolve the URL's host here too: the failed lookup names its host.
   const named = (error as { hostname?: unknown }).hostname;
