@@ -5,10 +5,11 @@ import { commentLine, FILE_VARIABLE, HTTPYAC_SCRIPT_END, HTTPYAC_SCRIPT_START, o
 // the next request as this one's body (docs/http-dialect.md).
 export const SEPARATOR = /^([ \t]*)###(.*)$/s;
 /**
- * A request line with a standard method and a URL, after a blank line: a new request even
- * without `###` before it (httpyac; VS Code and JetBrains would send it as body text).
+ * A request line with a standard method and a URL, or one of httpyac's other protocols (`SSE`,
+ * `GRPC`, …: request-line.ts), after a blank line: a new request even without `###` before it
+ * (httpyac; VS Code and JetBrains would send it as body text).
  */
-export const UNSEPARATED_REQUEST = /^(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?[ \t]*$/;
+export const UNSEPARATED_REQUEST = /^(?:(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|GRAPHQL|WEBSOCKET)[ \t]+(?:https?:\/\/|wss?:\/\/|\{\{|\/)\S*(?:[ \t]+HTTP\/\d(?:\.\d)?)?|(?:WSS?|SSE|EVENTSOURCE|GRPC|MQTTS?|AMQP)[ \t]+\S+)[ \t]*$/;
 /** `\r\r\n` (a CRLF file converted twice) ends a line like `\r\n`: a CR before LF is never content. */
 const LINE_BREAK = /\r*\n/;
 

@@ -1,5 +1,6 @@
 import type { Plugin } from '../../pipeline/plugin.js';
 import { HeaderLineError, indexHttpText } from './parse-http.js';
+import { ProtocolLineError } from './request-line.js';
 
 const plugin: Plugin = {
   name: 'format-http',
@@ -13,6 +14,7 @@ const plugin: Plugin = {
       } catch (error) {
         // A line that is no header: its hint is worded by a module of its own, loaded then.
         if (error instanceof HeaderLineError) return import('./header-line-hint.js').then(({ withHeaderLineHint }) => Promise.reject(withHeaderLineHint(error)));
+        if (error instanceof ProtocolLineError) return import('./protocol-line.js').then(({ protocolLineError }) => Promise.reject(protocolLineError(error)));
         throw error;
       }
     },

@@ -6,7 +6,7 @@ import { parseEscapes } from '../../core/escapes.js';
 import { hasKeys } from '../../core/has-keys.js';
 import { parseBody } from './body.js';
 import { chainAnnotation, isChainAnnotation } from './chain-annotations.js';
-import { joinTarget, originFormUrl, parseRequestLine } from './request-line.js';
+import { joinTarget, originFormUrl, parseRequestLine, ProtocolLineError } from './request-line.js';
 import { readScriptBlock } from './script-block.js';
 import { ANNOTATION, blockCommentEnd, COMMENT, FILE_VARIABLE, PRE_REQUEST_SCRIPT, readHttpyacScript, requestAnnotation, scriptPhase } from './line-forms.js';
 import { type Block, blockLines, separatorNameAbove, splitBlocks } from './blocks.js';
@@ -277,7 +277,7 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   // The target may go on over lines that start with ? or & (indented or not), and over indented ones.
   const { text: requestLine, last: targetEnd } = joinTarget(block.lines, i);
   i = targetEnd;
-  const { method, url, methodWritten, originForm, graphql, websocket, httpVersion, asteriskForm } = parseRequestLine(requestLine, file, lineNo);
+  const { method, url, methodWritten, originForm, graphql, websocket, sse, httpVersion, asteriskForm } = parseRequestLine(requestLine, file, lineNo);
   const headers: RequestHeaders = {};
   i++;
   let bodyStart: number | undefined;
@@ -345,6 +345,12 @@ function parseBlock(block: Block, file: string, index: number, scope: FileScope,
   if (asteriskForm) spec.asteriskForm = true;
   if (graphql) annotations.protocol ??= 'graphql';
   if (websocket) annotations.protocol = 'websocket';
+  // httpyac's `SSE url`: its EventSource sends a GET without a body; an `Event:` line names the events it shows, never sent.
+  if (sse) {
+    const refused = parsed?.body !== undefined || parsed?.bodyParts !== undefined ? 'body' : hasHeader(headers, 'event') ? 'Event' : undefined;
+    if (refused) throw new ProtocolLineError(file, lineNo, refused);
+    annotations.streaming = 'true';
+  }
   if (hasKeys(scope.variables)) spec.fileVariables = scope.variables;
   ownVariables = undefined;
   if (parsed?.lineNumbers) bodyPlaces(spec.source, parsed.lineNumbers);

@@ -12,6 +12,28 @@ import { METHOD_TOKEN, methodToSend } from '../../core/methods.js';
 const VERSION = /^HTTP\/(\d(?:\.\d)?)$/i;
 /** A URL (or template) on its own: no method before it. */
 const BARE_URL = /^(?:https?:\/\/|\{\{)/i;
+/**
+ * httpyac's request lines of other protocols, upper case only as httpyac reads them (a `ws` or
+ * `PURGE` is a method): WS/WSS are WebSocket requests (1), SSE/EVENTSOURCE event streams (2); the
+ * others are clients reqflow does not have.
+ */
+const PROTOCOL = /^(?:(WSS?)|(SSE|EVENTSOURCE)|GRPC|MQTTS?|AMQP)$/;
+
+/**
+ * httpyac's protocol request line that reqflow cannot send as httpyac does: `refused` is its
+ * keyword (`GRPC`: a client reqflow lacks), or what of an SSE request (`body`, `Event`). Worded
+ * by protocol-line.ts, loaded when the parse stage reports it (format-http's index.ts): only a
+ * file with such a line pays for the words.
+ */
+export class ProtocolLineError extends ParseError {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly refused: string,
+  ) {
+    super(file, line, 1, refused);
+  }
+}
 
 export interface RequestLine {
   method: string;
@@ -22,8 +44,10 @@ export interface RequestLine {
   originForm?: true;
   /** `GRAPHQL url` (JetBrains): a GraphQL request, sent as POST. */
   graphql?: true;
-  /** `WEBSOCKET url` (JetBrains): a WebSocket request; its body holds the messages. */
+  /** `WEBSOCKET url` (JetBrains), `WS url` (httpyac): a WebSocket request; its body holds the messages. */
   websocket?: true;
+  /** `SSE url` (httpyac): a GET whose response is read as an event stream. */
+  sse?: true;
   /** The version written at the end of the line (`HTTP/2`, `HTTP/1.1`). */
   httpVersion?: '1.1' | '2';
   /** `OPTIONS *`: the target is `*`, the URL (`/` after the Host) names the server. */
@@ -191,7 +215,10 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   // The asterisk-form (RFC 9112 §3.2.4) is OPTIONS's alone.
   if (target === '' || (target === '*' && upper !== 'OPTIONS')) throw new ParseError(file, lineNo, indent + first.length + 1, `request line has no URL: ${clip(trimmed)}`, { hint: 'write: METHOD URL, e.g. GET https://example.com (the target * is OPTIONS\'s only)' });
   if (target === '*') return versioned({ method: upper, url: '/', originForm: true, asteriskForm: true }, httpVersion);
-  if (upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target), httpVersion);
+  const protocol = PROTOCOL.exec(first);
+  if (protocol?.[2]) return versioned(withTarget({ method: 'GET', url: '', sse: true }, target), httpVersion);
+  if (protocol && !protocol[1]) throw new ProtocolLineError(file, lineNo, first);
+  if (protocol || upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target), httpVersion);
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target), httpVersion);
   return versioned(withTarget({ method: methodToSend(first), url: '' }, target), httpVersion);
 }
