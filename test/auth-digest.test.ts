@@ -123,6 +123,33 @@ describe('Digest against real servers', () => {
   });
 });
 
+describe('Digest and redirects to another origin (-L)', () => {
+  // Two ports of 127.0.0.1 are two origins. B challenges whoever comes without credentials.
+  const challenge = (res: ServerResponse): void => void res.writeHead(401, { 'WWW-Authenticate': 'Digest realm="b", nonce="nonce-of-b", qop="auth"' }).end();
+
+  test("neither the answer to a challenge nor the user and password reach the origin a redirect leads to; -v says what was kept back", async () => {
+    const other = await listen((req, res) => (req.headers.authorization ? res.end('b ok') : challenge(res)));
+    const first = await listen((req, res) => {
+      if (req.url === '/answered-then-moved' && req.headers.authorization) return void res.writeHead(307, { Location: `${other}/moved` }).end();
+      if (req.url === '/answered-then-moved') return challenge(res);
+      res.writeHead(302, { Location: `${other}/landed` }).end();
+    });
+    const before = seen.length;
+    const file = tmp.write('digest-redirect.http', `### moved\n# @auth digest\nGET ${first}/moved-at-once\n\n### answered\nGET ${first}/answered-then-moved\nAuthorization: Digest ${USER} ${PASSWORD}\n`);
+    const result = await runCli(['run', file, '-L', '-v', '-e', `username=${USER}`, '-e', `password=${PASSWORD}`], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
+    const atOther = seen.slice(before).filter((r) => r.url === '/landed' || r.url === '/moved');
+    // B's 401 ends each request (exit 1): its challenge was answered only to the origin the file names, and followed there without it.
+    expect(result.code).toBe(1);
+    expect(atOther.map((r) => [r.url, r.authorization])).toEqual([['/landed', undefined], ['/landed', undefined], ['/moved', undefined]]);
+    expect(result.stderr).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+\/moved; not sent there \(another origin\): Authorization/);
+    // The first try of each request carries no credentials at all, and no request carries the password as written.
+    const atFirst = seen.slice(before).filter((r) => r.url === '/moved-at-once' || r.url === '/answered-then-moved');
+    expect(atFirst.filter((r) => r.authorization !== undefined).map((r) => r.authorization)).toEqual([expect.stringMatching(/^Digest username="Mufasa", realm="b", nonce="nonce-of-b", uri="\/moved-at-once"/), expect.stringMatching(/^Digest username="Mufasa", realm="b", nonce="nonce-of-b", uri="\/answered-then-moved"/)]);
+    expect(JSON.stringify(seen.slice(before))).not.toContain(PASSWORD);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(PASSWORD);
+  });
+});
+
 describe('the Basic shorthand', () => {
   test('Basic user password and Basic user:password are encoded; a base64 value is sent as written; -v masks it', async () => {
     const url = await listen((_req, res) => res.end('ok'));
