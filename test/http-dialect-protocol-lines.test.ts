@@ -4,8 +4,8 @@
  * EventSource), `WS`/`WSS` a WebSocket whose body is the messages; `GRPC`, `MQTT(S)` and `AMQP`,
  * which reqflow has no client for, and an `SSE` request with what httpyac never sends (a body, an
  * `Event:` line) are exit 2 naming the line, nothing in the file sent. They used to go out as
- * plain requests with the methods `SSE`, `WS`, `GRPC`. A lower-case word or another custom method
- * (`PURGE`) is still a method, sent as written.
+ * plain requests with the methods `SSE`, `WS`, `GRPC`. Another custom method (`PURGE`) is still a
+ * method, sent as written; a lower-case word is a method Node would send upper-cased: refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
@@ -134,12 +134,18 @@ describe('refused, naming the line, before anything in the file is sent', () => 
 });
 
 // httpyac reads its keywords in upper case only (a lower-case `sse url` is no SSE request there), so a
-// lower-case one keeps reqflow's behaviour: a plain request with that method. Node's HTTP/1.1 client
-// upper-cases every method it sends (`sse` goes out as `SSE`): that is how it went before, too.
-test('a lower-case keyword, or another method no tool knows, is still a plain request with that method', async () => {
+// lower-case one is a method, and Node's HTTP/1.1 client would send it upper-cased (`sse` as `SSE`):
+// refused naming the line (src/core/methods.ts), as any custom method written in lower case.
+test('another method no tool knows is a plain request sent as written; a lower-case keyword is a method refused, not sent upper-cased', async () => {
   rawLines.length = 0;
   const base = `http://127.0.0.1:${rawPort}`;
-  const result = await run('methods.http', `PURGE ${base}/a\n\n###\nPROPFIND ${base}/b\n\n###\nsse ${base}/c\n\n###\nws ${base}/d\n\n###\ngrpc ${base}/e\n`);
+  const result = await run('methods.http', `PURGE ${base}/a\n\n###\nPROPFIND ${base}/b\n`);
   expect(result.code).toBe(0);
-  expect(rawLines).toEqual(['PURGE /a HTTP/1.1', 'PROPFIND /b HTTP/1.1', 'SSE /c HTTP/1.1', 'WS /d HTTP/1.1', 'GRPC /e HTTP/1.1']);
+  expect(rawLines).toEqual(['PURGE /a HTTP/1.1', 'PROPFIND /b HTTP/1.1']);
+  for (const word of ['sse', 'ws', 'grpc']) {
+    const refused = await run(`lower-${word}.http`, `GET ${base}/first\n\n###\n${word} ${base}/c\n`);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`lower-${word}.http:4:1: method "${word}" would go out as "${word.toUpperCase()}"`);
+  }
+  expect(rawLines).toEqual(['PURGE /a HTTP/1.1', 'PROPFIND /b HTTP/1.1']);
 });

@@ -168,9 +168,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * a GET read as an event stream, `WS` a WebSocket, `GRPC`/`MQTT`/`AMQP` refused; one regex and a
  * flag in request-line.js, the SSE checks in parse-http.js, the keywords that start a request
  * without `###` in blocks.js; the refusals' words in protocol-line.js, loaded when one is met)
- * (+0.63 kB): 183.07 kB, so the budget is 183.1 kB.
+ * (+0.63 kB): 183.07 kB. Then a custom method written with a lower-case letter refused rather
+ * than sent upper-cased by Node (core/methods.js's one rule and its words, for the request line,
+ * the YAML and JSON `method` and `send`; the YAML/JSON copy of the method rules gone) (+0.32 kB):
+ * 183.39 kB, so the budget is 183.4 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 183_100;
+const FAST_RUN_BUDGET_BYTES = 183_400;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -11,7 +11,7 @@ import { withDefaultScheme } from '../core/default-scheme.js';
 import { UsageError } from '../core/errors/index.js';
 import { appendHeader, hasHeader, NON_ASCII_HINT, NOT_IN_HEADER_VALUE, setHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../core/headers.js';
 import { parseRequestUrl } from '../core/http/send.js';
-import { isStandardMethod, METHOD_TOKEN, methodToSend } from '../core/methods.js';
+import { isStandardMethod, METHOD_TOKEN, methodToSend, unsendableMethod } from '../core/methods.js';
 import type { BodyPart, RequestSpec } from '../core/model.js';
 import { multipartParts, newBoundary, type FormField } from '../core/multipart.js';
 import { outsideTemplates } from '../core/variables.js';
@@ -39,6 +39,8 @@ function methodAndUrl(args: readonly string[]): { method?: string; url: string }
     throw new UsageError(`unexpected argument "${second.slice(0, 60)}" after the URL`, { hint: `the method goes before the URL, headers and data go in curl's flags (-H "Name: value", -d "a=1", --json '{"a": 1}'): ${USAGE}` });
   }
   if (!METHOD_TOKEN.test(first)) throw new UsageError(`invalid method ${JSON.stringify(first.slice(0, 40))}`, { hint: USAGE });
+  const unsendable = unsendableMethod(first);
+  if (unsendable) throw new UsageError(unsendable, { hint: `write ${first.toUpperCase()} if the server means that method` });
   return { method: methodToSend(first), url: second };
 }
 

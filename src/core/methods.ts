@@ -16,6 +16,17 @@ export function methodToSend(word: string): string {
 }
 
 /**
+ * Why `word` cannot go out as written, or undefined. Node's HTTP/1.1 client upper-cases every
+ * method it sends, so `purge` would reach the server as `PURGE` — another method, since methods
+ * are case-sensitive (RFC 9110 §9.1): a method other than the standard ones, with a lower-case
+ * letter, is refused rather than sent otherwise than written.
+ */
+export function unsendableMethod(word: string): string | undefined {
+  if (isStandardMethod(word) || word === word.toUpperCase()) return undefined;
+  return `method "${word}" would go out as "${word.toUpperCase()}" (reqflow's HTTP client sends methods in upper case, and methods are case-sensitive)`;
+}
+
+/**
  * Methods Node's client sends without a framing header of its own when they carry no body; any
  * other gets `Content-Length: 0` (or a chunked body when one is piped).
  */

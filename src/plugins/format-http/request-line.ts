@@ -7,7 +7,7 @@
  */
 import { looksSchemeless, withDefaultScheme } from '../../core/default-scheme.js';
 import { ParseError } from '../../core/errors/index.js';
-import { METHOD_TOKEN, methodToSend } from '../../core/methods.js';
+import { METHOD_TOKEN, methodToSend, unsendableMethod } from '../../core/methods.js';
 
 const VERSION = /^HTTP\/(\d(?:\.\d)?)$/i;
 /** A URL (or template) on its own: no method before it. */
@@ -194,6 +194,8 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
       hint: "run the other file with its own `reqflow run`, or refer to a request of it with httpyac's `# @import ./other.http` and `# @ref name`",
     });
   }
+  const unsendable = unsendableMethod(first);
+  if (unsendable) throw new ParseError(file, lineNo, indent + 1, unsendable, { hint: `write ${first.toUpperCase()} if the server means that method` });
   let written = trimmed.slice(first.length, end).trim();
   let words = written.length > 0 && /\s/.test(written) ? splitRequestLine(written) : [];
   // `GET /r?a=1 # note`: a `#` after whitespace starts the fragment (never sent) or a comment,

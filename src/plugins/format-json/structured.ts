@@ -1,3 +1,4 @@
+import { METHOD_TOKEN, methodToSend, unsendableMethod } from '../../core/methods.js';
 import { placeName } from '../../core/place-name.js';
 import { UsageError } from '../../core/errors/index.js';
 import { appendHeader, setHeader, hasHeader, singleFieldRule, unheldNameRule, type RequestHeaders } from '../../core/headers.js';
@@ -76,9 +77,11 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   }
   for (const flag of ['parseEscapes', 'requiresConfirmation'] as const) if (item[flag] !== undefined && typeof item[flag] !== 'boolean') throw new UsageError(`${where(flag)}: expected true or false`);
   if (typeof item.url !== 'string' || item.url === '') throw new UsageError(`${where('url')}: expected a URL string`);
-  if (item.method !== undefined && (typeof item.method !== 'string' || !/^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*$/.test(item.method))) {
+  if (item.method !== undefined && (typeof item.method !== 'string' || !METHOD_TOKEN.test(item.method))) {
     throw new UsageError(`${where('method')}: expected an HTTP method such as GET or POST`);
   }
+  const unsendable = typeof item.method === 'string' ? unsendableMethod(item.method) : undefined;
+  if (unsendable) throw new UsageError(`${where('method')}: ${unsendable}`, { hint: `write ${(item.method as string).toUpperCase()} if the server means that method` });
   if (item.name !== undefined && typeof item.name !== 'string') throw new UsageError(`${where('name')}: expected a string`);
   const headers: RequestHeaders = {};
   if (item.headers !== undefined) {
@@ -112,7 +115,7 @@ function specFromObject(item: unknown, file: string, path: string, index: number
   const method = (item.method as string | undefined) ?? 'GET';
   const spec: RequestSpec = {
     name: (item.name as string | undefined) ?? placeName(index),
-    method: method.toUpperCase() === method.toLowerCase() ? method : /^(get|post|put|patch|delete|head|options)$/i.test(method) ? method.toUpperCase() : method,
+    method: methodToSend(method),
     url: item.url,
     headers,
     annotations,
