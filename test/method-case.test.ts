@@ -70,6 +70,16 @@ describe.each(Object.entries(files))('%s', (_format, { name, text, place }) => {
   });
 });
 
+test('.http: the keywords read in any case stay keywords (graphql is a GraphQL POST), and a line of prose keeps its own error', async () => {
+  const dry = await runCli(['run', '--dry-run', tmp.write('g.http', `graphql ${base}/g\n\nquery { a }\n`)], { cwd: tmp.dir, env });
+  expect(dry.code).toBe(0);
+  expect(dry.stdout).toContain(`POST ${base}/g`);
+  const prose = await runCli(['run', tmp.write('prose.http', 'this is not a request line\n')], { cwd: tmp.dir, env });
+  expect(prose.code).toBe(2);
+  expect(prose.stderr).toContain('unexpected text after the URL');
+  expect(prose.stderr).not.toContain('would go out as');
+});
+
 test('send: a lower-case custom method is exit 2 naming it, nothing sent; PURGE and get go out as PURGE and GET', async () => {
   lines.length = 0;
   const refused = await runCli(['send', 'Purge', `${base}/x`], { cwd: tmp.dir, env });

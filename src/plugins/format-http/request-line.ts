@@ -194,8 +194,6 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
       hint: "run the other file with its own `reqflow run`, or refer to a request of it with httpyac's `# @import ./other.http` and `# @ref name`",
     });
   }
-  const unsendable = unsendableMethod(first);
-  if (unsendable) throw new ParseError(file, lineNo, indent + 1, unsendable, { hint: `write ${first.toUpperCase()} if the server means that method` });
   let written = trimmed.slice(first.length, end).trim();
   let words = written.length > 0 && /\s/.test(written) ? splitRequestLine(written) : [];
   // `GET /r?a=1 # note`: a `#` after whitespace starts the fragment (never sent) or a comment,
@@ -222,6 +220,8 @@ export function parseRequestLine(line: string, file: string, lineNo: number): Re
   if (protocol && !protocol[1]) throw new ProtocolLineError(file, lineNo, first);
   if (protocol || upper === 'WEBSOCKET') return versioned(withTarget({ method: 'GET', url: '', websocket: true }, target), httpVersion);
   if (upper === 'GRAPHQL') return versioned(withTarget({ method: 'POST', url: '', graphql: true }, target), httpVersion);
+  const unsendable = unsendableMethod(first);
+  if (unsendable) throw new ParseError(file, lineNo, indent + 1, unsendable, { hint: `write ${upper} if the server means that method` });
   return versioned(withTarget({ method: methodToSend(first), url: '' }, target), httpVersion);
 }
 
