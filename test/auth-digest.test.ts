@@ -123,29 +123,70 @@ describe('Digest against real servers', () => {
   });
 });
 
-describe('Digest and redirects to another origin (-L)', () => {
-  // Two ports of 127.0.0.1 are two origins. B challenges whoever comes without credentials.
-  const challenge = (res: ServerResponse): void => void res.writeHead(401, { 'WWW-Authenticate': 'Digest realm="b", nonce="nonce-of-b", qop="auth"' }).end();
+describe('Digest and redirects (-L)', () => {
+  const runL = async (file: string, text: string, extra: string[] = []) => runCli(['run', tmp.write(file, text), '-L', '-o', 'raw', ...extra], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
 
-  test("neither the answer to a challenge nor the user and password reach the origin a redirect leads to; -v says what was kept back", async () => {
-    const other = await listen((req, res) => (req.headers.authorization ? res.end('b ok') : challenge(res)));
+  /**
+   * http-auth's digest check behind /a → /b on one origin, both protected (realm "zoo"): with
+   * `protectedA` false, /a redirects before any challenge. A digest whose `uri` is not the
+   * request's own target is refused first (400), as RFC 7616 §3.4.6 asks of a server.
+   */
+  function redirectingServer(protectedA: boolean): Promise<string> {
+    const md5 = (text: string): string => createHash('md5').update(text).digest('hex');
+    const digest = httpAuth.digest({ realm: 'zoo', algorithm: 'MD5', qop: 'auth', file: () => `${USER}:zoo:${md5(`${USER}:zoo:${PASSWORD}`)}` });
+    return listen((req, res) => {
+      const uri = /\buri="([^"]*)"/.exec(req.headers.authorization ?? '')?.[1];
+      if (uri !== undefined && uri !== req.url) return void res.writeHead(400).end(`uri ${uri} is not ${req.url}`);
+      if (req.url === '/a' && !protectedA) return void res.writeHead(302, { Location: '/b' }).end();
+      digest.check((_req: IncomingMessage, ok: ServerResponse) => (req.url === '/a' ? ok.writeHead(302, { Location: '/b' }).end() : ok.end('hello b')))(req, res);
+    });
+  }
+
+  test.each([
+    ['/a challenges, its answer is redirected to /b', true],
+    ['/a redirects at once, /b challenges', false],
+  ])('same origin, %s: each hop carries a digest of its own target (it carried /a\'s to /b: uri /a is not /b)', async (_name, protectedA) => {
+    const url = await redirectingServer(protectedA);
+    const before = seen.length;
+    const result = await runL(`same-origin-${String(protectedA)}.http`, `GET ${url}/a\nAuthorization: Digest ${USER} ${PASSWORD}\n`);
+    expect([result.code, result.stdout, result.stderr]).toEqual([0, 'hello b', '']);
+    const answered = seen.slice(before).filter((r) => r.authorization !== undefined);
+    // The answered request goes again from the file's URL: /a, then /b, the nonce counted up.
+    expect(answered.map((r) => [r.url, /\buri="([^"]*)"/.exec(r.authorization ?? '')?.[1], /\bnc=(\w+)/.exec(r.authorization ?? '')?.[1]])).toEqual([
+      ['/a', '/a', '00000001'],
+      ['/b', '/b', '00000002'],
+    ]);
+  });
+
+  // Two ports of 127.0.0.1 are two origins. Each challenges whoever comes without credentials, in a realm of its own.
+  const challenge = (res: ServerResponse, realm: string): void => void res.writeHead(401, { 'WWW-Authenticate': `Digest realm="${realm}", nonce="nonce-of-${realm}", qop="auth"` }).end();
+
+  test("another origin's challenge is not answered (the 401 is the result, -v says why); nothing with credentials reaches that origin", async () => {
+    const other = await listen((req, res) => (req.headers.authorization ? res.end('b ok') : challenge(res, 'b')));
     const first = await listen((req, res) => {
       if (req.url === '/answered-then-moved' && req.headers.authorization) return void res.writeHead(307, { Location: `${other}/moved` }).end();
-      if (req.url === '/answered-then-moved') return challenge(res);
+      if (req.url === '/answered-then-moved') return challenge(res, 'a');
       res.writeHead(302, { Location: `${other}/landed` }).end();
     });
     const before = seen.length;
     const file = tmp.write('digest-redirect.http', `### moved\n# @auth digest\nGET ${first}/moved-at-once\n\n### answered\nGET ${first}/answered-then-moved\nAuthorization: Digest ${USER} ${PASSWORD}\n`);
     const result = await runCli(['run', file, '-L', '-v', '-e', `username=${USER}`, '-e', `password=${PASSWORD}`], { env: { REQFLOW_STATE_DIR: join(tmp.dir, 'state') } });
-    const atOther = seen.slice(before).filter((r) => r.url === '/landed' || r.url === '/moved');
-    // B's 401 ends each request (exit 1): its challenge was answered only to the origin the file names, and followed there without it.
+    const sent = seen.slice(before);
+    // B's 401 ends each request (exit 1). B never gets an Authorization; A never gets an answer to B's challenge
+    // (it got one: realm "b", sent to A and followed to B without it).
     expect(result.code).toBe(1);
-    expect(atOther.map((r) => [r.url, r.authorization])).toEqual([['/landed', undefined], ['/landed', undefined], ['/moved', undefined]]);
+    const atOther = sent.filter((r) => r.url === '/landed' || r.url === '/moved');
+    expect(atOther.map((r) => [r.url, r.authorization])).toEqual([['/landed', undefined], ['/moved', undefined]]);
+    const atFirst = sent.filter((r) => r.url === '/moved-at-once' || r.url === '/answered-then-moved');
+    expect(atFirst.map((r) => [r.url, r.authorization])).toEqual([
+      ['/moved-at-once', undefined],
+      ['/answered-then-moved', undefined],
+      ['/answered-then-moved', expect.stringMatching(/^Digest username="Mufasa", realm="a", nonce="nonce-of-a", uri="\/answered-then-moved"/)],
+    ]);
+    expect(JSON.stringify(sent)).not.toMatch(/realm="b"|nonce-of-b/);
+    expect(result.stderr).toMatch(/reqflow: digest challenge from http:\/\/127\.0\.0\.1:\d+ not answered: the credentials are for http:\/\/127\.0\.0\.1:\d+, the origin the file names/);
     expect(result.stderr).toMatch(/redirected to http:\/\/127\.0\.0\.1:\d+\/moved; not sent there \(another origin\): Authorization/);
-    // The first try of each request carries no credentials at all, and no request carries the password as written.
-    const atFirst = seen.slice(before).filter((r) => r.url === '/moved-at-once' || r.url === '/answered-then-moved');
-    expect(atFirst.filter((r) => r.authorization !== undefined).map((r) => r.authorization)).toEqual([expect.stringMatching(/^Digest username="Mufasa", realm="b", nonce="nonce-of-b", uri="\/moved-at-once"/), expect.stringMatching(/^Digest username="Mufasa", realm="b", nonce="nonce-of-b", uri="\/answered-then-moved"/)]);
-    expect(JSON.stringify(seen.slice(before))).not.toContain(PASSWORD);
+    expect(JSON.stringify(sent)).not.toContain(PASSWORD);
     expect(`${result.stdout}${result.stderr}`).not.toContain(PASSWORD);
   });
 });

@@ -171,9 +171,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * (+0.63 kB): 183.07 kB. Then a custom method written with a lower-case letter refused rather
  * than sent upper-cased by Node (core/methods.js's one rule and its words, for the request line,
  * the YAML and JSON `method` and `send`; the YAML/JSON copy of the method rules gone) (+0.32 kB):
- * 183.39 kB, so the budget is 183.4 kB.
+ * 183.39 kB, so the budget is 183.4 kB. Then digest auth's answer computed for each hop that
+ * carries it (with -L, /a's answer went on to /b): the send loop asks the request for each hop's
+ * Authorization (`authorization`, set only by the digest plugin, whose logic stays in its own
+ * modules) and create-context.js passes it on (+82 B): 183.47 kB, so the budget is 183.5 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 183_400;
+const FAST_RUN_BUDGET_BYTES = 183_500;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -141,6 +141,13 @@ export interface HttpRequest {
   tlsOptions?: TlsConnectionOptions;
   /** Streaming responses: no time-out between chunks once the headers are in. */
   streaming?: boolean;
+  /**
+   * The `Authorization` of each hop — the first, each redirect `-L` follows, each retry — worked
+   * out for that hop's method and URL (digest auth: the answer covers the request that carries
+   * it); undefined leaves the hop's headers as they are. A redirect to another origin has
+   * already dropped the request's own Authorization: returning one for it sends it there.
+   */
+  authorization?: (method: string, url: URL) => string | undefined;
 }
 
 /** reqflow's HTTP client, for plugins that need a request of their own (a token endpoint, a nonce). */

@@ -101,6 +101,7 @@ function sendRequest(request: HttpRequest, ctx: RequestContext, services: RunSer
     method: request.method,
     url: request.url,
     headers: request.headers,
+    authorization: request.authorization, // digest: an answer per hop
     tls: request.tlsOptions ?? ctx.tlsOptions,
     ...settings,
     abort: services.abort,

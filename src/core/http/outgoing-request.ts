@@ -27,6 +27,8 @@ export interface OutgoingRequest {
   abort?: AbortHooks;
   /** Headers that must not follow a redirect to another origin, beyond Authorization, Cookie and Proxy-Authorization. */
   isSecretHeader?: (name: string, value: string) => boolean;
+  /** The `Authorization` of each hop, for its method and URL (HttpRequest's `authorization`). */
+  authorization?: (method: string, url: URL) => string | undefined;
   /** Told of each redirect followed, and of the headers dropped on it. */
   onRedirect?: (to: URL, dropped: string[]) => void;
   /** Streaming responses (SSE) must not time out between events once the headers are in. */

@@ -131,6 +131,8 @@ async function sendWithDeadline(request: OutgoingRequest, agents: AgentPool, dea
   for (let hop = 0; ; hop++) {
     const started = process.hrtime.bigint(); // not performance.now(): perf_hooks costs start-up time
     const cookie = jar ? await jar.header(url.href) : undefined;
+    const authorization = request.authorization?.(method, url); // digest: computed for this hop's target
+    if (authorization) headers.Authorization = authorization;
     const response = await once(cookie ? { ...hopRequest, cookie } : hopRequest, url, agents);
     const setCookie = response.headers['set-cookie'];
     if (jar && setCookie) await jar.store(url.href, setCookie);
