@@ -174,9 +174,11 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * 183.39 kB, so the budget is 183.4 kB. Then digest auth's answer computed for each hop that
  * carries it (with -L, /a's answer went on to /b): the send loop asks the request for each hop's
  * Authorization (`authorization`, set only by the digest plugin, whose logic stays in its own
- * modules) and create-context.js passes it on (+82 B): 183.47 kB, so the budget is 183.5 kB.
+ * modules) and create-context.js passes it on (+82 B): 183.47 kB. Then the lower-case method
+ * check moved last on the request line, so prose and the any-case keywords keep their own
+ * readings (+30 B): 183.5 kB, so the budget is 183.6 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 183_500;
+const FAST_RUN_BUDGET_BYTES = 183_600;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a
