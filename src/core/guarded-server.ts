@@ -9,7 +9,6 @@
  */
 import { createServer, STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { visibleLine } from '../report/render/visible.js';
 
 /** How long a client has to send a whole request head, counted from its first byte or its connection. */
 const CLIENT_HEAD_TIMEOUT_MS = 10_000;
@@ -28,7 +27,9 @@ function statusOf(error: ParserError): number {
 function reasonOf(error: ParserError): string {
   if (error.code === 'HPE_HEADER_OVERFLOW') return 'its head is over 16 KiB';
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return `its head did not arrive within ${CLIENT_HEAD_TIMEOUT_MS / 1000} s`;
-  return `not HTTP Node's parser reads (${visibleLine(error.reason ?? error.code ?? 'malformed')})`;
+  // llhttp's reasons are its own fixed ASCII texts; anything else (never expected) is not shown.
+  const reason = error.reason ?? error.code ?? '';
+  return `not HTTP Node's parser reads (${/^[\x20-\x7e]{1,100}$/.test(reason) ? reason : 'malformed'})`;
 }
 
 /**
