@@ -226,6 +226,16 @@ describe('--proxy and --noproxy', () => {
     expect(env.code).toBe(2);
     expect(env.stderr).toContain('https_proxy: not a proxy URL');
   });
+
+  test("a proxy URL that does not parse never shows its credentials: a password holding '/', no scheme, a request's # @proxy", async () => {
+    const slash = await run([file('slash.http', `${target.url}/x`), '--proxy', 'http://user:s3cr3t/pw@proxy.example:3128']);
+    expect(slash.code).toBe(2);
+    expect(slash.stderr).toContain('--proxy: not a proxy URL: "http://•••@proxy.example:3128"');
+    const annotated = await run([tmp.write('annotated.http', `GET ${target.url}/x\n# @proxy user:hunter22@bad host:3128\n`)]);
+    expect(annotated.code).toBe(2);
+    expect(annotated.stderr).toContain('not a proxy URL: "•••@bad host:3128"');
+    for (const said of [slash.stderr, annotated.stderr]) expect(said).not.toMatch(/s3cr3t|hunter22/);
+  });
 });
 
 describe('the profile\'s proxy and noProxy', () => {

@@ -62,7 +62,8 @@ function parseProxy(text: string, where: string): URL {
     // `proxy:3128` without a scheme means http, as curl reads it.
     url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
-    throw new UsageError(`${where}: not a proxy URL: "${text.replace(/\/\/[^@/]*@/, '//•••@')}"`, { hint: 'for example http://proxy.example:3128 or socks5h://127.0.0.1:1080' });
+    // Unparsed, so the credentials are everything before the last `@` (a password may hold `/`, a scheme may be left out).
+    throw new UsageError(`${where}: not a proxy URL: "${text.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^]*@/i, '$1•••@')}"`, { hint: 'for example http://proxy.example:3128 or socks5h://127.0.0.1:1080' });
   }
   if (!SCHEMES.has(url.protocol)) throw new UsageError(`${where}: unsupported proxy scheme "${url.protocol.replace(/:$/, '')}"`, { hint: 'proxies are http://, https://, socks5:// or socks5h://' });
   return url;
