@@ -176,9 +176,12 @@ import { startRecorder, type Recorder } from './helpers/recorder.js';
  * Authorization (`authorization`, set only by the digest plugin, whose logic stays in its own
  * modules) and create-context.js passes it on (+82 B): 183.47 kB. Then the lower-case method
  * check moved last on the request line, so prose and the any-case keywords keep their own
- * readings (+30 B): 183.5 kB, so the budget is 183.6 kB.
+ * readings (+30 B): 183.5 kB. Then one reading of a `Content-Type`'s media type (JSON, XML) in
+ * core/content-type.js for the import and the mock too, which each had their own, disagreeing
+ * (import read `application/json; charset=utf-8` as no JSON) (+0.2 kB): 183.71 kB, so the budget
+ * is 183.8 kB.
  */
-const FAST_RUN_BUDGET_BYTES = 183_600;
+const FAST_RUN_BUDGET_BYTES = 183_800;
 
 /**
  * Every dist/ module a plain GET may evaluate. A module not listed here on the plain path is a

@@ -17,11 +17,26 @@ export function isJsonMediaType(mediaType: string): boolean {
   return mediaType === 'application/json' || mediaType === 'text/json' || mediaType.endsWith('+json');
 }
 
+/** A `Content-Type` value's media type: lower-cased, its parameters (`; charset=utf-8`) left off. */
+function mediaTypeOf(value: string): string {
+  const parameters = value.indexOf(';'); // asked several times per response: no array of the parts
+  return (parameters < 0 ? value : value.slice(0, parameters)).trim().toLowerCase();
+}
+
+/** Does a `Content-Type` value (`application/json; charset=utf-8`) say JSON? */
+export function isJsonContentType(value: string): boolean {
+  return isJsonMediaType(mediaTypeOf(value));
+}
+
+/** Does a `Content-Type` value say XML (`application/xml`, `text/xml`, `application/atom+xml`)? */
+export function isXmlContentType(value: string): boolean {
+  const type = mediaTypeOf(value);
+  return type === 'application/xml' || type === 'text/xml' || type.endsWith('+xml');
+}
+
 /** Does the response say its body is JSON? */
 export function isJsonResponse(response: Pick<ResponseInfo, 'headers'>): boolean {
-  const type = contentType(response);
-  const parameters = type.indexOf(';'); // asked several times per response: no array of the parts
-  return isJsonMediaType((parameters < 0 ? type : type.slice(0, parameters)).trim());
+  return isJsonContentType(contentType(response));
 }
 
 /**

@@ -5,14 +5,10 @@
  * OpenAPI writes an XML or text example as the text itself — so the spec is refused at start-up
  * naming the operation, the status and the type, never served as `[object Object]`.
  */
+import { isJsonContentType } from '../core/content-type.js';
 import { UsageError } from '../core/errors/index.js';
 import { isLosslessNumber } from '../core/json-exact.js';
 
-/** `application/json`, `application/problem+json`, `application/vnd.api+json`. */
-export const isJson = (type: string): boolean => /\bjson\b/i.test(type);
-
-/** `application/xml`, `text/xml`, `application/atom+xml`. */
-export const isXml = (type: string): boolean => /\bxml\b/i.test(type);
 
 /** Where a body came from, for the refusal: `where`, the spec and the response (`spec.yaml: GET /pets (listPets), response 200`); `sampled`, made from the schema. */
 interface BodyOrigin {
@@ -21,7 +17,7 @@ interface BodyOrigin {
 }
 
 export function servedBody(body: unknown, type: string, origin: BodyOrigin): unknown {
-  if (isJson(type) || typeof body === 'string') return body;
+  if (isJsonContentType(type) || typeof body === 'string') return body;
   if (typeof body !== 'object' || body === null || isLosslessNumber(body)) return String(body);
   const what = `${Array.isArray(body) ? 'an array' : 'an object'}${origin.sampled ? ' (made from its schema)' : ''}`;
   throw new UsageError(`${origin.where()}: its ${type} example is ${what}, which ${type} has no form for: not served`, {

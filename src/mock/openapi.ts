@@ -12,7 +12,8 @@ import { MAX_EXPANDED_VALUES, refExpansionPastLimit } from '../import/openapi/re
 import { plainSchemaNumbers } from '../import/openapi/schema-numbers.js';
 import { SpecFiles } from '../import/openapi/spec-files.js';
 import { toMockConfig, type MockConfig } from './config.js';
-import { isJson, isXml, servedBody } from './openapi-body.js';
+import { isJsonContentType, isXmlContentType } from '../core/content-type.js';
+import { servedBody } from './openapi-body.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
@@ -52,10 +53,10 @@ function successResponse(operation: Obj): { status: number; response: Obj } | un
  */
 function exampleOf(response: Obj, sampler: Sampler, where: string): { type?: string; body?: unknown; sampled?: boolean } {
   // An XML body is sampled as XML, as `reqflow import` makes a request's (the schema's `xml` names and attributes).
-  const draw = (schema: unknown, type: string): unknown => (isObject(schema) ? sampler.make(schema, `${where}, ${type}`, isXml(type) ? 'xml' : 'json') : undefined);
+  const draw = (schema: unknown, type: string): unknown => (isObject(schema) ? sampler.make(schema, `${where}, ${type}`, isXmlContentType(type) ? 'xml' : 'json') : undefined);
   if (isObject(response.content)) {
     const types = Object.keys(response.content);
-    const type = types.find(isJson) ?? types[0];
+    const type = types.find(isJsonContentType) ?? types[0];
     const media = type === undefined ? undefined : response.content[type];
     if (type === undefined || !isObject(media)) return {};
     const named = isObject(media.examples) ? Object.values(media.examples).find((e) => isObject(e) && e.value !== undefined) : undefined;
@@ -63,7 +64,7 @@ function exampleOf(response: Obj, sampler: Sampler, where: string): { type?: str
     return example !== undefined ? { type, body: example } : { type, body: draw(media.schema, type), sampled: true };
   }
   const examples = isObject(response.examples) ? response.examples : {};
-  const type = Object.keys(examples).find(isJson) ?? Object.keys(examples)[0];
+  const type = Object.keys(examples).find(isJsonContentType) ?? Object.keys(examples)[0];
   if (type !== undefined) return { type, body: examples[type] };
   return response.schema === undefined ? {} : { type: 'application/json', body: draw(response.schema, 'application/json'), sampled: true };
 }

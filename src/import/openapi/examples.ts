@@ -5,6 +5,7 @@
  * and are written so.
  */
 import { sample } from 'openapi-sampler';
+import { isJsonContentType, isXmlContentType } from '../../core/content-type.js';
 import { isLosslessNumber, stringifyJsonValue } from '../../core/json-exact.js';
 import { formBody, MULTIPART_BOUNDARY } from '../form.js';
 import { EXAMPLE_BUDGET, exampleDepth } from './example-budget.js';
@@ -56,8 +57,6 @@ export function valueText(value: unknown): string {
   return String(value);
 }
 
-const isJson = (type: string): boolean => /^application\/json$|\+json$/i.test(type);
-
 /**
  * The body of an operation, with the `Content-Type` to send it with; `notes` say what to fill in.
  * A spec has no templates: its examples are bytes (`exact`), a `{{` in them sent as written.
@@ -65,13 +64,13 @@ const isJson = (type: string): boolean => /^application\/json$|\+json$/i.test(ty
 export function bodyOf(body: RequestBody, sampler: Sampler, where: string): { contentType: string; body: ImportedBody; notes: string[] } {
   const { contentType, schema } = body;
   const notes: string[] = [];
-  if (isJson(contentType)) {
+  if (isJsonContentType(contentType)) {
     const value = body.example !== undefined ? body.example : sampler.make(schema, where);
     // An example written as JSON text is sent as that text.
     const text = typeof value === 'string' && /^\s*[[{]/.test(value) ? value.trim() : (stringifyJsonValue(value ?? {}, 2) as string);
     return { contentType, body: { kind: 'text', text, exact: true }, notes };
   }
-  if (/xml/i.test(contentType)) {
+  if (isXmlContentType(contentType)) {
     const value = typeof body.example === 'string' ? body.example : sampler.make(schema, where, 'xml');
     return { contentType, body: { kind: 'text', text: String(value ?? '').trim(), exact: true }, notes };
   }
