@@ -8,13 +8,13 @@
  * method, sent as written; a lower-case word is a method Node would send upper-cased: refused.
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createServer as createNetServer, type Server as NetServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { runCli, tempDir } from './helpers/cli.js';
 import { parseRecords } from './helpers/records.js';
 import { startRecorder, type Recorder } from './helpers/recorder.js';
+import { startRequestLineRecorder, type RequestLineRecorder } from './helpers/request-line-recorder.js';
 
 const tmp = tempDir('reqflow-protocol-lines-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
@@ -29,9 +29,8 @@ let wsPort = 0;
 /** What the WebSocket server saw: `upgrade <method> <upgrade header> <path>`, `in <text>`. */
 const wsLog: string[] = [];
 /** The request lines a raw TCP server received (node:http's parser refuses methods it does not know). */
-let raw: NetServer;
-let rawPort = 0;
-const rawLines: string[] = [];
+let raw: RequestLineRecorder;
+let rawLines: string[] = [];
 
 beforeAll(async () => {
   sse = await startRecorder((_req, res) => {
@@ -49,22 +48,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => ws.once('listening', () => resolve()));
   wsPort = (ws.address() as AddressInfo).port;
-  raw = createNetServer((socket) => {
-    let head = '';
-    socket.on('data', (data) => {
-      head += data.toString('latin1');
-      if (!head.includes('\r\n\r\n')) return;
-      rawLines.push(head.slice(0, head.indexOf('\r\n')));
-      socket.end('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok');
-    });
-  });
-  await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
-  rawPort = (raw.address() as AddressInfo).port;
+  raw = await startRequestLineRecorder();
+  rawLines = raw.lines;
 });
 
 afterAll(async () => {
   for (const client of ws.clients) client.terminate();
-  await Promise.all([sse.close(), recorder.close(), new Promise((resolve) => ws.close(resolve)), new Promise((resolve) => raw.close(resolve))]);
+  await Promise.all([sse.close(), recorder.close(), new Promise((resolve) => ws.close(resolve)), raw.close()]);
   tmp.cleanup();
 });
 
@@ -138,7 +128,7 @@ describe('refused, naming the line, before anything in the file is sent', () => 
 // refused naming the line (src/core/methods.ts), as any custom method written in lower case.
 test('another method no tool knows is a plain request sent as written; a lower-case keyword is a method refused, not sent upper-cased', async () => {
   rawLines.length = 0;
-  const base = `http://127.0.0.1:${rawPort}`;
+  const base = raw.url;
   const result = await run('methods.http', `PURGE ${base}/a\n\n###\nPROPFIND ${base}/b\n`);
   expect(result.code).toBe(0);
   expect(rawLines).toEqual(['PURGE /a HTTP/1.1', 'PROPFIND /b HTTP/1.1']);

@@ -5,38 +5,26 @@
  * line or field, in every format and by every command that reads one; nothing of the file is
  * sent. The standard methods are read in any case (`get` is GET), and an upper-case custom method
  * goes out as written. A raw TCP server records the request lines (node:http's parser knows no
- * custom methods).
+ * custom methods: helpers/request-line-recorder.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { createServer, type Server } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { runCli, tempDir } from './helpers/cli.js';
+import { startRequestLineRecorder, type RequestLineRecorder } from './helpers/request-line-recorder.js';
 
 const tmp = tempDir('reqflow-method-case-');
 const env = { REQFLOW_STATE_DIR: join(tmp.dir, 'state') };
-let server: Server;
+let server: RequestLineRecorder;
 let base = '';
-const lines: string[] = [];
+let lines: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((socket) => {
-    let head = '';
-    socket.on('data', (chunk: Buffer) => {
-      head += chunk.toString('latin1');
-      const end = head.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      lines.push(head.slice(0, head.indexOf('\r\n')));
-      head = head.slice(end + 4);
-      socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok');
-    });
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await startRequestLineRecorder();
+  base = server.url;
+  lines = server.lines;
 });
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   tmp.cleanup();
 });
 
